@@ -1,0 +1,489 @@
+import { describe, expect, it } from "@effect/vitest"
+import {
+  defaultDays,
+  horizonDays,
+  parseTimeWindow,
+  type TimeWindow,
+  wallClockToInstant
+} from "../../src/Search/TimeWindow.js"
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+// Saturday and Wednesday, Stockholm winter time (UTC+1).
+const saturday = new Date("2026-11-21T10:00:00+01:00")
+const wednesday = new Date("2026-11-25T10:00:00+01:00")
+
+const parse = (text: string, now: Date = saturday, timeZone = "Europe/Stockholm"): TimeWindow =>
+  parseTimeWindow({ preferredTimeText: text, timeZone, now })
+
+/** Stockholm wall-clock time in winter (UTC+1), as an ISO instant. */
+const cet = (local: string): string => new Date(`${local}+01:00`).toISOString()
+
+const span = (window: TimeWindow): readonly [string, string] => [window.start.toISOString(), window.end.toISOString()]
+
+const expectFallback = (window: TimeWindow, now: Date): void => {
+  expect(window.understood).toBe(false)
+  expect(span(window)).toEqual([now.toISOString(), new Date(now.getTime() + defaultDays * DAY).toISOString()])
+  expect(window.label).toBe(
+    "Tiden kunde inte tolkas; söker de närmaste 14 dagarna (time not understood; searching the next 14 days)"
+  )
+  expect(window.dailyHours).toBeUndefined()
+}
+
+describe("parseTimeWindow", () => {
+  describe("single days", () => {
+    it.each(["idag", "i dag", "Idag!", "today", "TODAY please"])("%s is the rest of today", (text) => {
+      const window = parse(text)
+      expect(window.understood).toBe(true)
+      expect(window.label).toBe("idag (today)")
+      expect(span(window)).toEqual([saturday.toISOString(), cet("2026-11-22T00:00")])
+    })
+
+    it.each(["imorgon", "i morgon", "imorn", "tomorrow", "Kan ni komma i morgon?"])("%s is tomorrow", (text) => {
+      const window = parse(text)
+      expect(window.label).toBe("imorgon (tomorrow)")
+      expect(span(window)).toEqual([cet("2026-11-22T00:00"), cet("2026-11-23T00:00")])
+    })
+
+    it.each(["i övermorgon", "övermorgon", "i overmorgon", "the day after tomorrow", "Day after tomorrow."])(
+      "%s is the day after tomorrow",
+      (text) => {
+        const window = parse(text)
+        expect(window.label).toBe("i övermorgon (the day after tomorrow)")
+        expect(span(window)).toEqual([cet("2026-11-23T00:00"), cet("2026-11-24T00:00")])
+      }
+    )
+
+    it.each([
+      ["om 3 dagar", "om 3 dagar (in 3 days)"],
+      ["om tre dagar", "om 3 dagar (in 3 days)"],
+      ["in 3 days", "om 3 dagar (in 3 days)"],
+      ["in three days", "om 3 dagar (in 3 days)"]
+    ])("%s is that day", (text, label) => {
+      const window = parse(text, wednesday)
+      expect(window.label).toBe(label)
+      expect(span(window)).toEqual([cet("2026-11-28T00:00"), cet("2026-11-29T00:00")])
+    })
+
+    it("om en dag is tomorrow, labelled in the singular", () => {
+      const window = parse("om en dag", wednesday)
+      expect(window.label).toBe("om 1 dag (in 1 day)")
+      expect(span(window)).toEqual([cet("2026-11-26T00:00"), cet("2026-11-27T00:00")])
+    })
+  })
+
+  describe("weekdays, seen from Wednesday 2026-11-25", () => {
+    it.each([
+      ["måndag", "monday", "2026-11-30"],
+      ["tisdag", "tuesday", "2026-12-01"],
+      ["torsdag", "thursday", "2026-11-26"],
+      ["fredag", "friday", "2026-11-27"],
+      ["lördag", "saturday", "2026-11-28"],
+      ["söndag", "sunday", "2026-11-29"]
+    ])("%s / %s is the next %s", (sv, en, date) => {
+      const next = new Date(new Date(`${date}T00:00:00+01:00`).getTime() + DAY).toISOString()
+      for (const text of [sv, en, en.toUpperCase(), `på ${sv}`, `on ${en}`]) {
+        const window = parse(text, wednesday)
+        expect(window.understood).toBe(true)
+        expect(span(window)).toEqual([cet(`${date}T00:00`), next])
+        expect(window.label).toContain(date)
+      }
+    })
+
+    it.each(["lordag", "sondag", "mandag"])("ascii fallback %s is understood", (text) => {
+      expect(parse(text, wednesday).understood).toBe(true)
+    })
+
+    it("the weekday of today is next week's when less than an hour of today is left", () => {
+      const window = parse("onsdag", new Date("2026-11-25T23:30:00+01:00"))
+      expect(span(window)).toEqual([cet("2026-12-02T00:00"), cet("2026-12-03T00:00")])
+    })
+
+    it("the weekday of today is today while time remains", () => {
+      expect(span(parse("onsdag", wednesday))).toEqual([wednesday.toISOString(), cet("2026-11-26T00:00")])
+      const lateEvening = new Date("2026-11-25T22:00:00+01:00")
+      expect(span(parse("wednesday", lateEvening))).toEqual([lateEvening.toISOString(), cet("2026-11-26T00:00")])
+    })
+
+    it("the weekday of today is next week once the asked-for part of today is over", () => {
+      const afterLunch = new Date("2026-11-25T13:00:00+01:00")
+      const window = parse("onsdag förmiddag", afterLunch)
+      expect(span(window)).toEqual([cet("2026-12-02T08:00"), cet("2026-12-02T12:00")])
+      expect(window.label).toBe("onsdag 2026-12-02 förmiddag (Wednesday 2026-12-02 morning)")
+    })
+
+    it.each(["nästa fredag", "nasta fredag", "next friday", "fredag nästa vecka", "friday next week"])(
+      "%s is Friday of the following week",
+      (text) => {
+        const window = parse(text, wednesday)
+        expect(span(window)).toEqual([cet("2026-12-04T00:00"), cet("2026-12-05T00:00")])
+        expect(window.label).toBe("nästa fredag 2026-12-04 (next Friday 2026-12-04)")
+      }
+    )
+
+    it("on Saturday, lördag is today and nästa lördag a week later", () => {
+      expect(span(parse("lördag"))).toEqual([saturday.toISOString(), cet("2026-11-22T00:00")])
+      expect(span(parse("nästa lördag"))).toEqual([cet("2026-11-28T00:00"), cet("2026-11-29T00:00")])
+      expect(span(parse("fredag"))).toEqual([cet("2026-11-27T00:00"), cet("2026-11-28T00:00")])
+    })
+  })
+
+  describe("weeks and weekends", () => {
+    it.each(["nästa vecka", "Nästa vecka.", "nasta vecka", "next week"])("%s is the following ISO week", (text) => {
+      const window = parse(text, wednesday)
+      expect(window.label).toBe("nästa vecka (next week)")
+      expect(span(window)).toEqual([cet("2026-11-30T00:00"), cet("2026-12-07T00:00")])
+      expect(span(parse(text, saturday))).toEqual([cet("2026-11-23T00:00"), cet("2026-11-30T00:00")])
+    })
+
+    it.each(["denna vecka", "den här veckan", "i veckan", "this week"])("%s is now to Sunday 24:00", (text) => {
+      const window = parse(text, wednesday)
+      expect(window.label).toBe("denna vecka (this week)")
+      expect(span(window)).toEqual([wednesday.toISOString(), cet("2026-11-30T00:00")])
+    })
+
+    it.each(["i helgen", "helgen", "this weekend", "the weekend"])("%s is Saturday and Sunday", (text) => {
+      const window = parse(text, wednesday)
+      expect(window.label).toBe("i helgen (this weekend)")
+      expect(span(window)).toEqual([cet("2026-11-28T00:00"), cet("2026-11-30T00:00")])
+    })
+
+    it("i helgen on a Saturday is the current weekend", () => {
+      expect(span(parse("i helgen"))).toEqual([saturday.toISOString(), cet("2026-11-23T00:00")])
+    })
+
+    it.each(["nästa helg", "next weekend"])("%s is the weekend of the following week", (text) => {
+      expect(span(parse(text, wednesday))).toEqual([cet("2026-12-05T00:00"), cet("2026-12-07T00:00")])
+    })
+
+    it.each(["om två veckor", "om 2 veckor", "in two weeks", "in 2 weeks"])("%s is the ISO week two ahead", (text) => {
+      const window = parse(text, wednesday)
+      expect(window.label).toBe("om 2 veckor (in 2 weeks)")
+      expect(span(window)).toEqual([cet("2026-12-07T00:00"), cet("2026-12-14T00:00")])
+    })
+
+    it.each(["vecka 49", "v.49", "week 49"])("%s is that ISO week", (text) => {
+      expect(span(parse(text, wednesday))).toEqual([cet("2026-11-30T00:00"), cet("2026-12-07T00:00")])
+    })
+
+    it("a week number already past is next year's", () => {
+      expect(span(parse("vecka 2", wednesday))).toEqual([cet("2027-01-11T00:00"), cet("2027-01-18T00:00")])
+    })
+  })
+
+  describe("parts of the day", () => {
+    it.each([
+      ["imorgon förmiddag", "imorgon förmiddag (tomorrow morning)", "08:00", "12:00"],
+      ["tomorrow morning", "imorgon förmiddag (tomorrow morning)", "08:00", "12:00"],
+      ["i morgon bitti", "imorgon förmiddag (tomorrow morning)", "08:00", "12:00"],
+      ["imorgon eftermiddag", "imorgon eftermiddag (tomorrow afternoon)", "12:00", "17:00"],
+      ["tomorrow afternoon", "imorgon eftermiddag (tomorrow afternoon)", "12:00", "17:00"],
+      ["imorgon kväll", "imorgon kväll (tomorrow evening)", "17:00", "21:00"],
+      ["tomorrow evening", "imorgon kväll (tomorrow evening)", "17:00", "21:00"],
+      ["imorgon efter 15", "imorgon efter 15:00 (tomorrow after 15:00)", "15:00", "21:00"],
+      ["tomorrow after 3 pm", "imorgon efter 15:00 (tomorrow after 15:00)", "15:00", "21:00"],
+      ["imorgon kl 10", "imorgon kl 10:00 (tomorrow at 10:00)", "10:00", "14:00"],
+      ["imorgon mellan 9 och 11", "imorgon kl 09:00–11:00 (tomorrow 09:00–11:00)", "09:00", "11:00"]
+    ])("%s narrows tomorrow", (text, label, from, to) => {
+      const window = parse(text)
+      expect(window.label).toBe(label)
+      expect(span(window)).toEqual([cet(`2026-11-22T${from}`), cet(`2026-11-22T${to}`)])
+      expect(window.dailyHours).toBeUndefined()
+    })
+
+    it.each([
+      "fredag efter 15",
+      "fredag efter kl 15",
+      "fredag efter kl. 15:00",
+      "friday after 3 pm",
+      "friday after 15:00"
+    ])("%s is Friday 15-21", (text) => {
+      const window = parse(text, wednesday)
+      expect(span(window)).toEqual([cet("2026-11-27T15:00"), cet("2026-11-27T21:00")])
+      expect(window.label).toBe("fredag 2026-11-27 efter 15:00 (Friday 2026-11-27 after 15:00)")
+    })
+
+    it("a qualifier on a multi-day range spans it and restricts each day through dailyHours", () => {
+      const window = parse("nästa vecka förmiddag", wednesday)
+      expect(span(window)).toEqual([cet("2026-11-30T08:00"), cet("2026-12-06T12:00")])
+      expect(window.dailyHours).toEqual({ fromHour: 8, toHour: 12 })
+      expect(window.label).toBe("nästa vecka förmiddag (next week morning)")
+      expect(parse("next week in the afternoon", wednesday).dailyHours).toEqual({ fromHour: 12, toHour: 17 })
+      expect(parse("i helgen efter 15:30", wednesday).dailyHours).toEqual({ fromHour: 15.5, toHour: 21 })
+    })
+
+    it.each([
+      ["förmiddag", "i förmiddag (this morning)", saturday.toISOString(), cet("2026-11-21T12:00")],
+      ["morning", "i förmiddag (this morning)", saturday.toISOString(), cet("2026-11-21T12:00")],
+      ["eftermiddag", "i eftermiddag (this afternoon)", cet("2026-11-21T12:00"), cet("2026-11-21T17:00")],
+      ["på eftermiddagen", "i eftermiddag (this afternoon)", cet("2026-11-21T12:00"), cet("2026-11-21T17:00")],
+      ["afternoon", "i eftermiddag (this afternoon)", cet("2026-11-21T12:00"), cet("2026-11-21T17:00")],
+      ["kväll", "i kväll (this evening)", cet("2026-11-21T17:00"), cet("2026-11-21T21:00")],
+      ["ikväll", "i kväll (this evening)", cet("2026-11-21T17:00"), cet("2026-11-21T21:00")],
+      ["evening", "i kväll (this evening)", cet("2026-11-21T17:00"), cet("2026-11-21T21:00")],
+      ["efter 15", "idag efter 15:00 (today after 15:00)", cet("2026-11-21T15:00"), cet("2026-11-21T21:00")],
+      ["after 3pm", "idag efter 15:00 (today after 15:00)", cet("2026-11-21T15:00"), cet("2026-11-21T21:00")]
+    ])("%s alone is the next such period, here today", (text, label, start, end) => {
+      const window = parse(text)
+      expect(window.label).toBe(label)
+      expect(span(window)).toEqual([start, end])
+    })
+
+    it("a qualifier alone is tomorrow's once less than an hour of today's is left", () => {
+      const window = parse("kväll", new Date("2026-11-21T20:30:00+01:00"))
+      expect(window.label).toBe("imorgon kväll (tomorrow evening)")
+      expect(span(window)).toEqual([cet("2026-11-22T17:00"), cet("2026-11-22T21:00")])
+      expect(span(parse("kväll", new Date("2026-11-21T19:30:00+01:00")))).toEqual([
+        cet("2026-11-21T19:30"),
+        cet("2026-11-21T21:00")
+      ])
+    })
+
+    it("a qualifier alone is tomorrow's once today's has ended", () => {
+      const evening = new Date("2026-11-21T18:00:00+01:00")
+      const window = parse("eftermiddag", evening)
+      expect(window.label).toBe("imorgon eftermiddag (tomorrow afternoon)")
+      expect(span(window)).toEqual([cet("2026-11-22T12:00"), cet("2026-11-22T17:00")])
+    })
+
+    it("'efter 3 dagar' is a delay, not a time of day", () => {
+      expectFallback(parse("efter 3 dagar"), saturday)
+    })
+  })
+
+  describe("urgency", () => {
+    it.each([
+      "snarast",
+      "Snarast möjligt!",
+      "så snart som möjligt",
+      "sa snart som mojligt",
+      "så fort som möjligt",
+      "asap",
+      "ASAP",
+      "as soon as possible",
+      "akut",
+      "Det är akut",
+      "urgent",
+      "brådskande"
+    ])("%s is now to now + 3 days", (text) => {
+      const window = parse(text)
+      expect(window.label).toBe("snarast (as soon as possible)")
+      expect(span(window)).toEqual([saturday.toISOString(), new Date(saturday.getTime() + 3 * DAY).toISOString()])
+    })
+
+    it.each(["inte akut", "ej brådskande", "not urgent", "non-urgent"])("%s is not urgent", (text) => {
+      expectFallback(parse(text), saturday)
+    })
+
+    it("within N days/weeks is now to now + N days", () => {
+      expect(span(parse("inom en vecka"))).toEqual([
+        saturday.toISOString(),
+        new Date(saturday.getTime() + 7 * DAY).toISOString()
+      ])
+      expect(span(parse("within 2 days"))).toEqual([
+        saturday.toISOString(),
+        new Date(saturday.getTime() + 2 * DAY).toISOString()
+      ])
+    })
+
+    it("the urgency text is parsed with the same vocabulary", () => {
+      const window = parseTimeWindow({ urgency: "akut", timeZone: "Europe/Stockholm", now: saturday })
+      expect(window.label).toBe("snarast (as soon as possible)")
+      expect(parseTimeWindow({ urgency: "helst imorgon", timeZone: "Europe/Stockholm", now: saturday }).label).toBe(
+        "imorgon (tomorrow)"
+      )
+    })
+
+    it("preferred_time_text wins when both are understood", () => {
+      const window = parseTimeWindow({
+        preferredTimeText: "nästa vecka",
+        urgency: "akut",
+        timeZone: "Europe/Stockholm",
+        now: saturday
+      })
+      expect(window.label).toBe("nästa vecka (next week)")
+    })
+
+    it("urgency is used when preferred_time_text is not understood", () => {
+      const window = parseTimeWindow({
+        preferredTimeText: "när det passar er",
+        urgency: "urgent",
+        timeZone: "Europe/Stockholm",
+        now: saturday
+      })
+      expect(window.label).toBe("snarast (as soon as possible)")
+    })
+
+    it("urgency is used when preferred_time_text is understood but already over", () => {
+      const lateNight = new Date("2026-11-21T23:59:00+01:00")
+      const window = parseTimeWindow({
+        preferredTimeText: "idag förmiddag",
+        urgency: "akut",
+        timeZone: "Europe/Stockholm",
+        now: lateNight
+      })
+      expect(window.label).toBe("snarast (as soon as possible)")
+    })
+
+    it("a qualifier on asap restricts each day", () => {
+      const window = parse("snarast, helst förmiddag")
+      expect(window.dailyHours).toEqual({ fromHour: 8, toHour: 12 })
+      expect(window.label).toBe("snarast, förmiddag (as soon as possible, morning)")
+    })
+  })
+
+  describe("ISO 8601", () => {
+    it("a date is that whole local day", () => {
+      const window = parse("2026-12-03")
+      expect(window.label).toBe("2026-12-03")
+      expect(span(window)).toEqual([cet("2026-12-03T00:00"), cet("2026-12-04T00:00")])
+    })
+
+    it("a date with surrounding words and a qualifier", () => {
+      const window = parse("Helst den 2026-12-03, på eftermiddagen.")
+      expect(span(window)).toEqual([cet("2026-12-03T12:00"), cet("2026-12-03T17:00")])
+      expect(window.label).toBe("2026-12-03 eftermiddag (2026-12-03 afternoon)")
+    })
+
+    it("a local date-time is a 4-hour window from that wall-clock time", () => {
+      const window = parse("2026-12-03T10:00")
+      expect(span(window)).toEqual([cet("2026-12-03T10:00"), cet("2026-12-03T14:00")])
+      expect(window.label).toBe("2026-12-03T10:00")
+      expect(span(parse("2026-12-03 10:00"))).toEqual([cet("2026-12-03T10:00"), cet("2026-12-03T14:00")])
+    })
+
+    it("a date-time with Z or an offset is that instant", () => {
+      expect(span(parse("2026-12-03T10:00Z"))).toEqual(["2026-12-03T10:00:00.000Z", "2026-12-03T14:00:00.000Z"])
+      expect(span(parse("2026-12-03t10:00:00+05:30"))).toEqual(["2026-12-03T04:30:00.000Z", "2026-12-03T08:30:00.000Z"])
+    })
+
+    it("a date interval runs from the first day's start to the end of the last day", () => {
+      const window = parse("2026-12-03/2026-12-05")
+      expect(span(window)).toEqual([cet("2026-12-03T00:00"), cet("2026-12-06T00:00")])
+      expect(window.label).toBe("2026-12-03/2026-12-05")
+      expect(parse("2026-12-03/2026-12-05 förmiddag").dailyHours).toEqual({ fromHour: 8, toHour: 12 })
+    })
+
+    it("a date-time interval is exactly that", () => {
+      expect(span(parse("2026-12-03T08:00/2026-12-03T12:00"))).toEqual([
+        cet("2026-12-03T08:00"),
+        cet("2026-12-03T12:00")
+      ])
+      expect(span(parse("2026-12-03T08:00/2026-12-04"))).toEqual([cet("2026-12-03T08:00"), cet("2026-12-05T00:00")])
+    })
+
+    it("a window partly beyond the horizon is clipped to it", () => {
+      const window = parse("2027-01-10/2027-02-28")
+      expect(window.understood).toBe(true)
+      expect(window.end.getTime()).toBe(saturday.getTime() + horizonDays * DAY)
+    })
+
+    it.each([
+      ["a past date", "2026-11-01"],
+      ["a date beyond the horizon", "2027-06-01"],
+      ["an impossible date", "2026-02-30"],
+      ["an impossible time", "2026-12-03T25:00"],
+      ["a reversed interval", "2026-12-05/2026-12-03"]
+    ])("%s falls back", (_, text) => {
+      expectFallback(parse(text), saturday)
+    })
+
+    it("a date-time earlier today is clipped to now", () => {
+      expect(span(parse("2026-11-21T08:00"))).toEqual([saturday.toISOString(), cet("2026-11-21T12:00")])
+    })
+  })
+
+  describe("DST in Europe/Stockholm", () => {
+    it("2027-03-28 (spring forward) spans 23 hours", () => {
+      const window = parse("2027-03-28", new Date("2027-03-01T12:00:00+01:00"))
+      expect(window.start.toISOString()).toBe("2027-03-27T23:00:00.000Z")
+      expect(window.end.getTime() - window.start.getTime()).toBe(23 * HOUR)
+    })
+
+    it.each(["2026-10-25", "2027-10-31"])("%s (fall back) spans 25 hours", (date) => {
+      const window = parse(date, new Date(`${date.slice(0, 8)}01T12:00:00+02:00`))
+      expect(window.start.toISOString()).toBe(new Date(`${date}T00:00:00+02:00`).toISOString())
+      expect(window.end.getTime() - window.start.getTime()).toBe(25 * HOUR)
+    })
+
+    it("part-of-day hours are wall-clock hours on the day of the change", () => {
+      const window = parse("2027-03-28 förmiddag", new Date("2027-03-01T12:00:00+01:00"))
+      expect(span(window)).toEqual(["2027-03-28T06:00:00.000Z", "2027-03-28T10:00:00.000Z"])
+    })
+
+    it("a weekend across the change is 47 hours long", () => {
+      const window = parse("i helgen", new Date("2027-03-24T10:00:00+01:00"))
+      expect(window.end.getTime() - window.start.getTime()).toBe(47 * HOUR)
+    })
+
+    it("a wall-clock time in the gap moves forward by the gap", () => {
+      const gap = wallClockToInstant({ year: 2027, month: 3, day: 28, hour: 2, minute: 30 }, "Europe/Stockholm")
+      expect(gap.toISOString()).toBe("2027-03-28T01:30:00.000Z")
+    })
+
+    it("a wall-clock time in the overlap is its earlier occurrence", () => {
+      const overlap = wallClockToInstant({ year: 2026, month: 10, day: 25, hour: 2, minute: 30 }, "Europe/Stockholm")
+      expect(overlap.toISOString()).toBe("2026-10-25T00:30:00.000Z")
+    })
+
+    it("a local date-time in the gap is read as the time after it", () => {
+      expect(parse("2027-03-28T02:30", new Date("2027-03-01T12:00:00+01:00")).start.toISOString()).toBe(
+        "2027-03-28T01:30:00.000Z"
+      )
+    })
+  })
+
+  describe("time zones", () => {
+    it("today is the local calendar day of the zone", () => {
+      // 2026-11-21T10:00+01:00 is 18:00 in Tokyo and 04:00 in New York.
+      expect(span(parse("idag", saturday, "Asia/Tokyo"))).toEqual([saturday.toISOString(), "2026-11-21T15:00:00.000Z"])
+      expect(span(parse("idag", saturday, "America/New_York"))).toEqual([
+        saturday.toISOString(),
+        "2026-11-22T05:00:00.000Z"
+      ])
+      expect(span(parse("tomorrow", saturday, "UTC"))).toEqual(["2026-11-22T00:00:00.000Z", "2026-11-23T00:00:00.000Z"])
+    })
+
+    it("Lord Howe's half-hour DST change gives a 23.5-hour day", () => {
+      const window = parse("2026-10-04", new Date("2026-10-01T00:00:00Z"), "Australia/Lord_Howe")
+      expect(window.end.getTime() - window.start.getTime()).toBe(23.5 * HOUR)
+    })
+
+    it("an unknown zone is treated as Europe/Stockholm instead of throwing", () => {
+      expect(parse("imorgon", saturday, "Mars/Olympus_Mons")).toEqual(parse("imorgon", saturday, "Europe/Stockholm"))
+      expect(parse("imorgon", saturday, "")).toEqual(parse("imorgon", saturday))
+    })
+  })
+
+  describe("fallback", () => {
+    it.each(["när det passar", "whenever", "hej hej", "??"])("%s is not understood", (text) => {
+      expectFallback(parse(text), saturday)
+    })
+
+    it("no text at all falls back", () => {
+      expectFallback(parseTimeWindow({ timeZone: "Europe/Stockholm", now: saturday }), saturday)
+    })
+
+    it("idag at 23:59 with nothing else to go on falls back", () => {
+      const lateNight = new Date("2026-11-21T23:59:00+01:00")
+      expectFallback(parse("idag", lateNight), lateNight)
+      expectFallback(parse("idag kväll", lateNight), lateNight)
+    })
+
+    it("a window under way with less than an hour left is over, an explicit short future one is not", () => {
+      const elevenPm = new Date("2026-11-21T23:00:00+01:00")
+      expect(span(parse("idag", elevenPm))).toEqual([elevenPm.toISOString(), cet("2026-11-22T00:00")])
+      expectFallback(parse("idag", new Date("2026-11-21T23:00:01+01:00")), new Date("2026-11-21T23:00:01+01:00"))
+      expect(span(parse("2026-12-03T10:00/2026-12-03T10:30"))).toEqual([
+        cet("2026-12-03T10:00"),
+        cet("2026-12-03T10:30")
+      ])
+    })
+
+    it("the first phrase in the text wins", () => {
+      expect(parse("fredag, annars nästa vecka", wednesday).label).toBe("fredag 2026-11-27 (Friday 2026-11-27)")
+      expect(parse("nästa vecka, gärna fredag", wednesday).label).toBe("nästa vecka (next week)")
+    })
+  })
+})
