@@ -1,0 +1,125 @@
+import { Schema } from "effect"
+import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
+
+/** Swedish postcode: three digits, an optional single space, two digits ("111 22", "11122"). */
+export const Postcode = Schema.String.pipe(
+  Schema.pattern(/^\d{3}\s?\d{2}$/, {
+    message: () => "must be a Swedish postcode: three digits, an optional space, two digits (NNN NN)"
+  })
+)
+
+/** "111 22" and "11122" are one postcode: 11122. */
+export const postcodeNumber = (postcode: string): number => Number(postcode.replace(/\s/g, ""))
+
+export const formatPostcode = (postcode: number): string => {
+  const digits = String(postcode).padStart(5, "0")
+  return `${digits.slice(0, 3)} ${digits.slice(3)}`
+}
+
+const LocalTime = Schema.String.pipe(
+  Schema.pattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: () => "must be a local time HH:MM" })
+)
+
+const Sv = Schema.Array(Schema.NonEmptyTrimmedString)
+
+export const ServiceScope = Schema.Struct({
+  included_sv: Schema.optional(Sv),
+  excluded_sv: Schema.optional(Sv),
+  customer_requirements_sv: Schema.optional(Sv),
+  price_adjustment_triggers_sv: Schema.optional(Sv),
+  quote_triggers_sv: Schema.optional(Sv)
+})
+export type ServiceScope = typeof ServiceScope.Type
+
+const HttpsUrl = Schema.String.pipe(
+  Schema.filter(
+    (s) => {
+      try {
+        return ["https:", "http:"].includes(new URL(s).protocol)
+      } catch {
+        return false
+      }
+    },
+    { message: () => "must be an absolute http(s) URL" }
+  )
+)
+
+export const Terms = Schema.Struct({
+  version: Schema.String.pipe(Schema.minLength(8), Schema.maxLength(240)),
+  url: HttpsUrl,
+  sections: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  source_urls: Schema.Array(HttpsUrl)
+})
+export type Terms = typeof Terms.Type
+
+export const unitPricedModels = [
+  "per_item",
+  "per_hour",
+  "per_sqm",
+  "per_window"
+] as const satisfies ReadonlyArray<PricingModel>
+
+export const ProviderService = Schema.Struct({
+  service_id: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9_]{2,119}$/)),
+  vertical_id: VerticalId,
+  job_type_id: Schema.String,
+  label_sv: Schema.NonEmptyTrimmedString,
+  label_en: Schema.optional(Schema.NonEmptyTrimmedString),
+  pricing_model: PricingModel,
+  price_type: PriceType,
+  amount_sek: Schema.optional(Schema.Int.pipe(Schema.nonNegative())),
+  unit_price_sek: Schema.optional(Schema.Int.pipe(Schema.nonNegative())),
+  unit: Schema.optional(Schema.NonEmptyTrimmedString),
+  duration_minutes: Schema.Int.pipe(Schema.between(15, 1440)),
+  scope: ServiceScope,
+  terms: Terms,
+  active: Schema.optionalWith(Schema.Boolean, { default: () => true })
+}).pipe(
+  Schema.filter((service) =>
+    (unitPricedModels as ReadonlyArray<string>).includes(service.pricing_model)
+      ? service.unit_price_sek !== undefined && service.unit !== undefined
+        ? true
+        : { path: ["unit_price_sek"], message: `a ${service.pricing_model} service needs unit_price_sek and unit` }
+      : service.amount_sek !== undefined
+        ? true
+        : { path: ["amount_sek"], message: `a ${service.pricing_model} service needs amount_sek` }
+  )
+)
+export type ProviderService = typeof ProviderService.Type
+
+export const WorkingHours = Schema.Struct({
+  iso_weekday: Schema.Int.pipe(Schema.between(1, 7)),
+  opens: LocalTime,
+  closes: LocalTime
+}).pipe(Schema.filter((h) => h.opens < h.closes || { path: ["closes"], message: "must be after opens" }))
+
+export const PostcodeArea = Schema.Struct({ from: Postcode, to: Postcode }).pipe(
+  Schema.filter(
+    (a) => postcodeNumber(a.from) <= postcodeNumber(a.to) || { path: ["to"], message: "must not be before from" }
+  )
+)
+
+export const Provider = Schema.Struct({
+  id: Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9_-]{1,63}$/)),
+  name: Schema.NonEmptyTrimmedString,
+  city: Schema.NonEmptyTrimmedString,
+  rating_label: Schema.optional(Schema.NonEmptyTrimmedString),
+  active: Schema.optionalWith(Schema.Boolean, { default: () => true }),
+  notify: Schema.optionalWith(
+    Schema.Struct({
+      email: Schema.optional(Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/))),
+      webhook_url: Schema.optional(HttpsUrl),
+      webhook_secret: Schema.optional(Schema.String.pipe(Schema.minLength(16)))
+    }),
+    { default: () => ({}) }
+  ),
+  areas: Schema.NonEmptyArray(PostcodeArea),
+  working_hours: Schema.Array(WorkingHours),
+  services: Schema.Array(ProviderService)
+})
+export type Provider = typeof Provider.Type
+
+export const SupplyFile = Schema.Struct({
+  providers: Schema.Array(Provider)
+}).annotations({ parseOptions: { onExcessProperty: "error", errors: "all" } })
+export type SupplyFile = typeof SupplyFile.Type
