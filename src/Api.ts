@@ -1,0 +1,30 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { CapabilitiesApi } from "./Capabilities/Api.js"
+import {
+  errorBody,
+  InternalError,
+  InvalidRequest,
+  MalformedJson,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  UnsupportedMediaType
+} from "./Domain/Errors.js"
+import { HealthApi } from "./Health/Api.js"
+
+export class Api extends HttpApi.make("home-service-booking-api")
+  .add(CapabilitiesApi)
+  .add(HealthApi)
+  .addError(errorBody(InvalidRequest))
+  .addError(errorBody(MalformedJson))
+  .addError(errorBody(NotFound))
+  .addError(errorBody(MethodNotAllowed))
+  .addError(errorBody(PayloadTooLarge))
+  .addError(errorBody(UnsupportedMediaType))
+  .addError(errorBody(InternalError))
+  .annotate(OpenApi.Title, "Home-service booking API (Sweden)")
+  .annotate(OpenApi.Version, "public_bookings_api_v1 / public_requests_api_v1")
+  .annotate(
+    OpenApi.Description,
+    "Search and confirm home-service bookings in Sweden, or hand a job to providers as a follow-up request."
+  ) {}

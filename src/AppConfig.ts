@@ -1,0 +1,99 @@
+import { Config, ConfigError, ConfigProvider, Effect, Either, Layer, Option, Redacted } from "effect"
+
+export type AppEnv = "development" | "production"
+
+const appEnv = Config.literal("development", "production")("APP_ENV").pipe(Config.withDefault("development" as const))
+
+const port = Config.integer("PORT").pipe(
+  Config.validate({ message: "must be an integer from 1 to 65535", validation: (n) => n >= 1 && n <= 65535 }),
+  Config.withDefault(8080)
+)
+
+const host = Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+
+const httpUrl = (name: string) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((raw) => {
+      try {
+        const url = new URL(raw)
+        if (url.protocol === "http:" || url.protocol === "https:") return Either.right(raw.replace(/\/+$/, ""))
+      } catch {}
+      return Either.left(ConfigError.InvalidData([name], `${name} must be an absolute http(s) URL, got "${raw}"`))
+    })
+  )
+
+const postgresUrl = Config.redacted("DATABASE_URL").pipe(
+  Config.mapOrFail((secret) => {
+    const raw = Redacted.value(secret)
+    try {
+      const url = new URL(raw)
+      if (url.protocol === "postgres:" || url.protocol === "postgresql:") return Either.right(secret)
+    } catch {}
+    return Either.left(
+      ConfigError.InvalidData(["DATABASE_URL"], "DATABASE_URL must be a postgres:// or postgresql:// URL")
+    )
+  }),
+  Config.option
+)
+
+/** Comma-separated; blanks are ignored so a trailing comma is harmless. */
+const tokenList = (name: string) =>
+  Config.redacted(name).pipe(
+    Config.map((secret) =>
+      Redacted.value(secret)
+        .split(",")
+        .map((token) => token.trim())
+        .filter((token) => token.length > 0)
+        .map((token) => Redacted.make(token))
+    ),
+    Config.withDefault([] as ReadonlyArray<Redacted.Redacted<string>>)
+  )
+
+export const appConfig = Config.all({
+  appEnv,
+  port,
+  host,
+  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+  databaseUrl: postgresUrl,
+  publicBaseUrl: httpUrl("PUBLIC_BASE_URL").pipe(Config.option),
+  apiTokens: tokenList("SERVICE_REQUESTS_API_TOKENS"),
+  demoSupply: Config.boolean("DEMO_SUPPLY").pipe(Config.option)
+}).pipe(
+  Config.mapOrFail((config) =>
+    config.appEnv === "production" && Option.getOrElse(config.demoSupply, () => false)
+      ? Either.left(ConfigError.InvalidData(["DEMO_SUPPLY"], "DEMO_SUPPLY cannot be enabled when APP_ENV=production"))
+      : Either.right(config)
+  ),
+  Config.map((config) => ({
+    ...config,
+    demoSupply: Option.getOrElse(config.demoSupply, () => config.appEnv === "development"),
+    publicBaseUrl: Option.getOrElse(config.publicBaseUrl, () => `http://${hostForUrl(config.host)}:${config.port}`)
+  })),
+  Config.mapOrFail((config) =>
+    config.appEnv === "production" && Option.isNone(config.databaseUrl)
+      ? Either.left(
+          ConfigError.MissingData(
+            ["DATABASE_URL"],
+            "APP_ENV=production requires DATABASE_URL: the embedded PostgreSQL is for development only and is never started in production"
+          )
+        )
+      : Either.right(config)
+  )
+)
+
+const hostForUrl = (host: string) =>
+  host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
+
+export class AppConfig extends Effect.Service<AppConfig>()("Booking/AppConfig", {
+  effect: appConfig
+}) {}
+
+/** AppConfig read from an explicit environment instead of the process's (tests, tools). */
+export const appConfigFrom = (env: Readonly<Record<string, string>>) =>
+  Layer.effect(
+    AppConfig,
+    appConfig.pipe(
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
+      Effect.map((config) => AppConfig.make(config))
+    )
+  )

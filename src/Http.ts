@@ -1,0 +1,44 @@
+import { createServer } from "node:http"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { Api } from "./Api.js"
+import { AppConfig } from "./AppConfig.js"
+import { AuthenticationLive } from "./Auth.js"
+import { CapabilitiesDocument } from "./Capabilities/Document.js"
+import { CapabilitiesLive } from "./Capabilities/Http.js"
+import { ErrorContractLive } from "./ErrorContract.js"
+import { HealthLive } from "./Health/Http.js"
+import { DemoSupplyLive, Supply } from "./Supply.js"
+
+export const ApiLive = HttpApiBuilder.api(Api).pipe(
+  Layer.provide([CapabilitiesLive, HealthLive]),
+  Layer.provide([CapabilitiesDocument.Default, AuthenticationLive])
+)
+
+/** The Api with its docs, OpenAPI and error contract, on whatever HttpServer is provided. */
+export const HttpAppLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+  Layer.provide(ErrorContractLive),
+  Layer.provide(ApiLive),
+  // Provided last so it is built first: the demo supply is in place before anything reads it.
+  Layer.provide(DemoSupplyLive.pipe(Layer.provideMerge(Supply.Default)))
+)
+
+const logUrls = Layer.effectDiscard(
+  Effect.flatMap(AppConfig, (config) =>
+    Effect.logInfo(
+      `serving ${config.publicBaseUrl} (docs: ${config.publicBaseUrl}/docs, OpenAPI: ${config.publicBaseUrl}/openapi.json)`
+    )
+  )
+)
+
+export const HttpLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Layer.mergeAll(HttpAppLive, logUrls).pipe(
+      HttpServer.withLogAddress,
+      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+    )
+  )
+)

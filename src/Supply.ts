@@ -1,0 +1,186 @@
+import { readFile } from "node:fs/promises"
+import { fileURLToPath } from "node:url"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, ParseResult, Schema } from "effect"
+import { AppConfig } from "./AppConfig.js"
+import { Catalog } from "./Catalog.js"
+import type { VerticalId } from "./Domain/Catalog.js"
+import { postcodeNumber, SupplyFile } from "./Domain/Supply.js"
+
+export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidSupply", {
+  problems: Schema.Array(Schema.String)
+}) {
+  override get message() {
+    return `the supply file has ${this.problems.length} problem(s):\n${this.problems.map((p) => `  - ${p}`).join("\n")}`
+  }
+}
+
+const decodeSupplyFile = Schema.decodeUnknownEither(SupplyFile)
+
+/** Providers, the postcodes they serve, their fixed-price services and working hours. */
+export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const catalog = yield* Catalog
+
+    /** Distinct fixed-price services per vertical that an active provider offers. */
+    const fixedPriceServiceCounts = Effect.fn("Supply.fixedPriceServiceCounts")(function* () {
+      const rows = yield* sql<{ verticalId: VerticalId; services: number }>`
+        SELECT s.vertical_id, count(DISTINCT s.service_id)::int AS services
+        FROM provider_services s JOIN providers p ON p.id = s.provider_id
+        WHERE s.active AND p.active
+        GROUP BY s.vertical_id`
+      return new Map(rows.map((row) => [row.verticalId, row.services]))
+    })
+
+    /** Every problem of the file, each naming its path; the catalog is the reference for services. */
+    const validate = (input: unknown) =>
+      Effect.gen(function* () {
+        const decoded = decodeSupplyFile(input, { errors: "all", onExcessProperty: "error" })
+        if (decoded._tag === "Left") {
+          const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
+          return yield* new InvalidSupply({
+            problems: issues.map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`)
+          })
+        }
+        const file = decoded.right
+        const problems: Array<string> = []
+        const providerIds = new Set<string>()
+        const seedById = new Map(catalog.seeds.map((seed) => [seed.service_id, seed]))
+        file.providers.forEach((provider, p) => {
+          if (providerIds.has(provider.id)) problems.push(`providers.${p}.id: duplicate provider id ${provider.id}`)
+          providerIds.add(provider.id)
+          const serviceIds = new Set<string>()
+          provider.services.forEach((service, s) => {
+            const at = `providers.${p}.services.${s}`
+            if (serviceIds.has(service.service_id)) problems.push(`${at}.service_id: duplicate ${service.service_id}`)
+            serviceIds.add(service.service_id)
+            if (catalog.jobType(service.vertical_id, service.job_type_id)._tag === "None") {
+              problems.push(`${at}.job_type_id: ${service.job_type_id} is not a job type of ${service.vertical_id}`)
+            }
+            const seed = seedById.get(service.service_id)
+            if (seed) {
+              for (const key of ["vertical_id", "job_type_id", "pricing_model", "price_type"] as const) {
+                if (seed[key] !== service[key])
+                  problems.push(`${at}.${key}: must be ${seed[key]} for ${seed.service_id}`)
+              }
+            }
+          })
+        })
+        if (problems.length > 0) return yield* new InvalidSupply({ problems })
+        return file
+      })
+
+    /**
+     * Upserts the file's providers in one transaction with a fixed number of statements.
+     * A provider's areas and hours become exactly the file's; services missing from the file
+     * are deactivated, never deleted, because bookings keep referring to them.
+     */
+    const importFile = Effect.fn("Supply.importFile")(function* (input: unknown) {
+      const file = yield* validate(input)
+      const providers = file.providers.map((p) => ({
+        id: p.id,
+        name: p.name,
+        city: p.city,
+        rating_label: p.rating_label ?? null,
+        active: p.active,
+        notify_email: p.notify.email ?? null,
+        notify_webhook_url: p.notify.webhook_url ?? null,
+        notify_webhook_secret: p.notify.webhook_secret ?? null
+      }))
+      const areas = file.providers.flatMap((p) =>
+        p.areas.map((a) => ({ provider_id: p.id, lo: postcodeNumber(a.from), hi: postcodeNumber(a.to) }))
+      )
+      const hours = file.providers.flatMap((p) => p.working_hours.map((h) => ({ provider_id: p.id, ...h })))
+      const services = file.providers.flatMap((p) =>
+        p.services.map((s) => ({
+          provider_id: p.id,
+          service_id: s.service_id,
+          vertical_id: s.vertical_id,
+          job_type_id: s.job_type_id,
+          label_sv: s.label_sv,
+          label_en: s.label_en ?? null,
+          pricing_model: s.pricing_model,
+          price_type: s.price_type,
+          amount_sek: s.amount_sek ?? null,
+          unit_price_sek: s.unit_price_sek ?? null,
+          unit: s.unit ?? null,
+          duration_minutes: s.duration_minutes,
+          scope: s.scope,
+          terms_version: s.terms.version,
+          terms_url: s.terms.url,
+          terms_sections: s.terms.sections,
+          terms_source_urls: s.terms.source_urls,
+          active: s.active
+        }))
+      )
+      const ids = providers.map((p) => p.id)
+      yield* sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`
+            INSERT INTO providers (id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret)
+            SELECT id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret
+            FROM jsonb_to_recordset(${JSON.stringify(providers)}::jsonb) AS x(
+              id text, name text, city text, rating_label text, active boolean,
+              notify_email text, notify_webhook_url text, notify_webhook_secret text)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, city = excluded.city,
+              rating_label = excluded.rating_label, active = excluded.active, notify_email = excluded.notify_email,
+              notify_webhook_url = excluded.notify_webhook_url, notify_webhook_secret = excluded.notify_webhook_secret,
+              updated_at = now()`
+          yield* sql`DELETE FROM provider_areas WHERE provider_id = ANY(${ids})`
+          yield* sql`
+            INSERT INTO provider_areas (provider_id, postcodes)
+            SELECT provider_id, int4range(lo, hi, '[]')
+            FROM jsonb_to_recordset(${JSON.stringify(areas)}::jsonb) AS x(provider_id text, lo int, hi int)
+            ON CONFLICT DO NOTHING`
+          yield* sql`DELETE FROM provider_working_hours WHERE provider_id = ANY(${ids})`
+          yield* sql`
+            INSERT INTO provider_working_hours (provider_id, iso_weekday, opens, closes)
+            SELECT provider_id, iso_weekday, opens::time, closes::time
+            FROM jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) AS x(provider_id text, iso_weekday int, opens text, closes text)`
+          yield* sql`
+            UPDATE provider_services SET active = false, updated_at = now()
+            WHERE provider_id = ANY(${ids}) AND (provider_id, service_id) NOT IN (
+              SELECT provider_id, service_id FROM jsonb_to_recordset(${JSON.stringify(services)}::jsonb)
+                AS x(provider_id text, service_id text))`
+          yield* sql`
+            INSERT INTO provider_services (provider_id, service_id, vertical_id, job_type_id, label_sv, label_en,
+              pricing_model, price_type, amount_sek, unit_price_sek, unit, duration_minutes, scope,
+              terms_version, terms_url, terms_sections, terms_source_urls, active)
+            SELECT provider_id, service_id, vertical_id, job_type_id, label_sv, label_en, pricing_model, price_type,
+              amount_sek, unit_price_sek, unit, duration_minutes, scope, terms_version, terms_url, terms_sections,
+              terms_source_urls, active
+            FROM jsonb_to_recordset(${JSON.stringify(services)}::jsonb) AS x(provider_id text, service_id text,
+              vertical_id text, job_type_id text, label_sv text, label_en text, pricing_model text, price_type text,
+              amount_sek int, unit_price_sek int, unit text, duration_minutes int, scope jsonb, terms_version text,
+              terms_url text, terms_sections jsonb, terms_source_urls jsonb, active boolean)
+            ON CONFLICT (provider_id, service_id) DO UPDATE SET vertical_id = excluded.vertical_id,
+              job_type_id = excluded.job_type_id, label_sv = excluded.label_sv, label_en = excluded.label_en,
+              pricing_model = excluded.pricing_model, price_type = excluded.price_type, amount_sek = excluded.amount_sek,
+              unit_price_sek = excluded.unit_price_sek, unit = excluded.unit, duration_minutes = excluded.duration_minutes,
+              scope = excluded.scope, terms_version = excluded.terms_version, terms_url = excluded.terms_url,
+              terms_sections = excluded.terms_sections, terms_source_urls = excluded.terms_source_urls,
+              active = excluded.active, updated_at = now()`
+        })
+      )
+      return { providers: providers.length, services: services.length }
+    })
+
+    return { fixedPriceServiceCounts, validate, importFile } as const
+  }),
+  dependencies: [Catalog.Default]
+}) {}
+
+export const demoSupplyPath = fileURLToPath(new URL("../supply/demo.json", import.meta.url))
+
+/** Development starts with the demo supply (an ordinary supply file); production never does. */
+export const DemoSupplyLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    if (!config.demoSupply) return
+    const supply = yield* Supply
+    const file = yield* Effect.promise(() => readFile(demoSupplyPath, "utf8").then(JSON.parse))
+    const imported = yield* supply.importFile(file)
+    yield* Effect.logInfo(`demo supply loaded: ${imported.providers} providers, ${imported.services} services`)
+  }).pipe(Effect.orDie)
+)

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
+import { appConfig } from "../src/AppConfig.js"
+
+const load = (env: Record<string, string>) =>
+  Effect.either(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+const failure = (env: Record<string, string>) =>
+  Effect.map(load(env), (result) => (Either.isLeft(result) ? String(result.left) : "loaded"))
+
+describe("AppConfig", () => {
+  it.effect("defaults: development, 127.0.0.1:8080, ./.data, embedded database, no tokens, demo supply", () =>
+    Effect.gen(function* () {
+      const config = yield* Effect.flatMap(load({}), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
+      expect(config).toMatchObject({
+        appEnv: "development",
+        host: "127.0.0.1",
+        port: 8080,
+        dataDir: "./.data",
+        publicBaseUrl: "http://127.0.0.1:8080",
+        apiTokens: [],
+        demoSupply: true
+      })
+      expect(Option.isNone(config.databaseUrl)).toBe(true)
+    })
+  )
+
+  it.effect("tokens are split on commas, trimmed, and kept Redacted", () =>
+    Effect.gen(function* () {
+      const result = yield* load({ SERVICE_REQUESTS_API_TOKENS: " one-token , two-token,," })
+      const config = Either.getOrThrow(result)
+      expect(config.apiTokens.map(Redacted.value)).toEqual(["one-token", "two-token"])
+      expect(String(config.apiTokens[0])).toBe("<redacted>")
+    })
+  )
+
+  it.effect("PUBLIC_BASE_URL defaults from HOST and PORT, and loses a trailing slash when given", () =>
+    Effect.gen(function* () {
+      expect(Either.getOrThrow(yield* load({ HOST: "0.0.0.0", PORT: "9090" })).publicBaseUrl).toBe(
+        "http://127.0.0.1:9090"
+      )
+      expect(Either.getOrThrow(yield* load({ PUBLIC_BASE_URL: "https://api.example.se/" })).publicBaseUrl).toBe(
+        "https://api.example.se"
+      )
+    })
+  )
+
+  it.effect("an invalid value fails with a message naming the variable", () =>
+    Effect.gen(function* () {
+      expect(yield* failure({ PORT: "eighty" })).toContain("PORT")
+      expect(yield* failure({ PORT: "70000" })).toContain("PORT")
+      expect(yield* failure({ APP_ENV: "staging" })).toContain("APP_ENV")
+      expect(yield* failure({ PUBLIC_BASE_URL: "not a url" })).toContain("PUBLIC_BASE_URL")
+      expect(yield* failure({ DATABASE_URL: "mysql://x@y/z" })).toContain("DATABASE_URL")
+      expect(yield* failure({ DEMO_SUPPLY: "maybe" })).toContain("DEMO_SUPPLY")
+    })
+  )
+
+  it.effect("production without DATABASE_URL refuses, saying why", () =>
+    Effect.gen(function* () {
+      const message = yield* failure({ APP_ENV: "production" })
+      expect(message).toContain("DATABASE_URL")
+      expect(message).toContain("embedded PostgreSQL is for development only")
+    })
+  )
+
+  it.effect("production never loads the demo supply and refuses to be told to", () =>
+    Effect.gen(function* () {
+      const env = { APP_ENV: "production", DATABASE_URL: "postgres://u@db.internal/booking" }
+      expect(Either.getOrThrow(yield* load(env)).demoSupply).toBe(false)
+      expect(yield* failure({ ...env, DEMO_SUPPLY: "true" })).toContain("DEMO_SUPPLY")
+    })
+  )
+})

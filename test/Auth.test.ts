@@ -1,0 +1,77 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { inject } from "vitest"
+import { withProbeServer } from "./support/ProbeApi.js"
+import { get } from "./support/TestServer.js"
+
+const whoami = (headers: Record<string, string> = {}) => get("/probe/whoami", headers)
+
+const unauthorized = {
+  ok: false,
+  error: "unauthorized",
+  status: 401,
+  safe_next_step:
+    "Send the partner API token as 'Authorization: Bearer <token>' or 'X-Service-Requests-Token: <token>'."
+}
+
+describe("authentication", () => {
+  it.live("development without a configured token lets a request without a token through as anonymous", () =>
+    Effect.gen(function* () {
+      const response = yield* whoami()
+      expect(response).toMatchObject({ status: 200, body: { partner_id: "anonymous" } })
+    }).pipe(withProbeServer({ APP_ENV: "development" }))
+  )
+
+  for (const appEnv of ["development", "production"] as const) {
+    const env = {
+      APP_ENV: appEnv,
+      SERVICE_REQUESTS_API_TOKENS: "alpha-token-0123456789, beta-token-9876543210,",
+      DATABASE_URL: inject("databaseUrl")
+    }
+
+    it.live(`${appEnv} with configured tokens: no token or a wrong token is 401 in either header`, () =>
+      Effect.gen(function* () {
+        for (const headers of [
+          {},
+          { authorization: "Bearer alpha-token-012345678" },
+          { "x-service-requests-token": "alpha-token-01234567890" },
+          { authorization: "Basic YWxwaGEtdG9rZW4tMDEyMzQ1Njc4OQ==" },
+          { authorization: "Bearer " }
+        ]) {
+          const response = yield* whoami(headers)
+          expect(response.status, JSON.stringify(headers)).toBe(401)
+          expect(response.body).toEqual(unauthorized)
+        }
+      }).pipe(withProbeServer(env))
+    )
+
+    it.live(`${appEnv} with configured tokens: a token is accepted as Bearer or as X-Service-Requests-Token`, () =>
+      Effect.gen(function* () {
+        const bearer = yield* whoami({ authorization: "Bearer alpha-token-0123456789" })
+        const header = yield* whoami({ "x-service-requests-token": "alpha-token-0123456789" })
+        const other = yield* whoami({ "x-service-requests-token": "beta-token-9876543210" })
+        expect(bearer.status).toBe(200)
+        expect(header.body).toEqual(bearer.body)
+        expect(other.status).toBe(200)
+        expect(other.body.partner_id).not.toBe(bearer.body.partner_id)
+        expect(bearer.body.partner_id).toMatch(/^token-[0-9a-f]{12}$/)
+      }).pipe(withProbeServer(env))
+    )
+  }
+
+  it.live("production without a configured token: authenticated endpoints are 503, open ones still answer", () =>
+    Effect.gen(function* () {
+      for (const headers of [{}, { authorization: "Bearer anything-at-all" }]) {
+        const response = yield* whoami(headers)
+        expect(response.status).toBe(503)
+        expect(response.body).toEqual({
+          ok: false,
+          error: "auth_not_configured",
+          status: 503,
+          safe_next_step: "The service has no API token configured; the operator must set SERVICE_REQUESTS_API_TOKENS."
+        })
+      }
+      expect((yield* get("/api/public/requests/capabilities")).status).toBe(200)
+    }).pipe(withProbeServer({ APP_ENV: "production", DATABASE_URL: inject("databaseUrl") }))
+  )
+})

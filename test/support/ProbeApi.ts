@@ -1,0 +1,90 @@
+import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, Schema } from "effect"
+import { Api } from "../../src/Api.js"
+import { appConfigFrom } from "../../src/AppConfig.js"
+import { Authentication, AuthenticationLive } from "../../src/Auth.js"
+import { CapabilitiesDocument } from "../../src/Capabilities/Document.js"
+import { CapabilitiesLive } from "../../src/Capabilities/Http.js"
+import * as Errors from "../../src/Domain/Errors.js"
+import { strictInput } from "../../src/Domain/Input.js"
+import { Partner } from "../../src/Domain/Partner.js"
+import { Postcode } from "../../src/Domain/Supply.js"
+import { errorContractFor } from "../../src/ErrorContract.js"
+import { HealthLive } from "../../src/Health/Http.js"
+import { TestDatabaseLive } from "./TestDatabase.js"
+
+/** Every domain error class, by the code a probe endpoint fails with. */
+export const errorClasses = {
+  invalid_request: Errors.InvalidRequest,
+  malformed_json: Errors.MalformedJson,
+  unauthorized: Errors.Unauthorized,
+  not_found: Errors.NotFound,
+  method_not_allowed: Errors.MethodNotAllowed,
+  idempotency_key_reused: Errors.IdempotencyKeyReused,
+  payload_too_large: Errors.PayloadTooLarge,
+  unsupported_media_type: Errors.UnsupportedMediaType,
+  unsupported_vertical: Errors.UnsupportedVertical,
+  unsupported_job_type: Errors.UnsupportedJobType,
+  rate_limited: Errors.RateLimited,
+  internal_error: Errors.InternalError,
+  database_unavailable: Errors.DatabaseUnavailable,
+  auth_not_configured: Errors.AuthNotConfigured
+} as const
+
+type Code = keyof typeof errorClasses
+
+const EchoPayload = strictInput(
+  Schema.Struct({
+    name: Schema.String.pipe(Schema.minLength(2)),
+    location: Schema.Struct({ postcode: Postcode, city: Schema.optional(Schema.String) })
+  })
+)
+
+class ProbeGroup extends HttpApiGroup.make("probe")
+  .add(HttpApiEndpoint.post("echo", "/probe/echo").setPayload(EchoPayload).addSuccess(EchoPayload))
+  .add(HttpApiEndpoint.get("defect", "/probe/defect").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
+  .add(
+    HttpApiEndpoint.get("fail", "/probe/fail/:code")
+      .setPath(Schema.Struct({ code: Schema.Literal(...(Object.keys(errorClasses) as Array<Code>)) }))
+      .addSuccess(Schema.Struct({ ok: Schema.Boolean }))
+      .addError(Schema.Union(...Object.values(errorClasses).map((cls) => Errors.errorBody(cls))))
+  )
+  .add(
+    HttpApiEndpoint.get("whoami", "/probe/whoami")
+      .addSuccess(Schema.Struct({ partner_id: Schema.String }))
+      .middleware(Authentication)
+  ) {}
+
+/** The real Api plus probe endpoints that reach every error path through the real middleware. */
+export class ProbeApi extends Api.add(ProbeGroup) {}
+
+const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
+  handlers
+    .handle("echo", ({ payload }) => Effect.succeed(payload))
+    .handle("defect", () => Effect.die(new Error("secret internal detail: stack and all")))
+    .handle("fail", ({ path }) => Effect.fail(new errorClasses[path.code]({ safe_next_step: "probe" }) as never))
+    .handle("whoami", () => Effect.map(Partner, (partner) => ({ partner_id: partner.id })))
+)
+
+export const ProbeServerLive = (env: Record<string, string> = {}) =>
+  HttpApiBuilder.serve().pipe(
+    Layer.provide(errorContractFor(ProbeApi as unknown as typeof Api)),
+    Layer.provide(
+      HttpApiBuilder.api(ProbeApi).pipe(
+        Layer.provide([CapabilitiesLive, HealthLive, ProbeLive]),
+        Layer.provide([CapabilitiesDocument.Default, AuthenticationLive])
+      )
+    ),
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(TestDatabaseLive),
+    Layer.provideMerge(appConfigFrom(env))
+  )
+
+/** Runs `effect` against a probe server built for `env` and torn down afterwards. */
+export const withProbeServer =
+  (env: Record<string, string>) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.scoped(
+      Effect.flatMap(Layer.build(ProbeServerLive(env)), (context) => Effect.provide(effect, context))
+    ) as Effect.Effect<A, E, Exclude<R, Layer.Layer.Success<ReturnType<typeof ProbeServerLive>>>>

@@ -1,0 +1,52 @@
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { appConfigFrom } from "../../src/AppConfig.js"
+import { HttpAppLive } from "../../src/Http.js"
+import { TestDatabaseLive } from "./TestDatabase.js"
+
+/** The whole app on an ephemeral port, with its own database and the given environment. */
+export const TestServerLive = (env: Record<string, string> = {}) =>
+  HttpAppLive.pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(TestDatabaseLive),
+    Layer.provideMerge(appConfigFrom(env))
+  )
+
+export interface JsonResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: any
+}
+
+const toJson = (response: HttpClientResponse.HttpClientResponse) =>
+  Effect.map(
+    response.text,
+    (text): JsonResponse => ({
+      status: response.status,
+      headers: response.headers,
+      body: text.length > 0 ? JSON.parse(text) : undefined
+    })
+  )
+
+/** A raw call: status, headers and the parsed body exactly as a partner sees them. */
+export const call = (request: HttpClientRequest.HttpClientRequest) =>
+  Effect.flatMap(HttpClient.HttpClient, (client) => client.execute(request)).pipe(
+    Effect.flatMap(toJson),
+    Effect.scoped,
+    Effect.orDie
+  )
+
+export const get = (path: string, headers: Record<string, string> = {}) =>
+  call(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
+
+export const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  call(HttpClientRequest.post(path).pipe(HttpClientRequest.setHeaders(headers), HttpClientRequest.bodyUnsafeJson(body)))
+
+export const postRaw = (path: string, body: string, contentType: string, headers: Record<string, string> = {}) =>
+  call(
+    HttpClientRequest.post(path).pipe(
+      HttpClientRequest.setHeaders(headers),
+      HttpClientRequest.bodyText(body, contentType)
+    )
+  )

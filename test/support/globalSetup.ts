@@ -1,0 +1,52 @@
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { Effect, Redacted } from "effect"
+import type { TestProject } from "vitest/node"
+import { migrate, pgClientLayer } from "../../src/Database.js"
+import { startEmbeddedPostgres } from "../../src/EmbeddedPostgres.js"
+import { databaseUrlFor } from "./databaseUrl.js"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    readonly databaseUrl: string
+    readonly templateDatabase: string
+  }
+}
+
+const run = <A>(url: string, effect: Effect.Effect<A, unknown, SqlClient.SqlClient>) =>
+  Effect.runPromise(
+    Effect.provide(effect, pgClientLayer(Redacted.make(url), { maxConnections: 1 })).pipe(Effect.scoped)
+  )
+
+/**
+ * One PostgreSQL per test run (embedded, or TEST_DATABASE_URL), with one migrated template
+ * database; each test file clones it, so files never see each other's rows.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = process.env.TEST_DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), "booking-api-test-"))
+  const embedded = dataDir ? await startEmbeddedPostgres({ dataDir, ephemeral: true }) : undefined
+  const url = process.env.TEST_DATABASE_URL ?? embedded!.url
+  const templateDatabase = `booking_test_template_${process.pid}`
+  await run(
+    url,
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE DATABASE ${templateDatabase}`))
+  )
+  await run(databaseUrlFor(url, templateDatabase), migrate)
+  project.provide("databaseUrl", url)
+  project.provide("templateDatabase", templateDatabase)
+  return async () => {
+    await run(
+      url,
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const leftovers = yield* sql<{ datname: string }>`
+          SELECT datname FROM pg_database WHERE datname LIKE ${`booking_test_%_${process.pid}%`}`
+        for (const { datname } of leftovers) yield* sql.unsafe(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
+      })
+    ).catch((error) => console.error("test database cleanup failed", error))
+    await embedded?.stop()
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  }
+}
