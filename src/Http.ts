@@ -1,5 +1,5 @@
 import { createServer } from "node:http"
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "./Api.js"
@@ -26,18 +26,14 @@ export const HttpAppLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
   Layer.provide(DemoSupplyLive.pipe(Layer.provideMerge(Supply.Default)))
 )
 
-const logUrls = Layer.effectDiscard(
-  Effect.flatMap(AppConfig, (config) =>
-    Effect.logInfo(
-      `serving ${config.publicBaseUrl} (docs: ${config.publicBaseUrl}/docs, OpenAPI: ${config.publicBaseUrl}/openapi.json)`
-    )
-  )
-)
-
 export const HttpLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
-    Layer.mergeAll(HttpAppLive, logUrls).pipe(
-      HttpServer.withLogAddress,
+    HttpAppLive.pipe(
+      Layer.tap(() =>
+        Effect.logInfo(
+          `serving ${config.publicBaseUrl} (docs: ${config.publicBaseUrl}/docs, OpenAPI: ${config.publicBaseUrl}/openapi.json)`
+        )
+      ),
       Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
     )
   )

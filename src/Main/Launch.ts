@@ -22,5 +22,5 @@ export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
     const error = Cause.squash(cause)
     return ConfigError.isConfigError(error)
       ? Console.error(`Invalid configuration: ${String(error)}`)
-      : Console.error(`Start failed: ${error instanceof Error ? error.message : Cause.pretty(cause)}`)
+      : Console.error(error instanceof Error ? error.message : Cause.pretty(cause))
   })

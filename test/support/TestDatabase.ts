@@ -8,22 +8,30 @@ import { databaseUrlFor } from "./databaseUrl.js"
 const admin = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
   Effect.provide(effect, pgClientLayer(Redacted.make(inject("databaseUrl")), { maxConnections: 1 })).pipe(Effect.scoped)
 
-/** A fresh database cloned from the migrated template, dropped when the layer is released. */
-export const freshDatabaseUrl = Effect.acquireRelease(
-  Effect.gen(function* () {
-    const name = `booking_test_${randomBytes(6).toString("hex")}_${inject("templateDatabase").split("_").pop()}`
-    yield* admin(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql.unsafe(`CREATE DATABASE ${name} TEMPLATE ${inject("templateDatabase")}`)
+/**
+ * A fresh database, dropped when the scope closes: a clone of the migrated template, or
+ * with `empty`, one that has never seen a migration.
+ */
+export const makeDatabase = (options?: { readonly empty?: boolean }) =>
+  Effect.acquireRelease(
+    Effect.gen(function* () {
+      const name = `booking_test_${randomBytes(6).toString("hex")}_${inject("templateDatabase").split("_").pop()}`
+      const template = options?.empty ? "template1" : inject("templateDatabase")
+      yield* admin(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}`))
       )
-    )
-    return { name, url: databaseUrlFor(inject("databaseUrl"), name) }
-  }),
-  ({ name }) =>
-    admin(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
-    ).pipe(Effect.orDie)
-).pipe(Effect.orDie)
+      return { name, url: databaseUrlFor(inject("databaseUrl"), name) }
+    }),
+    ({ name }) =>
+      admin(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+      ).pipe(Effect.orDie)
+  ).pipe(Effect.orDie)
+
+export const freshDatabaseUrl = makeDatabase()
+
+/** Runs SQL as the server's superuser on its maintenance database. */
+export const adminSql = admin
 
 /** SqlClient on this test file's own database. */
 export const TestDatabaseLive = Layer.unwrapScoped(

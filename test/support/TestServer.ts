@@ -50,3 +50,12 @@ export const postRaw = (path: string, body: string, contentType: string, headers
       HttpClientRequest.bodyText(body, contentType)
     )
   )
+
+export const getText = (path: string) =>
+  Effect.flatMap(HttpClient.HttpClient, (client) => client.get(path)).pipe(
+    Effect.flatMap((response) =>
+      Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
+    ),
+    Effect.scoped,
+    Effect.orDie
+  )

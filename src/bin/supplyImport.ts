@@ -1,0 +1,29 @@
+import { readFile } from "node:fs/promises"
+import { NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Layer } from "effect"
+import { AppConfig } from "../AppConfig.js"
+import { ToolDatabaseLive } from "../Database.js"
+import { reportStartFailure } from "../Main/Launch.js"
+import { Supply } from "../Supply.js"
+
+const usage = "usage: npm run supply:import -- FILE.json"
+
+const program = Effect.gen(function* () {
+  const file = process.argv[2]
+  if (!file) return yield* Effect.fail(new Error(usage))
+  const json = yield* Effect.tryPromise({
+    try: () => readFile(file, "utf8").then((text) => JSON.parse(text) as unknown),
+    catch: (error) => new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`)
+  })
+  const supply = yield* Supply
+  const imported = yield* supply.importFile(json)
+  yield* Console.log(`imported ${imported.providers} providers and ${imported.services} services from ${file}`)
+})
+
+NodeRuntime.runMain(
+  program.pipe(
+    Effect.provide(Supply.Default.pipe(Layer.provide(ToolDatabaseLive), Layer.provide(AppConfig.Default))),
+    reportStartFailure
+  ),
+  { disableErrorReporting: true }
+)

@@ -1,0 +1,146 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { catalogData } from "../src/CatalogData.js"
+import { Capabilities } from "../src/Domain/Capabilities.js"
+import { get, getText, TestServerLive } from "./support/TestServer.js"
+
+const path = "/api/public/requests/capabilities"
+
+describe("GET /api/public/requests/capabilities", () => {
+  it.layer(TestServerLive())((it) => {
+    it.effect("is the complete capabilities document of section 2.1", () =>
+      Effect.gen(function* () {
+        const { status, headers, body } = yield* get(path)
+        expect(status).toBe(200)
+        expect(headers["content-type"]).toBe("application/json")
+        expect(() => Schema.decodeUnknownSync(Capabilities)(body)).not.toThrow()
+        expect(body).toMatchObject({ ok: true, spec_version: "public_requests_api_v1" })
+        expect(body.endpoints).toEqual({
+          search_booking_options: { method: "POST", path: "/api/public/booking-options" },
+          confirm_booking: { method: "POST", path: "/api/public/bookings" },
+          booking_status: { method: "GET", path: "/api/public/bookings/{booking_id}" },
+          create_request: { method: "POST", path: "/api/public/requests" },
+          capabilities: { method: "GET", path: "/api/public/requests/capabilities" }
+        })
+        expect(body.lifecycle).toMatchObject({
+          creates: "network_visit_request",
+          request_status: "ready_to_send",
+          booking_created: false,
+          availability_checked: false,
+          provider_selected: false
+        })
+        expect(body.booking_lifecycle.confirmed_contract).toEqual({
+          booking_created: true,
+          availability_checked: true,
+          provider_selected: true,
+          booking_status: "confirmed"
+        })
+        for (const key of ["search", "confirm", "fallback", "availability_truth"]) {
+          expect(typeof body.booking_lifecycle[key]).toBe("string")
+        }
+        expect(body.geographic_scope).toMatchObject({ country_code: "SE", bookable_only_in_country: true })
+        expect(body.agent_contract.consent_required_before_pii_submission).toBe(true)
+        expect(body.agent_contract.required_fields).toEqual(body.required_fields)
+        expect(body.auth).toHaveProperty("production")
+        expect(body.auth).toHaveProperty("development")
+      })
+    )
+
+    it.effect("lists the four supported verticals with every job type exactly as the catalog says", () =>
+      Effect.gen(function* () {
+        const { body } = yield* get(path)
+        expect(body.supported_verticals.map((v: any) => v.vertical_id)).toEqual([
+          "vvs",
+          "electrician",
+          "moving",
+          "cleaning"
+        ])
+        for (const vertical of body.supported_verticals) {
+          const source = catalogData.verticals.find((v) => v.vertical_id === vertical.vertical_id)!
+          expect(vertical).toMatchObject({
+            label_sv: source.label_sv,
+            label_en: source.label_en,
+            agent_status: "booking_and_request_supported",
+            provider_supply: "indexed",
+            direct_booking_supply: "search_required"
+          })
+          expect(vertical.job_types).toEqual(source.job_types)
+        }
+      })
+    )
+
+    it.effect(
+      "counts the distinct fixed-price services of the supply: vvs 9, electrician 6, moving 4, cleaning 9",
+      () =>
+        Effect.gen(function* () {
+          const { body } = yield* get(path)
+          const counts = Object.fromEntries(
+            body.supported_verticals.map((v: any) => [v.vertical_id, v.fixed_price_service_count])
+          )
+          expect(counts).toEqual({ vvs: 9, electrician: 6, moving: 4, cleaning: 9 })
+        })
+    )
+
+    it.effect("lists painting, carpentry and gardening as not bookable yet", () =>
+      Effect.gen(function* () {
+        const { body } = yield* get(path)
+        expect(body.unavailable_verticals.map((v: any) => v.vertical_id)).toEqual([
+          "painting",
+          "carpentry",
+          "gardening"
+        ])
+        for (const vertical of body.unavailable_verticals) {
+          expect(vertical).toMatchObject({ agent_status: "not_bookable_yet", reason: "not_bookable_yet" })
+          expect(vertical.safe_next_step.length).toBeGreaterThan(10)
+        }
+      })
+    )
+
+    it.effect("draws forbidden_claims from the truth rules of section 1", () =>
+      Effect.gen(function* () {
+        const { body } = yield* get(path)
+        const claims: string = body.agent_contract.forbidden_claims.join("\n")
+        expect(claims).toMatch(/booking_created, availability_checked and provider_selected are all true/)
+        expect(claims).toMatch(/notification/i)
+        expect(claims).toMatch(/direct_booking_available true/)
+        expect(claims).toMatch(/exact price in the confirmed booking response/)
+        expect(claims).toMatch(/emergencies/)
+      })
+    )
+
+    it.effect("is served from one encoding with an ETag, and a matching If-None-Match gets 304", () =>
+      Effect.gen(function* () {
+        const first = yield* get(path)
+        const second = yield* get(path)
+        expect(first.headers.etag).toMatch(/^"[\w-]+"$/)
+        expect(second.headers.etag).toBe(first.headers.etag)
+        expect(first.headers["cache-control"]).toBe("public, max-age=60")
+        const revalidated = yield* get(path, { "if-none-match": first.headers.etag! })
+        expect(revalidated.status).toBe(304)
+        expect(revalidated.body).toBeUndefined()
+      })
+    )
+
+    it.effect("health: /healthz says the process is up and /readyz that the database answers", () =>
+      Effect.gen(function* () {
+        expect(yield* get("/healthz")).toMatchObject({ status: 200, body: { ok: true } })
+        expect(yield* get("/readyz")).toMatchObject({ status: 200, body: { ok: true, database: "up" } })
+      })
+    )
+
+    it.effect("/openapi.json is generated from the Api and /docs renders it", () =>
+      Effect.gen(function* () {
+        const openapi = yield* get("/openapi.json")
+        expect(openapi.status).toBe(200)
+        expect(openapi.body.openapi).toMatch(/^3\./)
+        expect(Object.keys(openapi.body.paths)).toEqual(
+          expect.arrayContaining(["/api/public/requests/capabilities", "/healthz", "/readyz"])
+        )
+        const docs = yield* getText("/docs")
+        expect(docs.status).toBe(200)
+        expect(docs.headers["content-type"]).toMatch(/^text\/html/)
+        expect(docs.text).toContain("/api/public/requests/capabilities")
+      })
+    )
+  })
+})

@@ -1,0 +1,89 @@
+import { readdirSync } from "node:fs"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import { migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
+import { adminSql, makeDatabase } from "./support/TestDatabase.js"
+import { get, TestServerLive } from "./support/TestServer.js"
+
+const migrationFiles = readdirSync(migrationsDirectory).filter((file) => /^\d+_.+\.ts$/.test(file))
+
+const migrateAt = (url: string) => migrate.pipe(Effect.provide(pgClientLayer(Redacted.make(url))), Effect.scoped)
+
+describe("migrations", () => {
+  it.live("a second run on a migrated database applies nothing", () =>
+    Effect.gen(function* () {
+      const { url } = yield* makeDatabase({ empty: true })
+      const first = yield* migrateAt(url)
+      const second = yield* migrateAt(url)
+      expect(first.map(([id]) => id)).toEqual(migrationFiles.map((file) => Number(file.split("_")[0])))
+      expect(second).toEqual([])
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("two instances migrating one empty database at once both start, and each migration runs once", () =>
+    Effect.gen(function* () {
+      const { url } = yield* makeDatabase({ empty: true })
+      const [a, b] = yield* Effect.all([migrateAt(url), migrateAt(url)], { concurrency: 2 })
+      expect([...a, ...b].map(([id]) => id).sort()).toEqual(
+        migrationFiles.map((file) => Number(file.split("_")[0])).sort()
+      )
+      const recorded = yield* Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ migrationId: number }>`SELECT migration_id FROM effect_sql_migrations ORDER BY migration_id`
+      ).pipe(Effect.provide(pgClientLayer(Redacted.make(url))), Effect.scoped)
+      expect(recorded.length).toBe(migrationFiles.length)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("the calendar refuses overlapping bookings of one provider whatever the application does", () =>
+    Effect.gen(function* () {
+      const { url } = yield* makeDatabase()
+      const result = yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`INSERT INTO providers (id, name, city) VALUES ('p1', 'P1', 'Stockholm'), ('p2', 'P2', 'Stockholm')`
+        const book = (provider: string, range: string) =>
+          sql`INSERT INTO calendar_bookings (id, provider_id, service_id, during)
+              VALUES (gen_random_uuid(), ${provider}, 's', ${range}::tstzrange)`
+        yield* book("p1", "[2027-01-04 10:00+01, 2027-01-04 12:00+01)")
+        yield* book("p1", "[2027-01-04 12:00+01, 2027-01-04 13:00+01)")
+        yield* book("p2", "[2027-01-04 11:00+01, 2027-01-04 12:00+01)")
+        return yield* Effect.either(book("p1", "[2027-01-04 11:59+01, 2027-01-04 12:01+01)"))
+      }).pipe(Effect.provide(pgClientLayer(Redacted.make(url))), Effect.scoped)
+      expect(result._tag).toBe("Left")
+      expect(JSON.stringify(result)).toContain("23P01")
+    }).pipe(Effect.scoped)
+  )
+})
+
+describe("readiness", () => {
+  it.layer(TestServerLive())((it) => {
+    it.effect("/readyz is 503 with the error body when the database stops answering", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const [{ name }] = (yield* sql<{ name: string }>`SELECT current_database() AS name`) as [{ name: string }]
+        expect((yield* get("/readyz")).status).toBe(200)
+        yield* adminSql(
+          Effect.flatMap(SqlClient.SqlClient, (admin) =>
+            Effect.zipRight(
+              admin.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`),
+              admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`
+            )
+          )
+        )
+        const response = yield* get("/readyz")
+        expect(response.status).toBe(503)
+        expect(response.body).toEqual({
+          ok: false,
+          error: "database_unavailable",
+          status: 503,
+          safe_next_step: "The database does not answer; retry later."
+        })
+        yield* adminSql(
+          Effect.flatMap(SqlClient.SqlClient, (admin) => admin.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`))
+        )
+        expect((yield* get("/readyz")).status).toBe(200)
+      })
+    )
+  })
+})
