@@ -1,4 +1,5 @@
 import { Config, ConfigError, ConfigProvider, Effect, Either, Layer, Option, Redacted } from "effect"
+import { parseSigningKeys, type SigningKey } from "./Domain/BookingOption.js"
 
 export type AppEnv = "development" | "production"
 
@@ -57,7 +58,25 @@ export const appConfig = Config.all({
   databaseUrl: postgresUrl,
   publicBaseUrl: httpUrl("PUBLIC_BASE_URL").pipe(Config.option),
   apiTokens: tokenList("SERVICE_REQUESTS_API_TOKENS"),
-  demoSupply: Config.boolean("DEMO_SUPPLY").pipe(Config.option)
+  demoSupply: Config.boolean("DEMO_SUPPLY").pipe(Config.option),
+  optionSigningKeys: Config.redacted("BOOKING_OPTION_SIGNING_KEYS").pipe(
+    Config.mapOrFail((raw) =>
+      Either.mapLeft(parseSigningKeys(Redacted.value(raw)), (problem) =>
+        ConfigError.InvalidData(
+          ["BOOKING_OPTION_SIGNING_KEYS"],
+          `BOOKING_OPTION_SIGNING_KEYS must be kid:secret,kid2:secret2 (the first key signs): ${problem}`
+        )
+      )
+    ),
+    Config.withDefault([] as ReadonlyArray<SigningKey>)
+  ),
+  optionTtlSeconds: Config.integer("BOOKING_OPTION_TTL_SECONDS").pipe(
+    Config.validate({
+      message: "BOOKING_OPTION_TTL_SECONDS must be an integer from 30 to 86400",
+      validation: (n) => n >= 30 && n <= 86400
+    }),
+    Config.withDefault(900)
+  )
 }).pipe(
   Config.mapOrFail((config) =>
     config.appEnv === "production" && Option.getOrElse(config.demoSupply, () => false)

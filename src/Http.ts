@@ -9,12 +9,18 @@ import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
+import { OptionSigner } from "./OptionSigner.js"
+import { SearchLive } from "./Search/Http.js"
+import { BookingSearch } from "./Search/Search.js"
 import { DemoSupplyLive, Supply } from "./Supply.js"
 
-export const ApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([CapabilitiesLive, HealthLive]),
-  Layer.provide([CapabilitiesDocument.Default, AuthenticationLive])
+/** Every group's handlers with the services they use; the Api and test Apis are built from it. */
+export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, HealthLive).pipe(
+  Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default]),
+  Layer.provide(OptionSigner.Default)
 )
+
+export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))
 
 /** The Api with its docs, OpenAPI and error contract, on whatever HttpServer is provided. */
 export const HttpAppLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(

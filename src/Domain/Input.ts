@@ -1,4 +1,4 @@
-import type { Schema } from "effect"
+import { Schema } from "effect"
 
 /**
  * "No extra properties" is part of the contract, and Effect Schema ignores excess properties
@@ -6,3 +6,9 @@ import type { Schema } from "effect"
  */
 export const strictInput = <S extends Schema.Schema.Any>(schema: S): S =>
   schema.annotations({ parseOptions: { onExcessProperty: "error", errors: "all" } }) as S
+
+/**
+ * An optional input field that may be absent but not `undefined`: JSON has no undefined, and
+ * without `exact` every error on the field would also say "Expected undefined".
+ */
+export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
+import { optional } from "./Input.js"
 
 /** Swedish postcode: three digits, an optional single space, two digits ("111 22", "11122"). */
 export const Postcode = Schema.String.pipe(
@@ -23,11 +24,11 @@ const LocalTime = Schema.String.pipe(
 const Sv = Schema.Array(Schema.NonEmptyTrimmedString)
 
 export const ServiceScope = Schema.Struct({
-  included_sv: Schema.optional(Sv),
-  excluded_sv: Schema.optional(Sv),
-  customer_requirements_sv: Schema.optional(Sv),
-  price_adjustment_triggers_sv: Schema.optional(Sv),
-  quote_triggers_sv: Schema.optional(Sv)
+  included_sv: optional(Sv),
+  excluded_sv: optional(Sv),
+  customer_requirements_sv: optional(Sv),
+  price_adjustment_triggers_sv: optional(Sv),
+  quote_triggers_sv: optional(Sv)
 })
 export type ServiceScope = typeof ServiceScope.Type
 
@@ -64,12 +65,12 @@ export const ProviderService = Schema.Struct({
   vertical_id: VerticalId,
   job_type_id: Schema.String,
   label_sv: Schema.NonEmptyTrimmedString,
-  label_en: Schema.optional(Schema.NonEmptyTrimmedString),
+  label_en: optional(Schema.NonEmptyTrimmedString),
   pricing_model: PricingModel,
   price_type: PriceType,
-  amount_sek: Schema.optional(Schema.Int.pipe(Schema.nonNegative())),
-  unit_price_sek: Schema.optional(Schema.Int.pipe(Schema.nonNegative())),
-  unit: Schema.optional(Schema.NonEmptyTrimmedString),
+  amount_sek: optional(Schema.Int.pipe(Schema.nonNegative())),
+  unit_price_sek: optional(Schema.Int.pipe(Schema.nonNegative())),
+  unit: optional(Schema.NonEmptyTrimmedString),
   duration_minutes: Schema.Int.pipe(Schema.between(15, 1440)),
   scope: ServiceScope,
   terms: Terms,
@@ -103,13 +104,13 @@ export const Provider = Schema.Struct({
   id: Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9_-]{1,63}$/)),
   name: Schema.NonEmptyTrimmedString,
   city: Schema.NonEmptyTrimmedString,
-  rating_label: Schema.optional(Schema.NonEmptyTrimmedString),
+  rating_label: optional(Schema.NonEmptyTrimmedString),
   active: Schema.optionalWith(Schema.Boolean, { default: () => true }),
   notify: Schema.optionalWith(
     Schema.Struct({
-      email: Schema.optional(Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/))),
-      webhook_url: Schema.optional(HttpsUrl),
-      webhook_secret: Schema.optional(Schema.String.pipe(Schema.minLength(16)))
+      email: optional(Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/))),
+      webhook_url: optional(HttpsUrl),
+      webhook_secret: optional(Schema.String.pipe(Schema.minLength(16)))
     }),
     { default: () => ({}) }
   ),

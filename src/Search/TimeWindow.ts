@@ -4,6 +4,18 @@
  * was understood. Pure: the clock is the `now` argument and nothing here does I/O.
  */
 
+import {
+  DAY,
+  HOUR,
+  isoWeekday,
+  MINUTE,
+  startOfDay,
+  toInstant,
+  wallClockOf,
+  type Zone,
+  zoneFor
+} from "../Domain/Zone.js"
+
 /** Local wall-clock hours (fractional when minutes were given) to keep on every day of a multi-day window. */
 export interface DailyHours {
   readonly fromHour: number
@@ -36,104 +48,6 @@ export const pointWindowHours = 4
 export const asapDays = 3
 /** A window already under way with less than this left is treated as over ("idag" at 23:59 finds nothing). */
 export const minimumRemainingMinutes = 60
-
-const fallbackZone = "Europe/Stockholm"
-
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
-
-// ---------------------------------------------------------------------------------------------
-// Time zones.
-//
-// Calendar arithmetic is done on "wall-clock ms": the local date-time read as if it were UTC, so
-// adding DAY moves one calendar day regardless of DST. Only at the very end are wall-clock values
-// turned into instants, which is where DST gaps and overlaps are resolved.
-// ---------------------------------------------------------------------------------------------
-
-type Zone = Intl.DateTimeFormat
-
-const zoneCache = new Map<string, Zone>()
-
-const makeZone = (timeZone: string): Zone =>
-  new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric"
-  })
-
-const zoneFor = (timeZone: string): Zone => {
-  const cached = zoneCache.get(timeZone)
-  if (cached !== undefined) return cached
-  let zone: Zone
-  try {
-    zone = makeZone(timeZone)
-  } catch {
-    // The caller validates the zone separately; here an unknown zone must not crash the search, so it means Stockholm.
-    return timeZone === fallbackZone ? makeZone("UTC") : zoneFor(fallbackZone)
-  }
-  // Valid zone names are a small closed set (modulo letter case); the cap only guards against case-variant floods.
-  if (zoneCache.size > 1000) zoneCache.clear()
-  zoneCache.set(timeZone, zone)
-  return zone
-}
-
-const wallClockOf = (instant: number, zone: Zone): number => {
-  const wholeSeconds = Math.floor(instant / 1000) * 1000
-  const field = { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0 }
-  for (const part of zone.formatToParts(wholeSeconds)) {
-    if (part.type in field) field[part.type as keyof typeof field] = Number(part.value)
-  }
-  // Some ICU versions still render midnight as 24 despite h23.
-  const hour = field.hour === 24 ? 0 : field.hour
-  return Date.UTC(field.year, field.month - 1, field.day, hour, field.minute, field.second) + (instant - wholeSeconds)
-}
-
-const offsetAt = (instant: number, zone: Zone): number => wallClockOf(instant, zone) - instant
-
-/**
- * The instant at which the zone's clocks show `wallClock`. Deterministic at transitions, like
- * Temporal's "compatible" disambiguation: in an overlap (fall back) the earlier instant wins; in a
- * gap (spring forward) the time is pushed forward by the gap's length (02:30 becomes 03:30).
- */
-const toInstant = (wallClock: number, zone: Zone): number => {
-  // Transitions are rare enough that a day on either side sees the offsets before and after any one of them.
-  const before = offsetAt(wallClock - DAY, zone)
-  const after = offsetAt(wallClock + DAY, zone)
-  const matching = [wallClock - before, wallClock - after].filter(
-    (candidate) => wallClockOf(candidate, zone) === wallClock
-  )
-  return matching.length > 0 ? Math.min(...matching) : wallClock - before
-}
-
-/** The instant at which clocks in `timeZone` show the given local date-time (see `toInstant` for gaps and overlaps). */
-export const wallClockToInstant = (
-  local: {
-    readonly year: number
-    readonly month: number
-    readonly day: number
-    readonly hour?: number
-    readonly minute?: number
-  },
-  timeZone: string
-): Date =>
-  new Date(
-    toInstant(Date.UTC(local.year, local.month - 1, local.day, local.hour ?? 0, local.minute ?? 0), zoneFor(timeZone))
-  )
-
-// ---------------------------------------------------------------------------------------------
-// Calendar helpers on wall-clock ms.
-// ---------------------------------------------------------------------------------------------
-
-const startOfDay = (wallClock: number): number => Math.floor(wallClock / DAY) * DAY
-
-/** 1 = Monday .. 7 = Sunday; 1970-01-01 was a Thursday. */
-const isoWeekday = (day: number): number => ((((Math.floor(day / DAY) + 3) % 7) + 7) % 7) + 1
 
 const mondayOf = (day: number): number => day - (isoWeekday(day) - 1) * DAY
 

@@ -4,15 +4,14 @@ import { Effect, Layer, Schema } from "effect"
 import { Api } from "../../src/Api.js"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { Authentication, AuthenticationLive } from "../../src/Auth.js"
-import { CapabilitiesDocument } from "../../src/Capabilities/Document.js"
-import { CapabilitiesLive } from "../../src/Capabilities/Http.js"
 import * as Errors from "../../src/Domain/Errors.js"
 import { strictInput } from "../../src/Domain/Input.js"
 import { Partner } from "../../src/Domain/Partner.js"
 import { Postcode } from "../../src/Domain/Supply.js"
 import { errorContractFor } from "../../src/ErrorContract.js"
-import { HealthLive } from "../../src/Health/Http.js"
+import { GroupsLive } from "../../src/Http.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
+import { testEnv } from "./TestServer.js"
 
 /** Every domain error class, by the code a probe endpoint fails with. */
 export const errorClasses = {
@@ -71,14 +70,11 @@ export const ProbeServerLive = (env: Record<string, string> = {}) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(errorContractFor(ProbeApi as unknown as typeof Api)),
     Layer.provide(
-      HttpApiBuilder.api(ProbeApi).pipe(
-        Layer.provide([CapabilitiesLive, HealthLive, ProbeLive]),
-        Layer.provide([CapabilitiesDocument.Default, AuthenticationLive])
-      )
+      HttpApiBuilder.api(ProbeApi).pipe(Layer.provide([GroupsLive, ProbeLive]), Layer.provide(AuthenticationLive))
     ),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestDatabaseLive),
-    Layer.provideMerge(appConfigFrom(env))
+    Layer.provideMerge(appConfigFrom({ ...testEnv, ...env }))
   )
 
 /** Runs `effect` against a probe server built for `env` and torn down afterwards. */

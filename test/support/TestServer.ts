@@ -5,12 +5,17 @@ import { appConfigFrom } from "../../src/AppConfig.js"
 import { HttpAppLive } from "../../src/Http.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
 
+/** Signing key of the test runs, so no test writes a development key under ./.data. */
+export const testEnv: Readonly<Record<string, string>> = {
+  BOOKING_OPTION_SIGNING_KEYS: "test-1:test-secret-0123456789abcdef0123456789abcdef"
+}
+
 /** The whole app on an ephemeral port, with its own database and the given environment. */
 export const TestServerLive = (env: Record<string, string> = {}) =>
   HttpAppLive.pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestDatabaseLive),
-    Layer.provideMerge(appConfigFrom(env))
+    Layer.provideMerge(appConfigFrom({ ...testEnv, ...env }))
   )
 
 export interface JsonResponse {

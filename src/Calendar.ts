@@ -1,0 +1,72 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { Interval, WorkingHours } from "./Domain/Slots.js"
+import type { ServiceScope } from "./Domain/Supply.js"
+
+export interface Candidate {
+  readonly providerId: string
+  readonly providerName: string
+  readonly city: string
+  readonly ratingLabel: string | null
+  readonly serviceId: string
+  readonly labelSv: string
+  readonly labelEn: string | null
+  readonly pricingModel: string
+  readonly priceType: string
+  readonly amountSek: number | null
+  readonly unitPriceSek: number | null
+  readonly unit: string | null
+  readonly durationMinutes: number
+  readonly scope: ServiceScope
+  readonly termsVersion: string
+  readonly termsUrl: string
+  readonly termsSections: ReadonlyArray<Record<string, unknown>>
+  readonly termsSourceUrls: ReadonlyArray<string>
+  readonly hours: ReadonlyArray<WorkingHours>
+  readonly busy: ReadonlyArray<readonly [number, number]>
+}
+
+/** Free slots and the atomic booking of provider time (PostgreSQL). */
+export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    /**
+     * Everything a search needs in one round trip: the active providers serving the postcode(s)
+     * with an active fixed-price service for the job, their working hours, and their confirmed
+     * bookings overlapping the searched range.
+     */
+    const availability = Effect.fn("Calendar.availability")(function* (input: {
+      readonly verticalId: string
+      readonly jobTypeId: string
+      readonly postcode: number
+      readonly destinationPostcode: number | undefined
+      readonly range: Interval
+    }) {
+      const candidates = yield* sql<Omit<Candidate, "busy"> & { busy: ReadonlyArray<readonly [number, number]> }>`
+        SELECT p.id AS provider_id, p.name AS provider_name, p.city, p.rating_label,
+          s.service_id, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek, s.unit_price_sek,
+          s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url, s.terms_sections, s.terms_source_urls,
+          coalesce((
+            SELECT json_agg(json_build_object('isoWeekday', h.iso_weekday,
+              'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
+            FROM provider_working_hours h WHERE h.provider_id = p.id), '[]') AS hours,
+          coalesce((
+            SELECT json_agg(json_build_array(
+              (extract(epoch FROM lower(b.during)) * 1000)::bigint, (extract(epoch FROM upper(b.during)) * 1000)::bigint))
+            FROM calendar_bookings b
+            WHERE b.provider_id = p.id AND b.during && tstzrange(${new Date(input.range.start)}, ${new Date(input.range.end)})
+          ), '[]') AS busy
+        FROM provider_services s
+        JOIN providers p ON p.id = s.provider_id
+        WHERE s.active AND p.active AND s.vertical_id = ${input.verticalId} AND s.job_type_id = ${input.jobTypeId}
+          AND EXISTS (SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.postcode}::int)
+          AND (${input.destinationPostcode ?? null}::int IS NULL OR EXISTS (
+            SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.destinationPostcode ?? null}::int))
+        ORDER BY p.id, s.service_id`
+      return candidates as ReadonlyArray<Candidate>
+    })
+
+    return { availability } as const
+  })
+}) {}

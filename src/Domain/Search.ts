@@ -1,0 +1,132 @@
+import { Schema } from "effect"
+import { bookingsSpecVersion } from "./Capabilities.js"
+import { VerticalId } from "./Catalog.js"
+import { optional, strictInput } from "./Input.js"
+import { Postcode } from "./Supply.js"
+import { isValidTimeZone } from "./Zone.js"
+
+const text = (min: number, max: number) => Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max))
+
+export const BookingSearchLocation = Schema.Struct({
+  country_code: Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" }),
+  postcode: Postcode,
+  city: optional(text(2, 120))
+})
+export type BookingSearchLocation = typeof BookingSearchLocation.Type
+
+export const Timing = Schema.Struct({
+  preferred_time_text: optional(text(2, 500)),
+  urgency: optional(text(2, 240))
+}).pipe(
+  Schema.filter((timing) =>
+    timing.preferred_time_text !== undefined || timing.urgency !== undefined
+      ? true
+      : "must have preferred_time_text or urgency"
+  )
+)
+
+const positive = Schema.Number.pipe(Schema.positive(), Schema.finite())
+const count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
+
+/**
+ * The spec calls `details` free-form, but search must not carry personal data, so it accepts
+ * only these job facts: the moving facts of section 4.2 and the quantities unit prices read.
+ */
+export const SearchDetails = Schema.Struct({
+  home_size_sqm: optional(positive),
+  boxes: optional(Schema.Number.pipe(Schema.nonNegative(), Schema.finite())),
+  elevator_origin: optional(Schema.Boolean),
+  elevator_destination: optional(Schema.Boolean),
+  area_sqm: optional(positive),
+  window_count: optional(count.pipe(Schema.positive())),
+  hours: optional(positive.pipe(Schema.lessThanOrEqualTo(24))),
+  item_count: optional(count.pipe(Schema.positive()))
+})
+export type SearchDetails = typeof SearchDetails.Type
+
+export const BookingSearchRequest = strictInput(
+  Schema.Struct({
+    spec_version: optional(Schema.Literal(bookingsSpecVersion)),
+    vertical_id: Schema.String,
+    job_type_id: text(1, 120),
+    description: text(10, 5000),
+    location: BookingSearchLocation,
+    destination_location: optional(BookingSearchLocation),
+    timing: Timing,
+    details: optional(SearchDetails),
+    locale: Schema.optionalWith(text(2, 32), { default: () => "sv-SE" }),
+    timezone: Schema.optionalWith(
+      text(2, 80).pipe(
+        Schema.filter((zone) => isValidTimeZone(zone) || "must be an IANA time zone such as Europe/Stockholm")
+      ),
+      { default: () => "Europe/Stockholm" }
+    )
+  })
+)
+export type BookingSearchRequest = typeof BookingSearchRequest.Type
+
+const DateTime = Schema.String.annotations({ format: "date-time" })
+const Uri = Schema.String.annotations({ format: "uri" })
+
+export const BookingOption = Schema.Struct({
+  booking_option_id: Schema.String,
+  expires_at: DateTime,
+  provider: Schema.Struct({
+    id: Schema.String,
+    name: Schema.String,
+    city: Schema.optional(Schema.String),
+    rating_label: Schema.optional(Schema.String)
+  }),
+  service: Schema.Struct({
+    service_id: Schema.String,
+    vertical_id: VerticalId,
+    job_type_id: Schema.String,
+    label_sv: Schema.String,
+    label_en: Schema.optional(Schema.String)
+  }),
+  slot: Schema.Struct({ start_at: DateTime, end_at: DateTime, label: Schema.String }),
+  price: Schema.Struct({
+    amount_sek: Schema.Int.pipe(Schema.nonNegative()),
+    currency: Schema.Literal("SEK"),
+    pricing_model: Schema.String,
+    price_type: Schema.String,
+    unit_price_sek: Schema.optional(Schema.Number.pipe(Schema.nonNegative())),
+    unit: Schema.optional(Schema.String),
+    quantity: Schema.optional(Schema.Number.pipe(Schema.nonNegative()))
+  }),
+  scope: Schema.Struct({
+    included_sv: Schema.optional(Schema.Array(Schema.String)),
+    excluded_sv: Schema.optional(Schema.Array(Schema.String)),
+    customer_requirements_sv: Schema.optional(Schema.Array(Schema.String)),
+    price_adjustment_triggers_sv: Schema.optional(Schema.Array(Schema.String)),
+    quote_triggers_sv: Schema.optional(Schema.Array(Schema.String))
+  }),
+  terms: Schema.Struct({
+    version: Schema.String,
+    url: Uri,
+    sections: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    source_urls: Schema.Array(Uri)
+  })
+})
+export type BookingOption = typeof BookingOption.Type
+
+export const BookingSearchResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(bookingsSpecVersion),
+  availability_checked: Schema.Literal(true),
+  provider_selected: Schema.Literal(false),
+  booking_created: Schema.Literal(false),
+  direct_booking_available: Schema.Boolean,
+  option_count: Schema.Int.pipe(Schema.nonNegative()),
+  options: Schema.Array(BookingOption),
+  requested_time_window: Schema.optional(Schema.Struct({ start_at: DateTime, end_at: DateTime, label: Schema.String })),
+  fallback: Schema.optional(
+    Schema.Struct({
+      type: Schema.Literal("provider_follow_up_request"),
+      endpoint: Uri,
+      reason: Schema.String
+    })
+  ),
+  safe_next_step: Schema.String
+})
+export type BookingSearchResponse = typeof BookingSearchResponse.Type

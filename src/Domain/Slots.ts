@@ -1,0 +1,92 @@
+import { DAY, MINUTE, startOfDay, toInstant, wallClockOf, zoneFor } from "./Zone.js"
+
+/** Providers keep their working hours in Swedish local time. */
+export const providerTimeZone = "Europe/Stockholm"
+/** Slots start on a half-hour grid from the opening time. */
+export const slotStepMinutes = 30
+/** Kept free around every confirmed booking, for travel between jobs. */
+export const bufferMinutes = 30
+/** No slot starts sooner than this after the search, so a provider can prepare. */
+export const leadTimeMinutes = 120
+
+export interface WorkingHours {
+  readonly isoWeekday: number
+  /** Local "HH:MM". */
+  readonly opens: string
+  readonly closes: string
+}
+
+export interface Interval {
+  readonly start: number
+  readonly end: number
+}
+
+export interface SlotQuery {
+  readonly hours: ReadonlyArray<WorkingHours>
+  /** Confirmed bookings of the provider, epoch ms. */
+  readonly busy: ReadonlyArray<Interval>
+  readonly durationMinutes: number
+  readonly window: Interval
+  /** Local hours of the requester's zone to keep on each day ("nästa vecka förmiddag"). */
+  readonly dailyHours?: { readonly fromHour: number; readonly toHour: number } | undefined
+  readonly windowTimeZone: string
+  readonly now: number
+  readonly limit: number
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
+
+const isoWeekdayOf = (day: number) => ((((Math.floor(day / DAY) + 3) % 7) + 7) % 7) + 1
+
+/**
+ * The earliest free slots of one provider: inside its working hours, clear of its confirmed
+ * bookings by the buffer, at least the lead time after now, and inside the requested window.
+ * Slot ends are start + duration in real time, so a slot across a DST change keeps its length.
+ * Successive slots do not overlap each other, so they are real alternatives.
+ */
+export const freeSlots = (query: SlotQuery): Array<Interval> => {
+  const zone = zoneFor(providerTimeZone)
+  const windowZone = zoneFor(query.windowTimeZone)
+  const duration = query.durationMinutes * MINUTE
+  const step = slotStepMinutes * MINUTE
+  const buffer = bufferMinutes * MINUTE
+  const notBefore = Math.max(query.window.start, query.now + leadTimeMinutes * MINUTE)
+  const byWeekday = new Map<number, Array<WorkingHours>>()
+  for (const hours of query.hours) {
+    const list = byWeekday.get(hours.isoWeekday) ?? []
+    list.push(hours)
+    byWeekday.set(hours.isoWeekday, list)
+  }
+  for (const list of byWeekday.values()) list.sort((a, b) => minutesOf(a.opens) - minutesOf(b.opens))
+  const fitsDailyHours = (start: number, end: number) => {
+    if (query.dailyHours === undefined) return true
+    const localStart = wallClockOf(start, windowZone)
+    const dayStart = startOfDay(localStart)
+    const localEnd = localStart + (end - start)
+    return (
+      localStart - dayStart >= query.dailyHours.fromHour * 60 * MINUTE &&
+      localEnd - dayStart <= query.dailyHours.toHour * 60 * MINUTE
+    )
+  }
+  const isFree = (start: number, end: number) =>
+    query.busy.every((booking) => end <= booking.start - buffer || start >= booking.end + buffer)
+
+  const slots: Array<Interval> = []
+  const lastDay = startOfDay(wallClockOf(query.window.end, zone))
+  for (let day = startOfDay(wallClockOf(notBefore, zone)); day <= lastDay; day += DAY) {
+    for (const hours of byWeekday.get(isoWeekdayOf(day)) ?? []) {
+      const opens = toInstant(day + minutesOf(hours.opens) * MINUTE, zone)
+      const closes = toInstant(day + minutesOf(hours.closes) * MINUTE, zone)
+      for (let start = opens; start + duration <= closes; start += step) {
+        const end = start + duration
+        if (start < notBefore || end > query.window.end) continue
+        const previous = slots[slots.length - 1]
+        if (previous !== undefined && start < previous.end) continue
+        if (!fitsDailyHours(start, end) || !isFree(start, end)) continue
+        slots.push({ start, end })
+        if (slots.length >= query.limit) return slots
+      }
+    }
+  }
+  return slots
+}

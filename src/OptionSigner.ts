@@ -1,0 +1,147 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { ConfigError, Effect, Either, Option, Redacted, Schema } from "effect"
+import { AppConfig } from "./AppConfig.js"
+import {
+  type OptionClaims,
+  OptionExpired,
+  OptionInvalid,
+  parseSigningKeys,
+  SignedOption,
+  SigningNotConfigured
+} from "./Domain/BookingOption.js"
+
+const KEYS = "BOOKING_OPTION_SIGNING_KEYS"
+const VERSION = "o1"
+const tokenPattern = /^o1\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/
+const MAX_TOKEN_LENGTH = 24000
+export const developmentKeyFile = "option-signing-key"
+
+const ioProblem = (path: string) => (cause: unknown) =>
+  ConfigError.InvalidData(
+    ["DATA_DIR"],
+    `cannot read or create the development signing key ${path}: ${cause instanceof Error ? cause.message : String(cause)}`
+  )
+
+/**
+ * Development without configured keys signs with a key kept under DATA_DIR, so options survive
+ * a restart. The file is written aside and hard-linked into place, so processes starting at the
+ * same moment (parallel test workers) all end up with the one key that won.
+ */
+const developmentKeys = (dataDir: string) =>
+  Effect.gen(function* () {
+    const path = join(dataDir, developmentKeyFile)
+    const existing = yield* Effect.tryPromise({
+      try: () => readFile(path, "utf8").then(Option.some),
+      catch: (cause) => cause
+    }).pipe(
+      Effect.catchIf(
+        (cause) => (cause as NodeJS.ErrnoException).code === "ENOENT",
+        () => Effect.succeed(Option.none<string>())
+      ),
+      Effect.mapError(ioProblem(path))
+    )
+    const content = Option.isSome(existing)
+      ? existing.value
+      : yield* Effect.tryPromise({
+          try: async () => {
+            await mkdir(dataDir, { recursive: true, mode: 0o700 })
+            const aside = `${path}.${randomBytes(6).toString("hex")}.tmp`
+            const fresh = `dev-${randomBytes(4).toString("hex")}:${randomBytes(32).toString("base64url")}`
+            await writeFile(aside, fresh, { mode: 0o600, flag: "wx" })
+            try {
+              await link(aside, path)
+            } catch (cause) {
+              if ((cause as NodeJS.ErrnoException).code !== "EEXIST") throw cause
+            } finally {
+              await unlink(aside)
+            }
+            return readFile(path, "utf8")
+          },
+          catch: ioProblem(path)
+        })
+    const keys = parseSigningKeys(content)
+    if (Either.isLeft(keys) || keys.right.length === 0) {
+      const problem = Either.isLeft(keys) ? keys.left : "it is empty"
+      return yield* Effect.fail(
+        ConfigError.InvalidData(["DATA_DIR"], `${path} must hold kid:secret (delete it to have one made): ${problem}`)
+      )
+    }
+    return keys.right
+  })
+
+const tagOf = (secret: Redacted.Redacted<string>, signed: string) =>
+  createHmac("sha256", Redacted.value(secret)).update(signed, "utf8").digest("base64url")
+
+const decodePayload = Schema.decodeUnknownEither(Schema.parseJson(SignedOption))
+const encodeOption = Schema.encode(SignedOption)
+
+const refresh = {
+  option_refresh_required: true,
+  safe_next_step: "Search again and use a booking_option_id from the new results."
+}
+const invalid = new OptionInvalid(refresh)
+const expired = new OptionExpired(refresh)
+const notConfigured = new SigningNotConfigured({
+  safe_next_step: `The service has no booking option signing key; the operator must set ${KEYS}.`
+})
+
+// The reason goes to the trace only: a caller learns no more than that the id is not ours.
+const rejected = (reason: string) => Effect.zipRight(Effect.annotateCurrentSpan("rejected", reason), invalid)
+
+const make = Effect.gen(function* () {
+  const config = yield* AppConfig
+  const { optionSigningKeys: configured, optionTtlSeconds: ttlSeconds } = config
+  const keys =
+    configured.length > 0 ? configured : config.appEnv === "development" ? yield* developmentKeys(config.dataDir) : []
+  if (keys.length === 0) yield* Effect.logWarning(`${KEYS} is not set: no booking option can be signed`)
+  const signer = Option.fromNullable(keys[0])
+  const verifiers = new Map(keys.map((key) => [key.kid, key.secret]))
+
+  const sign = Effect.fn("OptionSigner.sign")(function* (claims: OptionClaims, now: Date) {
+    if (Option.isNone(signer)) return yield* notConfigured
+    const { kid, secret } = signer.value
+    const option: SignedOption = {
+      ...claims,
+      // An option never outlives the start of its slot.
+      expiresAt: Math.min(now.getTime() + ttlSeconds * 1000, claims.slotStart),
+      nonce: randomBytes(12).toString("base64url")
+    }
+    // Claims outside the schema are the caller's bug; refusing them here means every token signed verifies.
+    const encoded = yield* Effect.orDie(encodeOption(option))
+    const signed = `${VERSION}.${kid}.${Buffer.from(JSON.stringify(encoded), "utf8").toString("base64url")}`
+    return { token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) }
+  })
+
+  const verify = Effect.fn("OptionSigner.verify")(function* (token: string, now: Date) {
+    const parts = token.length <= MAX_TOKEN_LENGTH ? tokenPattern.exec(token) : null
+    if (parts === null) return yield* rejected("format")
+    const [, kid = "", payload = "", tag = ""] = parts
+    const secret = verifiers.get(kid)
+    if (secret === undefined) return yield* rejected("unknown_kid")
+    // Compared as the canonical base64url text: decoding first would accept the variants
+    // that differ only in the unused low bits of the last character.
+    const expected = Buffer.from(tagOf(secret, `${VERSION}.${kid}.${payload}`), "utf8")
+    const presented = Buffer.from(tag, "utf8")
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+      return yield* rejected("bad_tag")
+    }
+    const option = decodePayload(Buffer.from(payload, "base64url").toString("utf8"))
+    if (Either.isLeft(option)) return yield* rejected("undecodable_payload")
+    // Written so that an invalid `now` (NaN) counts as expired.
+    if (!(now.getTime() < option.right.expiresAt)) return yield* expired
+    return option.right
+  })
+
+  return { ttlSeconds, sign, verify } as const
+})
+
+/**
+ * A booking_option_id is `o1.<kid>.<payload>.<tag>`: the payload is the base64url JSON of a
+ * SignedOption and the tag its HMAC-SHA256 over `o1.<kid>.<payload>`. The first key signs and
+ * every key verifies, so a rotation keeps the options already handed out.
+ */
+export class OptionSigner extends Effect.Service<OptionSigner>()("Booking/OptionSigner", {
+  effect: make
+}) {}

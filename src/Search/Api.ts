@@ -1,0 +1,19 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { SigningNotConfigured } from "../Domain/BookingOption.js"
+import { errorBody, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
+import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
+
+export class SearchApi extends HttpApiGroup.make("search")
+  .add(
+    HttpApiEndpoint.post("search", "/api/public/booking-options")
+      .setPayload(BookingSearchRequest)
+      .addSuccess(BookingSearchResponse)
+      .addError(errorBody(UnsupportedVertical))
+      .addError(errorBody(UnsupportedJobType))
+      .addError(errorBody(SigningNotConfigured))
+      .annotate(
+        OpenApi.Summary,
+        "Search bookable options (provider, fixed price, free slot, terms) without personal data"
+      )
+  )
+  .annotate(OpenApi.Title, "Search") {}

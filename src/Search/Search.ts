@@ -1,0 +1,251 @@
+import { Effect, Option } from "effect"
+import { AppConfig } from "../AppConfig.js"
+import { Calendar, type Candidate } from "../Calendar.js"
+import { Catalog } from "../Catalog.js"
+import { bookingsSpecVersion } from "../Domain/Capabilities.js"
+import { supportedVerticalIds, type VerticalId } from "../Domain/Catalog.js"
+import { InvalidRequest, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
+import { quote } from "../Domain/Pricing.js"
+import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
+import { bufferMinutes, freeSlots, type Interval } from "../Domain/Slots.js"
+import { postcodeNumber } from "../Domain/Supply.js"
+import { formatInZone, MINUTE, zoneFor } from "../Domain/Zone.js"
+import { OptionSigner } from "../OptionSigner.js"
+import { parseTimeWindow } from "./TimeWindow.js"
+
+/** At most this many options, and at most this many per provider (spec 4.2 leaves both open). */
+export const maxOptions = 10
+export const maxOptionsPerProvider = 2
+
+const destinationRequired = new Set(["moving_home", "moving_office", "moving_piano"])
+const movingHomeDetails = ["home_size_sqm", "boxes", "elevator_origin", "elevator_destination"] as const
+
+const slotLabelFormats = new Map<string, readonly [Intl.DateTimeFormat, Intl.DateTimeFormat, Intl.DateTimeFormat]>()
+
+const formatsFor = (timeZone: string) => {
+  const cached = slotLabelFormats.get(timeZone)
+  if (cached) return cached
+  const zone = zoneFor(timeZone).resolvedOptions().timeZone
+  const day = { timeZone: zone, weekday: "long", day: "numeric", month: "long" } as const
+  const formats = [
+    new Intl.DateTimeFormat("sv-SE", day),
+    new Intl.DateTimeFormat("en-GB", day),
+    new Intl.DateTimeFormat("sv-SE", { timeZone: zone, hour: "2-digit", minute: "2-digit" })
+  ] as const
+  slotLabelFormats.set(timeZone, formats)
+  return formats
+}
+
+/** "måndag 23 november 08:00–10:00 (Monday 23 November 08:00–10:00)", in the requester's zone. */
+export const slotLabel = (slot: Interval, timeZone: string) => {
+  const [sv, en, time] = formatsFor(timeZone)
+  const hours = `${time.format(slot.start)}–${time.format(slot.end)}`
+  return `${sv.format(slot.start)} ${hours} (${en.format(slot.start)} ${hours})`
+}
+
+const noOptionsStep =
+  "No direct booking is available for this job now. Tell the user nothing is booked, and offer to send the job to providers as a follow-up request (POST /api/public/requests) once the user consents to sharing contact details."
+const optionsStep =
+  "Show the user each option's provider, fixed price, time and terms. Only after the user picks one and consents to sharing contact details, confirm it with POST /api/public/bookings before expires_at. Nothing is booked until that confirmation succeeds."
+
+interface Found {
+  readonly candidate: Candidate
+  readonly slot: Interval
+  readonly quote: Extract<ReturnType<typeof quote>, { _tag: "Quoted" }>["quote"]
+}
+
+/** Turns a search request into signed, bookable options, or the fallback when there are none. */
+export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/BookingSearch", {
+  effect: Effect.gen(function* () {
+    const catalog = yield* Catalog
+    const calendar = yield* Calendar
+    const signer = yield* OptionSigner
+    const config = yield* AppConfig
+    const fallbackEndpoint = `${config.publicBaseUrl}/api/public/requests`
+
+    const validate = (request: BookingSearchRequest) =>
+      Effect.gen(function* () {
+        const vertical = catalog.vertical(request.vertical_id)
+        if (Option.isNone(vertical)) {
+          return yield* new UnsupportedVertical({
+            issues: [
+              `vertical_id: ${request.vertical_id} is not supported; use one of ${supportedVerticalIds.join(", ")}`
+            ],
+            supported_vertical_ids: supportedVerticalIds,
+            safe_next_step: "Tell the user this kind of job is not bookable through this service yet."
+          })
+        }
+        const jobType = catalog.jobType(request.vertical_id, request.job_type_id)
+        if (Option.isNone(jobType)) {
+          return yield* new UnsupportedJobType({
+            issues: [`job_type_id: ${request.job_type_id} is not a job type of ${request.vertical_id}`],
+            accepted_job_type_ids: vertical.value.job_types.map((jt) => jt.job_type_id),
+            safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and search again."
+          })
+        }
+        const issues: Array<string> = []
+        if (destinationRequired.has(request.job_type_id) && request.destination_location === undefined) {
+          issues.push(`destination_location: is required for ${request.job_type_id}`)
+        }
+        if (request.job_type_id === "moving_home") {
+          if (request.details === undefined)
+            issues.push(`details: is required for moving_home (${movingHomeDetails.join(", ")})`)
+          else
+            for (const key of movingHomeDetails)
+              if (request.details[key] === undefined) issues.push(`details.${key}: is required for moving_home`)
+        }
+        if (issues.length > 0) return yield* new InvalidRequest({ issues })
+        return { verticalId: vertical.value.vertical_id, jobType: jobType.value }
+      })
+
+    const toOption = (request: BookingSearchRequest, verticalId: VerticalId, found: Found, now: Date) =>
+      Effect.gen(function* () {
+        const { candidate, slot } = found
+        const signed = yield* signer.sign(
+          {
+            providerId: candidate.providerId,
+            serviceId: candidate.serviceId,
+            verticalId,
+            jobTypeId: request.job_type_id,
+            amountSek: found.quote.amountSek,
+            pricingModel: candidate.pricingModel,
+            priceType: candidate.priceType,
+            ...(found.quote.unitPriceSek === undefined ? {} : { unitPriceSek: found.quote.unitPriceSek }),
+            ...(found.quote.unit === undefined ? {} : { unit: found.quote.unit }),
+            ...(found.quote.quantity === undefined ? {} : { quantity: found.quote.quantity }),
+            slotStart: slot.start,
+            slotEnd: slot.end,
+            termsVersion: candidate.termsVersion,
+            originPostcode: postcodeNumber(request.location.postcode),
+            ...(request.destination_location
+              ? { destinationPostcode: postcodeNumber(request.destination_location.postcode) }
+              : {})
+          },
+          now
+        )
+        const option: BookingOption = {
+          booking_option_id: signed.token,
+          expires_at: formatInZone(signed.expiresAt, request.timezone),
+          provider: {
+            id: candidate.providerId,
+            name: candidate.providerName,
+            city: candidate.city,
+            ...(candidate.ratingLabel === null ? {} : { rating_label: candidate.ratingLabel })
+          },
+          service: {
+            service_id: candidate.serviceId,
+            vertical_id: verticalId,
+            job_type_id: request.job_type_id,
+            label_sv: candidate.labelSv,
+            ...(candidate.labelEn === null ? {} : { label_en: candidate.labelEn })
+          },
+          slot: {
+            start_at: formatInZone(slot.start, request.timezone),
+            end_at: formatInZone(slot.end, request.timezone),
+            label: slotLabel(slot, request.timezone)
+          },
+          price: {
+            amount_sek: found.quote.amountSek,
+            currency: "SEK",
+            pricing_model: candidate.pricingModel,
+            price_type: candidate.priceType,
+            ...(found.quote.unitPriceSek === undefined ? {} : { unit_price_sek: found.quote.unitPriceSek }),
+            ...(found.quote.unit === undefined ? {} : { unit: found.quote.unit }),
+            ...(found.quote.quantity === undefined ? {} : { quantity: found.quote.quantity })
+          },
+          scope: candidate.scope,
+          terms: {
+            version: candidate.termsVersion,
+            url: candidate.termsUrl,
+            sections: candidate.termsSections,
+            source_urls: candidate.termsSourceUrls
+          }
+        }
+        return option
+      })
+
+    const search = Effect.fn("BookingSearch.search")(function* (request: BookingSearchRequest, now: Date) {
+      const { verticalId, jobType } = yield* validate(request)
+      const window = parseTimeWindow({
+        preferredTimeText: request.timing.preferred_time_text,
+        urgency: request.timing.urgency,
+        timeZone: request.timezone,
+        now
+      })
+      const buffer = bufferMinutes * MINUTE
+      const candidates = yield* calendar
+        .availability({
+          verticalId,
+          jobTypeId: jobType.job_type_id,
+          postcode: postcodeNumber(request.location.postcode),
+          destinationPostcode: request.destination_location && postcodeNumber(request.destination_location.postcode),
+          range: { start: window.start.getTime() - buffer, end: window.end.getTime() + buffer }
+        })
+        .pipe(Effect.orDie)
+
+      const missingQuantity = new Set<string>()
+      let unpriced = 0
+      const found: Array<Found> = []
+      for (const candidate of candidates) {
+        const priced = quote(candidate, request.details)
+        if (priced._tag === "MissingQuantity") {
+          missingQuantity.add(priced.keys.map((key) => `details.${key}`).join(" or "))
+          unpriced += 1
+          continue
+        }
+        const slots = freeSlots({
+          hours: candidate.hours,
+          busy: candidate.busy.map(([start, end]) => ({ start, end })),
+          durationMinutes: priced.quote.durationMinutes,
+          window: { start: window.start.getTime(), end: window.end.getTime() },
+          dailyHours: window.dailyHours,
+          windowTimeZone: request.timezone,
+          now: now.getTime(),
+          limit: maxOptionsPerProvider
+        })
+        for (const slot of slots) found.push({ candidate, slot, quote: priced.quote })
+      }
+      found.sort((a, b) => a.slot.start - b.slot.start || a.candidate.providerId.localeCompare(b.candidate.providerId))
+      const perProvider = new Map<string, number>()
+      const chosen = found
+        .filter((f) => {
+          const count = perProvider.get(f.candidate.providerId) ?? 0
+          if (count >= maxOptionsPerProvider) return false
+          perProvider.set(f.candidate.providerId, count + 1)
+          return true
+        })
+        .slice(0, maxOptions)
+      const options = yield* Effect.forEach(chosen, (f) => toOption(request, verticalId, f, now))
+
+      const reason =
+        candidates.length === 0
+          ? `No provider offers a fixed-price ${jobType.label_en.toLowerCase()} service at postcode ${request.location.postcode}${request.destination_location ? ` and ${request.destination_location.postcode}` : ""}.`
+          : unpriced === candidates.length
+            ? `The fixed price for this job is per unit and needs ${[...missingQuantity].join(" / ")} in the search, which it did not include.`
+            : `No provider offering a fixed price here has a free slot in the requested time (${window.label}).`
+      const response: BookingSearchResponse = {
+        ok: true,
+        spec_version: bookingsSpecVersion,
+        availability_checked: true,
+        provider_selected: false,
+        booking_created: false,
+        direct_booking_available: options.length > 0,
+        option_count: options.length,
+        options,
+        requested_time_window: {
+          start_at: formatInZone(window.start, request.timezone),
+          end_at: formatInZone(window.end, request.timezone),
+          label: window.label
+        },
+        ...(options.length === 0
+          ? { fallback: { type: "provider_follow_up_request" as const, endpoint: fallbackEndpoint, reason } }
+          : {}),
+        safe_next_step: options.length > 0 ? optionsStep : noOptionsStep
+      }
+      return response
+    })
+
+    return { search } as const
+  }),
+  dependencies: [Catalog.Default, Calendar.Default]
+}) {}
