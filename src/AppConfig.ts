@@ -103,8 +103,14 @@ export const appConfig = Config.all({
 const hostForUrl = (host: string) =>
   host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
 
+/** `NAME=` (as `.env` files write it) means unset, for every variable alike. */
+const providerOf = (env: Readonly<Record<string, string | undefined>>) =>
+  ConfigProvider.fromMap(
+    new Map(Object.entries(env).filter((entry): entry is [string, string] => (entry[1] ?? "").trim() !== ""))
+  )
+
 export class AppConfig extends Effect.Service<AppConfig>()("Booking/AppConfig", {
-  effect: appConfig
+  effect: Effect.suspend(() => Effect.withConfigProvider(appConfig, providerOf(process.env)))
 }) {}
 
 /** AppConfig read from an explicit environment instead of the process's (tests, tools). */
@@ -112,7 +118,7 @@ export const appConfigFrom = (env: Readonly<Record<string, string>>) =>
   Layer.effect(
     AppConfig,
     appConfig.pipe(
-      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
+      Effect.withConfigProvider(providerOf(env)),
       Effect.map((config) => AppConfig.make(config))
     )
   )

@@ -134,7 +134,12 @@ const make = Effect.gen(function* () {
     return option.right
   })
 
-  return { ttlSeconds, sign, verify } as const
+  /** Search answers 503 without a key even when it would find nothing to sign. */
+  const ensureConfigured: Effect.Effect<void, SigningNotConfigured> = Option.isSome(signer)
+    ? Effect.void
+    : Effect.fail(notConfigured)
+
+  return { ttlSeconds, ensureConfigured, sign, verify } as const
 })
 
 /**

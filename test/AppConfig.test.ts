@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
-import { appConfig } from "../src/AppConfig.js"
+import { AppConfig, appConfig, appConfigFrom } from "../src/AppConfig.js"
 
 const load = (env: Record<string, string>) =>
   Effect.either(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -69,6 +69,17 @@ describe("AppConfig", () => {
       const env = { APP_ENV: "production", DATABASE_URL: "postgres://u@db.internal/booking" }
       expect(Either.getOrThrow(yield* load(env)).demoSupply).toBe(false)
       expect(yield* failure({ ...env, DEMO_SUPPLY: "true" })).toContain("DEMO_SUPPLY")
+    })
+  )
+
+  it.effect("a variable set to the empty string counts as unset, as .env files write NAME=", () =>
+    Effect.gen(function* () {
+      const config = yield* Effect.provide(
+        AppConfig,
+        appConfigFrom({ DATABASE_URL: "", PORT: " ", PUBLIC_BASE_URL: "", DEMO_SUPPLY: "", APP_ENV: "" })
+      )
+      expect(Option.isNone(config.databaseUrl)).toBe(true)
+      expect(config).toMatchObject({ port: 8080, appEnv: "development", demoSupply: true })
     })
   )
 })

@@ -49,7 +49,7 @@ export const zoneFor = (timeZone: string): Zone => {
   return zone
 }
 
-export const wallClockOf = (instant: number, zone: Zone): number => {
+const readWallClock = (instant: number, zone: Zone): number => {
   const wholeSeconds = Math.floor(instant / 1000) * 1000
   const field = { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0 }
   for (const part of zone.formatToParts(wholeSeconds)) {
@@ -60,7 +60,31 @@ export const wallClockOf = (instant: number, zone: Zone): number => {
   return Date.UTC(field.year, field.month - 1, field.day, hour, field.minute, field.second) + (instant - wholeSeconds)
 }
 
-export const offsetAt = (instant: number, zone: Zone): number => wallClockOf(instant, zone) - instant
+const QUARTER = 15 * MINUTE
+const offsetCache = new WeakMap<Zone, Map<number, number>>()
+
+/**
+ * The zone's UTC offset at an instant. formatToParts is slow and a search asks thousands of
+ * times, so offsets are memoised per quarter hour: every transition since 1970 in the tz
+ * database falls on a quarter-hour boundary, so one offset holds for a whole bucket.
+ */
+export const offsetAt = (instant: number, zone: Zone): number => {
+  const bucket = Math.floor(instant / QUARTER)
+  let offsets = offsetCache.get(zone)
+  if (offsets === undefined) {
+    offsets = new Map()
+    offsetCache.set(zone, offsets)
+  }
+  const cached = offsets.get(bucket)
+  if (cached !== undefined) return cached
+  const start = bucket * QUARTER
+  const offset = readWallClock(start, zone) - start
+  if (offsets.size >= 50_000) offsets.clear()
+  offsets.set(bucket, offset)
+  return offset
+}
+
+export const wallClockOf = (instant: number, zone: Zone): number => instant + offsetAt(instant, zone)
 
 /**
  * The instant at which the zone's clocks show `wallClock`. Deterministic at transitions, like

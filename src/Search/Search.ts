@@ -166,6 +166,7 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
 
     const search = Effect.fn("BookingSearch.search")(function* (request: BookingSearchRequest, now: Date) {
       const { verticalId, jobType } = yield* validate(request)
+      yield* signer.ensureConfigured
       const window = parseTimeWindow({
         preferredTimeText: request.timing.preferred_time_text,
         urgency: request.timing.urgency,

@@ -1,0 +1,394 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, TestClock } from "effect"
+import { inject } from "vitest"
+import { appConfigFrom } from "../../src/AppConfig.js"
+import { catalogData } from "../../src/CatalogData.js"
+import { supportedVerticalIds } from "../../src/Domain/Catalog.js"
+import { bufferMinutes, leadTimeMinutes } from "../../src/Domain/Slots.js"
+import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
+import { OptionSigner } from "../../src/OptionSigner.js"
+import { withProbeServer } from "../support/ProbeApi.js"
+import { postJson, TestServerLive, testEnv } from "../support/TestServer.js"
+
+const path = "/api/public/booking-options"
+/** Monday 23 November 2026, 09:00 in Stockholm. */
+const now = Date.parse("2026-11-23T09:00:00+01:00")
+
+const faucet = {
+  vertical_id: "vvs",
+  job_type_id: "install_faucet",
+  description: "Byta köksblandaren, den nya finns på plats",
+  location: { country_code: "SE", postcode: "111 22" },
+  timing: { preferred_time_text: "den här veckan" }
+}
+
+const search = (body: unknown) => Effect.zipRight(TestClock.setTime(now), postJson(path, body))
+
+const signer = OptionSigner.Default.pipe(Layer.provide(appConfigFrom(testEnv)))
+
+const localMinutes = (iso: string) => {
+  const wall = wallClockOf(Date.parse(iso), zoneFor("Europe/Stockholm"))
+  return { weekday: ((Math.floor(wall / 86_400_000) + 3) % 7) + 1, minute: (wall % 86_400_000) / MINUTE }
+}
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
+
+const expectInvalid = (body: unknown, ...issues: Array<RegExp>) =>
+  Effect.gen(function* () {
+    const response = yield* search(body)
+    expect(response.status, JSON.stringify(response.body)).toBe(400)
+    expect(response.body.ok).toBe(false)
+    expect(response.body.error).toBe("invalid_request")
+    expect(response.body.status).toBe(400)
+    for (const issue of issues) expect(response.body.issues).toContainEqual(expect.stringMatching(issue))
+  })
+
+describe("POST /api/public/booking-options", () => {
+  it.layer(TestServerLive())((it) => {
+    it.effect("install_faucet at 111 22 returns signed options in free working-hour slots at the supply's prices", () =>
+      Effect.gen(function* () {
+        const { status, body } = yield* search(faucet)
+        expect(status).toBe(200)
+        expect(body).toMatchObject({
+          ok: true,
+          spec_version: "public_bookings_api_v1",
+          availability_checked: true,
+          provider_selected: false,
+          booking_created: false,
+          direct_booking_available: true
+        })
+        expect(body.fallback).toBeUndefined()
+        expect(body.option_count).toBe(body.options.length)
+        expect(body.options.length).toBeGreaterThanOrEqual(2)
+        expect(body.options.length).toBeLessThanOrEqual(10)
+
+        const sql = yield* SqlClient.SqlClient
+        const verify = yield* Effect.provide(OptionSigner, signer)
+        const perProvider = new Map<string, number>()
+        let previousStart = 0
+        for (const option of body.options) {
+          perProvider.set(option.provider.id, (perProvider.get(option.provider.id) ?? 0) + 1)
+          const start = Date.parse(option.slot.start_at)
+          const end = Date.parse(option.slot.end_at)
+          expect(start).toBeGreaterThanOrEqual(previousStart)
+          previousStart = start
+          expect(start).toBeGreaterThanOrEqual(now + leadTimeMinutes * MINUTE)
+          expect(option.slot.start_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00$/)
+          expect(Date.parse(option.expires_at)).toBe(Math.min(now + 900_000, start))
+
+          const [service] = yield* sql<{ amountSek: number; durationMinutes: number; termsVersion: string }>`
+            SELECT amount_sek, duration_minutes, terms_version FROM provider_services
+            WHERE provider_id = ${option.provider.id} AND service_id = ${option.service.service_id}`
+          expect(option.price).toEqual({
+            amount_sek: service!.amountSek,
+            currency: "SEK",
+            pricing_model: "flat",
+            price_type: "avg_fixed"
+          })
+          expect(option.terms.version).toBe(service!.termsVersion)
+          expect(end - start).toBe(service!.durationMinutes * MINUTE)
+
+          const hours = yield* sql<{ isoWeekday: number; opens: string; closes: string }>`
+            SELECT iso_weekday, to_char(opens, 'HH24:MI') AS opens, to_char(closes, 'HH24:MI') AS closes
+            FROM provider_working_hours WHERE provider_id = ${option.provider.id}`
+          const from = localMinutes(option.slot.start_at)
+          const to = localMinutes(option.slot.end_at)
+          expect(
+            hours.some(
+              (h) =>
+                h.isoWeekday === from.weekday && minutesOf(h.opens) <= from.minute && to.minute <= minutesOf(h.closes)
+            )
+          ).toBe(true)
+
+          const claims = yield* verify.verify(option.booking_option_id, new Date(now))
+          expect(claims).toMatchObject({
+            providerId: option.provider.id,
+            serviceId: "vvs_install_faucet_standard",
+            verticalId: "vvs",
+            jobTypeId: "install_faucet",
+            amountSek: option.price.amount_sek,
+            slotStart: start,
+            slotEnd: end,
+            termsVersion: option.terms.version,
+            originPostcode: 11122
+          })
+        }
+        expect(Math.max(...perProvider.values())).toBeLessThanOrEqual(2)
+        expect(body.requested_time_window).toEqual({
+          start_at: "2026-11-23T09:00:00+01:00",
+          end_at: "2026-11-30T00:00:00+01:00",
+          label: expect.stringContaining("this week")
+        })
+      })
+    )
+
+    it.effect("a confirmed booking removes its slot and the buffer around it from the options", () =>
+      Effect.gen(function* () {
+        const first = (yield* search(faucet)).body.options[0]
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`INSERT INTO calendar_bookings (id, provider_id, service_id, during)
+          VALUES (gen_random_uuid(), ${first.provider.id}, ${first.service.service_id},
+                  tstzrange(${first.slot.start_at}::timestamptz, ${first.slot.end_at}::timestamptz))`
+        const after = (yield* search(faucet)).body.options.filter((o: any) => o.provider.id === first.provider.id)
+        const bookedStart = Date.parse(first.slot.start_at)
+        const bookedEnd = Date.parse(first.slot.end_at)
+        for (const option of after) {
+          const start = Date.parse(option.slot.start_at)
+          const end = Date.parse(option.slot.end_at)
+          expect(end <= bookedStart - bufferMinutes * MINUTE || start >= bookedEnd + bufferMinutes * MINUTE).toBe(true)
+        }
+        yield* sql`DELETE FROM calendar_bookings WHERE provider_id = ${first.provider.id}`
+      })
+    )
+
+    it.effect("north of 800 00 (Kiruna, 981 38) there is no supply, so the fallback is offered", () =>
+      Effect.gen(function* () {
+        const { status, body } = yield* search({ ...faucet, location: { country_code: "SE", postcode: "981 38" } })
+        expect(status).toBe(200)
+        expect(body).toMatchObject({
+          ok: true,
+          availability_checked: true,
+          provider_selected: false,
+          booking_created: false,
+          direct_booking_available: false,
+          option_count: 0,
+          options: [],
+          fallback: {
+            type: "provider_follow_up_request",
+            endpoint: "http://127.0.0.1:8080/api/public/requests",
+            reason: expect.stringContaining("981 38")
+          }
+        })
+        expect(body.safe_next_step).toMatch(/nothing is booked/)
+      })
+    )
+
+    it.effect("a job type without a fixed-price service falls back", () =>
+      Effect.gen(function* () {
+        const { body } = yield* search({ ...faucet, job_type_id: "leak_hidden" })
+        expect(body.direct_booking_available).toBe(false)
+        expect(body.fallback.type).toBe("provider_follow_up_request")
+      })
+    )
+
+    it.effect("a unit price needs its quantity: without details.window_count the reason names the key", () =>
+      Effect.gen(function* () {
+        const windows = {
+          ...faucet,
+          vertical_id: "cleaning",
+          job_type_id: "cleaning_window",
+          location: { country_code: "SE", postcode: "411 22" }
+        }
+        const without = (yield* search(windows)).body
+        expect(without.direct_booking_available).toBe(false)
+        expect(without.fallback.reason).toContain("details.window_count")
+        const withCount = (yield* search({ ...windows, details: { window_count: 12 } })).body
+        expect(withCount.direct_booking_available).toBe(true)
+        for (const option of withCount.options) {
+          expect(option.price).toMatchObject({ pricing_model: "per_window", unit: "fönster", quantity: 12 })
+          expect(option.price.amount_sek).toBe(option.price.unit_price_sek * 12)
+        }
+      })
+    )
+
+    it.effect("moving_home needs a destination the provider also serves, and the moving details", () =>
+      Effect.gen(function* () {
+        const move = {
+          ...faucet,
+          vertical_id: "moving",
+          job_type_id: "moving_home",
+          description: "Flytt av en trea inom stan",
+          destination_location: { country_code: "SE", postcode: "118 20" },
+          details: { home_size_sqm: 74, boxes: 30, elevator_origin: true, elevator_destination: false }
+        }
+        const local = (yield* search(move)).body
+        expect(local.direct_booking_available).toBe(true)
+        const verify = yield* Effect.provide(OptionSigner, signer)
+        const claims = yield* verify.verify(local.options[0].booking_option_id, new Date(now))
+        expect(claims).toMatchObject({ originPostcode: 11122, destinationPostcode: 11820 })
+        const farAway = (yield* search({ ...move, destination_location: { country_code: "SE", postcode: "981 38" } }))
+          .body
+        expect(farAway.direct_booking_available).toBe(false)
+      })
+    )
+
+    it.effect("the requester's timezone shapes the window and every date-time carries its offset", () =>
+      Effect.gen(function* () {
+        const { body } = yield* search({ ...faucet, timezone: "America/New_York", locale: "en-US" })
+        expect(body.requested_time_window.start_at).toBe("2026-11-23T03:00:00-05:00")
+        for (const option of body.options) {
+          expect(option.slot.start_at).toMatch(/-05:00$/)
+          expect(option.expires_at).toMatch(/-05:00$/)
+        }
+      })
+    )
+
+    it.effect("a vertical that is not supported is 422 with supported_vertical_ids", () =>
+      Effect.gen(function* () {
+        for (const vertical of ["painting", "carpentry", "gardening", "plumbing"]) {
+          const { status, body } = yield* search({ ...faucet, vertical_id: vertical })
+          expect(status).toBe(422)
+          expect(body).toEqual({
+            ok: false,
+            error: "unsupported_vertical",
+            status: 422,
+            issues: [`vertical_id: ${vertical} is not supported; use one of vvs, electrician, moving, cleaning`],
+            supported_vertical_ids: supportedVerticalIds,
+            safe_next_step: "Tell the user this kind of job is not bookable through this service yet."
+          })
+        }
+      })
+    )
+
+    it.effect("a job type that is not in the vertical is 422 with accepted_job_type_ids", () =>
+      Effect.gen(function* () {
+        const { status, body } = yield* search({ ...faucet, job_type_id: "moving_home" })
+        expect(status).toBe(422)
+        expect(body).toMatchObject({ ok: false, error: "unsupported_job_type", status: 422 })
+        expect(body.accepted_job_type_ids).toEqual(
+          catalogData.verticals.find((v) => v.vertical_id === "vvs")!.job_types.map((jt) => jt.job_type_id)
+        )
+      })
+    )
+
+    it.effect("required fields, bounds and types are 400 with one issue per field", () =>
+      Effect.gen(function* () {
+        yield* expectInvalid(
+          {},
+          /^vertical_id: is missing/,
+          /^job_type_id: is missing/,
+          /^description: is missing/,
+          /^location: is missing/,
+          /^timing: is missing/
+        )
+        yield* expectInvalid({ ...faucet, vertical_id: 7 }, /^vertical_id: Expected string/)
+        yield* expectInvalid({ ...faucet, job_type_id: "" }, /^job_type_id: Expected a string at least 1/)
+        yield* expectInvalid({ ...faucet, job_type_id: "x".repeat(121) }, /^job_type_id: Expected a string at most 120/)
+        yield* expectInvalid({ ...faucet, description: "kort" }, /^description: Expected a string at least 10/)
+        yield* expectInvalid(
+          { ...faucet, description: "x".repeat(5001) },
+          /^description: Expected a string at most 5000/
+        )
+        yield* expectInvalid(
+          { ...faucet, spec_version: "public_requests_api_v1" },
+          /^spec_version: Expected "public_bookings_api_v1"/
+        )
+        yield* expectInvalid({ ...faucet, locale: "s" }, /^locale: Expected a string at least 2/)
+        yield* expectInvalid({ ...faucet, timezone: "Mars/Olympus" }, /^timezone: must be an IANA time zone/)
+        yield* expectInvalid({ ...faucet, timing: {} }, /^timing: must have preferred_time_text or urgency/)
+        yield* expectInvalid({ ...faucet, timing: { urgency: "x" } }, /^timing\.urgency: Expected a string at least 2/)
+      })
+    )
+
+    it.effect("locations are Swedish: country_code SE and the postcode pattern NNN NN", () =>
+      Effect.gen(function* () {
+        yield* expectInvalid(
+          { ...faucet, location: { country_code: "NO", postcode: "111 22" } },
+          /^location\.country_code: must be SE/
+        )
+        for (const postcode of ["1112", "111  22", "111-22", "ABC DE", "111 223"]) {
+          yield* expectInvalid(
+            { ...faucet, location: { country_code: "SE", postcode } },
+            /^location\.postcode: must be a Swedish postcode/
+          )
+        }
+        yield* expectInvalid(
+          { ...faucet, location: { country_code: "SE", postcode: "111 22", city: "S" } },
+          /^location\.city: Expected a string at least 2/
+        )
+        for (const postcode of ["11122", "111 22"]) {
+          expect((yield* search({ ...faucet, location: { country_code: "SE", postcode } })).status).toBe(200)
+        }
+      })
+    )
+
+    it.effect("no extra properties anywhere, so no personal data can be sent", () =>
+      Effect.gen(function* () {
+        yield* expectInvalid({ ...faucet, customer: { name: "Anna" } }, /^customer: is unexpected/)
+        yield* expectInvalid({ ...faucet, email: "anna@example.se" }, /^email: is unexpected/)
+        yield* expectInvalid(
+          { ...faucet, location: { ...faucet.location, address: "Storgatan 1" } },
+          /^location\.address: is unexpected/
+        )
+        yield* expectInvalid(
+          { ...faucet, timing: { urgency: "snarast", phone: "070" } },
+          /^timing\.phone: is unexpected/
+        )
+        yield* expectInvalid({ ...faucet, details: { name: "Anna" } }, /^details\.name: is unexpected/)
+      })
+    )
+
+    it.effect("destination_location is required for moving_home, moving_office and moving_piano", () =>
+      Effect.gen(function* () {
+        const details = { home_size_sqm: 60, boxes: 20, elevator_origin: false, elevator_destination: true }
+        for (const job of ["moving_home", "moving_office", "moving_piano"]) {
+          yield* expectInvalid(
+            { ...faucet, vertical_id: "moving", job_type_id: job, details },
+            new RegExp(`^destination_location: is required for ${job}`)
+          )
+        }
+        const packing = yield* search({
+          ...faucet,
+          vertical_id: "moving",
+          job_type_id: "moving_packing",
+          details: { hours: 3 }
+        })
+        expect(packing.status).toBe(200)
+      })
+    )
+
+    it.effect("moving_home needs details with home_size_sqm > 0, boxes >= 0 and both elevator booleans", () =>
+      Effect.gen(function* () {
+        const move = {
+          ...faucet,
+          vertical_id: "moving",
+          job_type_id: "moving_home",
+          destination_location: { country_code: "SE", postcode: "118 20" }
+        }
+        yield* expectInvalid(move, /^details: is required for moving_home/)
+        yield* expectInvalid(
+          { ...move, details: { boxes: 3 } },
+          /^details\.home_size_sqm: is required/,
+          /^details\.elevator_origin: is required/,
+          /^details\.elevator_destination: is required/
+        )
+        const details = { home_size_sqm: 60, boxes: 20, elevator_origin: false, elevator_destination: true }
+        yield* expectInvalid(
+          { ...move, details: { ...details, home_size_sqm: 0 } },
+          /^details\.home_size_sqm: Expected a positive number/
+        )
+        yield* expectInvalid(
+          { ...move, details: { ...details, boxes: -1 } },
+          /^details\.boxes: Expected a non-negative number/
+        )
+        yield* expectInvalid(
+          { ...move, details: { ...details, elevator_origin: "yes" } },
+          /^details\.elevator_origin: Expected boolean/
+        )
+      })
+    )
+
+    it.effect("locale and timezone default to sv-SE and Europe/Stockholm", () =>
+      Effect.gen(function* () {
+        const { body } = yield* search(faucet)
+        expect(body.requested_time_window.start_at).toMatch(/\+01:00$/)
+        expect(body.options[0].slot.label).toMatch(/^måndag|^tisdag|^onsdag|^torsdag|^fredag|^lördag|^söndag/)
+      })
+    )
+  })
+
+  it.live("production without a signing key answers 503 signing_not_configured", () =>
+    Effect.gen(function* () {
+      const response = yield* postJson(path, faucet)
+      expect(response.status).toBe(503)
+      expect(response.body).toMatchObject({ ok: false, error: "signing_not_configured", status: 503 })
+    }).pipe(
+      withProbeServer({
+        APP_ENV: "production",
+        DATABASE_URL: inject("databaseUrl"),
+        BOOKING_OPTION_SIGNING_KEYS: "",
+        DEMO_SUPPLY: "false"
+      })
+    )
+  )
+})
