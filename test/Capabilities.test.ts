@@ -64,7 +64,10 @@ describe("GET /api/public/requests/capabilities", () => {
             provider_supply: "indexed",
             direct_booking_supply: "search_required"
           })
-          expect(vertical.job_types).toEqual(source.job_types)
+          expect(vertical.job_types.map(({ fixed_price_seed, ...jobType }: any) => {
+            const { quantity_detail_keys: _, ...seed } = fixed_price_seed ?? {}
+            return fixed_price_seed ? { ...jobType, fixed_price_seed: seed } : jobType
+          })).toEqual(source.job_types)
         }
       })
     )
@@ -79,6 +82,21 @@ describe("GET /api/public/requests/capabilities", () => {
           )
           expect(counts).toEqual({ vvs: 9, electrician: 6, moving: 4, cleaning: 9 })
         })
+    )
+
+    it.effect("tells agents which details key each unit-priced seed reads its quantity from", () =>
+      Effect.gen(function* () {
+        const { body } = yield* get(path)
+        const seeds = body.supported_verticals.flatMap((v: any) =>
+          v.job_types.flatMap((jt: any) => (jt.fixed_price_seed ? [jt.fixed_price_seed] : []))
+        )
+        const keysOf = (id: string) => seeds.find((seed: any) => seed.service_id === id)?.quantity_detail_keys
+        expect(keysOf("cleaning_move_out_per_sqm")).toEqual(["area_sqm", "home_size_sqm"])
+        expect(keysOf("cleaning_window_per_window")).toEqual(["window_count"])
+        expect(keysOf("moving_packing_two_packers_2h")).toEqual(["hours"])
+        expect(keysOf("electrician_install_spotlights_per_item")).toEqual(["item_count"])
+        expect(keysOf("vvs_install_faucet_standard")).toBeUndefined()
+      })
     )
 
     it.effect("lists painting, carpentry and gardening as not bookable yet", () =>

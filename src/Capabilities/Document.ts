@@ -4,6 +4,7 @@ import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
 import { Capabilities, requestsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
+import { quantityKeys } from "../Domain/Pricing.js"
 import { Supply } from "../Supply.js"
 
 export const paths = {
@@ -84,7 +85,17 @@ export const buildCapabilities = (input: {
       provider_supply: "indexed" as const,
       direct_booking_supply: "search_required" as const,
       fixed_price_service_count: input.counts.get(vertical.vertical_id) ?? 0,
-      job_types: vertical.job_types
+      job_types: vertical.job_types.map((jobType) =>
+        jobType.fixed_price_seed && jobType.fixed_price_seed.pricing_model in quantityKeys
+          ? {
+              ...jobType,
+              fixed_price_seed: {
+                ...jobType.fixed_price_seed,
+                quantity_detail_keys: quantityKeys[jobType.fixed_price_seed.pricing_model as keyof typeof quantityKeys]
+              }
+            }
+          : jobType
+      )
     })),
     unavailable_verticals: input.catalog.unavailableVerticals.map((vertical) => ({
       ...vertical,

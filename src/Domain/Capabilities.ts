@@ -7,6 +7,12 @@ export const bookingsSpecVersion = "public_bookings_api_v1"
 const Endpoint = Schema.Struct({ method: Schema.Literal("GET", "POST"), path: Schema.String })
 const FreeForm = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
+/** A seed as capabilities shows it: unit-priced seeds name the `details` key search needs. */
+export const CapabilitySeed = Schema.Struct({
+  ...FixedPriceSeed.fields,
+  quantity_detail_keys: Schema.optional(Schema.Array(Schema.String))
+})
+
 export const CapabilityJobType = Schema.Struct({
   job_type_id: Schema.String,
   label_sv: Schema.String,
@@ -14,7 +20,7 @@ export const CapabilityJobType = Schema.Struct({
   routing_mode: Schema.optional(RoutingMode),
   fixed_price_fit: Schema.optional(FixedPriceFit),
   required_signals: Schema.optional(Schema.Array(Schema.String)),
-  fixed_price_seed: Schema.optional(FixedPriceSeed)
+  fixed_price_seed: Schema.optional(CapabilitySeed)
 })
 
 export const SupportedVertical = Schema.Struct({
