@@ -1035,7 +1035,7 @@ const serviceOf = (id: string, offer: DemoOffer, price: number): typeof Provider
   }
 }
 
-const buildCity = (city: DemoCity, cityIndex: number, firstIndex: number): Array<typeof Provider.Encoded> => {
+const buildCity = (city: DemoCity, cityIndex: number): Array<typeof Provider.Encoded> => {
   const defs = providerDefs[city.suffix] ?? []
   const planned = defs.map((def) => {
     const offers = offersOf(def.vertical)
@@ -1055,9 +1055,8 @@ const buildCity = (city: DemoCity, cityIndex: number, firstIndex: number): Array
     if (price === undefined) throw new Error(`no demo price for service ${offer.service_id}`)
     return price
   }
-  return planned.map(({ def, id, offers }, i) => {
+  return planned.map(({ def, id, offers }) => {
     const domain = def.key.replaceAll("-", "")
-    const withWebhook = (firstIndex + i) % 4 === 2
     const areas = (def.areas ?? [[city.from, city.to]]).map(([from, to]) => ({ from, to }))
     const [firstArea, ...otherAreas] = areas
     if (firstArea === undefined) throw new Error(`provider ${id} serves no area`)
@@ -1067,15 +1066,8 @@ const buildCity = (city: DemoCity, cityIndex: number, firstIndex: number): Array
       city: city.name,
       rating_label: ratingLabelOf(id),
       active: true,
-      notify: {
-        email: `${pick(["bokning", "bokning", "order", "info"], `${id}/email`)}@${domain}.example`,
-        ...(withWebhook
-          ? {
-              webhook_url: `https://hooks.${id}.example/booking`,
-              webhook_secret: `whsec_${createHash("sha256").update(`demo-webhook-secret/${id}`).digest("hex").slice(0, 32)}`
-            }
-          : {})
-      },
+      // No webhooks: a development server must never call out to hosts of its demo data.
+      notify: { email: `${pick(["bokning", "bokning", "order", "info"], `${id}/email`)}@${domain}.example` },
       areas: [firstArea, ...otherAreas],
       working_hours: workingHoursOf(id, def.vertical),
       services: offers.map((offer) => serviceOf(id, offer, priceOf(id, offer)))
@@ -1086,7 +1078,7 @@ const buildCity = (city: DemoCity, cityIndex: number, firstIndex: number): Array
 export const buildDemoSupply = (): typeof SupplyFile.Encoded => {
   const providers: Array<typeof Provider.Encoded> = []
   demoCities.forEach((city, cityIndex) => {
-    providers.push(...buildCity(city, cityIndex, providers.length))
+    providers.push(...buildCity(city, cityIndex))
   })
   return { providers }
 }

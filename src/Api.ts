@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { BookingsApi } from "./Bookings/Api.js"
 import { CapabilitiesApi } from "./Capabilities/Api.js"
 import {
   errorBody,
@@ -16,6 +17,7 @@ import { SearchApi } from "./Search/Api.js"
 export class Api extends HttpApi.make("home-service-booking-api")
   .add(CapabilitiesApi)
   .add(SearchApi)
+  .add(BookingsApi)
   .add(HealthApi)
   .addError(errorBody(InvalidRequest))
   .addError(errorBody(MalformedJson))

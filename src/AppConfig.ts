@@ -37,6 +37,26 @@ const postgresUrl = Config.redacted("DATABASE_URL").pipe(
   Config.option
 )
 
+const smtpUrl = Config.redacted("SMTP_URL").pipe(
+  Config.mapOrFail((secret) => {
+    try {
+      const url = new URL(Redacted.value(secret))
+      if (url.protocol === "smtp:" || url.protocol === "smtps:") return Either.right(secret)
+    } catch {}
+    return Either.left(ConfigError.InvalidData(["SMTP_URL"], "SMTP_URL must be an smtp:// or smtps:// URL"))
+  }),
+  Config.option
+)
+
+const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({
+      message: `${name} must be an integer from ${min} to ${max}`,
+      validation: (n) => n >= min && n <= max
+    }),
+    Config.withDefault(fallback)
+  )
+
 /** Comma-separated; blanks are ignored so a trailing comma is harmless. */
 const tokenList = (name: string) =>
   Config.redacted(name).pipe(
@@ -76,7 +96,12 @@ export const appConfig = Config.all({
       validation: (n) => n >= 30 && n <= 86400
     }),
     Config.withDefault(900)
-  )
+  ),
+  smtpUrl,
+  notifyFrom: Config.string("NOTIFY_FROM").pipe(Config.withDefault("Bokning <bokning@localhost>")),
+  notifyWaitMs: boundedInteger("NOTIFY_WAIT_MS", 0, 10_000, 2000),
+  notifyGiveUpHours: boundedInteger("NOTIFY_GIVE_UP_HOURS", 1, 168, 24),
+  notifyPollMs: boundedInteger("NOTIFY_POLL_MS", 10, 600_000, 5000)
 }).pipe(
   Config.mapOrFail((config) =>
     config.appEnv === "production" && Option.getOrElse(config.demoSupply, () => false)

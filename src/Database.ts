@@ -16,7 +16,9 @@ export const pgClientLayer = (url: Redacted.Redacted, options?: { readonly maxCo
     applicationName: "home-service-booking-api",
     maxConnections: options?.maxConnections ?? 10,
     transformQueryNames: Str.camelToSnake,
-    transformResultNames: Str.snakeToCamel
+    transformResultNames: Str.snakeToCamel,
+    // JSON columns hold wire-format documents (scope, terms, consent): their keys stay as stored.
+    transformJson: false
   })
 
 /** The embedded cluster lives as long as the layer: started on build, stopped on release. */

@@ -3,6 +3,9 @@ import { HttpApiBuilder, HttpApiScalar, HttpMiddleware } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "./Api.js"
+import { Bookings } from "./Bookings/Bookings.js"
+import { BookingsLive } from "./Bookings/Http.js"
+import { Notifier } from "./Notifier.js"
 import { AppConfig } from "./AppConfig.js"
 import { AuthenticationLive } from "./Auth.js"
 import { CapabilitiesDocument } from "./Capabilities/Document.js"
@@ -15,9 +18,9 @@ import { BookingSearch } from "./Search/Search.js"
 import { DemoSupplyLive, Supply } from "./Supply.js"
 
 /** Every group's handlers with the services they use; the Api and test Apis are built from it. */
-export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, HealthLive).pipe(
-  Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default]),
-  Layer.provide(OptionSigner.Default)
+export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsLive, HealthLive).pipe(
+  Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default, Bookings.Default]),
+  Layer.provide([OptionSigner.Default, Notifier.Default])
 )
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))

@@ -17,6 +17,9 @@ export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidS
 
 const decodeSupplyFile = Schema.decodeUnknownEither(SupplyFile)
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
 /** Providers, the postcodes they serve, their fixed-price services and working hours. */
 export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
   effect: Effect.gen(function* () {
@@ -33,42 +36,80 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
       return new Map(rows.map((row) => [row.verticalId, row.services]))
     })
 
+    /**
+     * What the schema cannot see: duplicates, the catalog's job types and seeds, overlapping
+     * hours. Read defensively from the raw input, so these problems are listed beside the
+     * schema's own even when the file does not decode.
+     */
+    const crossCheck = (input: unknown): Array<string> => {
+      const problems: Array<string> = []
+      const providers = isRecord(input) && Array.isArray(input.providers) ? input.providers : []
+      const seedById = new Map(catalog.seeds.map((seed) => [seed.service_id, seed]))
+      const providerIds = new Set<unknown>()
+      providers.forEach((provider: unknown, p) => {
+        if (!isRecord(provider)) return
+        if (typeof provider.id === "string" && providerIds.has(provider.id)) {
+          problems.push(`providers.${p}.id: duplicate provider id ${provider.id}`)
+        }
+        providerIds.add(provider.id)
+        const serviceIds = new Set<unknown>()
+        const services = Array.isArray(provider.services) ? provider.services : []
+        services.forEach((service: unknown, s) => {
+          if (!isRecord(service)) return
+          const at = `providers.${p}.services.${s}`
+          if (typeof service.service_id === "string" && serviceIds.has(service.service_id)) {
+            problems.push(`${at}.service_id: duplicate ${service.service_id}`)
+          }
+          serviceIds.add(service.service_id)
+          if (
+            typeof service.vertical_id === "string" &&
+            typeof service.job_type_id === "string" &&
+            catalog.jobType(service.vertical_id, service.job_type_id)._tag === "None"
+          ) {
+            problems.push(`${at}.job_type_id: ${service.job_type_id} is not a job type of ${service.vertical_id}`)
+          }
+          const seed = typeof service.service_id === "string" ? seedById.get(service.service_id) : undefined
+          if (seed) {
+            for (const key of ["vertical_id", "job_type_id", "pricing_model", "price_type"] as const) {
+              if (seed[key] !== service[key]) problems.push(`${at}.${key}: must be ${seed[key]} for ${seed.service_id}`)
+            }
+          }
+        })
+        const hours = Array.isArray(provider.working_hours) ? provider.working_hours : []
+        hours.forEach((h: unknown, i) => {
+          if (!isRecord(h)) return
+          const clash = hours.findIndex(
+            (other: unknown, j) =>
+              j < i &&
+              isRecord(other) &&
+              other.iso_weekday === h.iso_weekday &&
+              typeof other.opens === "string" &&
+              typeof other.closes === "string" &&
+              typeof h.opens === "string" &&
+              typeof h.closes === "string" &&
+              h.opens < other.closes &&
+              other.opens < h.closes
+          )
+          if (clash >= 0) problems.push(`providers.${p}.working_hours.${i}: overlaps working_hours.${clash} on the same day`)
+        })
+      })
+      return problems
+    }
+
     /** Every problem of the file, each naming its path; the catalog is the reference for services. */
     const validate = (input: unknown) =>
       Effect.gen(function* () {
         const decoded = decodeSupplyFile(input, { errors: "all", onExcessProperty: "error" })
-        if (decoded._tag === "Left") {
-          const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
-          return yield* new InvalidSupply({
-            problems: issues.map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`)
-          })
-        }
-        const file = decoded.right
-        const problems: Array<string> = []
-        const providerIds = new Set<string>()
-        const seedById = new Map(catalog.seeds.map((seed) => [seed.service_id, seed]))
-        file.providers.forEach((provider, p) => {
-          if (providerIds.has(provider.id)) problems.push(`providers.${p}.id: duplicate provider id ${provider.id}`)
-          providerIds.add(provider.id)
-          const serviceIds = new Set<string>()
-          provider.services.forEach((service, s) => {
-            const at = `providers.${p}.services.${s}`
-            if (serviceIds.has(service.service_id)) problems.push(`${at}.service_id: duplicate ${service.service_id}`)
-            serviceIds.add(service.service_id)
-            if (catalog.jobType(service.vertical_id, service.job_type_id)._tag === "None") {
-              problems.push(`${at}.job_type_id: ${service.job_type_id} is not a job type of ${service.vertical_id}`)
-            }
-            const seed = seedById.get(service.service_id)
-            if (seed) {
-              for (const key of ["vertical_id", "job_type_id", "pricing_model", "price_type"] as const) {
-                if (seed[key] !== service[key])
-                  problems.push(`${at}.${key}: must be ${seed[key]} for ${seed.service_id}`)
-              }
-            }
-          })
-        })
-        if (problems.length > 0) return yield* new InvalidSupply({ problems })
-        return file
+        const problems = [
+          ...(decoded._tag === "Left"
+            ? ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map(
+                (issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`
+              )
+            : []),
+          ...crossCheck(input)
+        ]
+        if (problems.length > 0 || decoded._tag === "Left") return yield* new InvalidSupply({ problems })
+        return decoded.right
       })
 
     /**

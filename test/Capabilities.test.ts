@@ -64,10 +64,12 @@ describe("GET /api/public/requests/capabilities", () => {
             provider_supply: "indexed",
             direct_booking_supply: "search_required"
           })
-          expect(vertical.job_types.map(({ fixed_price_seed, ...jobType }: any) => {
-            const { quantity_detail_keys: _, ...seed } = fixed_price_seed ?? {}
-            return fixed_price_seed ? { ...jobType, fixed_price_seed: seed } : jobType
-          })).toEqual(source.job_types)
+          expect(
+            vertical.job_types.map(({ fixed_price_seed, ...jobType }: any) => {
+              const { quantity_detail_keys: _, ...seed } = fixed_price_seed ?? {}
+              return fixed_price_seed ? { ...jobType, fixed_price_seed: seed } : jobType
+            })
+          ).toEqual(source.job_types)
         }
       })
     )

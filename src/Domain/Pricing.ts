@@ -39,21 +39,27 @@ const isUnitPriced = (model: string): model is keyof typeof quantityKeys => mode
  * a quarter of an hour).
  */
 export const quote = (service: PricedService, details: Readonly<Record<string, unknown>> | undefined): QuoteResult => {
+  if (!isUnitPriced(service.pricingModel)) return priceFor(service, undefined)
+  const keys = quantityKeys[service.pricingModel]
+  const given = keys.map((key) => details?.[key]).find((value): value is number => typeof value === "number" && value > 0)
+  return given === undefined ? { _tag: "MissingQuantity", keys } : priceFor(service, given)
+}
+
+/** The price of a service for a given quantity (ignored by flat and starting prices). */
+export const priceFor = (service: PricedService, given: number | undefined): QuoteResult => {
   if (!isUnitPriced(service.pricingModel)) {
     return { _tag: "Quoted", quote: { amountSek: service.amountSek ?? 0, durationMinutes: service.durationMinutes } }
   }
   const keys = quantityKeys[service.pricingModel]
-  const given = keys
-    .map((key) => details?.[key])
-    .find((value): value is number => typeof value === "number" && value > 0)
-  if (given === undefined || service.unitPriceSek === null) return { _tag: "MissingQuantity", keys }
+  if (given === undefined || !(given > 0) || service.unitPriceSek === null) return { _tag: "MissingQuantity", keys }
   const quantity = service.pricingModel === "per_hour" ? Math.max(given, service.durationMinutes / 60) : given
   const durationMinutes =
     service.pricingModel === "per_hour" ? Math.ceil((quantity * 60) / 15) * 15 : service.durationMinutes
   return {
     _tag: "Quoted",
     quote: {
-      amountSek: Math.floor(service.unitPriceSek * quantity + 0.5),
+      // toFixed first: 45 × 64.1 is 2884.4999999999995 in binary, and must round to 2885.
+      amountSek: Math.floor(Number((service.unitPriceSek * quantity).toFixed(6)) + 0.5),
       unitPriceSek: service.unitPriceSek,
       ...(service.unit === null ? {} : { unit: service.unit }),
       quantity,

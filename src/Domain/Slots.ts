@@ -62,7 +62,7 @@ export const freeSlots = (query: SlotQuery): Array<Interval> => {
     if (query.dailyHours === undefined) return true
     const localStart = wallClockOf(start, windowZone)
     const dayStart = startOfDay(localStart)
-    const localEnd = localStart + (end - start)
+    const localEnd = wallClockOf(end, windowZone)
     return (
       localStart - dayStart >= query.dailyHours.fromHour * 60 * MINUTE &&
       localEnd - dayStart <= query.dailyHours.toHour * 60 * MINUTE
@@ -89,4 +89,16 @@ export const freeSlots = (query: SlotQuery): Array<Interval> => {
     }
   }
   return slots
+}
+
+/** Whether a slot lies inside one of the provider's working intervals of its local day. */
+export const withinWorkingHours = (hours: ReadonlyArray<WorkingHours>, slot: Interval): boolean => {
+  const zone = zoneFor(providerTimeZone)
+  const day = startOfDay(wallClockOf(slot.start, zone))
+  return hours.some(
+    (h) =>
+      h.isoWeekday === isoWeekdayOf(day) &&
+      toInstant(day + minutesOf(h.opens) * MINUTE, zone) <= slot.start &&
+      slot.end <= toInstant(day + minutesOf(h.closes) * MINUTE, zone)
+  )
 }

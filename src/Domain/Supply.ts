@@ -94,7 +94,10 @@ export const WorkingHours = Schema.Struct({
   closes: LocalTime
 }).pipe(Schema.filter((h) => h.opens < h.closes || { path: ["closes"], message: "must be after opens" }))
 
-export const PostcodeArea = Schema.Struct({ from: Postcode, to: Postcode }).pipe(
+/** Swedish postcodes run from 100 00; the wire pattern alone would also let 012 34 through. */
+const AreaPostcode = Postcode.pipe(Schema.filter((p) => postcodeNumber(p) >= 10000 || "must be 100 00 or above"))
+
+export const PostcodeArea = Schema.Struct({ from: AreaPostcode, to: AreaPostcode }).pipe(
   Schema.filter(
     (a) => postcodeNumber(a.from) <= postcodeNumber(a.to) || { path: ["to"], message: "must not be before from" }
   )

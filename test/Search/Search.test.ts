@@ -9,11 +9,11 @@ import { bufferMinutes, leadTimeMinutes } from "../../src/Domain/Slots.js"
 import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
 import { OptionSigner } from "../../src/OptionSigner.js"
 import { withProbeServer } from "../support/ProbeApi.js"
-import { postJson, TestServerLive, testEnv } from "../support/TestServer.js"
+import { postJson, TestServerLive, testEnv, testNow } from "../support/TestServer.js"
 
 const path = "/api/public/booking-options"
 /** Monday 23 November 2026, 09:00 in Stockholm. */
-const now = Date.parse("2026-11-23T09:00:00+01:00")
+const now = testNow
 
 const faucet = {
   vertical_id: "vvs",
@@ -86,6 +86,8 @@ describe("POST /api/public/booking-options", () => {
             price_type: "avg_fixed"
           })
           expect(option.terms.version).toBe(service!.termsVersion)
+          expect(Object.keys(option.scope)).toEqual(expect.arrayContaining(["included_sv", "excluded_sv"]))
+          expect(Object.keys(option.terms.sections[0])).toEqual(expect.arrayContaining(["id", "title_sv", "text_sv"]))
           expect(end - start).toBe(service!.durationMinutes * MINUTE)
 
           const hours = yield* sql<{ isoWeekday: number; opens: string; closes: string }>`

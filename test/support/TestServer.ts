@@ -1,21 +1,30 @@
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, TestClock } from "effect"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { HttpAppLive } from "../../src/Http.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
 
 /** Signing key of the test runs, so no test writes a development key under ./.data. */
 export const testEnv: Readonly<Record<string, string>> = {
-  BOOKING_OPTION_SIGNING_KEYS: "test-1:test-secret-0123456789abcdef0123456789abcdef"
+  BOOKING_OPTION_SIGNING_KEYS: "test-1:test-secret-0123456789abcdef0123456789abcdef",
+  NOTIFY_POLL_MS: "600000"
 }
+
+/**
+ * The test clock starts here, Monday 23 November 2026 09:00 in Stockholm, before the app is
+ * built: background schedules then start from this time, and no test's clock change has to
+ * replay 56 years of polling.
+ */
+export const testNow = Date.parse("2026-11-23T09:00:00+01:00")
 
 /** The whole app on an ephemeral port, with its own database and the given environment. */
 export const TestServerLive = (env: Record<string, string> = {}) =>
   HttpAppLive.pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(TestDatabaseLive),
-    Layer.provideMerge(appConfigFrom({ ...testEnv, ...env }))
+    Layer.provideMerge(appConfigFrom({ ...testEnv, ...env })),
+    Layer.provide(Layer.effectDiscard(TestClock.setTime(testNow)))
   )
 
 export interface JsonResponse {

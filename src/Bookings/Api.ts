@@ -1,0 +1,43 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Auth.js"
+import {
+  BookingConfirmationRequest,
+  BookingConfirmationResponse,
+  BookingStatusResponse,
+  BookingUnavailable,
+  IdempotencyInFlight,
+  PriceChanged,
+  ProviderUnavailable,
+  SlotTaken,
+  TermsChanged
+} from "../Domain/Booking.js"
+import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
+import { errorBody, IdempotencyKeyReused } from "../Domain/Errors.js"
+
+export class BookingsApi extends HttpApiGroup.make("bookings")
+  .add(
+    HttpApiEndpoint.post("confirm", "/api/public/bookings")
+      .setPayload(BookingConfirmationRequest)
+      .addSuccess(BookingConfirmationResponse, { status: 201 })
+      .addSuccess(BookingConfirmationResponse.annotations({ description: "Idempotent replay" }))
+      .addError(errorBody(OptionExpired))
+      .addError(errorBody(OptionInvalid))
+      .addError(errorBody(PriceChanged))
+      .addError(errorBody(TermsChanged))
+      .addError(errorBody(ProviderUnavailable))
+      .addError(errorBody(SlotTaken))
+      .addError(errorBody(IdempotencyKeyReused))
+      .addError(errorBody(IdempotencyInFlight))
+      .addError(errorBody(BookingUnavailable))
+      .annotate(OpenApi.Summary, "Confirm one booking option with the user's consent")
+  )
+  .add(
+    HttpApiEndpoint.get("status", "/api/public/bookings/:booking_id")
+      .setPath(Schema.Struct({ booking_id: Schema.String.pipe(Schema.minLength(1)) }))
+      .addSuccess(BookingStatusResponse)
+      .addError(errorBody(BookingUnavailable))
+      .annotate(OpenApi.Summary, "Look up a booking by booking id or request id, redacted")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Bookings") {}

@@ -1,0 +1,419 @@
+import { SqlClient, type SqlError } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
+import { AppConfig } from "../AppConfig.js"
+import { Calendar, type OutboxRow } from "../Calendar.js"
+import { Catalog } from "../Catalog.js"
+import {
+  type BookingConfirmationRequest,
+  type BookingConfirmationResponse,
+  BookingUnavailable,
+  type BookingStatusResponse,
+  type ConfirmedBooking,
+  type Delivery,
+  PriceChanged,
+  ProviderUnavailable,
+  SlotTaken,
+  TermsChanged
+} from "../Domain/Booking.js"
+import type { SignedOption } from "../Domain/BookingOption.js"
+import { bookingsSpecVersion } from "../Domain/Capabilities.js"
+import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import { bookingConfirmation } from "../Domain/Messages.js"
+import type { Partner } from "../Domain/Partner.js"
+import { priceFor } from "../Domain/Pricing.js"
+import { withinWorkingHours } from "../Domain/Slots.js"
+import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
+import { formatInZone } from "../Domain/Zone.js"
+import { Idempotency, requestHash } from "../Idempotency.js"
+import { type DeliveryState, Notifier } from "../Notifier.js"
+import { OptionSigner } from "../OptionSigner.js"
+import { slotLabel } from "../Search/Search.js"
+
+const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
+
+/** Races between confirms end in one of these, never in a 500. */
+const conflictCodes = new Set(["23P01", "40P01", "40001"])
+
+const sqlState = (error: SqlError.SqlError): string | undefined => {
+  const cause = error.cause as { code?: unknown } | undefined
+  return typeof cause?.code === "string" ? cause.code : undefined
+}
+
+const delivery = (state: DeliveryState | undefined): Delivery =>
+  state === undefined
+    ? { status: "skipped", channel: "none", attempts: 0, will_retry: false }
+    : {
+        status: state.status === "pending" && state.attempts > 0 ? "failed" : state.status,
+        channel: state.channel,
+        attempts: state.attempts,
+        will_retry: state.status === "pending",
+        ...(state.status === "pending" && state.nextAttemptAt
+          ? { next_attempt_at: state.nextAttemptAt.toISOString() }
+          : {})
+      }
+
+/** Pending-and-never-tried is not yet an outcome, so the optional status is left out. */
+const reported = (d: Delivery) => (d.status === "pending" ? undefined : d.status)
+
+interface StoredBooking {
+  readonly id: string
+  readonly requestId: string
+  readonly providerId: string
+  readonly providerName: string
+  readonly serviceId: string
+  readonly slotStart: Date
+  readonly slotEnd: Date
+  readonly slotLabel: string
+  readonly timeZone: string
+  readonly priceSek: number
+  readonly termsVersion: string
+  readonly confirmedAt: Date
+}
+
+/** Confirms options into durable bookings exactly once per key, and looks them up redacted. */
+export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const calendar = yield* Calendar
+    const catalog = yield* Catalog
+    const signer = yield* OptionSigner
+    const notifier = yield* Notifier
+    const idempotency = yield* Idempotency
+    const config = yield* AppConfig
+
+    /** Delivery is reported beside the booking and never decides it, so a failed read shows nothing. */
+    const deliveryStates = (subjectIds: ReadonlyArray<string>) =>
+      notifier.statesOf(subjectIds).pipe(Effect.orElseSucceed((): ReadonlyArray<DeliveryState> => []))
+
+    const unavailable = (cause: unknown) =>
+      Effect.logError("booking persistence failed", cause).pipe(
+        Effect.zipRight(
+          new BookingUnavailable({ safe_next_step: "Nothing was booked. Retry the same request in a moment." })
+        )
+      )
+
+    const load = (where: { readonly id?: string; readonly requestId?: string }, partnerId: string) =>
+      sql<StoredBooking>`
+        SELECT id, request_id, provider_id, provider_name, service_id, slot_start, slot_end, slot_label, time_zone,
+          price_sek, terms_version, confirmed_at
+        FROM bookings
+        WHERE partner_id = ${partnerId} AND ${
+          where.id !== undefined ? sql`id = ${where.id}::uuid` : sql`request_id = ${where.requestId ?? ""}`
+        }`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    const present = (stored: StoredBooking, states: ReadonlyArray<DeliveryState>) => {
+      const customer = delivery(states.find((s) => s.recipientRole === "customer"))
+      const provider = delivery(states.find((s) => s.recipientRole === "provider"))
+      const customerStatus = reported(customer)
+      const providerStatus = reported(provider)
+      const booking: ConfirmedBooking = {
+        id: stored.id,
+        status: "confirmed",
+        provider_id: stored.providerId,
+        provider_name: stored.providerName,
+        service_id: stored.serviceId,
+        slot_start_at: formatInZone(stored.slotStart, stored.timeZone),
+        slot_end_at: formatInZone(stored.slotEnd, stored.timeZone),
+        slot_label: stored.slotLabel,
+        price_sek: stored.priceSek,
+        currency: "SEK",
+        confirmed_at: formatInZone(stored.confirmedAt, stored.timeZone),
+        terms_version: stored.termsVersion,
+        ...(customerStatus ? { customer_confirmation_status: customerStatus } : {}),
+        ...(providerStatus ? { provider_confirmation_status: providerStatus } : {})
+      }
+      return { booking, confirmation_delivery: { customer, provider } }
+    }
+
+    const confirmedStep = (stored: StoredBooking) =>
+      `The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${stored.priceSek} SEK (terms ${stored.termsVersion}). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking.`
+
+    const respond = (stored: StoredBooking, states: ReadonlyArray<DeliveryState>, replay: boolean) => {
+      const response: BookingConfirmationResponse = {
+        ok: true,
+        spec_version: bookingsSpecVersion,
+        request_id: stored.requestId,
+        ...present(stored, states),
+        provider_selected: true,
+        availability_checked: true,
+        booking_created: true,
+        idempotent_replay: replay,
+        safe_next_step: confirmedStep(stored)
+      }
+      return response
+    }
+
+    const replay = (partner: Partner["Type"], stored: { readonly requestHash: string; readonly resourceId: string }, hash: string) =>
+      Effect.gen(function* () {
+        if (stored.requestHash !== hash) {
+          return yield* new IdempotencyKeyReused({
+            issues: ["idempotency_key: was already used with a different request"],
+            safe_next_step: "Use a new idempotency_key for a different booking request."
+          })
+        }
+        const booking = yield* load({ id: stored.resourceId }, partner.id).pipe(Effect.catchAll(unavailable))
+        if (Option.isNone(booking)) return yield* unavailable("idempotency key without its booking")
+        const states = yield* deliveryStates([booking.value.id])
+        return { status: 200 as const, body: respond(booking.value, states, true) }
+      })
+
+    /** The client's own mistakes against the option it sent: 400 naming the field. */
+    const checkAgainstOption = (request: BookingConfirmationRequest, option: SignedOption) => {
+      const issues: Array<string> = []
+      if (request.booking_terms_version !== option.termsVersion) {
+        issues.push(`booking_terms_version: must equal the option's terms version ${option.termsVersion}`)
+      }
+      if (postcodeNumber(request.service_location.postcode) !== option.originPostcode) {
+        issues.push(`service_location.postcode: must match the option's postcode ${formatPostcode(option.originPostcode)}`)
+      }
+      if (option.destinationPostcode !== undefined) {
+        if (request.destination_location === undefined) {
+          issues.push("destination_location: is required for this option")
+        } else if (postcodeNumber(request.destination_location.postcode) !== option.destinationPostcode) {
+          issues.push(
+            `destination_location.postcode: must match the option's destination postcode ${formatPostcode(option.destinationPostcode)}`
+          )
+        }
+      } else if (request.destination_location !== undefined) {
+        issues.push("destination_location: the option has no destination")
+      }
+      return issues.length > 0 ? Effect.fail(new InvalidRequest({ issues })) : Effect.void
+    }
+
+    /** What changed on our side since the search: 409 with option_refresh_required. */
+    const revalidate = (option: SignedOption) =>
+      Effect.gen(function* () {
+        const offer = yield* calendar.current({
+          providerId: option.providerId,
+          serviceId: option.serviceId,
+          postcode: option.originPostcode,
+          destinationPostcode: option.destinationPostcode
+        })
+        if (
+          offer === undefined ||
+          !offer.providerActive ||
+          !offer.serviceActive ||
+          !offer.servesPostcode ||
+          !offer.servesDestination ||
+          offer.pricingModel === null
+        ) {
+          return yield* new ProviderUnavailable({
+            ...refresh,
+            issues: ["booking_option_id: the provider no longer offers this service here"]
+          })
+        }
+        if (offer.termsVersion !== option.termsVersion) {
+          return yield* new TermsChanged({ ...refresh, issues: ["booking_option_id: the provider's terms changed"] })
+        }
+        const priced = priceFor(
+          { ...offer, pricingModel: offer.pricingModel, durationMinutes: offer.durationMinutes ?? 0 },
+          option.quantity
+        )
+        if (
+          offer.pricingModel !== option.pricingModel ||
+          priced._tag !== "Quoted" ||
+          priced.quote.amountSek !== option.amountSek
+        ) {
+          return yield* new PriceChanged({ ...refresh, issues: ["booking_option_id: the provider's price changed"] })
+        }
+        if (!withinWorkingHours(offer.hours, { start: option.slotStart, end: option.slotEnd })) {
+          return yield* new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot is no longer available"] })
+        }
+        return offer
+      })
+
+    const confirm = Effect.fn("Bookings.confirm")(function* (
+      request: BookingConfirmationRequest,
+      partner: Partner["Type"],
+      now: Date
+    ) {
+      const hash = requestHash(request)
+      const existing = yield* idempotency
+        .find(partner.id, "booking", request.idempotency_key)
+        .pipe(Effect.catchAll(unavailable))
+      if (Option.isSome(existing)) return yield* replay(partner, existing.value, hash)
+
+      const option = yield* signer.verify(request.booking_option_id, now)
+      yield* checkAgainstOption(request, option)
+
+      const bookingId = randomUUID()
+      const requestId = `bkg_${randomBytes(15).toString("base64url")}`
+      const written = yield* sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const claimed = yield* idempotency.claim({
+              partnerId: partner.id,
+              scope: "booking",
+              key: request.idempotency_key,
+              requestHash: hash,
+              resourceId: bookingId
+            })
+            if (!claimed) return Option.none<{ readonly stored: StoredBooking; readonly outbox: ReadonlyArray<string> }>()
+            const offer = yield* revalidate(option)
+            const timeZone = "Europe/Stockholm"
+            const slot = { start: option.slotStart, end: option.slotEnd }
+            const label = slotLabel(slot, timeZone)
+            const customerName =
+              request.customer.name ?? `${request.customer.first_name ?? ""} ${request.customer.last_name ?? ""}`.trim()
+            const messages = bookingConfirmation({
+              bookingId,
+              requestId,
+              providerName: offer.providerName,
+              serviceLabelSv: offer.labelSv ?? option.serviceId,
+              ...(offer.labelEn ? { serviceLabelEn: offer.labelEn } : {}),
+              slotStart: new Date(option.slotStart),
+              slotEnd: new Date(option.slotEnd),
+              timeZone,
+              priceSek: option.amountSek,
+              termsVersion: option.termsVersion,
+              termsUrl: offer.termsUrl ?? "",
+              serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
+              customerName
+            })
+            const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000).toISOString()
+            const customerChannel = notifier.channelFor("customer", { email: request.customer.email })
+            const providerChannel = notifier.channelFor("provider", {
+              email: offer.notifyEmail,
+              webhookUrl: offer.notifyWebhookUrl
+            })
+            const outbox: Array<OutboxRow> = [
+              {
+                id: randomUUID(),
+                recipient_role: "customer",
+                provider_id: null,
+                ...customerChannel,
+                ...messages.customer,
+                payload: {},
+                status: customerChannel.channel === "none" ? "skipped" : "pending",
+                give_up_at: giveUpAt
+              },
+              {
+                id: randomUUID(),
+                recipient_role: "provider",
+                provider_id: option.providerId,
+                ...providerChannel,
+                ...messages.provider,
+                status: providerChannel.channel === "none" ? "skipped" : "pending",
+                give_up_at: giveUpAt
+              }
+            ]
+            const vertical = catalog.vertical(option.verticalId)
+            yield* Effect.annotateCurrentSpan("vertical", Option.isSome(vertical) ? option.verticalId : "unknown")
+            const confirmedAt = yield* calendar.book(
+              {
+                id: bookingId,
+                requestId,
+                partnerId: partner.id,
+                providerId: option.providerId,
+                providerName: offer.providerName,
+                serviceId: option.serviceId,
+                verticalId: option.verticalId,
+                jobTypeId: option.jobTypeId,
+                serviceLabelSv: offer.labelSv ?? option.serviceId,
+                slotStart: new Date(option.slotStart),
+                slotEnd: new Date(option.slotEnd),
+                slotLabel: label,
+                timeZone,
+                priceSek: option.amountSek,
+                pricingModel: option.pricingModel,
+                priceType: option.priceType,
+                unitPriceSek: option.unitPriceSek ?? null,
+                unit: option.unit ?? null,
+                quantity: option.quantity ?? null,
+                termsVersion: option.termsVersion,
+                termsUrl: offer.termsUrl ?? "",
+                scope: offer.scope ?? {},
+                customer: request.customer,
+                serviceLocation: request.service_location,
+                destinationLocation: request.destination_location ?? null,
+                consent: {
+                  user_consent_confirmed: true,
+                  statement: request.user_consent_statement ?? null,
+                  collected_at: request.consent_collected_at ?? null,
+                  source: request.consent_source ?? null,
+                  booking_terms_accepted: true,
+                  booking_terms_version: request.booking_terms_version,
+                  booking_terms_accepted_at: request.booking_terms_accepted_at,
+                  recorded_at: now.toISOString()
+                },
+                source: request.source,
+                externalReference: request.external_reference ?? null,
+                confirmedAt: now
+              },
+              outbox
+            )
+            const stored: StoredBooking = {
+              id: bookingId,
+              requestId,
+              providerId: option.providerId,
+              providerName: offer.providerName,
+              serviceId: option.serviceId,
+              slotStart: new Date(option.slotStart),
+              slotEnd: new Date(option.slotEnd),
+              slotLabel: label,
+              timeZone,
+              priceSek: option.amountSek,
+              termsVersion: option.termsVersion,
+              confirmedAt
+            }
+            return Option.some({
+              stored,
+              outbox: outbox.filter((row) => row.status === "pending").map((row) => row.id)
+            })
+          })
+        )
+        .pipe(
+          Effect.catchTag("SqlError", (error): Effect.Effect<never, SlotTaken | BookingUnavailable> =>
+            conflictCodes.has(sqlState(error) ?? "")
+              ? Effect.fail(new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot was just taken"] }))
+              : unavailable(error)
+          )
+        )
+
+      if (Option.isNone(written)) {
+        const raced = yield* idempotency
+          .find(partner.id, "booking", request.idempotency_key)
+          .pipe(Effect.catchAll(unavailable))
+        if (Option.isNone(raced)) return yield* unavailable("idempotency key vanished")
+        return yield* replay(partner, raced.value, hash)
+      }
+      const states = yield* notifier.deliverNow(written.value.outbox)
+      const allStates = yield* deliveryStates([written.value.stored.id])
+      const latest = allStates.length > 0 ? allStates : states
+      return { status: 201 as const, body: respond(written.value.stored, latest, false) }
+    })
+
+    const status = Effect.fn("Bookings.status")(function* (bookingId: string, partner: Partner["Type"]) {
+      const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bookingId)
+      const found = yield* (isUuid ? load({ id: bookingId }, partner.id) : load({ requestId: bookingId }, partner.id)).pipe(
+        Effect.catchAll(unavailable)
+      )
+      if (Option.isNone(found)) {
+        const response: BookingStatusResponse = {
+          ok: true,
+          found: false,
+          booking_id: bookingId,
+          safe_next_step:
+            "No booking with this id exists for your token. Do not tell the user anything is booked; search again or check the id."
+        }
+        return response
+      }
+      const states = yield* deliveryStates([found.value.id])
+      const response: BookingStatusResponse = {
+        ok: true,
+        found: true,
+        request_id: found.value.requestId,
+        ...present(found.value, states),
+        provider_selected: true,
+        availability_checked: true,
+        booking_created: true,
+        safe_next_step: confirmedStep(found.value)
+      }
+      return response
+    })
+
+    return { confirm, status } as const
+  }),
+  dependencies: [Calendar.Default, Catalog.Default, Idempotency.Default]
+}) {}

@@ -1,0 +1,23 @@
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Clock, Effect } from "effect"
+import { Api } from "../Api.js"
+import { Partner } from "../Domain/Partner.js"
+import { Bookings } from "./Bookings.js"
+
+export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
+  Effect.gen(function* () {
+    const bookings = yield* Bookings
+    return handlers
+      .handle("confirm", ({ payload }) =>
+        Effect.gen(function* () {
+          const partner = yield* Partner
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const { status, body } = yield* bookings.confirm(payload, partner, now)
+          return HttpServerResponse.unsafeJson(body, { status })
+        })
+      )
+      .handle("status", ({ path }) =>
+        Effect.flatMap(Partner, (partner) => bookings.status(path.booking_id, partner))
+      )
+  })
+)

@@ -1,0 +1,172 @@
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { bookingsSpecVersion } from "./Capabilities.js"
+import { optional, strictInput } from "./Input.js"
+import { Postcode } from "./Supply.js"
+
+const text = (min: number, max: number) => Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max))
+
+/** An RFC 3339 date-time with an explicit offset or Z, e.g. 2026-11-23T08:00:00+01:00. */
+export const DateTimeString = Schema.String.pipe(
+  Schema.filter(
+    (s) =>
+      (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s))) ||
+      "must be a date-time with an offset, e.g. 2026-11-23T08:00:00+01:00"
+  )
+).annotations({ format: "date-time" })
+
+const Email = Schema.String.pipe(
+  Schema.maxLength(255),
+  Schema.filter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) || "must be an e-mail address")
+)
+
+export const Customer = Schema.Struct({
+  name: optional(text(2, 160)),
+  first_name: optional(text(1, 80)),
+  last_name: optional(text(1, 80)),
+  phone: text(5, 80),
+  email: Email
+}).pipe(
+  Schema.filter((customer) =>
+    customer.name !== undefined || (customer.first_name !== undefined && customer.last_name !== undefined)
+      ? true
+      : { path: ["name"], message: "is required, or first_name and last_name" }
+  )
+)
+export type Customer = typeof Customer.Type
+
+export const BookingConfirmationLocation = Schema.Struct({
+  country_code: Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" }),
+  address: text(4, 500),
+  postcode: Postcode
+})
+export type BookingConfirmationLocation = typeof BookingConfirmationLocation.Type
+
+const mustBeTrue = (what: string) => Schema.Literal(true).annotations({ message: () => `must be true: ${what}` })
+
+export const BookingConfirmationRequest = strictInput(
+  Schema.Struct({
+    spec_version: optional(Schema.Literal(bookingsSpecVersion)),
+    booking_option_id: text(20, 24000),
+    customer: Customer,
+    service_location: BookingConfirmationLocation,
+    destination_location: optional(BookingConfirmationLocation),
+    user_consent_confirmed: mustBeTrue("the user must consent to sharing these details and confirming the option"),
+    user_consent_statement: optional(text(8, 500)),
+    consent_collected_at: optional(DateTimeString),
+    consent_source: optional(text(1, 120)),
+    booking_terms_accepted: mustBeTrue("the user must accept the option's booking terms"),
+    booking_terms_version: text(8, 240),
+    booking_terms_accepted_at: DateTimeString,
+    source: Schema.optionalWith(text(1, 80), { exact: true, default: () => "external_model" }),
+    external_reference: optional(text(1, 160)),
+    idempotency_key: text(1, 200)
+  })
+)
+export type BookingConfirmationRequest = typeof BookingConfirmationRequest.Type
+
+const Status = Schema.Literal("sent", "skipped", "failed")
+
+export const ConfirmedBooking = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Literal("confirmed"),
+  provider_id: Schema.String,
+  provider_name: Schema.String,
+  service_id: Schema.String,
+  slot_start_at: DateTimeString,
+  slot_end_at: DateTimeString,
+  slot_label: Schema.optional(Schema.String),
+  price_sek: Schema.Int.pipe(Schema.nonNegative()),
+  currency: Schema.Literal("SEK"),
+  confirmed_at: DateTimeString,
+  terms_version: Schema.String,
+  customer_confirmation_status: Schema.optional(Status),
+  provider_confirmation_status: Schema.optional(Status)
+})
+export type ConfirmedBooking = typeof ConfirmedBooking.Type
+
+export const Delivery = Schema.Struct({
+  status: Schema.Literal("pending", "sent", "skipped", "failed"),
+  channel: Schema.Literal("email", "webhook", "none"),
+  attempts: Schema.Int,
+  will_retry: Schema.Boolean,
+  next_attempt_at: Schema.optional(DateTimeString)
+})
+export type Delivery = typeof Delivery.Type
+
+export const BookingConfirmationResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(bookingsSpecVersion),
+  request_id: Schema.String,
+  booking: ConfirmedBooking,
+  provider_selected: Schema.Literal(true),
+  availability_checked: Schema.Literal(true),
+  booking_created: Schema.Literal(true),
+  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
+  idempotent_replay: Schema.Boolean,
+  safe_next_step: Schema.String
+})
+export type BookingConfirmationResponse = typeof BookingConfirmationResponse.Type
+
+export const BookingStatusResponse = Schema.Union(
+  Schema.Struct({
+    ok: Schema.Literal(true),
+    found: Schema.Literal(false),
+    booking_id: Schema.String,
+    safe_next_step: Schema.String
+  }),
+  Schema.Struct({
+    ok: Schema.Literal(true),
+    found: Schema.Literal(true),
+    request_id: Schema.String,
+    booking: ConfirmedBooking,
+    provider_selected: Schema.Literal(true),
+    availability_checked: Schema.Literal(true),
+    booking_created: Schema.Literal(true),
+    confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
+    safe_next_step: Schema.String
+  })
+)
+export type BookingStatusResponse = typeof BookingStatusResponse.Type
+
+const details = {
+  issues: Schema.optional(Schema.Array(Schema.String)),
+  option_refresh_required: Schema.optional(Schema.Boolean),
+  safe_next_step: Schema.optional(Schema.String)
+}
+
+export class PriceChanged extends Schema.TaggedError<PriceChanged>()(
+  "price_changed",
+  details,
+  HttpApiSchema.annotations({ status: 409, description: "The provider's price changed since the search" })
+) {}
+
+export class TermsChanged extends Schema.TaggedError<TermsChanged>()(
+  "terms_changed",
+  details,
+  HttpApiSchema.annotations({ status: 409, description: "The provider's terms version changed since the search" })
+) {}
+
+export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()(
+  "provider_unavailable",
+  details,
+  HttpApiSchema.annotations({ status: 409, description: "The provider no longer offers this service at this postcode" })
+) {}
+
+export class SlotTaken extends Schema.TaggedError<SlotTaken>()(
+  "slot_taken",
+  details,
+  HttpApiSchema.annotations({ status: 409, description: "The slot is no longer free in the provider's calendar" })
+) {}
+
+export class IdempotencyInFlight extends Schema.TaggedError<IdempotencyInFlight>()(
+  "idempotency_in_flight",
+  details,
+  HttpApiSchema.annotations({ status: 409, description: "A request with this idempotency key is still being processed" })
+) {}
+
+export class BookingUnavailable extends Schema.TaggedError<BookingUnavailable>()(
+  "booking_unavailable",
+  details,
+  HttpApiSchema.annotations({ status: 503, description: "Booking persistence is unavailable" })
+) {}

@@ -1,0 +1,236 @@
+import { fallbackZone, formatInZone, isValidTimeZone } from "./Zone.js"
+
+export interface BookingConfirmationInput {
+  readonly bookingId: string
+  readonly requestId: string
+  readonly providerId?: string
+  readonly providerName: string
+  readonly serviceLabelSv: string
+  readonly serviceLabelEn?: string
+  readonly slotStart: Date
+  readonly slotEnd: Date
+  readonly timeZone: string
+  readonly priceSek: number
+  readonly termsVersion: string
+  readonly termsUrl: string
+  readonly serviceAddress?: string
+  readonly customerName?: string
+}
+
+export interface Message {
+  readonly subject: string
+  readonly body: string
+}
+
+export interface ProviderMessage extends Message {
+  readonly payload: Record<string, unknown>
+}
+
+export interface BookingConfirmation {
+  readonly customer: Message
+  readonly provider: ProviderMessage
+}
+
+export interface RequestForProviderInput {
+  readonly requestId: string
+  readonly verticalLabelSv: string
+  readonly jobTypeLabelSv: string
+  readonly description: string
+  readonly postcode?: string
+  readonly preferredTime?: string
+  readonly customerName: string
+  readonly customerPhone: string
+  readonly customerEmail: string
+}
+
+const separator = "----------------------------------------"
+const englishHeading = `${separator}\nIn English\n${separator}`
+
+const lines = (...parts: ReadonlyArray<string | undefined>) => parts.filter((part) => part !== undefined).join("\n")
+
+/** Plain spaces rather than Intl's no-break spaces, so the amount reads and searches the same everywhere. */
+const kronor = (amount: number) => new Intl.NumberFormat("sv-SE").format(amount).replace(/\s/g, " ")
+
+const priceSv = (amount: number) => `${kronor(amount)} kr inkl. moms`
+const priceEn = (amount: number) => `SEK ${new Intl.NumberFormat("en-GB").format(amount)} incl. VAT`
+
+interface Slot {
+  readonly sv: string
+  readonly en: string
+  readonly shortSv: string
+}
+
+/** The booking's zone was validated when it was made; an unknown one here must not lose the message. */
+const zoneOf = (timeZone: string) => (isValidTimeZone(timeZone) ? timeZone : fallbackZone)
+
+/** "måndag 23 november 2026 kl. 08:00–10:00" in the zone's local time; the zone is named unless it is Swedish time. */
+const slotIn = (start: Date, end: Date, timeZone: string): Slot => {
+  const day = (locale: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" })
+  const time = new Intl.DateTimeFormat("sv-SE", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+  const daySv = day("sv-SE")
+  const dayEn = day("en-GB")
+  const zoneNote =
+    timeZone === fallbackZone ? { sv: "", en: " (Swedish time)" } : { sv: ` (${timeZone})`, en: ` (${timeZone})` }
+  const sameDay = daySv.format(start) === daySv.format(end)
+  const sv = sameDay
+    ? `${daySv.format(start)} kl. ${time.format(start)}–${time.format(end)}`
+    : `${daySv.format(start)} kl. ${time.format(start)} – ${daySv.format(end)} kl. ${time.format(end)}`
+  const en = sameDay
+    ? `${dayEn.format(start)}, ${time.format(start)}–${time.format(end)}`
+    : `${dayEn.format(start)}, ${time.format(start)} – ${dayEn.format(end)}, ${time.format(end)}`
+  return { sv: sv + zoneNote.sv, en: en + zoneNote.en, shortSv: `${daySv.format(start)} kl. ${time.format(start)}` }
+}
+
+/** The customer's confirmation and the provider's order, each in Swedish with English below. */
+export const bookingConfirmation = (input: BookingConfirmationInput): BookingConfirmation => {
+  const timeZone = zoneOf(input.timeZone)
+  const slot = slotIn(input.slotStart, input.slotEnd, timeZone)
+  const serviceEn = input.serviceLabelEn ?? input.serviceLabelSv
+
+  const customer: Message = {
+    subject: `Din bokning är bekräftad: ${input.serviceLabelSv}, ${slot.shortSv} (Booking confirmed)`,
+    body: lines(
+      input.customerName === undefined ? "Hej!" : `Hej ${input.customerName}!`,
+      "",
+      `Din bokning hos ${input.providerName} är bekräftad.`,
+      "",
+      `Utförare: ${input.providerName}`,
+      `Tjänst: ${input.serviceLabelSv}`,
+      `Tid: ${slot.sv}`,
+      input.serviceAddress === undefined ? undefined : `Adress: ${input.serviceAddress}`,
+      `Pris: ${priceSv(input.priceSek)}`,
+      `Villkor: version ${input.termsVersion}, ${input.termsUrl}`,
+      `Bokningsreferens: ${input.requestId}`,
+      "",
+      "Priset gäller för det arbete som beskrivs i villkoren ovan. Ange bokningsreferensen om du kontaktar oss eller utföraren.",
+      "",
+      englishHeading,
+      "",
+      input.customerName === undefined ? "Hello," : `Hello ${input.customerName},`,
+      "",
+      `Your booking with ${input.providerName} is confirmed.`,
+      "",
+      `Provider: ${input.providerName}`,
+      `Service: ${serviceEn}`,
+      `Time: ${slot.en}`,
+      input.serviceAddress === undefined ? undefined : `Address: ${input.serviceAddress}`,
+      `Price: ${priceEn(input.priceSek)}`,
+      `Terms: version ${input.termsVersion}, ${input.termsUrl}`,
+      `Booking reference: ${input.requestId}`,
+      "",
+      "The price covers the work described in the terms above. Quote the booking reference if you contact us or the provider."
+    )
+  }
+
+  const provider: ProviderMessage = {
+    subject: `Ny bekräftad bokning: ${input.serviceLabelSv}, ${slot.shortSv} (New confirmed booking)`,
+    body: lines(
+      "Hej!",
+      "",
+      "Du har fått en ny bekräftad bokning. Tiden är reserverad i din kalender.",
+      "",
+      `Tjänst: ${input.serviceLabelSv}`,
+      `Tid: ${slot.sv}`,
+      `Adress: ${input.serviceAddress ?? "uppgift saknas"}`,
+      `Kund: ${input.customerName ?? "uppgift saknas"}`,
+      `Pris: ${priceSv(input.priceSek)}`,
+      `Villkor: version ${input.termsVersion}, ${input.termsUrl}`,
+      `Bokningsreferens: ${input.requestId}`,
+      `Boknings-id: ${input.bookingId}`,
+      "",
+      "Kunden har godkänt priset och villkoren ovan. Arbetet utförs enligt den villkorsversionen.",
+      "",
+      englishHeading,
+      "",
+      "Hello,",
+      "",
+      "You have a new confirmed booking. The time is reserved in your calendar.",
+      "",
+      `Service: ${serviceEn}`,
+      `Time: ${slot.en}`,
+      `Address: ${input.serviceAddress ?? "not given"}`,
+      `Customer: ${input.customerName ?? "not given"}`,
+      `Price: ${priceEn(input.priceSek)}`,
+      `Terms: version ${input.termsVersion}, ${input.termsUrl}`,
+      `Booking reference: ${input.requestId}`,
+      `Booking id: ${input.bookingId}`,
+      "",
+      "The customer has accepted the price and the terms above. The work is done under that terms version."
+    ),
+    payload: {
+      event: "booking.confirmed",
+      booking_id: input.bookingId,
+      request_id: input.requestId,
+      ...(input.providerId === undefined ? {} : { provider_id: input.providerId }),
+      service_label_sv: input.serviceLabelSv,
+      slot_start_at: formatInZone(input.slotStart, timeZone),
+      slot_end_at: formatInZone(input.slotEnd, timeZone),
+      time_zone: timeZone,
+      price_sek: input.priceSek,
+      currency: "SEK",
+      terms_version: input.termsVersion,
+      terms_url: input.termsUrl,
+      service_address: input.serviceAddress ?? null,
+      customer_name: input.customerName ?? null
+    }
+  }
+
+  return { customer, provider }
+}
+
+/** A follow-up request handed to a provider: nothing is reserved and no price is agreed. */
+export const requestForProvider = (input: RequestForProviderInput): ProviderMessage => ({
+  subject: `Ny förfrågan (ingen bokning): ${input.jobTypeLabelSv}, ${input.verticalLabelSv} (New request, not a booking)`,
+  body: lines(
+    "Hej!",
+    "",
+    "En kund vill ha hjälp och har bett att bli kontaktad.",
+    "Detta är en förfrågan, ingen bokning: ingen tid är reserverad och inget pris är avtalat.",
+    "Kontakta kunden om du kan ta uppdraget.",
+    "",
+    `Kategori: ${input.verticalLabelSv}`,
+    `Typ av jobb: ${input.jobTypeLabelSv}`,
+    input.postcode === undefined ? undefined : `Postnummer: ${input.postcode}`,
+    input.preferredTime === undefined ? undefined : `Önskad tid: ${input.preferredTime}`,
+    `Kund: ${input.customerName}`,
+    `Telefon: ${input.customerPhone}`,
+    `E-post: ${input.customerEmail}`,
+    `Referens: ${input.requestId}`,
+    "",
+    "Kundens beskrivning:",
+    input.description,
+    "",
+    englishHeading,
+    "",
+    "Hello,",
+    "",
+    "A customer wants help and has asked to be contacted.",
+    "This is a request, not a booking: no time is reserved and no price is agreed.",
+    "Contact the customer if you can take the job.",
+    "",
+    `Category: ${input.verticalLabelSv}`,
+    `Job type: ${input.jobTypeLabelSv}`,
+    input.postcode === undefined ? undefined : `Postcode: ${input.postcode}`,
+    input.preferredTime === undefined ? undefined : `Preferred time: ${input.preferredTime}`,
+    `Customer: ${input.customerName}`,
+    `Phone: ${input.customerPhone}`,
+    `E-mail: ${input.customerEmail}`,
+    `Reference: ${input.requestId}`,
+    "",
+    "The customer's description is quoted above in the customer's own words."
+  ),
+  payload: {
+    event: "request.created",
+    request_id: input.requestId,
+    is_booking: false,
+    vertical_label_sv: input.verticalLabelSv,
+    job_type_label_sv: input.jobTypeLabelSv,
+    description: input.description,
+    postcode: input.postcode ?? null,
+    preferred_time: input.preferredTime ?? null,
+    customer_name: input.customerName,
+    customer_phone: input.customerPhone,
+    customer_email: input.customerEmail
+  }
+})

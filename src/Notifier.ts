@@ -1,0 +1,360 @@
+import { createHmac } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import { Clock, Data, Duration, Effect, Fiber, FiberSet, Option, Random, Redacted, Schedule } from "effect"
+import nodemailer from "nodemailer"
+import { AppConfig } from "./AppConfig.js"
+
+export type RecipientRole = "customer" | "provider"
+export type Channel = "email" | "webhook" | "none"
+export type DeliveryStatus = "pending" | "sent" | "failed" | "skipped"
+
+export interface DeliveryState {
+  readonly id: string
+  readonly recipientRole: RecipientRole
+  readonly channel: Channel
+  readonly status: DeliveryStatus
+  readonly attempts: number
+  /** Only while pending. */
+  readonly nextAttemptAt: Date | null
+  readonly lastError: string | null
+  readonly sentAt: Date | null
+}
+
+export interface SubjectDeliveryState extends DeliveryState {
+  readonly subjectId: string
+}
+
+export interface Contact {
+  readonly email?: string | null | undefined
+  readonly webhookUrl?: string | null | undefined
+}
+
+export interface ChannelChoice {
+  readonly channel: Channel
+  readonly address: string | null
+}
+
+interface ClaimedRow {
+  readonly id: string
+  readonly topic: string
+  readonly recipientRole: RecipientRole
+  readonly providerId: string | null
+  readonly channel: Channel
+  readonly address: string | null
+  readonly subject: string
+  readonly body: string
+  readonly payload: Record<string, unknown>
+  readonly attempts: number
+}
+
+interface SecretRow {
+  readonly notifyWebhookSecret: string | null
+}
+
+interface StateRow extends Omit<SubjectDeliveryState, "nextAttemptAt"> {
+  readonly nextAttemptAt: Date
+}
+
+/** Longer than an attempt can take (a claim's rows are all attempted at once), so no row is sent twice at once. */
+const LEASE_SECONDS = 60
+const ATTEMPT_TIMEOUT = Duration.seconds(20)
+const WEBHOOK_TIMEOUT = Duration.seconds(10)
+const SMTP_TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 }
+const BATCH_SIZE = 20
+const FIRST_RETRY_MS = 30_000
+const MAX_RETRY_MS = 30 * 60_000
+
+/**
+ * The wait after the `failedAttempts`-th failure: 30 s doubling up to 30 min, less up to a fifth
+ * at random (`random` in [0, 1)) so rows that failed together do not retry together.
+ */
+export const retryDelayMs = (failedAttempts: number, random: number): number =>
+  Math.round(Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, failedAttempts - 1), MAX_RETRY_MS) * (1 - 0.2 * random))
+
+class DeliveryFailed extends Data.TaggedError("DeliveryFailed")<{ readonly reason: string }> {}
+
+const fail = (reason: string) => Effect.fail(new DeliveryFailed({ reason }))
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
+
+const present = (value: string | null | undefined) => {
+  const trimmed = value?.trim() ?? ""
+  return trimmed === "" ? null : trimmed
+}
+
+const couldNotConnect = "could not connect to the SMTP server"
+
+const smtpProblems: Record<string, string> = {
+  ECONNECTION: couldNotConnect,
+  ETIMEDOUT: "the SMTP server did not answer in time",
+  ESOCKET: "the SMTP connection failed",
+  EAUTH: "the SMTP server refused the login",
+  ETLS: "the SMTP TLS handshake failed",
+  EENVELOPE: "the SMTP server refused the sender or recipient",
+  EMESSAGE: "the SMTP server refused the message",
+  EPROTOCOL: "the SMTP server broke the protocol"
+}
+
+const errorCode = (value: unknown) => (typeof value === "string" && /^[A-Z][A-Z0-9_]*$/.test(value) ? value : undefined)
+
+// Server replies can quote the addresses, so only error codes and the reply code are kept.
+const smtpProblem = (error: unknown) => {
+  const fields = (error ?? {}) as { code?: unknown; originalCode?: unknown; responseCode?: unknown; syscall?: unknown }
+  const code = errorCode(fields.code)
+  const cause = errorCode(fields.originalCode)
+  const problem =
+    fields.syscall === "connect" || fields.syscall === "getaddrinfo"
+      ? couldNotConnect
+      : ((code && smtpProblems[code]) ?? "sending the e-mail failed")
+  const detail = [cause ?? code, typeof fields.responseCode === "number" ? fields.responseCode : undefined]
+    .filter((part) => part !== undefined)
+    .join(" ")
+  return detail === "" ? problem : `${problem} (${detail})`
+}
+
+const networkProblem = (error: unknown) => {
+  const code = errorCode((error as { cause?: { code?: unknown } } | undefined)?.cause?.code)
+  return `the webhook request failed (${code ?? "network error"})`
+}
+
+const toState = (row: StateRow): SubjectDeliveryState => ({
+  id: row.id,
+  subjectId: row.subjectId,
+  recipientRole: row.recipientRole,
+  channel: row.channel,
+  status: row.status,
+  attempts: row.attempts,
+  nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
+  lastError: row.lastError,
+  sentAt: row.sentAt
+})
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const config = yield* AppConfig
+  const waitMs = config.notifyWaitMs
+
+  const mailer = Option.map(config.smtpUrl, (url) =>
+    nodemailer.createTransport({ url: Redacted.value(url), ...SMTP_TIMEOUTS })
+  )
+  if (Option.isSome(mailer)) {
+    yield* Effect.addFinalizer(() => Effect.sync(() => mailer.value.close()))
+  } else {
+    yield* Effect.logWarning("SMTP_URL is not set: e-mail notifications are skipped")
+  }
+
+  /** Where a recipient is told: providers prefer their webhook; e-mail only when SMTP is configured. */
+  const channelFor = (role: RecipientRole, contact: Contact): ChannelChoice => {
+    const webhookUrl = present(contact.webhookUrl)
+    const email = present(contact.email)
+    if (role === "provider" && webhookUrl !== null) return { channel: "webhook", address: webhookUrl }
+    if (Option.isSome(mailer) && email !== null) return { channel: "email", address: email }
+    return { channel: "none", address: null }
+  }
+
+  /**
+   * Takes due pending rows (only `ids` when given) and pushes them a lease into the future in one
+   * statement; SKIP LOCKED and the lease keep two instances from taking one row at the same time.
+   */
+  const claim = (ids: Option.Option<ReadonlyArray<string>>) =>
+    sql<ClaimedRow>`
+      WITH due AS (
+        SELECT id FROM notification_outbox
+        WHERE status = 'pending' AND next_attempt_at <= now()
+          ${Option.match(ids, { onNone: () => sql``, onSome: (list) => sql`AND id IN ${sql.in(list)}` })}
+        ORDER BY next_attempt_at
+        LIMIT ${Option.match(ids, { onNone: () => BATCH_SIZE, onSome: (list) => list.length })}
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE notification_outbox o SET next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
+      FROM due WHERE o.id = due.id
+      RETURNING o.id, o.topic, o.recipient_role, o.provider_id, o.channel, o.address, o.subject, o.body,
+        o.payload, o.attempts`
+
+  const sendEmail = (row: ClaimedRow) => {
+    if (Option.isNone(mailer)) return fail("SMTP_URL is not configured")
+    if (row.address === null) return fail("the row has no e-mail address")
+    const to = { name: "", address: row.address }
+    return Effect.tryPromise({
+      try: () => mailer.value.sendMail({ from: config.notifyFrom, to, subject: row.subject, text: row.body }),
+      catch: (error) => new DeliveryFailed({ reason: smtpProblem(error) })
+    })
+  }
+
+  const webhookSecret = (providerId: string) =>
+    sql<SecretRow>`SELECT notify_webhook_secret FROM providers WHERE id = ${providerId}`.pipe(
+      Effect.map((rows) => present(rows[0]?.notifyWebhookSecret)),
+      Effect.mapError(() => new DeliveryFailed({ reason: "the webhook secret could not be read" }))
+    )
+
+  const sendWebhook = Effect.fn("Notifier.sendWebhook")(function* (row: ClaimedRow) {
+    const url = URL.canParse(row.address ?? "") ? new URL(row.address ?? "") : undefined
+    if (url === undefined) return yield* fail("the webhook url is not a valid URL")
+    const plainHttpAllowed = loopbackHosts.has(url.hostname) || config.appEnv === "development"
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && plainHttpAllowed)) {
+      return yield* fail("the webhook url must be https")
+    }
+    if (row.providerId === null) return yield* fail("the webhook row names no provider")
+    const secret = yield* webhookSecret(row.providerId)
+    if (secret === null) return yield* fail("the provider has no webhook secret")
+    const body = JSON.stringify(row.payload)
+    const timestamp = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    const signature = createHmac("sha256", secret).update(`${timestamp}.${body}`, "utf8").digest("hex")
+    const event = typeof row.payload.event === "string" ? row.payload.event : row.topic
+    const response = yield* Effect.tryPromise({
+      try: (signal) =>
+        fetch(url, {
+          method: "POST",
+          body,
+          signal,
+          // A redirect would carry the signed payload somewhere the provider did not register.
+          redirect: "manual",
+          headers: {
+            "content-type": "application/json",
+            "x-booking-event": event,
+            "x-booking-delivery": row.id,
+            "x-booking-timestamp": String(timestamp),
+            "x-booking-signature": `sha256=${signature}`
+          }
+        }),
+      catch: (error) => new DeliveryFailed({ reason: networkProblem(error) })
+    }).pipe(
+      Effect.timeoutFail({
+        duration: WEBHOOK_TIMEOUT,
+        onTimeout: () => new DeliveryFailed({ reason: "the webhook did not answer in time" })
+      })
+    )
+    yield* Effect.promise(() => response.body?.cancel() ?? Promise.resolve()).pipe(Effect.ignore)
+    if (response.status < 200 || response.status > 299) return yield* fail(`the webhook answered ${response.status}`)
+  })
+
+  const send = (row: ClaimedRow): Effect.Effect<void, DeliveryFailed> => {
+    switch (row.channel) {
+      case "email":
+        return sendEmail(row)
+      case "webhook":
+        return sendWebhook(row)
+      case "none":
+        return Effect.void
+    }
+  }
+
+  const recordSent = (row: ClaimedRow) =>
+    sql<{ status: DeliveryStatus }>`
+      UPDATE notification_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL
+      WHERE id = ${row.id} AND status = 'pending'
+      RETURNING status`
+
+  const recordSkipped = (row: ClaimedRow) =>
+    sql<{ status: DeliveryStatus }>`
+      UPDATE notification_outbox SET status = 'skipped' WHERE id = ${row.id} AND status = 'pending'
+      RETURNING status`
+
+  // The deadline is the row's give_up_at, and never later than NOTIFY_GIVE_UP_HOURS after it was written.
+  const recordFailure = (row: ClaimedRow, reason: string, delayMs: number) =>
+    sql<{ status: DeliveryStatus }>`
+      UPDATE notification_outbox SET
+        attempts = attempts + 1,
+        last_error = ${reason},
+        status = CASE
+          WHEN now() >= LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))
+          THEN 'failed' ELSE 'pending' END,
+        next_attempt_at = LEAST(now() + make_interval(secs => ${delayMs / 1000}),
+          GREATEST(now(), LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))))
+      WHERE id = ${row.id} AND status = 'pending'
+      RETURNING status`
+
+  /** Sends one claimed row and records the outcome; never fails, and logs no personal data. */
+  const attempt = (row: ClaimedRow) => {
+    const log = { notification_id: row.id, topic: row.topic, role: row.recipientRole, channel: row.channel }
+    const outcome = Effect.gen(function* () {
+      if (row.channel === "none") {
+        yield* recordSkipped(row)
+        return yield* Effect.logInfo("notification skipped").pipe(Effect.annotateLogs({ ...log, outcome: "skipped" }))
+      }
+      const sent = yield* send(row).pipe(
+        Effect.catchAllDefect(() => fail("unexpected error while sending")),
+        Effect.timeoutFail({ duration: ATTEMPT_TIMEOUT, onTimeout: () => new DeliveryFailed({ reason: "timed out" }) }),
+        Effect.either
+      )
+      if (sent._tag === "Right") {
+        yield* recordSent(row)
+        return yield* Effect.logInfo("notification sent").pipe(Effect.annotateLogs({ ...log, outcome: "sent" }))
+      }
+      const delayMs = retryDelayMs(row.attempts + 1, yield* Random.next)
+      const [updated] = yield* recordFailure(row, sent.left.reason, delayMs)
+      const gaveUp = updated?.status === "failed"
+      yield* Effect.logWarning(gaveUp ? "notification given up" : "notification attempt failed").pipe(
+        Effect.annotateLogs({
+          ...log,
+          outcome: gaveUp ? "failed" : "retry",
+          attempts: row.attempts + 1,
+          reason: sent.left.reason
+        })
+      )
+    })
+    return outcome.pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.logError("notification outcome could not be recorded", cause).pipe(Effect.annotateLogs(log))
+      ),
+      Effect.withSpan("Notifier.attempt", { attributes: log })
+    )
+  }
+
+  const deliverDue = (ids: Option.Option<ReadonlyArray<string>>) =>
+    claim(ids).pipe(
+      Effect.flatMap((rows) => Effect.forEach(rows, attempt, { concurrency: "unbounded", discard: true })),
+      Effect.catchAllCause((cause) => Effect.logError("notifications could not be claimed", cause))
+    )
+
+  const readStates = (column: "id" | "subject_id", values: ReadonlyArray<string>) =>
+    sql<StateRow>`
+      SELECT id, subject_id, recipient_role, channel, status, attempts, next_attempt_at, last_error, sent_at
+      FROM notification_outbox WHERE ${sql.in(column, values)}
+      ORDER BY created_at, recipient_role, id`.pipe(Effect.map((rows) => rows.map(toState)))
+
+  // Deliveries started by deliverNow run in the service's scope with its context, not the caller's:
+  // they outlive the request and never see the caller's transaction.
+  const runInBackground = yield* FiberSet.makeRuntime<never, void, never>()
+
+  /**
+   * Attempts the given pending rows, waits at most NOTIFY_WAIT_MS, and answers their states then.
+   * Attempts still running go on in the background and record their outcome themselves.
+   */
+  const deliverNow = Effect.fn("Notifier.deliverNow")(function* (ids: ReadonlyArray<string>) {
+    const wanted = [...new Set(ids)].filter((id) => uuidPattern.test(id))
+    if (wanted.length === 0) return [] as ReadonlyArray<DeliveryState>
+    const delivering = yield* Effect.sync(() => runInBackground(deliverDue(Option.some(wanted))))
+    yield* Fiber.await(delivering).pipe(Effect.timeout(Duration.millis(waitMs)), Effect.ignore)
+    return yield* readStates("id", wanted).pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.as(Effect.logError("notification states could not be read", cause), [] as ReadonlyArray<DeliveryState>)
+      )
+    )
+  })
+
+  /** The notifications of the given bookings or requests. */
+  const statesOf = Effect.fn("Notifier.statesOf")(function* (subjectIds: ReadonlyArray<string>) {
+    const wanted = [...new Set(subjectIds)].filter((id) => uuidPattern.test(id))
+    if (wanted.length === 0) return [] as ReadonlyArray<SubjectDeliveryState>
+    return yield* readStates("subject_id", wanted)
+  })
+
+  yield* deliverDue(Option.none()).pipe(
+    Effect.repeat(Schedule.spaced(Duration.millis(config.notifyPollMs))),
+    Effect.forkScoped
+  )
+
+  return { channelFor, deliverNow, statesOf } as const
+})
+
+/**
+ * Customer and provider notifications through the transactional outbox: rows are written with the
+ * booking, tried once right after commit (deliverNow) and retried by the dispatcher until sent or
+ * given up. Delivery is at least once; a failure never touches the booking.
+ */
+export class Notifier extends Effect.Service<Notifier>()("Booking/Notifier", {
+  scoped: make
+}) {}

@@ -1,0 +1,448 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, TestClock } from "effect"
+import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+
+const token = "partner-a-token-0123456789"
+const otherToken = "partner-b-token-9876543210"
+const auth = { authorization: `Bearer ${token}` }
+/** Monday 23 November 2026, 09:00 in Stockholm. */
+const now = testNow
+
+const searchBody = {
+  vertical_id: "vvs",
+  job_type_id: "install_faucet",
+  description: "Byta köksblandaren, den nya finns på plats",
+  location: { country_code: "SE", postcode: "111 22" },
+  timing: { preferred_time_text: "den här veckan" }
+}
+
+const customer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" }
+
+const searchOptions = (body: unknown = searchBody) =>
+  Effect.gen(function* () {
+    yield* TestClock.setTime(now)
+    const response = yield* postJson("/api/public/booking-options", body)
+    expect(response.status).toBe(200)
+    return response.body.options as Array<any>
+  })
+
+let keys = 0
+const confirmBody = (option: any, overrides: Record<string, unknown> = {}) => ({
+  booking_option_id: option.booking_option_id,
+  customer,
+  service_location: { country_code: "SE", address: "Drottninggatan 12, 3 tr", postcode: "11122" },
+  user_consent_confirmed: true,
+  user_consent_statement: "Jag godkänner att mina uppgifter skickas till hantverkaren.",
+  consent_collected_at: "2026-11-23T08:58:00+01:00",
+  consent_source: "chat",
+  booking_terms_accepted: true,
+  booking_terms_version: option.terms.version,
+  booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+  idempotency_key: `key-${++keys}`,
+  ...overrides
+})
+
+const confirm = (body: unknown, headers: Record<string, string> = auth) =>
+  postJson("/api/public/bookings", body, headers)
+
+const counts = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const [row] = yield* sql<{ bookings: number; calendar: number; outbox: number; keys: number }>`
+    SELECT (SELECT count(*)::int FROM bookings) AS bookings, (SELECT count(*)::int FROM calendar_bookings) AS calendar,
+      (SELECT count(*)::int FROM notification_outbox) AS outbox, (SELECT count(*)::int FROM idempotency_keys) AS keys`
+  return row!
+})
+
+const expectConflict = (response: { status: number; body: any }, error: string, refresh = true) => {
+  expect(response.status, JSON.stringify(response.body)).toBe(409)
+  expect(response.body).toMatchObject({ ok: false, error, status: 409 })
+  if (refresh) expect(response.body.option_refresh_required).toBe(true)
+}
+
+describe("POST /api/public/bookings", () => {
+  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+    it.effect("confirms a searched option: 201 with the booking, all flags true, written with its consent record", () =>
+      Effect.gen(function* () {
+        const [option] = yield* searchOptions()
+        const before = yield* counts
+        const response = yield* confirm(confirmBody(option))
+        expect(response.status, JSON.stringify(response.body)).toBe(201)
+        const body = response.body
+        expect(Object.keys(body).sort()).toEqual(
+          [
+            "ok",
+            "spec_version",
+            "request_id",
+            "booking",
+            "provider_selected",
+            "availability_checked",
+            "booking_created",
+            "confirmation_delivery",
+            "idempotent_replay",
+            "safe_next_step"
+          ].sort()
+        )
+        expect(body).toMatchObject({
+          ok: true,
+          spec_version: "public_bookings_api_v1",
+          provider_selected: true,
+          availability_checked: true,
+          booking_created: true,
+          idempotent_replay: false
+        })
+        expect(body.booking).toMatchObject({
+          status: "confirmed",
+          provider_id: option.provider.id,
+          provider_name: option.provider.name,
+          service_id: option.service.service_id,
+          slot_start_at: option.slot.start_at,
+          slot_end_at: option.slot.end_at,
+          price_sek: option.price.amount_sek,
+          currency: "SEK",
+          terms_version: option.terms.version,
+          confirmed_at: "2026-11-23T09:00:00+01:00"
+        })
+        expect(body.booking.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+        expect(body.request_id).toMatch(/^bkg_[A-Za-z0-9_-]{20}$/)
+        expect(body.confirmation_delivery.customer).toMatchObject({ status: "skipped", channel: "none" })
+        expect(body.booking.customer_confirmation_status).toBe("skipped")
+        expect(JSON.stringify(body)).not.toMatch(/Astrid|Lindqvist|123 45 67|example\.se|Drottninggatan/)
+
+        const after = yield* counts
+        expect(after).toEqual({
+          bookings: before.bookings + 1,
+          calendar: before.calendar + 1,
+          outbox: before.outbox + 2,
+          keys: before.keys + 1
+        })
+        const sql = yield* SqlClient.SqlClient
+        const [stored] = yield* sql<{ consent: any; customer: any; priceSek: number; termsVersion: string }>`
+          SELECT consent, customer, price_sek, terms_version FROM bookings WHERE id = ${body.booking.id}::uuid`
+        expect(stored!.customer).toEqual(customer)
+        expect(stored!.consent).toMatchObject({
+          user_consent_confirmed: true,
+          statement: "Jag godkänner att mina uppgifter skickas till hantverkaren.",
+          collected_at: "2026-11-23T08:58:00+01:00",
+          source: "chat",
+          booking_terms_version: option.terms.version,
+          booking_terms_accepted_at: "2026-11-23T08:59:00+01:00"
+        })
+      })
+    )
+
+    it.effect("the same key and request replays the stored booking with 200, also after the option expired", () =>
+      Effect.gen(function* () {
+        const [, option] = yield* searchOptions()
+        const body = confirmBody(option)
+        const first = yield* confirm(body)
+        expect(first.status).toBe(201)
+        const before = yield* counts
+        yield* TestClock.setTime(Date.parse(option.expires_at) + 1000)
+        const again = yield* confirm(body)
+        expect(again.status).toBe(200)
+        expect(again.body).toMatchObject({ idempotent_replay: true, request_id: first.body.request_id })
+        expect(again.body.booking).toEqual(first.body.booking)
+        expect(yield* counts).toEqual(before)
+      })
+    )
+
+    it.effect("the same key with a different request is 409 idempotency_key_reused and writes nothing", () =>
+      Effect.gen(function* () {
+        const options = yield* searchOptions()
+        const body = confirmBody(options[2])
+        expect((yield* confirm(body)).status).toBe(201)
+        const before = yield* counts
+        const reused = yield* confirm(confirmBody(options[3], { idempotency_key: body.idempotency_key }))
+        expectConflict(reused, "idempotency_key_reused", false)
+        expect(yield* counts).toEqual(before)
+      })
+    )
+
+    it.effect("keys are scoped to the partner: another partner's same key is a new booking request", () =>
+      Effect.gen(function* () {
+        const options = yield* searchOptions({ ...searchBody, job_type_id: "install_toilet" })
+        const shared = "shared-key-across-partners"
+        expect((yield* confirm(confirmBody(options[0], { idempotency_key: shared }))).status).toBe(201)
+        const other = yield* confirm(confirmBody(options[1], { idempotency_key: shared }), {
+          authorization: `Bearer ${otherToken}`
+        })
+        expect(other.status).toBe(201)
+      })
+    )
+
+    it.effect("a second confirm of a slot already booked is 409 slot_taken and writes nothing", () =>
+      Effect.gen(function* () {
+        const [option] = yield* searchOptions()
+        const [same] = (yield* searchOptions()).filter(
+          (o) => o.slot.start_at === option.slot.start_at && o.provider.id === option.provider.id
+        )
+        expect((yield* confirm(confirmBody(option))).status).toBe(201)
+        const before = yield* counts
+        expectConflict(yield* confirm(confirmBody(same ?? option)), "slot_taken")
+        expect(yield* counts).toEqual(before)
+      })
+    )
+
+    it.effect("a token that does not verify is 409 option_invalid; an expired one 409 option_expired", () =>
+      Effect.gen(function* () {
+        const [option] = yield* searchOptions()
+        const id: string = option.booking_option_id
+        const tampered = `${id.slice(0, 40)}${id[40] === "A" ? "B" : "A"}${id.slice(41)}`
+        expectConflict(yield* confirm(confirmBody({ ...option, booking_option_id: tampered })), "option_invalid")
+        yield* TestClock.setTime(Date.parse(option.expires_at))
+        expectConflict(yield* confirm(confirmBody(option)), "option_expired")
+      })
+    )
+
+    it.effect(
+      "changes since the search: price, terms, provider, area, service are 409 with option_refresh_required",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const change = (
+            label: string,
+            apply: (o: any) => Effect.Effect<unknown, unknown>,
+            undo: (o: any) => Effect.Effect<unknown, unknown>,
+            error: string
+          ) =>
+            Effect.gen(function* () {
+              const [option] = yield* searchOptions()
+              const before = yield* counts
+              yield* Effect.orDie(apply(option))
+              const response = yield* confirm(confirmBody(option))
+              yield* Effect.orDie(undo(option))
+              expect(response.body.error, label).toBe(error)
+              expectConflict(response, error)
+              expect(yield* counts).toEqual(before)
+            })
+          yield* change(
+            "price",
+            (o) =>
+              sql`UPDATE provider_services SET amount_sek = amount_sek + 100 WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+            (o) =>
+              sql`UPDATE provider_services SET amount_sek = amount_sek - 100 WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+            "price_changed"
+          )
+          yield* change(
+            "terms",
+            (o) =>
+              sql`UPDATE provider_services SET terms_version = terms_version || '.v2' WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+            (o) =>
+              sql`UPDATE provider_services SET terms_version = ${o.terms.version} WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+            "terms_changed"
+          )
+          yield* change(
+            "provider inactive",
+            (o) => sql`UPDATE providers SET active = false WHERE id = ${o.provider.id}`,
+            (o) => sql`UPDATE providers SET active = true WHERE id = ${o.provider.id}`,
+            "provider_unavailable"
+          )
+          yield* change(
+            "service inactive",
+            (o) =>
+              sql`UPDATE provider_services SET active = false WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+            (o) =>
+              sql`UPDATE provider_services SET active = true WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+            "provider_unavailable"
+          )
+          const savedAreas: Array<{ providerId: string; postcodes: string }> = []
+          yield* change(
+            "area",
+            (o) =>
+              sql<{ providerId: string; postcodes: string }>`
+              DELETE FROM provider_areas WHERE provider_id = ${o.provider.id} RETURNING provider_id, postcodes::text`.pipe(
+                Effect.map((rows) => savedAreas.push(...rows))
+              ),
+            () =>
+              Effect.forEach(
+                savedAreas,
+                (a) =>
+                  sql`INSERT INTO provider_areas (provider_id, postcodes) VALUES (${a.providerId}, ${a.postcodes}::int4range)`
+              ),
+            "provider_unavailable"
+          )
+          yield* change(
+            "working hours",
+            (o) =>
+              sql`UPDATE provider_working_hours SET opens = '00:00', closes = '00:30' WHERE provider_id = ${o.provider.id}`,
+            () => Effect.void,
+            "slot_taken"
+          )
+        })
+    )
+
+    it.effect("client mistakes are 400 naming the field: terms version, postcode, destination", () =>
+      Effect.gen(function* () {
+        const [option] = yield* searchOptions()
+        const wrongTerms = yield* confirm(confirmBody(option, { booking_terms_version: "some-other-terms-v9" }))
+        expect(wrongTerms.status).toBe(400)
+        expect(wrongTerms.body.issues).toEqual([
+          `booking_terms_version: must equal the option's terms version ${option.terms.version}`
+        ])
+        const wrongPostcode = yield* confirm(
+          confirmBody(option, { service_location: { country_code: "SE", address: "Storgatan 1", postcode: "111 23" } })
+        )
+        expect(wrongPostcode.status).toBe(400)
+        expect(wrongPostcode.body.issues).toEqual([
+          "service_location.postcode: must match the option's postcode 111 22"
+        ])
+        const extraDestination = yield* confirm(
+          confirmBody(option, {
+            destination_location: { country_code: "SE", address: "Storgatan 1", postcode: "111 23" }
+          })
+        )
+        expect(extraDestination.body.issues).toEqual(["destination_location: the option has no destination"])
+        const spaced = yield* confirm(
+          confirmBody(option, {
+            service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" }
+          })
+        )
+        expect(spaced.status).toBe(201)
+      })
+    )
+
+    it.effect("consent, terms acceptance, customer fields, e-mail and the idempotency key are required: 400", () =>
+      Effect.gen(function* () {
+        const [option] = yield* searchOptions()
+        const invalid = (overrides: Record<string, unknown>, issue: RegExp, drop?: string) =>
+          Effect.gen(function* () {
+            const body: Record<string, unknown> = confirmBody(option, overrides)
+            if (drop) delete body[drop]
+            const response = yield* confirm(body)
+            expect(response.status, JSON.stringify(response.body)).toBe(400)
+            expect(response.body).toMatchObject({ ok: false, error: "invalid_request", status: 400 })
+            expect(response.body.issues).toContainEqual(expect.stringMatching(issue))
+          })
+        const before = yield* counts
+        yield* invalid({}, /^user_consent_confirmed: is missing/, "user_consent_confirmed")
+        yield* invalid({ user_consent_confirmed: false }, /^user_consent_confirmed: must be true/)
+        yield* invalid({ booking_terms_accepted: false }, /^booking_terms_accepted: must be true/)
+        yield* invalid({}, /^booking_terms_accepted_at: is missing/, "booking_terms_accepted_at")
+        yield* invalid({ booking_terms_accepted_at: "yesterday" }, /^booking_terms_accepted_at: must be a date-time/)
+        yield* invalid(
+          { customer: { phone: "070123456", email: "a@b.se" } },
+          /^customer\.name: is required, or first_name and last_name/
+        )
+        yield* invalid(
+          { customer: { first_name: "Astrid", phone: "070123456", email: "a@b.se" } },
+          /^customer\.name: is required/
+        )
+        yield* invalid(
+          { customer: { ...customer, email: "not-an-email" } },
+          /^customer\.email: must be an e-mail address/
+        )
+        yield* invalid({ customer: { ...customer, phone: "070" } }, /^customer\.phone: Expected a string at least 5/)
+        yield* invalid({}, /^idempotency_key: is missing/, "idempotency_key")
+        yield* invalid({ idempotency_key: "" }, /^idempotency_key: Expected a string at least 1/)
+        yield* invalid({ booking_terms_version: "short" }, /^booking_terms_version: Expected a string at least 8/)
+        yield* invalid({ booking_option_id: "tooshort" }, /^booking_option_id: Expected a string at least 20/)
+        yield* invalid({ user_consent_statement: "ok" }, /^user_consent_statement: Expected a string at least 8/)
+        yield* invalid({ source: "" }, /^source: Expected a string at least 1/)
+        yield* invalid({ external_reference: "x".repeat(161) }, /^external_reference: Expected a string at most 160/)
+        yield* invalid(
+          { service_location: { country_code: "SE", postcode: "111 22" } },
+          /^service_location\.address: is missing/
+        )
+        yield* invalid({ customer: { ...customer, ssn: "19121212-1212" } }, /^customer\.ssn: is unexpected/)
+        yield* invalid({ note: "x" }, /^note: is unexpected/)
+        expect(yield* counts).toEqual(before)
+        const firstAndLast = yield* confirm(
+          confirmBody(option, {
+            customer: { first_name: "Astrid", last_name: "Lindqvist", phone: "0701234567", email: "a@b.se" }
+          })
+        )
+        expect(firstAndLast.status).toBe(201)
+      })
+    )
+
+    it.effect("a token is required: 401 without one", () =>
+      Effect.gen(function* () {
+        const [option] = yield* searchOptions()
+        const response = yield* confirm(confirmBody(option), {})
+        expect(response.status).toBe(401)
+        expect(response.body).toMatchObject({ ok: false, error: "unauthorized", status: 401 })
+      })
+    )
+
+    it.effect("racing confirms of one slot: exactly one booking, every other answer is 409 slot_taken", () =>
+      Effect.gen(function* () {
+        const options = yield* searchOptions()
+        const target = options[options.length - 1]
+        const sameSlot = yield* Effect.forEach(Array.from({ length: 8 }), () =>
+          searchOptions().pipe(
+            Effect.map(
+              (found) =>
+                found.find((o) => o.provider.id === target.provider.id && o.slot.start_at === target.slot.start_at) ??
+                target
+            )
+          )
+        )
+        const responses = yield* Effect.forEach(sameSlot, (option) => confirm(confirmBody(option)), {
+          concurrency: "unbounded"
+        })
+        expect(responses.filter((r) => r.status === 201)).toHaveLength(1)
+        for (const r of responses.filter((r) => r.status !== 201)) expectConflict(r, "slot_taken")
+      })
+    )
+
+    it.effect("racing confirms with one key: one booking, the others replay it", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`DELETE FROM notification_outbox`
+        yield* sql`DELETE FROM bookings`
+        yield* sql`DELETE FROM calendar_bookings`
+        const [option] = yield* searchOptions()
+        const body = confirmBody(option)
+        const responses = yield* Effect.forEach(Array.from({ length: 6 }), () => confirm(body), {
+          concurrency: "unbounded"
+        })
+        const created = responses.filter((r) => r.status === 201)
+        expect(created).toHaveLength(1)
+        for (const r of responses.filter((r) => r.status !== 201)) {
+          if (r.status === 200) expect(r.body.booking.id).toBe(created[0]!.body.booking.id)
+          else expectConflict(r, "idempotency_in_flight", false)
+        }
+        expect((yield* counts).bookings).toBe(1)
+      })
+    )
+  })
+})
+
+describe("GET /api/public/bookings/{booking_id}", () => {
+  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+    it.effect("finds a booking by id and by request_id, redacted, only for the partner that made it", () =>
+      Effect.gen(function* () {
+        const [option] = yield* searchOptions()
+        const created = (yield* confirm(confirmBody(option))).body
+        for (const id of [created.booking.id, created.request_id]) {
+          const found = yield* get(`/api/public/bookings/${id}`, auth)
+          expect(found.status).toBe(200)
+          expect(found.body).toMatchObject({
+            ok: true,
+            found: true,
+            request_id: created.request_id,
+            provider_selected: true,
+            availability_checked: true,
+            booking_created: true
+          })
+          expect(found.body.booking).toEqual(created.booking)
+          expect(JSON.stringify(found.body)).not.toMatch(/Astrid|Lindqvist|123 45 67|example\.se|Drottninggatan|111 22/)
+        }
+        const other = yield* get(`/api/public/bookings/${created.booking.id}`, {
+          authorization: `Bearer ${otherToken}`
+        })
+        expect(other.body).toMatchObject({ ok: true, found: false, booking_id: created.booking.id })
+        const missing = yield* get("/api/public/bookings/bkg_doesnotexist", auth)
+        expect(missing.status).toBe(200)
+        expect(missing.body).toEqual({
+          ok: true,
+          found: false,
+          booking_id: "bkg_doesnotexist",
+          safe_next_step: expect.stringContaining("Do not tell the user anything is booked")
+        })
+        expect((yield* get(`/api/public/bookings/${created.booking.id}`)).status).toBe(401)
+      })
+    )
+  })
+})

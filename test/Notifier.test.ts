@@ -1,0 +1,505 @@
+import { createHmac, randomUUID } from "node:crypto"
+import { createServer as createHttpServer, type IncomingHttpHeaders } from "node:http"
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Context, Effect, Either, Layer, Option, Redacted, Schedule, type Scope } from "effect"
+import { SMTPServer } from "smtp-server"
+import { appConfig, appConfigFrom } from "../src/AppConfig.js"
+import { bookingConfirmation } from "../src/Domain/Messages.js"
+import { Notifier, retryDelayMs } from "../src/Notifier.js"
+import { TestDatabaseLive } from "./support/TestDatabase.js"
+
+interface ReceivedMail {
+  readonly to: ReadonlyArray<string>
+  readonly subject: string
+  readonly text: string
+}
+
+interface ReceivedHook {
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+}
+
+/** Just enough MIME for what nodemailer writes: folded RFC 2047 subjects and quoted-printable or base64 text. */
+const utf8 = (binary: string) => Buffer.from(binary, "latin1").toString("utf8")
+const hexBytes = (text: string) =>
+  text.replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+
+const decodeHeader = (value: string) =>
+  utf8(
+    value
+      .replace(/\?=\s+=\?/g, "?==?")
+      .replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=/g, (_, encoding: string, text: string) =>
+        encoding.toUpperCase() === "B"
+          ? Buffer.from(text, "base64").toString("latin1")
+          : hexBytes(text.replace(/_/g, " "))
+      )
+  )
+
+const parseMail = (raw: string, to: ReadonlyArray<string>): ReceivedMail => {
+  const split = raw.indexOf("\r\n\r\n")
+  const headers = raw
+    .slice(0, split)
+    .replace(/\r\n[ \t]+/g, " ")
+    .split("\r\n")
+  const header = (name: string) =>
+    headers
+      .find((line) => line.toLowerCase().startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trim() ?? ""
+  const body = raw.slice(split + 4)
+  const encoding = header("content-transfer-encoding").toLowerCase()
+  const text =
+    encoding === "quoted-printable"
+      ? utf8(hexBytes(body.replace(/=\r\n/g, "")))
+      : encoding === "base64"
+        ? Buffer.from(body, "base64").toString("utf8")
+        : body
+  return { to, subject: decodeHeader(header("subject")), text: text.replace(/\r\n/g, "\n") }
+}
+
+const smtpServer = (port = 0) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly port: number; readonly messages: Array<ReceivedMail>; readonly server: SMTPServer }>(
+      (resume) => {
+        const messages: Array<ReceivedMail> = []
+        const server = new SMTPServer({
+          authOptional: true,
+          disabledCommands: ["STARTTLS"],
+          logger: false,
+          closeTimeout: 500,
+          onData(stream, session, callback) {
+            const chunks: Array<Buffer> = []
+            stream.on("data", (chunk: Buffer) => chunks.push(chunk))
+            stream.on("end", () => {
+              const to = session.envelope.rcptTo.map((recipient) => recipient.address)
+              messages.push(parseMail(Buffer.concat(chunks).toString("latin1"), to))
+              callback()
+            })
+          }
+        })
+        server.once("error", (error) => resume(Effect.die(error)))
+        server.listen(port, "127.0.0.1", () =>
+          resume(Effect.succeed({ port: (server.server.address() as AddressInfo).port, messages, server }))
+        )
+      }
+    ),
+    ({ server }) => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+  )
+
+/** A port where nothing listens: taken from a server that is closed again at once. */
+const deadPort = Effect.scoped(Effect.map(smtpServer(), ({ port }) => port))
+
+/** Accepts connections and never says a word, like an SMTP server that hangs. */
+const silentServer = Effect.acquireRelease(
+  Effect.async<{ readonly port: number; readonly close: () => Promise<void> }>((resume) => {
+    const sockets = new Set<Socket>()
+    const server = createNetServer((socket) => {
+      sockets.add(socket)
+      socket.on("error", () => {})
+      socket.on("close", () => sockets.delete(socket))
+    })
+    const close = () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => done())
+      })
+    server.listen(0, "127.0.0.1", () => resume(Effect.succeed({ port: (server.address() as AddressInfo).port, close })))
+  }),
+  ({ close }) => Effect.promise(close)
+)
+
+/** Answers the given statuses in turn, then 200. */
+const webhookReceiver = (statuses: Array<number> = []) =>
+  Effect.acquireRelease(
+    Effect.async<{
+      readonly url: string
+      readonly received: Array<ReceivedHook>
+      readonly server: ReturnType<typeof createHttpServer>
+    }>((resume) => {
+      const received: Array<ReceivedHook> = []
+      const server = createHttpServer((request, response) => {
+        let body = ""
+        request.setEncoding("utf8")
+        request.on("data", (chunk: string) => {
+          body += chunk
+        })
+        request.on("end", () => {
+          received.push({ headers: request.headers, body })
+          response.statusCode = statuses.shift() ?? 200
+          response.end("ok")
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(
+          Effect.succeed({
+            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/booking`,
+            received,
+            server
+          })
+        )
+      )
+    }),
+    ({ server }) =>
+      Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+  )
+
+const notifierWith = (env: Record<string, string>) =>
+  Layer.build(Notifier.Default.pipe(Layer.provide(appConfigFrom(env)))).pipe(Effect.map(Context.get(Notifier)))
+
+/** The dispatcher runs once at start and then not again within a test. */
+const noDispatcher = { NOTIFY_POLL_MS: "600000" }
+const smtpAt = (port: number) => ({ SMTP_URL: `smtp://127.0.0.1:${port}` })
+
+const withDatabase = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | Scope.Scope>) =>
+  effect.pipe(Effect.scoped, Effect.provide(TestDatabaseLive))
+
+const confirmation = bookingConfirmation({
+  bookingId: "0b6c3d4e-1f2a-4b5c-8d9e-0a1b2c3d4e5f",
+  requestId: "REQ-7F3K9Q",
+  providerId: "rormokarna-sthlm",
+  providerName: "Rörmokarna i Stockholm AB",
+  serviceLabelSv: "Byte av blandare",
+  slotStart: new Date("2026-11-23T07:00:00Z"),
+  slotEnd: new Date("2026-11-23T09:00:00Z"),
+  timeZone: "Europe/Stockholm",
+  priceSek: 1990,
+  termsVersion: "2026-01-15-standard",
+  termsUrl: "https://example.se/villkor/2026-01-15-standard",
+  serviceAddress: "Storgatan 1, 111 22 Stockholm",
+  customerName: "Anna Andersson"
+})
+
+const providerId = "rormokarna-sthlm"
+const webhookSecret = "whsec-0123456789abcdef0123456789abcdef"
+
+const insertProvider = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql`INSERT INTO providers (id, name, city, notify_webhook_secret)
+    VALUES (${providerId}, 'Rörmokarna i Stockholm AB', 'Stockholm', ${webhookSecret})`
+)
+
+interface NewRow {
+  readonly subjectId?: string
+  readonly role?: "customer" | "provider"
+  readonly channel: "email" | "webhook" | "none"
+  readonly address: string | null
+  readonly status?: "pending" | "skipped"
+  readonly subject?: string
+  readonly body?: string
+  readonly payload?: Record<string, unknown>
+  /** Relative to now; negative is in the past. */
+  readonly giveUpMinutes?: number
+  readonly createdMinutesAgo?: number
+}
+
+const insertRow = (row: NewRow) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const id = randomUUID()
+    const role = row.role ?? (row.channel === "webhook" ? "provider" : "customer")
+    const message = role === "provider" ? confirmation.provider : { ...confirmation.customer, payload: {} }
+    yield* sql`
+      INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
+        subject, body, payload, status, give_up_at, created_at)
+      VALUES (${id}, 'booking_confirmed', ${row.subjectId ?? randomUUID()}, ${role},
+        ${role === "provider" ? providerId : null}, ${row.channel}, ${row.address},
+        ${row.subject ?? message.subject}, ${row.body ?? message.body},
+        ${JSON.stringify(row.payload ?? message.payload)}::jsonb, ${row.status ?? "pending"},
+        now() + make_interval(mins => ${row.giveUpMinutes ?? 24 * 60}),
+        now() - make_interval(mins => ${row.createdMinutesAgo ?? 0}))`
+    return id
+  })
+
+const makeDue = (id: string) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql`UPDATE notification_outbox SET next_attempt_at = now() WHERE id = ${id}`
+  )
+
+const stateOf = (notifier: Notifier, id: string) =>
+  Effect.flatMap(
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) => sql<{ subjectId: string }>`SELECT subject_id FROM notification_outbox WHERE id = ${id}`
+    ),
+    (rows) =>
+      Effect.map(notifier.statesOf(rows.map((row) => row.subjectId)), (states) => states.find((s) => s.id === id)!)
+  )
+
+const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, done: (a: A) => boolean, timeoutMs = 5000) =>
+  effect.pipe(
+    Effect.filterOrFail(done, () => "not yet"),
+    Effect.retry({ schedule: Schedule.spaced("50 millis"), while: (error) => error === "not yet" }),
+    Effect.timeout(timeoutMs)
+  )
+
+const loadConfig = (env: Record<string, string>) =>
+  Effect.either(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+describe("notification settings", () => {
+  it.effect("have defaults, keep SMTP_URL Redacted, and name the variable when a value is wrong", () =>
+    Effect.gen(function* () {
+      const defaults = Either.getOrThrow(yield* loadConfig({}))
+      expect(defaults).toMatchObject({
+        notifyFrom: "Bokning <bokning@localhost>",
+        notifyWaitMs: 2000,
+        notifyGiveUpHours: 24,
+        notifyPollMs: 5000
+      })
+      expect(Option.isNone(defaults.smtpUrl)).toBe(true)
+      const smtp = Either.getOrThrow(yield* loadConfig({ SMTP_URL: "smtps://user:secret@mail.example.se:465" }))
+      expect(Option.map(smtp.smtpUrl, Redacted.value)).toEqual(Option.some("smtps://user:secret@mail.example.se:465"))
+      expect(String(Option.getOrThrow(smtp.smtpUrl))).toBe("<redacted>")
+      for (const [name, value] of [
+        ["SMTP_URL", "https://user:secret@mail.example.se"],
+        ["SMTP_URL", "not a url"],
+        ["NOTIFY_WAIT_MS", "10001"],
+        ["NOTIFY_WAIT_MS", "-1"],
+        ["NOTIFY_GIVE_UP_HOURS", "0"],
+        ["NOTIFY_GIVE_UP_HOURS", "169"],
+        ["NOTIFY_POLL_MS", "fast"]
+      ] as const) {
+        const result = yield* loadConfig({ [name]: value })
+        expect(Either.isLeft(result) ? String(result.left) : "loaded").toContain(name)
+        expect(Either.isLeft(result) ? String(result.left) : "").not.toContain("secret")
+      }
+    })
+  )
+})
+
+describe("Notifier", () => {
+  it("retries 30 s after the first failure, doubling to at most 30 min, less up to a fifth at random", () => {
+    expect([1, 2, 3, 4, 6, 7, 20].map((n) => retryDelayMs(n, 0))).toEqual([
+      30_000, 60_000, 120_000, 240_000, 960_000, 1_800_000, 1_800_000
+    ])
+    expect(retryDelayMs(1, 0.999)).toBeGreaterThan(24_000)
+    expect(retryDelayMs(30, 0.999)).toBeLessThanOrEqual(1_800_000)
+  })
+
+  it.live("chooses the channel: providers prefer their webhook, e-mail only when SMTP is configured", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const withSmtp = yield* notifierWith({ ...smtpAt(2525), ...noDispatcher })
+        const withoutSmtp = yield* notifierWith(noDispatcher)
+        const both = { email: "p@example.se", webhookUrl: "https://hooks.example.se/b" }
+        expect(withSmtp.channelFor("provider", both)).toEqual({ channel: "webhook", address: both.webhookUrl })
+        expect(withSmtp.channelFor("provider", { email: "p@example.se", webhookUrl: null })).toEqual({
+          channel: "email",
+          address: "p@example.se"
+        })
+        expect(withSmtp.channelFor("customer", both)).toEqual({ channel: "email", address: "p@example.se" })
+        expect(withSmtp.channelFor("customer", { email: " " })).toEqual({ channel: "none", address: null })
+        expect(withoutSmtp.channelFor("customer", { email: "c@example.se" })).toEqual({
+          channel: "none",
+          address: null
+        })
+        expect(withoutSmtp.channelFor("provider", { email: "p@example.se" })).toEqual({
+          channel: "none",
+          address: null
+        })
+        expect(withoutSmtp.channelFor("provider", both)).toEqual({ channel: "webhook", address: both.webhookUrl })
+      })
+    )
+  )
+
+  it.live("an e-mail is delivered right after commit and its row is sent", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const smtp = yield* smtpServer()
+        const notifier = yield* notifierWith({ ...smtpAt(smtp.port), ...noDispatcher, NOTIFY_FROM: "Bokning <b@x.se>" })
+        const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
+        const [state] = yield* notifier.deliverNow([id])
+        expect(state).toMatchObject({ id, recipientRole: "customer", channel: "email", status: "sent", attempts: 1 })
+        expect(state?.sentAt).toBeInstanceOf(Date)
+        expect(state?.nextAttemptAt).toBeNull()
+        expect(smtp.messages).toHaveLength(1)
+        expect(smtp.messages[0]?.to).toEqual(["anna@example.se"])
+        expect(smtp.messages[0]?.subject).toBe(confirmation.customer.subject)
+        expect(smtp.messages[0]?.text).toContain("Din bokning hos Rörmokarna i Stockholm AB är bekräftad.")
+        expect(smtp.messages[0]?.text).toContain("1 990 kr inkl. moms")
+      })
+    )
+  )
+
+  it.live("a webhook carries the JSON payload with a signature made with the provider's secret", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const hooks = yield* webhookReceiver()
+        yield* insertProvider
+        const notifier = yield* notifierWith({
+          ...noDispatcher,
+          APP_ENV: "production",
+          DATABASE_URL: "postgres://u@h/d"
+        })
+        const id = yield* insertRow({ channel: "webhook", address: hooks.url })
+        const [state] = yield* notifier.deliverNow([id])
+        expect(state).toMatchObject({ id, recipientRole: "provider", channel: "webhook", status: "sent", attempts: 1 })
+        expect(hooks.received).toHaveLength(1)
+        const { headers, body } = hooks.received[0]!
+        expect(headers["content-type"]).toBe("application/json")
+        expect(headers["x-booking-event"]).toBe("booking.confirmed")
+        expect(headers["x-booking-delivery"]).toBe(id)
+        const timestamp = String(headers["x-booking-timestamp"])
+        expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(30)
+        const expected = createHmac("sha256", webhookSecret).update(`${timestamp}.${body}`).digest("hex")
+        expect(headers["x-booking-signature"]).toBe(`sha256=${expected}`)
+        expect(JSON.parse(body)).toEqual(confirmation.provider.payload)
+      })
+    )
+  )
+
+  it.live("in production a plain-http webhook that is not loopback is refused with a clear error", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        yield* insertProvider
+        const notifier = yield* notifierWith({
+          ...noDispatcher,
+          APP_ENV: "production",
+          DATABASE_URL: "postgres://u@h/d"
+        })
+        const id = yield* insertRow({ channel: "webhook", address: "http://hooks.example.se/booking" })
+        const [state] = yield* notifier.deliverNow([id])
+        expect(state).toMatchObject({ status: "pending", attempts: 1, lastError: "the webhook url must be https" })
+      })
+    )
+  )
+
+  it.live("rows without a channel stay skipped and untouched", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const smtp = yield* smtpServer()
+        const notifier = yield* notifierWith({ ...smtpAt(smtp.port), NOTIFY_POLL_MS: "50" })
+        const id = yield* insertRow({ channel: "none", address: null, status: "skipped" })
+        const [state] = yield* notifier.deliverNow([id])
+        yield* Effect.sleep("300 millis")
+        const later = yield* stateOf(notifier, id)
+        for (const seen of [state, later]) {
+          expect(seen).toMatchObject({
+            id,
+            channel: "none",
+            status: "skipped",
+            attempts: 0,
+            lastError: null,
+            sentAt: null
+          })
+        }
+        expect(smtp.messages).toHaveLength(0)
+      })
+    )
+  )
+
+  it.live(
+    "a dead SMTP server leaves the row pending for a retry, and the dispatcher sends it once the server is back",
+    () =>
+      withDatabase(
+        Effect.gen(function* () {
+          const port = yield* deadPort
+          const notifier = yield* notifierWith({ ...smtpAt(port), NOTIFY_POLL_MS: "200" })
+          const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
+          const before = Date.now()
+          yield* notifier.deliverNow([id])
+          // The dispatcher may have taken the row first; either way it has one attempt behind it.
+          const failed = yield* eventually(stateOf(notifier, id), (state) => state.attempts === 1)
+          expect(failed).toMatchObject({ status: "pending", attempts: 1, sentAt: null })
+          expect(failed.lastError).toContain("could not connect to the SMTP server")
+          expect(failed.nextAttemptAt!.getTime()).toBeGreaterThan(before + 20_000)
+          expect(failed.nextAttemptAt!.getTime()).toBeLessThan(Date.now() + 31_000)
+
+          const smtp = yield* smtpServer(port)
+          yield* makeDue(id)
+          const sent = yield* eventually(stateOf(notifier, id), (state) => state.status === "sent")
+          expect(sent).toMatchObject({ attempts: 2, lastError: null })
+          expect(smtp.messages.map((message) => message.subject)).toEqual([confirmation.customer.subject])
+        })
+      )
+  )
+
+  it.live("a webhook answering 500 is retried and then sent", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const hooks = yield* webhookReceiver([500])
+        yield* insertProvider
+        const notifier = yield* notifierWith({ NOTIFY_POLL_MS: "200" })
+        const id = yield* insertRow({ channel: "webhook", address: hooks.url })
+        yield* notifier.deliverNow([id])
+        const failed = yield* eventually(stateOf(notifier, id), (state) => state.attempts === 1)
+        expect(failed).toMatchObject({ status: "pending", lastError: "the webhook answered 500" })
+        yield* makeDue(id)
+        const sent = yield* eventually(stateOf(notifier, id), (state) => state.status === "sent")
+        expect(sent.attempts).toBe(2)
+        expect(hooks.received.map((hook) => hook.headers["x-booking-delivery"])).toEqual([id, id])
+      })
+    )
+  )
+
+  it.live("a failed attempt after the give-up time (or NOTIFY_GIVE_UP_HOURS) marks the row failed", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const port = yield* deadPort
+        const notifier = yield* notifierWith({ ...smtpAt(port), ...noDispatcher, NOTIFY_GIVE_UP_HOURS: "2" })
+        const late = yield* insertRow({ channel: "email", address: "anna@example.se", giveUpMinutes: -1 })
+        const old = yield* insertRow({ channel: "email", address: "anna@example.se", createdMinutesAgo: 121 })
+        const fresh = yield* insertRow({ channel: "email", address: "anna@example.se", createdMinutesAgo: 119 })
+        const states = yield* notifier.deliverNow([late, old, fresh])
+        const byId = new Map(states.map((state) => [state.id, state]))
+        for (const id of [late, old]) {
+          expect(byId.get(id)).toMatchObject({ status: "failed", attempts: 1, nextAttemptAt: null })
+          expect(byId.get(id)?.lastError).toContain("could not connect")
+        }
+        expect(byId.get(fresh)).toMatchObject({ status: "pending", attempts: 1 })
+        // The last retry is due at the deadline rather than after it.
+        expect(byId.get(fresh)!.nextAttemptAt!.getTime()).toBeLessThan(Date.now() + 61_000)
+      })
+    )
+  )
+
+  it.live("deliverNow answers within NOTIFY_WAIT_MS when the SMTP server accepts and never answers", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const silent = yield* silentServer
+        const notifier = yield* notifierWith({ ...smtpAt(silent.port), ...noDispatcher, NOTIFY_WAIT_MS: "500" })
+        const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
+        const started = Date.now()
+        const [state] = yield* notifier.deliverNow([id])
+        const elapsed = Date.now() - started
+        expect(elapsed).toBeGreaterThanOrEqual(450)
+        expect(elapsed).toBeLessThan(500 + 1500)
+        // Still being attempted in the background, under its lease.
+        expect(state).toMatchObject({ id, status: "pending", attempts: 0 })
+        expect(state!.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 30_000)
+      })
+    )
+  )
+
+  it.live("two instances on one database send each due row exactly once", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const smtp = yield* smtpServer()
+        const env = { ...smtpAt(smtp.port), NOTIFY_POLL_MS: "20" }
+        const a = yield* notifierWith(env)
+        const b = yield* notifierWith(env)
+        const subjectId = randomUUID()
+        const ids = yield* Effect.forEach(
+          Array.from({ length: 45 }, (_, n) => n),
+          (n) => insertRow({ subjectId, channel: "email", address: `c${n}@example.se`, subject: `Bokning ${n}` })
+        )
+        yield* Effect.all([a.deliverNow(ids.slice(0, 30)), b.deliverNow(ids.slice(15))], { concurrency: 2 })
+        const states = yield* eventually(
+          a.statesOf([subjectId]),
+          (rows) => rows.length === 45 && rows.every((row) => row.status === "sent"),
+          8000
+        )
+        yield* Effect.sleep("300 millis")
+        expect(states.every((state) => state.attempts === 1)).toBe(true)
+        expect(smtp.messages.map((message) => message.subject).sort()).toEqual(
+          Array.from({ length: 45 }, (_, n) => `Bokning ${n}`).sort()
+        )
+      })
+    )
+  )
+})
