@@ -1,6 +1,6 @@
+import { createHash } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Option, Schedule } from "effect"
-import { createHash } from "node:crypto"
 
 export type IdempotencyScope = "booking" | "request"
 
@@ -20,7 +20,9 @@ const canonical = (value: unknown): unknown =>
 
 /** "The same request": the same decoded body, whatever its key order. */
 export const requestHash = (body: unknown): string =>
-  createHash("sha256").update(JSON.stringify(canonical(body))).digest("hex")
+  createHash("sha256")
+    .update(JSON.stringify(canonical(body)))
+    .digest("hex")
 
 export interface StoredKey {
   readonly requestHash: string

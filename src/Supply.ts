@@ -90,7 +90,8 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
               h.opens < other.closes &&
               other.opens < h.closes
           )
-          if (clash >= 0) problems.push(`providers.${p}.working_hours.${i}: overlaps working_hours.${clash} on the same day`)
+          if (clash >= 0)
+            problems.push(`providers.${p}.working_hours.${i}: overlaps working_hours.${clash} on the same day`)
         })
       })
       return problems

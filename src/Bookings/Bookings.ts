@@ -1,14 +1,14 @@
+import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
 import { Calendar, type OutboxRow } from "../Calendar.js"
 import { Catalog } from "../Catalog.js"
 import {
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
-  BookingUnavailable,
   type BookingStatusResponse,
+  BookingUnavailable,
   type ConfirmedBooking,
   type Delivery,
   PriceChanged,
@@ -144,7 +144,11 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       return response
     }
 
-    const replay = (partner: Partner["Type"], stored: { readonly requestHash: string; readonly resourceId: string }, hash: string) =>
+    const replay = (
+      partner: Partner["Type"],
+      stored: { readonly requestHash: string; readonly resourceId: string },
+      hash: string
+    ) =>
       Effect.gen(function* () {
         if (stored.requestHash !== hash) {
           return yield* new IdempotencyKeyReused({
@@ -165,7 +169,9 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         issues.push(`booking_terms_version: must equal the option's terms version ${option.termsVersion}`)
       }
       if (postcodeNumber(request.service_location.postcode) !== option.originPostcode) {
-        issues.push(`service_location.postcode: must match the option's postcode ${formatPostcode(option.originPostcode)}`)
+        issues.push(
+          `service_location.postcode: must match the option's postcode ${formatPostcode(option.originPostcode)}`
+        )
       }
       if (option.destinationPostcode !== undefined) {
         if (request.destination_location === undefined) {
@@ -249,7 +255,8 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
               requestHash: hash,
               resourceId: bookingId
             })
-            if (!claimed) return Option.none<{ readonly stored: StoredBooking; readonly outbox: ReadonlyArray<string> }>()
+            if (!claimed)
+              return Option.none<{ readonly stored: StoredBooking; readonly outbox: ReadonlyArray<string> }>()
             const offer = yield* revalidate(option)
             const timeZone = "Europe/Stockholm"
             const slot = { start: option.slotStart, end: option.slotEnd }
@@ -364,10 +371,12 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
           })
         )
         .pipe(
-          Effect.catchTag("SqlError", (error): Effect.Effect<never, SlotTaken | BookingUnavailable> =>
-            conflictCodes.has(sqlState(error) ?? "")
-              ? Effect.fail(new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot was just taken"] }))
-              : unavailable(error)
+          Effect.catchTag(
+            "SqlError",
+            (error): Effect.Effect<never, SlotTaken | BookingUnavailable> =>
+              conflictCodes.has(sqlState(error) ?? "")
+                ? Effect.fail(new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot was just taken"] }))
+                : unavailable(error)
           )
         )
 
@@ -386,9 +395,9 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
 
     const status = Effect.fn("Bookings.status")(function* (bookingId: string, partner: Partner["Type"]) {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bookingId)
-      const found = yield* (isUuid ? load({ id: bookingId }, partner.id) : load({ requestId: bookingId }, partner.id)).pipe(
-        Effect.catchAll(unavailable)
-      )
+      const found = yield* (
+        isUuid ? load({ id: bookingId }, partner.id) : load({ requestId: bookingId }, partner.id)
+      ).pipe(Effect.catchAll(unavailable))
       if (Option.isNone(found)) {
         const response: BookingStatusResponse = {
           ok: true,

@@ -16,8 +16,6 @@ export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
           return HttpServerResponse.unsafeJson(body, { status })
         })
       )
-      .handle("status", ({ path }) =>
-        Effect.flatMap(Partner, (partner) => bookings.status(path.booking_id, partner))
-      )
+      .handle("status", ({ path }) => Effect.flatMap(Partner, (partner) => bookings.status(path.booking_id, partner)))
   })
 )

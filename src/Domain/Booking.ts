@@ -162,7 +162,10 @@ export class SlotTaken extends Schema.TaggedError<SlotTaken>()(
 export class IdempotencyInFlight extends Schema.TaggedError<IdempotencyInFlight>()(
   "idempotency_in_flight",
   details,
-  HttpApiSchema.annotations({ status: 409, description: "A request with this idempotency key is still being processed" })
+  HttpApiSchema.annotations({
+    status: 409,
+    description: "A request with this idempotency key is still being processed"
+  })
 ) {}
 
 export class BookingUnavailable extends Schema.TaggedError<BookingUnavailable>()(

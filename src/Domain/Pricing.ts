@@ -41,7 +41,9 @@ const isUnitPriced = (model: string): model is keyof typeof quantityKeys => mode
 export const quote = (service: PricedService, details: Readonly<Record<string, unknown>> | undefined): QuoteResult => {
   if (!isUnitPriced(service.pricingModel)) return priceFor(service, undefined)
   const keys = quantityKeys[service.pricingModel]
-  const given = keys.map((key) => details?.[key]).find((value): value is number => typeof value === "number" && value > 0)
+  const given = keys
+    .map((key) => details?.[key])
+    .find((value): value is number => typeof value === "number" && value > 0)
   return given === undefined ? { _tag: "MissingQuantity", keys } : priceFor(service, given)
 }
 
