@@ -1,0 +1,108 @@
+import { createHmac } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { deadPort, smtpServer, webhookReceiver } from "../support/Receivers.js"
+import { get, postJson, TestServerLive } from "../support/TestServer.js"
+
+const token = "partner-notify-token-0123456789"
+const auth = { authorization: `Bearer ${token}` }
+
+const search = postJson("/api/public/booking-options", {
+  vertical_id: "vvs",
+  job_type_id: "install_faucet",
+  description: "Byta köksblandaren, den nya finns på plats",
+  location: { country_code: "SE", postcode: "111 22" },
+  timing: { preferred_time_text: "nästa vecka" }
+}).pipe(Effect.map((response) => response.body.options as Array<any>))
+
+let key = 0
+const confirm = (option: any) =>
+  postJson(
+    "/api/public/bookings",
+    {
+      booking_option_id: option.booking_option_id,
+      customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
+      service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
+      user_consent_confirmed: true,
+      booking_terms_accepted: true,
+      booking_terms_version: option.terms.version,
+      booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+      idempotency_key: `notify-${++key}`
+    },
+    auth
+  )
+
+/** The app with real SMTP on loopback, and one provider switched to a local signed webhook. */
+const withSmtp = (smtpPort: number) =>
+  TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` })
+
+describe("booking confirmations", () => {
+  it.effect("go out by e-mail to the customer and by signed webhook to the provider, and the response says sent", () =>
+    Effect.gen(function* () {
+      const smtp = yield* smtpServer()
+      const hooks = yield* webhookReceiver()
+      const context = yield* Layer.build(withSmtp(smtp.port))
+      const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
+
+      const [option] = yield* run(search)
+      const sql = yield* run(SqlClient.SqlClient)
+      const secret = "whsec-notifications-test-0123456789"
+      yield* run(
+        sql`UPDATE providers SET notify_webhook_url = ${hooks.url}, notify_webhook_secret = ${secret} WHERE id = ${option.provider.id}`
+      )
+
+      const response = yield* run(confirm(option))
+      expect(response.status).toBe(201)
+      expect(response.body.booking).toMatchObject({
+        customer_confirmation_status: "sent",
+        provider_confirmation_status: "sent"
+      })
+      expect(response.body.confirmation_delivery).toMatchObject({
+        customer: { status: "sent", channel: "email", attempts: 1, will_retry: false },
+        provider: { status: "sent", channel: "webhook", attempts: 1, will_retry: false }
+      })
+
+      const [mail] = smtp.messages
+      expect(mail?.to).toEqual(["astrid@example.se"])
+      expect(mail?.text).toContain(option.provider.name)
+      expect(mail?.text).toContain(option.terms.version)
+      expect(mail?.text).toMatch(/kr inkl\. moms/)
+
+      const [hook] = hooks.received
+      const payload = JSON.parse(hook!.body)
+      expect(payload).toMatchObject({
+        event: "booking.confirmed",
+        booking_id: response.body.booking.id,
+        price_sek: option.price.amount_sek
+      })
+      const timestamp = hook!.headers["x-booking-timestamp"]
+      const expected = createHmac("sha256", secret).update(`${timestamp}.${hook!.body}`).digest("hex")
+      expect(hook!.headers["x-booking-signature"]).toBe(`sha256=${expected}`)
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("a dead SMTP server never undoes or delays the booking: 201, the e-mail failed and will be retried", () =>
+    Effect.gen(function* () {
+      const port = yield* deadPort
+      const context = yield* Layer.build(withSmtp(port))
+      const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
+      const [option] = yield* run(search)
+      const response = yield* run(confirm(option))
+      expect(response.status).toBe(201)
+      expect(response.body.booking_created).toBe(true)
+      expect(response.body.booking.customer_confirmation_status).toBe("failed")
+      expect(response.body.confirmation_delivery.customer).toMatchObject({
+        status: "failed",
+        channel: "email",
+        attempts: 1,
+        will_retry: true
+      })
+      const status = yield* run(get(`/api/public/bookings/${response.body.booking.id}`, auth))
+      expect(status.body).toMatchObject({
+        found: true,
+        booking: { status: "confirmed", customer_confirmation_status: "failed" }
+      })
+    }).pipe(Effect.scoped)
+  )
+})
