@@ -43,6 +43,7 @@ describe("GET /api/public/requests/capabilities", () => {
         expect(body.agent_contract.required_fields).toEqual(body.required_fields)
         expect(body.auth).toHaveProperty("production")
         expect(body.auth).toHaveProperty("development")
+        expect(body.idempotency).toMatchObject({ retention_hours: 168 })
       })
     )
 

@@ -5,6 +5,7 @@ import { Catalog } from "../Catalog.js"
 import { Capabilities, requestsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
 import { quantityKeys } from "../Domain/Pricing.js"
+import { idempotencyRetentionDays } from "../Idempotency.js"
 import { Supply } from "../Supply.js"
 
 export const paths = {
@@ -112,6 +113,12 @@ export const buildCapabilities = (input: {
         "POST /api/public/requests"
       ],
       token_not_required_for: ["GET /api/public/requests/capabilities", "POST /api/public/booking-options"]
+    },
+    idempotency: {
+      scope: "per partner token and endpoint",
+      retention_hours: idempotencyRetentionDays * 24,
+      same_key_same_request: "200 with the stored result and idempotent_replay true (also after the option expired)",
+      same_key_different_request: "409 idempotency_key_reused; nothing is written"
     },
     agent_contract: {
       consent_required_before_pii_submission: true,

@@ -81,6 +81,7 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
   supported_verticals: Schema.Array(SupportedVertical),
   unavailable_verticals: Schema.Array(UnavailableVerticalCapability),
   auth: FreeForm,
+  idempotency: FreeForm,
   agent_contract: Schema.Struct(
     {
       consent_required_before_pii_submission: Schema.Literal(true),
