@@ -12,12 +12,14 @@ import {
   UnsupportedMediaType
 } from "./Domain/Errors.js"
 import { HealthApi } from "./Health/Api.js"
+import { RequestsApi } from "./Requests/Api.js"
 import { SearchApi } from "./Search/Api.js"
 
 export class Api extends HttpApi.make("home-service-booking-api")
   .add(CapabilitiesApi)
   .add(SearchApi)
   .add(BookingsApi)
+  .add(RequestsApi)
   .add(HealthApi)
   .addError(errorBody(InvalidRequest))
   .addError(errorBody(MalformedJson))

@@ -99,8 +99,15 @@ export const errorContractFor = (api: typeof Api) =>
                       })
                     )
                   }
+                  const issues = (error as HttpApiError.HttpApiDecodeError).issues
                   return Effect.fail(
-                    new InvalidRequest({ issues: formatIssues((error as HttpApiError.HttpApiDecodeError).issues) })
+                    new InvalidRequest({
+                      issues: formatIssues(issues),
+                      // Personal data is stored only after consent: a flag a client can test for.
+                      ...(issues.some((issue) => issue.path[0] === "user_consent_confirmed")
+                        ? { consent_required_before_create: true }
+                        : {})
+                    })
                   )
                 }
                 return Effect.failCause(cause as Cause.Cause<ContractError>)

@@ -13,13 +13,15 @@ import { ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
 import { Notifier } from "./Notifier.js"
 import { OptionSigner } from "./OptionSigner.js"
+import { RequestsLive } from "./Requests/Http.js"
+import { Requests } from "./Requests/Requests.js"
 import { SearchLive } from "./Search/Http.js"
 import { BookingSearch } from "./Search/Search.js"
 import { DemoSupplyLive, Supply } from "./Supply.js"
 
 /** Every group's handlers with the services they use; the Api and test Apis are built from it. */
-export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsLive, HealthLive).pipe(
-  Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default, Bookings.Default]),
+export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsLive, RequestsLive, HealthLive).pipe(
+  Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default, Bookings.Default, Requests.Default]),
   Layer.provide([OptionSigner.Default, Notifier.Default])
 )
 

@@ -208,7 +208,34 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
       return { providers: providers.length, services: services.length }
     })
 
-    return { fixedPriceServiceCounts, validate, importFile } as const
+    /**
+     * Providers that serve the postcode in the vertical, those offering the job type at a fixed
+     * price first; the hand-off of a follow-up request goes to these.
+     */
+    const candidates = Effect.fn("Supply.candidates")(function* (input: {
+      readonly verticalId: string
+      readonly jobTypeId: string
+      readonly postcode: number
+      readonly limit: number
+    }) {
+      return yield* sql<{
+        id: string
+        name: string
+        notifyEmail: string | null
+        notifyWebhookUrl: string | null
+        directBooking: boolean
+      }>`
+        SELECT p.id, p.name, p.notify_email, p.notify_webhook_url, bool_or(s.job_type_id = ${input.jobTypeId}) AS direct_booking
+        FROM providers p
+        JOIN provider_services s ON s.provider_id = p.id AND s.active AND s.vertical_id = ${input.verticalId}
+        WHERE p.active AND EXISTS (
+          SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.postcode}::int)
+        GROUP BY p.id
+        ORDER BY direct_booking DESC, p.id
+        LIMIT ${input.limit}`
+    })
+
+    return { fixedPriceServiceCounts, validate, importFile, candidates } as const
   }),
   dependencies: [Catalog.Default]
 }) {}

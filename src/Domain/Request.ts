@@ -1,0 +1,94 @@
+import { Schema } from "effect"
+import { Customer } from "./Booking.js"
+import { requestsSpecVersion } from "./Capabilities.js"
+import { VerticalId } from "./Catalog.js"
+import { optional, strictInput } from "./Input.js"
+import { Timing } from "./Search.js"
+
+const text = (min: number, max: number) => Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max))
+
+export const RequestLocation = Schema.Struct({
+  input: optional(text(2, 500)),
+  address: optional(text(2, 500)),
+  postcode: optional(text(3, 40))
+}).pipe(
+  Schema.filter(
+    (location) =>
+      location.input !== undefined ||
+      location.address !== undefined ||
+      location.postcode !== undefined ||
+      "must have input, address or postcode"
+  )
+)
+
+export const CustomerNextStep = Schema.Literal("home_visit", "price_info", "contact_me", "direct_booking")
+
+export const ServiceRequestCreate = strictInput(
+  Schema.Struct({
+    spec_version: optional(Schema.Literal(requestsSpecVersion)),
+    vertical_id: Schema.String,
+    job_type_id: text(1, 120),
+    description: text(10, 5000),
+    user_consent_confirmed: Schema.Literal(true).annotations({
+      message: () => "must be true: ask the user for consent before sending personal data"
+    }),
+    user_consent_statement: optional(text(8, 500)),
+    consent_collected_at: optional(
+      Schema.String.pipe(
+        Schema.filter((s) => !Number.isNaN(Date.parse(s)) || "must be a date-time, e.g. 2026-11-23T08:00:00+01:00")
+      )
+    ),
+    consent_source: optional(text(1, 120)),
+    customer: Customer,
+    location: RequestLocation,
+    timing: Timing,
+    budget_sek: optional(Schema.Int.pipe(Schema.between(0, 10_000_000))),
+    details: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    customer_next_step: optional(CustomerNextStep),
+    source: Schema.optionalWith(text(1, 80), { exact: true, default: () => "external_model" }),
+    external_reference: optional(text(1, 160)),
+    idempotency_key: optional(text(1, 200)),
+    locale: Schema.optionalWith(text(2, 32), { exact: true, default: () => "sv-SE" }),
+    timezone: Schema.optionalWith(text(2, 80), { exact: true, default: () => "Europe/Stockholm" })
+  })
+)
+export type ServiceRequestCreate = typeof ServiceRequestCreate.Type
+
+export const IdempotencyKeyHeader = Schema.Struct({
+  "idempotency-key": optional(text(1, 200))
+})
+
+export const ProviderCandidate = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  name: Schema.optional(Schema.String),
+  can_receive_request: Schema.optional(Schema.Boolean),
+  direct_booking: Schema.optional(Schema.Boolean)
+})
+
+export const CreatedRequest = Schema.Struct({
+  id: Schema.String,
+  session_id: Schema.String,
+  status: Schema.Literal("ready_to_send"),
+  vertical_id: VerticalId,
+  job_type_id: Schema.String,
+  taxonomy_confidence: Schema.Literal("high", "medium", "low"),
+  customer_next_step: CustomerNextStep,
+  booking_mode: Schema.optional(Schema.String),
+  candidate_provider_count: Schema.Int.pipe(Schema.nonNegative()),
+  provider_candidates: Schema.Array(ProviderCandidate),
+  persistence_status: Schema.optional(Schema.Literal("stored")),
+  persistence_backend: Schema.optional(Schema.Literal("postgresql"))
+})
+export type CreatedRequest = typeof CreatedRequest.Type
+
+export const ServiceRequestResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(requestsSpecVersion),
+  request: CreatedRequest,
+  booking_created: Schema.Literal(false),
+  availability_checked: Schema.Literal(false),
+  provider_selected: Schema.Literal(false),
+  idempotent_replay: Schema.Boolean,
+  safe_next_step: Schema.String
+})
+export type ServiceRequestResponse = typeof ServiceRequestResponse.Type

@@ -1,0 +1,19 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Authentication } from "../Auth.js"
+import { BookingUnavailable } from "../Domain/Booking.js"
+import { errorBody, IdempotencyKeyReused } from "../Domain/Errors.js"
+import { IdempotencyKeyHeader, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
+
+export class RequestsApi extends HttpApiGroup.make("requests")
+  .add(
+    HttpApiEndpoint.post("create", "/api/public/requests")
+      .setPayload(ServiceRequestCreate)
+      .setHeaders(IdempotencyKeyHeader)
+      .addSuccess(ServiceRequestResponse, { status: 201 })
+      .addSuccess(ServiceRequestResponse.annotations({ description: "Idempotent replay" }))
+      .addError(errorBody(IdempotencyKeyReused))
+      .addError(errorBody(BookingUnavailable))
+      .annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Requests") {}

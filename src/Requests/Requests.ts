@@ -1,0 +1,272 @@
+import { randomBytes, randomUUID } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { AppConfig } from "../AppConfig.js"
+import { Catalog } from "../Catalog.js"
+import { BookingUnavailable } from "../Domain/Booking.js"
+import { requestsSpecVersion } from "../Domain/Capabilities.js"
+import { type JobType, supportedVerticalIds } from "../Domain/Catalog.js"
+import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import { requestForProvider } from "../Domain/Messages.js"
+import type { Partner } from "../Domain/Partner.js"
+import type { CreatedRequest, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
+import { Idempotency, requestHash } from "../Idempotency.js"
+import { Notifier } from "../Notifier.js"
+import { Supply } from "../Supply.js"
+
+/** At most this many providers receive one request. */
+export const maxCandidates = 10
+
+/** A Swedish postcode anywhere in the location: the postcode field first, then the free text. */
+export const postcodeIn = (location: ServiceRequestCreate["location"]): number | undefined => {
+  for (const text of [location.postcode, location.address, location.input]) {
+    const match = text?.match(/(?<!\d)([1-9]\d{2}) ?(\d{2})(?!\d)/)
+    if (match) return Number(`${match[1]}${match[2]}`)
+  }
+  return undefined
+}
+
+/**
+ * How well the catalog's job type describes the job: standardized job types are well defined,
+ * needs_clarification ones need a provider's questions, specialist and emergency ones are broad.
+ */
+export const taxonomyConfidence = (jobType: JobType): CreatedRequest["taxonomy_confidence"] =>
+  jobType.routing_mode === "standardized" ? "high" : jobType.routing_mode === "needs_clarification" ? "medium" : "low"
+
+const nextStep =
+  "Tell the user plainly: nothing is booked yet. The request has been sent to providers in the area, who will contact the user to agree on a time and price. No time, provider or price is confirmed."
+
+interface StoredRequest {
+  readonly id: string
+  readonly sessionId: string
+  readonly verticalId: CreatedRequest["vertical_id"]
+  readonly jobTypeId: string
+  readonly taxonomyConfidence: CreatedRequest["taxonomy_confidence"]
+  readonly customerNextStep: CreatedRequest["customer_next_step"]
+  readonly bookingMode: string
+  readonly candidates: CreatedRequest["provider_candidates"]
+}
+
+/** Structured provider follow-up requests: stored after consent, handed to providers, never bookings. */
+export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const catalog = yield* Catalog
+    const supply = yield* Supply
+    const notifier = yield* Notifier
+    const idempotency = yield* Idempotency
+    const config = yield* AppConfig
+
+    const unavailable = (cause: unknown) =>
+      Effect.logError("request persistence failed", cause).pipe(
+        Effect.zipRight(
+          new BookingUnavailable({ safe_next_step: "Nothing was stored. Retry the same request in a moment." })
+        )
+      )
+
+    const respond = (stored: StoredRequest, replay: boolean): ServiceRequestResponse => ({
+      ok: true,
+      spec_version: requestsSpecVersion,
+      request: {
+        id: stored.id,
+        session_id: stored.sessionId,
+        status: "ready_to_send",
+        vertical_id: stored.verticalId,
+        job_type_id: stored.jobTypeId,
+        taxonomy_confidence: stored.taxonomyConfidence,
+        customer_next_step: stored.customerNextStep,
+        booking_mode: stored.bookingMode,
+        candidate_provider_count: stored.candidates.length,
+        provider_candidates: stored.candidates,
+        persistence_status: "stored",
+        persistence_backend: "postgresql"
+      },
+      booking_created: false,
+      availability_checked: false,
+      provider_selected: false,
+      idempotent_replay: replay,
+      safe_next_step: nextStep
+    })
+
+    const load = (id: string, partnerId: string) =>
+      sql<StoredRequest>`
+        SELECT id, session_id, vertical_id, job_type_id, taxonomy_confidence, customer_next_step, booking_mode, candidates
+        FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0]))
+      )
+
+    const replay = (
+      stored: { readonly requestHash: string; readonly resourceId: string },
+      hash: string,
+      partnerId: string
+    ) =>
+      Effect.gen(function* () {
+        if (stored.requestHash !== hash) {
+          return yield* new IdempotencyKeyReused({
+            issues: ["idempotency_key: was already used with a different request"],
+            safe_next_step: "Use a new idempotency key for a different request."
+          })
+        }
+        const found = yield* load(stored.resourceId, partnerId).pipe(Effect.catchAll(unavailable))
+        if (Option.isNone(found)) return yield* unavailable("idempotency key without its request")
+        return { status: 200 as const, body: respond(found.value, true) }
+      })
+
+    const validate = (request: ServiceRequestCreate, headerKey: string | undefined) =>
+      Effect.gen(function* () {
+        if (headerKey !== undefined && request.idempotency_key !== undefined && headerKey !== request.idempotency_key) {
+          return yield* new InvalidRequest({
+            issues: ["idempotency_key: differs from the Idempotency-Key header; send one key, or the same in both"]
+          })
+        }
+        const vertical = catalog.vertical(request.vertical_id)
+        if (Option.isNone(vertical)) {
+          return yield* new InvalidRequest({
+            issues: [
+              `vertical_id: ${request.vertical_id} is not supported; use one of ${supportedVerticalIds.join(", ")}`
+            ],
+            supported_vertical_ids: supportedVerticalIds,
+            safe_next_step: "Do not submit this job: tell the user it is not supported through this service yet."
+          })
+        }
+        const jobType = catalog.jobType(request.vertical_id, request.job_type_id)
+        if (Option.isNone(jobType)) {
+          return yield* new InvalidRequest({
+            issues: [`job_type_id: ${request.job_type_id} is not a job type of ${request.vertical_id}`],
+            accepted_job_type_ids: vertical.value.job_types.map((jt) => jt.job_type_id),
+            safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and send again."
+          })
+        }
+        return { vertical: vertical.value, jobType: jobType.value, key: headerKey ?? request.idempotency_key }
+      })
+
+    const create = Effect.fn("Requests.create")(function* (
+      request: ServiceRequestCreate,
+      headerKey: string | undefined,
+      partner: Partner["Type"],
+      now: Date
+    ) {
+      const { vertical, jobType, key } = yield* validate(request, headerKey)
+      const hash = requestHash({ ...request, idempotency_key: key })
+      if (key !== undefined) {
+        const existing = yield* idempotency.find(partner.id, "request", key).pipe(Effect.catchAll(unavailable))
+        if (Option.isSome(existing)) return yield* replay(existing.value, hash, partner.id)
+      }
+
+      const postcode = postcodeIn(request.location)
+      const providers =
+        postcode === undefined
+          ? []
+          : yield* supply
+              .candidates({
+                verticalId: vertical.vertical_id,
+                jobTypeId: jobType.job_type_id,
+                postcode,
+                limit: maxCandidates
+              })
+              .pipe(Effect.catchAll(unavailable))
+      const channels = providers.map((p) => ({
+        provider: p,
+        ...notifier.channelFor("provider", { email: p.notifyEmail, webhookUrl: p.notifyWebhookUrl })
+      }))
+      const stored: StoredRequest = {
+        id: randomUUID(),
+        sessionId: `req_${randomBytes(15).toString("base64url")}`,
+        verticalId: vertical.vertical_id,
+        jobTypeId: jobType.job_type_id,
+        taxonomyConfidence: taxonomyConfidence(jobType),
+        customerNextStep: request.customer_next_step ?? "contact_me",
+        bookingMode: jobType.fixed_price_seed?.booking_mode_when_qualified ?? "request_only",
+        candidates: channels.map(({ provider, channel }) => ({
+          id: provider.id,
+          name: provider.name,
+          can_receive_request: channel !== "none",
+          direct_booking: provider.directBooking
+        }))
+      }
+      const customerName =
+        request.customer.name ?? `${request.customer.first_name ?? ""} ${request.customer.last_name ?? ""}`.trim()
+      const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000).toISOString()
+      const outbox = channels
+        .filter(({ channel }) => channel !== "none")
+        .map(({ provider, channel, address }) => {
+          const message = requestForProvider({
+            requestId: stored.sessionId,
+            verticalLabelSv: vertical.label_sv,
+            jobTypeLabelSv: jobType.label_sv,
+            description: request.description,
+            ...(postcode === undefined ? {} : { postcode: String(postcode).replace(/^(\d{3})/, "$1 ") }),
+            ...((request.timing.preferred_time_text ?? request.timing.urgency)
+              ? { preferredTime: request.timing.preferred_time_text ?? request.timing.urgency ?? "" }
+              : {}),
+            customerName,
+            customerPhone: request.customer.phone,
+            customerEmail: request.customer.email
+          })
+          return {
+            id: randomUUID(),
+            provider_id: provider.id,
+            channel,
+            address,
+            subject: message.subject,
+            body: message.body,
+            payload: message.payload,
+            give_up_at: giveUpAt
+          }
+        })
+
+      const written = yield* sql
+        .withTransaction(
+          Effect.gen(function* () {
+            if (key !== undefined) {
+              const claimed = yield* idempotency.claim({
+                partnerId: partner.id,
+                scope: "request",
+                key,
+                requestHash: hash,
+                resourceId: stored.id
+              })
+              if (!claimed) return false
+            }
+            yield* sql`
+              WITH created AS (
+                INSERT INTO service_requests (id, session_id, partner_id, vertical_id, job_type_id, taxonomy_confidence,
+                  customer_next_step, booking_mode, body, consent, candidates, created_at)
+                VALUES (${stored.id}::uuid, ${stored.sessionId}, ${partner.id}, ${stored.verticalId}, ${stored.jobTypeId},
+                  ${stored.taxonomyConfidence}, ${stored.customerNextStep}, ${stored.bookingMode},
+                  ${JSON.stringify(request)}::jsonb,
+                  ${JSON.stringify({
+                    user_consent_confirmed: true,
+                    statement: request.user_consent_statement ?? null,
+                    collected_at: request.consent_collected_at ?? null,
+                    source: request.consent_source ?? null,
+                    recorded_at: now.toISOString()
+                  })}::jsonb,
+                  ${JSON.stringify(stored.candidates)}::jsonb, ${now})
+                RETURNING id
+              )
+              INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
+                subject, body, payload, status, give_up_at)
+              SELECT x.id, 'request_created', created.id, 'provider', x.provider_id, x.channel, x.address, x.subject,
+                x.body, x.payload, 'pending', x.give_up_at
+              FROM created, jsonb_to_recordset(${JSON.stringify(outbox)}::jsonb) AS x(id uuid, provider_id text,
+                channel text, address text, subject text, body text, payload jsonb, give_up_at timestamptz)`
+            return true
+          })
+        )
+        .pipe(Effect.catchTag("SqlError", unavailable))
+
+      if (!written && key !== undefined) {
+        const raced = yield* idempotency.find(partner.id, "request", key).pipe(Effect.catchAll(unavailable))
+        if (Option.isNone(raced)) return yield* unavailable("idempotency key vanished")
+        return yield* replay(raced.value, hash, partner.id)
+      }
+      // The hand-off is best effort within the wait; the dispatcher retries what is left.
+      yield* notifier.deliverNow(outbox.map((row) => row.id))
+      return { status: 201 as const, body: respond(stored, false) }
+    })
+
+    return { create } as const
+  }),
+  dependencies: [Catalog.Default, Supply.Default, Idempotency.Default]
+}) {}

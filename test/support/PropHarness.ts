@@ -1,0 +1,321 @@
+import { SqlClient } from "@effect/sql"
+import { Cause, Effect, Exit, Layer, Option, Redacted, Runtime, Schema } from "effect"
+import type fc from "fast-check"
+import { appConfigFrom } from "../../src/AppConfig.js"
+import { Bookings } from "../../src/Bookings/Bookings.js"
+import { pgClientLayer } from "../../src/Database.js"
+import { BookingConfirmationRequest, type ConfirmedBooking } from "../../src/Domain/Booking.js"
+import type { OptionClaims } from "../../src/Domain/BookingOption.js"
+import type { Partner } from "../../src/Domain/Partner.js"
+import { formatPostcode } from "../../src/Domain/Supply.js"
+import { Notifier } from "../../src/Notifier.js"
+import { OptionSigner } from "../../src/OptionSigner.js"
+import { Supply } from "../../src/Supply.js"
+import { freshDatabaseUrl } from "./TestDatabase.js"
+import { testEnv, testNow } from "./TestServer.js"
+
+/**
+ * Runs, seed and timeout of a property. `NUM_RUNS` deepens every property and prints the seed it
+ * uses; `SEED` (and `FC_PATH`, from a failure report) replays one.
+ */
+export const propSettings = (law: string, defaultRuns: number) => {
+  const requested = Number.parseInt(process.env.NUM_RUNS ?? "", 10)
+  const numRuns = requested > 0 ? requested : defaultRuns
+  const seed = process.env.SEED ? Number(process.env.SEED) : process.env.NUM_RUNS ? Date.now() : undefined
+  const path = process.env.FC_PATH
+  if (seed !== undefined) console.log(`[${law}] seed ${seed}, ${numRuns} runs${path ? `, path ${path}` : ""}`)
+  const parameters: fc.Parameters<unknown> = {
+    numRuns,
+    ...(seed === undefined ? {} : { seed }),
+    ...(path === undefined ? {} : { path })
+  }
+  return { numRuns, parameters, timeout: 60_000 + numRuns * 400 }
+}
+
+/** The booking services on this file's own database, as `src/Http.ts` wires them, without HTTP. */
+export const PropLayer = (options?: { readonly maxConnections?: number }) =>
+  Layer.mergeAll(Bookings.Default, Supply.Default).pipe(
+    Layer.provideMerge(Layer.mergeAll(OptionSigner.Default, Notifier.Default)),
+    Layer.provideMerge(
+      Layer.unwrapScoped(
+        Effect.map(freshDatabaseUrl, ({ url }) =>
+          pgClientLayer(Redacted.make(url), { maxConnections: options?.maxConnections ?? 10 })
+        )
+      ).pipe(Layer.orDie)
+    ),
+    Layer.provideMerge(appConfigFrom({ ...testEnv }))
+  )
+
+export type PropServices = Bookings | Supply | OptionSigner | SqlClient.SqlClient
+
+export type PropRun = <A, E>(effect: Effect.Effect<A, E, PropServices>) => Promise<A>
+
+/** Runs Effects from inside fast-check's async properties, with the services of the suite's layer. */
+export const propRunner = Effect.map(
+  Effect.runtime<PropServices>(),
+  (runtime): PropRun =>
+    (effect) =>
+      Runtime.runPromise(runtime)(effect)
+)
+
+export const partner: Partner["Type"] = { id: "partner-prop", name: "Property partner" }
+export const otherPartner: Partner["Type"] = { id: "partner-other", name: "Other partner" }
+
+/** Options are signed at the search, Monday 23 November 2026 09:00 in Stockholm, and confirmed then too. */
+export const searchedAt = new Date(testNow)
+
+const MINUTE = 60_000
+export const STEP_MINUTES = 30
+
+/** Tuesday 24 November 2026 00:00 in Stockholm (+01:00 all week); day 1 is Wednesday, day 2 Thursday. */
+const firstDay = Date.parse("2026-11-24T00:00:00+01:00")
+const firstIsoWeekday = 2
+
+export interface Slot {
+  readonly start: number
+  readonly end: number
+}
+
+/** A slot on the half-hour grid of a local day: starting `startStep` half hours after midnight. */
+export const slotAt = (day: number, startStep: number, durationSteps: number): Slot => {
+  const start = firstDay + day * 24 * 60 * MINUTE + startStep * STEP_MINUTES * MINUTE
+  return { start, end: start + durationSteps * STEP_MINUTES * MINUTE }
+}
+
+export const isoWeekdayOf = (day: number) => ((firstIsoWeekday - 1 + day) % 7) + 1
+
+/** Half-open ranges: [a, b) and [b, c) touch without overlapping. */
+export const overlaps = (a: Slot, b: Slot) => a.start < b.end && b.start < a.end
+
+export const showSlot = (slot: Slot) =>
+  `${new Date(slot.start).toISOString().slice(5, 16)}..${new Date(slot.end).toISOString().slice(11, 16)}Z`
+
+export interface Hours {
+  readonly iso_weekday: number
+  readonly opens: string
+  readonly closes: string
+}
+
+export const allDay: ReadonlyArray<Hours> = [1, 2, 3, 4, 5, 6, 7].map((iso_weekday) => ({
+  iso_weekday,
+  opens: "00:00",
+  closes: "23:59"
+}))
+
+export const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`
+
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))
+
+/** The reference for working hours: the slot lies in one opening of its own local day. */
+export const withinHours = (hours: ReadonlyArray<Hours>, day: number, startStep: number, durationSteps: number) => {
+  const from = startStep * STEP_MINUTES
+  const to = from + durationSteps * STEP_MINUTES
+  return hours.some(
+    (h) => h.iso_weekday === isoWeekdayOf(day) && minutesOf(h.opens) <= from && to <= minutesOf(h.closes)
+  )
+}
+
+export const serviceId = "prop_flat_service"
+const verticalId = "vvs"
+const jobTypeId = "install_faucet"
+
+export interface ProviderSpec {
+  readonly id: string
+  readonly amountSek: number
+  readonly termsVersion: string
+  readonly hours: ReadonlyArray<Hours>
+  readonly active?: boolean
+  readonly serviceActive?: boolean
+  readonly serviceListed?: boolean
+  readonly areas?: ReadonlyArray<{ readonly from: string; readonly to: string }>
+}
+
+export const termsOf = (providerId: string) => `${providerId}/${serviceId}/2026-11-01.v1`
+
+export const provider = (id: string, amountSek = 1990, hours: ReadonlyArray<Hours> = allDay): ProviderSpec => ({
+  id,
+  amountSek,
+  termsVersion: termsOf(id),
+  hours
+})
+
+/** A supply file of one flat-priced service per provider, serving postcodes 100 00 to 199 99. */
+export const supplyFile = (providers: ReadonlyArray<ProviderSpec>) => ({
+  providers: providers.map((p) => ({
+    id: p.id,
+    name: `Leverantör ${p.id}`,
+    city: "Stockholm",
+    active: p.active ?? true,
+    areas: p.areas ?? [{ from: "100 00", to: "199 99" }],
+    working_hours: p.hours,
+    services:
+      p.serviceListed === false
+        ? []
+        : [
+            {
+              service_id: serviceId,
+              vertical_id: verticalId,
+              job_type_id: jobTypeId,
+              label_sv: "Byte av blandare",
+              pricing_model: "flat",
+              price_type: "avg_fixed",
+              amount_sek: p.amountSek,
+              duration_minutes: 60,
+              scope: {},
+              terms: {
+                version: p.termsVersion,
+                url: `https://villkor.example/${p.id}`,
+                sections: [],
+                source_urls: []
+              },
+              active: p.serviceActive ?? true
+            }
+          ]
+  }))
+})
+
+export const importSupply = (providers: ReadonlyArray<ProviderSpec>) =>
+  Effect.flatMap(Supply, (supply) => supply.importFile(supplyFile(providers))).pipe(Effect.orDie)
+
+export const defaultPostcode = 11122
+
+/** The claims a search would have signed for this provider's service and slot. */
+export const claimsFor = (p: ProviderSpec, slot: Slot, originPostcode = defaultPostcode): OptionClaims => ({
+  providerId: p.id,
+  serviceId,
+  verticalId,
+  jobTypeId,
+  amountSek: p.amountSek,
+  pricingModel: "flat",
+  priceType: "avg_fixed",
+  slotStart: slot.start,
+  slotEnd: slot.end,
+  termsVersion: p.termsVersion,
+  originPostcode
+})
+
+export const sign = (claims: OptionClaims, now: Date = searchedAt) =>
+  Effect.flatMap(OptionSigner, (signer) => signer.sign(claims, now)).pipe(Effect.orDie)
+
+export const customers = [
+  { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
+  { first_name: "Nils", last_name: "Holgersson", phone: "0701234567", email: "nils@example.se" },
+  { name: "Greta Berg", phone: "08-123 456", email: "greta@example.se" }
+] as const
+
+const decodeRequest = Schema.decodeUnknownSync(BookingConfirmationRequest)
+
+/** A valid confirm body, decoded as the endpoint would decode it. */
+export const requestFor = (input: {
+  readonly token: string
+  readonly claims: OptionClaims
+  readonly key: string
+  readonly customer?: number
+}) =>
+  decodeRequest({
+    booking_option_id: input.token,
+    customer: customers[(input.customer ?? 0) % customers.length],
+    service_location: {
+      country_code: "SE",
+      address: "Drottninggatan 12",
+      postcode: formatPostcode(input.claims.originPostcode)
+    },
+    user_consent_confirmed: true,
+    booking_terms_accepted: true,
+    booking_terms_version: input.claims.termsVersion,
+    booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+    idempotency_key: input.key
+  })
+
+/** Signs an option and wraps it in a confirm body: what a partner sends after a search. */
+export const optionRequest = (p: ProviderSpec, slot: Slot, key: string, customer = 0) =>
+  Effect.map(sign(claimsFor(p, slot)), ({ token }) => requestFor({ token, claims: claimsFor(p, slot), key, customer }))
+
+export type Outcome =
+  | {
+      readonly _tag: "Confirmed"
+      readonly status: 200 | 201
+      readonly replay: boolean
+      readonly requestId: string
+      readonly booking: ConfirmedBooking
+    }
+  | { readonly _tag: "Rejected"; readonly code: string; readonly refresh: boolean | undefined }
+  | { readonly _tag: "Defect"; readonly cause: string }
+
+/** What a partner would see of one confirm, with a defect kept as a value so a property can name it. */
+export const confirm = (request: BookingConfirmationRequest, now: Date = searchedAt, who = partner) =>
+  Effect.flatMap(Bookings, (bookings) => Effect.exit(bookings.confirm(request, who, now))).pipe(
+    Effect.map((exit): Outcome => {
+      if (Exit.isSuccess(exit)) {
+        const { status, body } = exit.value
+        return {
+          _tag: "Confirmed",
+          status,
+          replay: body.idempotent_replay,
+          requestId: body.request_id,
+          booking: body.booking
+        }
+      }
+      const failure = Cause.failureOption(exit.cause)
+      return Option.isSome(failure)
+        ? { _tag: "Rejected", code: failure.value._tag, refresh: failure.value.option_refresh_required }
+        : { _tag: "Defect", cause: Cause.pretty(exit.cause) }
+    })
+  )
+
+export const describeOutcome = (outcome: Outcome) =>
+  outcome._tag === "Confirmed"
+    ? `${outcome.status}${outcome.replay ? " replay" : ""} ${outcome.booking.id}`
+    : outcome._tag === "Rejected"
+      ? outcome.code
+      : `defect: ${outcome.cause}`
+
+/** Every run starts from an empty calendar; the order follows the foreign keys. */
+export const resetBookings = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`DELETE FROM notification_outbox`
+  yield* sql`DELETE FROM bookings`
+  yield* sql`DELETE FROM calendar_bookings`
+  yield* sql`DELETE FROM idempotency_keys`
+}).pipe(Effect.orDie)
+
+export const rowCounts = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const [row] = yield* sql<{ bookings: number; calendar: number; outbox: number; keys: number }>`
+    SELECT (SELECT count(*)::int FROM bookings) AS bookings, (SELECT count(*)::int FROM calendar_bookings) AS calendar,
+      (SELECT count(*)::int FROM notification_outbox) AS outbox, (SELECT count(*)::int FROM idempotency_keys) AS keys`
+  return row!
+}).pipe(Effect.orDie)
+
+export interface CalendarRow {
+  readonly id: string
+  readonly providerId: string
+  readonly start: number
+  readonly end: number
+}
+
+export const calendarRows = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ id: string; providerId: string; slotStart: Date; slotEnd: Date }>`
+    SELECT id, provider_id, lower(during) AS slot_start, upper(during) AS slot_end
+    FROM calendar_bookings ORDER BY provider_id, lower(during)`
+  return rows.map(
+    (row): CalendarRow => ({
+      id: row.id,
+      providerId: row.providerId,
+      start: row.slotStart.getTime(),
+      end: row.slotEnd.getTime()
+    })
+  )
+}).pipe(Effect.orDie)
+
+/** The booking each stored idempotency key points at, with what was booked. */
+export const bookingsByKey = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql<{ key: string; bookingId: string | null; slotStart: Date | null; customer: unknown }>`
+    SELECT k.key, b.id AS booking_id, b.slot_start, b.customer
+    FROM idempotency_keys k LEFT JOIN bookings b ON b.id = k.resource_id
+    WHERE k.partner_id = ${partner.id} AND k.scope = 'booking'
+    ORDER BY k.key`
+}).pipe(Effect.orDie)
