@@ -1,10 +1,9 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
-import { optional, strictInput } from "./Input.js"
+import { errorDetails } from "./Errors.js"
+import { optional, strictInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
-
-const text = (min: number, max: number) => Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max))
 
 /** An RFC 3339 date-time with an explicit offset or Z, e.g. 2026-11-23T08:00:00+01:00. */
 export const DateTimeString = Schema.String.pipe(
@@ -129,39 +128,33 @@ export const BookingStatusResponse = Schema.Union(
 )
 export type BookingStatusResponse = typeof BookingStatusResponse.Type
 
-const details = {
-  issues: Schema.optional(Schema.Array(Schema.String)),
-  option_refresh_required: Schema.optional(Schema.Boolean),
-  safe_next_step: Schema.optional(Schema.String)
-}
-
 export class PriceChanged extends Schema.TaggedError<PriceChanged>()(
   "price_changed",
-  details,
+  errorDetails,
   HttpApiSchema.annotations({ status: 409, description: "The provider's price changed since the search" })
 ) {}
 
 export class TermsChanged extends Schema.TaggedError<TermsChanged>()(
   "terms_changed",
-  details,
+  errorDetails,
   HttpApiSchema.annotations({ status: 409, description: "The provider's terms version changed since the search" })
 ) {}
 
 export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()(
   "provider_unavailable",
-  details,
+  errorDetails,
   HttpApiSchema.annotations({ status: 409, description: "The provider no longer offers this service at this postcode" })
 ) {}
 
 export class SlotTaken extends Schema.TaggedError<SlotTaken>()(
   "slot_taken",
-  details,
+  errorDetails,
   HttpApiSchema.annotations({ status: 409, description: "The slot is no longer free in the provider's calendar" })
 ) {}
 
 export class IdempotencyInFlight extends Schema.TaggedError<IdempotencyInFlight>()(
   "idempotency_in_flight",
-  details,
+  errorDetails,
   HttpApiSchema.annotations({
     status: 409,
     description: "A request with this idempotency key is still being processed"
@@ -170,6 +163,6 @@ export class IdempotencyInFlight extends Schema.TaggedError<IdempotencyInFlight>
 
 export class BookingUnavailable extends Schema.TaggedError<BookingUnavailable>()(
   "booking_unavailable",
-  details,
+  errorDetails,
   HttpApiSchema.annotations({ status: 503, description: "Booking persistence is unavailable" })
 ) {}

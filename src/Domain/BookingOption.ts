@@ -1,6 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Either, Redacted, Schema } from "effect"
 import { VerticalId } from "./Catalog.js"
+import { errorDetails } from "./Errors.js"
 
 // Bounded so that even a claim set of worst-case strings (six JSON bytes per UTF-16 unit)
 // signs to a booking_option_id well under the spec's 24000 characters.
@@ -43,16 +44,9 @@ export type SignedOption = typeof SignedOption.Type
 /** What a caller states; the signer adds the expiry and the nonce. */
 export type OptionClaims = Omit<SignedOption, "nonce" | "expiresAt">
 
-// The optional fields of Errors.ts's `details`, so errorBody() gives these errors the section 7 wire form.
-const details = {
-  issues: Schema.optional(Schema.Array(Schema.String)),
-  option_refresh_required: Schema.optional(Schema.Boolean),
-  safe_next_step: Schema.optional(Schema.String)
-}
-
 export class OptionInvalid extends Schema.TaggedError<OptionInvalid>()(
   "option_invalid",
-  details,
+  errorDetails,
   HttpApiSchema.annotations({
     status: 409,
     description: "The booking_option_id was not issued by this service or was altered"
@@ -61,13 +55,13 @@ export class OptionInvalid extends Schema.TaggedError<OptionInvalid>()(
 
 export class OptionExpired extends Schema.TaggedError<OptionExpired>()(
   "option_expired",
-  details,
+  errorDetails,
   HttpApiSchema.annotations({ status: 409, description: "The booking option has expired" })
 ) {}
 
 export class SigningNotConfigured extends Schema.TaggedError<SigningNotConfigured>()(
   "signing_not_configured",
-  details,
+  errorDetails,
   HttpApiSchema.annotations({ status: 503, description: "Production has no booking option signing key configured" })
 ) {}
 

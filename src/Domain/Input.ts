@@ -12,3 +12,6 @@ export const strictInput = <S extends Schema.Schema.Any>(schema: S): S =>
  * without `exact` every error on the field would also say "Expected undefined".
  */
 export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+/** A string of `min` to `max` characters, the commonest bound of the contract. */
+export const text = (min: number, max: number) => Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max))

@@ -2,10 +2,8 @@ import { Schema } from "effect"
 import { Customer } from "./Booking.js"
 import { requestsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
-import { optional, strictInput } from "./Input.js"
+import { optional, strictInput, text } from "./Input.js"
 import { Timing } from "./Search.js"
-
-const text = (min: number, max: number) => Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max))
 
 export const RequestLocation = Schema.Struct({
   input: optional(text(2, 500)),

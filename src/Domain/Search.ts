@@ -1,11 +1,9 @@
 import { Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
-import { optional, strictInput } from "./Input.js"
+import { optional, strictInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
 import { isValidTimeZone } from "./Zone.js"
-
-const text = (min: number, max: number) => Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max))
 
 export const BookingSearchLocation = Schema.Struct({
   country_code: Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" }),
