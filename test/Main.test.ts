@@ -4,7 +4,8 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { inject } from "vitest"
+import { Effect } from "effect"
+import { makeDatabase } from "./support/TestDatabase.js"
 
 const tsx = join(import.meta.dirname, "..", "node_modules", ".bin", "tsx")
 const main = join(import.meta.dirname, "..", "src", "main.ts")
@@ -89,20 +90,26 @@ describe("npm start", () => {
     }
   }, 60_000)
 
-  it("with DATABASE_URL uses that server and starts no embedded one", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "booking-main-"))
-    try {
-      const port = await freePort()
-      const started = start({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: inject("databaseUrl") })
-      await waitFor(() => started.output().includes("serving http://127.0.0.1:"), started.output)
-      const capabilities = await fetch(`http://127.0.0.1:${port}/api/public/requests/capabilities`)
-      expect(capabilities.status).toBe(200)
-      expect(started.output()).not.toContain("embedded PostgreSQL")
-      expect(existsSync(join(dataDir, "postgres"))).toBe(false)
-      started.child.kill("SIGINT")
-      expect(await started.exited).toBe(0)
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }, 60_000)
+  it.live(
+    "with DATABASE_URL uses that server and starts no embedded one",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase({ empty: true })
+        const dataDir = mkdtempSync(join(tmpdir(), "booking-main-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+        yield* Effect.promise(async () => {
+          const port = await freePort()
+          const started = start({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: url })
+          await waitFor(() => started.output().includes("serving http://127.0.0.1:"), started.output)
+          const capabilities = await fetch(`http://127.0.0.1:${port}/api/public/requests/capabilities`)
+          expect(capabilities.status).toBe(200)
+          expect(started.output()).toContain("applied migrations")
+          expect(started.output()).not.toContain("embedded PostgreSQL")
+          expect(existsSync(join(dataDir, "postgres"))).toBe(false)
+          started.child.kill("SIGINT")
+          expect(await started.exited).toBe(0)
+        })
+      }).pipe(Effect.scoped),
+    60_000
+  )
 })
