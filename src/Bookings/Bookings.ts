@@ -3,7 +3,6 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Calendar, type OutboxRow } from "../Calendar.js"
-import { Catalog } from "../Catalog.js"
 import {
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
@@ -76,7 +75,6 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const calendar = yield* Calendar
-    const catalog = yield* Catalog
     const signer = yield* OptionSigner
     const notifier = yield* Notifier
     const idempotency = yield* Idempotency
@@ -305,8 +303,6 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
                 give_up_at: giveUpAt
               }
             ]
-            const vertical = catalog.vertical(option.verticalId)
-            yield* Effect.annotateCurrentSpan("vertical", Option.isSome(vertical) ? option.verticalId : "unknown")
             const confirmedAt = yield* calendar.book(
               {
                 id: bookingId,
@@ -387,10 +383,10 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         if (Option.isNone(raced)) return yield* unavailable("idempotency key vanished")
         return yield* replay(partner, raced.value, hash)
       }
-      const states = yield* notifier.deliverNow(written.value.outbox)
-      const allStates = yield* deliveryStates([written.value.stored.id])
-      const latest = allStates.length > 0 ? allStates : states
-      return { status: 201 as const, body: respond(written.value.stored, latest, false) }
+      yield* notifier.deliverNow(written.value.outbox)
+      // Read after the bounded wait, so skipped rows and late outcomes both show.
+      const states = yield* deliveryStates([written.value.stored.id])
+      return { status: 201 as const, body: respond(written.value.stored, states, false) }
     })
 
     const status = Effect.fn("Bookings.status")(function* (bookingId: string, partner: Partner["Type"]) {
@@ -424,5 +420,5 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
 
     return { confirm, status } as const
   }),
-  dependencies: [Calendar.Default, Catalog.Default, Idempotency.Default]
+  dependencies: [Calendar.Default, Idempotency.Default]
 }) {}
