@@ -155,8 +155,23 @@ describe("GET /api/public/requests/capabilities", () => {
         expect(openapi.status).toBe(200)
         expect(openapi.body.openapi).toMatch(/^3\./)
         expect(Object.keys(openapi.body.paths)).toEqual(
-          expect.arrayContaining(["/api/public/requests/capabilities", "/healthz", "/readyz"])
+          expect.arrayContaining([
+            "/api/public/requests/capabilities",
+            "/api/public/booking-options",
+            "/api/public/bookings",
+            "/api/public/bookings/{booking_id}",
+            "/api/public/requests",
+            "/healthz",
+            "/readyz"
+          ])
         )
+        expect(JSON.stringify(openapi.body)).not.toContain("HttpApiDecodeError")
+        const badRequest =
+          openapi.body.paths["/api/public/booking-options"].post.responses["400"].content["application/json"]
+        expect(badRequest.schema.anyOf.map((body: any) => body.properties.error.enum[0]).sort()).toEqual([
+          "invalid_request",
+          "malformed_json"
+        ])
         const docs = yield* getText("/docs")
         expect(docs.status).toBe(200)
         expect(docs.headers["content-type"]).toMatch(/^text\/html/)
