@@ -68,7 +68,8 @@ describe("authentication", () => {
           ok: false,
           error: "auth_not_configured",
           status: 503,
-          safe_next_step: "The service has no API token configured; the operator must set SERVICE_REQUESTS_API_TOKENS."
+          safe_next_step:
+            "The service has no API token configured; the operator must set SERVICE_REQUESTS_API_TOKENS or issue a partner token (npm run partner)."
         })
       }
       expect((yield* get("/api/public/requests/capabilities")).status).toBe(200)

@@ -1,9 +1,10 @@
 import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Redacted, Schema } from "effect"
 import { Api } from "../../src/Api.js"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { Authentication, AuthenticationLive } from "../../src/Auth.js"
+import { pgClientLayer } from "../../src/Database.js"
 import * as Errors from "../../src/Domain/Errors.js"
 import { strictInput } from "../../src/Domain/Input.js"
 import { Partner } from "../../src/Domain/Partner.js"
@@ -66,21 +67,25 @@ const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
     .handle("whoami", () => Effect.map(Partner, (partner) => ({ partner_id: partner.id })))
 )
 
-export const ProbeServerLive = (env: Record<string, string> = {}) =>
+/** A database of the test's own (by URL), or a fresh one. */
+const databaseFor = (databaseUrl: string | undefined) =>
+  databaseUrl === undefined ? TestDatabaseLive : pgClientLayer(Redacted.make(databaseUrl)).pipe(Layer.orDie)
+
+export const ProbeServerLive = (env: Record<string, string> = {}, databaseUrl?: string) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(errorContractFor(ProbeApi as unknown as typeof Api)),
     Layer.provide(
       HttpApiBuilder.api(ProbeApi).pipe(Layer.provide([GroupsLive, ProbeLive]), Layer.provide(AuthenticationLive))
     ),
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(TestDatabaseLive),
+    Layer.provideMerge(databaseFor(databaseUrl)),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env }))
   )
 
 /** Runs `effect` against a probe server built for `env` and torn down afterwards. */
 export const withProbeServer =
-  (env: Record<string, string>) =>
+  (env: Record<string, string>, databaseUrl?: string) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.scoped(
-      Effect.flatMap(Layer.build(ProbeServerLive(env)), (context) => Effect.provide(effect, context))
+      Effect.flatMap(Layer.build(ProbeServerLive(env, databaseUrl)), (context) => Effect.provide(effect, context))
     ) as Effect.Effect<A, E, Exclude<R, Layer.Layer.Success<ReturnType<typeof ProbeServerLive>>>>

@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from "node:crypto"
+import { SqlClient } from "@effect/sql"
+import { Effect, Schema } from "effect"
+
+export class PartnerError extends Schema.TaggedError<PartnerError>()("PartnerError", { message: Schema.String }) {}
+
+/** `hsb_<12-char public prefix>_<secret>`: the prefix finds the token, the secret proves it. */
+export const tokenPattern = /^hsb_([A-Za-z0-9_-]{12})_[A-Za-z0-9_-]{43}$/
+
+export const tokenDigest = (token: string) => createHash("sha256").update(token, "utf8").digest()
+
+export interface TokenEntry {
+  readonly prefix: string
+  readonly digest: Buffer
+  readonly partnerId: string
+  readonly partnerName: string
+}
+
+/** Partners and their API tokens (PostgreSQL); a token is shown once and kept only as a hash. */
+export class Partners extends Effect.Service<Partners>()("Booking/Partners", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    const create = Effect.fn("Partners.create")(function* (id: string, name: string) {
+      if (!/^[a-z0-9][a-z0-9_-]{1,63}$/.test(id)) {
+        return yield* new PartnerError({ message: `partner id must match [a-z0-9][a-z0-9_-]{1,63}, got "${id}"` })
+      }
+      if (name.trim().length === 0) return yield* new PartnerError({ message: "partner name must not be empty" })
+      const rows =
+        yield* sql`INSERT INTO partners (id, name) VALUES (${id}, ${name.trim()}) ON CONFLICT DO NOTHING RETURNING id`
+      if (rows.length === 0) return yield* new PartnerError({ message: `partner ${id} already exists` })
+    })
+
+    /** Several live tokens per partner let a partner rotate without downtime. */
+    const issueToken = Effect.fn("Partners.issueToken")(function* (partnerId: string) {
+      const prefix = randomBytes(9).toString("base64url")
+      const token = `hsb_${prefix}_${randomBytes(32).toString("base64url")}`
+      const rows = yield* sql`
+        INSERT INTO partner_tokens (prefix, partner_id, token_sha256)
+        SELECT ${prefix}, id, ${tokenDigest(token)} FROM partners WHERE id = ${partnerId} AND active
+        RETURNING prefix`
+      if (rows.length === 0) return yield* new PartnerError({ message: `no active partner ${partnerId}` })
+      return { token, prefix }
+    })
+
+    /** By prefix or by the whole token. */
+    const revokeToken = Effect.fn("Partners.revokeToken")(function* (prefixOrToken: string) {
+      const prefix = tokenPattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
+      const rows = yield* sql`
+        UPDATE partner_tokens SET revoked_at = now() WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
+      if (rows.length === 0) return yield* new PartnerError({ message: `no live token with prefix ${prefix}` })
+    })
+
+    const list = sql<{
+      id: string
+      name: string
+      active: boolean
+      prefix: string | null
+      createdAt: Date | null
+      lastUsedAt: Date | null
+      revokedAt: Date | null
+    }>`
+      SELECT p.id, p.name, p.active, t.prefix, t.created_at, t.last_used_at, t.revoked_at
+      FROM partners p LEFT JOIN partner_tokens t ON t.partner_id = p.id
+      ORDER BY p.id, t.created_at`
+
+    /** Every token that authenticates now: unrevoked, of an active partner. */
+    const liveTokens = sql<{ prefix: string; tokenSha256: Buffer; partnerId: string; partnerName: string }>`
+      SELECT t.prefix, t.token_sha256, p.id AS partner_id, p.name AS partner_name
+      FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
+      WHERE t.revoked_at IS NULL AND p.active`.pipe(
+      Effect.map((rows) =>
+        rows.map(
+          (row): TokenEntry => ({
+            prefix: row.prefix,
+            digest: row.tokenSha256,
+            partnerId: row.partnerId,
+            partnerName: row.partnerName
+          })
+        )
+      )
+    )
+
+    const markUsed = (prefixes: ReadonlyArray<string>) =>
+      prefixes.length === 0
+        ? Effect.void
+        : sql`UPDATE partner_tokens SET last_used_at = now() WHERE ${sql.in("prefix", prefixes)}`.pipe(Effect.asVoid)
+
+    return { create, issueToken, revokeToken, list, liveTokens, markUsed } as const
+  })
+}) {}
