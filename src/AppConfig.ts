@@ -79,6 +79,7 @@ export const appConfig = Config.all({
   publicBaseUrl: httpUrl("PUBLIC_BASE_URL").pipe(Config.option),
   apiTokens: tokenList("SERVICE_REQUESTS_API_TOKENS"),
   demoSupply: Config.boolean("DEMO_SUPPLY").pipe(Config.option),
+  logFormat: Config.literal("json", "pretty")("LOG_FORMAT").pipe(Config.option),
   optionSigningKeys: Config.redacted("BOOKING_OPTION_SIGNING_KEYS").pipe(
     Config.mapOrFail((raw) =>
       Either.mapLeft(parseSigningKeys(Redacted.value(raw)), (problem) =>
@@ -111,6 +112,7 @@ export const appConfig = Config.all({
   Config.map((config) => ({
     ...config,
     demoSupply: Option.getOrElse(config.demoSupply, () => config.appEnv === "development"),
+    logFormat: Option.getOrElse(config.logFormat, () => (config.appEnv === "production" ? "json" : "pretty")),
     publicBaseUrl: Option.getOrElse(config.publicBaseUrl, () => `http://${hostForUrl(config.host)}:${config.port}`)
   })),
   Config.mapOrFail((config) =>

@@ -1,5 +1,5 @@
 import { createServer } from "node:http"
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "./Api.js"
@@ -12,6 +12,7 @@ import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
 import { Notifier } from "./Notifier.js"
+import { requestObservability } from "./Observability.js"
 import { OptionSigner } from "./OptionSigner.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { Requests } from "./Requests/Requests.js"
@@ -28,7 +29,7 @@ export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsL
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))
 
 /** The Api with its docs, OpenAPI and error contract, on whatever HttpServer is provided. */
-export const HttpAppLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+export const HttpAppLive = HttpApiBuilder.serve(requestObservability).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorContractLive),

@@ -1,8 +1,22 @@
 import { createHmac } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Clock, Data, Duration, Effect, Fiber, FiberSet, Option, Random, Redacted, Schedule } from "effect"
+import {
+  Clock,
+  Data,
+  Duration,
+  Effect,
+  Fiber,
+  FiberSet,
+  Metric,
+  MetricLabel,
+  Option,
+  Random,
+  Redacted,
+  Schedule
+} from "effect"
 import nodemailer from "nodemailer"
 import { AppConfig } from "./AppConfig.js"
+import { notifications as notificationsTotal } from "./Observability.js"
 
 export type RecipientRole = "customer" | "provider"
 export type Channel = "email" | "webhook" | "none"
@@ -266,12 +280,21 @@ const make = Effect.gen(function* () {
       WHERE id = ${row.id} AND status = 'pending'
       RETURNING status`
 
+  const countOutcome = (row: ClaimedRow, outcome: string) =>
+    Metric.increment(
+      Metric.taggedWithLabels(notificationsTotal, [
+        MetricLabel.make("channel", row.channel),
+        MetricLabel.make("outcome", outcome)
+      ])
+    )
+
   /** Sends one claimed row and records the outcome; never fails, and logs no personal data. */
   const attempt = (row: ClaimedRow) => {
     const log = { notification_id: row.id, topic: row.topic, role: row.recipientRole, channel: row.channel }
     const outcome = Effect.gen(function* () {
       if (row.channel === "none") {
         yield* recordSkipped(row)
+        yield* countOutcome(row, "skipped")
         return yield* Effect.logInfo("notification skipped").pipe(Effect.annotateLogs({ ...log, outcome: "skipped" }))
       }
       const sent = yield* send(row).pipe(
@@ -281,11 +304,13 @@ const make = Effect.gen(function* () {
       )
       if (sent._tag === "Right") {
         yield* recordSent(row)
+        yield* countOutcome(row, "sent")
         return yield* Effect.logInfo("notification sent").pipe(Effect.annotateLogs({ ...log, outcome: "sent" }))
       }
       const delayMs = retryDelayMs(row.attempts + 1, yield* Random.next)
       const [updated] = yield* recordFailure(row, sent.left.reason, delayMs)
       const gaveUp = updated?.status === "failed"
+      yield* countOutcome(row, gaveUp ? "failed" : "retry")
       yield* Effect.logWarning(gaveUp ? "notification given up" : "notification attempt failed").pipe(
         Effect.annotateLogs({
           ...log,

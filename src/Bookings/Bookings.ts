@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient, type SqlError } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Metric, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Calendar, type OutboxRow } from "../Calendar.js"
 import {
@@ -26,10 +26,22 @@ import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone } from "../Domain/Zone.js"
 import { Idempotency, requestHash } from "../Idempotency.js"
 import { type DeliveryState, Notifier } from "../Notifier.js"
+import { bookingConflicts, bookingsConfirmed } from "../Observability.js"
 import { OptionSigner } from "../OptionSigner.js"
 import { slotLabel } from "../Search/Search.js"
 
 const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
+
+const conflictTags = new Set([
+  "slot_taken",
+  "price_changed",
+  "terms_changed",
+  "provider_unavailable",
+  "option_expired",
+  "option_invalid",
+  "idempotency_key_reused",
+  "idempotency_in_flight"
+])
 
 /** Races between confirms end in one of these, never in a 500. */
 const conflictCodes = new Set(["23P01", "40P01", "40001"])
@@ -383,6 +395,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         if (Option.isNone(raced)) return yield* unavailable("idempotency key vanished")
         return yield* replay(partner, raced.value, hash)
       }
+      yield* Metric.increment(bookingsConfirmed)
       yield* notifier.deliverNow(written.value.outbox)
       // Read after the bounded wait, so skipped rows and late outcomes both show.
       const states = yield* deliveryStates([written.value.stored.id])
@@ -418,7 +431,18 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       return response
     })
 
-    return { confirm, status } as const
+    const countConflicts = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.tapError(effect, (error) =>
+        conflictTags.has(error._tag)
+          ? Metric.increment(Metric.tagged(bookingConflicts, "code", error._tag))
+          : Effect.void
+      )
+
+    return {
+      confirm: (request: BookingConfirmationRequest, partner: Partner["Type"], now: Date) =>
+        countConflicts(confirm(request, partner, now)),
+      status
+    } as const
   }),
   dependencies: [Calendar.Default, Idempotency.Default]
 }) {}

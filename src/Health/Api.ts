@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { DatabaseUnavailable, errorBody } from "../Domain/Errors.js"
 
@@ -13,5 +13,12 @@ export class HealthApi extends HttpApiGroup.make("health")
       .addSuccess(Schema.Struct({ ok: Schema.Literal(true), database: Schema.Literal("up") }))
       .addError(errorBody(DatabaseUnavailable))
       .annotate(OpenApi.Summary, "The database answers")
+  )
+  .add(
+    HttpApiEndpoint.get("metrics", "/metrics")
+      .addSuccess(
+        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/plain; version=0.0.4" }))
+      )
+      .annotate(OpenApi.Summary, "Prometheus metrics of this instance")
   )
   .annotate(OpenApi.Title, "Health") {}

@@ -1,8 +1,9 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect } from "effect"
 import { Api } from "../Api.js"
 import { DatabaseUnavailable } from "../Domain/Errors.js"
+import { prometheusText } from "../Observability.js"
 
 export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
   Effect.gen(function* () {
@@ -16,6 +17,13 @@ export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
         )
       )
     )
-    return handlers.handle("healthz", () => Effect.succeed({ ok: true as const })).handle("readyz", () => ping)
+    return handlers
+      .handle("healthz", () => Effect.succeed({ ok: true as const }))
+      .handle("readyz", () => ping)
+      .handle("metrics", () =>
+        Effect.map(prometheusText, (text) =>
+          HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+        )
+      )
   })
 )

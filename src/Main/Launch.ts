@@ -5,7 +5,7 @@ import { HttpLive } from "../Http.js"
 
 const LoggerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
-    Layer.mergeAll(config.appEnv === "production" ? Logger.json : Logger.pretty, Logger.minimumLogLevel(LogLevel.Info))
+    Layer.mergeAll(config.logFormat === "json" ? Logger.json : Logger.pretty, Logger.minimumLogLevel(LogLevel.Info))
   )
 ).pipe(Layer.catchAll(() => Layer.empty))
 

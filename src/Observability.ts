@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto"
+import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Metric, MetricBoundaries, MetricLabel, MetricState, Option } from "effect"
+
+const durationBoundaries = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+export const httpRequests = Metric.counter("http_requests_total", {
+  description: "HTTP requests by route, method and status",
+  incremental: true
+})
+export const httpDuration = Metric.histogram(
+  "http_request_duration_seconds",
+  MetricBoundaries.fromIterable(durationBoundaries),
+  "HTTP request latency by route"
+)
+export const bookingsConfirmed = Metric.counter("bookings_confirmed_total", {
+  description: "Bookings newly confirmed",
+  incremental: true
+})
+export const bookingConflicts = Metric.counter("booking_conflicts_total", {
+  description: "Confirms answered 409, by error code",
+  incremental: true
+})
+export const notifications = Metric.counter("notifications_total", {
+  description: "Notification attempts by channel and outcome",
+  incremental: true
+})
+export const rateLimited = Metric.counter("rate_limited_total", {
+  description: "Requests refused by the rate limiter, by endpoint",
+  incremental: true
+})
+
+/** Known route templates, so the route label stays a small closed set. */
+const routes: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^\/api\/public\/requests\/capabilities$/, "/api/public/requests/capabilities"],
+  [/^\/api\/public\/booking-options$/, "/api/public/booking-options"],
+  [/^\/api\/public\/bookings$/, "/api/public/bookings"],
+  [/^\/api\/public\/bookings\/[^/]+$/, "/api/public/bookings/{booking_id}"],
+  [/^\/api\/public\/requests$/, "/api/public/requests"],
+  [/^\/(healthz|readyz|metrics|docs|openapi\.json)$/, ""]
+]
+
+export const routeOf = (url: string): string => {
+  const path = url.split("?")[0] ?? "/"
+  for (const [pattern, template] of routes) if (pattern.test(path)) return template || path
+  return "unmatched"
+}
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * Every request gets an id (the caller's X-Request-Id when it is a plain token, else a new
+ * one), returned as X-Request-Id and attached to every log line of the request. One access
+ * line per request names route, method, status and duration: never the query string or body,
+ * so no personal data reaches the log.
+ */
+export const requestObservability = HttpMiddleware.make((app) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const incoming = request.headers["x-request-id"]
+    const requestId = incoming !== undefined && requestIdPattern.test(incoming) ? incoming : randomUUID()
+    const route = routeOf(request.url)
+    const started = performance.now()
+    // The response is written inside the app, so the header goes in as a pre-response handler.
+    yield* HttpApp.appendPreResponseHandler((_, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
+    )
+    return yield* app.pipe(
+      Effect.onExit((exit) => {
+        const status = exit._tag === "Success" ? exit.value.status : 500
+        const seconds = (performance.now() - started) / 1000
+        const labels = [MetricLabel.make("route", route), MetricLabel.make("method", request.method)]
+        return Effect.all([
+          Metric.increment(
+            Metric.taggedWithLabels(httpRequests, [...labels, MetricLabel.make("status", String(status))])
+          ),
+          Metric.update(Metric.taggedWithLabels(httpDuration, labels), seconds),
+          Effect.logInfo("request").pipe(
+            Effect.annotateLogs({ method: request.method, route, status, duration_ms: Math.round(seconds * 1000) })
+          )
+        ])
+      }),
+      Effect.annotateLogs("request_id", requestId)
+    )
+  })
+)
+
+const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")
+
+const labelText = (
+  labels: ReadonlyArray<MetricLabel.MetricLabel>,
+  extra: ReadonlyArray<readonly [string, string]> = []
+) => {
+  const all = [...labels.map((label) => [label.key, label.value] as const), ...extra]
+  return all.length === 0 ? "" : `{${all.map(([key, value]) => `${key}="${escapeLabel(value)}"`).join(",")}}`
+}
+
+/** The Prometheus text exposition format (0.0.4) of every metric of this process. */
+export const prometheusText = Effect.map(Metric.snapshot, (pairs) => {
+  const byName = new Map<string, Array<(typeof pairs)[number]>>()
+  for (const pair of pairs) {
+    const list = byName.get(pair.metricKey.name) ?? []
+    list.push(pair)
+    byName.set(pair.metricKey.name, list)
+  }
+  const lines: Array<string> = []
+  for (const [name, list] of [...byName.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const first = list[0]!
+    const help = Option.getOrElse(first.metricKey.description, () => name)
+    const state = first.metricState
+    const type = MetricState.isCounterState(state)
+      ? "counter"
+      : MetricState.isHistogramState(state)
+        ? "histogram"
+        : "gauge"
+    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
+    for (const { metricKey, metricState } of list) {
+      if (MetricState.isCounterState(metricState))
+        lines.push(`${name}${labelText(metricKey.tags)} ${metricState.count}`)
+      else if (MetricState.isGaugeState(metricState))
+        lines.push(`${name}${labelText(metricKey.tags)} ${metricState.value}`)
+      else if (MetricState.isHistogramState(metricState)) {
+        for (const [boundary, count] of metricState.buckets) {
+          const le = Number.isFinite(boundary) ? String(boundary) : "+Inf"
+          lines.push(`${name}_bucket${labelText(metricKey.tags, [["le", le]])} ${count}`)
+        }
+        if (!metricState.buckets.some(([boundary]) => !Number.isFinite(boundary))) {
+          lines.push(`${name}_bucket${labelText(metricKey.tags, [["le", "+Inf"]])} ${metricState.count}`)
+        }
+        lines.push(`${name}_sum${labelText(metricKey.tags)} ${metricState.sum}`)
+        lines.push(`${name}_count${labelText(metricKey.tags)} ${metricState.count}`)
+      }
+    }
+  }
+  return `${lines.join("\n")}\n`
+})

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Logger, TestClock } from "effect"
+import { routeOf } from "../src/Observability.js"
+import { getText, postJson, TestServerLive, testNow } from "./support/TestServer.js"
+
+const token = "partner-observed-token-0123456789"
+const auth = { authorization: `Bearer ${token}` }
+
+/** Every log line the app writes during the test, as the JSON logger would print it. */
+const lines: Array<string> = []
+const collector = Logger.replace(
+  Logger.defaultLogger,
+  Logger.map(Logger.jsonLogger, (line) => {
+    lines.push(line)
+  })
+)
+
+const customer = { name: "Greta Gustafsson", phone: "+46 70 555 12 34", email: "greta.gustafsson@example.se" }
+const street = "Hornsgatan 128"
+
+describe("observability", () => {
+  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }).pipe(Layer.provide(collector)))((it) => {
+    it.effect("a search, confirm and request flow logs with request ids and without any personal data", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(testNow)
+        lines.length = 0
+        const search = yield* postJson(
+          "/api/public/booking-options",
+          {
+            vertical_id: "vvs",
+            job_type_id: "install_faucet",
+            description: "Byta köksblandaren, den nya finns på plats",
+            location: { country_code: "SE", postcode: "118 25" },
+            timing: { preferred_time_text: "nästa vecka" }
+          },
+          { "x-request-id": "trace-4711" }
+        )
+        expect(search.status).toBe(200)
+        expect(search.headers["x-request-id"]).toBe("trace-4711")
+        const option = search.body.options[0]
+        const confirmBody = {
+          booking_option_id: option.booking_option_id,
+          customer,
+          service_location: { country_code: "SE", address: street, postcode: "118 25" },
+          user_consent_confirmed: true,
+          booking_terms_accepted: true,
+          booking_terms_version: option.terms.version,
+          booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+          idempotency_key: "observed-1"
+        }
+        const confirm = yield* postJson("/api/public/bookings", confirmBody, auth)
+        expect(confirm.status).toBe(201)
+        expect(confirm.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/)
+        const taken = yield* postJson("/api/public/bookings", { ...confirmBody, idempotency_key: "observed-2" }, auth)
+        expect(taken.body.error).toBe("slot_taken")
+        const request = yield* postJson(
+          "/api/public/requests",
+          {
+            vertical_id: "vvs",
+            job_type_id: "leak_hidden",
+            description: "Fuktfläck i taket under badrummet.",
+            user_consent_confirmed: true,
+            customer,
+            location: { address: street, postcode: "118 25" },
+            timing: { urgency: "snarast" }
+          },
+          auth
+        )
+        expect(request.status).toBe(201)
+        const refused = yield* postJson("/api/public/bookings", { customer }, auth)
+        expect(refused.status).toBe(400)
+
+        const log = lines.join("\n")
+        expect(log).toContain('"request_id":"trace-4711"')
+        expect(log).toContain('"route":"/api/public/bookings"')
+        for (const secret of ["Greta", "Gustafsson", "555 12 34", "greta.gustafsson@example.se", "Hornsgatan"]) {
+          expect(log).not.toContain(secret)
+        }
+      })
+    )
+
+    it.effect("/metrics speaks the Prometheus text format with requests, latency, bookings and conflicts", () =>
+      Effect.gen(function* () {
+        const response = yield* getText("/metrics")
+        expect(response.status).toBe(200)
+        expect(response.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/)
+        const text = response.text
+        expect(text).toContain("# TYPE http_requests_total counter")
+        expect(text).toMatch(/http_requests_total\{route="\/api\/public\/bookings",method="POST",status="201"\} [1-9]/)
+        expect(text).toMatch(/http_requests_total\{route="\/api\/public\/bookings",method="POST",status="400"\} [1-9]/)
+        expect(text).toContain("# TYPE http_request_duration_seconds histogram")
+        expect(text).toMatch(
+          /http_request_duration_seconds_bucket\{route="\/api\/public\/booking-options",method="POST",le="\+Inf"\} [1-9]/
+        )
+        expect(text).toMatch(/bookings_confirmed_total [1-9]/)
+        expect(text).toMatch(/booking_conflicts_total\{code="slot_taken"\} [1-9]/)
+        for (const line of text.split("\n").filter((l) => l.length > 0 && !l.startsWith("#"))) {
+          expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? [0-9.e+-]+$/)
+        }
+      })
+    )
+  })
+
+  it("route labels are a closed set", () => {
+    expect(routeOf("/api/public/bookings/0b6c3d4e-1f2a?x=1")).toBe("/api/public/bookings/{booking_id}")
+    expect(routeOf("/api/public/booking-options")).toBe("/api/public/booking-options")
+    expect(routeOf("/wp-admin/login.php")).toBe("unmatched")
+  })
+})
