@@ -25,10 +25,6 @@ export const notifications = Metric.counter("notifications_total", {
   description: "Notification attempts by channel and outcome",
   incremental: true
 })
-export const rateLimited = Metric.counter("rate_limited_total", {
-  description: "Requests refused by the rate limiter, by endpoint",
-  incremental: true
-})
 
 /** Known route templates, so the route label stays a small closed set. */
 const routes: ReadonlyArray<readonly [RegExp, string]> = [
