@@ -1,5 +1,5 @@
 import {
-  HttpApi,
+  type HttpApi,
   HttpApiBuilder,
   type HttpApiError,
   type HttpApp,
@@ -18,6 +18,7 @@ import {
   PayloadTooLarge,
   UnsupportedMediaType
 } from "./Domain/Errors.js"
+import { type Route, routesOf } from "./Routes.js"
 
 type ContractError = typeof Api extends HttpApi.HttpApi<infer _Id, infer _Groups, infer E, infer _R> ? E : never
 
@@ -31,22 +32,8 @@ export const formatIssues = (
     issue.path.length === 0 ? issue.message : `${issue.path.map(String).join(".")}: ${issue.message}`
   )
 
-const extraRoutes: ReadonlyArray<readonly [string, string]> = [
-  ["GET", "/docs"],
-  ["GET", "/openapi.json"]
-]
-
-const routeTable = (api: HttpApi.HttpApi.Any) => {
-  const routes: Array<{ readonly method: string; readonly pattern: RegExp }> = []
-  const add = (method: string, path: string) =>
-    routes.push({ method, pattern: new RegExp(`^${path.replace(/:[^/]+/g, "[^/]+")}$`) })
-  HttpApi.reflect(api as typeof Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => add(endpoint.method, endpoint.path)
-  })
-  for (const [method, path] of extraRoutes) add(method, path)
-  return (path: string) => routes.filter((route) => route.pattern.test(path)).map((route) => route.method)
-}
+const methodsFor = (routes: ReadonlyArray<Route>) => (path: string) =>
+  routes.filter((route) => route.pattern.test(path)).map((route) => route.method)
 
 const hasJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
   const type = request.headers["content-type"]
@@ -61,7 +48,7 @@ export const errorContractFor = (api: typeof Api) =>
   HttpApiBuilder.middleware(
     api,
     Effect.sync(() => {
-      const methodsFor = routeTable(api)
+      const allowedMethods = methodsFor(routesOf(api))
       return (httpApp: HttpApp.Default): HttpApp.Default<ContractError> =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
@@ -77,7 +64,7 @@ export const errorContractFor = (api: typeof Api) =>
                 const error: unknown = failure.value
                 if (error instanceof HttpServerError.RouteNotFound) {
                   const path = request.url.split("?")[0] ?? "/"
-                  const allowed = methodsFor(path)
+                  const allowed = allowedMethods(path)
                   return allowed.length > 0
                     ? Effect.fail(
                         new MethodNotAllowed({

@@ -16,6 +16,7 @@ import { requestObservability } from "./Observability.js"
 import { OptionSigner } from "./OptionSigner.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { Requests } from "./Requests/Requests.js"
+import { routesOf } from "./Routes.js"
 import { SearchLive } from "./Search/Http.js"
 import { BookingSearch } from "./Search/Search.js"
 import { DemoSupplyLive, Supply } from "./Supply.js"
@@ -29,7 +30,7 @@ export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsL
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))
 
 /** The Api with its docs, OpenAPI and error contract, on whatever HttpServer is provided. */
-export const HttpAppLive = HttpApiBuilder.serve(requestObservability).pipe(
+export const HttpAppLive = HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorContractLive),

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Metric, MetricBoundaries, MetricLabel, MetricState, Option } from "effect"
+import { pathOf, type Route } from "./Routes.js"
 
 const durationBoundaries = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -26,20 +27,10 @@ export const notifications = Metric.counter("notifications_total", {
   incremental: true
 })
 
-/** Known route templates, so the route label stays a small closed set. */
-const routes: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^\/api\/public\/requests\/capabilities$/, "/api/public/requests/capabilities"],
-  [/^\/api\/public\/booking-options$/, "/api/public/booking-options"],
-  [/^\/api\/public\/bookings$/, "/api/public/bookings"],
-  [/^\/api\/public\/bookings\/[^/]+$/, "/api/public/bookings/{booking_id}"],
-  [/^\/api\/public\/requests$/, "/api/public/requests"],
-  [/^\/(healthz|readyz|metrics|docs|openapi\.json)$/, ""]
-]
-
-export const routeOf = (url: string): string => {
-  const path = url.split("?")[0] ?? "/"
-  for (const [pattern, template] of routes) if (pattern.test(path)) return template || path
-  return "unmatched"
+/** Route labels are the Api's own templates, a closed set, so they cannot grow without bound. */
+export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => {
+  const path = pathOf(url)
+  return routes.find((route) => route.pattern.test(path))?.template ?? "unmatched"
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
@@ -50,36 +41,39 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
  * line per request names route, method, status and duration: never the query string or body,
  * so no personal data reaches the log.
  */
-export const requestObservability = HttpMiddleware.make((app) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const incoming = request.headers["x-request-id"]
-    const requestId = incoming !== undefined && requestIdPattern.test(incoming) ? incoming : randomUUID()
-    const route = routeOf(request.url)
-    const started = performance.now()
-    // The response is written inside the app, so the header goes in as a pre-response handler.
-    yield* HttpApp.appendPreResponseHandler((_, response) =>
-      Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
-    )
-    return yield* app.pipe(
-      Effect.onExit((exit) => {
-        const status = exit._tag === "Success" ? exit.value.status : 500
-        const seconds = (performance.now() - started) / 1000
-        const labels = [MetricLabel.make("route", route), MetricLabel.make("method", request.method)]
-        return Effect.all([
-          Metric.increment(
-            Metric.taggedWithLabels(httpRequests, [...labels, MetricLabel.make("status", String(status))])
-          ),
-          Metric.update(Metric.taggedWithLabels(httpDuration, labels), seconds),
-          Effect.logInfo("request").pipe(
-            Effect.annotateLogs({ method: request.method, route, status, duration_ms: Math.round(seconds * 1000) })
-          )
-        ])
-      }),
-      Effect.annotateLogs("request_id", requestId)
-    )
-  })
-)
+export const requestObservability = (routes: ReadonlyArray<Route>) => {
+  const routeOf = routeLabeller(routes)
+  return HttpMiddleware.make((app) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const incoming = request.headers["x-request-id"]
+      const requestId = incoming !== undefined && requestIdPattern.test(incoming) ? incoming : randomUUID()
+      const route = routeOf(request.url)
+      const started = performance.now()
+      // The response is written inside the app, so the header goes in as a pre-response handler.
+      yield* HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
+      )
+      return yield* app.pipe(
+        Effect.onExit((exit) => {
+          const status = exit._tag === "Success" ? exit.value.status : 500
+          const seconds = (performance.now() - started) / 1000
+          const labels = [MetricLabel.make("route", route), MetricLabel.make("method", request.method)]
+          return Effect.all([
+            Metric.increment(
+              Metric.taggedWithLabels(httpRequests, [...labels, MetricLabel.make("status", String(status))])
+            ),
+            Metric.update(Metric.taggedWithLabels(httpDuration, labels), seconds),
+            Effect.logInfo("request").pipe(
+              Effect.annotateLogs({ method: request.method, route, status, duration_ms: Math.round(seconds * 1000) })
+            )
+          ])
+        }),
+        Effect.annotateLogs("request_id", requestId)
+      )
+    })
+  )
+}
 
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, TestClock } from "effect"
-import { routeOf } from "../src/Observability.js"
+import { Api } from "../src/Api.js"
+import { routeLabeller } from "../src/Observability.js"
+import { routesOf } from "../src/Routes.js"
 import { getText, postJson, TestServerLive, testNow } from "./support/TestServer.js"
 
 const token = "partner-observed-token-0123456789"
@@ -101,9 +103,11 @@ describe("observability", () => {
     )
   })
 
-  it("route labels are a closed set", () => {
+  it("route labels are the Api's own templates, a closed set", () => {
+    const routeOf = routeLabeller(routesOf(Api))
     expect(routeOf("/api/public/bookings/0b6c3d4e-1f2a?x=1")).toBe("/api/public/bookings/{booking_id}")
     expect(routeOf("/api/public/booking-options")).toBe("/api/public/booking-options")
     expect(routeOf("/wp-admin/login.php")).toBe("unmatched")
+    expect(routeOf("/metrics")).toBe("/metrics")
   })
 })
