@@ -57,6 +57,15 @@ const boundedInteger = (name: string, min: number, max: number, fallback: number
     Config.withDefault(fallback)
   )
 
+const perMinute = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({
+      message: `${name} must be an integer from 1 to 100000`,
+      validation: (n) => n >= 1 && n <= 100_000
+    }),
+    Config.withDefault(fallback)
+  )
+
 /** Comma-separated; blanks are ignored so a trailing comma is harmless. */
 const tokenList = (name: string) =>
   Config.redacted(name).pipe(
@@ -80,6 +89,20 @@ export const appConfig = Config.all({
   apiTokens: tokenList("SERVICE_REQUESTS_API_TOKENS"),
   demoSupply: Config.boolean("DEMO_SUPPLY").pipe(Config.option),
   logFormat: Config.literal("json", "pretty")("LOG_FORMAT").pipe(Config.option),
+  rateLimitSearchPerMinute: perMinute("RATE_LIMIT_SEARCH_PER_MINUTE", 120),
+  rateLimitConfirmPerMinute: perMinute("RATE_LIMIT_CONFIRM_PER_MINUTE", 30),
+  rateLimitRequestsPerMinute: perMinute("RATE_LIMIT_REQUESTS_PER_MINUTE", 30),
+  redisUrl: Config.redacted("REDIS_URL").pipe(
+    Config.mapOrFail((secret) => {
+      try {
+        const url = new URL(Redacted.value(secret))
+        if (url.protocol === "redis:") return Either.right(secret)
+      } catch {}
+      return Either.left(ConfigError.InvalidData(["REDIS_URL"], "REDIS_URL must be a redis:// URL"))
+    }),
+    Config.option
+  ),
+  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   optionSigningKeys: Config.redacted("BOOKING_OPTION_SIGNING_KEYS").pipe(
     Config.mapOrFail((raw) =>
       Either.mapLeft(parseSigningKeys(Redacted.value(raw)), (problem) =>

@@ -14,6 +14,7 @@ import { HealthLive } from "./Health/Http.js"
 import { Notifier } from "./Notifier.js"
 import { requestObservability } from "./Observability.js"
 import { OptionSigner } from "./OptionSigner.js"
+import { RateLimiterLive } from "./RateLimiter.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { Requests } from "./Requests/Requests.js"
 import { routesOf } from "./Routes.js"
@@ -24,7 +25,7 @@ import { DemoSupplyLive, Supply } from "./Supply.js"
 /** Every group's handlers with the services they use; the Api and test Apis are built from it. */
 export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsLive, RequestsLive, HealthLive).pipe(
   Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default, Bookings.Default, Requests.Default]),
-  Layer.provide([OptionSigner.Default, Notifier.Default])
+  Layer.provide([OptionSigner.Default, Notifier.Default, RateLimiterLive])
 )
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))

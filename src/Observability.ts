@@ -27,6 +27,11 @@ export const notifications = Metric.counter("notifications_total", {
   incremental: true
 })
 
+export const rateLimited = Metric.counter("rate_limited_total", {
+  description: "Requests refused by the rate limiter, by endpoint",
+  incremental: true
+})
+
 /** Route labels are the Api's own templates, a closed set, so they cannot grow without bound. */
 export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => {
   const path = pathOf(url)

@@ -13,7 +13,7 @@ import {
   TermsChanged
 } from "../Domain/Booking.js"
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
-import { errorBody, IdempotencyKeyReused } from "../Domain/Errors.js"
+import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 
 export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
@@ -29,6 +29,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       .addError(errorBody(SlotTaken))
       .addError(errorBody(IdempotencyKeyReused))
       .addError(errorBody(IdempotencyInFlight))
+      .addError(errorBody(RateLimited))
       .addError(errorBody(BookingUnavailable))
       .annotate(OpenApi.Summary, "Confirm one booking option with the user's consent")
   )

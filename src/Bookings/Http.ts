@@ -2,15 +2,18 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"
+import { RateLimiter } from "../RateLimiter.js"
 import { Bookings } from "./Bookings.js"
 
 export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
   Effect.gen(function* () {
     const bookings = yield* Bookings
+    const limiter = yield* RateLimiter
     return handlers
       .handle("confirm", ({ payload }) =>
         Effect.gen(function* () {
           const partner = yield* Partner
+          yield* limiter.byPartner("confirm", partner.id)
           const now = new Date(yield* Clock.currentTimeMillis)
           const { status, body } = yield* bookings.confirm(payload, partner, now)
           return HttpServerResponse.unsafeJson(body, { status })

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Authentication } from "../Auth.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
-import { errorBody, IdempotencyKeyReused } from "../Domain/Errors.js"
+import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
 
 export class RequestsApi extends HttpApiGroup.make("requests")
@@ -12,6 +12,7 @@ export class RequestsApi extends HttpApiGroup.make("requests")
       .addSuccess(ServiceRequestResponse, { status: 201 })
       .addSuccess(ServiceRequestResponse.annotations({ description: "Idempotent replay" }))
       .addError(errorBody(IdempotencyKeyReused))
+      .addError(errorBody(RateLimited))
       .addError(errorBody(BookingUnavailable))
       .annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
   )

@@ -2,14 +2,17 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"
+import { RateLimiter } from "../RateLimiter.js"
 import { Requests } from "./Requests.js"
 
 export const RequestsLive = HttpApiBuilder.group(Api, "requests", (handlers) =>
   Effect.gen(function* () {
     const requests = yield* Requests
+    const limiter = yield* RateLimiter
     return handlers.handle("create", ({ payload, headers }) =>
       Effect.gen(function* () {
         const partner = yield* Partner
+        yield* limiter.byPartner("requests", partner.id)
         const now = new Date(yield* Clock.currentTimeMillis)
         const { status, body } = yield* requests.create(payload, headers["idempotency-key"], partner, now)
         return HttpServerResponse.unsafeJson(body, { status })

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { SigningNotConfigured } from "../Domain/BookingOption.js"
-import { errorBody, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
+import { errorBody, RateLimited, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 
 export class SearchApi extends HttpApiGroup.make("search")
@@ -10,6 +10,7 @@ export class SearchApi extends HttpApiGroup.make("search")
       .addSuccess(BookingSearchResponse)
       .addError(errorBody(UnsupportedVertical))
       .addError(errorBody(UnsupportedJobType))
+      .addError(errorBody(RateLimited))
       .addError(errorBody(SigningNotConfigured))
       .annotate(
         OpenApi.Summary,

@@ -8,7 +8,10 @@ import { TestDatabaseLive } from "./TestDatabase.js"
 /** Signing key of the test runs, so no test writes a development key under ./.data. */
 export const testEnv: Readonly<Record<string, string>> = {
   BOOKING_OPTION_SIGNING_KEYS: "test-1:test-secret-0123456789abcdef0123456789abcdef",
-  NOTIFY_POLL_MS: "600000"
+  NOTIFY_POLL_MS: "600000",
+  RATE_LIMIT_SEARCH_PER_MINUTE: "100000",
+  RATE_LIMIT_CONFIRM_PER_MINUTE: "100000",
+  RATE_LIMIT_REQUESTS_PER_MINUTE: "100000"
 }
 
 /**

@@ -1,0 +1,195 @@
+import { RateLimiter as Limiter } from "@effect/experimental"
+import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Duration, Effect, Layer, Metric, MetricLabel, Option, Redacted } from "effect"
+import { AppConfig } from "./AppConfig.js"
+import { RateLimited } from "./Domain/Errors.js"
+import { rateLimited } from "./Observability.js"
+
+export type LimitedEndpoint = "search" | "confirm" | "requests"
+
+/** Keys kept by the in-process store; beyond this the oldest are dropped. */
+export const memoryStoreCapacity = 10_000
+
+/**
+ * The library's memory store never forgets a key; this one drops expired keys and, at capacity,
+ * the oldest, so a flood of client addresses cannot grow it without bound.
+ */
+export const boundedMemoryStore = Layer.sync(Limiter.RateLimiterStore, () => {
+  const counters = new Map<string, { count: number; expiresAt: number }>()
+  const buckets = new Map<string, { tokens: number; lastRefill: number }>()
+  const makeRoom = <V>(map: Map<string, V>, expired: (value: V) => boolean) => {
+    if (map.size < memoryStoreCapacity) return
+    for (const [key, value] of map) if (expired(value)) map.delete(key)
+    for (const key of map.keys()) {
+      if (map.size < memoryStoreCapacity) break
+      map.delete(key)
+    }
+  }
+  return Limiter.RateLimiterStore.of({
+    fixedWindow: (options) =>
+      Effect.clockWith((clock) =>
+        Effect.sync(() => {
+          const now = clock.unsafeCurrentTimeMillis()
+          let counter = counters.get(options.key)
+          if (!counter || counter.expiresAt <= now) {
+            makeRoom(counters, (c) => c.expiresAt <= now)
+            counter = { count: 0, expiresAt: now }
+            counters.delete(options.key)
+            counters.set(options.key, counter)
+          }
+          if (options.limit && counter.count + options.tokens > options.limit) {
+            return [counter.count + options.tokens, counter.expiresAt - now] as const
+          }
+          counter.count += options.tokens
+          counter.expiresAt += Duration.toMillis(options.refillRate) * options.tokens
+          return [counter.count, counter.expiresAt - now] as const
+        })
+      ),
+    tokenBucket: (options) =>
+      Effect.clockWith((clock) =>
+        Effect.sync(() => {
+          const now = clock.unsafeCurrentTimeMillis()
+          const refill = Duration.toMillis(options.refillRate)
+          let bucket = buckets.get(options.key)
+          if (!bucket) {
+            makeRoom(buckets, (b) => now - b.lastRefill >= refill * options.limit)
+            bucket = { tokens: options.limit, lastRefill: now }
+            buckets.set(options.key, bucket)
+          } else {
+            const added = Math.floor((now - bucket.lastRefill) / refill)
+            if (added > 0) {
+              bucket.tokens = Math.min(options.limit, bucket.tokens + added)
+              bucket.lastRefill += added * refill
+            }
+          }
+          const next = bucket.tokens - options.tokens
+          if (options.allowOverflow || next >= 0) bucket.tokens = next
+          return next
+        })
+      )
+  })
+})
+
+/** REDIS_URL shares the counts between instances. */
+const redisStore = (url: Redacted.Redacted) => {
+  const parsed = new URL(Redacted.value(url))
+  return RedisStore.layerStore({
+    host: parsed.hostname,
+    port: Number(parsed.port || 6379),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    db: Number(parsed.pathname.slice(1) || 0),
+    prefix: "booking-api:ratelimit:",
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1000
+  })
+}
+
+/** How long a request waits for the shared store before it is let through. */
+export const storeTimeout = Duration.millis(250)
+
+export interface Quota {
+  readonly policy: string
+  readonly limit: number
+  readonly remaining: number
+  readonly resetSeconds: number
+}
+
+/** RateLimit and RateLimit-Policy of the IETF httpapi draft, on every limited response. */
+const headersOf = (quota: Quota) => ({
+  "ratelimit-policy": `"${quota.policy}";q=${quota.limit};w=60`,
+  ratelimit: `"${quota.policy}";r=${quota.remaining};t=${quota.resetSeconds}`
+})
+
+/**
+ * Per-minute limits on search, confirm and request creation, keyed by partner (or by client
+ * address for unauthenticated search). If the store fails the request is let through with a
+ * warning: an outage of Redis must not take bookings down with it.
+ */
+export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimiter", {
+  scoped: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const limiter = yield* Limiter.make
+    const limits: Record<LimitedEndpoint, number> = {
+      search: config.rateLimitSearchPerMinute,
+      confirm: config.rateLimitConfirmPerMinute,
+      requests: config.rateLimitRequestsPerMinute
+    }
+
+    /** The client address: X-Forwarded-For's first hop only when TRUST_PROXY says a proxy sets it. */
+    const clientKey = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+      const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
+      const address =
+        config.trustProxy && forwarded ? forwarded : Option.getOrElse(request.remoteAddress, () => "unknown")
+      return `ip:${address}`
+    })
+
+    type Outcome =
+      | { readonly _tag: "Allowed"; readonly remaining: number; readonly reset: number }
+      | { readonly _tag: "Exceeded"; readonly retryAfter: number }
+      | { readonly _tag: "Unknown" }
+
+    const consume = Effect.fn("RateLimiter.consume")(function* (endpoint: LimitedEndpoint, key: string) {
+      const limit = limits[endpoint]
+      const result = yield* limiter
+        .consume({
+          algorithm: "fixed-window",
+          onExceeded: "fail",
+          window: "1 minute",
+          limit,
+          key: `${endpoint}:${key}`
+        })
+        .pipe(
+          Effect.map(
+            (r): Outcome => ({ _tag: "Allowed", remaining: r.remaining, reset: Duration.toSeconds(r.resetAfter) })
+          ),
+          Effect.catchTag(
+            "RateLimiterError",
+            (error): Effect.Effect<Outcome> =>
+              error.reason === "Exceeded"
+                ? Effect.succeed({ _tag: "Exceeded" as const, retryAfter: Duration.toSeconds(error.retryAfter) })
+                : Effect.as(Effect.logWarning("rate limit store failed; letting the request through", error.message), {
+                    _tag: "Unknown" as const
+                  })
+          )
+        )
+      if (result._tag === "Unknown") return
+      const quota: Quota =
+        result._tag === "Allowed"
+          ? { policy: endpoint, limit, remaining: Math.max(0, result.remaining), resetSeconds: Math.ceil(result.reset) }
+          : { policy: endpoint, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(result.retryAfter)) }
+      const headers =
+        result._tag === "Allowed"
+          ? headersOf(quota)
+          : { ...headersOf(quota), "retry-after": String(quota.resetSeconds) }
+      yield* HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+      )
+      if (result._tag === "Exceeded") {
+        yield* Metric.increment(Metric.taggedWithLabels(rateLimited, [MetricLabel.make("endpoint", endpoint)]))
+        return yield* new RateLimited({
+          issues: [`rate limit: at most ${limit} ${endpoint} requests per minute; retry after ${quota.resetSeconds} s`],
+          safe_next_step: `Wait ${quota.resetSeconds} seconds before retrying.`
+        })
+      }
+    })
+
+    return {
+      /** For the unauthenticated search. */
+      byClient: (endpoint: LimitedEndpoint) => Effect.flatMap(clientKey, (key) => consume(endpoint, key)),
+      byPartner: (endpoint: LimitedEndpoint, partnerId: string) => consume(endpoint, `partner:${partnerId}`)
+    } as const
+  })
+}) {}
+
+/** The store: Redis when REDIS_URL is set (shared by all instances), else bounded memory. */
+export const RateLimiterLive = RateLimiter.Default.pipe(
+  Layer.provide(
+    Layer.unwrapEffect(
+      Effect.map(AppConfig, (config) =>
+        Option.match(config.redisUrl, { onNone: () => boundedMemoryStore, onSome: redisStore })
+      )
+    )
+  )
+)
