@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { createConnection, createServer } from "node:net"
+import { join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { makeDatabase } from "./support/TestDatabase.js"
+
+const tsx = join(import.meta.dirname, "..", "node_modules", ".bin", "tsx")
+const main = join(import.meta.dirname, "..", "src", "main.ts")
+const token = "multi-instance-token-0123456789"
+const searchLimit = 20
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
+    })
+  })
+
+const redisAnswers = () =>
+  new Promise<boolean>((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port: 6379 })
+    const answer = (answered: boolean) => {
+      socket.destroy()
+      resolve(answered)
+    }
+    socket.setTimeout(500)
+    socket.once("connect", () => answer(true))
+    socket.once("error", () => answer(false))
+    socket.once("timeout", () => answer(false))
+  })
+
+/** A real server process on its own port, stopped with the scope. */
+const instance = (env: Record<string, string>) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const port = await freePort()
+      const child: ChildProcess = spawn(tsx, [main], {
+        env: { ...process.env, ...env, PORT: String(port) },
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let output = ""
+      child.stdout?.on("data", (chunk) => (output += chunk))
+      child.stderr?.on("data", (chunk) => (output += chunk))
+      await new Promise<void>((resolve, reject) => {
+        const timer = setInterval(() => {
+          if (output.includes("serving http://")) {
+            clearInterval(timer)
+            resolve()
+          }
+        }, 50)
+        child.once("exit", (code) => {
+          clearInterval(timer)
+          reject(new Error(`instance exited with ${code}: ${output}`))
+        })
+      })
+      return { base: `http://127.0.0.1:${port}`, child }
+    }),
+    ({ child }) =>
+      Effect.promise(
+        () =>
+          new Promise<void>((resolve) => {
+            child.once("exit", () => resolve())
+            child.kill("SIGTERM")
+          })
+      )
+  )
+
+const post = (base: string, path: string, body: unknown) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(body)
+    })
+    return { status: response.status, body: (await response.json()) as any }
+  })
+
+describe("several instances on one PostgreSQL", () => {
+  it.live(
+    "conflicting confirms at two instances give one booking per slot, and a burst at both stays within the shared limit",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase({ empty: true })
+        const redis = yield* Effect.promise(redisAnswers)
+        const env = {
+          APP_ENV: "development",
+          DATABASE_URL: url,
+          SERVICE_REQUESTS_API_TOKENS: token,
+          BOOKING_OPTION_SIGNING_KEYS: "shared:shared-secret-0123456789abcdef0123456789",
+          RATE_LIMIT_SEARCH_PER_MINUTE: String(searchLimit),
+          LOG_FORMAT: "json",
+          ...(redis ? { REDIS_URL: `redis://127.0.0.1:6379/${1 + (Date.now() % 14)}` } : {})
+        }
+        const [a, b] = yield* Effect.all([instance(env), instance(env)], { concurrency: 2 })
+
+        const found = yield* post(a.base, "/api/public/booking-options", {
+          vertical_id: "vvs",
+          job_type_id: "install_faucet",
+          description: "Byta köksblandaren, den nya finns på plats",
+          location: { country_code: "SE", postcode: "111 22" },
+          timing: { preferred_time_text: "nästa vecka" }
+        })
+        const option = found.body.options[0]
+        const confirms = yield* Effect.forEach(
+          Array.from({ length: 10 }, (_, i) => i),
+          (i) =>
+            post(i % 2 === 0 ? a.base : b.base, "/api/public/bookings", {
+              booking_option_id: option.booking_option_id,
+              customer: { name: "Karin Berg", phone: "0701234567", email: "karin@example.se" },
+              service_location: { country_code: "SE", address: "Sveavägen 44", postcode: "111 22" },
+              user_consent_confirmed: true,
+              booking_terms_accepted: true,
+              booking_terms_version: option.terms.version,
+              booking_terms_accepted_at: new Date().toISOString(),
+              idempotency_key: `multi-${i}`
+            }),
+          { concurrency: "unbounded" }
+        )
+        expect(confirms.filter((c) => c.status === 201)).toHaveLength(1)
+        for (const c of confirms.filter((c) => c.status !== 201)) expect(c.body.error).toBe("slot_taken")
+
+        // One search is already spent; the burst shares the rest of the window.
+        const burst = yield* Effect.forEach(
+          Array.from({ length: 2 * searchLimit }, (_, i) => i),
+          (i) =>
+            post(i % 2 === 0 ? a.base : b.base, "/api/public/booking-options", {
+              vertical_id: "vvs",
+              job_type_id: "install_faucet",
+              description: "Byta köksblandaren, den nya finns på plats",
+              location: { country_code: "SE", postcode: "981 38" },
+              timing: { urgency: "snarast" }
+            }),
+          { concurrency: 8 }
+        )
+        const admitted = burst.filter((r) => r.status === 200).length
+        expect(burst.filter((r) => r.status !== 200).every((r) => r.status === 429)).toBe(true)
+        // With Redis the limit is shared exactly; without it (a machine with no Redis) each
+        // instance counts alone, so two instances admit up to twice the limit.
+        expect(admitted).toBeLessThanOrEqual(redis ? searchLimit - 1 : 2 * searchLimit)
+        expect(admitted).toBeGreaterThan(0)
+      }).pipe(Effect.scoped),
+    120_000
+  )
+})
