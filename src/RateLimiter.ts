@@ -82,7 +82,9 @@ const redisStore = (url: Redacted.Redacted) => {
     db: Number(parsed.pathname.slice(1) || 0),
     prefix: "booking-api:ratelimit:",
     maxRetriesPerRequest: 1,
-    connectTimeout: 1000
+    connectTimeout: 1000,
+    // While Redis is down the client reconnects at most every 10 s (it logs each failed attempt).
+    retryStrategy: (attempt: number) => Math.min(attempt * 500, 10_000)
   })
 }
 
