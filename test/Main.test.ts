@@ -42,6 +42,24 @@ const freePort = () =>
     })
   })
 
+/**
+ * Starts a server on a free port. Test files run in parallel, so another may take the port
+ * between the check and the listen: that start fails with EADDRINUSE and is tried again.
+ */
+const startServing = async (env: Record<string, string>) => {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const started = start({ ...env, PORT: String(port) })
+    await waitFor(
+      () => started.output().includes("serving http://127.0.0.1:") || started.output().includes("EADDRINUSE"),
+      started.output
+    )
+    if (!started.output().includes("EADDRINUSE")) return { started, port }
+    await started.exited
+    if (attempt === 3) throw new Error(`no free port after 3 attempts: ${started.output()}`)
+  }
+}
+
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0)
@@ -70,9 +88,7 @@ describe("npm start", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "booking-main-"))
     try {
       for (const round of [1, 2]) {
-        const port = await freePort()
-        const started = start({ DATA_DIR: dataDir, PORT: String(port) })
-        await waitFor(() => started.output().includes("serving http://127.0.0.1:"), started.output)
+        const { started, port } = await startServing({ DATA_DIR: dataDir })
         expect(started.output()).toContain(`docs: http://127.0.0.1:${port}/docs`)
         if (round === 1) expect(started.output()).toContain("applied migrations")
         else expect(started.output()).not.toContain("applied migrations")
@@ -98,9 +114,7 @@ describe("npm start", () => {
         const dataDir = mkdtempSync(join(tmpdir(), "booking-main-"))
         yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
         yield* Effect.promise(async () => {
-          const port = await freePort()
-          const started = start({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: url })
-          await waitFor(() => started.output().includes("serving http://127.0.0.1:"), started.output)
+          const { started, port } = await startServing({ DATA_DIR: dataDir, DATABASE_URL: url })
           const capabilities = await fetch(`http://127.0.0.1:${port}/api/public/requests/capabilities`)
           expect(capabilities.status).toBe(200)
           expect(started.output()).toContain("applied migrations")

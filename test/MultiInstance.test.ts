@@ -31,31 +31,43 @@ const redisAnswers = () =>
     socket.once("timeout", () => answer(false))
   })
 
-/** A real server process on its own port, stopped with the scope. */
+const launch = async (env: Record<string, string>) => {
+  const port = await freePort()
+  const child: ChildProcess = spawn(tsx, [main], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout?.on("data", (chunk) => (output += chunk))
+  child.stderr?.on("data", (chunk) => (output += chunk))
+  const serving = await new Promise<boolean>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes("serving http://")) {
+        clearInterval(timer)
+        resolve(true)
+      }
+    }, 50)
+    child.once("exit", (code) => {
+      clearInterval(timer)
+      if (output.includes("EADDRINUSE")) resolve(false)
+      else reject(new Error(`instance exited with ${code}: ${output}`))
+    })
+  })
+  return serving ? { base: `http://127.0.0.1:${port}`, child } : undefined
+}
+
+/**
+ * A real server process on a free port, stopped with the scope. Test files run in parallel, so
+ * a port can be taken between the check and the listen: that start is tried again.
+ */
 const instance = (env: Record<string, string>) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
-      const port = await freePort()
-      const child: ChildProcess = spawn(tsx, [main], {
-        env: { ...process.env, ...env, PORT: String(port) },
-        stdio: ["ignore", "pipe", "pipe"]
-      })
-      let output = ""
-      child.stdout?.on("data", (chunk) => (output += chunk))
-      child.stderr?.on("data", (chunk) => (output += chunk))
-      await new Promise<void>((resolve, reject) => {
-        const timer = setInterval(() => {
-          if (output.includes("serving http://")) {
-            clearInterval(timer)
-            resolve()
-          }
-        }, 50)
-        child.once("exit", (code) => {
-          clearInterval(timer)
-          reject(new Error(`instance exited with ${code}: ${output}`))
-        })
-      })
-      return { base: `http://127.0.0.1:${port}`, child }
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const launched = await launch(env)
+        if (launched) return launched
+      }
+      throw new Error("no free port after 3 attempts")
     }),
     ({ child }) =>
       Effect.promise(

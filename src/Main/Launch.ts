@@ -15,6 +15,13 @@ export const MainLive = HttpLive.pipe(
   Layer.provide(AppConfig.Default)
 )
 
+/** The most specific message of an error or of what caused it (a ServeError's own is empty). */
+const describe = (error: unknown): string | undefined => {
+  if (!(error instanceof Error)) return undefined
+  if (error.message.length > 0) return error.message
+  return describe((error as { cause?: unknown }).cause) ?? error.name
+}
+
 /** A start that fails says why in one line an operator can act on, then exits non-zero. */
 export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
   Effect.tapErrorCause(self, (cause) => {
@@ -22,5 +29,5 @@ export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
     const error = Cause.squash(cause)
     return ConfigError.isConfigError(error)
       ? Console.error(`Invalid configuration: ${String(error)}`)
-      : Console.error(error instanceof Error ? error.message : Cause.pretty(cause))
+      : Console.error(describe(error) ?? Cause.pretty(cause))
   })
