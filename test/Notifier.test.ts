@@ -8,8 +8,11 @@ import { Notifier, retryDelayMs } from "../src/Notifier.js"
 import { deadPort, silentServer, smtpServer, webhookReceiver } from "./support/Receivers.js"
 import { TestDatabaseLive } from "./support/TestDatabase.js"
 
+/** Waits long enough that a loaded CI machine still sees deliveries finish inside deliverNow. */
 const notifierWith = (env: Record<string, string>) =>
-  Layer.build(Notifier.Default.pipe(Layer.provide(appConfigFrom(env)))).pipe(Effect.map(Context.get(Notifier)))
+  Layer.build(Notifier.Default.pipe(Layer.provide(appConfigFrom({ NOTIFY_WAIT_MS: "10000", ...env })))).pipe(
+    Effect.map(Context.get(Notifier))
+  )
 
 /** The dispatcher runs once at start and then not again within a test. */
 const noDispatcher = { NOTIFY_POLL_MS: "600000" }

@@ -55,11 +55,12 @@ describe("partners and their tokens", () => {
         yield* Effect.gen(function* () {
           expect((yield* whoami(first.token)).body).toEqual({ partner_id: "nordic-ai" })
           const second = yield* partners.issueToken("nordic-ai")
-          yield* eventually(second.token, 200, "5 seconds")
+          yield* eventually(second.token, 200, "10 seconds")
           expect((yield* whoami(second.token)).body).toEqual({ partner_id: "nordic-ai" })
           yield* partners.revokeToken(first.prefix)
-          const took = yield* eventually(first.token, 401, "5 seconds")
-          expect(took).toBeLessThan(4000)
+          const took = yield* eventually(first.token, 401, "10 seconds")
+          // The refresh runs every 2 s; the margin is for a loaded CI machine.
+          expect(took).toBeLessThan(6000)
           expect((yield* whoami(second.token)).status).toBe(200)
           const almost = `${second.token.slice(0, -1)}${second.token.endsWith("A") ? "B" : "A"}`
           expect((yield* whoami(almost)).status).toBe(401)
