@@ -1,19 +1,6 @@
 import { createHmac } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import {
-  Clock,
-  Data,
-  Duration,
-  Effect,
-  Fiber,
-  FiberSet,
-  Metric,
-  MetricLabel,
-  Option,
-  Random,
-  Redacted,
-  Schedule
-} from "effect"
+import { Clock, Data, Duration, Effect, Fiber, FiberSet, Metric, MetricLabel, Option, Random, Redacted } from "effect"
 import nodemailer from "nodemailer"
 import { AppConfig } from "./AppConfig.js"
 import { notifications as notificationsTotal } from "./Observability.js"
@@ -367,8 +354,10 @@ const make = Effect.gen(function* () {
     return yield* readStates("subject_id", wanted)
   })
 
-  yield* deliverDue(Option.none()).pipe(
-    Effect.repeat(Schedule.spaced(Duration.millis(config.notifyPollMs))),
+  // The first pass waits one interval too, so it never races a deliverNow right after start.
+  yield* Effect.sleep(Duration.millis(config.notifyPollMs)).pipe(
+    Effect.zipRight(deliverDue(Option.none())),
+    Effect.forever,
     Effect.forkScoped
   )
 
