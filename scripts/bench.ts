@@ -9,7 +9,6 @@
 
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
@@ -17,6 +16,7 @@ import { Effect, Layer } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
+import { freePort } from "../src/EmbeddedPostgres.js"
 import { OptionSigner } from "../src/OptionSigner.js"
 
 const root = join(import.meta.dirname, "..")
@@ -106,14 +106,6 @@ const scenarios = {
 const name = (process.argv[2] ?? "search") as keyof typeof scenarios
 const scenario = scenarios[name]
 if (!scenario) throw new Error(`unknown scenario ${name}; one of ${Object.keys(scenarios).join(", ")}`)
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
 
 const bodies = await scenario.bodies()
 const dataDir = mkdtempSync(join(tmpdir(), "booking-bench-"))

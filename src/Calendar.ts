@@ -97,6 +97,11 @@ export interface OutboxRow {
 export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    /** The working hours of provider `p`, as the slot rules read them. */
+    const workingHoursOfP = sql.literal(`coalesce((
+      SELECT json_agg(json_build_object('isoWeekday', h.iso_weekday,
+        'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
+      FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
 
     /**
      * Everything a search needs in one round trip: the active providers serving the postcode(s)
@@ -114,10 +119,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         SELECT p.id AS provider_id, p.name AS provider_name, p.city, p.rating_label,
           s.service_id, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek, s.unit_price_sek,
           s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url, s.terms_sections, s.terms_source_urls,
-          coalesce((
-            SELECT json_agg(json_build_object('isoWeekday', h.iso_weekday,
-              'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
-            FROM provider_working_hours h WHERE h.provider_id = p.id), '[]') AS hours,
+          ${workingHoursOfP} AS hours,
           coalesce((
             SELECT json_agg(json_build_array(
               (extract(epoch FROM lower(b.during)) * 1000)::bigint, (extract(epoch FROM upper(b.during)) * 1000)::bigint))
@@ -150,10 +152,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
           (${input.destinationPostcode ?? null}::int IS NULL OR EXISTS (
             SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.destinationPostcode ?? null}::int))
             AS serves_destination,
-          coalesce((
-            SELECT json_agg(json_build_object('isoWeekday', h.iso_weekday,
-              'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
-            FROM provider_working_hours h WHERE h.provider_id = p.id), '[]') AS hours
+          ${workingHoursOfP} AS hours
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
         WHERE p.id = ${input.providerId}`

@@ -18,7 +18,8 @@ export interface RunningPostgres {
   readonly stop: () => Promise<void>
 }
 
-const freePort = () =>
+/** A TCP port free on 127.0.0.1 at the moment of asking. */
+export const freePort = () =>
   new Promise<number>((resolvePort, reject) => {
     const server = createServer()
     server.once("error", reject)

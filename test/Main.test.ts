@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { freePort } from "../src/EmbeddedPostgres.js"
 import { makeDatabase } from "./support/TestDatabase.js"
 
 const tsx = join(import.meta.dirname, "..", "node_modules", ".bin", "tsx")
@@ -33,14 +33,6 @@ const waitFor = async (check: () => boolean, what: () => string, ms = 30_000) =>
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
 
 /**
  * Starts a server on a free port. Test files run in parallel, so another may take the port

@@ -1,35 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { createConnection, createServer } from "node:net"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { freePort } from "../src/EmbeddedPostgres.js"
+import { redisAnswers } from "./support/Redis.js"
 import { makeDatabase } from "./support/TestDatabase.js"
 
 const tsx = join(import.meta.dirname, "..", "node_modules", ".bin", "tsx")
 const main = join(import.meta.dirname, "..", "src", "main.ts")
 const token = "multi-instance-token-0123456789"
 const searchLimit = 20
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
-
-const redisAnswers = () =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ host: "127.0.0.1", port: 6379 })
-    const answer = (answered: boolean) => {
-      socket.destroy()
-      resolve(answered)
-    }
-    socket.setTimeout(500)
-    socket.once("connect", () => answer(true))
-    socket.once("error", () => answer(false))
-    socket.once("timeout", () => answer(false))
-  })
 
 const launch = async (env: Record<string, string>) => {
   const port = await freePort()

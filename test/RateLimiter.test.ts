@@ -1,9 +1,9 @@
-import { createConnection } from "node:net"
 import { RateLimiter as Limiter } from "@effect/experimental"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Layer } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { boundedMemoryStore, memoryStoreCapacity, RateLimiter, RateLimiterLive } from "../src/RateLimiter.js"
+import { redisAnswers } from "./support/Redis.js"
 import { postJson, TestServerLive, testEnv } from "./support/TestServer.js"
 
 const token = "partner-limited-token-0123456789"
@@ -26,19 +26,6 @@ const request = {
   location: { postcode: "981 38" },
   timing: { urgency: "snarast" }
 }
-
-const redisAnswers = () =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ host: "127.0.0.1", port: 6379 })
-    socket.setTimeout(500)
-    const answer = (answered: boolean) => {
-      socket.destroy()
-      resolve(answered)
-    }
-    socket.once("connect", () => answer(true))
-    socket.once("error", () => answer(false))
-    socket.once("timeout", () => answer(false))
-  })
 
 describe("rate limits", () => {
   it.layer(
