@@ -1,19 +1,32 @@
 import { timingSafeEqual } from "node:crypto"
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
 import { Duration, Effect, Layer, Redacted, Ref, Schedule, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { AuthNotConfigured, errorBody, Unauthorized } from "./Domain/Errors.js"
 import { Partner } from "./Domain/Partner.js"
 import { Partners, type TokenEntry, tokenDigest, tokenPattern } from "./Partners.js"
 
+const security = {
+  bearer: HttpApiSecurity.bearer,
+  serviceToken: HttpApiSecurity.apiKey({ key: "X-Service-Requests-Token", in: "header" })
+}
+
+/** Confirm and status: a production server with no token configured answers 401 (spec section 5). */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Booking/Authentication", {
-  failure: Schema.Union(errorBody(Unauthorized), errorBody(AuthNotConfigured)),
+  failure: errorBody(Unauthorized),
   provides: Partner,
-  security: {
-    bearer: HttpApiSecurity.bearer,
-    serviceToken: HttpApiSecurity.apiKey({ key: "X-Service-Requests-Token", in: "header" })
-  }
+  security
 }) {}
+
+/** Request creation: a production server with no token configured answers 503 (spec sections 4.5 and 5). */
+export class RequestAuthentication extends HttpApiMiddleware.Tag<RequestAuthentication>()(
+  "Booking/RequestAuthentication",
+  {
+    failure: Schema.Union(errorBody(Unauthorized), errorBody(AuthNotConfigured)),
+    provides: Partner,
+    security
+  }
+) {}
 
 export const anonymousPartner = { id: "anonymous", name: "Anonymous (development, no token configured)" }
 
@@ -64,10 +77,10 @@ export const makeAuthenticate = Effect.gen(function* () {
     Effect.forkScoped
   )
 
-  return (token: Redacted.Redacted<string>) =>
-    Effect.flatMap(Ref.get(live), (issued): Effect.Effect<Partner["Type"], Unauthorized | AuthNotConfigured> => {
+  return <E>(token: Redacted.Redacted<string>, unconfigured: E) =>
+    Effect.flatMap(Ref.get(live), (issued): Effect.Effect<Partner["Type"], Unauthorized | E> => {
       if (configured.length === 0 && issued.size === 0) {
-        return config.appEnv === "development" ? Effect.succeed(anonymousPartner) : Effect.fail(notConfigured)
+        return config.appEnv === "development" ? Effect.succeed(anonymousPartner) : Effect.fail(unconfigured)
       }
       const value = Redacted.value(token)
       const presented = tokenDigest(value)
@@ -85,7 +98,27 @@ export const makeAuthenticate = Effect.gen(function* () {
     })
 })
 
-export const AuthenticationLive = Layer.scoped(
-  Authentication,
-  Effect.map(makeAuthenticate, (authenticate) => ({ bearer: authenticate, serviceToken: authenticate }))
+const bearerPattern = /^bearer +(\S.*)$/i
+
+/**
+ * The platform's bearer security takes whatever follows the first seven characters of the
+ * header, so `Digest <token>` would pass; only the Bearer scheme (in any case) may.
+ */
+const bearerToken = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  Redacted.make(bearerPattern.exec(request.headers.authorization ?? "")?.[1] ?? "")
+)
+
+const middlewareFor = <E>(authenticate: Effect.Effect.Success<typeof makeAuthenticate>, unconfigured: E) => ({
+  bearer: () => Effect.flatMap(bearerToken, (token) => authenticate(token, unconfigured)),
+  serviceToken: (token: Redacted.Redacted<string>) => authenticate(token, unconfigured)
+})
+
+/** Both middlewares share one token store (and its refresh fibre). */
+export const AuthenticationLive = Layer.unwrapScoped(
+  Effect.map(makeAuthenticate, (authenticate) =>
+    Layer.mergeAll(
+      Layer.succeed(Authentication, middlewareFor(authenticate, unauthorized)),
+      Layer.succeed(RequestAuthentication, middlewareFor(authenticate, notConfigured))
+    )
+  )
 ).pipe(Layer.provide(Partners.Default))

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { inject } from "vitest"
 import { withProbeServer } from "./support/ProbeApi.js"
-import { get } from "./support/TestServer.js"
+import { get, postJson } from "./support/TestServer.js"
 
 const whoami = (headers: Record<string, string> = {}) => get("/probe/whoami", headers)
 
@@ -36,6 +36,9 @@ describe("authentication", () => {
           { authorization: "Bearer alpha-token-012345678" },
           { "x-service-requests-token": "alpha-token-01234567890" },
           { authorization: "Basic YWxwaGEtdG9rZW4tMDEyMzQ1Njc4OQ==" },
+          { authorization: "Digest alpha-token-0123456789" },
+          { authorization: "Token alpha-token-0123456789" },
+          { authorization: "alpha-token-0123456789" },
           { authorization: "Bearer " }
         ]) {
           const response = yield* whoami(headers)
@@ -48,6 +51,10 @@ describe("authentication", () => {
     it.live(`${appEnv} with configured tokens: a token is accepted as Bearer or as X-Service-Requests-Token`, () =>
       Effect.gen(function* () {
         const bearer = yield* whoami({ authorization: "Bearer alpha-token-0123456789" })
+        for (const scheme of ["bearer", "BEARER", "BeArEr"]) {
+          const response = yield* whoami({ authorization: `${scheme} alpha-token-0123456789` })
+          expect(response.body, scheme).toEqual(bearer.body)
+        }
         const header = yield* whoami({ "x-service-requests-token": "alpha-token-0123456789" })
         const other = yield* whoami({ "x-service-requests-token": "beta-token-9876543210" })
         expect(bearer.status).toBe(200)
@@ -59,12 +66,18 @@ describe("authentication", () => {
     )
   }
 
-  it.live("production without a configured token: authenticated endpoints are 503, open ones still answer", () =>
+  it.live("production without a configured token: confirm and status are 401, request creation 503, open endpoints answer", () =>
     Effect.gen(function* () {
       for (const headers of [{}, { authorization: "Bearer anything-at-all" }]) {
-        const response = yield* whoami(headers)
-        expect(response.status).toBe(503)
-        expect(response.body).toEqual({
+        const whoamiResponse = yield* whoami(headers)
+        expect(whoamiResponse.status).toBe(401)
+        expect(whoamiResponse.body).toEqual(unauthorized)
+        const status = yield* get("/api/public/bookings/bkg_0123456789abcdef", headers)
+        expect(status.status).toBe(401)
+        expect(status.body).toEqual(unauthorized)
+        const created = yield* postJson("/api/public/requests", {}, headers)
+        expect(created.status).toBe(503)
+        expect(created.body).toEqual({
           ok: false,
           error: "auth_not_configured",
           status: 503,

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Authentication } from "../Auth.js"
+import { RequestAuthentication } from "../Auth.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
@@ -16,5 +16,5 @@ export class RequestsApi extends HttpApiGroup.make("requests")
       .addError(errorBody(BookingUnavailable))
       .annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
   )
-  .middleware(Authentication)
+  .middleware(RequestAuthentication)
   .annotate(OpenApi.Title, "Requests") {}
