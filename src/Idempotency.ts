@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
-import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Option, Schedule } from "effect"
+import { SqlClient, SqlError } from "@effect/sql"
+import { Data, Duration, Effect, Option, Schedule } from "effect"
 
 export type IdempotencyScope = "booking" | "request"
 
@@ -23,6 +23,28 @@ export const requestHash = (body: unknown): string =>
   createHash("sha256")
     .update(JSON.stringify(canonical(body)))
     .digest("hex")
+
+/** The transaction failed before COMMIT was sent: PostgreSQL rolled it back, nothing was written. */
+export class NotWritten extends Data.TaggedError("NotWritten")<{ readonly cause: SqlError.SqlError }> {}
+
+/** COMMIT was sent and no answer came: the write may or may not have happened. */
+export class CommitUnknown extends Data.TaggedError("CommitUnknown")<{ readonly cause: SqlError.SqlError }> {}
+
+/**
+ * Runs `body` in a transaction and tells apart the two ways it can fail, so a response only says
+ * "nothing was written" when that is known. A failure after the body finished can only be the
+ * COMMIT itself, whose outcome the client cannot know.
+ */
+export const transactionOutcome = <A, E, R>(sql: SqlClient.SqlClient, body: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    let committing = false
+    return sql.withTransaction(Effect.tap(body, () => Effect.sync(() => (committing = true)))).pipe(
+      Effect.catchIf(
+        (error): error is SqlError.SqlError => error instanceof SqlError.SqlError,
+        (cause) => Effect.fail(committing ? new CommitUnknown({ cause }) : new NotWritten({ cause }))
+      )
+    )
+  })
 
 export interface StoredKey {
   readonly requestHash: string

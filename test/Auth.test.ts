@@ -66,26 +66,28 @@ describe("authentication", () => {
     )
   }
 
-  it.live("production without a configured token: confirm and status are 401, request creation 503, open endpoints answer", () =>
-    Effect.gen(function* () {
-      for (const headers of [{}, { authorization: "Bearer anything-at-all" }]) {
-        const whoamiResponse = yield* whoami(headers)
-        expect(whoamiResponse.status).toBe(401)
-        expect(whoamiResponse.body).toEqual(unauthorized)
-        const status = yield* get("/api/public/bookings/bkg_0123456789abcdef", headers)
-        expect(status.status).toBe(401)
-        expect(status.body).toEqual(unauthorized)
-        const created = yield* postJson("/api/public/requests", {}, headers)
-        expect(created.status).toBe(503)
-        expect(created.body).toEqual({
-          ok: false,
-          error: "auth_not_configured",
-          status: 503,
-          safe_next_step:
-            "The service has no API token configured; the operator must set SERVICE_REQUESTS_API_TOKENS or issue a partner token (npm run partner)."
-        })
-      }
-      expect((yield* get("/api/public/requests/capabilities")).status).toBe(200)
-    }).pipe(withProbeServer({ APP_ENV: "production", DATABASE_URL: inject("databaseUrl") }))
+  it.live(
+    "production without a configured token: confirm and status are 401, request creation 503, open endpoints answer",
+    () =>
+      Effect.gen(function* () {
+        for (const headers of [{}, { authorization: "Bearer anything-at-all" }]) {
+          const whoamiResponse = yield* whoami(headers)
+          expect(whoamiResponse.status).toBe(401)
+          expect(whoamiResponse.body).toEqual(unauthorized)
+          const status = yield* get("/api/public/bookings/bkg_0123456789abcdef", headers)
+          expect(status.status).toBe(401)
+          expect(status.body).toEqual(unauthorized)
+          const created = yield* postJson("/api/public/requests", {}, headers)
+          expect(created.status).toBe(503)
+          expect(created.body).toEqual({
+            ok: false,
+            error: "auth_not_configured",
+            status: 503,
+            safe_next_step:
+              "The service has no API token configured; the operator must set SERVICE_REQUESTS_API_TOKENS or issue a partner token (npm run partner)."
+          })
+        }
+        expect((yield* get("/api/public/requests/capabilities")).status).toBe(200)
+      }).pipe(withProbeServer({ APP_ENV: "production", DATABASE_URL: inject("databaseUrl") }))
   )
 })

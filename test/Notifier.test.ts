@@ -30,7 +30,7 @@ const confirmation = bookingConfirmation({
   slotStart: new Date("2026-11-23T07:00:00Z"),
   slotEnd: new Date("2026-11-23T09:00:00Z"),
   timeZone: "Europe/Stockholm",
-  priceSek: 1990,
+  price: { amountSek: 1990, pricingModel: "flat", priceType: "avg_fixed" },
   termsVersion: "2026-01-15-standard",
   termsUrl: "https://example.se/villkor/2026-01-15-standard",
   serviceAddress: "Storgatan 1, 111 22 Stockholm",

@@ -14,11 +14,13 @@ import {
 } from "../Domain/Booking.js"
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
+import { IdempotencyKeyHeader } from "../Domain/Request.js"
 
 export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
     HttpApiEndpoint.post("confirm", "/api/public/bookings")
       .setPayload(BookingConfirmationRequest)
+      .setHeaders(IdempotencyKeyHeader)
       .addSuccess(BookingConfirmationResponse, { status: 201 })
       .addSuccess(BookingConfirmationResponse.annotations({ description: "Idempotent replay" }))
       .addError(errorBody(OptionExpired))

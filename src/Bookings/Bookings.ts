@@ -18,17 +18,19 @@ import {
 import type { SignedOption } from "../Domain/BookingOption.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import { slotLabel } from "../Domain/Labels.js"
 import { bookingConfirmation } from "../Domain/Messages.js"
 import type { Partner } from "../Domain/Partner.js"
-import { priceFor } from "../Domain/Pricing.js"
+import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
+import { futureStampIssues } from "../Domain/Stamps.js"
 import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
-import { formatInZone } from "../Domain/Zone.js"
-import { Idempotency, requestHash } from "../Idempotency.js"
+import { fallbackZone, formatInZone, isValidTimeZone } from "../Domain/Zone.js"
+import { logFailure } from "../Failure.js"
+import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transactionOutcome } from "../Idempotency.js"
 import { type DeliveryState, Notifier } from "../Notifier.js"
 import { bookingConflicts, bookingsConfirmed } from "../Observability.js"
 import { OptionSigner } from "../OptionSigner.js"
-import { slotLabel } from "../Search/Search.js"
 
 const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
 
@@ -51,6 +53,9 @@ const sqlState = (error: SqlError.SqlError): string | undefined => {
   return typeof cause?.code === "string" ? cause.code : undefined
 }
 
+/** Delivery states could not be read: say so rather than guess. */
+const unknownDelivery: Delivery = { status: "unknown", channel: "unknown" }
+
 const delivery = (state: DeliveryState | undefined): Delivery =>
   state === undefined
     ? { status: "skipped", channel: "none", attempts: 0, will_retry: false }
@@ -64,8 +69,8 @@ const delivery = (state: DeliveryState | undefined): Delivery =>
           : {})
       }
 
-/** Pending-and-never-tried is not yet an outcome, so the optional status is left out. */
-const reported = (d: Delivery) => (d.status === "pending" ? undefined : d.status)
+/** Pending-and-never-tried and unknown are not outcomes, so the optional status is left out. */
+const reported = (d: Delivery) => (d.status === "pending" || d.status === "unknown" ? undefined : d.status)
 
 interface StoredBooking {
   readonly id: string
@@ -78,9 +83,37 @@ interface StoredBooking {
   readonly slotLabel: string
   readonly timeZone: string
   readonly priceSek: number
+  readonly pricingModel: string
+  readonly priceType: string
+  readonly unitPriceSek: number | null
+  readonly unit: string | null
+  readonly quantity: number | null
   readonly termsVersion: string
   readonly confirmedAt: Date
 }
+
+const priceOf = (stored: StoredBooking) =>
+  priceWording({
+    amountSek: stored.priceSek,
+    pricingModel: stored.pricingModel,
+    priceType: stored.priceType,
+    unitPriceSek: stored.unitPriceSek ?? undefined,
+    quantity: stored.quantity ?? undefined
+  })
+
+/** What an assistant may say when the database does not answer, by what is known. */
+const outageSteps = {
+  beforeWriting:
+    "The booking could not be checked or made because the database does not answer. This attempt booked nothing; if an earlier attempt with the same idempotency_key succeeded, that booking stands. Do not tell the user anything is booked. Retry the same request (same idempotency_key) in a moment: it is safe and returns the booking if one exists.",
+  notWritten:
+    "Nothing was booked by this attempt: the database failed before the booking was saved. Retry the same request (same idempotency_key) in a moment.",
+  commitUnknown: (requestId: string) =>
+    `The outcome is unknown: the database stopped answering while the booking was being saved, so it may or may not exist. Do not tell the user it is booked, and do not tell them it is not. Retry the same request with the same idempotency_key (safe: it returns the booking if it was saved), or look it up with GET /api/public/bookings/${requestId} once the service answers.`,
+  replayUnreadable:
+    "A booking was already made with this idempotency_key, but it cannot be read right now because the database does not answer. Do not book again. Retry the same request in a moment to get the booking.",
+  statusUnreadable:
+    "The booking's status cannot be read right now because the database does not answer. This says nothing about whether the booking exists: do not tell the user it is booked or that it is not, and do not book again. Retry this lookup in a moment."
+} as const
 
 /** Confirms options into durable bookings exactly once per key, and looks them up redacted. */
 export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
@@ -92,29 +125,37 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     const idempotency = yield* Idempotency
     const config = yield* AppConfig
 
-    /** Delivery is reported beside the booking and never decides it, so a failed read shows nothing. */
+    /** Delivery is reported beside the booking and never decides it; a failed read is reported as unknown. */
     const deliveryStates = (subjectIds: ReadonlyArray<string>) =>
-      notifier.statesOf(subjectIds).pipe(Effect.orElseSucceed((): ReadonlyArray<DeliveryState> => []))
+      notifier.statesOf(subjectIds).pipe(
+        Effect.map(Option.some),
+        Effect.catchAll((error) => Effect.as(logFailure("notification states could not be read", error), Option.none()))
+      )
 
-    const unavailable = (cause: unknown) =>
-      Effect.logError("booking persistence failed", cause).pipe(
-        Effect.zipRight(
-          new BookingUnavailable({ safe_next_step: "Nothing was booked. Retry the same request in a moment." })
-        )
+    const unavailable = (safeNextStep: string) => (cause: unknown) =>
+      logFailure("booking persistence failed", cause).pipe(
+        Effect.zipRight(new BookingUnavailable({ safe_next_step: safeNextStep }))
       )
 
     const load = (where: { readonly id?: string; readonly requestId?: string }, partnerId: string) =>
       sql<StoredBooking>`
         SELECT id, request_id, provider_id, provider_name, service_id, slot_start, slot_end, slot_label, time_zone,
-          price_sek, terms_version, confirmed_at
+          price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity, terms_version,
+          confirmed_at
         FROM bookings
         WHERE partner_id = ${partnerId} AND ${
           where.id !== undefined ? sql`id = ${where.id}::uuid` : sql`request_id = ${where.requestId ?? ""}`
         }`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])))
 
-    const present = (stored: StoredBooking, states: ReadonlyArray<DeliveryState>) => {
-      const customer = delivery(states.find((s) => s.recipientRole === "customer"))
-      const provider = delivery(states.find((s) => s.recipientRole === "provider"))
+    const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>) => {
+      const customer = Option.match(read, {
+        onNone: () => unknownDelivery,
+        onSome: (states) => delivery(states.find((s) => s.recipientRole === "customer"))
+      })
+      const provider = Option.match(read, {
+        onNone: () => unknownDelivery,
+        onSome: (states) => delivery(states.find((s) => s.recipientRole === "provider"))
+      })
       const customerStatus = reported(customer)
       const providerStatus = reported(provider)
       const booking: ConfirmedBooking = {
@@ -128,6 +169,11 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         slot_label: stored.slotLabel,
         price_sek: stored.priceSek,
         currency: "SEK",
+        pricing_model: stored.pricingModel,
+        price_type: stored.priceType,
+        ...(stored.unitPriceSek === null ? {} : { unit_price_sek: stored.unitPriceSek }),
+        ...(stored.unit === null ? {} : { unit: stored.unit }),
+        ...(stored.quantity === null ? {} : { quantity: stored.quantity }),
         confirmed_at: formatInZone(stored.confirmedAt, stored.timeZone),
         terms_version: stored.termsVersion,
         ...(customerStatus ? { customer_confirmation_status: customerStatus } : {}),
@@ -137,9 +183,9 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     }
 
     const confirmedStep = (stored: StoredBooking) =>
-      `The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${stored.priceSek} SEK (terms ${stored.termsVersion}). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking.`
+      `The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking.`
 
-    const respond = (stored: StoredBooking, states: ReadonlyArray<DeliveryState>, replay: boolean) => {
+    const respond = (stored: StoredBooking, states: Option.Option<ReadonlyArray<DeliveryState>>, replay: boolean) => {
       const response: BookingConfirmationResponse = {
         ok: true,
         spec_version: bookingsSpecVersion,
@@ -166,8 +212,12 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             safe_next_step: "Use a new idempotency_key for a different booking request."
           })
         }
-        const booking = yield* load({ id: stored.resourceId }, partner.id).pipe(Effect.catchAll(unavailable))
-        if (Option.isNone(booking)) return yield* unavailable("idempotency key without its booking")
+        const booking = yield* load({ id: stored.resourceId }, partner.id).pipe(
+          Effect.catchAll(unavailable(outageSteps.replayUnreadable))
+        )
+        if (Option.isNone(booking)) {
+          return yield* unavailable(outageSteps.replayUnreadable)("idempotency key without its booking")
+        }
         const states = yield* deliveryStates([booking.value.id])
         return { status: 200 as const, body: respond(booking.value, states, true) }
       })
@@ -239,15 +289,48 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         return offer
       })
 
+    /** The key from the body or the Idempotency-Key header; one is required, and two must agree. */
+    const keyOf = (request: BookingConfirmationRequest, headerKey: string | undefined) => {
+      if (headerKey !== undefined && request.idempotency_key !== undefined && headerKey !== request.idempotency_key) {
+        return Effect.fail(
+          new InvalidRequest({
+            issues: ["idempotency_key: differs from the Idempotency-Key header; send one key, or the same in both"]
+          })
+        )
+      }
+      const key = request.idempotency_key ?? headerKey
+      return key === undefined
+        ? Effect.fail(
+            new InvalidRequest({
+              issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"]
+            })
+          )
+        : Effect.succeed(key)
+    }
+
+    const checkStamps = (request: BookingConfirmationRequest, now: Date) => {
+      const issues = futureStampIssues(
+        [
+          ["booking_terms_accepted_at", request.booking_terms_accepted_at],
+          ["consent_collected_at", request.consent_collected_at]
+        ],
+        now
+      )
+      return issues.length > 0 ? Effect.fail(new InvalidRequest({ issues })) : Effect.void
+    }
+
     const confirm = Effect.fn("Bookings.confirm")(function* (
       request: BookingConfirmationRequest,
+      headerKey: string | undefined,
       partner: Partner["Type"],
       now: Date
     ) {
-      const hash = requestHash(request)
+      const idempotencyKey = yield* keyOf(request, headerKey)
+      yield* checkStamps(request, now)
+      const hash = requestHash({ ...request, idempotency_key: idempotencyKey })
       const existing = yield* idempotency
-        .find(partner.id, "booking", request.idempotency_key)
-        .pipe(Effect.catchAll(unavailable))
+        .find(partner.id, "booking", idempotencyKey)
+        .pipe(Effect.catchAll(unavailable(outageSteps.beforeWriting)))
       if (Option.isSome(existing)) return yield* replay(partner, existing.value, hash)
 
       const option = yield* signer.verify(request.booking_option_id, now)
@@ -255,144 +338,154 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
 
       const bookingId = randomUUID()
       const requestId = `bkg_${randomBytes(15).toString("base64url")}`
-      const written = yield* sql
-        .withTransaction(
-          Effect.gen(function* () {
-            const claimed = yield* idempotency.claim({
-              partnerId: partner.id,
-              scope: "booking",
-              key: request.idempotency_key,
-              requestHash: hash,
-              resourceId: bookingId
-            })
-            if (!claimed)
-              return Option.none<{ readonly stored: StoredBooking; readonly outbox: ReadonlyArray<string> }>()
-            const offer = yield* revalidate(option)
-            const timeZone = "Europe/Stockholm"
-            const slot = { start: option.slotStart, end: option.slotEnd }
-            const label = slotLabel(slot, timeZone)
-            const customerName =
-              request.customer.name ?? `${request.customer.first_name ?? ""} ${request.customer.last_name ?? ""}`.trim()
-            const messages = bookingConfirmation({
-              bookingId,
-              requestId,
-              providerName: offer.providerName,
-              serviceLabelSv: offer.labelSv ?? option.serviceId,
-              ...(offer.labelEn ? { serviceLabelEn: offer.labelEn } : {}),
-              slotStart: new Date(option.slotStart),
-              slotEnd: new Date(option.slotEnd),
-              timeZone,
-              priceSek: option.amountSek,
-              termsVersion: option.termsVersion,
-              termsUrl: offer.termsUrl ?? "",
-              serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
-              customerName
-            })
-            const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000).toISOString()
-            const customerChannel = notifier.channelFor("customer", { email: request.customer.email })
-            const providerChannel = notifier.channelFor("provider", {
-              email: offer.notifyEmail,
-              webhookUrl: offer.notifyWebhookUrl
-            })
-            const outbox: Array<OutboxRow> = [
-              {
-                id: randomUUID(),
-                recipient_role: "customer",
-                provider_id: null,
-                ...customerChannel,
-                ...messages.customer,
-                payload: {},
-                status: customerChannel.channel === "none" ? "skipped" : "pending",
-                give_up_at: giveUpAt
-              },
-              {
-                id: randomUUID(),
-                recipient_role: "provider",
-                provider_id: option.providerId,
-                ...providerChannel,
-                ...messages.provider,
-                status: providerChannel.channel === "none" ? "skipped" : "pending",
-                give_up_at: giveUpAt
-              }
-            ]
-            const confirmedAt = yield* calendar.book(
-              {
-                id: bookingId,
-                requestId,
-                partnerId: partner.id,
-                providerId: option.providerId,
-                providerName: offer.providerName,
-                serviceId: option.serviceId,
-                verticalId: option.verticalId,
-                jobTypeId: option.jobTypeId,
-                serviceLabelSv: offer.labelSv ?? option.serviceId,
-                slotStart: new Date(option.slotStart),
-                slotEnd: new Date(option.slotEnd),
-                slotLabel: label,
-                timeZone,
-                priceSek: option.amountSek,
-                pricingModel: option.pricingModel,
-                priceType: option.priceType,
-                unitPriceSek: option.unitPriceSek ?? null,
-                unit: option.unit ?? null,
-                quantity: option.quantity ?? null,
-                termsVersion: option.termsVersion,
-                termsUrl: offer.termsUrl ?? "",
-                scope: offer.scope ?? {},
-                customer: request.customer,
-                serviceLocation: request.service_location,
-                destinationLocation: request.destination_location ?? null,
-                consent: {
-                  user_consent_confirmed: true,
-                  statement: request.user_consent_statement ?? null,
-                  collected_at: request.consent_collected_at ?? null,
-                  source: request.consent_source ?? null,
-                  booking_terms_accepted: true,
-                  booking_terms_version: request.booking_terms_version,
-                  booking_terms_accepted_at: request.booking_terms_accepted_at,
-                  recorded_at: now.toISOString()
-                },
-                source: request.source,
-                externalReference: request.external_reference ?? null,
-                confirmedAt: now
-              },
-              outbox
-            )
-            const stored: StoredBooking = {
+      const written = yield* transactionOutcome(
+        sql,
+        Effect.gen(function* () {
+          const claimed = yield* idempotency.claim({
+            partnerId: partner.id,
+            scope: "booking",
+            key: idempotencyKey,
+            requestHash: hash,
+            resourceId: bookingId
+          })
+          if (!claimed) return Option.none<{ readonly stored: StoredBooking; readonly outbox: ReadonlyArray<string> }>()
+          const offer = yield* revalidate(option)
+          const timeZone =
+            option.timeZone !== undefined && isValidTimeZone(option.timeZone) ? option.timeZone : fallbackZone
+          const slot = { start: option.slotStart, end: option.slotEnd }
+          const label = slotLabel(slot, timeZone)
+          const customerName =
+            request.customer.name ?? `${request.customer.first_name ?? ""} ${request.customer.last_name ?? ""}`.trim()
+          const messages = bookingConfirmation({
+            bookingId,
+            requestId,
+            providerName: offer.providerName,
+            serviceLabelSv: offer.labelSv ?? option.serviceId,
+            ...(offer.labelEn ? { serviceLabelEn: offer.labelEn } : {}),
+            slotStart: new Date(option.slotStart),
+            slotEnd: new Date(option.slotEnd),
+            timeZone,
+            price: {
+              amountSek: option.amountSek,
+              pricingModel: option.pricingModel,
+              priceType: option.priceType,
+              unitPriceSek: option.unitPriceSek,
+              quantity: option.quantity
+            },
+            termsVersion: option.termsVersion,
+            termsUrl: offer.termsUrl ?? "",
+            serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
+            customerName
+          })
+          const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000).toISOString()
+          const customerChannel = notifier.channelFor("customer", { email: request.customer.email })
+          const providerChannel = notifier.channelFor("provider", {
+            email: offer.notifyEmail,
+            webhookUrl: offer.notifyWebhookUrl
+          })
+          const outbox: Array<OutboxRow> = [
+            {
+              id: randomUUID(),
+              recipient_role: "customer",
+              provider_id: null,
+              ...customerChannel,
+              ...messages.customer,
+              payload: {},
+              status: customerChannel.channel === "none" ? "skipped" : "pending",
+              give_up_at: giveUpAt
+            },
+            {
+              id: randomUUID(),
+              recipient_role: "provider",
+              provider_id: option.providerId,
+              ...providerChannel,
+              ...messages.provider,
+              status: providerChannel.channel === "none" ? "skipped" : "pending",
+              give_up_at: giveUpAt
+            }
+          ]
+          const confirmedAt = yield* calendar.book(
+            {
               id: bookingId,
               requestId,
+              partnerId: partner.id,
               providerId: option.providerId,
               providerName: offer.providerName,
               serviceId: option.serviceId,
+              verticalId: option.verticalId,
+              jobTypeId: option.jobTypeId,
+              serviceLabelSv: offer.labelSv ?? option.serviceId,
               slotStart: new Date(option.slotStart),
               slotEnd: new Date(option.slotEnd),
               slotLabel: label,
               timeZone,
               priceSek: option.amountSek,
+              pricingModel: option.pricingModel,
+              priceType: option.priceType,
+              unitPriceSek: option.unitPriceSek ?? null,
+              unit: option.unit ?? null,
+              quantity: option.quantity ?? null,
               termsVersion: option.termsVersion,
-              confirmedAt
-            }
-            return Option.some({
-              stored,
-              outbox: outbox.filter((row) => row.status === "pending").map((row) => row.id)
-            })
-          })
-        )
-        .pipe(
-          Effect.catchTag(
-            "SqlError",
-            (error): Effect.Effect<never, SlotTaken | BookingUnavailable> =>
-              conflictCodes.has(sqlState(error) ?? "")
-                ? Effect.fail(new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot was just taken"] }))
-                : unavailable(error)
+              termsUrl: offer.termsUrl ?? "",
+              scope: offer.scope ?? {},
+              customer: request.customer,
+              serviceLocation: request.service_location,
+              destinationLocation: request.destination_location ?? null,
+              consent: {
+                user_consent_confirmed: true,
+                statement: request.user_consent_statement ?? null,
+                collected_at: request.consent_collected_at ?? null,
+                source: request.consent_source ?? null,
+                booking_terms_accepted: true,
+                booking_terms_version: request.booking_terms_version,
+                booking_terms_accepted_at: request.booking_terms_accepted_at,
+                recorded_at: now.toISOString()
+              },
+              source: request.source,
+              externalReference: request.external_reference ?? null,
+              confirmedAt: now
+            },
+            outbox
           )
-        )
+          const stored: StoredBooking = {
+            id: bookingId,
+            requestId,
+            providerId: option.providerId,
+            providerName: offer.providerName,
+            serviceId: option.serviceId,
+            slotStart: new Date(option.slotStart),
+            slotEnd: new Date(option.slotEnd),
+            slotLabel: label,
+            timeZone,
+            priceSek: option.amountSek,
+            pricingModel: option.pricingModel,
+            priceType: option.priceType,
+            unitPriceSek: option.unitPriceSek ?? null,
+            unit: option.unit ?? null,
+            quantity: option.quantity ?? null,
+            termsVersion: option.termsVersion,
+            confirmedAt
+          }
+          return Option.some({
+            stored,
+            outbox: outbox.filter((row) => row.status === "pending").map((row) => row.id)
+          })
+        })
+      ).pipe(
+        Effect.catchTags({
+          NotWritten: (error: NotWritten): Effect.Effect<never, SlotTaken | BookingUnavailable> =>
+            conflictCodes.has(sqlState(error.cause) ?? "")
+              ? Effect.fail(new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot was just taken"] }))
+              : unavailable(outageSteps.notWritten)(error.cause),
+          CommitUnknown: (error: CommitUnknown) => unavailable(outageSteps.commitUnknown(requestId))(error.cause)
+        })
+      )
 
       if (Option.isNone(written)) {
         const raced = yield* idempotency
-          .find(partner.id, "booking", request.idempotency_key)
-          .pipe(Effect.catchAll(unavailable))
-        if (Option.isNone(raced)) return yield* unavailable("idempotency key vanished")
+          .find(partner.id, "booking", idempotencyKey)
+          .pipe(Effect.catchAll(unavailable(outageSteps.replayUnreadable)))
+        if (Option.isNone(raced)) return yield* unavailable(outageSteps.replayUnreadable)("idempotency key vanished")
         return yield* replay(partner, raced.value, hash)
       }
       yield* Metric.increment(bookingsConfirmed)
@@ -406,10 +499,11 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bookingId)
       const found = yield* (
         isUuid ? load({ id: bookingId }, partner.id) : load({ requestId: bookingId }, partner.id)
-      ).pipe(Effect.catchAll(unavailable))
+      ).pipe(Effect.catchAll(unavailable(outageSteps.statusUnreadable)))
       if (Option.isNone(found)) {
         const response: BookingStatusResponse = {
           ok: true,
+          spec_version: bookingsSpecVersion,
           found: false,
           booking_id: bookingId,
           safe_next_step:
@@ -420,6 +514,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       const states = yield* deliveryStates([found.value.id])
       const response: BookingStatusResponse = {
         ok: true,
+        spec_version: bookingsSpecVersion,
         found: true,
         request_id: found.value.requestId,
         ...present(found.value, states),
@@ -439,8 +534,12 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       )
 
     return {
-      confirm: (request: BookingConfirmationRequest, partner: Partner["Type"], now: Date) =>
-        countConflicts(confirm(request, partner, now)),
+      confirm: (
+        request: BookingConfirmationRequest,
+        headerKey: string | undefined,
+        partner: Partner["Type"],
+        now: Date
+      ) => countConflicts(confirm(request, headerKey, partner, now)),
       status
     } as const
   }),

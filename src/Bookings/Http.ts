@@ -10,12 +10,12 @@ export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
     const bookings = yield* Bookings
     const limiter = yield* RateLimiter
     return handlers
-      .handle("confirm", ({ payload }) =>
+      .handle("confirm", ({ payload, headers }) =>
         Effect.gen(function* () {
           const partner = yield* Partner
           yield* limiter.byPartner("confirm", partner.id)
           const now = new Date(yield* Clock.currentTimeMillis)
-          const { status, body } = yield* bookings.confirm(payload, partner, now)
+          const { status, body } = yield* bookings.confirm(payload, headers["idempotency-key"], partner, now)
           return HttpServerResponse.unsafeJson(body, { status })
         })
       )

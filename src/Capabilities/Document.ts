@@ -4,7 +4,8 @@ import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
 import { Capabilities, requestsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
-import { quantityKeys } from "../Domain/Pricing.js"
+import { quantityBounds, quantityKeys } from "../Domain/Pricing.js"
+import { emergencyAdvice, isEmergency } from "../Domain/Safety.js"
 import { idempotencyRetentionDays } from "../Idempotency.js"
 import { Supply } from "../Supply.js"
 
@@ -132,7 +133,22 @@ export const buildCapabilities = (input: {
         "Availability is proven only by a search response with direct_booking_available true.",
         "A price is booked only if it is the exact price in the confirmed booking response.",
         "Do not use the service for emergencies, safety-critical triage, DIY repair instructions, or requests outside Sweden."
-      ]
+      ],
+      emergencies: {
+        job_type_ids: input.catalog.verticals.flatMap((vertical) =>
+          vertical.job_types.filter(isEmergency).map((jobType) => jobType.job_type_id)
+        ),
+        rule: "Search returns no options and no fallback for these job types, and request creation refuses them (400 emergency_not_supported). Relay the advice below; never book or request an emergency here.",
+        advice_sv: emergencyAdvice.sv,
+        advice_en: emergencyAdvice.en
+      },
+      price_types: {
+        fixed: "price_type avg_fixed (pricing_model flat): the exact price of the described work.",
+        starting:
+          "price_type starting_price: a from-price. Tell the user the final price is set on site by the provider; never present it as the exact price.",
+        unit: "price_type avg_unit or avg_recurring (pricing_model per_sqm, per_window, per_hour, per_item): unit price times the quantity sent in details; the amount covers that quantity (price.quantity, price.unit)."
+      },
+      quantity_bounds: quantityBounds
     },
     required_fields: requiredFields,
     geographic_scope: {

@@ -59,7 +59,8 @@ export const BookingConfirmationRequest = strictInput(
     booking_terms_accepted_at: DateTimeString,
     source: Schema.optionalWith(text(1, 80), { exact: true, default: () => "external_model" }),
     external_reference: optional(text(1, 160)),
-    idempotency_key: text(1, 200)
+    /** Required unless the Idempotency-Key header carries it (the service checks one is present). */
+    idempotency_key: optional(text(1, 200))
   })
 )
 export type BookingConfirmationRequest = typeof BookingConfirmationRequest.Type
@@ -77,6 +78,12 @@ export const ConfirmedBooking = Schema.Struct({
   slot_label: Schema.optional(Schema.String),
   price_sek: Schema.Int.pipe(Schema.nonNegative()),
   currency: Schema.Literal("SEK"),
+  /** Beside the spec's fields: what kind of price price_sek is (a starting price is not exact). */
+  pricing_model: Schema.optional(Schema.String),
+  price_type: Schema.optional(Schema.String),
+  unit_price_sek: Schema.optional(Schema.Number.pipe(Schema.nonNegative())),
+  unit: Schema.optional(Schema.String),
+  quantity: Schema.optional(Schema.Number.pipe(Schema.nonNegative())),
   confirmed_at: DateTimeString,
   terms_version: Schema.String,
   customer_confirmation_status: Schema.optional(Status),
@@ -84,11 +91,12 @@ export const ConfirmedBooking = Schema.Struct({
 })
 export type ConfirmedBooking = typeof ConfirmedBooking.Type
 
+/** `unknown` when the delivery state could not be read (the booking itself was). */
 export const Delivery = Schema.Struct({
-  status: Schema.Literal("pending", "sent", "skipped", "failed"),
-  channel: Schema.Literal("email", "webhook", "none"),
-  attempts: Schema.Int,
-  will_retry: Schema.Boolean,
+  status: Schema.Literal("pending", "sent", "skipped", "failed", "unknown"),
+  channel: Schema.Literal("email", "webhook", "none", "unknown"),
+  attempts: Schema.optional(Schema.Int),
+  will_retry: Schema.optional(Schema.Boolean),
   next_attempt_at: Schema.optional(DateTimeString)
 })
 export type Delivery = typeof Delivery.Type
@@ -110,12 +118,14 @@ export type BookingConfirmationResponse = typeof BookingConfirmationResponse.Typ
 export const BookingStatusResponse = Schema.Union(
   Schema.Struct({
     ok: Schema.Literal(true),
+    spec_version: Schema.Literal(bookingsSpecVersion),
     found: Schema.Literal(false),
     booking_id: Schema.String,
     safe_next_step: Schema.String
   }),
   Schema.Struct({
     ok: Schema.Literal(true),
+    spec_version: Schema.Literal(bookingsSpecVersion),
     found: Schema.Literal(true),
     request_id: Schema.String,
     booking: ConfirmedBooking,

@@ -32,6 +32,8 @@ export const SignedOption = Schema.Struct({
   termsVersion: Claim,
   originPostcode: PostcodeNumber,
   destinationPostcode: Schema.optional(PostcodeNumber),
+  /** The zone the search was made in; the confirmation labels the slot in it. */
+  timeZone: Schema.optional(Claim),
   expiresAt: EpochMillis,
   nonce: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{16}$/))
 }).pipe(

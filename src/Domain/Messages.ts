@@ -1,3 +1,4 @@
+import { type PriceFacts, priceKind, priceWording } from "./Pricing.js"
 import { fallbackZone, formatInZone, isValidTimeZone } from "./Zone.js"
 
 export interface BookingConfirmationInput {
@@ -10,7 +11,7 @@ export interface BookingConfirmationInput {
   readonly slotStart: Date
   readonly slotEnd: Date
   readonly timeZone: string
-  readonly priceSek: number
+  readonly price: PriceFacts
   readonly termsVersion: string
   readonly termsUrl: string
   readonly serviceAddress?: string
@@ -48,12 +49,6 @@ const englishHeading = `${separator}\nIn English\n${separator}`
 
 const lines = (...parts: ReadonlyArray<string | undefined>) => parts.filter((part) => part !== undefined).join("\n")
 
-/** Plain spaces rather than Intl's no-break spaces, so the amount reads and searches the same everywhere. */
-const kronor = (amount: number) => new Intl.NumberFormat("sv-SE").format(amount).replace(/\s/g, " ")
-
-const priceSv = (amount: number) => `${kronor(amount)} kr inkl. moms`
-const priceEn = (amount: number) => `SEK ${new Intl.NumberFormat("en-GB").format(amount)} incl. VAT`
-
 interface Slot {
   readonly sv: string
   readonly en: string
@@ -87,6 +82,8 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
   const timeZone = zoneOf(input.timeZone)
   const slot = slotIn(input.slotStart, input.slotEnd, timeZone)
   const serviceEn = input.serviceLabelEn ?? input.serviceLabelSv
+  const price = priceWording(input.price)
+  const starting = priceKind(input.price) === "starting"
 
   const customer: Message = {
     subject: `Din bokning är bekräftad: ${input.serviceLabelSv}, ${slot.shortSv} (Booking confirmed)`,
@@ -99,11 +96,13 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Tjänst: ${input.serviceLabelSv}`,
       `Tid: ${slot.sv}`,
       input.serviceAddress === undefined ? undefined : `Adress: ${input.serviceAddress}`,
-      `Pris: ${priceSv(input.priceSek)}`,
+      `Pris: ${price.sv}`,
       `Villkor: version ${input.termsVersion}, ${input.termsUrl}`,
       `Bokningsreferens: ${input.requestId}`,
       "",
-      "Priset gäller för det arbete som beskrivs i villkoren ovan. Ange bokningsreferensen om du kontaktar oss eller utföraren.",
+      starting
+        ? "Priset är ett startpris: utföraren bestämmer slutpriset på plats, enligt villkoren ovan. Ange bokningsreferensen om du kontaktar oss eller utföraren."
+        : "Priset gäller för det arbete som beskrivs i villkoren ovan. Ange bokningsreferensen om du kontaktar oss eller utföraren.",
       "",
       englishHeading,
       "",
@@ -115,11 +114,13 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Service: ${serviceEn}`,
       `Time: ${slot.en}`,
       input.serviceAddress === undefined ? undefined : `Address: ${input.serviceAddress}`,
-      `Price: ${priceEn(input.priceSek)}`,
+      `Price: ${price.en}`,
       `Terms: version ${input.termsVersion}, ${input.termsUrl}`,
       `Booking reference: ${input.requestId}`,
       "",
-      "The price covers the work described in the terms above. Quote the booking reference if you contact us or the provider."
+      starting
+        ? "The price is a starting price: the provider sets the final price on site, under the terms above. Quote the booking reference if you contact us or the provider."
+        : "The price covers the work described in the terms above. Quote the booking reference if you contact us or the provider."
     )
   }
 
@@ -134,12 +135,14 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Tid: ${slot.sv}`,
       `Adress: ${input.serviceAddress ?? "uppgift saknas"}`,
       `Kund: ${input.customerName ?? "uppgift saknas"}`,
-      `Pris: ${priceSv(input.priceSek)}`,
+      `Pris: ${price.sv}`,
       `Villkor: version ${input.termsVersion}, ${input.termsUrl}`,
       `Bokningsreferens: ${input.requestId}`,
       `Boknings-id: ${input.bookingId}`,
       "",
-      "Kunden har godkänt priset och villkoren ovan. Arbetet utförs enligt den villkorsversionen.",
+      starting
+        ? "Kunden har godkänt startpriset och villkoren ovan; slutpriset bestäms på plats. Arbetet utförs enligt den villkorsversionen."
+        : "Kunden har godkänt priset och villkoren ovan. Arbetet utförs enligt den villkorsversionen.",
       "",
       englishHeading,
       "",
@@ -151,12 +154,14 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Time: ${slot.en}`,
       `Address: ${input.serviceAddress ?? "not given"}`,
       `Customer: ${input.customerName ?? "not given"}`,
-      `Price: ${priceEn(input.priceSek)}`,
+      `Price: ${price.en}`,
       `Terms: version ${input.termsVersion}, ${input.termsUrl}`,
       `Booking reference: ${input.requestId}`,
       `Booking id: ${input.bookingId}`,
       "",
-      "The customer has accepted the price and the terms above. The work is done under that terms version."
+      starting
+        ? "The customer has accepted the starting price and the terms above; the final price is set on site. The work is done under that terms version."
+        : "The customer has accepted the price and the terms above. The work is done under that terms version."
     ),
     payload: {
       event: "booking.confirmed",
@@ -167,8 +172,10 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       slot_start_at: formatInZone(input.slotStart, timeZone),
       slot_end_at: formatInZone(input.slotEnd, timeZone),
       time_zone: timeZone,
-      price_sek: input.priceSek,
+      price_sek: input.price.amountSek,
       currency: "SEK",
+      pricing_model: input.price.pricingModel,
+      price_type: input.price.priceType,
       terms_version: input.termsVersion,
       terms_url: input.termsUrl,
       service_address: input.serviceAddress ?? null,

@@ -10,6 +10,25 @@ export const quantityKeys = {
 
 export type QuantityKey = (typeof quantityKeys)[keyof typeof quantityKeys][number]
 
+/**
+ * The quantities a real single visit can have; outside them a search is refused (400) rather
+ * than priced. An hour count is also bounded by one working day.
+ */
+export const quantityBounds = {
+  area_sqm: { min: 5, max: 1000, integer: false, unit: "m²" },
+  home_size_sqm: { min: 5, max: 1000, integer: false, unit: "m²" },
+  window_count: { min: 1, max: 200, integer: true, unit: "windows" },
+  hours: { min: 1, max: 12, integer: false, unit: "hours" },
+  item_count: { min: 1, max: 100, integer: true, unit: "items" },
+  boxes: { min: 0, max: 1000, integer: true, unit: "boxes" }
+} as const satisfies Record<string, { min: number; max: number; integer: boolean; unit: string }>
+
+/**
+ * How much work a unit-priced service's own duration covers. Above it the visit lasts
+ * proportionally longer (rounded up to a quarter of an hour), so the slot follows the work.
+ */
+export const referenceQuantity = { per_sqm: 60, per_window: 20, per_item: 6 } as const
+
 export interface PricedService {
   readonly pricingModel: string
   readonly amountSek: number | null
@@ -47,6 +66,14 @@ export const quote = (service: PricedService, details: Readonly<Record<string, u
   return given === undefined ? { _tag: "MissingQuantity", keys } : priceFor(service, given)
 }
 
+const quarterHours = (minutes: number) => Math.ceil(minutes / 15 - 1e-9) * 15
+
+const durationFor = (model: keyof typeof quantityKeys, ownMinutes: number, quantity: number) => {
+  if (model === "per_hour") return quarterHours(quantity * 60)
+  const reference = referenceQuantity[model]
+  return quantity <= reference ? ownMinutes : quarterHours((ownMinutes * quantity) / reference)
+}
+
 /** The price of a service for a given quantity (ignored by flat and starting prices). */
 export const priceFor = (service: PricedService, given: number | undefined): QuoteResult => {
   if (!isUnitPriced(service.pricingModel)) {
@@ -55,8 +82,7 @@ export const priceFor = (service: PricedService, given: number | undefined): Quo
   const keys = quantityKeys[service.pricingModel]
   if (given === undefined || !(given > 0) || service.unitPriceSek === null) return { _tag: "MissingQuantity", keys }
   const quantity = service.pricingModel === "per_hour" ? Math.max(given, service.durationMinutes / 60) : given
-  const durationMinutes =
-    service.pricingModel === "per_hour" ? Math.ceil((quantity * 60) / 15) * 15 : service.durationMinutes
+  const durationMinutes = durationFor(service.pricingModel, service.durationMinutes, quantity)
   return {
     _tag: "Quoted",
     quote: {
@@ -66,6 +92,65 @@ export const priceFor = (service: PricedService, given: number | undefined): Quo
       ...(service.unit === null ? {} : { unit: service.unit }),
       quantity,
       durationMinutes
+    }
+  }
+}
+
+export interface PriceFacts {
+  readonly amountSek: number
+  readonly pricingModel: string
+  readonly priceType: string
+  readonly unitPriceSek?: number | undefined
+  readonly quantity?: number | undefined
+}
+
+export type PriceKind = "fixed" | "starting" | "unit"
+
+/** A starting price is a minimum; a unit price covers a stated quantity; anything else is fixed. */
+export const priceKind = (price: Pick<PriceFacts, "pricingModel" | "priceType">): PriceKind =>
+  price.priceType === "starting_price" || price.pricingModel === "starting_price"
+    ? "starting"
+    : isUnitPriced(price.pricingModel)
+      ? "unit"
+      : "fixed"
+
+const unitWords: Record<keyof typeof quantityKeys, { readonly sv: string; readonly en: string }> = {
+  per_sqm: { sv: "kvm", en: "m²" },
+  per_window: { sv: "fönster", en: "windows" },
+  per_hour: { sv: "timmar", en: "hours" },
+  per_item: { sv: "st", en: "items" }
+}
+
+const kronorSv = (amount: number) => new Intl.NumberFormat("sv-SE").format(amount).replace(/\s/g, " ")
+const kronorEn = (amount: number) => new Intl.NumberFormat("en-GB").format(amount)
+const quantitySv = (q: number) => new Intl.NumberFormat("sv-SE", { maximumFractionDigits: 2 }).format(q)
+const quantityEn = (q: number) => new Intl.NumberFormat("en-GB", { maximumFractionDigits: 2 }).format(q)
+
+/**
+ * The price as a person should hear it, by its kind (truth rule 4): a fixed price is the exact
+ * price, a starting price is "from" with the final price set on site, a unit price names its
+ * quantity and unit price.
+ */
+export const priceWording = (price: PriceFacts): { readonly sv: string; readonly en: string } => {
+  const sv = `${kronorSv(price.amountSek)} kr inkl. moms`
+  const en = `SEK ${kronorEn(price.amountSek)} incl. VAT`
+  switch (priceKind(price)) {
+    case "starting":
+      return {
+        sv: `från ${sv} (startpris: slutpriset bestäms på plats av utföraren)`,
+        en: `from ${en} (a starting price: the provider sets the final price on site)`
+      }
+    case "fixed":
+      return { sv: `fast pris ${sv}`, en: `a fixed price of ${en}` }
+    case "unit": {
+      const words = unitWords[price.pricingModel as keyof typeof quantityKeys]
+      const quantity = price.quantity ?? 0
+      const unitPrice = price.unitPriceSek ?? 0
+      const recurring = price.priceType === "avg_recurring"
+      return {
+        sv: `${sv} för ${quantitySv(quantity)} ${words.sv} à ${kronorSv(unitPrice)} kr${recurring ? " (första besöket i ett återkommande uppdrag)" : ""}`,
+        en: `${en} for ${quantityEn(quantity)} ${words.en} at SEK ${kronorEn(unitPrice)} each${recurring ? " (the first visit of a recurring service)" : ""}`
+      }
     }
   }
 }

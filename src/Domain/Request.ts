@@ -3,7 +3,7 @@ import { Customer } from "./Booking.js"
 import { requestsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
 import { optional, strictInput, text } from "./Input.js"
-import { Timing } from "./Search.js"
+import { FreeFormDetails, Timing } from "./Search.js"
 
 export const RequestLocation = Schema.Struct({
   input: optional(text(2, 500)),
@@ -41,7 +41,7 @@ export const ServiceRequestCreate = strictInput(
     location: RequestLocation,
     timing: Timing,
     budget_sek: optional(Schema.Int.pipe(Schema.between(0, 10_000_000))),
-    details: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    details: optional(FreeFormDetails),
     customer_next_step: optional(CustomerNextStep),
     source: Schema.optionalWith(text(1, 80), { exact: true, default: () => "external_model" }),
     external_reference: optional(text(1, 160)),
@@ -63,6 +63,19 @@ export const ProviderCandidate = Schema.Struct({
   direct_booking: Schema.optional(Schema.Boolean)
 })
 
+/**
+ * What became of the hand-off, beside the spec's fields: `sent` (delivered to at least one
+ * provider), `queued` (reachable providers, none delivered yet; retried), `not_sent` (nobody
+ * can receive it: see `reason`), `unknown` (the delivery state could not be read).
+ */
+export const Handoff = Schema.Struct({
+  status: Schema.Literal("sent", "queued", "not_sent", "unknown"),
+  providers_reached: Schema.Int.pipe(Schema.nonNegative()),
+  providers_pending: Schema.Int.pipe(Schema.nonNegative()),
+  reason: Schema.optional(Schema.Literal("no_postcode", "no_candidates", "no_reachable_candidates"))
+})
+export type Handoff = typeof Handoff.Type
+
 export const CreatedRequest = Schema.Struct({
   id: Schema.String,
   session_id: Schema.String,
@@ -75,7 +88,8 @@ export const CreatedRequest = Schema.Struct({
   candidate_provider_count: Schema.Int.pipe(Schema.nonNegative()),
   provider_candidates: Schema.Array(ProviderCandidate),
   persistence_status: Schema.optional(Schema.Literal("stored")),
-  persistence_backend: Schema.optional(Schema.Literal("postgresql"))
+  persistence_backend: Schema.optional(Schema.Literal("postgresql")),
+  handoff: Handoff
 })
 export type CreatedRequest = typeof CreatedRequest.Type
 

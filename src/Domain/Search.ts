@@ -23,23 +23,37 @@ export const Timing = Schema.Struct({
   )
 )
 
-const positive = Schema.Number.pipe(Schema.positive(), Schema.finite())
-const count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
+/** Bounds of a free-form `details` object: nesting, keys per object and total size. */
+export const detailsBounds = { depth: 4, keys: 50, jsonBytes: 8192 } as const
+
+const depthOf = (value: unknown): number =>
+  value !== null && typeof value === "object"
+    ? 1 + Math.max(0, ...Object.values(value as Record<string, unknown>).map(depthOf))
+    : 0
+
+const tooManyKeys = (value: unknown): boolean =>
+  value !== null &&
+  typeof value === "object" &&
+  (Object.keys(value).length > detailsBounds.keys || Object.values(value).some(tooManyKeys))
 
 /**
- * The spec calls `details` free-form, but search must not carry personal data, so it accepts
- * only these job facts: the moving facts of section 4.2 and the quantities unit prices read.
+ * Free-form job facts (spec 4.2), bounded so a search cannot carry a document. Search reads the
+ * keys it knows (the moving facts and the quantities unit prices need) and ignores the rest;
+ * it never stores or logs `details`.
  */
-export const SearchDetails = Schema.Struct({
-  home_size_sqm: optional(positive),
-  boxes: optional(Schema.Number.pipe(Schema.nonNegative(), Schema.finite())),
-  elevator_origin: optional(Schema.Boolean),
-  elevator_destination: optional(Schema.Boolean),
-  area_sqm: optional(positive),
-  window_count: optional(count.pipe(Schema.positive())),
-  hours: optional(positive.pipe(Schema.lessThanOrEqualTo(24))),
-  item_count: optional(count.pipe(Schema.positive()))
-})
+export const FreeFormDetails = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
+  Schema.filter((details) =>
+    depthOf(details) > detailsBounds.depth
+      ? `must be nested at most ${detailsBounds.depth} levels deep`
+      : tooManyKeys(details)
+        ? `must have at most ${detailsBounds.keys} keys in each object`
+        : Buffer.byteLength(JSON.stringify(details)) > detailsBounds.jsonBytes
+          ? `must be at most ${detailsBounds.jsonBytes} bytes as JSON`
+          : true
+  )
+)
+
+export const SearchDetails = FreeFormDetails
 export type SearchDetails = typeof SearchDetails.Type
 
 export const BookingSearchRequest = strictInput(

@@ -3,6 +3,7 @@ import { RequestAuthentication } from "../Auth.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
+import { EmergencyNotSupported } from "../Domain/Safety.js"
 
 export class RequestsApi extends HttpApiGroup.make("requests")
   .add(
@@ -14,6 +15,7 @@ export class RequestsApi extends HttpApiGroup.make("requests")
       .addError(errorBody(IdempotencyKeyReused))
       .addError(errorBody(RateLimited))
       .addError(errorBody(BookingUnavailable))
+      .addError(errorBody(EmergencyNotSupported))
       .annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
   )
   .middleware(RequestAuthentication)

@@ -9,9 +9,12 @@ import { type JobType, supportedVerticalIds } from "../Domain/Catalog.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { requestForProvider } from "../Domain/Messages.js"
 import type { Partner } from "../Domain/Partner.js"
-import type { CreatedRequest, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
-import { Idempotency, requestHash } from "../Idempotency.js"
-import { Notifier } from "../Notifier.js"
+import type { CreatedRequest, Handoff, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
+import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
+import { futureStampIssues } from "../Domain/Stamps.js"
+import { logFailure } from "../Failure.js"
+import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transactionOutcome } from "../Idempotency.js"
+import { type DeliveryState, Notifier } from "../Notifier.js"
 import { Supply } from "../Supply.js"
 
 /** At most this many providers receive one request. */
@@ -33,8 +36,59 @@ export const postcodeIn = (location: ServiceRequestCreate["location"]): number |
 export const taxonomyConfidence = (jobType: JobType): CreatedRequest["taxonomy_confidence"] =>
   jobType.routing_mode === "standardized" ? "high" : jobType.routing_mode === "needs_clarification" ? "medium" : "low"
 
-const nextStep =
-  "Tell the user plainly: nothing is booked yet. The request has been sent to providers in the area, who will contact the user to agree on a time and price. No time, provider or price is confirmed."
+type HandoffPlan = "queued" | "no_candidates" | "no_reachable_candidates"
+
+const providers = (n: number) => (n === 1 ? "1 provider" : `${n} providers`)
+
+/** What happened to the hand-off, from the plan stored with the request and the outbox states. */
+export const handoffOf = (
+  plan: HandoffPlan,
+  hasPostcode: boolean,
+  states: Option.Option<ReadonlyArray<Pick<DeliveryState, "status">>>
+): Handoff => {
+  if (plan !== "queued") {
+    const reason = plan === "no_candidates" && !hasPostcode ? "no_postcode" : plan
+    return { status: "not_sent", providers_reached: 0, providers_pending: 0, reason }
+  }
+  if (Option.isNone(states)) return { status: "unknown", providers_reached: 0, providers_pending: 0 }
+  const reached = states.value.filter((state) => state.status === "sent").length
+  const pending = states.value.filter((state) => state.status === "pending").length
+  return {
+    status: reached > 0 ? "sent" : pending > 0 ? "queued" : "not_sent",
+    providers_reached: reached,
+    providers_pending: pending
+  }
+}
+
+/** Never "has been sent" unless it was: the words follow the hand-off. */
+export const nextStepFor = (handoff: Handoff, giveUpHours: number): string => {
+  const nothingBooked = "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed."
+  switch (handoff.status) {
+    case "sent":
+      return `${nothingBooked} The request was delivered to ${providers(handoff.providers_reached)} in the area${handoff.providers_pending > 0 ? ` (delivery to ${providers(handoff.providers_pending)} more is being retried)` : ""}; a provider who can take the job may contact the user to agree on a time and price. Nobody has promised to.`
+    case "queued":
+      return `${nothingBooked} No provider has received the request yet: delivery to ${providers(handoff.providers_pending)} is queued and retried for up to ${giveUpHours} hours. If none can be reached, nobody will contact the user about it.`
+    case "unknown":
+      return `${nothingBooked} The request is stored, but whether providers have received it could not be read right now. Do not tell the user it was sent; look again later by repeating the request with the same idempotency key.`
+    case "not_sent":
+      return handoff.reason === "no_postcode"
+        ? `${nothingBooked} Nobody has received this request: the location has no Swedish postcode we could read, so no provider was found. The request is stored but will not be sent. Ask the user for the postcode and create a new request with location.postcode.`
+        : handoff.reason === "no_reachable_candidates"
+          ? `${nothingBooked} Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly.`
+          : `${nothingBooked} Nobody has received this request: no provider in this service covers this job at this location. The request is stored but will not be sent, and nobody will contact the user about it. Suggest the user contacts a local provider directly.`
+  }
+}
+
+const outageSteps = {
+  beforeWriting:
+    "The request could not be checked or stored because the database does not answer. This attempt stored nothing and sent nothing; if an earlier attempt with the same idempotency key succeeded, that request stands. Retry the same request (same idempotency key) in a moment.",
+  notWritten:
+    "Nothing was stored or sent by this attempt: the database failed before the request was saved. Retry the same request in a moment.",
+  commitUnknown:
+    "The outcome is unknown: the database stopped answering while the request was being saved, so it may or may not exist. Do not tell the user it was sent. Retry the same request with the same idempotency key (safe: it returns the stored request if it was saved).",
+  replayUnreadable:
+    "A request was already stored with this idempotency key, but it cannot be read right now because the database does not answer. Do not create another. Retry the same request in a moment."
+} as const
 
 interface StoredRequest {
   readonly id: string
@@ -45,6 +99,8 @@ interface StoredRequest {
   readonly customerNextStep: CreatedRequest["customer_next_step"]
   readonly bookingMode: string
   readonly candidates: CreatedRequest["provider_candidates"]
+  readonly handoff: HandoffPlan
+  readonly hasPostcode: boolean
 }
 
 /** Structured provider follow-up requests: stored after consent, handed to providers, never bookings. */
@@ -57,40 +113,53 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
     const idempotency = yield* Idempotency
     const config = yield* AppConfig
 
-    const unavailable = (cause: unknown) =>
-      Effect.logError("request persistence failed", cause).pipe(
-        Effect.zipRight(
-          new BookingUnavailable({ safe_next_step: "Nothing was stored. Retry the same request in a moment." })
-        )
+    const unavailable = (safeNextStep: string) => (cause: unknown) =>
+      logFailure("request persistence failed", cause).pipe(
+        Effect.zipRight(new BookingUnavailable({ safe_next_step: safeNextStep }))
       )
 
-    const respond = (stored: StoredRequest, replay: boolean): ServiceRequestResponse => ({
-      ok: true,
-      spec_version: requestsSpecVersion,
-      request: {
-        id: stored.id,
-        session_id: stored.sessionId,
-        status: "ready_to_send",
-        vertical_id: stored.verticalId,
-        job_type_id: stored.jobTypeId,
-        taxonomy_confidence: stored.taxonomyConfidence,
-        customer_next_step: stored.customerNextStep,
-        booking_mode: stored.bookingMode,
-        candidate_provider_count: stored.candidates.length,
-        provider_candidates: stored.candidates,
-        persistence_status: "stored",
-        persistence_backend: "postgresql"
-      },
-      booking_created: false,
-      availability_checked: false,
-      provider_selected: false,
-      idempotent_replay: replay,
-      safe_next_step: nextStep
-    })
+    const deliveryStates = (read: Effect.Effect<ReadonlyArray<DeliveryState>, unknown>) =>
+      read.pipe(
+        Effect.map(Option.some),
+        Effect.catchAll((error) => Effect.as(logFailure("notification states could not be read", error), Option.none()))
+      )
+
+    const respond = (
+      stored: StoredRequest,
+      states: Option.Option<ReadonlyArray<DeliveryState>>,
+      replay: boolean
+    ): ServiceRequestResponse => {
+      const handoff = handoffOf(stored.handoff, stored.hasPostcode, states)
+      return {
+        ok: true,
+        spec_version: requestsSpecVersion,
+        request: {
+          id: stored.id,
+          session_id: stored.sessionId,
+          status: "ready_to_send",
+          vertical_id: stored.verticalId,
+          job_type_id: stored.jobTypeId,
+          taxonomy_confidence: stored.taxonomyConfidence,
+          customer_next_step: stored.customerNextStep,
+          booking_mode: stored.bookingMode,
+          candidate_provider_count: stored.candidates.length,
+          provider_candidates: stored.candidates,
+          persistence_status: "stored",
+          persistence_backend: "postgresql",
+          handoff
+        },
+        booking_created: false,
+        availability_checked: false,
+        provider_selected: false,
+        idempotent_replay: replay,
+        safe_next_step: nextStepFor(handoff, config.notifyGiveUpHours)
+      }
+    }
 
     const load = (id: string, partnerId: string) =>
       sql<StoredRequest>`
-        SELECT id, session_id, vertical_id, job_type_id, taxonomy_confidence, customer_next_step, booking_mode, candidates
+        SELECT id, session_id, vertical_id, job_type_id, taxonomy_confidence, customer_next_step, booking_mode, candidates,
+          handoff, (handoff <> 'no_candidates' OR body->'location' ? 'postcode') AS has_postcode
         FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`.pipe(
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
@@ -107,12 +176,17 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
             safe_next_step: "Use a new idempotency key for a different request."
           })
         }
-        const found = yield* load(stored.resourceId, partnerId).pipe(Effect.catchAll(unavailable))
-        if (Option.isNone(found)) return yield* unavailable("idempotency key without its request")
-        return { status: 200 as const, body: respond(found.value, true) }
+        const found = yield* load(stored.resourceId, partnerId).pipe(
+          Effect.catchAll(unavailable(outageSteps.replayUnreadable))
+        )
+        if (Option.isNone(found)) {
+          return yield* unavailable(outageSteps.replayUnreadable)("idempotency key without its request")
+        }
+        const states = yield* deliveryStates(notifier.statesOf([found.value.id]))
+        return { status: 200 as const, body: respond(found.value, states, true) }
       })
 
-    const validate = (request: ServiceRequestCreate, headerKey: string | undefined) =>
+    const validate = (request: ServiceRequestCreate, headerKey: string | undefined, now: Date) =>
       Effect.gen(function* () {
         if (headerKey !== undefined && request.idempotency_key !== undefined && headerKey !== request.idempotency_key) {
           return yield* new InvalidRequest({
@@ -137,6 +211,14 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
             safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and send again."
           })
         }
+        if (isEmergency(jobType.value)) {
+          return yield* new EmergencyNotSupported({
+            issues: [`job_type_id: ${request.job_type_id} is an emergency; this service takes no emergency requests`],
+            safe_next_step: emergencyStep
+          })
+        }
+        const stampIssues = futureStampIssues([["consent_collected_at", request.consent_collected_at]], now)
+        if (stampIssues.length > 0) return yield* new InvalidRequest({ issues: stampIssues })
         return { vertical: vertical.value, jobType: jobType.value, key: headerKey ?? request.idempotency_key }
       })
 
@@ -146,10 +228,12 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
       partner: Partner["Type"],
       now: Date
     ) {
-      const { vertical, jobType, key } = yield* validate(request, headerKey)
+      const { vertical, jobType, key } = yield* validate(request, headerKey, now)
       const hash = requestHash({ ...request, idempotency_key: key })
       if (key !== undefined) {
-        const existing = yield* idempotency.find(partner.id, "request", key).pipe(Effect.catchAll(unavailable))
+        const existing = yield* idempotency
+          .find(partner.id, "request", key)
+          .pipe(Effect.catchAll(unavailable(outageSteps.beforeWriting)))
         if (Option.isSome(existing)) return yield* replay(existing.value, hash, partner.id)
       }
 
@@ -164,7 +248,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
                 postcode,
                 limit: maxCandidates
               })
-              .pipe(Effect.catchAll(unavailable))
+              .pipe(Effect.catchAll(unavailable(outageSteps.beforeWriting)))
       const channels = providers.map((p) => ({
         provider: p,
         ...notifier.channelFor("provider", { email: p.notifyEmail, webhookUrl: p.notifyWebhookUrl })
@@ -182,7 +266,14 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
           name: provider.name,
           can_receive_request: channel !== "none",
           direct_booking: provider.directBooking
-        }))
+        })),
+        handoff:
+          providers.length === 0
+            ? "no_candidates"
+            : channels.some(({ channel }) => channel !== "none")
+              ? "queued"
+              : "no_reachable_candidates",
+        hasPostcode: postcode !== undefined
       }
       const customerName =
         request.customer.name ?? `${request.customer.first_name ?? ""} ${request.customer.last_name ?? ""}`.trim()
@@ -215,23 +306,23 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
           }
         })
 
-      const written = yield* sql
-        .withTransaction(
-          Effect.gen(function* () {
-            if (key !== undefined) {
-              const claimed = yield* idempotency.claim({
-                partnerId: partner.id,
-                scope: "request",
-                key,
-                requestHash: hash,
-                resourceId: stored.id
-              })
-              if (!claimed) return false
-            }
-            yield* sql`
+      const written = yield* transactionOutcome(
+        sql,
+        Effect.gen(function* () {
+          if (key !== undefined) {
+            const claimed = yield* idempotency.claim({
+              partnerId: partner.id,
+              scope: "request",
+              key,
+              requestHash: hash,
+              resourceId: stored.id
+            })
+            if (!claimed) return false
+          }
+          yield* sql`
               WITH created AS (
                 INSERT INTO service_requests (id, session_id, partner_id, vertical_id, job_type_id, taxonomy_confidence,
-                  customer_next_step, booking_mode, body, consent, candidates, created_at)
+                  customer_next_step, booking_mode, body, consent, candidates, handoff, created_at)
                 VALUES (${stored.id}::uuid, ${stored.sessionId}, ${partner.id}, ${stored.verticalId}, ${stored.jobTypeId},
                   ${stored.taxonomyConfidence}, ${stored.customerNextStep}, ${stored.bookingMode},
                   ${JSON.stringify(request)}::jsonb,
@@ -242,7 +333,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
                     source: request.consent_source ?? null,
                     recorded_at: now.toISOString()
                   })}::jsonb,
-                  ${JSON.stringify(stored.candidates)}::jsonb, ${now})
+                  ${JSON.stringify(stored.candidates)}::jsonb, ${stored.handoff}, ${now})
                 RETURNING id
               )
               INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
@@ -251,19 +342,25 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
                 x.body, x.payload, 'pending', x.give_up_at
               FROM created, jsonb_to_recordset(${JSON.stringify(outbox)}::jsonb) AS x(id uuid, provider_id text,
                 channel text, address text, subject text, body text, payload jsonb, give_up_at timestamptz)`
-            return true
-          })
-        )
-        .pipe(Effect.catchTag("SqlError", unavailable))
+          return true
+        })
+      ).pipe(
+        Effect.catchTags({
+          NotWritten: (error: NotWritten) => unavailable(outageSteps.notWritten)(error.cause),
+          CommitUnknown: (error: CommitUnknown) => unavailable(outageSteps.commitUnknown)(error.cause)
+        })
+      )
 
       if (!written && key !== undefined) {
-        const raced = yield* idempotency.find(partner.id, "request", key).pipe(Effect.catchAll(unavailable))
-        if (Option.isNone(raced)) return yield* unavailable("idempotency key vanished")
+        const raced = yield* idempotency
+          .find(partner.id, "request", key)
+          .pipe(Effect.catchAll(unavailable(outageSteps.replayUnreadable)))
+        if (Option.isNone(raced)) return yield* unavailable(outageSteps.replayUnreadable)("idempotency key vanished")
         return yield* replay(raced.value, hash, partner.id)
       }
-      // The hand-off is best effort within the wait; the dispatcher retries what is left.
-      yield* notifier.deliverNow(outbox.map((row) => row.id))
-      return { status: 201 as const, body: respond(stored, false) }
+      // The hand-off is tried within the bounded wait; the dispatcher retries what is left.
+      const states = yield* deliveryStates(notifier.deliverNow(outbox.map((row) => row.id)))
+      return { status: 201 as const, body: respond(stored, states, false) }
     })
 
     return { create } as const

@@ -1,6 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { SigningNotConfigured } from "../Domain/BookingOption.js"
-import { errorBody, RateLimited, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
+import {
+  DatabaseUnavailable,
+  errorBody,
+  RateLimited,
+  UnsupportedJobType,
+  UnsupportedVertical
+} from "../Domain/Errors.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 
 export class SearchApi extends HttpApiGroup.make("search")
@@ -12,6 +18,7 @@ export class SearchApi extends HttpApiGroup.make("search")
       .addError(errorBody(UnsupportedJobType))
       .addError(errorBody(RateLimited))
       .addError(errorBody(SigningNotConfigured))
+      .addError(errorBody(DatabaseUnavailable))
       .annotate(
         OpenApi.Summary,
         "Search bookable options (provider, fixed price, free slot, terms) without personal data"

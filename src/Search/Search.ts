@@ -4,12 +4,16 @@ import { Calendar, type Candidate } from "../Calendar.js"
 import { Catalog } from "../Catalog.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { supportedVerticalIds, type VerticalId } from "../Domain/Catalog.js"
-import { InvalidRequest, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
-import { quote } from "../Domain/Pricing.js"
+import { DatabaseUnavailable, InvalidRequest, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
+import { slotLabel } from "../Domain/Labels.js"
+import { personalDataIn, personalDataIssue, stringsIn } from "../Domain/PersonalData.js"
+import { type PriceKind, priceKind, quantityBounds, quote } from "../Domain/Pricing.js"
+import { emergencyStep, isEmergency } from "../Domain/Safety.js"
 import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 import { bufferMinutes, freeSlots, type Interval } from "../Domain/Slots.js"
 import { postcodeNumber } from "../Domain/Supply.js"
-import { formatInZone, MINUTE, zoneFor } from "../Domain/Zone.js"
+import { formatInZone, MINUTE } from "../Domain/Zone.js"
+import { logFailure } from "../Failure.js"
 import { OptionSigner } from "../OptionSigner.js"
 import { parseTimeWindow } from "./TimeWindow.js"
 
@@ -20,33 +24,75 @@ export const maxOptionsPerProvider = 2
 const destinationRequired = new Set(["moving_home", "moving_office", "moving_piano"])
 const movingHomeDetails = ["home_size_sqm", "boxes", "elevator_origin", "elevator_destination"] as const
 
-const slotLabelFormats = new Map<string, readonly [Intl.DateTimeFormat, Intl.DateTimeFormat, Intl.DateTimeFormat]>()
-
-const formatsFor = (timeZone: string) => {
-  const cached = slotLabelFormats.get(timeZone)
-  if (cached) return cached
-  const zone = zoneFor(timeZone).resolvedOptions().timeZone
-  const day = { timeZone: zone, weekday: "long", day: "numeric", month: "long" } as const
-  const formats = [
-    new Intl.DateTimeFormat("sv-SE", day),
-    new Intl.DateTimeFormat("en-GB", day),
-    new Intl.DateTimeFormat("sv-SE", { timeZone: zone, hour: "2-digit", minute: "2-digit" })
-  ] as const
-  slotLabelFormats.set(timeZone, formats)
-  return formats
-}
-
-/** "måndag 23 november 08:00–10:00 (Monday 23 November 08:00–10:00)", in the requester's zone. */
-export const slotLabel = (slot: Interval, timeZone: string) => {
-  const [sv, en, time] = formatsFor(timeZone)
-  const hours = `${time.format(slot.start)}–${time.format(slot.end)}`
-  return `${sv.format(slot.start)} ${hours} (${en.format(slot.start)} ${hours})`
-}
-
 const noOptionsStep =
   "No direct booking is available for this job now. Tell the user nothing is booked, and offer to send the job to providers as a follow-up request (POST /api/public/requests) once the user consents to sharing contact details."
-const optionsStep =
-  "Show the user each option's provider, fixed price, time and terms. Only after the user picks one and consents to sharing contact details, confirm it with POST /api/public/bookings before expires_at. Nothing is booked until that confirmation succeeds."
+const priceNotes: Record<PriceKind, string> = {
+  fixed: "a price_type avg_fixed amount is the exact price of the described work",
+  starting:
+    'a price_type starting_price amount is a from-price: say "from" and that the provider sets the final price on site',
+  unit: "a unit price (price_type avg_unit or avg_recurring) covers the quantity and unit stated in the option"
+}
+
+/** The options' prices worded by kind, so no starting price is ever repeated as exact. */
+const optionsStep = (kinds: ReadonlySet<PriceKind>) =>
+  `Show the user each option's provider, price, time and terms. Prices: ${[...kinds].map((kind) => priceNotes[kind]).join("; ")}. Only after the user picks one and consents to sharing contact details, confirm it with POST /api/public/bookings before expires_at. Nothing is booked until that confirmation succeeds.`
+
+const unavailableStep =
+  "Search is unavailable because the database does not answer. A search never books anything, so nothing was booked. Retry the same search in a moment."
+
+/** The moving facts of section 4.2; the destination matters only for moving. */
+const movesBetweenPostcodes = (verticalId: VerticalId) => verticalId === "moving"
+
+/** The details keys search reads, checked against their bounds; other keys are ignored. */
+const detailIssues = (details: Readonly<Record<string, unknown>> | undefined): Array<string> => {
+  if (details === undefined) return []
+  const issues: Array<string> = []
+  for (const [key, bounds] of Object.entries(quantityBounds)) {
+    const value = details[key]
+    if (value === undefined) continue
+    if (typeof value !== "number" || !Number.isFinite(value)) issues.push(`details.${key}: must be a number`)
+    else if (bounds.integer && !Number.isInteger(value)) issues.push(`details.${key}: must be a whole number`)
+    else if (value < bounds.min || value > bounds.max)
+      issues.push(`details.${key}: must be from ${bounds.min} to ${bounds.max} ${bounds.unit} for one visit`)
+  }
+  for (const key of ["elevator_origin", "elevator_destination"]) {
+    if (details[key] !== undefined && typeof details[key] !== "boolean")
+      issues.push(`details.${key}: must be a boolean`)
+  }
+  return issues
+}
+
+const personalDataIssues = (request: BookingSearchRequest): Array<string> => {
+  const fields = [
+    ...stringsIn(request.description, "description"),
+    ...stringsIn(request.location.city, "location.city"),
+    ...stringsIn(request.destination_location?.city, "destination_location.city"),
+    ...stringsIn(request.timing, "timing"),
+    ...stringsIn(request.details, "details")
+  ]
+  return fields.flatMap(([path, text]) => {
+    const kind = personalDataIn(text)
+    return kind === undefined ? [] : [personalDataIssue(path, kind)]
+  })
+}
+
+/** Truth rule 5: no options and no fallback, only the advice to call 112. */
+const emergencyResponse: BookingSearchResponse = {
+  ok: true,
+  spec_version: bookingsSpecVersion,
+  availability_checked: true,
+  provider_selected: false,
+  booking_created: false,
+  direct_booking_available: false,
+  option_count: 0,
+  options: [],
+  safe_next_step: emergencyStep
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
+
+const longestDay = (candidate: Candidate) =>
+  Math.max(0, ...candidate.hours.map((h) => minutesOf(h.closes) - minutesOf(h.opens)))
 
 interface Found {
   readonly candidate: Candidate
@@ -83,7 +129,7 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
             safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and search again."
           })
         }
-        const issues: Array<string> = []
+        const issues: Array<string> = [...personalDataIssues(request), ...detailIssues(request.details)]
         if (destinationRequired.has(request.job_type_id) && request.destination_location === undefined) {
           issues.push(`destination_location: is required for ${request.job_type_id}`)
         }
@@ -95,10 +141,18 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
               if (request.details[key] === undefined) issues.push(`details.${key}: is required for moving_home`)
         }
         if (issues.length > 0) return yield* new InvalidRequest({ issues })
-        return { verticalId: vertical.value.vertical_id, jobType: jobType.value }
+        const verticalId = vertical.value.vertical_id
+        const destination = movesBetweenPostcodes(verticalId) ? request.destination_location : undefined
+        return { verticalId, jobType: jobType.value, destination }
       })
 
-    const toOption = (request: BookingSearchRequest, verticalId: VerticalId, found: Found, now: Date) =>
+    const toOption = (
+      request: BookingSearchRequest,
+      verticalId: VerticalId,
+      destination: BookingSearchRequest["destination_location"],
+      found: Found,
+      now: Date
+    ) =>
       Effect.gen(function* () {
         const { candidate, slot } = found
         const signed = yield* signer.sign(
@@ -117,9 +171,8 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
             slotEnd: slot.end,
             termsVersion: candidate.termsVersion,
             originPostcode: postcodeNumber(request.location.postcode),
-            ...(request.destination_location
-              ? { destinationPostcode: postcodeNumber(request.destination_location.postcode) }
-              : {})
+            ...(destination ? { destinationPostcode: postcodeNumber(destination.postcode) } : {}),
+            timeZone: request.timezone
           },
           now
         )
@@ -165,7 +218,8 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
       })
 
     const search = Effect.fn("BookingSearch.search")(function* (request: BookingSearchRequest, now: Date) {
-      const { verticalId, jobType } = yield* validate(request)
+      const { verticalId, jobType, destination } = yield* validate(request)
+      if (isEmergency(jobType)) return emergencyResponse
       yield* signer.ensureConfigured
       const window = parseTimeWindow({
         preferredTimeText: request.timing.preferred_time_text,
@@ -179,32 +233,40 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
           verticalId,
           jobTypeId: jobType.job_type_id,
           postcode: postcodeNumber(request.location.postcode),
-          destinationPostcode: request.destination_location && postcodeNumber(request.destination_location.postcode),
+          destinationPostcode: destination && postcodeNumber(destination.postcode),
           range: { start: window.start.getTime() - buffer, end: window.end.getTime() + buffer }
         })
-        .pipe(Effect.orDie)
+        .pipe(
+          Effect.catchTag("SqlError", (error) =>
+            logFailure("search could not read availability", error).pipe(
+              Effect.zipRight(new DatabaseUnavailable({ safe_next_step: unavailableStep }))
+            )
+          )
+        )
 
       const missingQuantity = new Set<string>()
       let unpriced = 0
+      const priced: Array<{ readonly durationMinutes: number; readonly longestDayMinutes: number }> = []
       const found: Array<Found> = []
       for (const candidate of candidates) {
-        const priced = quote(candidate, request.details)
-        if (priced._tag === "MissingQuantity") {
-          missingQuantity.add(priced.keys.map((key) => `details.${key}`).join(" or "))
+        const quoted = quote(candidate, request.details)
+        if (quoted._tag === "MissingQuantity") {
+          missingQuantity.add(quoted.keys.map((key) => `details.${key}`).join(" or "))
           unpriced += 1
           continue
         }
+        priced.push({ durationMinutes: quoted.quote.durationMinutes, longestDayMinutes: longestDay(candidate) })
         const slots = freeSlots({
           hours: candidate.hours,
           busy: candidate.busy.map(([start, end]) => ({ start, end })),
-          durationMinutes: priced.quote.durationMinutes,
+          durationMinutes: quoted.quote.durationMinutes,
           window: { start: window.start.getTime(), end: window.end.getTime() },
           dailyHours: window.dailyHours,
           windowTimeZone: request.timezone,
           now: now.getTime(),
           limit: maxOptionsPerProvider
         })
-        for (const slot of slots) found.push({ candidate, slot, quote: priced.quote })
+        for (const slot of slots) found.push({ candidate, slot, quote: quoted.quote })
       }
       found.sort((a, b) => a.slot.start - b.slot.start || a.candidate.providerId.localeCompare(b.candidate.providerId))
       const perProvider = new Map<string, number>()
@@ -216,14 +278,17 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
           return true
         })
         .slice(0, maxOptions)
-      const options = yield* Effect.forEach(chosen, (f) => toOption(request, verticalId, f, now))
+      const options = yield* Effect.forEach(chosen, (f) => toOption(request, verticalId, destination, f, now))
+      const longest = found.length === 0 && priced.length > 0 ? Math.max(...priced.map((p) => p.durationMinutes)) : 0
 
       const reason =
         candidates.length === 0
-          ? `No provider offers a fixed-price ${jobType.label_en.toLowerCase()} service at postcode ${request.location.postcode}${request.destination_location ? ` and ${request.destination_location.postcode}` : ""}.`
+          ? `No provider offers a fixed-price ${jobType.label_en.toLowerCase()} service at postcode ${request.location.postcode}${destination ? ` and ${destination.postcode}` : ""}.`
           : unpriced === candidates.length
             ? `The fixed price for this job is per unit and needs ${[...missingQuantity].join(" / ")} in the search, which it did not include.`
-            : `No provider offering a fixed price here has a free slot in the requested time (${window.label}).`
+            : priced.every((p) => p.durationMinutes > p.longestDayMinutes)
+              ? `The work takes about ${Math.round(longest / 60)} hours, more than one working day of the providers here, so it cannot be booked as one visit.`
+              : `No provider offering a fixed price here has a free slot in the requested time (${window.label}).`
       const response: BookingSearchResponse = {
         ok: true,
         spec_version: bookingsSpecVersion,
@@ -241,7 +306,8 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
         ...(options.length === 0
           ? { fallback: { type: "provider_follow_up_request" as const, endpoint: fallbackEndpoint, reason } }
           : {}),
-        safe_next_step: options.length > 0 ? optionsStep : noOptionsStep
+        safe_next_step:
+          options.length > 0 ? optionsStep(new Set(chosen.map((f) => priceKind(f.candidate)))) : noOptionsStep
       }
       return response
     })

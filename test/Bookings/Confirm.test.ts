@@ -333,8 +333,20 @@ describe("POST /api/public/bookings", () => {
           /^customer\.email: must be an e-mail address/
         )
         yield* invalid({ customer: { ...customer, phone: "070" } }, /^customer\.phone: Expected a string at least 5/)
-        yield* invalid({}, /^idempotency_key: is missing/, "idempotency_key")
+        yield* invalid(
+          {},
+          /^idempotency_key: is required \(in the body, or as the Idempotency-Key header\)/,
+          "idempotency_key"
+        )
         yield* invalid({ idempotency_key: "" }, /^idempotency_key: Expected a string at least 1/)
+        yield* invalid(
+          { booking_terms_accepted_at: "2030-01-01T00:00:00+01:00" },
+          /^booking_terms_accepted_at: lies in the future/
+        )
+        yield* invalid(
+          { consent_collected_at: "2026-11-23T09:10:00+01:00" },
+          /^consent_collected_at: lies in the future/
+        )
         yield* invalid({ booking_terms_version: "short" }, /^booking_terms_version: Expected a string at least 8/)
         yield* invalid({ booking_option_id: "tooshort" }, /^booking_option_id: Expected a string at least 20/)
         yield* invalid({ user_consent_statement: "ok" }, /^user_consent_statement: Expected a string at least 8/)
@@ -353,6 +365,63 @@ describe("POST /api/public/bookings", () => {
           })
         )
         expect(firstAndLast.status).toBe(201)
+      })
+    )
+
+    it.effect("the Idempotency-Key header carries the key like the body does; two different keys are 400", () =>
+      Effect.gen(function* () {
+        const [option] = yield* searchOptions()
+        const { idempotency_key: _dropped, ...body } = confirmBody(option)
+        const viaHeader = { ...auth, "idempotency-key": `header-${keys}` }
+        const first = yield* confirm(body, viaHeader)
+        expect(first.status, JSON.stringify(first.body)).toBe(201)
+        const again = yield* confirm({ ...body, idempotency_key: `header-${keys}` }, auth)
+        expect(again.status).toBe(200)
+        expect(again.body.booking.id).toBe(first.body.booking.id)
+        const clash = yield* confirm({ ...body, idempotency_key: "other-key" }, viaHeader)
+        expect(clash.status).toBe(400)
+        expect(clash.body.issues).toContainEqual(
+          expect.stringMatching(/^idempotency_key: differs from the Idempotency-Key header/)
+        )
+      })
+    )
+
+    it.effect("the booking says what kind of price it is, and a starting price is worded as a from-price", () =>
+      Effect.gen(function* () {
+        const options = yield* searchOptions({
+          ...searchBody,
+          job_type_id: "clog_fixture",
+          description: "Stopp i diskhon, vattnet rinner inte undan"
+        })
+        const option = options[0]
+        const response = yield* confirm(confirmBody(option))
+        expect(response.status, JSON.stringify(response.body)).toBe(201)
+        expect(response.body.booking).toMatchObject({
+          price_sek: option.price.amount_sek,
+          pricing_model: "starting_price",
+          price_type: "starting_price"
+        })
+        expect(response.body.safe_next_step).toContain(
+          `from SEK ${new Intl.NumberFormat("en-GB").format(option.price.amount_sek)} incl. VAT`
+        )
+        expect(response.body.safe_next_step).toContain("the provider sets the final price on site")
+        const fixed = (yield* searchOptions())[1]
+        const flat = yield* confirm(confirmBody(fixed))
+        expect(flat.body.booking).toMatchObject({ pricing_model: "flat", price_type: "avg_fixed" })
+        expect(flat.body.safe_next_step).toContain("a fixed price of SEK")
+      })
+    )
+
+    it.effect("the confirmation labels the slot in the search's time zone, and names it", () =>
+      Effect.gen(function* () {
+        const options = yield* searchOptions({ ...searchBody, timezone: "Europe/London" })
+        const option = options[options.length - 1]
+        expect(option.slot.label).toMatch(/, Europe\/London$/)
+        const response = yield* confirm(confirmBody(option))
+        expect(response.status).toBe(201)
+        expect(response.body.booking.slot_label).toBe(option.slot.label)
+        expect(response.body.booking.slot_start_at).toBe(option.slot.start_at)
+        expect(response.body.booking.slot_start_at).toMatch(/\+00:00$|Z$/)
       })
     )
 
@@ -420,6 +489,7 @@ describe("GET /api/public/bookings/{booking_id}", () => {
           expect(found.status).toBe(200)
           expect(found.body).toMatchObject({
             ok: true,
+            spec_version: "public_bookings_api_v1",
             found: true,
             request_id: created.request_id,
             provider_selected: true,
@@ -437,6 +507,7 @@ describe("GET /api/public/bookings/{booking_id}", () => {
         expect(missing.status).toBe(200)
         expect(missing.body).toEqual({
           ok: true,
+          spec_version: "public_bookings_api_v1",
           found: false,
           booking_id: "bkg_doesnotexist",
           safe_next_step: expect.stringContaining("Do not tell the user anything is booked")

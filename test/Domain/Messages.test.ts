@@ -12,7 +12,7 @@ const booking = {
   slotStart: new Date("2026-11-23T07:00:00Z"),
   slotEnd: new Date("2026-11-23T09:00:00Z"),
   timeZone: "Europe/Stockholm",
-  priceSek: 1990,
+  price: { amountSek: 1990, pricingModel: "flat", priceType: "avg_fixed" },
   termsVersion: "2026-01-15-standard",
   termsUrl: "https://example.se/villkor/2026-01-15-standard",
   serviceAddress: "Storgatan 1, 111 22 Stockholm",
@@ -66,6 +66,8 @@ describe("bookingConfirmation", () => {
       time_zone: "Europe/Stockholm",
       price_sek: 1990,
       currency: "SEK",
+      pricing_model: "flat",
+      price_type: "avg_fixed",
       terms_version: "2026-01-15-standard",
       terms_url: "https://example.se/villkor/2026-01-15-standard",
       service_address: "Storgatan 1, 111 22 Stockholm",
@@ -93,7 +95,7 @@ describe("bookingConfirmation", () => {
       slotStart: new Date("2026-11-23T21:00:00Z"),
       slotEnd: new Date("2026-11-24T01:00:00Z"),
       timeZone: "Europe/Helsinki",
-      priceSek: 12500,
+      price: { amountSek: 12500, pricingModel: "flat", priceType: "avg_fixed" },
       termsVersion: booking.termsVersion,
       termsUrl: booking.termsUrl
     })
@@ -107,6 +109,46 @@ describe("bookingConfirmation", () => {
     expect(provider.payload).toMatchObject({ service_address: null, customer_name: null, time_zone: "Europe/Helsinki" })
     expect(provider.payload).not.toHaveProperty("provider_id")
     expect(provider.payload.slot_start_at).toBe("2026-11-23T23:00:00+02:00")
+  })
+})
+
+describe("bookingConfirmation prices, by kind (truth rule 4)", () => {
+  const messagesFor = (price: Parameters<typeof bookingConfirmation>[0]["price"]) =>
+    bookingConfirmation({ ...booking, price })
+
+  it("a starting price is a from-price whose final amount is set on site, never the exact price", () => {
+    const { customer, provider } = messagesFor({
+      amountSek: 2495,
+      pricingModel: "starting_price",
+      priceType: "starting_price"
+    })
+    expect(customer.body).toContain(
+      "Pris: från 2 495 kr inkl. moms (startpris: slutpriset bestäms på plats av utföraren)"
+    )
+    expect(customer.body).toContain(
+      "Price: from SEK 2,495 incl. VAT (a starting price: the provider sets the final price on site)"
+    )
+    expect(customer.body).not.toContain("The price covers the work")
+    expect(provider.body).toContain("startpriset")
+    expect(provider.payload).toMatchObject({ price_sek: 2495, price_type: "starting_price" })
+  })
+
+  it("a fixed price is the exact price", () => {
+    const { customer } = messagesFor({ amountSek: 1990, pricingModel: "flat", priceType: "avg_fixed" })
+    expect(customer.body).toContain("Pris: fast pris 1 990 kr inkl. moms")
+    expect(customer.body).toContain("Price: a fixed price of SEK 1,990 incl. VAT")
+  })
+
+  it("a unit price names its quantity and unit price", () => {
+    const { customer } = messagesFor({
+      amountSek: 4940,
+      pricingModel: "per_sqm",
+      priceType: "avg_unit",
+      unitPriceSek: 65,
+      quantity: 76
+    })
+    expect(customer.body).toContain("Pris: 4 940 kr inkl. moms för 76 kvm à 65 kr")
+    expect(customer.body).toContain("Price: SEK 4,940 incl. VAT for 76 m² at SEK 65 each")
   })
 })
 

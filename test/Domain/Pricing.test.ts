@@ -45,10 +45,20 @@ describe("quote", () => {
 
   describe("unit prices", () => {
     it("per_sqm reads area_sqm", () => {
-      expect(quote(perSqm, { area_sqm: 80 })).toEqual({
+      expect(quote(perSqm, { area_sqm: 50 })).toEqual({
         _tag: "Quoted",
-        quote: { amountSek: 3600, unitPriceSek: 45, unit: "kvm", quantity: 80, durationMinutes: 240 }
+        quote: { amountSek: 2250, unitPriceSek: 45, unit: "kvm", quantity: 50, durationMinutes: 240 }
       })
+    })
+
+    it("the slot follows the work: above the reference quantity the visit lasts proportionally longer", () => {
+      // 240 minutes cover 60 m²; 80 m² take 320 minutes, booked as 330 (quarter hours, rounded up); 150 m² 600.
+      expect(quote(perSqm, { area_sqm: 60 })).toMatchObject({ quote: { durationMinutes: 240 } })
+      expect(quote(perSqm, { area_sqm: 80 })).toMatchObject({ quote: { amountSek: 3600, durationMinutes: 330 } })
+      expect(quote(perSqm, { area_sqm: 150 })).toMatchObject({ quote: { durationMinutes: 600 } })
+      expect(quote(perWindow, { window_count: 50 })).toMatchObject({ quote: { durationMinutes: 300 } })
+      expect(quote(perItem, { item_count: 7 })).toMatchObject({ quote: { durationMinutes: 210 } })
+      expect(quote(perItem, { item_count: 2 })).toMatchObject({ quote: { durationMinutes: 180 } })
     })
 
     it("per_sqm reads home_size_sqm when there is no area_sqm", () => {

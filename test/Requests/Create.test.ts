@@ -4,7 +4,7 @@ import { Effect, Layer } from "effect"
 import { inject } from "vitest"
 import { catalogData } from "../../src/CatalogData.js"
 import { supportedVerticalIds } from "../../src/Domain/Catalog.js"
-import { smtpServer } from "../support/Receivers.js"
+import { deadPort, smtpServer } from "../support/Receivers.js"
 import { postJson, TestServerLive } from "../support/TestServer.js"
 
 const token = "partner-requests-token-0123456789"
@@ -98,7 +98,17 @@ describe("POST /api/public/requests", () => {
         for (const candidate of body.request.provider_candidates) {
           expect(Object.keys(candidate).sort()).toEqual(["can_receive_request", "direct_booking", "id", "name"])
         }
-        expect(body.safe_next_step).toMatch(/nothing is booked yet/)
+        // No SMTP here, and the demo providers have no webhook: nobody can receive it, and it says so.
+        expect(body.request.provider_candidates.every((c: any) => c.can_receive_request === false)).toBe(true)
+        expect(body.request.handoff).toEqual({
+          status: "not_sent",
+          providers_reached: 0,
+          providers_pending: 0,
+          reason: "no_reachable_candidates"
+        })
+        expect(body.safe_next_step).toMatch(/nothing is booked/)
+        expect(body.safe_next_step).toMatch(/Nobody has received this request/)
+        expect(body.safe_next_step).not.toMatch(/has been sent|was delivered/)
         expect(JSON.stringify(body)).not.toMatch(/Karin|Berg|765 43 21|example\.se|Sveavägen/)
 
         const sql = yield* SqlClient.SqlClient
@@ -134,11 +144,55 @@ describe("POST /api/public/requests", () => {
           customer_next_step: "direct_booking"
         })
         expect(faucet.body.request.provider_candidates.some((c: any) => c.direct_booking)).toBe(true)
-        const emergency = yield* create({ ...request, vertical_id: "electrician", job_type_id: "electrical_emergency" })
-        expect(emergency.body.request).toMatchObject({ taxonomy_confidence: "low", booking_mode: "request_only" })
+        const specialist = yield* create({ ...request, vertical_id: "electrician", job_type_id: "electrical_solar_pv" })
+        expect(specialist.body.request).toMatchObject({ taxonomy_confidence: "low", booking_mode: "request_only" })
+      })
+    )
+
+    it.effect("a request nobody can receive says so: no provider for the area, or no postcode to find one", () =>
+      Effect.gen(function* () {
         const kiruna = yield* create({ ...request, location: { input: "Kiruna, 981 38" } })
         expect(kiruna.status).toBe(201)
-        expect(kiruna.body.request).toMatchObject({ candidate_provider_count: 0, provider_candidates: [] })
+        expect(kiruna.body.request).toMatchObject({
+          candidate_provider_count: 0,
+          provider_candidates: [],
+          handoff: { status: "not_sent", providers_reached: 0, reason: "no_candidates" }
+        })
+        expect(kiruna.body.safe_next_step).toMatch(
+          /Nobody has received this request: no provider in this service covers/
+        )
+        const centrum = yield* create({ ...request, location: { input: "Kiruna centrum" } })
+        expect(centrum.body.request.handoff).toMatchObject({ status: "not_sent", reason: "no_postcode" })
+        expect(centrum.body.safe_next_step).toMatch(/no Swedish postcode we could read/)
+        for (const response of [kiruna, centrum]) {
+          expect(response.body.safe_next_step).not.toMatch(/has been sent|was delivered|will contact the user to/)
+        }
+        const replay = yield* create({ ...request, location: { input: "Kiruna centrum" }, idempotency_key: "kiruna-1" })
+        const again = yield* create({ ...request, location: { input: "Kiruna centrum" }, idempotency_key: "kiruna-1" })
+        expect(again.status).toBe(200)
+        expect(again.body.request.handoff).toEqual(replay.body.request.handoff)
+        expect(again.body.safe_next_step).toBe(replay.body.safe_next_step)
+      })
+    )
+
+    it.effect("an emergency is refused with 400 emergency_not_supported, says call 112, and stores nothing", () =>
+      Effect.gen(function* () {
+        const before = yield* counts
+        const emergency = yield* create({ ...request, vertical_id: "electrician", job_type_id: "electrical_emergency" })
+        expect(emergency.status).toBe(400)
+        expect(emergency.body).toMatchObject({ ok: false, error: "emergency_not_supported", status: 400 })
+        expect(emergency.body.safe_next_step).toContain("ring 112")
+        expect(emergency.body.safe_next_step).toContain("call 112")
+        expect(yield* counts).toEqual(before)
+      })
+    )
+
+    it.effect("consent time may not lie in the future beyond a small clock skew", () =>
+      Effect.gen(function* () {
+        yield* expectInvalid(
+          { ...request, consent_collected_at: "2029-01-01T00:00:00Z" },
+          /^consent_collected_at: lies in the future/
+        )
       })
     )
 
@@ -327,6 +381,14 @@ describe("POST /api/public/requests", () => {
       expect(response.status).toBe(201)
       const receivers = response.body.request.provider_candidates.filter((c: any) => c.can_receive_request)
       expect(receivers.length).toBeGreaterThan(0)
+      expect(response.body.request.handoff).toEqual({
+        status: "sent",
+        providers_reached: receivers.length,
+        providers_pending: 0
+      })
+      expect(response.body.safe_next_step).toContain(
+        `The request was delivered to ${receivers.length} providers in the area`
+      )
       const sql = yield* Effect.provide(SqlClient.SqlClient, context)
       const rows = yield* sql<{ status: string }>`
         SELECT status FROM notification_outbox WHERE subject_id = ${response.body.request.id}::uuid`
@@ -336,6 +398,26 @@ describe("POST /api/public/requests", () => {
         expect(mail.subject).toMatch(/ingen bokning/)
         expect(mail.text).toContain("Karin Berg")
       }
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("a hand-off that could not be delivered yet is queued, and says nobody has received it yet", () =>
+    Effect.gen(function* () {
+      const port = yield* deadPort
+      const context = yield* Layer.build(
+        TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${port}` })
+      )
+      const response = yield* Effect.provide(create(request), context)
+      expect(response.status).toBe(201)
+      const receivers = response.body.request.provider_candidates.filter((c: any) => c.can_receive_request)
+      expect(response.body.request.handoff).toEqual({
+        status: "queued",
+        providers_reached: 0,
+        providers_pending: receivers.length
+      })
+      expect(response.body.safe_next_step).toMatch(
+        /No provider has received the request yet: delivery to \d+ providers is queued/
+      )
     }).pipe(Effect.scoped)
   )
 

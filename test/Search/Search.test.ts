@@ -316,7 +316,163 @@ describe("POST /api/public/booking-options", () => {
           { ...faucet, timing: { urgency: "snarast", phone: "070" } },
           /^timing\.phone: is unexpected/
         )
-        yield* expectInvalid({ ...faucet, details: { name: "Anna" } }, /^details\.name: is unexpected/)
+      })
+    )
+
+    it.effect("details is free-form: unknown job facts are accepted and ignored, within size and depth bounds", () =>
+      Effect.gen(function* () {
+        const plain = yield* search(faucet)
+        const withFacts = yield* search({
+          ...faucet,
+          details: { fixture_known: true, tap: { brand: "Gustavsberg", model: "Nautic" }, notes: ["kök"] }
+        })
+        expect(withFacts.status, JSON.stringify(withFacts.body)).toBe(200)
+        expect(withFacts.body.option_count).toBe(plain.body.option_count)
+        yield* expectInvalid(
+          { ...faucet, details: { a: { b: { c: { d: { e: 1 } } } } } },
+          /^details: must be nested at most 4/
+        )
+        yield* expectInvalid(
+          { ...faucet, details: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
+          /^details: must have at most 50 keys/
+        )
+        yield* expectInvalid(
+          { ...faucet, details: { notes: "x".repeat(9000) } },
+          /^details: must be at most 8192 bytes/
+        )
+      })
+    )
+
+    it.effect("personal data in any search field is refused: it belongs to the confirmation, after consent", () =>
+      Effect.gen(function* () {
+        for (const [body, field] of [
+          [{ ...faucet, description: "Byta blandare, ring mig på 070-123 45 67" }, "description"],
+          [{ ...faucet, description: "Byta blandare, mejla anna.svensson@example.se" }, "description"],
+          [{ ...faucet, details: { contact: "+46 70 123 45 67" } }, "details.contact"],
+          [{ ...faucet, details: { people: [{ mail: "a@b.se" }] } }, "details.people.0.mail"],
+          [{ ...faucet, location: { ...faucet.location, city: "anna@example.se" } }, "location.city"],
+          [{ ...faucet, timing: { preferred_time_text: "ring 08-123 456 78 först" } }, "timing.preferred_time_text"]
+        ] as const) {
+          const response = yield* search(body)
+          expect(response.status, field).toBe(400)
+          expect(response.body.issues).toContainEqual(
+            expect.stringMatching(
+              new RegExp(
+                `^${field.replace(/\./g, "\\.")}: looks like it contains a (e-mail address|phone number); search takes no personal data`
+              )
+            )
+          )
+        }
+        // Numbers that are not phone numbers pass: postcodes, dates, sizes, times.
+        const ok = yield* search({
+          ...faucet,
+          description: "Byta 2 blandare i 111 22, köpta 2026-11-01, 60 kvm, helst 08-10"
+        })
+        expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+      })
+    )
+
+    it.effect("quantities have bounds a real visit can have, and the field is named", () =>
+      Effect.gen(function* () {
+        const moveOut = { ...faucet, vertical_id: "cleaning", job_type_id: "cleaning_move_out" }
+        yield* expectInvalid(
+          { ...moveOut, details: { area_sqm: 1e9 } },
+          /^details\.area_sqm: must be from 5 to 1000 m²/
+        )
+        yield* expectInvalid(
+          { ...moveOut, details: { area_sqm: 0.5 } },
+          /^details\.area_sqm: must be from 5 to 1000 m²/
+        )
+        yield* expectInvalid({ ...moveOut, details: { area_sqm: "60" } }, /^details\.area_sqm: must be a number/)
+        const windows = { ...faucet, vertical_id: "cleaning", job_type_id: "cleaning_window" }
+        yield* expectInvalid(
+          { ...windows, details: { window_count: 2.5 } },
+          /^details\.window_count: must be a whole number/
+        )
+        yield* expectInvalid(
+          { ...windows, details: { window_count: 5000 } },
+          /^details\.window_count: must be from 1 to 200/
+        )
+        const packing = { ...faucet, vertical_id: "moving", job_type_id: "moving_packing" }
+        yield* expectInvalid({ ...packing, details: { hours: 30 } }, /^details\.hours: must be from 1 to 12 hours/)
+      })
+    )
+
+    it.effect(
+      "a big job's slot follows the work; one longer than a working day is no option, and the reason says so",
+      () =>
+        Effect.gen(function* () {
+          const moveOut = {
+            ...faucet,
+            vertical_id: "cleaning",
+            job_type_id: "cleaning_move_out",
+            description: "Flyttstädning av lägenhet, tom och redo",
+            timing: { preferred_time_text: "nästa vecka" }
+          }
+          const small = yield* search({ ...moveOut, details: { area_sqm: 60 } })
+          const larger = yield* search({ ...moveOut, details: { area_sqm: 90 } })
+          const durationOf = (option: any) =>
+            (Date.parse(option.slot.end_at) - Date.parse(option.slot.start_at)) / 60_000
+          expect(small.body.options.length).toBeGreaterThan(0)
+          expect(larger.body.options.length).toBeGreaterThan(0)
+          expect(small.body.options.map(durationOf)).toEqual(small.body.options.map(() => 240))
+          expect(larger.body.options.map(durationOf)).toEqual(larger.body.options.map(() => 360))
+          const huge = yield* search({ ...moveOut, details: { area_sqm: 900 } })
+          expect(huge.status).toBe(200)
+          expect(huge.body.direct_booking_available).toBe(false)
+          expect(huge.body.fallback.reason).toMatch(/more than one working day/)
+        })
+    )
+
+    it.effect("a destination only matters for moving: it neither filters nor travels in a vvs option", () =>
+      Effect.gen(function* () {
+        const plain = yield* search(faucet)
+        const withDestination = yield* search({
+          ...faucet,
+          destination_location: { country_code: "SE", postcode: "981 32" }
+        })
+        expect(withDestination.status).toBe(200)
+        expect(withDestination.body.option_count).toBe(plain.body.option_count)
+        expect(withDestination.body.option_count).toBeGreaterThan(0)
+      })
+    )
+
+    it.effect(
+      "an emergency gets no options and no fallback, and the next step says call 112 in Swedish and English",
+      () =>
+        Effect.gen(function* () {
+          const response = yield* search({
+            ...faucet,
+            vertical_id: "electrician",
+            job_type_id: "electrical_emergency",
+            description: "Det luktar bränt från elcentralen och säkringen går"
+          })
+          expect(response.status).toBe(200)
+          expect(response.body).toMatchObject({
+            ok: true,
+            direct_booking_available: false,
+            option_count: 0,
+            options: [],
+            booking_created: false
+          })
+          expect(response.body.fallback).toBeUndefined()
+          expect(response.body.safe_next_step).toContain("ring 112")
+          expect(response.body.safe_next_step).toContain("call 112")
+        })
+    )
+
+    it.effect("options say what kind of price they carry: a starting price is never called exact", () =>
+      Effect.gen(function* () {
+        const response = yield* search({
+          ...faucet,
+          job_type_id: "clog_fixture",
+          description: "Stopp i diskhon, vattnet rinner inte undan"
+        })
+        expect(response.body.options.length).toBeGreaterThan(0)
+        for (const option of response.body.options) expect(option.price.price_type).toBe("starting_price")
+        expect(response.body.safe_next_step).toContain("from-price")
+        expect(response.body.safe_next_step).not.toContain("fixed price")
+        expect(response.body.safe_next_step).not.toContain("exact price")
       })
     )
 
@@ -357,15 +513,12 @@ describe("POST /api/public/booking-options", () => {
         const details = { home_size_sqm: 60, boxes: 20, elevator_origin: false, elevator_destination: true }
         yield* expectInvalid(
           { ...move, details: { ...details, home_size_sqm: 0 } },
-          /^details\.home_size_sqm: Expected a positive number/
+          /^details\.home_size_sqm: must be from 5 to 1000 m²/
         )
-        yield* expectInvalid(
-          { ...move, details: { ...details, boxes: -1 } },
-          /^details\.boxes: Expected a non-negative number/
-        )
+        yield* expectInvalid({ ...move, details: { ...details, boxes: -1 } }, /^details\.boxes: must be from 0 to 1000/)
         yield* expectInvalid(
           { ...move, details: { ...details, elevator_origin: "yes" } },
-          /^details\.elevator_origin: Expected boolean/
+          /^details\.elevator_origin: must be a boolean/
         )
       })
     )

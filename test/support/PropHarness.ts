@@ -245,7 +245,7 @@ export type Outcome =
 
 /** What a partner would see of one confirm, with a defect kept as a value so a property can name it. */
 export const confirm = (request: BookingConfirmationRequest, now: Date = searchedAt, who = partner) =>
-  Effect.flatMap(Bookings, (bookings) => Effect.exit(bookings.confirm(request, who, now))).pipe(
+  Effect.flatMap(Bookings, (bookings) => Effect.exit(bookings.confirm(request, undefined, who, now))).pipe(
     Effect.map((exit): Outcome => {
       if (Exit.isSuccess(exit)) {
         const { status, body } = exit.value

@@ -1,0 +1,33 @@
+import { Cause, Effect } from "effect"
+
+/**
+ * What may be logged of a failure: its kind and its codes (SQLSTATE, errno), never its
+ * message, query, parameters or detail, which can quote the values that were sent: a
+ * rejected JSON document comes back from PostgreSQL with the customer's name in it.
+ */
+export const failureSummary = (failure: unknown): Record<string, string> => {
+  const error = Cause.isCause(failure) ? Cause.squash(failure) : failure
+  const summary: Record<string, string> = {}
+  if (typeof error !== "object" || error === null) {
+    summary.error = typeof error === "string" ? error : typeof error
+    return summary
+  }
+  const tagged = error as { readonly _tag?: unknown; readonly name?: unknown; readonly cause?: unknown }
+  summary.error =
+    typeof tagged._tag === "string" ? tagged._tag : typeof tagged.name === "string" ? tagged.name : "Error"
+  const inner = tagged.cause as { readonly code?: unknown; readonly errno?: unknown } | undefined
+  const code = typeof inner?.code === "string" ? inner.code : (error as { readonly code?: unknown }).code
+  if (typeof code === "string" && /^[A-Z0-9_]{1,32}$/.test(code)) {
+    summary[/^[0-9A-Z]{5}$/.test(code) && !code.startsWith("E") ? "sql_state" : "code"] = code
+  }
+  if (Cause.isCause(failure) && Cause.isInterruptedOnly(failure)) summary.error = "Interrupted"
+  return summary
+}
+
+/** Logs a failure at error level with only its summary. */
+export const logFailure = (message: string, failure: unknown) =>
+  Effect.logError(message).pipe(Effect.annotateLogs(failureSummary(failure)))
+
+/** The same at warning level, for failures the service rides out. */
+export const logFailureWarning = (message: string, failure: unknown) =>
+  Effect.logWarning(message).pipe(Effect.annotateLogs(failureSummary(failure)))
