@@ -4,6 +4,7 @@ import { Duration, Effect, Layer, Redacted, Ref, Schedule, Schema } from "effect
 import { AppConfig } from "./AppConfig.js"
 import { AuthNotConfigured, errorBody, Unauthorized } from "./Domain/Errors.js"
 import { Partner } from "./Domain/Partner.js"
+import { logFailureWarning } from "./Failure.js"
 import { Partners, type TokenEntry, tokenDigest, tokenPattern } from "./Partners.js"
 
 const security = {
@@ -62,7 +63,7 @@ export const makeAuthenticate = Effect.gen(function* () {
   )
   yield* refresh.pipe(Effect.orDie)
   yield* refresh.pipe(
-    Effect.catchAllCause((cause) => Effect.logWarning("partner tokens could not be refreshed", cause)),
+    Effect.catchAllCause((cause) => logFailureWarning("partner tokens could not be refreshed", cause)),
     Effect.repeat(Schedule.spaced(tokenRefreshInterval)),
     Effect.forkScoped
   )
@@ -72,7 +73,7 @@ export const makeAuthenticate = Effect.gen(function* () {
     used.clear()
     return partners.markUsed(prefixes)
   }).pipe(
-    Effect.catchAllCause((cause) => Effect.logWarning("token last-use could not be recorded", cause)),
+    Effect.catchAllCause((cause) => logFailureWarning("token last-use could not be recorded", cause)),
     Effect.repeat(Schedule.spaced(Duration.seconds(30))),
     Effect.forkScoped
   )

@@ -2,10 +2,12 @@ import {
   type HttpApi,
   HttpApiBuilder,
   type HttpApiError,
-  type HttpApp,
+  HttpApp,
   HttpIncomingMessage,
+  HttpMiddleware,
   HttpServerError,
-  HttpServerRequest
+  HttpServerRequest,
+  HttpServerResponse
 } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { Api } from "./Api.js"
@@ -18,6 +20,7 @@ import {
   PayloadTooLarge,
   UnsupportedMediaType
 } from "./Domain/Errors.js"
+import { logFailure } from "./Failure.js"
 import { type Route, routesOf } from "./Routes.js"
 
 type ContractError = typeof Api extends HttpApi.HttpApi<infer _Id, infer _Groups, infer E, infer _R> ? E : never
@@ -106,7 +109,7 @@ export const errorContractFor = (api: typeof Api) =>
                   ? Effect.fail(new PayloadTooLarge({ issues: [`body: must be at most ${maxBodyBytes} bytes`] }))
                   : Effect.fail(new MalformedJson({ issues: ["body: is not valid JSON"] }))
               }
-              return Effect.logError("unexpected defect", cause).pipe(
+              return logFailure("unexpected defect", cause).pipe(
                 Effect.zipRight(
                   Effect.fail(
                     new InternalError({ safe_next_step: "Retry later; if it persists, contact the operator." })
@@ -120,3 +123,24 @@ export const errorContractFor = (api: typeof Api) =>
   )
 
 export const ErrorContractLive = errorContractFor(Api)
+
+/** Seconds a client should wait before retrying a 503: long enough for a database failover. */
+export const retryAfterSeconds = 5
+
+/**
+ * Every 503 says when to come back. Added to the finished response, so it covers every
+ * endpoint and error class that answers 503 without each having to remember it.
+ */
+export const retryAfterOnUnavailable = HttpMiddleware.make((app) =>
+  Effect.zipRight(
+    // Errors become responses only when written, so the header goes in as a pre-response handler.
+    HttpApp.appendPreResponseHandler((_, response) =>
+      Effect.succeed(
+        response.status === 503 && response.headers["retry-after"] === undefined
+          ? HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds))
+          : response
+      )
+    ),
+    app
+  )
+)

@@ -9,7 +9,7 @@ import { Bookings } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
-import { ErrorContractLive } from "./ErrorContract.js"
+import { ErrorContractLive, retryAfterOnUnavailable } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
 import { Notifier } from "./Notifier.js"
 import { requestObservability } from "./Observability.js"
@@ -31,7 +31,11 @@ export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsL
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))
 
 /** The Api with its docs, OpenAPI and error contract, on whatever HttpServer is provided. */
-export const HttpAppLive = HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
+const routes = routesOf(Api)
+
+export const HttpAppLive = HttpApiBuilder.serve((app) =>
+  requestObservability(routes)(retryAfterOnUnavailable(app))
+).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorContractLive),

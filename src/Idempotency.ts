@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { SqlClient, SqlError } from "@effect/sql"
-import { Data, Duration, Effect, Option, Schedule } from "effect"
+import { Cause, Data, Duration, Effect, Option, Schedule } from "effect"
+import { logFailureWarning } from "./Failure.js"
 
 export type IdempotencyScope = "booking" | "request"
 
@@ -30,18 +31,34 @@ export class NotWritten extends Data.TaggedError("NotWritten")<{ readonly cause:
 /** COMMIT was sent and no answer came: the write may or may not have happened. */
 export class CommitUnknown extends Data.TaggedError("CommitUnknown")<{ readonly cause: SqlError.SqlError }> {}
 
+const sqlErrorIn = <E>(cause: Cause.Cause<E>): SqlError.SqlError | undefined => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure) && failure.value instanceof SqlError.SqlError) return failure.value
+  // @effect/sql turns a failed COMMIT or ROLLBACK into a defect.
+  return Array.from(Cause.defects(cause)).find(
+    (defect): defect is SqlError.SqlError => defect instanceof SqlError.SqlError
+  )
+}
+
 /**
- * Runs `body` in a transaction and tells apart the two ways it can fail, so a response only says
- * "nothing was written" when that is known. A failure after the body finished can only be the
- * COMMIT itself, whose outcome the client cannot know.
+ * Runs `body` in a transaction and tells apart the two ways the database can fail it, so a
+ * response only says "nothing was written" when that is known. A failure after the body
+ * finished can only be the COMMIT itself, whose outcome the client cannot know; a failure
+ * before it leaves the transaction to be rolled back by PostgreSQL.
  */
-export const transactionOutcome = <A, E, R>(sql: SqlClient.SqlClient, body: Effect.Effect<A, E, R>) =>
+export const transactionOutcome = <A, E, R>(
+  sql: SqlClient.SqlClient,
+  body: Effect.Effect<A, E, R>
+): Effect.Effect<A, Exclude<E, SqlError.SqlError> | NotWritten | CommitUnknown, R> =>
   Effect.suspend(() => {
     let committing = false
     return sql.withTransaction(Effect.tap(body, () => Effect.sync(() => (committing = true)))).pipe(
-      Effect.catchIf(
-        (error): error is SqlError.SqlError => error instanceof SqlError.SqlError,
-        (cause) => Effect.fail(committing ? new CommitUnknown({ cause }) : new NotWritten({ cause }))
+      Effect.catchAllCause(
+        (cause): Effect.Effect<never, Exclude<E, SqlError.SqlError> | NotWritten | CommitUnknown> => {
+          const error = Cause.isInterruptedOnly(cause) ? undefined : sqlErrorIn(cause)
+          if (error === undefined) return Effect.failCause(cause as Cause.Cause<Exclude<E, SqlError.SqlError>>)
+          return Effect.fail(committing ? new CommitUnknown({ cause: error }) : new NotWritten({ cause: error }))
+        }
       )
     )
   })
@@ -83,7 +100,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
     })
 
     yield* sql`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(days => ${idempotencyRetentionDays})`.pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("idempotency key cleanup failed", cause)),
+      Effect.catchAllCause((cause) => logFailureWarning("idempotency key cleanup failed", cause)),
       Effect.repeat(Schedule.spaced(Duration.hours(1))),
       Effect.forkScoped
     )

@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Data, Duration, Effect, Fiber, FiberSet, Metric, MetricLabel, Option, Random, Redacted } from "effect"
 import nodemailer from "nodemailer"
 import { AppConfig } from "./AppConfig.js"
+import { logFailure } from "./Failure.js"
 import { notifications as notificationsTotal } from "./Observability.js"
 
 export type RecipientRole = "customer" | "provider"
@@ -309,7 +310,7 @@ const make = Effect.gen(function* () {
     })
     return outcome.pipe(
       Effect.catchAllCause((cause) =>
-        Effect.logError("notification outcome could not be recorded", cause).pipe(Effect.annotateLogs(log))
+        logFailure("notification outcome could not be recorded", cause).pipe(Effect.annotateLogs(log))
       ),
       Effect.withSpan("Notifier.attempt", { attributes: log })
     )
@@ -318,7 +319,7 @@ const make = Effect.gen(function* () {
   const deliverDue = (ids: Option.Option<ReadonlyArray<string>>) =>
     claim(ids).pipe(
       Effect.flatMap((rows) => Effect.forEach(rows, attempt, { concurrency: "unbounded", discard: true })),
-      Effect.catchAllCause((cause) => Effect.logError("notifications could not be claimed", cause))
+      Effect.catchAllCause((cause) => logFailure("notifications could not be claimed", cause))
     )
 
   const readStates = (column: "id" | "subject_id", values: ReadonlyArray<string>) =>
@@ -342,7 +343,7 @@ const make = Effect.gen(function* () {
     yield* Fiber.await(delivering).pipe(Effect.timeout(Duration.millis(waitMs)), Effect.ignore)
     return yield* readStates("id", wanted).pipe(
       Effect.catchAllCause((cause) =>
-        Effect.as(Effect.logError("notification states could not be read", cause), [] as ReadonlyArray<DeliveryState>)
+        Effect.as(logFailure("notification states could not be read", cause), [] as ReadonlyArray<DeliveryState>)
       )
     )
   })

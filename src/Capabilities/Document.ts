@@ -6,6 +6,7 @@ import { Capabilities, requestsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
 import { quantityBounds, quantityKeys } from "../Domain/Pricing.js"
 import { emergencyAdvice, isEmergency } from "../Domain/Safety.js"
+import { logFailureWarning } from "../Failure.js"
 import { idempotencyRetentionDays } from "../Idempotency.js"
 import { Supply } from "../Supply.js"
 
@@ -187,7 +188,7 @@ export class CapabilitiesDocument extends Effect.Service<CapabilitiesDocument>()
     const current = yield* SubscriptionRef.make(yield* build.pipe(Effect.orDie))
     yield* build.pipe(
       Effect.flatMap((doc) => SubscriptionRef.update(current, (old) => (old.etag === doc.etag ? old : doc))),
-      Effect.catchAllCause((cause) => Effect.logWarning("capabilities refresh failed", cause)),
+      Effect.catchAllCause((cause) => logFailureWarning("capabilities refresh failed", cause)),
       Effect.repeat(Schedule.spaced(Duration.seconds(30))),
       Effect.forkScoped
     )

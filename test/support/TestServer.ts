@@ -21,14 +21,17 @@ export const testEnv: Readonly<Record<string, string>> = {
  */
 export const testNow = Date.parse("2026-11-23T09:00:00+01:00")
 
-/** The whole app on an ephemeral port, with its own database and the given environment. */
-export const TestServerLive = (env: Record<string, string> = {}) =>
+/** The whole app on an ephemeral port, with the given database and environment. */
+export const TestServerWith = <A, E>(database: Layer.Layer<A, E>, env: Record<string, string> = {}) =>
   HttpAppLive.pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(TestDatabaseLive),
+    Layer.provideMerge(database),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env })),
     Layer.provide(Layer.effectDiscard(TestClock.setTime(testNow)))
   )
+
+/** The whole app on an ephemeral port, with its own database and the given environment. */
+export const TestServerLive = (env: Record<string, string> = {}) => TestServerWith(TestDatabaseLive, env)
 
 export interface JsonResponse {
   readonly status: number
