@@ -26,7 +26,6 @@ export const stringsIn = (value: unknown, root: string): Array<readonly [string,
   const found: Array<readonly [string, string]> = []
   const walk = (node: unknown, path: string) => {
     if (typeof node === "string") found.push([path, node])
-    else if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${path}.${index}`))
     else if (node !== null && typeof node === "object")
       for (const [key, item] of Object.entries(node)) walk(item, `${path}.${key}`)
   }
