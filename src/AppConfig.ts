@@ -136,7 +136,8 @@ export const appConfig = Config.all({
     ...config,
     demoSupply: Option.getOrElse(config.demoSupply, () => config.appEnv === "development"),
     logFormat: Option.getOrElse(config.logFormat, () => (config.appEnv === "production" ? "json" : "pretty")),
-    publicBaseUrl: Option.getOrElse(config.publicBaseUrl, () => `http://${hostForUrl(config.host)}:${config.port}`)
+    publicBaseUrl: Option.getOrElse(config.publicBaseUrl, () => `http://${hostForUrl(config.host)}:${config.port}`),
+    publicBaseUrlConfigured: Option.isSome(config.publicBaseUrl)
   })),
   Config.mapOrFail((config) =>
     config.appEnv === "production" && Option.isNone(config.databaseUrl)
@@ -144,6 +145,16 @@ export const appConfig = Config.all({
           ConfigError.MissingData(
             ["DATABASE_URL"],
             "APP_ENV=production requires DATABASE_URL: the embedded PostgreSQL is for development only and is never started in production"
+          )
+        )
+      : Either.right(config)
+  ),
+  Config.mapOrFail((config) =>
+    config.appEnv === "production" && !config.publicBaseUrlConfigured
+      ? Either.left(
+          ConfigError.MissingData(
+            ["PUBLIC_BASE_URL"],
+            "APP_ENV=production requires PUBLIC_BASE_URL: fallback links must be an address partners can reach, not the bind address"
           )
         )
       : Either.right(config)

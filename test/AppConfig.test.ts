@@ -64,9 +64,20 @@ describe("AppConfig", () => {
     })
   )
 
+  it.effect("production without PUBLIC_BASE_URL refuses: a fallback link must be one partners can follow", () =>
+    Effect.gen(function* () {
+      const message = yield* failure({ APP_ENV: "production", DATABASE_URL: "postgres://u@db.internal/booking" })
+      expect(message).toContain("APP_ENV=production requires PUBLIC_BASE_URL")
+    })
+  )
+
   it.effect("production never loads the demo supply and refuses to be told to", () =>
     Effect.gen(function* () {
-      const env = { APP_ENV: "production", DATABASE_URL: "postgres://u@db.internal/booking" }
+      const env = {
+        APP_ENV: "production",
+        PUBLIC_BASE_URL: "https://api.example.se",
+        DATABASE_URL: "postgres://u@db.internal/booking"
+      }
       expect(Either.getOrThrow(yield* load(env)).demoSupply).toBe(false)
       expect(yield* failure({ ...env, DEMO_SUPPLY: "true" })).toContain("DEMO_SUPPLY")
     })

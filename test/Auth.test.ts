@@ -26,6 +26,7 @@ describe("authentication", () => {
     const env = {
       APP_ENV: appEnv,
       SERVICE_REQUESTS_API_TOKENS: "alpha-token-0123456789, beta-token-9876543210,",
+      PUBLIC_BASE_URL: "https://api.example.se",
       DATABASE_URL: inject("databaseUrl")
     }
 
@@ -88,6 +89,12 @@ describe("authentication", () => {
           })
         }
         expect((yield* get("/api/public/requests/capabilities")).status).toBe(200)
-      }).pipe(withProbeServer({ APP_ENV: "production", DATABASE_URL: inject("databaseUrl") }))
+      }).pipe(
+        withProbeServer({
+          APP_ENV: "production",
+          PUBLIC_BASE_URL: "https://api.example.se",
+          DATABASE_URL: inject("databaseUrl")
+        })
+      )
   )
 })

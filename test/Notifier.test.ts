@@ -197,6 +197,7 @@ describe("Notifier", () => {
         const notifier = yield* notifierWith({
           ...noDispatcher,
           APP_ENV: "production",
+          PUBLIC_BASE_URL: "https://api.example.se",
           DATABASE_URL: "postgres://u@h/d"
         })
         const id = yield* insertRow({ channel: "webhook", address: hooks.url })
@@ -223,6 +224,7 @@ describe("Notifier", () => {
         const notifier = yield* notifierWith({
           ...noDispatcher,
           APP_ENV: "production",
+          PUBLIC_BASE_URL: "https://api.example.se",
           DATABASE_URL: "postgres://u@h/d"
         })
         const id = yield* insertRow({ channel: "webhook", address: "http://hooks.example.se/booking" })

@@ -13,7 +13,12 @@ const numRuns = (() => {
 const options = { timeout: Math.max(30_000, numRuns * 10), fastCheck: { numRuns } }
 
 const signerLayer = (keys: string) => {
-  const env = { APP_ENV: "production", DATABASE_URL: "postgres://u@localhost/db", BOOKING_OPTION_SIGNING_KEYS: keys }
+  const env = {
+    APP_ENV: "production",
+    PUBLIC_BASE_URL: "https://api.example.se",
+    DATABASE_URL: "postgres://u@localhost/db",
+    BOOKING_OPTION_SIGNING_KEYS: keys
+  }
   return OptionSigner.Default.pipe(Layer.provide(appConfigFrom(env)))
 }
 

@@ -11,7 +11,11 @@ import { developmentKeyFile, OptionSigner } from "../src/OptionSigner.js"
 
 const secretA = "alpha-secret-alpha-secret-alpha-secret"
 const secretB = "bravo-secret-bravo-secret-bravo-secret"
-const production = { APP_ENV: "production", DATABASE_URL: "postgres://u@localhost/db" }
+const production = {
+  APP_ENV: "production",
+  PUBLIC_BASE_URL: "https://api.example.se",
+  DATABASE_URL: "postgres://u@localhost/db"
+}
 
 const signerLayer = (env: Record<string, string>) => OptionSigner.Default.pipe(Layer.provide(appConfigFrom(env)))
 

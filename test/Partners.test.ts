@@ -69,7 +69,12 @@ describe("partners and their tokens", () => {
           })
         }).pipe(
           withProbeServer(
-            { APP_ENV: "production", DATABASE_URL: url, SERVICE_REQUESTS_API_TOKENS: "alpha-token-0123456789" },
+            {
+              APP_ENV: "production",
+              PUBLIC_BASE_URL: "https://api.example.se",
+              DATABASE_URL: url,
+              SERVICE_REQUESTS_API_TOKENS: "alpha-token-0123456789"
+            },
             url
           )
         )

@@ -424,7 +424,12 @@ describe("POST /api/public/requests", () => {
   it.effect("production without a configured token answers 503", () =>
     Effect.gen(function* () {
       const context = yield* Layer.build(
-        TestServerLive({ APP_ENV: "production", DATABASE_URL: inject("databaseUrl"), DEMO_SUPPLY: "false" })
+        TestServerLive({
+          APP_ENV: "production",
+          PUBLIC_BASE_URL: "https://api.example.se",
+          DATABASE_URL: inject("databaseUrl"),
+          DEMO_SUPPLY: "false"
+        })
       )
       const response = yield* Effect.provide(create(request, {}), context)
       expect(response.status).toBe(503)

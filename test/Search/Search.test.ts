@@ -540,6 +540,7 @@ describe("POST /api/public/booking-options", () => {
     }).pipe(
       withProbeServer({
         APP_ENV: "production",
+        PUBLIC_BASE_URL: "https://api.example.se",
         DATABASE_URL: inject("databaseUrl"),
         BOOKING_OPTION_SIGNING_KEYS: "",
         DEMO_SUPPLY: "false"
