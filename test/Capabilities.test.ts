@@ -87,6 +87,18 @@ describe("GET /api/public/requests/capabilities", () => {
         })
     )
 
+    it.effect("names the emergency job types with the 112 advice, the price kinds and the quantity bounds", () =>
+      Effect.gen(function* () {
+        const { body } = yield* get("/api/public/requests/capabilities")
+        const { emergencies, price_types, quantity_bounds } = body.agent_contract
+        expect(emergencies.job_type_ids).toEqual(["electrical_emergency"])
+        expect(emergencies.advice_sv).toContain("ring 112")
+        expect(emergencies.advice_en).toContain("call 112")
+        expect(price_types.starting).toMatch(/final price is set on site/)
+        expect(quantity_bounds.area_sqm).toEqual({ min: 5, max: 1000, integer: false, unit: "m²" })
+      })
+    )
+
     it.effect("tells agents which details key each unit-priced seed reads its quantity from", () =>
       Effect.gen(function* () {
         const { body } = yield* get(path)
