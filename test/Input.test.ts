@@ -124,6 +124,24 @@ describe("input PostgreSQL cannot store, and HTTP edges, are the client's 4xx", 
       })
     )
 
+    it.effect("a header Node cannot parse (NUL in Idempotency-Key) is 400 with the contract's body", () =>
+      Effect.gen(function* () {
+        const body = JSON.stringify(requestBody)
+        const answer = yield* rawExchange(
+          [
+            `POST ${paths.requests} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${token}\r\n`,
+            Buffer.from([...Buffer.from("Idempotency-Key: key-"), 0, ...Buffer.from("1\r\n")]),
+            `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+          ],
+          1
+        )
+        expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+        const response = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))
+        expect(response).toMatchObject({ ok: false, error: "invalid_request", status: 400 })
+        expect(response.issues).toEqual([expect.stringMatching(/^request: is not valid HTTP\/1\.1 /)])
+      })
+    )
+
     it.effect("a query string the API does not read cannot break a request", () =>
       Effect.gen(function* () {
         expect((yield* get(`${paths.capabilities}?x=%ZZ&%00=%ED%A0%80`)).status).toBe(200)
