@@ -37,7 +37,11 @@ export const text = (min: number, max: number) =>
             ? `Expected a string at most ${max} character(s) long`
             : true
       },
-      { jsonSchema: { minLength: min, maxLength: max } }
+      {
+        jsonSchema: { minLength: min, maxLength: max },
+        arbitrary: () => (fc) =>
+          fc.string({ minLength: min, maxLength: Math.min(max, min + 40) }).filter((s) => s.trim().length > 0)
+      }
     )
   )
 
@@ -124,11 +128,17 @@ const isCalendarInstant = (s: string) => {
 export const DateTimeString = Schema.String.pipe(
   Schema.filter(
     (s) => isCalendarInstant(s) || "must be a real date-time with an offset, e.g. 2026-11-23T08:00:00+01:00",
-    { jsonSchema: { format: "date-time" } }
+    {
+      jsonSchema: { format: "date-time" },
+      arbitrary: () => (fc) =>
+        fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01") }).map((d) => d.toISOString())
+    }
   )
 )
 
 /** An IANA time zone this runtime knows, so search and request creation refuse the same names. */
 export const TimeZoneInput = text(2, 80).pipe(
-  Schema.filter((zone) => isValidTimeZone(zone) || "must be an IANA time zone such as Europe/Stockholm")
+  Schema.filter((zone) => isValidTimeZone(zone) || "must be an IANA time zone such as Europe/Stockholm", {
+    arbitrary: () => (fc) => fc.constantFrom("Europe/Stockholm", "Europe/London", "America/New_York", "UTC")
+  })
 )
