@@ -85,6 +85,7 @@ const readBody = (source: IncomingMessage) =>
     const stop = () => {
       source.off("data", onData)
       source.off("end", onEnd)
+      source.off("error", onAbort)
     }
     const onData = (chunk: Buffer) => {
       bytes += chunk.length
@@ -97,8 +98,14 @@ const readBody = (source: IncomingMessage) =>
       stop()
       resume(Effect.succeed(Buffer.concat(chunks)))
     }
+    // The client went away mid-body: nobody is left to answer.
+    const onAbort = () => {
+      stop()
+      resume(Effect.interrupt)
+    }
     source.on("data", onData)
     source.on("end", onEnd)
+    source.on("error", onAbort)
     return Effect.sync(stop)
   })
 

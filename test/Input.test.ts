@@ -213,6 +213,25 @@ describe("input PostgreSQL cannot store, and HTTP edges, are the client's 4xx", 
       })
     )
 
+    it.effect("a client that goes away in the middle of a body leaves the server answering", () =>
+      Effect.gen(function* () {
+        const port = yield* HttpServer.addressWith((address) =>
+          Effect.succeed(address._tag === "TcpAddress" ? address.port : 0)
+        )
+        yield* Effect.async<void>((resume) => {
+          const socket = connect(port, "127.0.0.1", () => {
+            socket.write(`POST ${paths.search} HTTP/1.1\r\nHost: test\r\nContent-Length: 5000\r\n\r\n{"vertical_id":`)
+            setImmediate(() => {
+              socket.destroy()
+              resume(Effect.void)
+            })
+          })
+        })
+        expect((yield* get("/healthz")).status).toBe(200)
+        expect((yield* postJson(paths.search, searchBody)).status).toBe(200)
+      })
+    )
+
     it.effect("lengths count characters (code points), and whitespace alone is blank, even in optional fields", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
