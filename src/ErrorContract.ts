@@ -1,15 +1,15 @@
+import type { IncomingMessage } from "node:http"
 import {
   type HttpApi,
   HttpApiBuilder,
   type HttpApiError,
   HttpApp,
-  HttpIncomingMessage,
-  HttpMiddleware,
   HttpServerError,
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Cause, Effect, Option, Stream } from "effect"
 import { Api } from "./Api.js"
 import {
   InternalError,
@@ -20,53 +20,196 @@ import {
   PayloadTooLarge,
   UnsupportedMediaType
 } from "./Domain/Errors.js"
+import {
+  hasUnstorableCharacters,
+  type InputIssue,
+  nestingDepth,
+  unstorableMessage,
+  unstorableStrings
+} from "./Domain/Input.js"
 import { logFailure } from "./Failure.js"
-import { type Route, routesOf } from "./Routes.js"
+import { pathOf, type Route, routesOf } from "./Routes.js"
 
 type ContractError = typeof Api extends HttpApi.HttpApi<infer _Id, infer _Groups, infer E, infer _R> ? E : never
 
 export const maxBodyBytes = 1024 * 1024
 
+/** Seconds a client should wait before retrying a 503: long enough for a database failover. */
+export const retryAfterSeconds = 5
+
+/** Far deeper than any body of the contract, far shallower than anything that strains a walk. */
+export const maxJsonDepth = 32
+
+/** A body full of bad strings is refused with this many issues, not one per string. */
+const maxListedIssues = 20
+
+export const authenticateChallenge = 'Bearer realm="booking-api"'
+
 /** `location.postcode: must match NNN NN`: the field path, then what is wrong with it. */
-export const formatIssues = (
-  issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
-): Array<string> =>
-  issues.map((issue) =>
-    issue.path.length === 0 ? issue.message : `${issue.path.map(String).join(".")}: ${issue.message}`
-  )
+export const formatIssues = (issues: ReadonlyArray<InputIssue>): Array<string> =>
+  issues.map((issue) => `${issue.path.length === 0 ? "body" : issue.path.map(String).join(".")}: ${issue.message}`)
 
 const methodsFor = (routes: ReadonlyArray<Route>) => (path: string) =>
   routes.filter((route) => route.pattern.test(path)).map((route) => route.method)
 
-const hasJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
-  const type = request.headers["content-type"]
-  return type === undefined || /^application\/([a-z.+-]*\+)?json\b/i.test(type)
+/** Per RFC 9110, with HEAD wherever GET is served (the router answers it). */
+const allowHeader = (methods: ReadonlyArray<string>) =>
+  (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ")
+
+/**
+ * The path is decoded before anything routes it: bad percent-encoding is the client's error, and
+ * a path parameter PostgreSQL cannot store is named like a field (`booking_id: …`).
+ */
+const pathIssues = (routes: ReadonlyArray<Route>) => (path: string) => {
+  let segments: Array<string>
+  try {
+    segments = path.split("/").map(decodeURIComponent)
+  } catch {
+    return ["path: must be valid percent-encoded UTF-8"]
+  }
+  const template = routes.find((route) => route.pattern.test(path))?.template.split("/") ?? []
+  return segments.flatMap((segment, index) => {
+    if (!hasUnstorableCharacters(segment)) return []
+    const parameter = /^\{(.+)\}$/.exec(template[index] ?? "")?.[1]
+    return [`${parameter ?? "path"}: ${unstorableMessage}`]
+  })
+}
+
+const tooLarge = () => new PayloadTooLarge({ issues: [`body: must be at most ${maxBodyBytes} bytes`] })
+
+/**
+ * The body up to `maxBodyBytes`, however it is framed. Past the limit it stops listening but does
+ * not destroy the stream: Node discards the rest of the body, and the client reads a 413 where a
+ * destroyed socket would have given it a connection reset.
+ */
+const readBody = (source: IncomingMessage) =>
+  Effect.async<Buffer, PayloadTooLarge>((resume) => {
+    const chunks: Array<Buffer> = []
+    let bytes = 0
+    const stop = () => {
+      source.off("data", onData)
+      source.off("end", onEnd)
+      source.off("error", onAbort)
+    }
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length
+      if (bytes > maxBodyBytes) {
+        stop()
+        resume(Effect.fail(tooLarge()))
+      } else chunks.push(chunk)
+    }
+    const onEnd = () => {
+      stop()
+      resume(Effect.succeed(Buffer.concat(chunks)))
+    }
+    // The client went away mid-body: nobody is left to answer.
+    const onAbort = () => {
+      stop()
+      resume(Effect.interrupt)
+    }
+    source.on("data", onData)
+    source.on("end", onEnd)
+    source.on("error", onAbort)
+    return Effect.sync(stop)
+  })
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+const isJson = (contentType: string | undefined) =>
+  contentType === undefined || contentType === "" || /^application\/json\s*(;|$)/i.test(contentType)
+
+const notJson = (contentType: string | undefined) =>
+  new UnsupportedMediaType({ issues: [`content-type: must be application/json, got ${contentType}`] })
+
+/**
+ * Every JSON body the Api decodes passes here first: size, encoding, syntax, nesting, and strings
+ * PostgreSQL cannot store (at any depth, keys included), each refused with the field's path.
+ */
+const jsonBody = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function* () {
+    const contentType = request.headers["content-type"]
+    if (!isJson(contentType)) return yield* notJson(contentType)
+    if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return yield* tooLarge()
+    const bytes = yield* readBody(NodeHttpServerRequest.toIncomingMessage(request))
+    const text = yield* Effect.try({
+      try: () => utf8.decode(bytes),
+      catch: () => new MalformedJson({ issues: ["body: is not valid UTF-8"] })
+    })
+    const body = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: () => new MalformedJson({ issues: [text === "" ? "body: is empty" : "body: is not valid JSON"] })
+    })
+    if (nestingDepth(body, maxJsonDepth) > maxJsonDepth) {
+      return yield* new InvalidRequest({ issues: [`body: must not nest more than ${maxJsonDepth} levels deep`] })
+    }
+    const unstorable = unstorableStrings(body, maxListedIssues)
+    if (unstorable.length > 0) return yield* new InvalidRequest({ issues: formatIssues(unstorable) })
+    return body
+  })
+
+type BodyRefusal = InvalidRequest | MalformedJson | PayloadTooLarge | UnsupportedMediaType
+
+const isBodyRefusal = (defect: unknown): defect is BodyRefusal =>
+  defect instanceof InvalidRequest ||
+  defect instanceof MalformedJson ||
+  defect instanceof PayloadTooLarge ||
+  defect instanceof UnsupportedMediaType
+
+/**
+ * The request as the Api sees it: its body is read once, by `jsonBody`, and only as JSON. The
+ * platform decodes a payload through `json` (or, for other content types, the other readers)
+ * and turns their failures into defects, which the contract turns back into these refusals.
+ */
+const jsonOnly = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
+  const json = Effect.runSync(Effect.cached(Effect.orDie(jsonBody(request))))
+  const refused = Effect.die(notJson(request.headers["content-type"]))
+  return Object.create(request, {
+    json: { value: json },
+    text: { value: refused },
+    urlParamsBody: { value: refused },
+    arrayBuffer: { value: refused },
+    multipart: { value: refused },
+    stream: { value: Stream.fromEffect(refused) },
+    multipartStream: { value: Stream.fromEffect(refused) }
+  })
 }
 
 /**
- * Turns everything that is not a domain error into the section 7 body: decode failures,
- * unknown routes, wrong methods, oversized or non-JSON bodies and defects.
+ * Turns everything that is not a domain error into the section 7 body: undecodable paths and
+ * bodies, decode failures, unknown routes, wrong methods and defects. It also owns the headers
+ * those statuses carry: `Allow` on every 405, `WWW-Authenticate` on every 401.
  */
 export const errorContractFor = (api: typeof Api) =>
   HttpApiBuilder.middleware(
     api,
     Effect.sync(() => {
-      const allowedMethods = methodsFor(routesOf(api))
+      const routes = routesOf(api)
+      const allowedMethods = methodsFor(routes)
+      const issuesOfPath = pathIssues(routes)
       return (httpApp: HttpApp.Default): HttpApp.Default<ContractError> =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const length = Number(request.headers["content-length"] ?? 0)
-          if (length > maxBodyBytes) {
-            return yield* new PayloadTooLarge({ issues: [`body: must be at most ${maxBodyBytes} bytes`] })
-          }
+          const path = pathOf(request.url)
+          yield* HttpApp.appendPreResponseHandler((_, response) =>
+            Effect.succeed(
+              response.status === 405
+                ? HttpServerResponse.setHeader(response, "allow", allowHeader(allowedMethods(path)))
+                : response.status === 401
+                  ? HttpServerResponse.setHeader(response, "www-authenticate", authenticateChallenge)
+                  : response.status === 503 && response.headers["retry-after"] === undefined
+                    ? HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds))
+                    : response
+            )
+          )
+          const badPath = issuesOfPath(path)
+          if (badPath.length > 0) return yield* new InvalidRequest({ issues: badPath })
           return yield* httpApp.pipe(
-            HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+            Effect.provideService(HttpServerRequest.HttpServerRequest, jsonOnly(request)),
             Effect.catchAllCause((cause) => {
               const failure = Cause.failureOption(cause as Cause.Cause<unknown>)
               if (Option.isSome(failure)) {
                 const error: unknown = failure.value
                 if (error instanceof HttpServerError.RouteNotFound) {
-                  const path = request.url.split("?")[0] ?? "/"
                   const allowed = allowedMethods(path)
                   return allowed.length > 0
                     ? Effect.fail(
@@ -82,13 +225,6 @@ export const errorContractFor = (api: typeof Api) =>
                   "_tag" in error &&
                   error._tag === "HttpApiDecodeError"
                 ) {
-                  if (!hasJsonBody(request)) {
-                    return Effect.fail(
-                      new UnsupportedMediaType({
-                        issues: [`content-type: must be application/json, got ${request.headers["content-type"]}`]
-                      })
-                    )
-                  }
                   const issues = (error as HttpApiError.HttpApiDecodeError).issues
                   return Effect.fail(
                     new InvalidRequest({
@@ -104,11 +240,7 @@ export const errorContractFor = (api: typeof Api) =>
               }
               if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
               const defect = Cause.squash(cause)
-              if (defect instanceof HttpServerError.RequestError && defect.reason === "Decode") {
-                return defect.cause instanceof Error && defect.cause.message === "maxBytes exceeded"
-                  ? Effect.fail(new PayloadTooLarge({ issues: [`body: must be at most ${maxBodyBytes} bytes`] }))
-                  : Effect.fail(new MalformedJson({ issues: ["body: is not valid JSON"] }))
-              }
+              if (isBodyRefusal(defect)) return Effect.fail(defect)
               return logFailure("unexpected defect", cause).pipe(
                 Effect.zipRight(
                   Effect.fail(
@@ -123,24 +255,3 @@ export const errorContractFor = (api: typeof Api) =>
   )
 
 export const ErrorContractLive = errorContractFor(Api)
-
-/** Seconds a client should wait before retrying a 503: long enough for a database failover. */
-export const retryAfterSeconds = 5
-
-/**
- * Every 503 says when to come back. Added to the finished response, so it covers every
- * endpoint and error class that answers 503 without each having to remember it.
- */
-export const retryAfterOnUnavailable = HttpMiddleware.make((app) =>
-  Effect.zipRight(
-    // Errors become responses only when written, so the header goes in as a pre-response handler.
-    HttpApp.appendPreResponseHandler((_, response) =>
-      Effect.succeed(
-        response.status === 503 && response.headers["retry-after"] === undefined
-          ? HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds))
-          : response
-      )
-    ),
-    app
-  )
-)

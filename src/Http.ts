@@ -1,4 +1,5 @@
 import { createServer } from "node:http"
+import type { Duplex } from "node:stream"
 import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
@@ -9,7 +10,7 @@ import { Bookings } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
-import { ErrorContractLive, retryAfterOnUnavailable } from "./ErrorContract.js"
+import { ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
 import { Notifier } from "./Notifier.js"
 import { requestObservability } from "./Observability.js"
@@ -31,11 +32,7 @@ export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsL
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))
 
 /** The Api with its docs, OpenAPI and error contract, on whatever HttpServer is provided. */
-const routes = routesOf(Api)
-
-export const HttpAppLive = HttpApiBuilder.serve((app) =>
-  requestObservability(routes)(retryAfterOnUnavailable(app))
-).pipe(
+export const HttpAppLive = HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorContractLive),
@@ -43,6 +40,51 @@ export const HttpAppLive = HttpApiBuilder.serve((app) =>
   // Provided last so it is built first: the demo supply is in place before anything reads it.
   Layer.provide(DemoSupplyLive.pipe(Layer.provideMerge(Supply.Default)))
 )
+
+const unparsable = (error: NodeJS.ErrnoException) => {
+  switch (error.code) {
+    case "HPE_HEADER_OVERFLOW":
+      return {
+        status: 431,
+        reason: "Request Header Fields Too Large",
+        error: "headers_too_large",
+        issue: "headers: are larger than 16 KB"
+      }
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return {
+        status: 408,
+        reason: "Request Timeout",
+        error: "request_timeout",
+        issue: "request: did not arrive in time"
+      }
+    default:
+      return {
+        status: 400,
+        reason: "Bad Request",
+        error: "invalid_request",
+        issue: `request: is not valid HTTP/1.1 (${error.message})`
+      }
+  }
+}
+
+/**
+ * Node answers what it cannot parse (a NUL or control character in a header, say) before the
+ * app sees it, by default with a bare 400; here with the section 7 body, as every error is.
+ */
+const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && inFlight?.headersSent !== true && error.code !== "ECONNRESET") {
+    const { status, reason, ...rest } = unparsable(error)
+    const body = JSON.stringify({ ok: false, error: rest.error, status, issues: [rest.issue] })
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    )
+  }
+  socket.destroy()
+}
+
+/** The Node server every instance and every test serves on. */
+export const createHttpServer = () => createServer().on("clientError", answerClientError)
 
 export const HttpLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
@@ -52,7 +94,7 @@ export const HttpLive = Layer.unwrapEffect(
           `serving ${config.publicBaseUrl} (docs: ${config.publicBaseUrl}/docs, OpenAPI: ${config.publicBaseUrl}/openapi.json)`
         )
       ),
-      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+      Layer.provide(NodeHttpServer.layer(createHttpServer, { port: config.port, host: config.host }))
     )
   )
 )

@@ -2,20 +2,10 @@ import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { errorDetails } from "./Errors.js"
-import { optional, strictInput, text } from "./Input.js"
+import { DateTimeString, optional, strictInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
 
-/** An RFC 3339 date-time with an explicit offset or Z, e.g. 2026-11-23T08:00:00+01:00. */
-export const DateTimeString = Schema.String.pipe(
-  Schema.filter(
-    (s) =>
-      (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s))) ||
-      "must be a date-time with an offset, e.g. 2026-11-23T08:00:00+01:00"
-  )
-).annotations({ format: "date-time" })
-
-const Email = Schema.String.pipe(
-  Schema.maxLength(255),
+const Email = text(1, 255).pipe(
   Schema.filter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) || "must be an e-mail address")
 )
 

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Customer } from "./Booking.js"
 import { requestsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
-import { optional, strictInput, text } from "./Input.js"
+import { DateTimeString, optional, strictInput, TimeZoneInput, text } from "./Input.js"
 import { FreeFormDetails, Timing } from "./Search.js"
 
 export const RequestLocation = Schema.Struct({
@@ -31,11 +31,7 @@ export const ServiceRequestCreate = strictInput(
       message: () => "must be true: ask the user for consent before sending personal data"
     }),
     user_consent_statement: optional(text(8, 500)),
-    consent_collected_at: optional(
-      Schema.String.pipe(
-        Schema.filter((s) => !Number.isNaN(Date.parse(s)) || "must be a date-time, e.g. 2026-11-23T08:00:00+01:00")
-      )
-    ),
+    consent_collected_at: optional(DateTimeString),
     consent_source: optional(text(1, 120)),
     customer: Customer,
     location: RequestLocation,
@@ -47,7 +43,7 @@ export const ServiceRequestCreate = strictInput(
     external_reference: optional(text(1, 160)),
     idempotency_key: optional(text(1, 200)),
     locale: Schema.optionalWith(text(2, 32), { exact: true, default: () => "sv-SE" }),
-    timezone: Schema.optionalWith(text(2, 80), { exact: true, default: () => "Europe/Stockholm" })
+    timezone: Schema.optionalWith(TimeZoneInput, { exact: true, default: () => "Europe/Stockholm" })
   })
 )
 export type ServiceRequestCreate = typeof ServiceRequestCreate.Type

@@ -1,9 +1,8 @@
 import { Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
-import { optional, strictInput, text } from "./Input.js"
+import { optional, strictInput, TimeZoneInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
-import { isValidTimeZone } from "./Zone.js"
 
 export const BookingSearchLocation = Schema.Struct({
   country_code: Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" }),
@@ -67,12 +66,7 @@ export const BookingSearchRequest = strictInput(
     timing: Timing,
     details: optional(SearchDetails),
     locale: Schema.optionalWith(text(2, 32), { default: () => "sv-SE" }),
-    timezone: Schema.optionalWith(
-      text(2, 80).pipe(
-        Schema.filter((zone) => isValidTimeZone(zone) || "must be an IANA time zone such as Europe/Stockholm")
-      ),
-      { default: () => "Europe/Stockholm" }
-    )
+    timezone: Schema.optionalWith(TimeZoneInput, { default: () => "Europe/Stockholm" })
   })
 )
 export type BookingSearchRequest = typeof BookingSearchRequest.Type

@@ -319,7 +319,10 @@ describe("POST /api/public/bookings", () => {
         yield* invalid({ user_consent_confirmed: false }, /^user_consent_confirmed: must be true/)
         yield* invalid({ booking_terms_accepted: false }, /^booking_terms_accepted: must be true/)
         yield* invalid({}, /^booking_terms_accepted_at: is missing/, "booking_terms_accepted_at")
-        yield* invalid({ booking_terms_accepted_at: "yesterday" }, /^booking_terms_accepted_at: must be a date-time/)
+        yield* invalid(
+          { booking_terms_accepted_at: "yesterday" },
+          /^booking_terms_accepted_at: must be a real date-time with an offset/
+        )
         yield* invalid(
           { customer: { phone: "070123456", email: "a@b.se" } },
           /^customer\.name: is required, or first_name and last_name/

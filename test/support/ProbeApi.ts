@@ -1,5 +1,4 @@
 import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { Api } from "../../src/Api.js"
 import { appConfigFrom } from "../../src/AppConfig.js"
@@ -12,7 +11,7 @@ import { Postcode } from "../../src/Domain/Supply.js"
 import { errorContractFor } from "../../src/ErrorContract.js"
 import { GroupsLive } from "../../src/Http.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
-import { testEnv } from "./TestServer.js"
+import { NodeServerTest, testEnv } from "./TestServer.js"
 
 /** Every domain error class, by the code a probe endpoint fails with. */
 export const errorClasses = {
@@ -77,7 +76,7 @@ export const ProbeServerLive = (env: Record<string, string> = {}, databaseUrl?: 
     Layer.provide(
       HttpApiBuilder.api(ProbeApi).pipe(Layer.provide([GroupsLive, ProbeLive]), Layer.provide(AuthenticationLive))
     ),
-    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(NodeServerTest),
     Layer.provideMerge(databaseFor(databaseUrl)),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env }))
   )

@@ -1,8 +1,8 @@
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } from "@effect/platform"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, TestClock } from "effect"
 import { appConfigFrom } from "../../src/AppConfig.js"
-import { HttpAppLive } from "../../src/Http.js"
+import { createHttpServer, HttpAppLive } from "../../src/Http.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
 
 /** Signing key of the test runs, so no test writes a development key under ./.data. */
@@ -21,10 +21,17 @@ export const testEnv: Readonly<Record<string, string>> = {
  */
 export const testNow = Date.parse("2026-11-23T09:00:00+01:00")
 
+/** `NodeHttpServer.layerTest`, on the server the app really runs on. */
+export const NodeServerTest = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0 }))
+)
+
 /** The whole app on an ephemeral port, with the given database and environment. */
 export const TestServerWith = <A, E>(database: Layer.Layer<A, E>, env: Record<string, string> = {}) =>
   HttpAppLive.pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(NodeServerTest),
     Layer.provideMerge(database),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env })),
     Layer.provide(Layer.effectDiscard(TestClock.setTime(testNow)))
