@@ -606,6 +606,22 @@ const monthThirds = (span: DaySpan): readonly [DaySpan, DaySpan, DaySpan] => {
   ]
 }
 
+const weekOrdinals = [
+  ["forsta", "first"],
+  ["andra", "second"],
+  ["tredje", "third"],
+  ["fjarde", "fourth"],
+  ["sista", "last"]
+] as const
+const svOrdinalNames = ["första", "andra", "tredje", "fjärde"] as const
+
+/** "första veckan i december": its first seven days and the ISO week they start in; 5 is the last week. */
+const weekOfMonth = (month: DaySpan, n: number): DaySpan => {
+  if (n === 5) return { first: mondayOf(month.last - 6 * DAY), last: month.last }
+  const first = month.first + (n - 1) * 7 * DAY
+  return { first: mondayOf(first), last: Math.max(first + 6 * DAY, mondayOf(first) + 6 * DAY) }
+}
+
 const yearThirds = (span: DaySpan): readonly [DaySpan, DaySpan, DaySpan] => {
   const year = yearOf(span.last)
   return [
@@ -660,6 +676,23 @@ const named = (name: NamedDay): DayAtom =>
   )
 
 const days = (first: number, last: number, label: Label): DayAtom => period(() => ({ first, last }), label)
+
+const seasons = [
+  { sv: "våren", en: "spring", from: 3 },
+  { sv: "sommaren", en: "summer", from: 6 },
+  { sv: "hösten", en: "autumn", from: 9 },
+  { sv: "vintern", en: "winter", from: 12 }
+] as const
+
+/** Three months from March, June, September or December; winter runs into the next year. */
+const season = (index: number): DayAtom => {
+  const { en, from, sv } = seasons[index] ?? seasons[0]
+  const spanOf = (year: number): DaySpan => ({ first: Date.UTC(year, from - 1, 1), last: Date.UTC(year, from + 2, 0) })
+  return period(
+    (day) => [yearOf(day) - 1, yearOf(day), yearOf(day) + 1].map(spanOf).find((span) => span.last >= day),
+    (span) => ({ sv: `${sv} ${yearOf(span.first)}`, en: `${en} ${yearOf(span.first)}` })
+  )
+}
 
 const dayToken = (atom: DayAtom): TokenBody => ({ _tag: "Day", atom })
 
@@ -939,7 +972,7 @@ const entries: ReadonlyArray<Entry> = [
   // Calendar dates in words and numbers, day before month as Swedes write them.
   {
     pattern: phrase(
-      `(?:(?:den|the|on\\s+the)\\s+)?${DOM}(?:\\s*(?:-|till|to)\\s*(?:(?:den|the)\\s+)?${DOM})?\\s+(?:(?:i|of|av)\\s+)?${MONTH}(?:,?\\s+${YEAR})?`
+      `(?:(?:fran|from)\\s+)?(?:(?:den|the|on\\s+the)\\s+)?${DOM}(?:\\s*(?:-|till|to)\\s*(?:(?:den|the)\\s+)?${DOM})?\\s+(?:(?:i|of|av)\\s+)?${MONTH}(?:,?\\s+${YEAR})?`
     ),
     read: (m) => {
       const first = readDom(m[1])
@@ -1068,6 +1101,14 @@ const entries: ReadonlyArray<Entry> = [
   {
     pattern: phrase("(?:at\\s+|kl\\s+)?(?:12\\s+)?noon|kl(?:ockan)?\\s+tolv"),
     read: () => pointHours(720, clockLabel(720))
+  },
+
+  {
+    pattern: phrase("(?:vid|runt|kring|framat)?\\s*(?:kl(?:ockan)?\\.?\\s*)?(\\d{1,2})\\s*-?\\s*tiden"),
+    read: (m) => {
+      const minutes = clockMinutes(m[1], undefined, undefined)
+      return minutes === undefined ? undefined : pointHours(minutes, clockLabel(minutes))
+    }
   },
 
   // Parts of the day.
@@ -1202,7 +1243,47 @@ const entries: ReadonlyArray<Entry> = [
     })
   },
   {
-    pattern: phrase("veckan\\s+(?:darpa|efter\\s+nasta)|(?:the\\s+)?week\\s+after\\s+next|overnasta\\s+vecka"),
+    pattern: phrase(
+      "(?:denna|den\\s+har|this)(?:\\s+(?:vecka|veckan|week))?\\s+(?:eller|or|och|and)\\s+(?:nasta|next)(?:\\s+(?:vecka|week))?"
+    ),
+    read: (_m, ctx) => {
+      const monday = mondayOf(ctx.today)
+      return dayToken(
+        period(() => ({ first: monday, last: monday + 13 * DAY }), {
+          sv: "denna eller nästa vecka",
+          en: "this or next week"
+        })
+      )
+    }
+  },
+  {
+    pattern: phrase(
+      "(?:nasta|next)(?:\\s+(?:vecka|week))?\\s+(?:eller|or|och|and)\\s+(?:nastnasta|overnasta|veckan\\s+efter|the\\s+week\\s+after|the\\s+one\\s+after)(?:\\s+(?:vecka|week))?"
+    ),
+    read: (_m, ctx) => {
+      const monday = mondayOf(ctx.today) + 7 * DAY
+      return dayToken(
+        period(() => ({ first: monday, last: monday + 13 * DAY }), {
+          sv: "nästa eller nästnästa vecka",
+          en: "next week or the week after"
+        })
+      )
+    }
+  },
+  {
+    pattern: phrase(
+      "(?:denna|den\\s+har|this)(?:\\s+(?:manad|manaden|month))?\\s+(?:eller|or|och|and)\\s+(?:nasta|next)\\s+(?:manad|month)"
+    ),
+    read: (_m, ctx) => {
+      const first = Date.UTC(yearOf(ctx.today), monthOf(ctx.today) - 1, 1)
+      const last = Date.UTC(yearOf(ctx.today), monthOf(ctx.today) + 1, 0)
+      return dayToken(period(() => ({ first, last }), { sv: "denna eller nästa månad", en: "this or next month" }))
+    }
+  },
+  {
+    pattern: phrase(
+      "veckan\\s+(?:darpa|efter\\s+nasta)|(?:the\\s+)?week\\s+after\\s+next|(?:overnasta|nastnasta)\\s+vecka"
+    ),
     read: (_m, ctx) => dayToken(week(2, { sv: "veckan efter nästa", en: "the week after next" }, ctx))
   },
   {
@@ -1306,7 +1387,7 @@ const entries: ReadonlyArray<Entry> = [
     }
   },
   {
-    pattern: phrase("nasta\\s+helg(?:en)?|next\\s+weekend|helgen\\s+efter"),
+    pattern: phrase("nasta\\s+helg(?:en)?|next\\s+weekend|helgen\\s+efter(?=\\s*(?:$|[,.!?;]))"),
     read: (_m, ctx) => {
       const saturday = mondayOf(ctx.today) + 12 * DAY
       return dayToken({
@@ -1325,6 +1406,40 @@ const entries: ReadonlyArray<Entry> = [
       "(?:(?:sport|host|jul|pask|sommar|skol|vinter|sportlovs)lov(?:et|sveckan)?|lovet|(?:school|half[-\\s]?term|winter|spring|autumn|fall|easter|christmas|summer|february|ski)\\s+(?:break|holidays?|vacation))"
     ),
     read: () => schoolHoliday
+  },
+  {
+    pattern: phrase(
+      `(?:(?:i|in|the|under|during)\\s+)?(forsta|andra|tredje|fjarde|sista|first|second|third|fourth|last)\\s+(?:veckan|week)\\s+(?:i|of|in|av)\\s+(?:the\\s+)?${PERIOD}`
+    ),
+    read: (m, ctx) => {
+      const inner = readPeriod(m[2] ?? "", ctx)
+      if (inner?.thirds !== monthThirds) return undefined
+      const n = weekOrdinals.findIndex((words: ReadonlyArray<string>) => words.includes(m[1] ?? "")) + 1
+      const ordinal =
+        n === 5 ? { sv: "sista", en: "last" } : { sv: svOrdinalNames[n - 1] ?? "", en: enOrdinals[n - 1] ?? "" }
+      return dayToken({
+        kind: "period",
+        occurrence: (from) => {
+          const whole = inner.occurrence(from)
+          return whole === undefined ? undefined : weekOfMonth(whole, n)
+        },
+        label: (span) => {
+          const name = inner.label(inner.occurrence((span.first + span.last) / 2) ?? span)
+          return { sv: `${ordinal.sv} veckan i ${name.sv}`, en: `the ${ordinal.en} week of ${name.en}` }
+        }
+      })
+    }
+  },
+  {
+    // "i vår" is also "in our": only at the end of a phrase is it the spring.
+    pattern: phrase(
+      "(?:(?:i|till|under|framat|mot)\\s+)?(varen|sommaren|hosten|vintern)|i\\s+(sommar|host|vinter)|i\\s+(var)(?=\\s*(?:$|[,.!?;]|eller\\b|or\\b))|(?:(?:this|next|in\\s+the|in)\\s+)?(spring|summer|autumn|fall|winter)"
+    ),
+    read: (m) => {
+      const name = m[1] ?? m[2] ?? m[3] ?? m[4] ?? ""
+      const index = /^(var|spring)/.test(name) ? 0 : /^(som|sum)/.test(name) ? 1 : /^(ho|aut|fall)/.test(name) ? 2 : 3
+      return dayToken(season(index))
+    }
   },
   {
     pattern: phrase("manadsskiftet|(?:the\\s+)?turn\\s+of\\s+the\\s+month"),
@@ -1384,7 +1499,8 @@ const entries: ReadonlyArray<Entry> = [
     pattern: phrase(
       "(?:snarast|snarast\\s+mojligt|sa\\s+(?:snart|fort)\\s+som\\s+mojligt|fortast\\s+mojligt|asap|a\\.s\\.a\\.p\\.?" +
         "|as\\s+soon\\s+as\\s+possible|akut(?:a|en)?|urgent(?:ly)?|emergency|brattom|bradskande|omgaende|genast" +
-        "|omedelbart|immediately|right\\s+away|(?:nu\\s+)?direkt|right\\s+now|idag\\s+om\\s+mojligt)"
+        "|omedelbart|immediately|right\\s+away|(?:nu\\s+)?direkt|right\\s+now|idag\\s+om\\s+mojligt" +
+        "|(?:forsta|nasta|tidigast)\\s+(?:lediga|mojliga)(?:\\s+tid(?:en)?)?|(?:next|first|earliest)\\s+(?:available|possible)(?:\\s+(?:time|slot|day))?)"
     ),
     read: (_m, ctx) => ({
       _tag: "Span",
@@ -1447,7 +1563,7 @@ const entries: ReadonlyArray<Entry> = [
   // Any time.
   {
     pattern: phrase(
-      "nar\\s+som\\s+helst|(?:nagon|nan|en)\\s+(?:gang|dag)|sometime|some\\s+day|(?:vilken|valfri)\\s+dag(?:\\s+som\\s+helst)?|nar\\s+det\\s+passar(?:\\s+(?:er|dig|bast))?|nar\\s+ni\\s+(?:har\\s+tid|kan)" +
+      "nar\\s+som\\s+helst|(?:nagon|nan|en)\\s+(?:gang|dag)|sometime|some\\s+day|(?:alla|varje)\\s+dagar?|every\\s+day|all\\s+days|(?:vilken|valfri)\\s+dag(?:\\s+som\\s+helst)?|nar\\s+det\\s+passar(?:\\s+(?:er|dig|bast))?|nar\\s+ni\\s+(?:har\\s+tid|kan)" +
         "|whenever(?:\\s+(?:suits|works|you\\s+can))?|any\\s*time|any\\s+day|when\\s+(?:it\\s+suits|you\\s+can|you\\s+have\\s+time)" +
         "|ingen\\s+(?:brads?ka|stress)|(?:det\\s+)?(?:ar\\s+)?(?:inte|ej|not|non)[\\s-]+(?:sa\\s+|so\\s+|speciellt\\s+|sarskilt\\s+)?(?:akut|bradskande|brattom|urgent)" +
         "|no\\s+(?:rush|hurry)|flexibel(?:t)?|flexible|spelar\\s+ingen\\s+roll|doesn'?t\\s+matter"
@@ -1500,6 +1616,12 @@ const entries: ReadonlyArray<Entry> = [
   { pattern: /\s*-\s*/gu, read: word("to") },
   { pattern: phrase("mellan|between"), read: word("between") },
 
+  // Half a phrase ("den här eller nästa vecka" is read whole above): never silently dropped.
+  {
+    pattern: phrase("den\\s+har|denna|nasta|next|kommande|coming|nastnasta|overnasta"),
+    read: () => ({ _tag: "Unknown" })
+  },
+
   // Numbers the grammar reads from their neighbours ("efter 17", "från 8 till 12").
   { pattern: phrase("\\d{1,4}"), read: (m) => ({ _tag: "Number", value: Number(m[0]) }) }
 ]
@@ -1515,6 +1637,7 @@ const temporalWords = new Set([
   ..."manad manaden manader aret kvart halv timme timmen timmar minut minuter natt natten natter morse".split(" "),
   ..."middag middagen middagstid afton aftonen semester semestern lov lovet jul julen pask pasken nyar".split(" "),
   ..."nyaret midsommar tidig tidigt tidiga sent sena senare tidigare strax datum datumet helgdag helgdagar".split(" "),
+  ..."forsta sista first last".split(" "),
   ..."klockan kl tiden tider dags stund vinter vintern sommar sommaren host hosten varen".split(" "),
   ..."day days week weeks weekend weekends month months year years morning mornings afternoon".split(" "),
   ..."afternoons evening evenings night nights tonight noon midnight christmas xmas easter midsummer".split(" "),

@@ -565,8 +565,8 @@ const evalBound = (reader: Reader, op: Op, operand: ReadonlyArray<Token>): Plan 
     if (minutes === undefined) return issue(reader, operand)
     if (op === "before" || op === "by") {
       if (minutes === 0) return issue(reader, operand)
-      // From the start of the working day, or from midnight for very early limits.
-      const from = minutes > 8 * 60 ? 8 * 60 : 0
+      // From the start of the working day, or a few hours before an early limit ("före 8").
+      const from = Math.max(0, Math.min(8 * 60, minutes - 3 * 60))
       return {
         hours: { from, to: minutes },
         label: { sv: `före ${clock(minutes)}`, en: `before ${clock(minutes)}` },
@@ -629,6 +629,10 @@ const evalRange = (
   if (x === undefined) return undefined
   const y = resolveOperand(reader, to, between ? x.span.last : x.span.first)
   if (y === undefined) return undefined
+  // "28/12-3/1" reaches into next year; "15/12-10/12" is written backwards, not a year long.
+  if (y.span.last - x.span.first > horizonDays * DAY && (resolveOperand(reader, to)?.span.last ?? 0) < x.span.first) {
+    return issue(reader, all, { sv: "slutet ligger före början", en: "the end is before the start" })
+  }
   // "mellan jul och nyår" is the days in between; "mellan 1 och 5 december" and "från jul till nyår" include both ends.
   const multiDay = (span: DaySpan) => span.last > span.first
   const first = between ? (multiDay(x.span) ? x.span.last + DAY : x.span.first) : x.span.first
@@ -839,6 +843,22 @@ const bounded = (plan: Plan, ctx: Context): Plan =>
 /** Alternatives: every day any of them wants, with hours that cover all of theirs. */
 const union = (plans: ReadonlyArray<Plan>, ctx: Context): Plan => {
   if (plans.length === 1 && plans[0] !== undefined) return plans[0]
+  if (plans.every((p) => p.span === undefined)) {
+    // "tisdagar eller torsdagar": kinds of day, still without a span.
+    const hours = plans.map((p) => p.hours ?? wholeDay)
+    const from = Math.min(...hours.map((h) => h.from))
+    const to = Math.max(...hours.map((h) => h.to))
+    return {
+      keep: (day) => plans.some((p) => p.keep?.(day) ?? true),
+      ...(from === 0 && to === 24 * 60 ? {} : { hours: { from, to } }),
+      label: joinLabels(
+        plans.map((p) => p.label),
+        " eller ",
+        " or "
+      ),
+      notes: plans.flatMap((p) => p.notes)
+    }
+  }
   const spans = plans.map((p) => p.span ?? defaultSpan(ctx))
   const hours = plans.map((p) => p.hours ?? wholeDay)
   const from = Math.min(...hours.map((h) => h.from))
@@ -988,10 +1008,7 @@ const read = (text: string, now: number, zone: Zone): Reading => {
   const spread = alternatives.map((p) => (shared !== undefined && p.hours === undefined ? { ...p, hours: shared } : p))
   let plan: Plan =
     spread.length > 0
-      ? union(
-          spread.map((p) => (alternatives.length > 1 ? bounded(p, ctx) : p)),
-          ctx
-        )
+      ? union(spread.every((p) => p.span === undefined) ? spread : spread.map((p) => bounded(p, ctx)), ctx)
       : { label: anytime ? { sv: "när som helst", en: "any time" } : { sv: "", en: "" }, notes: [] }
   for (const hours of dailyHours) {
     const narrowed = intersectPlans(plan, hours)
