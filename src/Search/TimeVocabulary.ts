@@ -410,10 +410,16 @@ export const clockMinutes = (
 const CLOCK = `(\\d{1,2})(?:[:.](\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?`
 const KL = `(?:kl(?:ockan)?\\.?\\s*)`
 const ABOUT = `(?:(?:vid|runt|omkring|cirka|ca\\.?|ungefar|around|about|approx\\.?|at|@)\\s*)`
-/** Not a time of day when a unit, a month or a date continues it ("3 dagar", "3 december", "3/12"). */
-const NOT_A_DATE_OR_DURATION = `(?!\\s*(?:dag|day|veck|week|tim|hour|min|manad|month|ar\\b|years?\\b|[/.]\\d|:e|(?:${monthWords
-  .map(([word]) => word)
-  .join("|")})(?![\\p{L}])))`
+/** A clock time is read whole: "9:00" is never "9" followed by ":00". */
+const CLOCK_DONE = "(?![:.]?\\d)"
+const dateOrDurationAfter = new RegExp(
+  `^\\s*(?:dag|day|veck|week|tim|hour|min|manad|month|ar\\b|years?\\b|[/.]\\d|:e|(?:${monthWords
+    .map(([word]) => word)
+    .join("|")})(?!\\p{L}))`,
+  "u"
+)
+/** A bare number is not a time of day when a unit, a month or a date continues it ("3 dagar", "3 december", "3/12"). */
+const continuesAsDate = (m: RegExpExecArray): boolean => dateOrDurationAfter.test(m.input.slice(m.index + m[0].length))
 
 const pointHours = (from: number, label: Label): TokenBody => ({
   _tag: "Hours",
@@ -541,7 +547,9 @@ const dateRangeAtom = (firstDay: number, lastDay: number, month: number, year: n
 })
 
 const dayListAtom = (list: ReadonlyArray<number>, month: number): DayAtom | undefined => {
-  const sorted = [...new Set(list)].sort((a, b) => a - b)
+  // "3, 5 eller 9 december" counts up; "efter 12, den 2 januari" is a time and a date.
+  if (list.some((day, i) => i > 0 && day <= (list[i - 1] ?? 0))) return undefined
+  const sorted = [...list]
   const first = sorted[0]
   const last = sorted.at(-1)
   if (first === undefined || last === undefined || first === last) return undefined
@@ -997,7 +1005,10 @@ const entries: ReadonlyArray<Entry> = [
       const monthNumber = monthIndex.get(m[1] ?? "")
       const year = m[2] === undefined ? undefined : Number(m[2])
       const numbers = Array.from(m[0].matchAll(/\d{1,2}(?!\d)/g), (n) => Number(n[0])).filter((n) => n <= 31)
-      if (monthNumber === undefined || year !== undefined) return undefined
+      // A list says "eller" or "och" somewhere, and "den" on a later day only if on the first: "efter 12, den 13 maj" is a time and a date.
+      const joined = /(?:^|\s)(?:och|eller|and|or)\s|&/.test(m[0])
+      const laterDen = /\d.*\b(?:den|the)\s/.test(m[0]) && !/^(?:den|the)\s/.test(m[0])
+      if (monthNumber === undefined || year !== undefined || !joined || laterDen) return undefined
       const atom = dayListAtom(numbers, monthNumber)
       return atom === undefined ? undefined : dayToken(atom)
     }
@@ -1063,12 +1074,18 @@ const entries: ReadonlyArray<Entry> = [
 
   // Clock times and ranges.
   {
-    pattern: phrase(`(?:mellan|between)\\s+${KL}?${CLOCK}\\s*(?:och|and|-)\\s*${KL}?${CLOCK}${NOT_A_DATE_OR_DURATION}`),
-    read: (m) => rangeHours(clockMinutes(m[1], m[2], m[3] ?? m[6]), clockMinutes(m[4], m[5], m[6]))
+    pattern: phrase(`(?:mellan|between)\\s+${KL}?${CLOCK}\\s*(?:och|and|-)\\s*${KL}?${CLOCK}${CLOCK_DONE}`),
+    read: (m) =>
+      m[5] === undefined && m[6] === undefined && continuesAsDate(m)
+        ? undefined
+        : rangeHours(clockMinutes(m[1], m[2], m[3] ?? m[6]), clockMinutes(m[4], m[5], m[6]))
   },
   {
-    pattern: phrase(`(?:${KL}|${ABOUT})?${CLOCK}\\s*-\\s*${KL}?${CLOCK}${NOT_A_DATE_OR_DURATION}`),
-    read: (m) => rangeHours(clockMinutes(m[1], m[2], m[3] ?? m[6]), clockMinutes(m[4], m[5], m[6]))
+    pattern: phrase(`(?:${KL}|${ABOUT})?${CLOCK}\\s*-\\s*${KL}?${CLOCK}${CLOCK_DONE}`),
+    read: (m) =>
+      m[5] === undefined && m[6] === undefined && continuesAsDate(m)
+        ? undefined
+        : rangeHours(clockMinutes(m[1], m[2], m[3] ?? m[6]), clockMinutes(m[4], m[5], m[6]))
   },
   {
     pattern: phrase(
@@ -1085,8 +1102,9 @@ const entries: ReadonlyArray<Entry> = [
     }
   },
   {
-    pattern: phrase(`(?:${KL}|${ABOUT})${CLOCK}${NOT_A_DATE_OR_DURATION}`),
+    pattern: phrase(`(?:${KL}|${ABOUT})${CLOCK}${CLOCK_DONE}`),
     read: (m) => {
+      if (m[2] === undefined && m[3] === undefined && continuesAsDate(m)) return undefined
       const minutes = clockMinutes(m[1], m[2], m[3])
       return minutes === undefined ? undefined : pointHours(minutes, clockLabel(minutes))
     }

@@ -724,7 +724,13 @@ const evalGroup = (reader: Reader, tokens: ReadonlyArray<Token>, negative: boole
       : joinLabels(hourTokens.map((t) => (t._tag === "Hours" ? t.label : { sv: "", en: "" })))
   let plan: Plan | undefined
   if (atoms.length > 0) {
-    const earliest = stillAhead(ctx.today, hours, ctx) ? ctx.today : ctx.today + DAY
+    // "fredag efter 15" late on a Friday is next Friday: the hours of "efter 15" count too.
+    const bounded = plans.reduce<Hours | undefined | "empty">(
+      (sofar, p) =>
+        sofar === "empty" || p.span !== undefined || p.keep !== undefined ? sofar : intersectHours(sofar, p.hours),
+      hours
+    )
+    const earliest = stillAhead(ctx.today, bounded === "empty" ? hours : bounded, ctx) ? ctx.today : ctx.today + DAY
     const days = reduceDays(reader, dayTokens, atoms, earliest)
     if (days === undefined) failed = true
     else if (days._tag === "Days")
