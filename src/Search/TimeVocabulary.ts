@@ -61,7 +61,8 @@ export type Word =
   | "to"
   | "between"
   | "onwards"
-  | "orEarlier"
+  /** Words that look like another word's but change nothing ("jobbar hemifrån" is being at home). */
+  | "filler"
 
 export type TokenBody =
   | { readonly _tag: "Day"; readonly atom: DayAtom }
@@ -566,6 +567,9 @@ const joinDays = (list: ReadonlyArray<number>): Label => ({
   en: list.map((day) => dayLabel(day).en).join(" or ")
 })
 
+const englishOrdinal = (n: number): string =>
+  `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`
+
 const dayOfMonthAtom = (dom: number): DayAtom => ({
   kind: "dayOfMonth",
   occurrence: (from) => {
@@ -576,7 +580,10 @@ const dayOfMonthAtom = (dom: number): DayAtom => ({
     return undefined
   },
   label: (span) => dayLabel(span.first),
-  filter: { test: (d) => new Date(d).getUTCDate() === dom, label: { sv: `den ${dom}:e`, en: `the ${dom}.` } }
+  filter: {
+    test: (d) => new Date(d).getUTCDate() === dom,
+    label: { sv: `den ${dom}:e`, en: `the ${englishOrdinal(dom)}` }
+  }
 })
 
 /** Day `dom` of the month `i` months after `from`'s, across year ends. */
@@ -1460,6 +1467,26 @@ const entries: ReadonlyArray<Entry> = [
     }
   },
   {
+    pattern: phrase(
+      "(?:veckorna|vecka|v\\.?|weeks?|w)\\s*(\\d{1,2})\\s*(-|till|to|eller|or|och|and|/)\\s*(?:vecka\\s*|v\\.?\\s*|week\\s*)?(\\d{1,2})(?!\\d)"
+    ),
+    read: (m, ctx) => {
+      const first = readPeriod(`vecka ${m[1]}`, ctx)?.occurrence(ctx.today)
+      const second = readPeriod(`vecka ${m[3]}`, ctx)?.occurrence(first?.first ?? ctx.today)
+      if (first === undefined || second === undefined || second.first <= first.first) return undefined
+      const through = /^(-|till|to)$/.test(m[2] ?? "") || second.first === first.last + DAY
+      return dayToken({
+        kind: "period",
+        occurrence: () => ({ first: first.first, last: second.last }),
+        ...(through ? {} : { only: (day: number) => day <= first.last || day >= second.first }),
+        label: () => ({
+          sv: `vecka ${m[1]}${through ? "–" : " eller "}${m[3]}`,
+          en: `week ${m[1]}${through ? "–" : " or "}${m[3]}`
+        })
+      })
+    }
+  },
+  {
     pattern: phrase("manadsskiftet|(?:the\\s+)?turn\\s+of\\s+the\\s+month"),
     read: (_m, ctx) => {
       const last = lastOfMonth(yearOf(ctx.today), monthOf(ctx.today))
@@ -1596,11 +1623,20 @@ const entries: ReadonlyArray<Entry> = [
   { pattern: /[&+]/gu, read: word("and") },
   {
     pattern: phrase(
-      "(?:men\\s+|dock\\s+|but\\s+|helst\\s+|preferably\\s+|garna\\s+)?(?:inte|ej|icke|not)(?:\\s+(?:pa|on|den|the))?|utom|forutom|except(?:\\s+for|\\s+on)?|excluding|aldrig|never|bortsett\\s+fran|no"
+      "(?:men\\s+|dock\\s+|but\\s+|helst\\s+|preferably\\s+|garna\\s+)?(?:inte|ej|icke|not)(?:\\s+(?:pa|on|den|the))?|utom|forutom|except(?:\\s+for|\\s+on)?|excluding|aldrig|never|bortsett\\s+fran|no" +
+        // Saying when one is busy is saying when not to come: "jobbar dagtid", "bortrest nästa vecka".
+        "|(?:vi\\s+|jag\\s+|hon\\s+|han\\s+|de\\s+)?(?:(?:jobbar|arbetar)(?!\\s+(?:hemifran|hemma|pa\\s+distans))|ar\\s+pa\\s+jobbet|ar\\s+upptagen|ar\\s+upptagna|upptagen|upptagna|bortrest|bortresta|ar\\s+borta|ar\\s+bortresta?|kan\\s+(?:inte|ej)|har\\s+inte\\s+mojlighet|inte\\s+hemma|ej\\s+hemma)" +
+        "|(?:i\\s+|we\\s+)?(?:am\\s+|are\\s+|'m\\s+|'re\\s+)?(?:working|at\\s+work|busy|away|unavailable|not\\s+available|not\\s+home|can'?t|cannot)"
     ),
     read: word("not")
   },
   { pattern: phrase("men|but|dock"), read: word("but") },
+  {
+    pattern: phrase(
+      "(?:jobbar|arbetar)\\s+(?:hemifran|hemma|pa\\s+distans)|hemmajobbar|work(?:s|ing)?\\s+from\\s+home"
+    ),
+    read: word("filler")
+  },
   {
     pattern: phrase(
       "helst|garna|preferably|preferable|ideally|om\\s+mojligt|if\\s+possible|foretradesvis|i\\s+forsta\\s+hand|hellre|primarily|rather"

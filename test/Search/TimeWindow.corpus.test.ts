@@ -276,6 +276,34 @@ const november: ReadonlyArray<Entry> = [
   ["as soon as possible", w("now", "2026-11-26 09:00")],
   ["no rush", w("now", "2026-12-07")],
 
+  // Whole sentences, as an assistant relays them.
+  [
+    "Jobbar dagtid, så helst efter 17 på vardagar",
+    w("2026-11-23 17:00", "2026-12-04 21:00", { hours: [17, 21], ...vardagar })
+  ],
+  ["Användaren är ledig fredag efter 14", w("2026-11-27 14:00", "2026-11-27 21:00")],
+  [
+    "Kan ta emot hantverkare tisdag–torsdag mellan 8 och 16",
+    w("2026-11-24 08:00", "2026-11-26 16:00", { hours: [8, 16] })
+  ],
+  ["Någon eftermiddag i veckan", w("2026-11-23 12:00", "2026-11-29 17:00", { hours: [12, 17] })],
+  ["tidigast den 1 december, senast den 10 december", w("2026-12-01", "2026-12-11")],
+  ["vecka 51 eller 52", w("2026-12-14", "2026-12-28")],
+  ["veckorna 50-51", w("2026-12-07", "2026-12-21")],
+  ["kan inte måndag", w("2026-11-24", "2026-12-07", { except: ["2026-11-30"] })],
+  ["är bortrest nästa vecka", w("now", "2026-11-30")],
+  ["vi jobbar hemifrån på fredag", w("2026-11-27", "2026-11-28")],
+  ["busy on Friday", w("now", "2026-12-07", { except: ["2026-11-27", "2026-12-04"] })],
+  [
+    "Any weekday morning next week except Wednesday",
+    w("2026-11-30 08:00", "2026-12-04 12:00", { hours: [8, 12], except: ["2026-12-02"] })
+  ],
+  ["Sometime between Dec 1 and Dec 10", w("2026-12-01", "2026-12-11")],
+  [
+    "User is available Mon/Wed/Fri after 4pm",
+    w("2026-11-23 16:00", "2026-11-27 21:00", { hours: [16, 21], except: ["2026-11-24", "2026-11-26"] })
+  ],
+
   // Never confidently wrong.
   ["torsdag 13", "general"],
   ["sportlovet", "general"],
