@@ -937,19 +937,15 @@ const schoolHoliday = unknown("skollov skiljer sig mellan kommuner", "school hol
 /** "2.12" is 2 December, "14.30" half past two; when both read sensibly ("10.10"), neither is guessed. */
 const dayDotMonth = (m: RegExpExecArray, ctx: Context): TokenBody | undefined => {
   const [a, b] = [m[1] ?? "", m[2] ?? ""]
+  // A time is said in round minutes during the day; a date is one the search can reach.
   const asTime = b.length === 2 ? clockMinutes(a, b, undefined) : undefined
-  const plausibleTime =
-    asTime !== undefined && asTime >= 6 * 60 && asTime <= 22 * 60 && Number(b) % 5 === 0 && !a.startsWith("0")
+  const plausibleTime = asTime !== undefined && asTime >= 6 * 60 && asTime <= 22 * 60 && Number(b) % 5 === 0
   const date = dateAtom(Number(a), Number(b), undefined)
   const occurrence = date?.occurrence(ctx.today)
   const plausibleDate = occurrence !== undefined && occurrence.first - ctx.today <= 62 * DAY
-  if (plausibleDate && !(plausibleTime || (asTime !== undefined && Number(b) > 12))) {
-    return date === undefined ? undefined : dayToken(date)
-  }
-  if (asTime !== undefined && (plausibleTime || !plausibleDate) && !(plausibleDate && plausibleTime)) {
-    return pointHours(asTime, clockLabel(asTime))
-  }
-  return unknown(`”${a}.${b}” kan vara ett datum eller ett klockslag`, `“${a}.${b}” could be a date or a time`)
+  if (plausibleDate && plausibleTime) return unknown("kan vara ett datum eller ett klockslag", "could be a date or a time")
+  if (plausibleTime && asTime !== undefined) return pointHours(asTime, clockLabel(asTime))
+  return date === undefined ? unknown("varken datum eller klockslag", "neither a date nor a time") : dayToken(date)
 }
 
 const entries: ReadonlyArray<Entry> = [

@@ -764,20 +764,22 @@ interface Group {
   readonly tokens: Array<Token>
   negative: boolean
   soft: boolean
+  /** Opened by "eller" / "och": an alternative to the group before it. */
+  alternative: boolean
 }
 
 /** Splits at "eller", "och", "men", "inte", "helst"; "mellan 9 och 11" keeps its "och". */
 const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
   const groups: Array<Group> = []
-  let current: Group = { tokens: [], negative: false, soft: false }
-  const open = (negative: boolean, soft: boolean) => {
+  let current: Group = { tokens: [], negative: false, soft: false, alternative: false }
+  const open = (negative: boolean, soft: boolean, alternative = false) => {
     if (current.tokens.length === 0) {
       current.negative ||= negative
       current.soft ||= soft
       return
     }
     groups.push(current)
-    current = { tokens: [], negative, soft }
+    current = { tokens: [], negative, soft, alternative }
   }
   const betweenOpen = () => {
     const lastWord = current.tokens.filter((t) => t._tag === "Word").at(-1)
@@ -791,11 +793,11 @@ const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
     switch (token.word) {
       case "and":
         if (betweenOpen()) current.tokens.push(token)
-        else open(current.negative, current.soft)
+        else open(current.negative, current.soft, true)
         break
       case "or":
         // Alternatives keep their kind: "inte måndag eller tisdag", "helst tisdag eller onsdag".
-        open(current.negative, current.soft)
+        open(current.negative, current.soft, true)
         break
       case "but":
         open(false, false)
@@ -970,25 +972,32 @@ const read = (text: string, now: number, zone: Zone): Reading => {
   let hard = false
   const groups = split(tokens)
   shareContext(groups)
-  for (const group of groups) {
+  groups.forEach((group, i) => {
     const result = evalGroup(reader, group.tokens, group.negative)
-    if (result === undefined) continue
+    if (result === undefined) return
     if (group.negative) {
       if (result !== "anytime") exclusions.push(result)
-      continue
+      return
     }
     // "helst" before anything else is the wish itself ("helst förmiddag"); after it, a preference that does not narrow.
     if (group.soft && hard) {
       const first = group.tokens[0]
       const last = group.tokens.at(-1)
       if (first !== undefined && last !== undefined) preferences.push(reader.quote(first.at[0], last.at[1]))
-      continue
+      return
     }
     hard = true
     if (result === "anytime") anytime = true
-    else if (result.span === undefined && result.keep === undefined) dailyHours.push(result)
+    // "efter 16 eller i helgen": hours said as an alternative are not hours for every alternative.
+    else if (
+      result.span === undefined &&
+      result.keep === undefined &&
+      !group.alternative &&
+      groups[i + 1]?.alternative !== true
+    )
+      dailyHours.push(result)
     else alternatives.push(result)
-  }
+  })
 
   const understoodLabel = (): Label | undefined => {
     const labels = [...alternatives, ...dailyHours].map((p) => p.label)
@@ -1009,7 +1018,9 @@ const read = (text: string, now: number, zone: Zone): Reading => {
   }
 
   // "tisdag eller onsdag förmiddag": one part of the day said once holds for every alternative.
-  const withHours = alternatives.filter((p) => p.hours !== undefined)
+  const withHours = alternatives.filter(
+    (p) => p.hours !== undefined && (p.span !== undefined || p.keep !== undefined)
+  )
   const shared = withHours.length === 1 && alternatives.length > 1 ? withHours[0]?.hours : undefined
   const spread = alternatives.map((p) => (shared !== undefined && p.hours === undefined ? { ...p, hours: shared } : p))
   let plan: Plan =

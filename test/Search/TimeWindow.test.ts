@@ -590,4 +590,100 @@ describe("parseTimeWindow", () => {
       expect(span(preferably)).toEqual([cet("2026-11-30T00:00"), cet("2026-12-07T00:00")])
     })
   })
+
+  describe("decisions, seen from Monday 2026-11-23 09:00", () => {
+    const monday = new Date("2026-11-23T09:00:00+01:00")
+
+    it("a weekday that disagrees with the date keeps the date, adds the nearest such weekday and says so", () => {
+      const window = parse("fredag den 3 december", monday)
+      expect(window.understood).toBe(true)
+      expect(span(window)).toEqual([cet("2026-12-03T00:00"), cet("2026-12-05T00:00")])
+      expect(window.label).toBe(
+        "torsdag 2026-12-03 eller fredag 2026-12-04; 2026-12-03 är en torsdag, inte en fredag " +
+          "(Thursday 2026-12-03 or Friday 2026-12-04; 2026-12-03 is a Thursday, not a Friday)"
+      )
+    })
+
+    it("a weekday that agrees with the date is that date, never this week's weekday", () => {
+      expect(span(parse("torsdag den 3 december kl 13", monday))).toEqual([
+        cet("2026-12-03T13:00"),
+        cet("2026-12-03T17:00")
+      ])
+      expect(span(parse("2/12 kl 10", monday))).toEqual([cet("2026-12-02T10:00"), cet("2026-12-02T14:00")])
+    })
+
+    it("day and month are in the Swedish order: 12/3 is 12 March, out of reach, not 3 December", () => {
+      expectFallback(parse("12/3", monday), monday, {
+        sv: "går inte att söka: fredag 2027-03-12 ligger mer än 60 dagar fram",
+        en: "cannot be searched: Friday 2027-03-12 is more than 60 days ahead"
+      })
+    })
+
+    it("2.12 is a date and 14.30 a time; 10.10 reads both ways in September, so neither is guessed", () => {
+      expect(span(parse("2.12", monday))).toEqual([cet("2026-12-02T00:00"), cet("2026-12-03T00:00")])
+      expect(parse("14.30", monday).dailyHours).toEqual({ fromHour: 14.5, toHour: 18.5 })
+      const september = new Date("2026-09-14T09:00:00+02:00")
+      expectFallback(parse("10.10", september), september, {
+        sv: "kunde inte tolkas: förstod inte ”10.10” (kan vara ett datum eller ett klockslag)",
+        en: "not understood: did not understand “10.10” (could be a date or a time)"
+      })
+    })
+
+    it("a part not understood beside one that is: the general window, and the label names both", () => {
+      const window = parse("torsdag den 3 december kl 13, eller sportlovet", monday)
+      expect(window.understood).toBe(false)
+      expect(span(window)).toEqual([monday.toISOString(), new Date(monday.getTime() + 14 * DAY).toISOString()])
+      expect(window.label).toBe(
+        "Tiden kunde bara delvis tolkas: förstod torsdag 2026-12-03 kl 13:00 men inte ”sportlovet” " +
+          "(skollov skiljer sig mellan kommuner); söker de närmaste 14 dagarna " +
+          "(time only partly understood: understood Thursday 2026-12-03 at 13:00 but not “sportlovet” " +
+          "(school holidays differ between municipalities); searching the next 14 days)"
+      )
+    })
+
+    it("the general window reaches as far as what was understood", () => {
+      const window = parse("den 20 december eller sportlovet", monday)
+      expect(span(window)).toEqual([monday.toISOString(), cet("2026-12-21T00:00")])
+      expect(window.label).toContain("söker fram till 2026-12-20 (")
+    })
+
+    it("a bare number next to a day is not guessed to be a time or a date", () => {
+      expectFallback(parse("torsdag 13", monday), monday, {
+        sv: "kunde inte tolkas: förstod inte ”13”",
+        en: "not understood: did not understand “13”"
+      })
+    })
+
+    it("alternative times of day widen each day to cover both", () => {
+      const window = parse("kl 8 eller kl 14", monday)
+      expect(window.dailyHours).toEqual({ fromHour: 8, toHour: 18 })
+      expect(window.label).toBe(
+        "kl 08:00 eller kl 14:00, de närmaste 14 dagarna (at 08:00 or at 14:00, the next 14 days)"
+      )
+      expect(parse("efter 16 eller i helgen", monday).dailyHours).toBeUndefined()
+    })
+
+    it("a weekday after 'inte' is every such day; a named day is that day", () => {
+      expect(parse("inte måndag", monday).excludedDates).toEqual(["2026-11-30"])
+      expect(parse("december, inte fredagar", monday).excludedDates).toEqual([
+        "2026-12-04",
+        "2026-12-11",
+        "2026-12-18",
+        "2026-12-25"
+      ])
+      expect(parse("nästa vecka, inte den 2 december", monday).excludedDates).toEqual(["2026-12-02"])
+    })
+
+    it("saying when one is busy leaves that out", () => {
+      const window = parse("Jobbar dagtid, så helst efter 17 på vardagar", monday)
+      expect(window.dailyHours).toEqual({ fromHour: 17, toHour: 21 })
+      expect(window.excludedDates).toEqual(["2026-11-28", "2026-11-29"])
+      expect(parse("vi jobbar hemifrån på fredag", monday).label).toBe("fredag 2026-11-27 (Friday 2026-11-27)")
+    })
+
+    it("morgonen is the early morning of any day, imorgon is tomorrow", () => {
+      expect(parse("på morgonen", monday).dailyHours).toEqual({ fromHour: 7, toHour: 10 })
+      expect(span(parse("imorgon", monday))).toEqual([cet("2026-11-24T00:00"), cet("2026-11-25T00:00")])
+    })
+  })
 })
