@@ -230,6 +230,19 @@ const numberWords: Readonly<Record<string, number>> = {
   eleven: 11,
   twelve: 12
 }
+/** Hours said in words after "kl" ("kl tio", "at ten"); "en"/"a" are left out, being articles as often. */
+const clockWords: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(Object.entries(numberWords).filter(([w]) => !["en", "ett", "a", "an"].includes(w))),
+  ett: 1,
+  tretton: 13,
+  fjorton: 14,
+  femton: 15,
+  sexton: 16,
+  sjutton: 17,
+  arton: 18,
+  nitton: 19,
+  tjugo: 20
+}
 const NUMBER = `(\\d{1,3}|${Object.keys(numberWords).join("|")})`
 const readNumber = (text: string | undefined): number | undefined =>
   text === undefined ? undefined : /^\d+$/.test(text) ? Number(text) : numberWords[text]
@@ -943,7 +956,8 @@ const dayDotMonth = (m: RegExpExecArray, ctx: Context): TokenBody | undefined =>
   const date = dateAtom(Number(a), Number(b), undefined)
   const occurrence = date?.occurrence(ctx.today)
   const plausibleDate = occurrence !== undefined && occurrence.first - ctx.today <= 62 * DAY
-  if (plausibleDate && plausibleTime) return unknown("kan vara ett datum eller ett klockslag", "could be a date or a time")
+  if (plausibleDate && plausibleTime)
+    return unknown("kan vara ett datum eller ett klockslag", "could be a date or a time")
   if (plausibleTime && asTime !== undefined) return pointHours(asTime, clockLabel(asTime))
   return date === undefined ? unknown("varken datum eller klockslag", "neither a date nor a time") : dayToken(date)
 }
@@ -1128,6 +1142,18 @@ const entries: ReadonlyArray<Entry> = [
     pattern: phrase("(?:vid|runt|kring|framat)?\\s*(?:kl(?:ockan)?\\.?\\s*)?(\\d{1,2})\\s*-?\\s*tiden"),
     read: (m) => {
       const minutes = clockMinutes(m[1], undefined, undefined)
+      return minutes === undefined ? undefined : pointHours(minutes, clockLabel(minutes))
+    }
+  },
+
+  {
+    pattern: phrase(
+      `(?:kl(?:ockan)?\\.?|at)\\s+(${Object.keys(clockWords).join("|")})(?:\\s*(am|pm|o'?clock))?|(${Object.keys(clockWords).join("|")})\\s+o'?clock`
+    ),
+    read: (m) => {
+      const hour = clockWords[m[1] ?? m[3] ?? ""]
+      const meridiem = m[2] === "am" || m[2] === "pm" ? m[2] : undefined
+      const minutes = hour === undefined ? undefined : clockMinutes(String(hour), undefined, meridiem)
       return minutes === undefined ? undefined : pointHours(minutes, clockLabel(minutes))
     }
   },
@@ -1538,8 +1564,8 @@ const entries: ReadonlyArray<Entry> = [
   // Spans from now.
   {
     pattern: phrase(
-      "(?:snarast|snarast\\s+mojligt|sa\\s+(?:snart|fort)\\s+som\\s+mojligt|fortast\\s+mojligt|asap|a\\.s\\.a\\.p\\.?" +
-        "|as\\s+soon\\s+as\\s+possible|akut(?:a|en)?|urgent(?:ly)?|emergency|brattom|bradskande|omgaende|genast" +
+      "(?:snarast|snarast\\s+mojligt|sa\\s+(?:snart|fort)\\s+(?:som\\s+)?(?:mojligt|ni\\s+kan|du\\s+kan|det\\s+gar)|fortast\\s+mojligt|asap|a\\.s\\.a\\.p\\.?" +
+        "|as\\s+soon\\s+as\\s+(?:possible|you\\s+can|convenient)|akut(?:a|en)?|urgent(?:ly)?|emergency|brattom|bradskande|omgaende|genast" +
         "|omedelbart|immediately|right\\s+away|(?:nu\\s+)?direkt|right\\s+now|idag\\s+om\\s+mojligt" +
         "|(?:forsta|nasta|tidigast)\\s+(?:lediga|mojliga)(?:\\s+tid(?:en)?)?|(?:next|first|earliest)\\s+(?:available|possible)(?:\\s+(?:time|slot|day))?)"
     ),
@@ -1702,7 +1728,8 @@ const isTemporal = (w: string): boolean => /\d/.test(w) || temporalWords.has(w) 
 
 /** The first match of an entry at or after `from` that reads as something. */
 const nextHit = (entry: Entry, text: string, from: number, ctx: Context) => {
-  const pattern = new RegExp(entry.pattern.source, entry.pattern.flags)
+  // Patterns are global and lex is synchronous, so each one's lastIndex is ours for the call.
+  const pattern = entry.pattern
   pattern.lastIndex = from
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     const read = m[0].length === 0 ? undefined : entry.read(m, ctx)

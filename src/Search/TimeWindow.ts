@@ -177,7 +177,7 @@ const intersectPlans = (a: Plan, b: Plan): Plan | "empty" => {
         : { keep: keepB }
       : { keep: keepB === undefined ? keepA : (day: number) => keepA(day) && keepB(day) }),
     ...(hours === undefined ? {} : { hours }),
-    label: joinLabels([a.label, b.label]),
+    label: a.label.sv === b.label.sv ? a.label : joinLabels([a.label, b.label]),
     notes: [...a.notes, ...b.notes]
   }
 }
@@ -1018,9 +1018,7 @@ const read = (text: string, now: number, zone: Zone): Reading => {
   }
 
   // "tisdag eller onsdag förmiddag": one part of the day said once holds for every alternative.
-  const withHours = alternatives.filter(
-    (p) => p.hours !== undefined && (p.span !== undefined || p.keep !== undefined)
-  )
+  const withHours = alternatives.filter((p) => p.hours !== undefined && (p.span !== undefined || p.keep !== undefined))
   const shared = withHours.length === 1 && alternatives.length > 1 ? withHours[0]?.hours : undefined
   const spread = alternatives.map((p) => (shared !== undefined && p.hours === undefined ? { ...p, hours: shared } : p))
   let plan: Plan =
