@@ -25,7 +25,7 @@ export interface Context {
 }
 
 /** A kind of day, for "tisdagar", "vardagar", "inte måndag", "fredag" inside "nästa vecka". */
-export interface DayFilter {
+interface DayFilter {
   readonly test: (day: number) => boolean
   readonly label: Label
 }
@@ -64,7 +64,7 @@ export type Word =
   /** Words that look like another word's but change nothing ("jobbar hemifrån" is being at home). */
   | "filler"
 
-export type TokenBody =
+type TokenBody =
   | { readonly _tag: "Day"; readonly atom: DayAtom }
   | { readonly _tag: "Hours"; readonly hours: Hours; readonly point: boolean; readonly label: Label }
   | { readonly _tag: "Span"; readonly start: number; readonly end: number; readonly label: Label }
@@ -81,22 +81,22 @@ export const pointWindowHours = 4
 /** "snarast" / "asap" / "akut". */
 export const asapDays = 3
 /** "snart", "inom kort". */
-export const soonDays = 7
+const soonDays = 7
 /** "de närmaste dagarna", "the next few days". */
-export const fewDays = 5
+const fewDays = 5
 
 // ---------------------------------------------------------------------------------------------
 // Calendar helpers on wall-clock days.
 // ---------------------------------------------------------------------------------------------
 
-export const mondayOf = (day: number): number => day - (isoWeekday(day) - 1) * DAY
+const mondayOf = (day: number): number => day - (isoWeekday(day) - 1) * DAY
 
 export const isoDate = (day: number): string => new Date(day).toISOString().slice(0, 10)
 
 const yearOf = (day: number): number => new Date(day).getUTCFullYear()
 const monthOf = (day: number): number => new Date(day).getUTCMonth() + 1
 
-export const calendarDay = (year: number, month: number, day: number): number | undefined => {
+const calendarDay = (year: number, month: number, day: number): number | undefined => {
   const ms = Date.UTC(year, month - 1, day)
   const date = new Date(ms)
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
@@ -169,7 +169,7 @@ export const clock = (minutes: number): string =>
 // person's own words.
 // ---------------------------------------------------------------------------------------------
 
-export interface Normalized {
+interface Normalized {
   readonly text: string
   /** origin[i] is the index in the original text of normalized character i; one extra entry for the end. */
   readonly origin: ReadonlyArray<number>

@@ -196,6 +196,11 @@ type Days =
     }
   | { readonly _tag: "Recurring"; readonly keep: (day: number) => boolean; readonly label: Label }
 
+const one = (day: number): DaySpan => ({ first: day, last: day })
+
+const withNotes = (days: Days | undefined, notes: ReadonlyArray<Label>): Days | undefined =>
+  days?._tag === "Days" ? { ...days, notes: [...days.notes, ...notes] } : days
+
 const nearestWeekday = (day: number, weekday: number): number => {
   const ahead = (weekday - isoWeekday(day) + 7) % 7
   return ahead <= 3 ? day + ahead * DAY : day - (7 - ahead) * DAY
@@ -359,11 +364,6 @@ const reduceDays = (
 
   return { _tag: "Recurring", keep: recurringKeep, label: recurringLabel }
 }
-
-const one = (day: number): DaySpan => ({ first: day, last: day })
-
-const withNotes = (days: Days | undefined, notes: ReadonlyArray<Label>): Days | undefined =>
-  days?._tag === "Days" ? { ...days, notes: [...days.notes, ...notes] } : days
 
 // ---------------------------------------------------------------------------------------------
 // Bounds and ranges: "före fredag", "efter 17", "från 28 november till 1 december".
@@ -966,7 +966,7 @@ const read = (text: string, now: number, zone: Zone): Reading => {
   const tokens = lex(normalized.text, ctx)
   const alternatives: Array<Plan> = []
   const dailyHours: Array<Plan> = []
-  const exclusions: Array<Plan> = []
+  const exclusions: Array<{ readonly plan: Plan; readonly words: string }> = []
   const preferences: Array<string> = []
   let anytime = false
   let hard = false
@@ -975,15 +975,16 @@ const read = (text: string, now: number, zone: Zone): Reading => {
   groups.forEach((group, i) => {
     const result = evalGroup(reader, group.tokens, group.negative)
     if (result === undefined) return
+    const first = group.tokens[0]
+    const last = group.tokens.at(-1)
+    const words = first === undefined || last === undefined ? "" : reader.quote(first.at[0], last.at[1])
     if (group.negative) {
-      if (result !== "anytime") exclusions.push(result)
+      if (result !== "anytime") exclusions.push({ plan: result, words })
       return
     }
     // "helst" before anything else is the wish itself ("helst förmiddag"); after it, a preference that does not narrow.
     if (group.soft && hard) {
-      const first = group.tokens[0]
-      const last = group.tokens.at(-1)
-      if (first !== undefined && last !== undefined) preferences.push(reader.quote(first.at[0], last.at[1]))
+      preferences.push(words)
       return
     }
     hard = true
@@ -1005,7 +1006,11 @@ const read = (text: string, now: number, zone: Zone): Reading => {
   }
   if (reader.issues.length > 0) {
     const understood = understoodLabel()
-    const reach = Math.max(...alternatives.map((p) => p.span?.end ?? now))
+    const reach = Math.max(
+      ...alternatives.map((p) =>
+        p.span === undefined ? now : Number.isFinite(p.span.end) ? p.span.end : p.span.start + defaultDays * DAY
+      )
+    )
     return {
       _tag: "Tentative",
       ...(understood === undefined ? {} : { understood }),
@@ -1048,12 +1053,12 @@ const read = (text: string, now: number, zone: Zone): Reading => {
       label: plan.label.sv === "" ? defaultLabel : joinLabels([plan.label, defaultLabel], ", ")
     }
   }
-  for (const exclusion of exclusions) {
+  for (const { plan: exclusion, words } of exclusions) {
     const label = { sv: `utom ${exclusion.label.sv}`, en: `except ${exclusion.label.en}` }
     const namesDays = exclusion.span !== undefined || exclusion.keep !== undefined
     if (namesDays && exclusion.hours !== undefined) {
       reader.issues.push({
-        quote: exclusion.label.sv,
+        quote: words,
         note: { sv: "kan inte uteslutas bara delvis", en: "cannot be left out in part" }
       })
       return { _tag: "Tentative", ...(understoodLabel() ? { understood: plan.label } : {}), issues: reader.issues }
