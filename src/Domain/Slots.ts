@@ -29,6 +29,8 @@ export interface SlotQuery {
   readonly window: Interval
   /** Local hours of the requester's zone to keep on each day ("nästa vecka förmiddag"). */
   readonly dailyHours?: { readonly fromHour: number; readonly toHour: number } | undefined
+  /** Local dates ("YYYY-MM-DD") of the requester's zone on which no slot may lie ("inte måndag", "vardagar"). */
+  readonly excludedDates?: ReadonlyArray<string> | undefined
   readonly windowTimeZone: string
   readonly now: number
   readonly limit: number
@@ -40,7 +42,8 @@ const isoWeekdayOf = (day: number) => ((((Math.floor(day / DAY) + 3) % 7) + 7) %
 
 /**
  * The earliest free slots of one provider: inside its working hours, clear of its confirmed
- * bookings by the buffer, at least the lead time after now, and inside the requested window.
+ * bookings by the buffer, at least the lead time after now, and inside the requested window,
+ * its daily hours and off its excluded dates.
  * Slot ends are start + duration in real time, so a slot across a DST change keeps its length.
  * Successive slots do not overlap each other, so they are real alternatives.
  */
@@ -58,11 +61,14 @@ export const freeSlots = (query: SlotQuery): Array<Interval> => {
     byWeekday.set(hours.isoWeekday, list)
   }
   for (const list of byWeekday.values()) list.sort((a, b) => minutesOf(a.opens) - minutesOf(b.opens))
-  const fitsDailyHours = (start: number, end: number) => {
-    if (query.dailyHours === undefined) return true
+  const excluded = new Set(query.excludedDates)
+  const localDate = (wallClock: number) => new Date(wallClock).toISOString().slice(0, 10)
+  const fitsRequest = (start: number, end: number) => {
     const localStart = wallClockOf(start, windowZone)
-    const dayStart = startOfDay(localStart)
     const localEnd = wallClockOf(end, windowZone)
+    if (excluded.has(localDate(localStart)) || excluded.has(localDate(localEnd - 1))) return false
+    if (query.dailyHours === undefined) return true
+    const dayStart = startOfDay(localStart)
     return (
       localStart - dayStart >= query.dailyHours.fromHour * 60 * MINUTE &&
       localEnd - dayStart <= query.dailyHours.toHour * 60 * MINUTE
@@ -82,7 +88,7 @@ export const freeSlots = (query: SlotQuery): Array<Interval> => {
         if (start < notBefore || end > query.window.end) continue
         const previous = slots[slots.length - 1]
         if (previous !== undefined && start < previous.end) continue
-        if (!fitsDailyHours(start, end) || !isFree(start, end)) continue
+        if (!fitsRequest(start, end) || !isFree(start, end)) continue
         slots.push({ start, end })
         if (slots.length >= query.limit) return slots
       }

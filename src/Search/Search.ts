@@ -262,6 +262,7 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
           durationMinutes: quoted.quote.durationMinutes,
           window: { start: window.start.getTime(), end: window.end.getTime() },
           dailyHours: window.dailyHours,
+          excludedDates: window.excludedDates,
           windowTimeZone: request.timezone,
           now: now.getTime(),
           limit: maxOptionsPerProvider

@@ -1,20 +1,34 @@
 /**
  * Turns the free-text timing a person gave (Swedish or English, relayed by an AI assistant)
- * into the window in which the search looks for free slots, plus a bilingual echo of what
- * was understood. Pure: the clock is the `now` argument and nothing here does I/O.
+ * into the window in which the search looks for free slots, plus a bilingual echo of what was
+ * understood and, in plain words, what was not. Pure: the clock is the `now` argument.
+ *
+ * TimeVocabulary.ts turns phrases into tokens; here they are split into alternatives ("eller"),
+ * exclusions ("inte") and preferences ("helst"), each is resolved to days, hours and bounds, and
+ * the result becomes one window. A word about time that is not understood makes the reading
+ * tentative: the search covers a general window and the label names the word, so no part of the
+ * text is silently read as something else.
  */
-
+import type { DaySpan } from "../Domain/Holidays.js"
+import { DAY, isoWeekday, MINUTE, startOfDay, toInstant, wallClockOf, type Zone, zoneFor } from "../Domain/Zone.js"
 import {
-  DAY,
-  HOUR,
-  isoWeekday,
-  MINUTE,
-  startOfDay,
-  toInstant,
-  wallClockOf,
-  type Zone,
-  zoneFor
-} from "../Domain/Zone.js"
+  type Context,
+  clock,
+  clockMinutes,
+  type DayAtom,
+  dayLabel,
+  type Hours,
+  isoDate,
+  type Label,
+  lex,
+  normalize,
+  onlyFiller,
+  spanLabel,
+  type Token,
+  weekdayNames
+} from "./TimeVocabulary.js"
+
+export { asapDays, pointWindowHours } from "./TimeVocabulary.js"
 
 /** Local wall-clock hours (fractional when minutes were given) to keep on every day of a multi-day window. */
 export interface DailyHours {
@@ -27,8 +41,10 @@ export interface TimeWindow {
   readonly end: Date
   readonly label: string
   readonly understood: boolean
-  /** Present when a part-of-day qualifier narrows a window spanning several days ("nästa vecka förmiddag"). */
+  /** Present when a part of the day narrows a window spanning several days ("förmiddagar nästa vecka"). */
   readonly dailyHours?: DailyHours
+  /** Local dates ("YYYY-MM-DD" in the request's zone) inside the window that are not wanted ("inte måndag", "vardagar"). */
+  readonly excludedDates?: ReadonlyArray<string>
 }
 
 export interface ParseTimeWindowInput {
@@ -40,585 +56,1113 @@ export interface ParseTimeWindowInput {
 
 /** No window reaches further than this past `now`; slots beyond it are not bookable anyway. */
 export const horizonDays = 60
-/** What is searched when the timing text says nothing usable. */
+/** What is searched when the text names no days ("förmiddagar", "vardagar efter 17") or is not understood. */
 export const defaultDays = 14
-/** An exact clock time ("2026-12-03T10:00", "kl 10") becomes a window this long, so slots starting at or shortly after it are offered. */
-export const pointWindowHours = 4
-/** "snarast" / "asap" / "akut". */
-export const asapDays = 3
 /** A window already under way with less than this left is treated as over ("idag" at 23:59 finds nothing). */
 export const minimumRemainingMinutes = 60
 
-const mondayOf = (day: number): number => day - (isoWeekday(day) - 1) * DAY
-
-const isoDate = (day: number): string => new Date(day).toISOString().slice(0, 10)
-
-const calendarDay = (year: number, month: number, day: number): number | undefined => {
-  const ms = Date.UTC(year, month - 1, day)
-  const date = new Date(ms)
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-    ? ms
-    : undefined
-}
-
-/** Monday of ISO week `week` of ISO year `year`, if the year has that week. */
-const isoWeekMonday = (year: number, week: number): number | undefined => {
-  const firstMonday = mondayOf(Date.UTC(year, 0, 4))
-  const monday = firstMonday + (week - 1) * 7 * DAY
-  return week >= 1 && monday < mondayOf(Date.UTC(year + 1, 0, 4)) ? monday : undefined
-}
-
-const clock = (minutes: number): string =>
-  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`
-
-// ---------------------------------------------------------------------------------------------
-// What a phrase resolves to before it becomes a window.
-// ---------------------------------------------------------------------------------------------
-
-/** Minutes since local midnight; `to` may be 1440 (midnight ending the day). */
-interface Hours {
-  readonly from: number
-  readonly to: number
-}
-
 const wholeDay: Hours = { from: 0, to: 24 * 60 }
-
-interface Qualifier {
-  readonly hours: Hours
-  readonly sv: string
-  readonly en: string
-  /** Morning/afternoon/evening, which are said "i förmiddag" / "this morning" rather than "idag förmiddag". */
-  readonly partOfDay: boolean
-}
-
-type Resolved =
-  /** Whole local days, first..last inclusive; a qualifier narrows each of them. */
-  | { readonly _tag: "Days"; readonly first: number; readonly last: number; readonly sv: string; readonly en: string }
-  /** Fixed instants; `takesQualifier` says whether a part-of-day qualifier still means something. */
-  | {
-      readonly _tag: "Span"
-      readonly start: number
-      readonly end: number
-      readonly sv: string
-      readonly en: string
-      readonly takesQualifier: boolean
-    }
-
-interface Context {
-  readonly now: number
-  readonly today: number
-  readonly zone: Zone
-  readonly hours: Hours
-}
-
-const days = (first: number, last: number, sv: string, en: string): Resolved => ({
-  _tag: "Days",
-  first,
-  last,
-  sv,
-  en
-})
 
 /** Whether anything is left to search in [start, end): an explicit future window always, one under way only if enough remains. */
 const worthSearching = (start: number, end: number, now: number): boolean =>
   start >= now ? start < end : end - now >= minimumRemainingMinutes * MINUTE
 
-/** Whether the (qualified) part of `day` is still worth searching, i.e. "today" still makes sense. */
-const stillAhead = (day: number, ctx: Context): boolean =>
-  worthSearching(
-    toInstant(day + ctx.hours.from * MINUTE, ctx.zone),
-    toInstant(day + ctx.hours.to * MINUTE, ctx.zone),
-    ctx.now
-  )
-
 // ---------------------------------------------------------------------------------------------
-// Vocabulary. Texts are matched after `normalize`: lower case, diacritics stripped, so "över"
-// and "over" are the same word and patterns are written in ascii.
+// Labels.
 // ---------------------------------------------------------------------------------------------
 
-const normalize = (text: string): string => text.normalize("NFKD").toLowerCase().replace(/\p{M}/gu, "")
+const joinLabels = (labels: ReadonlyArray<Label>, sv = " ", en = sv): Label => ({
+  sv: labels
+    .map((label) => label.sv)
+    .filter((text) => text !== "")
+    .join(sv),
+  en: labels
+    .map((label) => label.en)
+    .filter((text) => text !== "")
+    .join(en)
+})
 
-/** Whole words only: letters or digits on either side mean the phrase is part of something else. */
-const phrase = (source: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}])(?:${source})(?![\\p{L}\\p{N}])`, "gu")
+const bilingual = (label: Label): string => (label.sv === label.en ? label.sv : `${label.sv} (${label.en})`)
 
-const numberWords: Readonly<Record<string, number>> = {
-  en: 1,
-  ett: 1,
-  tva: 2,
-  tre: 3,
-  fyra: 4,
-  fem: 5,
-  sex: 6,
-  sju: 7,
-  atta: 8,
-  nio: 9,
-  tio: 10,
-  elva: 11,
-  tolv: 12,
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12
+const todayParts: Readonly<Record<string, Label>> = {
+  förmiddag: { sv: "i förmiddag", en: "this morning" },
+  eftermiddag: { sv: "i eftermiddag", en: "this afternoon" },
+  kväll: { sv: "i kväll", en: "this evening" }
 }
-const NUMBER = `(\\d{1,3}|${Object.keys(numberWords).join("|")})`
-const readNumber = (text: string | undefined): number | undefined =>
-  text === undefined ? undefined : /^\d+$/.test(text) ? Number(text) : numberWords[text]
 
-const weekdayNames = [
-  { sv: "måndag", en: "Monday" },
-  { sv: "tisdag", en: "Tuesday" },
-  { sv: "onsdag", en: "Wednesday" },
-  { sv: "torsdag", en: "Thursday" },
-  { sv: "fredag", en: "Friday" },
-  { sv: "lördag", en: "Saturday" },
-  { sv: "söndag", en: "Sunday" }
-] as const
-const weekdayIndex = new Map<string, number>(
-  weekdayNames.flatMap(({ en, sv }, i) => [
-    [normalize(sv), i + 1],
-    [en.toLowerCase(), i + 1]
-  ])
-)
-const WEEKDAY = `(${[...weekdayIndex.keys()].join("|")})(?:en)?`
-
-// A 24-hour clock reading, "3 pm", "15.30", "kl. 15".
-const CLOCK = `(\\d{1,2})(?:[:.](\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?`
-const KL = `(?:kl(?:ockan)?\\.?\\s*)?`
-// "efter 3 dagar" is a delay, not a time of day.
-const NOT_A_DURATION = "(?!\\s*(?:dag|day|veck|week|tim|hour|min|manad|month))"
-
-const clockMinutes = (
-  hourText: string | undefined,
-  minuteText: string | undefined,
-  meridiem: string | undefined
-): number | undefined => {
-  if (hourText === undefined) return undefined
-  let hour = Number(hourText)
-  const minute = minuteText === undefined ? 0 : Number(minuteText)
-  if (minute > 59) return undefined
-  if (meridiem !== undefined) {
-    if (hour < 1 || hour > 12) return undefined
-    hour = (hour % 12) + (meridiem.startsWith("p") ? 12 : 0)
-  } else if (hour >= 1 && hour <= 6 && !hourText.startsWith("0")) {
-    // Nobody books a plumber for 03:00: a bare "efter 3" / "after 3" means the afternoon.
-    hour += 12
+/** "idag förmiddag" reads "i förmiddag (this morning)". */
+const dayWithHours = (days: Label | undefined, hours: Label | undefined): Label => {
+  if (days?.sv === "idag" && hours !== undefined && todayParts[hours.sv] !== undefined) {
+    return todayParts[hours.sv] ?? hours
   }
-  return hour > 23 ? undefined : hour * 60 + minute
+  return joinLabels([days ?? { sv: "", en: "" }, hours ?? { sv: "", en: "" }])
 }
 
-interface QualifierPhrase {
-  readonly pattern: RegExp
-  readonly read: (match: RegExpExecArray) => Qualifier | undefined
+// ---------------------------------------------------------------------------------------------
+// What a part of the text asks for.
+// ---------------------------------------------------------------------------------------------
+
+interface Span {
+  readonly start: number
+  readonly end: number
 }
 
-const partOfDay =
-  (sv: string, en: string, fromHour: number, toHour: number): QualifierPhrase["read"] =>
-  () => ({
-    hours: { from: fromHour * 60, to: toHour * 60 },
-    sv,
-    en,
-    partOfDay: true
-  })
-
-const qualifiers: ReadonlyArray<QualifierPhrase> = [
-  {
-    pattern: phrase("formiddag(?:en)?|f\\.m\\.|fm|morning|morgonen|bitti|(?:fore|innan)\\s+lunch|before\\s+lunch"),
-    read: partOfDay("förmiddag", "morning", 8, 12)
-  },
-  {
-    pattern: phrase("eftermiddag(?:en)?|e\\.m\\.|em|afternoon|efter\\s+lunch|after\\s+lunch"),
-    read: partOfDay("eftermiddag", "afternoon", 12, 17)
-  },
-  {
-    pattern: phrase("kvall(?:en)?|ikvall|evening|tonight"),
-    read: partOfDay("kväll", "evening", 17, 21)
-  },
-  {
-    // Until the evening ends; "efter 22" still gets the rest of that day.
-    pattern: phrase(`(?:efter|after)\\s+${KL}${CLOCK}${NOT_A_DURATION}`),
-    read: (m) => {
-      const from = clockMinutes(m[1], m[2], m[3])
-      if (from === undefined) return undefined
-      const to = from < 21 * 60 ? 21 * 60 : 24 * 60
-      return { hours: { from, to }, sv: `efter ${clock(from)}`, en: `after ${clock(from)}`, partOfDay: false }
-    }
-  },
-  {
-    // From the start of the working day, or from midnight for very early limits.
-    pattern: phrase(`(?:fore|innan|before)\\s+${KL}${CLOCK}${NOT_A_DURATION}`),
-    read: (m) => {
-      const to = clockMinutes(m[1], m[2], m[3])
-      if (to === undefined || to === 0) return undefined
-      const from = to > 8 * 60 ? 8 * 60 : 0
-      return { hours: { from, to }, sv: `före ${clock(to)}`, en: `before ${clock(to)}`, partOfDay: false }
-    }
-  },
-  {
-    pattern: phrase(
-      `(?:mellan|between)\\s+${KL}${CLOCK}\\s*(?:och|and|-|–)\\s*${KL}${CLOCK}|kl(?:ockan)?\\.?\\s*${CLOCK}\\s*[-–]\\s*${CLOCK}`
-    ),
-    read: (m) => {
-      const from = clockMinutes(m[1] ?? m[7], m[2] ?? m[8], m[3] ?? m[9])
-      const to = clockMinutes(m[4] ?? m[10], m[5] ?? m[11], m[6] ?? m[12])
-      if (from === undefined || to === undefined || to <= from) return undefined
-      const range = `${clock(from)}–${clock(to)}`
-      return { hours: { from, to }, sv: `kl ${range}`, en: range, partOfDay: false }
-    }
-  },
-  {
-    // An exact time of day: a short window from it (see pointWindowHours).
-    pattern: phrase(`(?:kl(?:ockan)?\\.?\\s*|at\\s+)${CLOCK}${NOT_A_DURATION}`),
-    read: (m) => {
-      const from = clockMinutes(m[1], m[2], m[3])
-      if (from === undefined) return undefined
-      const to = Math.min(from + pointWindowHours * 60, 24 * 60)
-      return { hours: { from, to }, sv: `kl ${clock(from)}`, en: `at ${clock(from)}`, partOfDay: false }
-    }
-  }
-]
-
-interface DayPhrase {
-  readonly pattern: RegExp
-  readonly resolve: (match: RegExpExecArray, ctx: Context) => Resolved | undefined
+interface Plan {
+  /** Instants; undefined when the part names no days ("förmiddag", "vardagar"). */
+  readonly span?: Span
+  /** Which local days are wanted. */
+  readonly keep?: (day: number) => boolean
+  readonly hours?: Hours
+  readonly label: Label
+  readonly notes: ReadonlyArray<Label>
 }
 
-// ISO 8601 date or date-time; an offset only after "T", so "2026-12-03 10:00-12:00" is not read as UTC-12.
-const ISO_POINT =
-  "\\d{4}-\\d{2}-\\d{2}(?:t\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:z|[+-]\\d{2}(?::?\\d{2})?)?|\\s+\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?)?"
-const ISO_POINT_PARTS =
-  /^(\d{4})-(\d{2})-(\d{2})(?:(?:t|\s+)(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:(z)|([+-])(\d{2}):?(\d{2})?)?)?$/u
-
-interface IsoPoint {
-  readonly day: number
-  /** Present when a time was given. */
-  readonly at?: number
+interface Issue {
+  readonly quote: string
+  readonly note?: Label
 }
 
-const parseIsoPoint = (text: string, zone: Zone): IsoPoint | undefined => {
-  const m = ISO_POINT_PARTS.exec(text)
-  if (m === null) return undefined
-  const day = calendarDay(Number(m[1]), Number(m[2]), Number(m[3]))
-  if (day === undefined) return undefined
-  if (m[4] === undefined) return { day }
-  const hour = Number(m[4])
-  const minute = Number(m[5])
-  const second = Number(m[6] ?? 0)
-  if (hour > 23 || minute > 59 || second > 59) return undefined
-  const wallClock = day + hour * HOUR + minute * MINUTE + second * 1000
-  if (m[7] !== undefined) return { day, at: wallClock }
-  if (m[8] !== undefined) {
-    const offsetHours = Number(m[9])
-    const offsetMinutes = Number(m[10] ?? 0)
-    if (offsetHours > 23 || offsetMinutes > 59) return undefined
-    const offset = (m[8] === "-" ? -1 : 1) * (offsetHours * HOUR + offsetMinutes * MINUTE)
-    return { day, at: wallClock - offset }
-  }
-  return { day, at: toInstant(wallClock, zone) }
+interface Reader {
+  readonly ctx: Context
+  readonly text: string
+  readonly quote: (from: number, to: number) => string
+  readonly issues: Array<Issue>
 }
 
-const isoLabel = (text: string): string => text.toUpperCase().replace(/\s+/g, " ")
-
-const weekdayLabel = (day: number, next: boolean): { readonly sv: string; readonly en: string } => {
-  const name = weekdayNames[isoWeekday(day) - 1] ?? weekdayNames[0]
-  return next
-    ? { sv: `nästa ${name.sv} ${isoDate(day)}`, en: `next ${name.en} ${isoDate(day)}` }
-    : { sv: `${name.sv} ${isoDate(day)}`, en: `${name.en} ${isoDate(day)}` }
-}
-
-const dayPhrases: ReadonlyArray<DayPhrase> = [
-  {
-    pattern: phrase(`(${ISO_POINT})\\s*/\\s*(${ISO_POINT})`),
-    resolve: (m, ctx) => {
-      const from = parseIsoPoint(m[1] ?? "", ctx.zone)
-      const to = parseIsoPoint(m[2] ?? "", ctx.zone)
-      if (from === undefined || to === undefined) return undefined
-      const label = `${isoLabel(m[1] ?? "")}/${isoLabel(m[2] ?? "")}`
-      if (from.at === undefined && to.at === undefined) {
-        return from.day <= to.day ? days(from.day, to.day, label, label) : undefined
-      }
-      // A date-only end means the whole of that day is included.
-      const start = from.at ?? toInstant(from.day, ctx.zone)
-      const end = to.at ?? toInstant(to.day + DAY, ctx.zone)
-      return end > start ? { _tag: "Span", start, end, sv: label, en: label, takesQualifier: false } : undefined
-    }
-  },
-  {
-    pattern: phrase(`(${ISO_POINT})`),
-    resolve: (m, ctx) => {
-      const point = parseIsoPoint(m[1] ?? "", ctx.zone)
-      if (point === undefined) return undefined
-      const label = isoLabel(m[1] ?? "")
-      return point.at === undefined
-        ? days(point.day, point.day, label, label)
-        : {
-            _tag: "Span",
-            start: point.at,
-            end: point.at + pointWindowHours * HOUR,
-            sv: label,
-            en: label,
-            takesQualifier: false
-          }
-    }
-  },
-  {
-    pattern: phrase(
-      // "inte akut" / "not urgent" is the opposite of urgent.
-      "(?<!(?<!\\p{L})(?:inte|ej|icke|not|non|no)[\\s-]+(?:\\p{L}+\\s+)?)" +
-        "(?:snarast(?:\\s+mojligt)?|sa\\s+(?:snart|fort)\\s+som\\s+mojligt|fortast\\s+mojligt|asap|a\\.s\\.a\\.p\\.?" +
-        "|as\\s+soon\\s+as\\s+possible|akut(?:a|en)?|urgent(?:ly)?|emergency|brattom|bradskande|omgaende|genast" +
-        "|omedelbart|immediately|right\\s+away)"
-    ),
-    resolve: (_m, ctx) => ({
-      _tag: "Span",
-      start: ctx.now,
-      end: ctx.now + asapDays * DAY,
-      sv: "snarast",
-      en: "as soon as possible",
-      takesQualifier: true
-    })
-  },
-  {
-    pattern: phrase(
-      `inom\\s+${NUMBER}\\s+(dag|dagar|vecka|veckor)|within\\s+(?:the\\s+next\\s+)?${NUMBER}\\s+(days?|weeks?)`
-    ),
-    resolve: (m, ctx) => {
-      const n = readNumber(m[1] ?? m[3])
-      const unit = m[2] ?? m[4] ?? ""
-      if (n === undefined) return undefined
-      const weeks = unit.startsWith("v") || unit.startsWith("w")
-      const count = weeks ? n * 7 : n
-      return {
-        _tag: "Span",
-        start: ctx.now,
-        end: ctx.now + count * DAY,
-        sv: `inom ${count} ${count === 1 ? "dag" : "dagar"}`,
-        en: `within ${count} ${count === 1 ? "day" : "days"}`,
-        takesQualifier: true
-      }
-    }
-  },
-  {
-    pattern: phrase("i\\s*dag|today"),
-    resolve: (_m, ctx) => days(ctx.today, ctx.today, "idag", "today")
-  },
-  {
-    pattern: phrase("i\\s*morgon|i\\s*morr?n|tomorrow"),
-    resolve: (_m, ctx) => days(ctx.today + DAY, ctx.today + DAY, "imorgon", "tomorrow")
-  },
-  {
-    pattern: phrase("(?:i\\s*)?overmorgon|(?:the\\s+)?day\\s+after\\s+tomorrow"),
-    resolve: (_m, ctx) => days(ctx.today + 2 * DAY, ctx.today + 2 * DAY, "i övermorgon", "the day after tomorrow")
-  },
-  {
-    // "fredag", "på fredag", "nästa fredag", "fredag nästa vecka", "next friday", "friday next week".
-    pattern: phrase(`(?:(nasta|next)\\s+)?${WEEKDAY}(?:\\s+(?:i\\s+)?(nasta\\s+vecka|next\\s+week))?`),
-    resolve: (m, ctx) => {
-      const target = weekdayIndex.get(m[2] ?? "")
-      if (target === undefined) return undefined
-      const next = m[1] !== undefined || m[3] !== undefined
-      let day: number
-      if (next) {
-        day = mondayOf(ctx.today) + 7 * DAY + (target - 1) * DAY
-      } else {
-        const ahead = (target - isoWeekday(ctx.today) + 7) % 7
-        day = ctx.today + (ahead === 0 && !stillAhead(ctx.today, ctx) ? 7 : ahead) * DAY
-      }
-      const { en, sv } = weekdayLabel(day, next)
-      return days(day, day, sv, en)
-    }
-  },
-  {
-    pattern: phrase("nasta\\s+vecka|next\\s+week"),
-    resolve: (_m, ctx) => {
-      const monday = mondayOf(ctx.today) + 7 * DAY
-      return days(monday, monday + 6 * DAY, "nästa vecka", "next week")
-    }
-  },
-  {
-    pattern: phrase("denna\\s+vecka|den\\s+har\\s+veckan|i\\s+veckan|this\\s+week"),
-    resolve: (_m, ctx) => days(ctx.today, mondayOf(ctx.today) + 6 * DAY, "denna vecka", "this week")
-  },
-  {
-    // Saturday and Sunday of this ISO week, which on a weekend is the current one.
-    pattern: phrase("(?:i\\s+|denna\\s+|den\\s+har\\s+)?helgen|i\\s+helg|(?:this\\s+|the\\s+)?weekend"),
-    resolve: (_m, ctx) => {
-      const saturday = mondayOf(ctx.today) + 5 * DAY
-      return days(saturday, saturday + DAY, "i helgen", "this weekend")
-    }
-  },
-  {
-    // Same rule as "nästa fredag": the weekend of the following ISO week.
-    pattern: phrase("nasta\\s+helg(?:en)?|next\\s+weekend"),
-    resolve: (_m, ctx) => {
-      const saturday = mondayOf(ctx.today) + 12 * DAY
-      return days(saturday, saturday + DAY, "nästa helg", "next weekend")
-    }
-  },
-  {
-    pattern: phrase(`om\\s+${NUMBER}\\s+veck(?:a|or)|in\\s+${NUMBER}\\s+weeks?(?:\\s+time)?`),
-    resolve: (m, ctx) => {
-      const n = readNumber(m[1] ?? m[2])
-      if (n === undefined) return undefined
-      const monday = mondayOf(ctx.today) + 7 * n * DAY
-      return days(
-        monday,
-        monday + 6 * DAY,
-        `om ${n} ${n === 1 ? "vecka" : "veckor"}`,
-        `in ${n} ${n === 1 ? "week" : "weeks"}`
-      )
-    }
-  },
-  {
-    // ISO week numbers, as Swedes say "vecka 49": the next such week that has not ended.
-    pattern: phrase("(?:vecka|v\\.?|week)\\s*(\\d{1,2})"),
-    resolve: (m, ctx) => {
-      const week = Number(m[1])
-      const thisIsoYear = new Date(mondayOf(ctx.today) + 3 * DAY).getUTCFullYear()
-      for (const year of [thisIsoYear, thisIsoYear + 1]) {
-        const monday = isoWeekMonday(year, week)
-        if (monday !== undefined && monday + 6 * DAY >= ctx.today) {
-          return days(monday, monday + 6 * DAY, `vecka ${week}`, `week ${week}`)
-        }
-      }
-      return undefined
-    }
-  },
-  {
-    pattern: phrase(`om\\s+${NUMBER}\\s+dag(?:ar)?|in\\s+${NUMBER}\\s+days?`),
-    resolve: (m, ctx) => {
-      const n = readNumber(m[1] ?? m[2])
-      if (n === undefined) return undefined
-      const day = ctx.today + n * DAY
-      return days(day, day, `om ${n} ${n === 1 ? "dag" : "dagar"}`, `in ${n} ${n === 1 ? "day" : "days"}`)
-    }
-  }
-]
-
-/**
- * The phrase that appears first in the text wins (ties: the longest, then table order), so
- * "nästa fredag" beats "fredag" and "fredag, annars nästa vecka" means Friday. A hit whose
- * builder rejects it (e.g. 2026-02-30) gives way to the next one, but not to pieces of itself:
- * a reversed interval "2026-12-05/2026-12-03" is not half-read as its second date.
- */
-const firstHit = <E extends { readonly pattern: RegExp }, A>(
-  text: string,
-  entries: ReadonlyArray<E>,
-  read: (entry: E, match: RegExpExecArray) => A | undefined
-): A | undefined => {
-  const hits = entries.flatMap((entry, rank) =>
-    Array.from(text.matchAll(entry.pattern), (match) => ({ entry, match, rank }))
-  )
-  hits.sort((a, b) => a.match.index - b.match.index || b.match[0].length - a.match[0].length || a.rank - b.rank)
-  const rejected: Array<readonly [number, number]> = []
-  for (const { entry, match } of hits) {
-    const from = match.index
-    const to = from + match[0].length
-    if (rejected.some(([start, end]) => start <= from && to <= end)) continue
-    const value = read(entry, match)
-    if (value !== undefined) return value
-    rejected.push([from, to])
-  }
+const issue = (reader: Reader, tokens: ReadonlyArray<Token>, note?: Label): undefined => {
+  const from = Math.min(...tokens.map((t) => t.at[0]))
+  const to = Math.max(...tokens.map((t) => t.at[1]))
+  reader.issues.push(note === undefined ? { quote: reader.quote(from, to) } : { quote: reader.quote(from, to), note })
   return undefined
 }
 
-// ---------------------------------------------------------------------------------------------
-// From phrases to a window.
-// ---------------------------------------------------------------------------------------------
-
-const bilingual = (sv: string, en: string): string => (sv === en ? sv : `${sv} (${en})`)
-
-const combineLabel = (resolved: Resolved, qualifier: Qualifier | undefined): string => {
-  if (qualifier === undefined) return bilingual(resolved.sv, resolved.en)
-  if (resolved._tag === "Span") {
-    return resolved.takesQualifier
-      ? bilingual(`${resolved.sv}, ${qualifier.sv}`, `${resolved.en}, ${qualifier.en}`)
-      : bilingual(resolved.sv, resolved.en)
-  }
-  // "i eftermiddag" / "this afternoon" rather than "idag eftermiddag" / "today afternoon".
-  return resolved.en === "today" && qualifier.partOfDay
-    ? bilingual(`i ${qualifier.sv}`, `this ${qualifier.en}`)
-    : bilingual(`${resolved.sv} ${qualifier.sv}`, `${resolved.en} ${qualifier.en}`)
+const intersectHours = (a: Hours | undefined, b: Hours | undefined): Hours | undefined | "empty" => {
+  if (a === undefined) return b
+  if (b === undefined) return a
+  const from = Math.max(a.from, b.from)
+  const to = Math.min(a.to, b.to)
+  return from < to ? { from, to } : "empty"
 }
 
-const dailyHoursOf = (hours: Hours): DailyHours => ({ fromHour: hours.from / 60, toHour: hours.to / 60 })
+const dayOf = (instant: number, zone: Zone): number => startOfDay(wallClockOf(instant, zone))
 
-/** The window one text asks for, before clipping; undefined when nothing in it is understood. */
-const understand = (text: string, now: number, zone: Zone): TimeWindow | undefined => {
-  const normalized = normalize(text)
-  const today = startOfDay(wallClockOf(now, zone))
-  const qualifier = firstHit(normalized, qualifiers, (entry, match) => entry.read(match))
-  const ctx: Context = { now, today, zone, hours: qualifier?.hours ?? wholeDay }
-
-  // A qualifier on its own means the next such period: today's if enough of it is left.
-  const resolved =
-    firstHit(normalized, dayPhrases, (entry, match) => entry.resolve(match, ctx)) ??
-    (qualifier === undefined
-      ? undefined
-      : stillAhead(today, ctx)
-        ? days(today, today, "idag", "today")
-        : days(today + DAY, today + DAY, "imorgon", "tomorrow"))
-  if (resolved === undefined) return undefined
-
-  const label = combineLabel(resolved, qualifier)
-  if (resolved._tag === "Span") {
-    return {
-      start: new Date(resolved.start),
-      end: new Date(resolved.end),
-      label,
-      understood: true,
-      ...(qualifier !== undefined && resolved.takesQualifier ? { dailyHours: dailyHoursOf(qualifier.hours) } : {})
-    }
-  }
-  const hours = qualifier?.hours ?? wholeDay
-  return {
-    start: new Date(toInstant(resolved.first + hours.from * MINUTE, zone)),
-    end: new Date(toInstant(resolved.last + hours.to * MINUTE, zone)),
-    label,
-    understood: true,
-    ...(qualifier !== undefined && resolved.last > resolved.first ? { dailyHours: dailyHoursOf(qualifier.hours) } : {})
-  }
-}
-
-/** Keeps the window within [now, now + horizon]; undefined when nothing worth searching is left. */
-const clip = (window: TimeWindow, now: number): TimeWindow | undefined => {
-  if (!worthSearching(window.start.getTime(), window.end.getTime(), now)) return undefined
-  const start = Math.max(window.start.getTime(), now)
-  const end = Math.min(window.end.getTime(), now + horizonDays * DAY)
-  return start < end ? { ...window, start: new Date(start), end: new Date(end) } : undefined
-}
-
-const fallback = (now: number): TimeWindow => ({
-  start: new Date(now),
-  end: new Date(now + defaultDays * DAY),
-  label:
-    `Tiden kunde inte tolkas; söker de närmaste ${defaultDays} dagarna ` +
-    `(time not understood; searching the next ${defaultDays} days)`,
-  understood: false
+const daySpanPlan = (span: DaySpan, zone: Zone, label: Label, keep?: (day: number) => boolean): Plan => ({
+  span: { start: toInstant(span.first, zone), end: toInstant(span.last + DAY, zone) },
+  ...(keep === undefined ? {} : { keep }),
+  label,
+  notes: []
 })
 
+const within = (plan: Plan, day: number, zone: Zone): boolean =>
+  (plan.keep?.(day) ?? true) &&
+  (plan.span === undefined ||
+    (day >= dayOf(plan.span.start, zone) && day <= dayOf(plan.span.end - 1, zone) && plan.span.end > plan.span.start))
+
+const intersectPlans = (a: Plan, b: Plan): Plan | "empty" => {
+  const hours = intersectHours(a.hours, b.hours)
+  if (hours === "empty") return "empty"
+  const span =
+    a.span === undefined
+      ? b.span
+      : b.span === undefined
+        ? a.span
+        : { start: Math.max(a.span.start, b.span.start), end: Math.min(a.span.end, b.span.end) }
+  const keepA = a.keep
+  const keepB = b.keep
+  return {
+    ...(span === undefined ? {} : { span }),
+    ...(keepA === undefined
+      ? keepB === undefined
+        ? {}
+        : { keep: keepB }
+      : { keep: keepB === undefined ? keepA : (day: number) => keepA(day) && keepB(day) }),
+    ...(hours === undefined ? {} : { hours }),
+    label: a.label.sv === b.label.sv ? a.label : joinLabels([a.label, b.label]),
+    notes: [...a.notes, ...b.notes]
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Days: "torsdag den 3 december", "fredag nästa vecka", "tisdag onsdag", "vardagar".
+// ---------------------------------------------------------------------------------------------
+
+type Days =
+  | {
+      readonly _tag: "Days"
+      readonly span: DaySpan
+      readonly keep?: (day: number) => boolean
+      readonly label: Label
+      readonly notes: ReadonlyArray<Label>
+    }
+  | { readonly _tag: "Recurring"; readonly keep: (day: number) => boolean; readonly label: Label }
+
+const one = (day: number): DaySpan => ({ first: day, last: day })
+
+const withNotes = (days: Days | undefined, notes: ReadonlyArray<Label>): Days | undefined =>
+  days?._tag === "Days" ? { ...days, notes: [...days.notes, ...notes] } : days
+
+const nearestWeekday = (day: number, weekday: number): number => {
+  const ahead = (weekday - isoWeekday(day) + 7) % 7
+  return ahead <= 3 ? day + ahead * DAY : day - (7 - ahead) * DAY
+}
+
+/** "fredag den 3 december" when the 3rd is a Thursday: both days, and the label says why. */
+const mismatch = (day: number, weekday: number): Extract<Days, { readonly _tag: "Days" }> => {
+  const other = nearestWeekday(day, weekday)
+  const [first, last] = day < other ? [day, other] : [other, day]
+  const name = weekdayNames[isoWeekday(day) - 1] ?? weekdayNames[0]
+  const said = weekdayNames[weekday - 1] ?? weekdayNames[0]
+  return {
+    _tag: "Days",
+    span: { first, last },
+    keep: (d) => d === day || d === other,
+    label: joinLabels([dayLabel(day), dayLabel(other)], " eller ", " or "),
+    notes: [
+      {
+        sv: `${isoDate(day)} är en ${name.sv}, inte en ${said.sv}`,
+        en: `${isoDate(day)} is a ${name.en}, not a ${said.en}`
+      }
+    ]
+  }
+}
+
+const reduceDays = (
+  reader: Reader,
+  tokens: ReadonlyArray<Token>,
+  atoms: ReadonlyArray<DayAtom>,
+  earliest: number,
+  anchor?: number
+): Days | undefined => {
+  const { today } = reader.ctx
+  const fromDate = anchor ?? today
+  const fromWeekday = anchor ?? earliest
+  const fixed = atoms.filter((a) => a.kind === "date" || a.kind === "period")
+  const flexible = atoms.filter((a) => a.kind === "weekday" || a.kind === "dayOfMonth")
+  const recurring = atoms.filter((a) => a.kind === "recurring")
+  const recurringKeep = (day: number) => recurring.every((a) => a.filter?.test(day) ?? true)
+  const recurringLabel = joinLabels(
+    recurring.map((a) => a.filter?.label ?? { sv: "", en: "" }),
+    ", "
+  )
+
+  const finish = (span: DaySpan, label: Label, keep?: (day: number) => boolean): Days | undefined => {
+    const all = (day: number) => (keep?.(day) ?? true) && recurringKeep(day)
+    let any = false
+    for (let day = span.first; day <= span.last; day += DAY) any ||= all(day)
+    if (!any) return issue(reader, tokens, { sv: "dagarna går inte ihop", en: "the days do not add up" })
+    const filtered = keep !== undefined || recurring.length > 0
+    return {
+      _tag: "Days",
+      span,
+      ...(filtered ? { keep: all } : {}),
+      label: recurring.length > 0 ? joinLabels([label, recurringLabel], ", ") : label,
+      notes: []
+    }
+  }
+
+  if (fixed.length > 0) {
+    const spans = fixed.map((a) => a.occurrence(fromDate))
+    if (spans.some((s) => s === undefined)) return issue(reader, tokens)
+    const defined = spans.filter((s): s is DaySpan => s !== undefined)
+    const first = Math.max(...defined.map((s) => s.first))
+    const last = Math.min(...defined.map((s) => s.last))
+    let span: DaySpan
+    let keep: ((day: number) => boolean) | undefined
+    let label: Label
+    if (first <= last) {
+      span = { first, last }
+      label = fixed.length === 1 ? (fixed[0]?.label(span) ?? spanLabel(span)) : spanLabel(span)
+    } else {
+      // Periods that do not overlap: a kind of day one of them names ("helgen") may pick the other's ("nästa vecka").
+      const filters = fixed.filter((a) => a.filter !== undefined)
+      const others = defined.filter((_, i) => fixed[i]?.filter === undefined)
+      const narrowed = others.length > 0 && filters.length > 0
+      if (narrowed) {
+        const otherFirst = Math.max(...others.map((s) => s.first))
+        const otherLast = Math.min(...others.map((s) => s.last))
+        span = { first: otherFirst, last: otherLast }
+        keep = (day) => filters.every((a) => a.filter?.test(day) ?? true)
+        label = joinLabels(
+          [
+            ...fixed.flatMap((a, i) => (a.filter === undefined ? [a.label(defined[i] ?? span)] : [])),
+            ...filters.map((a) => a.filter?.label ?? { sv: "", en: "" })
+          ],
+          ", "
+        )
+      } else {
+        // Days listed side by side ("idag imorgon") are alternatives.
+        span = { first: Math.min(...defined.map((s) => s.first)), last: Math.max(...defined.map((s) => s.last)) }
+        keep = (day) => defined.some((s) => day >= s.first && day <= s.last)
+        label = joinLabels(
+          fixed.map((a, i) => a.label(defined[i] ?? span)),
+          " eller ",
+          " or "
+        )
+      }
+    }
+    const listed = fixed.flatMap((a) => (a.only === undefined ? [] : [a.only]))
+    if (listed.length > 0) {
+      const before = keep
+      keep = (day) => (before?.(day) ?? true) && listed.every((only) => only(day))
+    }
+    const weekdays = flexible.filter((a) => a.kind === "weekday")
+    const single = span.first === span.last && keep === undefined
+    const said = weekdays[0]?.weekday
+    if (single && said !== undefined && weekdays.length === 1 && isoWeekday(span.first) !== said) {
+      const days = mismatch(span.first, said)
+      return withNotes(finish(days.span, days.label, days.keep), days.notes)
+    }
+    const flexibleKeep = (day: number) => flexible.every((a) => a.filter?.test(day) ?? true)
+    const combined = keep === undefined ? flexibleKeep : (day: number) => (keep?.(day) ?? true) && flexibleKeep(day)
+    if (flexible.length === 0) return finish(span, label, keep)
+    const narrowedLabel = single ? label : joinLabels([label, ...flexible.map((a) => a.filter?.label ?? label)], ", ")
+    const result = finish(span, narrowedLabel, combined)
+    if (result?._tag === "Days") {
+      let only: number | undefined
+      let count = 0
+      for (let day = result.span.first; day <= result.span.last; day += DAY) {
+        if (result.keep?.(day) ?? true) {
+          only = day
+          count += 1
+        }
+      }
+      if (count === 1 && only !== undefined) return { _tag: "Days", span: one(only), label: dayLabel(only), notes: [] }
+    }
+    return result
+  }
+
+  if (flexible.length > 0) {
+    const dayOfMonth = flexible.find((a) => a.kind === "dayOfMonth")
+    const weekdays = flexible.filter((a) => a.kind === "weekday")
+    if (dayOfMonth !== undefined) {
+      const span = dayOfMonth.occurrence(fromDate)
+      if (span === undefined) return issue(reader, tokens)
+      const said = weekdays[0]?.weekday
+      if (said !== undefined && weekdays.length === 1 && isoWeekday(span.first) !== said) {
+        const days = mismatch(span.first, said)
+        return withNotes(finish(days.span, days.label, days.keep), days.notes)
+      }
+      return finish(span, dayOfMonth.label(span))
+    }
+    const spans = weekdays.map((a) => a.occurrence(fromWeekday))
+    if (spans.some((s) => s === undefined)) return issue(reader, tokens)
+    const defined = spans.filter((s): s is DaySpan => s !== undefined)
+    if (defined.length === 1 && defined[0] !== undefined) {
+      return finish(defined[0], weekdays[0]?.label(defined[0]) ?? spanLabel(defined[0]))
+    }
+    const span = { first: Math.min(...defined.map((s) => s.first)), last: Math.max(...defined.map((s) => s.last)) }
+    return finish(
+      span,
+      joinLabels(
+        weekdays.map((a, i) => a.label(defined[i] ?? span)),
+        " eller ",
+        " or "
+      ),
+      (day) => defined.some((s) => day >= s.first && day <= s.last)
+    )
+  }
+
+  return { _tag: "Recurring", keep: recurringKeep, label: recurringLabel }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bounds and ranges: "före fredag", "efter 17", "från 28 november till 1 december".
+// ---------------------------------------------------------------------------------------------
+
+type Op = "before" | "by" | "after" | "from"
+
+type Item =
+  | { readonly _tag: "Atom"; readonly token: Token }
+  | { readonly _tag: "Bound"; readonly op: Op; readonly operand: ReadonlyArray<Token> }
+  | {
+      readonly _tag: "Range"
+      readonly from: ReadonlyArray<Token>
+      readonly to: ReadonlyArray<Token>
+      readonly between: boolean
+    }
+
+const adjacent = (reader: Reader, a: Token | undefined, b: Token): boolean =>
+  a === undefined || onlyFiller(reader.text.slice(a.at[1], Math.max(a.at[1], b.at[0])))
+
+/** What an operator applies to: one clock time, or the days (and times) right after it. */
+const takeOperand = (reader: Reader, tokens: ReadonlyArray<Token>, j: number) => {
+  const first = tokens[j]
+  if (first === undefined || !adjacent(reader, tokens[j - 1], first)) return { taken: [], next: j }
+  if (first._tag === "Number" || first._tag === "Hours") return { taken: [first], next: j + 1 }
+  if (first._tag !== "Day") return { taken: [], next: j }
+  const taken: Array<Token> = [first]
+  let k = j + 1
+  for (; k < tokens.length; k++) {
+    const token = tokens[k]
+    if (token === undefined || (token._tag !== "Day" && token._tag !== "Hours")) break
+    if (!adjacent(reader, tokens[k - 1], token)) break
+    taken.push(token)
+  }
+  return { taken, next: k }
+}
+
+const isHoursOperand = (operand: ReadonlyArray<Token>): boolean =>
+  operand.length === 1 && (operand[0]?._tag === "Number" || operand[0]?._tag === "Hours")
+
+const parseItems = (reader: Reader, tokens: ReadonlyArray<Token>): Array<Item> => {
+  const items: Array<Item> = []
+  // "före jul på förmiddagen": the part of the day applies to every day, not to the bound.
+  const pushBound = (op: Op, operand: ReadonlyArray<Token>) => {
+    if (isHoursOperand(operand)) {
+      items.push({ _tag: "Bound", op, operand })
+      return
+    }
+    const bound = operand.filter((t) => t._tag === "Day" || (t._tag === "Hours" && t.point))
+    items.push({ _tag: "Bound", op, operand: bound })
+    for (const t of operand) if (t._tag === "Hours" && !t.point) items.push({ _tag: "Atom", token: t })
+  }
+  // The days or time just before "till" / "senast" / "och framåt".
+  const popRun = (word: Token): Array<Token> => {
+    const run: Array<Token> = []
+    let next = word
+    for (let last = items.at(-1); last?._tag === "Atom"; last = items.at(-1)) {
+      const token = last.token
+      if ((token._tag !== "Day" && token._tag !== "Hours" && token._tag !== "Number") || !adjacent(reader, token, next))
+        break
+      run.unshift(token)
+      items.pop()
+      next = token
+    }
+    return run
+  }
+  let i = 0
+  while (i < tokens.length) {
+    const token = tokens[i]
+    i += 1
+    if (token === undefined) continue
+    if (token._tag !== "Word") {
+      items.push({ _tag: "Atom", token })
+      continue
+    }
+    const op = token.word
+    if (op === "from" || op === "between") {
+      const x = takeOperand(reader, tokens, i)
+      const to = tokens[x.next]
+      if (x.taken.length > 0 && to?._tag === "Word" && (to.word === "to" || (op === "between" && to.word === "and"))) {
+        const y = takeOperand(reader, tokens, x.next + 1)
+        if (y.taken.length > 0) {
+          items.push({ _tag: "Range", from: x.taken, to: y.taken, between: op === "between" })
+          i = y.next
+          continue
+        }
+      }
+      if (x.taken.length === 0) continue
+      if (op === "between") items.push({ _tag: "Range", from: x.taken, to: [], between: true })
+      else pushBound("from", x.taken)
+      i = x.next
+    } else if (op === "to") {
+      const y = takeOperand(reader, tokens, i)
+      if (y.taken.length === 0) continue
+      const x = popRun(token)
+      if (x.length > 0) items.push({ _tag: "Range", from: x, to: y.taken, between: false })
+      else pushBound("by", y.taken)
+      i = y.next
+    } else if (op === "before" || op === "by" || op === "after") {
+      const y = takeOperand(reader, tokens, i)
+      if (y.taken.length > 0) {
+        pushBound(op, y.taken)
+        i = y.next
+      } else {
+        // "fredag senast", "fredag at the latest".
+        const x = popRun(token)
+        if (x.length > 0) pushBound(op, x)
+      }
+    } else if (op === "onwards") {
+      const x = popRun(token)
+      if (x.length > 0) pushBound("from", x)
+    }
+  }
+  return items
+}
+
+const stillAhead = (day: number, hours: Hours | undefined, ctx: Context): boolean =>
+  worthSearching(
+    toInstant(day + (hours ?? wholeDay).from * MINUTE, ctx.zone),
+    toInstant(day + (hours ?? wholeDay).to * MINUTE, ctx.zone),
+    ctx.now
+  )
+
+const hoursOfTokens = (reader: Reader, tokens: ReadonlyArray<Token>): Hours | undefined | "empty" => {
+  let hours: Hours | undefined
+  for (const token of tokens) {
+    if (token._tag !== "Hours") continue
+    const next = intersectHours(hours, token.hours)
+    if (next === "empty") {
+      issue(
+        reader,
+        tokens.filter((t) => t._tag === "Hours"),
+        { sv: "tiderna går inte ihop", en: "the times do not add up" }
+      )
+      return "empty"
+    }
+    hours = next
+  }
+  return hours
+}
+
+interface Resolved {
+  readonly span: DaySpan
+  readonly keep?: (day: number) => boolean
+  readonly hours?: Hours
+  /** Set when a clock time was named: the operand is that instant ("fredag kl 12"). */
+  readonly point?: number
+  readonly endPart: boolean
+  readonly label: Label
+}
+
+/** The days (and time) an operator applies to. */
+const resolveOperand = (reader: Reader, tokens: ReadonlyArray<Token>, anchor?: number): Resolved | undefined => {
+  const { ctx } = reader
+  const dayTokens = tokens.filter((t) => t._tag === "Day")
+  const hours = hoursOfTokens(reader, tokens)
+  if (hours === "empty") return undefined
+  const earliest = stillAhead(ctx.today, hours, ctx) ? ctx.today : ctx.today + DAY
+  const days = reduceDays(
+    reader,
+    tokens,
+    dayTokens.map((t) => t.atom),
+    earliest,
+    anchor
+  )
+  if (days === undefined) return undefined
+  if (days._tag === "Recurring") return issue(reader, tokens)
+  const point = tokens.find((t) => t._tag === "Hours" && t.point)
+  const pointHours = point?._tag === "Hours" ? point.hours.from : undefined
+  const hoursLabels = tokens.flatMap((t) => (t._tag === "Hours" ? [t.label] : []))
+  return {
+    span: days.span,
+    ...(days.keep === undefined ? {} : { keep: days.keep }),
+    ...(hours === undefined ? {} : { hours }),
+    ...(pointHours === undefined ? {} : { point: toInstant(days.span.first + pointHours * MINUTE, ctx.zone) }),
+    endPart: dayTokens.some((t) => t.atom.endPart === true),
+    label: dayWithHours(days.label, hoursLabels.length > 0 ? joinLabels(hoursLabels) : undefined)
+  }
+}
+
+const clockOf = (token: Token | undefined, end: boolean): number | undefined => {
+  if (token?._tag === "Number")
+    return token.value <= 24 ? clockMinutes(String(token.value), undefined, undefined) : undefined
+  if (token?._tag === "Hours") return end && !token.point ? token.hours.to : token.hours.from
+  return undefined
+}
+
+const boundLabels: Readonly<Record<Op, Label>> = {
+  before: { sv: "före", en: "before" },
+  by: { sv: "senast", en: "by" },
+  after: { sv: "efter", en: "after" },
+  from: { sv: "från", en: "from" }
+}
+
+const evalBound = (reader: Reader, op: Op, operand: ReadonlyArray<Token>): Plan | undefined => {
+  const { ctx } = reader
+  if (isHoursOperand(operand)) {
+    const minutes = clockOf(operand[0], op === "after")
+    if (minutes === undefined) return issue(reader, operand)
+    if (op === "before" || op === "by") {
+      if (minutes === 0) return issue(reader, operand)
+      // From the start of the working day, or a few hours before an early limit ("före 8").
+      const from = Math.max(0, Math.min(8 * 60, minutes - 3 * 60))
+      return {
+        hours: { from, to: minutes },
+        label: { sv: `före ${clock(minutes)}`, en: `before ${clock(minutes)}` },
+        notes: []
+      }
+    }
+    // Until the evening ends; "efter 22" still gets the rest of that day.
+    const to = minutes < 21 * 60 ? 21 * 60 : 24 * 60
+    if (minutes >= to) return issue(reader, operand)
+    return {
+      hours: { from: minutes, to },
+      label: { sv: `efter ${clock(minutes)}`, en: `after ${clock(minutes)}` },
+      notes: []
+    }
+  }
+  const target = resolveOperand(reader, operand)
+  if (target === undefined) return undefined
+  const start = target.point ?? toInstant(target.span.first, ctx.zone)
+  const end = target.point ?? toInstant(target.span.last + DAY, ctx.zone)
+  const label = { sv: `${boundLabels[op].sv} ${target.label.sv}`, en: `${boundLabels[op].en} ${target.label.en}` }
+  const span: Span =
+    op === "before"
+      ? { start: ctx.now, end: target.endPart ? end : start }
+      : op === "by"
+        ? { start: ctx.now, end }
+        : op === "after"
+          ? { start: end, end: Number.POSITIVE_INFINITY }
+          : { start, end: Number.POSITIVE_INFINITY }
+  return { span, label, notes: [] }
+}
+
+const evalRange = (
+  reader: Reader,
+  from: ReadonlyArray<Token>,
+  to: ReadonlyArray<Token>,
+  between: boolean
+): Plan | undefined => {
+  const { ctx } = reader
+  const all = [...from, ...to]
+  const hasDays = (tokens: ReadonlyArray<Token>) => tokens.some((t) => t._tag === "Day")
+  if (!hasDays(from) && !hasDays(to)) {
+    // "från 8 till 12", "kl 9 till 12".
+    const start = clockOf(from[0], false)
+    const end = clockOf(to[0], true)
+    if (from.length !== 1 || to.length !== 1 || start === undefined || end === undefined || end <= start) {
+      return issue(reader, all)
+    }
+    const range = `${clock(start)}–${clock(end)}`
+    return { hours: { from: start, to: end }, label: { sv: `kl ${range}`, en: range }, notes: [] }
+  }
+  if (to.length === 0 && between) {
+    // "mellan 1 och 5 december" reads as one list of days.
+    const target = resolveOperand(reader, from)
+    return target === undefined
+      ? undefined
+      : daySpanPlan(target.span, ctx.zone, { sv: `mellan ${target.label.sv}`, en: `between ${target.label.en}` })
+  }
+  if (!hasDays(from) || !hasDays(to) || all.some((t) => t._tag === "Number")) return issue(reader, all)
+  const x = resolveOperand(reader, from)
+  if (x === undefined) return undefined
+  const y = resolveOperand(reader, to, between ? x.span.last : x.span.first)
+  if (y === undefined) return undefined
+  // "28/12-3/1" reaches into next year; "15/12-10/12" is written backwards, not a year long.
+  if (y.span.last - x.span.first > horizonDays * DAY && (resolveOperand(reader, to)?.span.last ?? 0) < x.span.first) {
+    return issue(reader, all, { sv: "slutet ligger före början", en: "the end is before the start" })
+  }
+  // "mellan jul och nyår" is the days in between; "mellan 1 och 5 december" and "från jul till nyår" include both ends.
+  const multiDay = (span: DaySpan) => span.last > span.first
+  const first = between ? (multiDay(x.span) ? x.span.last + DAY : x.span.first) : x.span.first
+  const last = between ? (multiDay(y.span) ? y.span.first - DAY : y.span.last) : y.span.last
+  if (last < first) return issue(reader, all, { sv: "slutet ligger före början", en: "the end is before the start" })
+  const plain = !x.label.sv.includes("–") && !y.label.sv.includes("–")
+  const label = between
+    ? { sv: `mellan ${x.label.sv} och ${y.label.sv}`, en: `between ${x.label.en} and ${y.label.en}` }
+    : plain
+      ? { sv: `${x.label.sv}–${y.label.sv}`, en: `${x.label.en}–${y.label.en}` }
+      : { sv: `från ${x.label.sv} till ${y.label.sv}`, en: `from ${x.label.en} to ${y.label.en}` }
+  if (x.hours !== undefined || y.point !== undefined) {
+    const start = toInstant(first + (x.hours?.from ?? 0) * MINUTE, ctx.zone)
+    const endMinutes = y.hours === undefined ? 24 * 60 : y.point !== undefined ? y.hours.from : y.hours.to
+    const end = toInstant(last + endMinutes * MINUTE, ctx.zone)
+    return end > start ? { span: { start, end }, label, notes: [] } : issue(reader, all)
+  }
+  // "måndag till onsdag förmiddag": the part of the day holds for every day of the range.
+  const plan = daySpanPlan({ first, last }, ctx.zone, label)
+  return y.hours === undefined ? plan : { ...plan, hours: y.hours }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A group of tokens between "eller", "inte", "men", "helst".
+// ---------------------------------------------------------------------------------------------
+
+/** Inside "inte …" a weekday means every such day ("inte måndag"), not the next one. */
+const everyOccurrence = (atom: DayAtom): DayAtom =>
+  atom.filter === undefined || atom.pinned === true
+    ? atom
+    : {
+        kind: "recurring",
+        occurrence: () => undefined,
+        label: () => atom.filter?.label ?? { sv: "", en: "" },
+        filter: atom.filter
+      }
+
+const evalGroup = (reader: Reader, tokens: ReadonlyArray<Token>, negative: boolean): Plan | "anytime" | undefined => {
+  const { ctx } = reader
+  const items = parseItems(reader, tokens)
+  const dayTokens: Array<Token> = []
+  const atoms: Array<DayAtom> = []
+  const hourTokens: Array<Token> = []
+  const plans: Array<Plan> = []
+  let anytime = false
+  let failed = false
+  for (const item of items) {
+    if (item._tag !== "Atom") {
+      const plan =
+        item._tag === "Bound"
+          ? evalBound(reader, item.op, item.operand)
+          : evalRange(reader, item.from, item.to, item.between)
+      if (plan === undefined) failed = true
+      else plans.push(plan)
+      continue
+    }
+    const token = item.token
+    switch (token._tag) {
+      case "Day":
+        dayTokens.push(token)
+        atoms.push(negative ? everyOccurrence(token.atom) : token.atom)
+        break
+      case "Hours":
+        hourTokens.push(token)
+        break
+      case "Span":
+        plans.push({ span: { start: token.start, end: token.end }, label: token.label, notes: [] })
+        break
+      case "Anytime":
+        anytime = true
+        break
+      case "Number":
+        issue(reader, [token])
+        failed = true
+        break
+      case "Unknown":
+        issue(reader, [token], token.note)
+        failed = true
+        break
+      case "Word":
+        break
+    }
+  }
+  const hours = hoursOfTokens(reader, hourTokens)
+  if (hours === "empty") return undefined
+  const hoursLabel =
+    hourTokens.length === 0
+      ? undefined
+      : joinLabels(hourTokens.map((t) => (t._tag === "Hours" ? t.label : { sv: "", en: "" })))
+  let plan: Plan | undefined
+  if (atoms.length > 0) {
+    // "fredag efter 15" late on a Friday is next Friday: the hours of "efter 15" count too.
+    const bounded = plans.reduce<Hours | undefined | "empty">(
+      (sofar, p) =>
+        sofar === "empty" || p.span !== undefined || p.keep !== undefined ? sofar : intersectHours(sofar, p.hours),
+      hours
+    )
+    const earliest = stillAhead(ctx.today, bounded === "empty" ? hours : bounded, ctx) ? ctx.today : ctx.today + DAY
+    const days = reduceDays(reader, dayTokens, atoms, earliest)
+    if (days === undefined) failed = true
+    else if (days._tag === "Days")
+      plan = { ...daySpanPlan(days.span, ctx.zone, days.label, days.keep), notes: days.notes }
+    else plan = { keep: days.keep, label: days.label, notes: [] }
+  }
+  for (const next of plans) {
+    if (plan === undefined) {
+      plan = next
+      continue
+    }
+    const both = intersectPlans(plan, next)
+    if (both === "empty") {
+      issue(reader, tokens, { sv: "tiderna går inte ihop", en: "the times do not add up" })
+      return undefined
+    }
+    plan = both
+  }
+  if (failed) return undefined
+  if (hours !== undefined) {
+    if (plan === undefined) return { hours, label: hoursLabel ?? { sv: "", en: "" }, notes: [] }
+    const narrowed = intersectHours(plan.hours, hours)
+    if (narrowed === "empty")
+      return issue(reader, hourTokens, { sv: "tiderna går inte ihop", en: "the times do not add up" })
+    plan = { ...plan, hours: narrowed ?? hours, label: dayWithHours(plan.label, hoursLabel) }
+  }
+  return plan ?? (anytime ? "anytime" : undefined)
+}
+
+interface Group {
+  readonly tokens: Array<Token>
+  negative: boolean
+  soft: boolean
+  /** Opened by "eller" / "och": an alternative to the group before it. */
+  alternative: boolean
+}
+
+/** Splits at "eller", "och", "men", "inte", "helst"; "mellan 9 och 11" keeps its "och". */
+const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
+  const groups: Array<Group> = []
+  let current: Group = { tokens: [], negative: false, soft: false, alternative: false }
+  const open = (negative: boolean, soft: boolean, alternative = false) => {
+    if (current.tokens.length === 0) {
+      current.negative ||= negative
+      current.soft ||= soft
+      return
+    }
+    groups.push(current)
+    current = { tokens: [], negative, soft, alternative }
+  }
+  const betweenOpen = () => {
+    const lastWord = current.tokens.filter((t) => t._tag === "Word").at(-1)
+    return lastWord?._tag === "Word" && lastWord.word === "between"
+  }
+  for (const token of tokens) {
+    if (token._tag !== "Word") {
+      current.tokens.push(token)
+      continue
+    }
+    switch (token.word) {
+      case "and":
+        if (betweenOpen()) current.tokens.push(token)
+        else open(current.negative, current.soft, true)
+        break
+      case "or":
+        // Alternatives keep their kind: "inte måndag eller tisdag", "helst tisdag eller onsdag".
+        open(current.negative, current.soft, true)
+        break
+      case "but":
+        open(false, false)
+        break
+      case "not":
+        open(true, false)
+        break
+      case "soft":
+        open(false, true)
+        break
+      default:
+        current.tokens.push(token)
+    }
+  }
+  groups.push(current)
+  return groups.filter((group) => group.tokens.length > 0)
+}
+
+const isPeriod = (token: Token): boolean => token._tag === "Day" && token.atom.kind === "period"
+const isWeekday = (token: Token): boolean => token._tag === "Day" && token.atom.kind === "weekday"
+
+/** "tisdag eller torsdag nästa vecka": a period said once narrows every alternative that names only weekdays. */
+const shareContext = (groups: ReadonlyArray<Group>): void => {
+  const alternatives = groups.filter((group) => !group.negative && !group.soft)
+  const withContext = alternatives.filter((group) => group.tokens.some(isPeriod) && group.tokens.some(isWeekday))
+  const source = withContext[0]
+  if (withContext.length !== 1 || source === undefined) return
+  const context = source.tokens.filter(isPeriod)
+  for (const group of alternatives) {
+    const days = group.tokens.filter((token) => token._tag === "Day")
+    if (group !== source && days.length > 0 && days.every(isWeekday)) group.tokens.push(...context)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// From the groups to one window.
+// ---------------------------------------------------------------------------------------------
+
+/** Today and the 13 days after it, whole days, so the last one is not cut at the current time of day. */
+const defaultSpan = (ctx: Context): Span => ({
+  start: ctx.now,
+  end: toInstant(ctx.today + defaultDays * DAY, ctx.zone)
+})
+const defaultLabel: Label = { sv: `de närmaste ${defaultDays} dagarna`, en: `the next ${defaultDays} days` }
+
+const bounded = (plan: Plan, ctx: Context): Plan =>
+  plan.span !== undefined
+    ? plan
+    : { ...plan, span: defaultSpan(ctx), label: joinLabels([plan.label, defaultLabel], ", ") }
+
+/** Alternatives: every day any of them wants, with hours that cover all of theirs. */
+const union = (plans: ReadonlyArray<Plan>, ctx: Context): Plan => {
+  if (plans.length === 1 && plans[0] !== undefined) return plans[0]
+  if (plans.every((p) => p.span === undefined)) {
+    // "tisdagar eller torsdagar": kinds of day, still without a span.
+    const hours = plans.map((p) => p.hours ?? wholeDay)
+    const from = Math.min(...hours.map((h) => h.from))
+    const to = Math.max(...hours.map((h) => h.to))
+    return {
+      keep: (day) => plans.some((p) => p.keep?.(day) ?? true),
+      ...(from === 0 && to === 24 * 60 ? {} : { hours: { from, to } }),
+      label: joinLabels(
+        plans.map((p) => p.label),
+        " eller ",
+        " or "
+      ),
+      notes: plans.flatMap((p) => p.notes)
+    }
+  }
+  const spans = plans.map((p) => p.span ?? defaultSpan(ctx))
+  const hours = plans.map((p) => p.hours ?? wholeDay)
+  const from = Math.min(...hours.map((h) => h.from))
+  const to = Math.max(...hours.map((h) => h.to))
+  return {
+    span: { start: Math.min(...spans.map((s) => s.start)), end: Math.max(...spans.map((s) => s.end)) },
+    keep: (day) => plans.some((p) => within(p, day, ctx.zone)),
+    ...(from === 0 && to === 24 * 60 ? {} : { hours: { from, to } }),
+    label: joinLabels(
+      plans.map((p) => p.label),
+      " eller ",
+      " or "
+    ),
+    notes: plans.flatMap((p) => p.notes)
+  }
+}
+
+/** The largest part of `hours` that is not in `without`. */
+const subtractHours = (hours: Hours, without: Hours): Hours | undefined => {
+  const pieces = [
+    { from: hours.from, to: Math.min(hours.to, without.from) },
+    { from: Math.max(hours.from, without.to), to: hours.to }
+  ].filter((piece) => piece.from < piece.to)
+  return pieces.sort((a, b) => b.to - b.from - (a.to - a.from))[0]
+}
+
+type Materialized =
+  | { readonly _tag: "Window"; readonly window: Omit<TimeWindow, "label" | "understood"> }
+  | { readonly _tag: "OutOfReach"; readonly reason: Label }
+
+/** The plan's wanted parts of each local day, inside [now, now + horizon]. */
+const materialize = (plan: Plan, ctx: Context): Materialized => {
+  const { now, zone } = ctx
+  const span = plan.span ?? defaultSpan(ctx)
+  const hours = plan.hours ?? wholeDay
+  const horizonEnd = now + horizonDays * DAY
+  const kept: Array<{ readonly day: number; readonly start: number; readonly end: number }> = []
+  let over = true
+  const lastDay = dayOf(Math.min(span.end, horizonEnd) - 1, zone)
+  for (let day = dayOf(Math.max(span.start, now - DAY), zone); day <= lastDay; day += DAY) {
+    if (!(plan.keep?.(day) ?? true)) continue
+    // A part already under way needs enough of it left; one that has not begun is kept however short.
+    const begins = toInstant(day + hours.from * MINUTE, zone)
+    const start = Math.max(begins, span.start)
+    const end = Math.min(toInstant(day + hours.to * MINUTE, zone), span.end, horizonEnd)
+    if (end <= start) continue
+    if (end - now >= minimumRemainingMinutes * MINUTE) over = false
+    if (worthSearching(begins < now ? begins : start, end, now)) kept.push({ day, start: Math.max(start, now), end })
+  }
+  const first = kept[0]
+  const last = kept.at(-1)
+  if (first === undefined || last === undefined) {
+    const reason =
+      span.start >= horizonEnd
+        ? { sv: `ligger mer än ${horizonDays} dagar fram`, en: `is more than ${horizonDays} days ahead` }
+        : over
+          ? { sv: "har redan varit", en: "has already passed" }
+          : { sv: "lämnar ingen tid att söka i", en: "leaves no time to search" }
+    return { _tag: "OutOfReach", reason }
+  }
+  const keptDays = new Set(kept.map((k) => k.day))
+  const excludedDates: Array<string> = []
+  for (let day = first.day; day <= last.day; day += DAY) if (!keptDays.has(day)) excludedDates.push(isoDate(day))
+  const narrowed = plan.hours !== undefined && (plan.hours.from > 0 || plan.hours.to < 24 * 60)
+  return {
+    _tag: "Window",
+    window: {
+      start: new Date(first.start),
+      end: new Date(last.end),
+      ...(narrowed && last.day > first.day ? { dailyHours: { fromHour: hours.from / 60, toHour: hours.to / 60 } } : {}),
+      ...(excludedDates.length > 0 ? { excludedDates } : {})
+    }
+  }
+}
+
+type Reading =
+  | { readonly _tag: "Window"; readonly window: Omit<TimeWindow, "label" | "understood">; readonly label: Label }
+  /** Something in the text is about time but was not understood, or the parts contradict each other. */
+  | {
+      readonly _tag: "Tentative"
+      readonly understood?: Label
+      readonly issues: ReadonlyArray<Issue>
+      readonly reach?: number
+    }
+  | { readonly _tag: "OutOfReach"; readonly label: Label; readonly reason: Label }
+  | { readonly _tag: "Nothing" }
+
+const read = (text: string, now: number, zone: Zone): Reading => {
+  const normalized = normalize(text)
+  const ctx: Context = { now, today: dayOf(now, zone), zone }
+  const reader: Reader = {
+    ctx,
+    text: normalized.text,
+    quote: (from, to) => text.slice(normalized.origin[from] ?? 0, normalized.origin[to] ?? text.length).trim(),
+    issues: []
+  }
+  const tokens = lex(normalized.text, ctx)
+  const alternatives: Array<Plan> = []
+  const dailyHours: Array<Plan> = []
+  const exclusions: Array<{ readonly plan: Plan; readonly words: string }> = []
+  const preferences: Array<string> = []
+  let anytime = false
+  let hard = false
+  const groups = split(tokens)
+  shareContext(groups)
+  groups.forEach((group, i) => {
+    const result = evalGroup(reader, group.tokens, group.negative)
+    if (result === undefined) return
+    const first = group.tokens[0]
+    const last = group.tokens.at(-1)
+    const words = first === undefined || last === undefined ? "" : reader.quote(first.at[0], last.at[1])
+    if (group.negative) {
+      if (result !== "anytime") exclusions.push({ plan: result, words })
+      return
+    }
+    // "helst" before anything else is the wish itself ("helst förmiddag"); after it, a preference that does not narrow.
+    if (group.soft && hard) {
+      preferences.push(words)
+      return
+    }
+    hard = true
+    if (result === "anytime") anytime = true
+    // "efter 16 eller i helgen": hours said as an alternative are not hours for every alternative.
+    else if (
+      result.span === undefined &&
+      result.keep === undefined &&
+      !group.alternative &&
+      groups[i + 1]?.alternative !== true
+    )
+      dailyHours.push(result)
+    else alternatives.push(result)
+  })
+
+  const understoodLabel = (): Label | undefined => {
+    const labels = [...alternatives, ...dailyHours].map((p) => p.label)
+    return labels.length === 0 ? undefined : joinLabels(labels, ", ")
+  }
+  if (reader.issues.length > 0) {
+    const understood = understoodLabel()
+    const reach = Math.max(
+      ...alternatives.map((p) =>
+        p.span === undefined ? now : Number.isFinite(p.span.end) ? p.span.end : p.span.start + defaultDays * DAY
+      )
+    )
+    return {
+      _tag: "Tentative",
+      ...(understood === undefined ? {} : { understood }),
+      issues: reader.issues,
+      reach
+    }
+  }
+  if (alternatives.length === 0 && dailyHours.length === 0 && exclusions.length === 0 && !anytime) {
+    return { _tag: "Nothing" }
+  }
+
+  // "tisdag eller onsdag förmiddag": one part of the day said once holds for every alternative.
+  const withHours = alternatives.filter((p) => p.hours !== undefined && (p.span !== undefined || p.keep !== undefined))
+  const shared = withHours.length === 1 && alternatives.length > 1 ? withHours[0]?.hours : undefined
+  const spread = alternatives.map((p) => (shared !== undefined && p.hours === undefined ? { ...p, hours: shared } : p))
+  let plan: Plan =
+    spread.length > 0
+      ? union(spread.every((p) => p.span === undefined) ? spread : spread.map((p) => bounded(p, ctx)), ctx)
+      : { label: anytime ? { sv: "när som helst", en: "any time" } : { sv: "", en: "" }, notes: [] }
+  for (const hours of dailyHours) {
+    const narrowed = intersectPlans(plan, hours)
+    if (narrowed === "empty") {
+      return {
+        _tag: "OutOfReach",
+        label: joinLabels([plan.label, hours.label]),
+        reason: { sv: "går inte ihop", en: "does not add up" }
+      }
+    }
+    plan = { ...narrowed, label: joinLabels([plan.label, hours.label], plan.label.sv === "" ? "" : ", ") }
+  }
+  // "från måndag" and "efter jul" are open-ended unless something else ends them.
+  if (plan.span?.end === Number.POSITIVE_INFINITY) {
+    const start = Math.max(plan.span.start, now)
+    plan = { ...plan, span: { start, end: toInstant(dayOf(start, zone) + defaultDays * DAY, zone) } }
+  }
+  if (plan.span === undefined) {
+    plan = {
+      ...plan,
+      span: defaultSpan(ctx),
+      label: plan.label.sv === "" ? defaultLabel : joinLabels([plan.label, defaultLabel], ", ")
+    }
+  }
+  for (const { plan: exclusion, words } of exclusions) {
+    const label = { sv: `utom ${exclusion.label.sv}`, en: `except ${exclusion.label.en}` }
+    const namesDays = exclusion.span !== undefined || exclusion.keep !== undefined
+    if (namesDays && exclusion.hours !== undefined) {
+      reader.issues.push({
+        quote: words,
+        note: { sv: "kan inte uteslutas bara delvis", en: "cannot be left out in part" }
+      })
+      return { _tag: "Tentative", ...(understoodLabel() ? { understood: plan.label } : {}), issues: reader.issues }
+    }
+    if (namesDays) {
+      const keep = plan.keep
+      plan = {
+        ...plan,
+        keep: (day) => (keep?.(day) ?? true) && !within(exclusion, day, ctx.zone),
+        label: joinLabels([plan.label, label], ", ")
+      }
+    } else if (exclusion.hours !== undefined) {
+      const hours = subtractHours(plan.hours ?? wholeDay, exclusion.hours)
+      if (hours === undefined) {
+        return {
+          _tag: "OutOfReach",
+          label: joinLabels([plan.label, label], ", "),
+          reason: { sv: "lämnar ingen tid", en: "leaves no time" }
+        }
+      }
+      plan = { ...plan, hours, label: joinLabels([plan.label, label], ", ") }
+    }
+  }
+  const label = joinLabels(
+    [plan.label, ...preferences.map((p) => ({ sv: `helst ”${p}”`, en: `preferably “${p}”` })), ...plan.notes],
+    "; "
+  )
+  const materialized = materialize(plan, ctx)
+  return materialized._tag === "Window"
+    ? { _tag: "Window", window: materialized.window, label }
+    : { _tag: "OutOfReach", label, reason: materialized.reason }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The window searched, and what its label says.
+// ---------------------------------------------------------------------------------------------
+
+const quoted = (issues: ReadonlyArray<Issue>): Label => ({
+  sv: issues.map((i) => `”${i.quote}”${i.note === undefined ? "" : ` (${i.note.sv})`}`).join(", "),
+  en: issues.map((i) => `“${i.quote}”${i.note === undefined ? "" : ` (${i.note.en})`}`).join(", ")
+})
+
+const searching = (end: number, now: number, zone: Zone): Label =>
+  end === now + defaultDays * DAY
+    ? { sv: `söker de närmaste ${defaultDays} dagarna`, en: `searching the next ${defaultDays} days` }
+    : { sv: `söker fram till ${isoDate(dayOf(end - 1, zone))}`, en: `searching until ${isoDate(dayOf(end - 1, zone))}` }
+
+/** What a reading that gives no window of its own says about itself. */
+const explanation = (reading: Reading): Label | undefined => {
+  switch (reading._tag) {
+    case "Tentative": {
+      const words = quoted(reading.issues)
+      return reading.understood === undefined
+        ? { sv: `förstod inte ${words.sv}`, en: `did not understand ${words.en}` }
+        : {
+            sv: `förstod ${reading.understood.sv} men inte ${words.sv}`,
+            en: `understood ${reading.understood.en} but not ${words.en}`
+          }
+    }
+    case "OutOfReach":
+      return { sv: `${reading.label.sv} ${reading.reason.sv}`, en: `${reading.label.en} ${reading.reason.en}` }
+    default:
+      return undefined
+  }
+}
+
+/** A general window from now, reaching as far as anything that was understood. */
+const fallback = (reading: Reading | undefined, now: number, zone: Zone): TimeWindow => {
+  const reach = reading?._tag === "Tentative" ? (reading.reach ?? now) : now
+  const end = Math.min(Math.max(now + defaultDays * DAY, reach), now + horizonDays * DAY)
+  const range = searching(end, now, zone)
+  const why = reading === undefined ? undefined : explanation(reading)
+  const label: Label =
+    why === undefined
+      ? { sv: `Tiden kunde inte tolkas; ${range.sv}`, en: `time not understood; ${range.en}` }
+      : reading?._tag === "Tentative" && reading.understood !== undefined
+        ? {
+            sv: `Tiden kunde bara delvis tolkas: ${why.sv}; ${range.sv}`,
+            en: `time only partly understood: ${why.en}; ${range.en}`
+          }
+        : reading?._tag === "OutOfReach"
+          ? {
+              sv: `Tiden går inte att söka: ${why.sv}; ${range.sv}`,
+              en: `time cannot be searched: ${why.en}; ${range.en}`
+            }
+          : { sv: `Tiden kunde inte tolkas: ${why.sv}; ${range.sv}`, en: `time not understood: ${why.en}; ${range.en}` }
+  return { start: new Date(now), end: new Date(end), label: bilingual(label), understood: false }
+}
+
 /**
- * The preferred-time text is tried first; the urgency text only when the former is absent, not
- * understood, or understood but wholly in the past or beyond the horizon ("idag" at 23:59 with
- * urgency "akut" is better served by the urgency than by the blind fallback).
+ * The preferred-time text is tried first; the urgency text only when the former gives no window
+ * of its own (not understood, or wholly in the past or beyond the horizon), and then the label
+ * still says what was wrong with the former.
  */
 export const parseTimeWindow = (input: ParseTimeWindowInput): TimeWindow => {
   const now = input.now.getTime()
   const zone = zoneFor(input.timeZone)
-  for (const text of [input.preferredTimeText, input.urgency]) {
-    if (text === undefined) continue
-    const understood = understand(text, now, zone)
-    const clipped = understood === undefined ? undefined : clip(understood, now)
-    if (clipped !== undefined) return clipped
+  const preferred = input.preferredTimeText === undefined ? undefined : read(input.preferredTimeText, now, zone)
+  if (preferred?._tag === "Window") return { ...preferred.window, label: bilingual(preferred.label), understood: true }
+  const urgency = input.urgency === undefined ? undefined : read(input.urgency, now, zone)
+  const caveat = preferred === undefined ? undefined : explanation(preferred)
+  if (urgency?._tag === "Window") {
+    const label = caveat === undefined ? urgency.label : joinLabels([urgency.label, caveat], "; ")
+    return { ...urgency.window, label: bilingual(label), understood: true }
   }
-  return fallback(now)
+  return fallback(preferred?._tag === "Nothing" || preferred === undefined ? urgency : preferred, now, zone)
 }

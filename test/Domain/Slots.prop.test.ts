@@ -97,6 +97,12 @@ const anyBookings: fc.Arbitrary<ReadonlyArray<Booking>> = fc.array(
   { maxLength: 8 }
 )
 
+/** The local date and minute of the day of an instant, read from its ISO form in the zone. */
+const localTime = (instant: number, timeZone: string) => {
+  const iso = formatInZone(instant, timeZone)
+  return { date: iso.slice(0, 10), minutes: Number(iso.slice(11, 13)) * 60 + Number(iso.slice(14, 16)) }
+}
+
 const queryOf = (parts: {
   readonly start: fc.Arbitrary<{ readonly now: number; readonly windowStart: number }>
   readonly durationMinutes: fc.Arbitrary<number>
@@ -111,10 +117,12 @@ const queryOf = (parts: {
       bookings: anyBookings,
       windowLength: fc.integer({ min: 0, max: 10 * 24 * 60 }),
       limit: fc.integer({ min: 1, max: 30 }),
+      excludedDays: fc.array(fc.integer({ min: -1, max: 11 }), { maxLength: 4 }),
       ...parts
     })
-    .map(({ start: { now, windowStart }, windowLength, bookings, ...rest }) => ({
+    .map(({ start: { now, windowStart }, windowLength, bookings, excludedDays, ...rest }) => ({
       ...rest,
+      excludedDates: excludedDays.map((days) => localTime(windowStart + days * DAY, rest.windowTimeZone).date),
       busy: bookings.map(({ offset, length }) => ({
         start: windowStart + offset * MINUTE,
         end: windowStart + (offset + length) * MINUTE
@@ -145,12 +153,6 @@ const nightQuery = queryOf({
 
 const withoutDailyHours = anyQuery.map((query) => ({ ...query, dailyHours: undefined }))
 
-/** The local date and minute of the day of an instant, read from its ISO form in the zone. */
-const localTime = (instant: number, timeZone: string) => {
-  const iso = formatInZone(instant, timeZone)
-  return { date: iso.slice(0, 10), minutes: Number(iso.slice(11, 13)) * 60 + Number(iso.slice(14, 16)) }
-}
-
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
 
 /** A provider's working intervals on one local date, as instants. */
@@ -180,7 +182,7 @@ const notBefore = (query: SlotQuery) => Math.max(query.window.start, query.now +
 
 /**
  * The earliest non-overlapping free slots, walked date by date and interval by interval in
- * real time from each opening; daily hours are left out.
+ * real time from each opening, off the requester's excluded dates; daily hours are left out.
  */
 const referenceSlots = (query: SlotQuery): Array<Interval> => {
   const duration = query.durationMinutes * MINUTE
@@ -195,8 +197,11 @@ const referenceSlots = (query: SlotQuery): Array<Interval> => {
       for (let start = interval.start; start + duration <= interval.end; start += slotStepMinutes * MINUTE) {
         const slot = { start, end: start + duration }
         const clear = query.busy.every((b) => slot.end + buffer <= b.start || b.end + buffer <= slot.start)
+        const excluded = [slot.start, slot.end - 1].some((instant) =>
+          query.excludedDates?.includes(localTime(instant, query.windowTimeZone).date)
+        )
         const previous = slots.at(-1)
-        if (slot.start < notBefore(query) || slot.end > query.window.end || !clear) continue
+        if (slot.start < notBefore(query) || slot.end > query.window.end || !clear || excluded) continue
         if (previous !== undefined && slot.start < previous.end) continue
         slots.push(slot)
         if (slots.length === query.limit) return slots
@@ -264,6 +269,13 @@ describe("freeSlots laws", () => {
 
   law("every slot is exactly its duration long in real time", anyQuery, (query, slots) => {
     for (const slot of slots) expect(slot.end - slot.start).toBe(query.durationMinutes * MINUTE)
+  })
+
+  law("no slot touches a date the requester excluded", anyQuery, (query, slots) => {
+    for (const slot of slots) {
+      expect(query.excludedDates).not.toContain(localTime(slot.start, query.windowTimeZone).date)
+      expect(query.excludedDates).not.toContain(localTime(slot.end - 1, query.windowTimeZone).date)
+    }
   })
 
   law(

@@ -229,6 +229,65 @@ describe("freeSlots", () => {
     })
   })
 
+  describe("excluded dates", () => {
+    const allDay = [1, 2, 3, 4, 5, 6, 7].map((isoWeekday) => ({ isoWeekday, opens: "00:00", closes: "23:59" }))
+
+    it("no slot lies on an excluded local date; the other days keep theirs", () => {
+      const slots = freeSlots(query({ durationMinutes: 240, excludedDates: ["2027-01-05", "2027-01-07"] }))
+      expect(shown(slots)).toEqual(
+        ["04", "06", "08"].flatMap((day) => [
+          `2027-01-${day}T08:00:00+01:00 12:00:00+01:00`,
+          `2027-01-${day}T12:00:00+01:00 16:00:00+01:00`
+        ])
+      )
+    })
+
+    it("with daily hours, slots lie in those hours of the days left (vardagar efter 17)", () => {
+      const slots = freeSlots(
+        query({
+          hours: allDay,
+          durationMinutes: 120,
+          dailyHours: { fromHour: 17, toHour: 21 },
+          excludedDates: ["2027-01-09", "2027-01-10"]
+        })
+      )
+      expect(shown(slots)).toEqual(
+        ["04", "05", "06", "07", "08"].flatMap((day) => [
+          `2027-01-${day}T17:00:00+01:00 19:00:00+01:00`,
+          `2027-01-${day}T19:00:00+01:00 21:00:00+01:00`
+        ])
+      )
+    })
+
+    it("a slot reaching past midnight into an excluded date is excluded", () => {
+      const slots = freeSlots(
+        query({
+          hours: allDay,
+          durationMinutes: 120,
+          window: { start: local(2027, 1, 4, 22), end: local(2027, 1, 5, 4) },
+          excludedDates: ["2027-01-05"]
+        })
+      )
+      expect(shown(slots)).toEqual([])
+    })
+
+    it("dates are the requester's: 00:30 in Stockholm is still the previous day in London", () => {
+      const slots = freeSlots(
+        query({
+          hours: allDay,
+          durationMinutes: 30,
+          window: { start: local(2027, 1, 5, 0), end: local(2027, 1, 5, 2) },
+          windowTimeZone: "Europe/London",
+          excludedDates: ["2027-01-05"]
+        })
+      )
+      expect(shown(slots)).toEqual([
+        "2027-01-05T00:00:00+01:00 00:30:00+01:00",
+        "2027-01-05T00:30:00+01:00 01:00:00+01:00"
+      ])
+    })
+  })
+
   describe("daylight saving time", () => {
     const nights = [{ isoWeekday: 7, opens: "00:00", closes: "06:00" }]
 

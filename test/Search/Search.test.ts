@@ -225,6 +225,30 @@ describe("POST /api/public/booking-options", () => {
       })
     )
 
+    it.effect("slots honour the daily hours and the days a multi-day window leaves out", () =>
+      Effect.gen(function* () {
+        // Two-hour jobs in 10-12 give each provider one slot a day: without the left-out Wednesday, its second would be there.
+        const { body } = yield* search({
+          ...faucet,
+          timing: { preferred_time_text: "tisdag eller torsdag nästa vecka, kl 10-12" }
+        })
+        expect(body.requested_time_window).toEqual({
+          start_at: "2026-12-01T10:00:00+01:00",
+          end_at: "2026-12-03T12:00:00+01:00",
+          label:
+            "tisdag 2026-12-01 eller torsdag 2026-12-03 kl 10:00–12:00 (Tuesday 2026-12-01 or Thursday 2026-12-03 10:00–12:00)"
+        })
+        const days = new Set(
+          body.options.map((option: { slot: { start_at: string } }) => option.slot.start_at.slice(0, 10))
+        )
+        expect([...days].sort()).toEqual(["2026-12-01", "2026-12-03"])
+        for (const option of body.options) {
+          expect(localMinutes(option.slot.start_at).minute).toBeGreaterThanOrEqual(10 * 60)
+          expect(localMinutes(option.slot.end_at).minute).toBeLessThanOrEqual(12 * 60)
+        }
+      })
+    )
+
     it.effect("a vertical that is not supported is 422 with supported_vertical_ids", () =>
       Effect.gen(function* () {
         for (const vertical of ["painting", "carpentry", "gardening", "plumbing"]) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { defaultDays, horizonDays, parseTimeWindow } from "../../src/Search/TimeWindow.js"
+import { wallClockToInstant } from "../../src/Domain/Zone.js"
+import { defaultDays, horizonDays, parseTimeWindow, type TimeWindow } from "../../src/Search/TimeWindow.js"
 
 const numRuns = (() => {
   const parsed = Number.parseInt(process.env.NUM_RUNS ?? "", 10)
@@ -296,7 +297,9 @@ describe("parseTimeWindow laws", () => {
     () => {
       fc.assert(
         fc.property(anyNow, anyZone, fc.integer({ min: 1, max: horizonDays - 2 }), (now, timeZone, days) => {
-          const date = wallClockDate(new Date(now.getTime() + days * DAY), timeZone)
+          // Calendar days from today's local date: on a 25-hour day, now + 24 h can still be today.
+          const [year, month, day] = wallClockDate(now, timeZone).split("-").map(Number) as [number, number, number]
+          const date = new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10)
           const window = parseTimeWindow({ now, timeZone, preferredTimeText: `den ${date}` })
           expect(window.understood).toBe(true)
           expect(window.label).toBe(date)
@@ -343,4 +346,213 @@ describe("parseTimeWindow laws", () => {
     },
     timeout
   )
+
+  it(
+    "excluded dates lie inside the window, never on its first or last day",
+    () => {
+      fc.assert(
+        fc.property(anyInput, (input) => {
+          const window = parseTimeWindow(input)
+          if (window.excludedDates === undefined) return
+          expect(window.excludedDates.length).toBeGreaterThan(0)
+          const first = wallClockDate(window.start, input.timeZone)
+          const last = wallClockDate(new Date(window.end.getTime() - 1), input.timeZone)
+          for (const date of window.excludedDates) {
+            expect(date > first && date < last, `${date} in ${first}..${last}`).toBe(true)
+          }
+        }),
+        { numRuns }
+      )
+    },
+    timeout
+  )
+
+  it(
+    "for phrases built from known parts, the window contains the meant instant",
+    () => {
+      fc.assert(
+        fc.property(meantPhrase, ({ meant, now, text, timeZone }) => {
+          const window = parseTimeWindow({ now, timeZone, preferredTimeText: text })
+          expect(window.understood, `${text}: ${window.label}`).toBe(true)
+          expect(admits(window, meant, timeZone), `${text} → ${window.label}`).toBe(true)
+        }),
+        { numRuns }
+      )
+    },
+    timeout
+  )
+
+  it(
+    "a phrase with a part about time that is not understood is never read confidently",
+    () => {
+      fc.assert(
+        fc.property(
+          meantPhrase,
+          fc.constantFrom("sportlovet", "höstlovet", "semestern", "midnatt", "fortnight"),
+          fc.constantFrom("{phrase} eller {word}", "{word}, {phrase}", "{phrase} men inte {word}", "{phrase} {word}"),
+          ({ now, text, timeZone }, word, shape) => {
+            const composed = shape.replace("{phrase}", text).replace("{word}", word)
+            const window = parseTimeWindow({ now, timeZone, preferredTimeText: composed })
+            expect(window.understood, `${composed}: ${window.label}`).toBe(false)
+            expect(window.start.getTime()).toBe(now.getTime())
+            expect(window.label).toContain(`”${word}”`)
+          }
+        ),
+        { numRuns }
+      )
+    },
+    timeout
+  )
 })
+
+// ---------------------------------------------------------------------------------------------
+// Phrases built from known parts, with the instant they mean.
+// ---------------------------------------------------------------------------------------------
+
+const svMonths = [
+  "januari",
+  "februari",
+  "mars",
+  "april",
+  "maj",
+  "juni",
+  "juli",
+  "augusti",
+  "september",
+  "oktober",
+  "november",
+  "december"
+]
+const svMonthsShort = ["jan", "feb", "mars", "apr", "maj", "juni", "juli", "aug", "sep", "okt", "nov", "dec"]
+const enMonths = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December"
+]
+const svWeekdays = ["måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag", "söndag"]
+const svWeekdaysShort = ["mån", "tis", "ons", "tors", "fre", "lör", "sön"]
+const enWeekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+const ordinal = (n: number): string =>
+  `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`
+
+interface LocalDay {
+  readonly year: number
+  readonly month: number
+  readonly day: number
+  /** 0 = Monday. */
+  readonly weekday: number
+}
+
+/** How a person may name a day `ahead` days after today (1..6 can be a bare weekday). */
+const dayForms = (d: LocalDay, ahead: number): ReadonlyArray<string> => {
+  const sv = svMonths[d.month - 1] ?? ""
+  const en = enMonths[d.month - 1] ?? ""
+  const iso = `${d.year}-${String(d.month).padStart(2, "0")}-${String(d.day).padStart(2, "0")}`
+  return [
+    `den ${d.day} ${sv}`,
+    `${d.day} ${svMonthsShort[d.month - 1]}`,
+    `${d.day}:e ${sv}`,
+    `${svWeekdays[d.weekday]} den ${d.day} ${sv}`,
+    `${d.day}/${d.month}`,
+    `${svWeekdaysShort[d.weekday]} ${d.day}/${d.month}`,
+    `${d.day} ${sv} ${d.year}`,
+    iso,
+    `${en} ${ordinal(d.day)}`,
+    `the ${ordinal(d.day)} of ${en}`,
+    `${enWeekdays[d.weekday]} ${d.day} ${en}`,
+    ...(ahead <= 6
+      ? [`på ${svWeekdays[d.weekday]}`, `${enWeekdays[d.weekday]}`, `nu på ${svWeekdays[d.weekday]}`]
+      : []),
+    ...(ahead === 1 ? ["imorgon", "i morgon", "tomorrow"] : []),
+    ...(ahead === 2 ? ["i övermorgon", "the day after tomorrow"] : [])
+  ]
+}
+
+/** A time of day as said, and the minute of the day it means. */
+const timeForm: fc.Arbitrary<readonly [string, number] | undefined> = fc.oneof(
+  fc.constant(undefined),
+  fc.integer({ min: 7, max: 18 }).map((h) => [`kl ${h}`, h * 60 + 30] as const),
+  fc
+    .tuple(fc.integer({ min: 7, max: 18 }), fc.constantFrom("00", "15", "30", "45"))
+    .chain(([h, m]) =>
+      fc.constantFrom(
+        [`kl ${h}:${m}`, h * 60 + Number(m)] as const,
+        [`${String(h).padStart(2, "0")}:${m}`, h * 60 + Number(m)] as const,
+        [`kl ${h}.${m}`, h * 60 + Number(m)] as const
+      )
+    ),
+  fc.integer({ min: 7, max: 17 }).map((h) => [`${h}-${h + 2}`, h * 60 + 30] as const),
+  fc.integer({ min: 7, max: 17 }).map((h) => [`kl ${String(h).padStart(2, "0")}:00–${h + 2}:00`, h * 60 + 30] as const),
+  fc.integer({ min: 12, max: 19 }).map((h) => [`efter ${h}`, h * 60 + 60] as const),
+  fc.integer({ min: 1, max: 8 }).map((h) => [`at ${h}pm`, (h + 12) * 60] as const),
+  fc.constantFrom(
+    ["förmiddag", 10 * 60] as const,
+    ["på förmiddagen", 10 * 60] as const,
+    ["in the morning", 10 * 60] as const,
+    ["eftermiddag", 14 * 60] as const,
+    ["afternoon", 14 * 60] as const,
+    ["kväll", 18 * 60] as const,
+    ["på kvällen", 18 * 60] as const,
+    ["efter lunch", 14 * 60] as const
+  )
+)
+
+const localDayOf = (instant: Date, timeZone: (typeof timeZones)[number]): LocalDay => {
+  const [year, month, day] = wallClockDate(instant, timeZone).split("-").map(Number) as [number, number, number]
+  return { year, month, day, weekday: (new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 6) % 7 }
+}
+
+const meantPhrase = fc
+  .record({
+    now: anyNow,
+    timeZone: fc.constantFrom<(typeof timeZones)[number]>(
+      "Europe/Stockholm",
+      "Europe/Stockholm",
+      "UTC",
+      "America/New_York"
+    ),
+    ahead: fc.integer({ min: 1, max: 50 }),
+    time: timeForm,
+    timeFirst: fc.boolean(),
+    pick: fc.nat(),
+    prefix: fc.constantFrom("", "helst ", "Kan ni komma ", "gärna ", "please "),
+    suffix: fc.constantFrom("", "!", ".", ", tack")
+  })
+  .map(({ ahead, now, pick, prefix, suffix, time, timeFirst, timeZone }) => {
+    const today = localDayOf(now, timeZone)
+    const target = new Date(Date.UTC(today.year, today.month - 1, today.day + ahead))
+    const day: LocalDay = {
+      year: target.getUTCFullYear(),
+      month: target.getUTCMonth() + 1,
+      day: target.getUTCDate(),
+      weekday: (target.getUTCDay() + 6) % 7
+    }
+    const forms = dayForms(day, ahead)
+    const dayText = forms[pick % forms.length] ?? ""
+    const minute = time?.[1] ?? 12 * 60
+    const meant = wallClockToInstant(
+      { year: day.year, month: day.month, day: day.day, hour: Math.floor(minute / 60), minute: minute % 60 },
+      timeZone
+    )
+    const body = time === undefined ? dayText : timeFirst ? `${time[0]}, ${dayText}` : `${dayText} ${time[0]}`
+    return { now, timeZone, meant, text: `${prefix}${body}${suffix}` }
+  })
+
+/** Whether the window, its daily hours and its left-out dates let the instant through (read with Intl, not the code under test). */
+const admits = (window: TimeWindow, instant: Date, timeZone: (typeof timeZones)[number]): boolean => {
+  if (instant < window.start || instant >= window.end) return false
+  if (window.excludedDates?.includes(wallClockDate(instant, timeZone))) return false
+  if (window.dailyHours === undefined) return true
+  const [hour, minute] = wallClockTime(instant, timeZone).split(":").map(Number) as [number, number]
+  const minutes = hour * 60 + minute
+  return minutes >= window.dailyHours.fromHour * 60 && minutes < window.dailyHours.toHour * 60
+}

@@ -17,13 +17,17 @@ const cet = (local: string): string => new Date(`${local}+01:00`).toISOString()
 
 const span = (window: TimeWindow): readonly [string, string] => [window.start.toISOString(), window.end.toISOString()]
 
-const expectFallback = (window: TimeWindow, now: Date): void => {
+/** The general window, with the label saying why: `reason` is the Swedish and English between "Tiden …" and "; söker". */
+const expectFallback = (window: TimeWindow, now: Date, reason?: { readonly sv: string; readonly en: string }): void => {
   expect(window.understood).toBe(false)
   expect(span(window)).toEqual([now.toISOString(), new Date(now.getTime() + defaultDays * DAY).toISOString()])
   expect(window.label).toBe(
-    "Tiden kunde inte tolkas; söker de närmaste 14 dagarna (time not understood; searching the next 14 days)"
+    reason === undefined
+      ? "Tiden kunde inte tolkas; söker de närmaste 14 dagarna (time not understood; searching the next 14 days)"
+      : `Tiden ${reason.sv}; söker de närmaste 14 dagarna (time ${reason.en}; searching the next 14 days)`
   )
   expect(window.dailyHours).toBeUndefined()
+  expect(window.excludedDates).toBeUndefined()
 }
 
 describe("parseTimeWindow", () => {
@@ -108,14 +112,27 @@ describe("parseTimeWindow", () => {
       expect(window.label).toBe("onsdag 2026-12-02 förmiddag (Wednesday 2026-12-02 morning)")
     })
 
-    it.each(["nästa fredag", "nasta fredag", "next friday", "fredag nästa vecka", "friday next week"])(
-      "%s is Friday of the following week",
+    it.each(["nästa fredag", "nasta fredag", "next friday", "Next Friday"])(
+      "%s is Friday of the following ISO week, not the coming one",
       (text) => {
         const window = parse(text, wednesday)
         expect(span(window)).toEqual([cet("2026-12-04T00:00"), cet("2026-12-05T00:00")])
         expect(window.label).toBe("nästa fredag 2026-12-04 (next Friday 2026-12-04)")
       }
     )
+
+    it.each(["fredag nästa vecka", "friday next week", "nästa vecka fredag", "fredag om en vecka"])(
+      "%s is the Friday inside next week",
+      (text) => {
+        const window = parse(text, wednesday)
+        expect(span(window)).toEqual([cet("2026-12-04T00:00"), cet("2026-12-05T00:00")])
+        expect(window.label).toBe("fredag 2026-12-04 (Friday 2026-12-04)")
+      }
+    )
+
+    it.each(["på fredag", "nu på fredag", "this friday", "kommande fredag"])("%s is the coming Friday", (text) => {
+      expect(span(parse(text, wednesday))).toEqual([cet("2026-11-27T00:00"), cet("2026-11-28T00:00")])
+    })
 
     it("on Saturday, lördag is today and nästa lördag a week later", () => {
       expect(span(parse("lördag"))).toEqual([saturday.toISOString(), cet("2026-11-22T00:00")])
@@ -171,7 +188,8 @@ describe("parseTimeWindow", () => {
     it.each([
       ["imorgon förmiddag", "imorgon förmiddag (tomorrow morning)", "08:00", "12:00"],
       ["tomorrow morning", "imorgon förmiddag (tomorrow morning)", "08:00", "12:00"],
-      ["i morgon bitti", "imorgon förmiddag (tomorrow morning)", "08:00", "12:00"],
+      ["i morgon bitti", "imorgon bitti (tomorrow early morning)", "07:00", "10:00"],
+      ["imorgon bitti", "imorgon bitti (tomorrow early morning)", "07:00", "10:00"],
       ["imorgon eftermiddag", "imorgon eftermiddag (tomorrow afternoon)", "12:00", "17:00"],
       ["tomorrow afternoon", "imorgon eftermiddag (tomorrow afternoon)", "12:00", "17:00"],
       ["imorgon kväll", "imorgon kväll (tomorrow evening)", "17:00", "21:00"],
@@ -209,41 +227,64 @@ describe("parseTimeWindow", () => {
     })
 
     it.each([
-      ["förmiddag", "i förmiddag (this morning)", saturday.toISOString(), cet("2026-11-21T12:00")],
-      ["morning", "i förmiddag (this morning)", saturday.toISOString(), cet("2026-11-21T12:00")],
-      ["eftermiddag", "i eftermiddag (this afternoon)", cet("2026-11-21T12:00"), cet("2026-11-21T17:00")],
-      ["på eftermiddagen", "i eftermiddag (this afternoon)", cet("2026-11-21T12:00"), cet("2026-11-21T17:00")],
-      ["afternoon", "i eftermiddag (this afternoon)", cet("2026-11-21T12:00"), cet("2026-11-21T17:00")],
-      ["kväll", "i kväll (this evening)", cet("2026-11-21T17:00"), cet("2026-11-21T21:00")],
+      ["i förmiddag", "i förmiddag (this morning)", saturday.toISOString(), cet("2026-11-21T12:00")],
+      ["this morning", "i förmiddag (this morning)", saturday.toISOString(), cet("2026-11-21T12:00")],
+      ["i eftermiddag", "i eftermiddag (this afternoon)", cet("2026-11-21T12:00"), cet("2026-11-21T17:00")],
+      ["this afternoon", "i eftermiddag (this afternoon)", cet("2026-11-21T12:00"), cet("2026-11-21T17:00")],
       ["ikväll", "i kväll (this evening)", cet("2026-11-21T17:00"), cet("2026-11-21T21:00")],
-      ["evening", "i kväll (this evening)", cet("2026-11-21T17:00"), cet("2026-11-21T21:00")],
-      ["efter 15", "idag efter 15:00 (today after 15:00)", cet("2026-11-21T15:00"), cet("2026-11-21T21:00")],
-      ["after 3pm", "idag efter 15:00 (today after 15:00)", cet("2026-11-21T15:00"), cet("2026-11-21T21:00")]
-    ])("%s alone is the next such period, here today", (text, label, start, end) => {
+      ["i kväll", "i kväll (this evening)", cet("2026-11-21T17:00"), cet("2026-11-21T21:00")],
+      ["tonight", "i kväll (this evening)", cet("2026-11-21T17:00"), cet("2026-11-21T21:00")],
+      ["idag efter 15", "idag efter 15:00 (today after 15:00)", cet("2026-11-21T15:00"), cet("2026-11-21T21:00")]
+    ])("%s is today's", (text, label, start, end) => {
       const window = parse(text)
       expect(window.label).toBe(label)
       expect(span(window)).toEqual([start, end])
+      expect(window.dailyHours).toBeUndefined()
     })
 
-    it("a qualifier alone is tomorrow's once less than an hour of today's is left", () => {
-      const window = parse("kväll", new Date("2026-11-21T20:30:00+01:00"))
-      expect(window.label).toBe("imorgon kväll (tomorrow evening)")
-      expect(span(window)).toEqual([cet("2026-11-22T17:00"), cet("2026-11-22T21:00")])
-      expect(span(parse("kväll", new Date("2026-11-21T19:30:00+01:00")))).toEqual([
-        cet("2026-11-21T19:30"),
-        cet("2026-11-21T21:00")
-      ])
+    it.each([
+      ["förmiddag", "förmiddag", "morning", 8, 12],
+      ["förmiddagar", "förmiddag", "morning", 8, 12],
+      ["helst förmiddag", "förmiddag", "morning", 8, 12],
+      ["mornings", "förmiddag", "morning", 8, 12],
+      ["på eftermiddagen", "eftermiddag", "afternoon", 12, 17],
+      ["afternoons", "eftermiddag", "afternoon", 12, 17],
+      ["kvällar", "kväll", "evening", 17, 21],
+      ["evening", "kväll", "evening", 17, 21],
+      ["efter 15", "efter 15:00", "after 15:00", 15, 21],
+      ["after 3pm", "efter 15:00", "after 15:00", 15, 21],
+      ["kl 10", "kl 10:00", "at 10:00", 10, 14],
+      ["bitti", "bitti", "early morning", 7, 10],
+      ["efter lunch", "efter lunch", "after lunch", 13, 17],
+      ["lunchtid", "lunchtid", "lunchtime", 11, 13]
+    ])("%s alone holds for every day of the next 14 days", (text, sv, en, fromHour, toHour) => {
+      const window = parse(text, wednesday)
+      expect(window.understood).toBe(true)
+      expect(window.label).toBe(`${sv}, de närmaste 14 dagarna (${en}, the next 14 days)`)
+      expect(window.dailyHours).toEqual({ fromHour, toHour })
+      expect(window.end.toISOString()).toBe(cet(`2026-12-08T${String(toHour).padStart(2, "0")}:00`))
     })
 
-    it("a qualifier alone is tomorrow's once today's has ended", () => {
-      const evening = new Date("2026-11-21T18:00:00+01:00")
-      const window = parse("eftermiddag", evening)
-      expect(window.label).toBe("imorgon eftermiddag (tomorrow afternoon)")
-      expect(span(window)).toEqual([cet("2026-11-22T12:00"), cet("2026-11-22T17:00")])
+    it("a part of the day alone starts with today's when enough of it is left, else tomorrow's", () => {
+      expect(parse("kväll", new Date("2026-11-21T19:30:00+01:00")).start.toISOString()).toBe(cet("2026-11-21T19:30"))
+      expect(parse("kväll", new Date("2026-11-21T20:30:00+01:00")).start.toISOString()).toBe(cet("2026-11-22T17:00"))
+      expect(parse("eftermiddag", new Date("2026-11-21T18:00:00+01:00")).start.toISOString()).toBe(
+        cet("2026-11-22T12:00")
+      )
     })
 
-    it("'efter 3 dagar' is a delay, not a time of day", () => {
-      expectFallback(parse("efter 3 dagar"), saturday)
+    it("i kväll with less than an hour of the evening left cannot be searched", () => {
+      const late = new Date("2026-11-21T20:30:00+01:00")
+      expectFallback(parse("ikväll", late), late, {
+        sv: "går inte att söka: i kväll har redan varit",
+        en: "cannot be searched: this evening has already passed"
+      })
+    })
+
+    it("'efter 3 dagar' is a delay, not a time of day: from three days on", () => {
+      const window = parse("efter 3 dagar")
+      expect(window.label).toBe("efter 3 dagar (after 3 days)")
+      expect(span(window)).toEqual([cet("2026-11-24T00:00"), cet("2026-12-08T00:00")])
     })
   })
 
@@ -267,9 +308,15 @@ describe("parseTimeWindow", () => {
       expect(span(window)).toEqual([saturday.toISOString(), new Date(saturday.getTime() + 3 * DAY).toISOString()])
     })
 
-    it.each(["inte akut", "ej brådskande", "not urgent", "non-urgent"])("%s is not urgent", (text) => {
-      expectFallback(parse(text), saturday)
-    })
+    it.each(["inte akut", "ej brådskande", "not urgent", "non-urgent", "ingen brådska", "no rush", "när som helst"])(
+      "%s is any time in the next 14 days",
+      (text) => {
+        const window = parse(text)
+        expect(window.understood).toBe(true)
+        expect(window.label).toBe("när som helst, de närmaste 14 dagarna (any time, the next 14 days)")
+        expect(span(window)).toEqual([saturday.toISOString(), cet("2026-12-05T00:00")])
+      }
+    )
 
     it("within N days/weeks is now to now + N days", () => {
       expect(span(parse("inom en vecka"))).toEqual([
@@ -300,14 +347,28 @@ describe("parseTimeWindow", () => {
       expect(window.label).toBe("nästa vecka (next week)")
     })
 
-    it("urgency is used when preferred_time_text is not understood", () => {
+    it("urgency is used when preferred_time_text says nothing about time", () => {
       const window = parseTimeWindow({
-        preferredTimeText: "när det passar er",
+        preferredTimeText: "ring innan ni kommer",
         urgency: "urgent",
         timeZone: "Europe/Stockholm",
         now: saturday
       })
       expect(window.label).toBe("snarast (as soon as possible)")
+    })
+
+    it("urgency is used when preferred_time_text is not understood, and the label says what was not", () => {
+      const window = parseTimeWindow({
+        preferredTimeText: "under sportlovet",
+        urgency: "urgent",
+        timeZone: "Europe/Stockholm",
+        now: saturday
+      })
+      expect(window.understood).toBe(true)
+      expect(window.label).toBe(
+        "snarast; förstod inte ”sportlovet” (skollov skiljer sig mellan kommuner) " +
+          "(as soon as possible; did not understand “sportlovet” (school holidays differ between municipalities))"
+      )
     })
 
     it("urgency is used when preferred_time_text is understood but already over", () => {
@@ -318,13 +379,22 @@ describe("parseTimeWindow", () => {
         timeZone: "Europe/Stockholm",
         now: lateNight
       })
-      expect(window.label).toBe("snarast (as soon as possible)")
+      expect(window.label).toBe(
+        "snarast; i förmiddag har redan varit (as soon as possible; this morning has already passed)"
+      )
     })
 
-    it("a qualifier on asap restricts each day", () => {
-      const window = parse("snarast, helst förmiddag")
+    it("a part of the day on asap restricts each day", () => {
+      const window = parse("snarast förmiddag")
       expect(window.dailyHours).toEqual({ fromHour: 8, toHour: 12 })
-      expect(window.label).toBe("snarast, förmiddag (as soon as possible, morning)")
+      expect(window.label).toBe("snarast förmiddag (as soon as possible morning)")
+    })
+
+    it("a preference after asap does not narrow it, and the label keeps it", () => {
+      const window = parse("snarast, helst förmiddag")
+      expect(window.dailyHours).toBeUndefined()
+      expect(span(window)).toEqual([saturday.toISOString(), new Date(saturday.getTime() + 3 * DAY).toISOString()])
+      expect(window.label).toBe("snarast; helst ”förmiddag” (as soon as possible; preferably “förmiddag”)")
     })
   })
 
@@ -375,13 +445,38 @@ describe("parseTimeWindow", () => {
     })
 
     it.each([
-      ["a past date", "2026-11-01"],
-      ["a date beyond the horizon", "2027-06-01"],
-      ["an impossible date", "2026-02-30"],
-      ["an impossible time", "2026-12-03T25:00"],
-      ["a reversed interval", "2026-12-05/2026-12-03"]
-    ])("%s falls back", (_, text) => {
-      expectFallback(parse(text), saturday)
+      [
+        "a past date",
+        "2026-11-01",
+        "går inte att söka: 2026-11-01 har redan varit",
+        "cannot be searched: 2026-11-01 has already passed"
+      ],
+      [
+        "a date beyond the horizon",
+        "2027-06-01",
+        "går inte att söka: 2027-06-01 ligger mer än 60 dagar fram",
+        "cannot be searched: 2027-06-01 is more than 60 days ahead"
+      ],
+      [
+        "an impossible date",
+        "2026-02-30",
+        "kunde inte tolkas: förstod inte ”2026-02-30” (datumet eller tiden finns inte)",
+        "not understood: did not understand “2026-02-30” (no such date or time)"
+      ],
+      [
+        "an impossible time",
+        "2026-12-03T25:00",
+        "kunde inte tolkas: förstod inte ”2026-12-03T25:00” (datumet eller tiden finns inte)",
+        "not understood: did not understand “2026-12-03T25:00” (no such date or time)"
+      ],
+      [
+        "a reversed interval",
+        "2026-12-05/2026-12-03",
+        "kunde inte tolkas: förstod inte ”2026-12-05/2026-12-03” (slutet ligger före början)",
+        "not understood: did not understand “2026-12-05/2026-12-03” (the end is before the start)"
+      ]
+    ])("%s falls back and says why", (_, text, sv, en) => {
+      expectFallback(parse(text), saturday, { sv, en })
     })
 
     it("a date-time earlier today is clipped to now", () => {
@@ -452,7 +547,7 @@ describe("parseTimeWindow", () => {
   })
 
   describe("fallback", () => {
-    it.each(["när det passar", "whenever", "hej hej", "??"])("%s is not understood", (text) => {
+    it.each(["hej hej", "??", "ring innan ni kommer"])("%s says nothing about time", (text) => {
       expectFallback(parse(text), saturday)
     })
 
@@ -460,25 +555,135 @@ describe("parseTimeWindow", () => {
       expectFallback(parseTimeWindow({ timeZone: "Europe/Stockholm", now: saturday }), saturday)
     })
 
-    it("idag at 23:59 with nothing else to go on falls back", () => {
+    it("idag at 23:59 with nothing else to go on falls back, saying today is over", () => {
       const lateNight = new Date("2026-11-21T23:59:00+01:00")
-      expectFallback(parse("idag", lateNight), lateNight)
-      expectFallback(parse("idag kväll", lateNight), lateNight)
+      expectFallback(parse("idag", lateNight), lateNight, {
+        sv: "går inte att söka: idag har redan varit",
+        en: "cannot be searched: today has already passed"
+      })
+      expectFallback(parse("idag kväll", lateNight), lateNight, {
+        sv: "går inte att söka: i kväll har redan varit",
+        en: "cannot be searched: this evening has already passed"
+      })
     })
 
     it("a window under way with less than an hour left is over, an explicit short future one is not", () => {
       const elevenPm = new Date("2026-11-21T23:00:00+01:00")
       expect(span(parse("idag", elevenPm))).toEqual([elevenPm.toISOString(), cet("2026-11-22T00:00")])
-      expectFallback(parse("idag", new Date("2026-11-21T23:00:01+01:00")), new Date("2026-11-21T23:00:01+01:00"))
+      expectFallback(parse("idag", new Date("2026-11-21T23:00:01+01:00")), new Date("2026-11-21T23:00:01+01:00"), {
+        sv: "går inte att söka: idag har redan varit",
+        en: "cannot be searched: today has already passed"
+      })
       expect(span(parse("2026-12-03T10:00/2026-12-03T10:30"))).toEqual([
         cet("2026-12-03T10:00"),
         cet("2026-12-03T10:30")
       ])
     })
 
-    it("the first phrase in the text wins", () => {
-      expect(parse("fredag, annars nästa vecka", wednesday).label).toBe("fredag 2026-11-27 (Friday 2026-11-27)")
-      expect(parse("nästa vecka, gärna fredag", wednesday).label).toBe("nästa vecka (next week)")
+    it("an alternative after 'annars' widens the window; a preference after 'gärna' does not narrow it", () => {
+      const either = parse("fredag, annars nästa vecka", wednesday)
+      expect(either.label).toBe("fredag 2026-11-27 eller nästa vecka (Friday 2026-11-27 or next week)")
+      expect(span(either)).toEqual([cet("2026-11-27T00:00"), cet("2026-12-07T00:00")])
+      expect(either.excludedDates).toEqual(["2026-11-28", "2026-11-29"])
+      const preferably = parse("nästa vecka, gärna fredag", wednesday)
+      expect(preferably.label).toBe("nästa vecka; helst ”fredag” (next week; preferably “fredag”)")
+      expect(span(preferably)).toEqual([cet("2026-11-30T00:00"), cet("2026-12-07T00:00")])
+    })
+  })
+
+  describe("decisions, seen from Monday 2026-11-23 09:00", () => {
+    const monday = new Date("2026-11-23T09:00:00+01:00")
+
+    it("a weekday that disagrees with the date keeps the date, adds the nearest such weekday and says so", () => {
+      const window = parse("fredag den 3 december", monday)
+      expect(window.understood).toBe(true)
+      expect(span(window)).toEqual([cet("2026-12-03T00:00"), cet("2026-12-05T00:00")])
+      expect(window.label).toBe(
+        "torsdag 2026-12-03 eller fredag 2026-12-04; 2026-12-03 är en torsdag, inte en fredag " +
+          "(Thursday 2026-12-03 or Friday 2026-12-04; 2026-12-03 is a Thursday, not a Friday)"
+      )
+    })
+
+    it("a weekday that agrees with the date is that date, never this week's weekday", () => {
+      expect(span(parse("torsdag den 3 december kl 13", monday))).toEqual([
+        cet("2026-12-03T13:00"),
+        cet("2026-12-03T17:00")
+      ])
+      expect(span(parse("2/12 kl 10", monday))).toEqual([cet("2026-12-02T10:00"), cet("2026-12-02T14:00")])
+    })
+
+    it("day and month are in the Swedish order: 12/3 is 12 March, out of reach, not 3 December", () => {
+      expectFallback(parse("12/3", monday), monday, {
+        sv: "går inte att söka: fredag 2027-03-12 ligger mer än 60 dagar fram",
+        en: "cannot be searched: Friday 2027-03-12 is more than 60 days ahead"
+      })
+    })
+
+    it("2.12 is a date and 14.30 a time; 10.10 reads both ways in September, so neither is guessed", () => {
+      expect(span(parse("2.12", monday))).toEqual([cet("2026-12-02T00:00"), cet("2026-12-03T00:00")])
+      expect(parse("14.30", monday).dailyHours).toEqual({ fromHour: 14.5, toHour: 18.5 })
+      const september = new Date("2026-09-14T09:00:00+02:00")
+      expectFallback(parse("10.10", september), september, {
+        sv: "kunde inte tolkas: förstod inte ”10.10” (kan vara ett datum eller ett klockslag)",
+        en: "not understood: did not understand “10.10” (could be a date or a time)"
+      })
+    })
+
+    it("a part not understood beside one that is: the general window, and the label names both", () => {
+      const window = parse("torsdag den 3 december kl 13, eller sportlovet", monday)
+      expect(window.understood).toBe(false)
+      expect(span(window)).toEqual([monday.toISOString(), new Date(monday.getTime() + 14 * DAY).toISOString()])
+      expect(window.label).toBe(
+        "Tiden kunde bara delvis tolkas: förstod torsdag 2026-12-03 kl 13:00 men inte ”sportlovet” " +
+          "(skollov skiljer sig mellan kommuner); söker de närmaste 14 dagarna " +
+          "(time only partly understood: understood Thursday 2026-12-03 at 13:00 but not “sportlovet” " +
+          "(school holidays differ between municipalities); searching the next 14 days)"
+      )
+    })
+
+    it("the general window reaches as far as what was understood", () => {
+      const window = parse("den 20 december eller sportlovet", monday)
+      expect(span(window)).toEqual([monday.toISOString(), cet("2026-12-21T00:00")])
+      expect(window.label).toContain("söker fram till 2026-12-20 (")
+    })
+
+    it("a bare number next to a day is not guessed to be a time or a date", () => {
+      expectFallback(parse("torsdag 13", monday), monday, {
+        sv: "kunde inte tolkas: förstod inte ”13”",
+        en: "not understood: did not understand “13”"
+      })
+    })
+
+    it("alternative times of day widen each day to cover both", () => {
+      const window = parse("kl 8 eller kl 14", monday)
+      expect(window.dailyHours).toEqual({ fromHour: 8, toHour: 18 })
+      expect(window.label).toBe(
+        "kl 08:00 eller kl 14:00, de närmaste 14 dagarna (at 08:00 or at 14:00, the next 14 days)"
+      )
+      expect(parse("efter 16 eller i helgen", monday).dailyHours).toBeUndefined()
+    })
+
+    it("a weekday after 'inte' is every such day; a named day is that day", () => {
+      expect(parse("inte måndag", monday).excludedDates).toEqual(["2026-11-30"])
+      expect(parse("december, inte fredagar", monday).excludedDates).toEqual([
+        "2026-12-04",
+        "2026-12-11",
+        "2026-12-18",
+        "2026-12-25"
+      ])
+      expect(parse("nästa vecka, inte den 2 december", monday).excludedDates).toEqual(["2026-12-02"])
+    })
+
+    it("saying when one is busy leaves that out", () => {
+      const window = parse("Jobbar dagtid, så helst efter 17 på vardagar", monday)
+      expect(window.dailyHours).toEqual({ fromHour: 17, toHour: 21 })
+      expect(window.excludedDates).toEqual(["2026-11-28", "2026-11-29"])
+      expect(parse("vi jobbar hemifrån på fredag", monday).label).toBe("fredag 2026-11-27 (Friday 2026-11-27)")
+    })
+
+    it("morgonen is the early morning of any day, imorgon is tomorrow", () => {
+      expect(parse("på morgonen", monday).dailyHours).toEqual({ fromHour: 7, toHour: 10 })
+      expect(span(parse("imorgon", monday))).toEqual([cet("2026-11-24T00:00"), cet("2026-11-25T00:00")])
     })
   })
 })
