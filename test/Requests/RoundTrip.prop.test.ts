@@ -3,8 +3,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Runtime, Schema } from "effect"
 import fc from "fast-check"
 import { catalogData } from "../../src/CatalogData.js"
-import { isEmergency } from "../../src/Domain/Safety.js"
 import { ServiceRequestCreate } from "../../src/Domain/Request.js"
+import { isEmergency } from "../../src/Domain/Safety.js"
 import { postJson, TestServerLive } from "../support/TestServer.js"
 
 const numRuns = Number(process.env.NUM_RUNS ?? 40)
