@@ -11,6 +11,7 @@ import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { ErrorContractLive, retryAfterOnUnavailable } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
+import { McpLive } from "./Mcp/Http.js"
 import { Notifier } from "./Notifier.js"
 import { requestObservability } from "./Observability.js"
 import { OptionSigner } from "./OptionSigner.js"
@@ -37,6 +38,7 @@ export const HttpAppLive = HttpApiBuilder.serve((app) =>
   requestObservability(routes)(retryAfterOnUnavailable(app))
 ).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(McpLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorContractLive),
   Layer.provide(ApiLive),
