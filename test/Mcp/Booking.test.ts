@@ -151,14 +151,17 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         expect(resources).toMatchObject([{ uri: "booking://capabilities", mimeType: "application/json" }])
         const read = yield* Effect.promise(() => client.readResource({ uri: "booking://capabilities" }))
         const rest = yield* get("/api/public/requests/capabilities")
-        expect(JSON.parse(String(read.contents[0]!.text))).toEqual(rest.body)
+        const [contents] = read.contents
+        expect(contents).toMatchObject({ uri: "booking://capabilities", mimeType: "application/json" })
+        expect(JSON.parse(contents && "text" in contents ? contents.text : "")).toEqual(rest.body)
         const tool = yield* callTool(client, "get_capabilities")
         expect(tool.structuredContent).toEqual(rest.body)
 
         const { prompts } = yield* Effect.promise(() => client.listPrompts())
         expect(prompts.map((prompt) => prompt.name)).toEqual(["agent_contract"])
         const prompt = yield* Effect.promise(() => client.getPrompt({ name: "agent_contract" }))
-        const text = String(prompt.messages[0]!.content.text)
+        const content = prompt.messages[0]!.content
+        const text = content.type === "text" ? content.text : ""
         for (const rule of rest.body.agent_contract.truth_rules) expect(text).toContain(rule)
         for (const claim of rest.body.agent_contract.forbidden_claims) expect(text).toContain(claim)
         expect(text).toContain("explicitly agreed to share name, phone, e-mail and address")
