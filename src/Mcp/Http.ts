@@ -55,15 +55,16 @@ const resultsOf = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
   )
 
 /** McpSchema.Tool cannot carry outputSchema (its encoder drops the field), so it goes in here. */
-const withOutputSchemas = (body: unknown) => {
-  for (const result of resultsOf(body)) {
-    if (!Array.isArray(result.tools)) continue
-    result.tools = result.tools.map((tool: Record<string, unknown>) => {
+const withOutputSchemas = (response: HttpServerResponse.HttpServerResponse) => {
+  const body = jsonBodyOf(response)
+  const lists = resultsOf(body).filter((result) => Array.isArray(result.tools))
+  for (const result of lists) {
+    result.tools = (result.tools as Array<Record<string, unknown>>).map((tool) => {
       const outputSchema = outputSchemas.get(String(tool.name))
       return outputSchema === undefined ? tool : { ...tool, outputSchema }
     })
   }
-  return body
+  return lists.length === 0 ? response : HttpServerResponse.unsafeJson(body)
 }
 
 /**
@@ -107,17 +108,25 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
        * that does not authenticate is refused here with 401, as MCP's authorization rules ask.
        */
       const identify = Effect.fn("Mcp.identify")(function* (request: HttpServerRequest.HttpServerRequest) {
-        const bearer = bearerTokenOf(request.headers)
-        const token =
-          Redacted.value(bearer) !== "" ? bearer : Redacted.make(request.headers["x-service-requests-token"] ?? "")
+        // Either header, the bearer first, as the REST middlewares take them.
+        const tokens = [
+          bearerTokenOf(request.headers),
+          Redacted.make(request.headers["x-service-requests-token"] ?? "")
+        ]
+        const partner = yield* Effect.either(
+          Effect.firstSuccessOf(
+            tokens.map((token) => Effect.map(authenticator.requester(token), (partner) => ({ token, partner })))
+          )
+        )
+        if (Either.isRight(partner)) {
+          return Either.right({ token: partner.right.token, owner: `partner:${partner.right.partner.id}` })
+        }
         const presented =
           request.headers.authorization !== undefined || request.headers["x-service-requests-token"] !== undefined
-        const partner = yield* Effect.either(authenticator.requester(token))
-        if (Either.isRight(partner)) return Either.right({ token, owner: `partner:${partner.right.id}` })
         if (presented && partner.left._tag === "unauthorized") {
           return Either.left(refusal(partner.left, { "www-authenticate": 'Bearer realm="mcp"' }))
         }
-        return Either.right({ token, owner: `address:${addressOf(request)}` })
+        return Either.right({ token: Redacted.make(""), owner: `address:${addressOf(request)}` })
       })
 
       /** The session the request names, if it is the caller's and alive. */
@@ -208,9 +217,7 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
           result.instructions = instructionsFor(yield* capabilitiesOf(document))
           return HttpServerResponse.unsafeJson(answer, { headers: { "mcp-session-id": session.id } })
         }
-        return messages.some((message) => message.method === "tools/list")
-          ? HttpServerResponse.unsafeJson(withOutputSchemas(jsonBodyOf(response)))
-          : response
+        return messages.some((message) => message.method === "tools/list") ? withOutputSchemas(response) : response
       })
 
       const del = Effect.gen(function* () {

@@ -61,7 +61,23 @@ describe("MCP Streamable HTTP transport", () => {
           expect(refused.headers["www-authenticate"]).toMatch(/^Bearer /)
           expect(refused.body).toMatchObject({ ok: false, error: "unauthorized", status: 401 })
         }
-        expect((yield* postMcp(initializeMessage, { "x-service-requests-token": token })).status).toBe(200)
+        // Either header, the bearer first, as on REST; tools then act for the partner it names.
+        for (const headers of [
+          { "x-service-requests-token": token },
+          { authorization: "Bearer wrong-token-0123456789", "x-service-requests-token": token }
+        ]) {
+          const session = yield* openSession(headers)
+          const status = yield* postMcp(
+            {
+              jsonrpc: "2.0",
+              id: 5,
+              method: "tools/call",
+              params: { name: "get_booking_status", arguments: { booking_id: "bkg_unknown" } }
+            },
+            inSession(session, headers)
+          )
+          expect(status.body.result, JSON.stringify(headers)).toMatchObject({ structuredContent: { found: false } })
+        }
       })
     )
 
