@@ -99,27 +99,40 @@ export const makeAuthenticate = Effect.gen(function* () {
     })
 })
 
+/**
+ * One token store (and refresh fibre) for the Api's middlewares and the MCP endpoint. `partner`
+ * answers an unconfigured production server as confirm and status do (401), `requester` as
+ * request creation does (503).
+ */
+export class Authenticator extends Effect.Service<Authenticator>()("Booking/Authenticator", {
+  scoped: Effect.map(makeAuthenticate, (authenticate) => ({
+    partner: (token: Redacted.Redacted<string>) => authenticate(token, unauthorized),
+    requester: (token: Redacted.Redacted<string>) => authenticate(token, notConfigured)
+  })),
+  dependencies: [Partners.Default]
+}) {}
+
 const bearerPattern = /^bearer +(\S.*)$/i
 
 /**
  * The platform's bearer security takes whatever follows the first seven characters of the
  * header, so `Digest <token>` would pass; only the Bearer scheme (in any case) may.
  */
-const bearerToken = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-  Redacted.make(bearerPattern.exec(request.headers.authorization ?? "")?.[1] ?? "")
-)
+export const bearerTokenOf = (headers: Readonly<Record<string, string | undefined>>) =>
+  Redacted.make(bearerPattern.exec(headers.authorization ?? "")?.[1] ?? "")
 
-const middlewareFor = <E>(authenticate: Effect.Effect.Success<typeof makeAuthenticate>, unconfigured: E) => ({
-  bearer: () => Effect.flatMap(bearerToken, (token) => authenticate(token, unconfigured)),
-  serviceToken: (token: Redacted.Redacted<string>) => authenticate(token, unconfigured)
+const bearerToken = Effect.map(HttpServerRequest.HttpServerRequest, (request) => bearerTokenOf(request.headers))
+
+const middlewareFor = <E>(authenticate: (token: Redacted.Redacted<string>) => Effect.Effect<Partner["Type"], E>) => ({
+  bearer: () => Effect.flatMap(bearerToken, authenticate),
+  serviceToken: authenticate
 })
 
-/** Both middlewares share one token store (and its refresh fibre). */
-export const AuthenticationLive = Layer.unwrapScoped(
-  Effect.map(makeAuthenticate, (authenticate) =>
+export const AuthenticationLive = Layer.unwrapEffect(
+  Effect.map(Authenticator, (authenticator) =>
     Layer.mergeAll(
-      Layer.succeed(Authentication, middlewareFor(authenticate, unauthorized)),
-      Layer.succeed(RequestAuthentication, middlewareFor(authenticate, notConfigured))
+      Layer.succeed(Authentication, middlewareFor(authenticator.partner)),
+      Layer.succeed(RequestAuthentication, middlewareFor(authenticator.requester))
     )
   )
-).pipe(Layer.provide(Partners.Default))
+).pipe(Layer.provide(Authenticator.Default))

@@ -12,6 +12,7 @@ import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
+import { McpLive } from "./Mcp/Http.js"
 import { Notifier } from "./Notifier.js"
 import { requestObservability } from "./Observability.js"
 import { OptionSigner } from "./OptionSigner.js"
@@ -34,6 +35,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), L
 /** The Api with its docs, OpenAPI and error contract, on whatever HttpServer is provided. */
 export const HttpAppLive = HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(McpLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorContractLive),
   Layer.provide(ApiLive),

@@ -8,10 +8,12 @@ export interface Route {
   readonly pattern: RegExp
 }
 
-/** Served beside the Api by the platform's own layers. */
+/** Served beside the Api by the platform's own layers, and the MCP endpoint (src/Mcp). */
 const extraRoutes: ReadonlyArray<readonly [string, string]> = [
   ["GET", "/docs"],
-  ["GET", "/openapi.json"]
+  ["GET", "/openapi.json"],
+  ["POST", "/mcp"],
+  ["DELETE", "/mcp"]
 ]
 
 /** Every route the server answers, read off the Api itself so no list is kept by hand. */

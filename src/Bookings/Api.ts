@@ -16,6 +16,8 @@ import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
 
+export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.pipe(Schema.minLength(1)) })
+
 export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
     HttpApiEndpoint.post("confirm", "/api/public/bookings")
@@ -37,7 +39,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
   )
   .add(
     HttpApiEndpoint.get("status", "/api/public/bookings/:booking_id")
-      .setPath(Schema.Struct({ booking_id: Schema.String.pipe(Schema.minLength(1)) }))
+      .setPath(BookingStatusPath)
       .addSuccess(BookingStatusResponse)
       .addError(errorBody(BookingUnavailable))
       .annotate(OpenApi.Summary, "Look up a booking by booking id or request id, redacted")

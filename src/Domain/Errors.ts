@@ -17,7 +17,7 @@ export const errorDetails = {
 
 type ErrorClass = Schema.Schema.AnyNoContext & { readonly _tag: string }
 
-const ErrorBodyFields = Schema.Struct({
+export const ErrorBodyFields = Schema.Struct({
   ok: Schema.Literal(false),
   error: Schema.String,
   status: Schema.Int,

@@ -1,0 +1,268 @@
+import { McpServer } from "@effect/ai"
+import { HttpApiBuilder, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { RpcSerialization, RpcServer } from "@effect/rpc"
+import { Duration, Effect, Either, Layer, Option, Redacted, Schedule, type Scope } from "effect"
+import { AppConfig } from "../AppConfig.js"
+import { Authenticator, bearerTokenOf } from "../Auth.js"
+import { Bookings } from "../Bookings/Bookings.js"
+import { CapabilitiesDocument } from "../Capabilities/Document.js"
+import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities.js"
+import { InvalidRequest } from "../Domain/Errors.js"
+import { Notifier } from "../Notifier.js"
+import { OptionSigner } from "../OptionSigner.js"
+import { RateLimiterLive } from "../RateLimiter.js"
+import { Requests } from "../Requests/Requests.js"
+import { BookingSearch } from "../Search/Search.js"
+import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
+import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
+import { McpSessions } from "./Sessions.js"
+import { McpCaller, McpToolsLive, outputSchemas } from "./Tools.js"
+
+export const mcpPath = "/mcp"
+
+const serverInfo = {
+  name: "home-service-booking-api",
+  version: `${bookingsSpecVersion} / ${requestsSpecVersion}`
+}
+
+type Message = { readonly method?: unknown; readonly id?: unknown; readonly params?: unknown }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
+
+const isRequest = (message: Message) => typeof message.method === "string" && message.id !== undefined
+
+const isToolCall = (message: Message): message is Message & { readonly params: Record<string, unknown> } =>
+  message.method === "tools/call" && isObject(message.params)
+
+/** What @effect/rpc's JSON-RPC codec cannot read, said in the REST way rather than as its garbled defect. */
+const messageIssues = (messages: ReadonlyArray<unknown>) =>
+  messages.flatMap((message, index) => {
+    const at = messages.length > 1 ? `[${index}].` : ""
+    if (!isObject(message) || message.jsonrpc !== "2.0") return [`${at}jsonrpc: must be a JSON-RPC 2.0 message`]
+    return message.id !== undefined && !Number.isSafeInteger(message.id)
+      ? [`${at}id: must be an integer; this server answers numeric JSON-RPC ids`]
+      : []
+  })
+
+const decoder = new TextDecoder()
+
+const jsonBodyOf = (response: HttpServerResponse.HttpServerResponse): unknown =>
+  response.body._tag === "Uint8Array" ? JSON.parse(decoder.decode(response.body.body)) : undefined
+
+const resultsOf = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
+  (Array.isArray(body) ? body : [body]).flatMap((message) =>
+    isObject(message) && isObject(message.result) ? [message.result] : []
+  )
+
+/** McpSchema.Tool cannot carry outputSchema (its encoder drops the field), so it goes in here. */
+const withOutputSchemas = (response: HttpServerResponse.HttpServerResponse) => {
+  const body = jsonBodyOf(response)
+  const lists = resultsOf(body).filter((result) => Array.isArray(result.tools))
+  for (const result of lists) {
+    result.tools = (result.tools as Array<Record<string, unknown>>).map((tool) => {
+      const outputSchema = outputSchemas.get(String(tool.name))
+      return outputSchema === undefined ? tool : { ...tool, outputSchema }
+    })
+  }
+  return lists.length === 0 ? response : HttpServerResponse.unsafeJson(body)
+}
+
+/**
+ * The /mcp route in front of McpServer's HTTP transport, which answers every POST on its own:
+ * this adds what the Streamable HTTP transport asks of a server beside that (Origin check,
+ * sessions, 202 for notifications, protocol version) and the service's own rules (the partner
+ * token, sessions bounded per caller).
+ */
+const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
+  HttpApiBuilder.Router.use((router) =>
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const authenticator = yield* Authenticator
+      const sessions = yield* McpSessions
+      const document = yield* CapabilitiesDocument
+      const allowedOrigin = new URL(config.publicBaseUrl).origin
+
+      /** A page of another site must not reach /mcp through the user's browser (DNS rebinding). */
+      const originRefusal = (request: HttpServerRequest.HttpServerRequest) => {
+        const origin = request.headers.origin
+        return origin === undefined || origin === allowedOrigin
+          ? Option.none()
+          : Option.some(
+              refusal(
+                new OriginNotAllowed({
+                  issues: [`origin: ${origin} may not call ${mcpPath}`],
+                  safe_next_step: `Connect from a server-side MCP client (no Origin header) or from ${allowedOrigin}.`
+                })
+              )
+            )
+      }
+
+      /** The address of a caller without a token, by the rate limiter's rule. */
+      const addressOf = (request: HttpServerRequest.HttpServerRequest) => {
+        const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
+        return config.trustProxy && forwarded ? forwarded : Option.getOrElse(request.remoteAddress, () => "unknown")
+      }
+
+      /**
+       * No token is an anonymous caller, who may use capabilities and search as over REST; a token
+       * that does not authenticate is refused here with 401, as MCP's authorization rules ask.
+       */
+      const identify = Effect.fn("Mcp.identify")(function* (request: HttpServerRequest.HttpServerRequest) {
+        // Either header, the bearer first, as the REST middlewares take them.
+        const tokens = [
+          bearerTokenOf(request.headers),
+          Redacted.make(request.headers["x-service-requests-token"] ?? "")
+        ]
+        const partner = yield* Effect.either(
+          Effect.firstSuccessOf(
+            tokens.map((token) => Effect.map(authenticator.requester(token), (partner) => ({ token, partner })))
+          )
+        )
+        if (Either.isRight(partner)) {
+          return Either.right({ token: partner.right.token, owner: `partner:${partner.right.partner.id}` })
+        }
+        const presented =
+          request.headers.authorization !== undefined || request.headers["x-service-requests-token"] !== undefined
+        if (presented && partner.left._tag === "unauthorized") {
+          return Either.left(refusal(partner.left, { "www-authenticate": 'Bearer realm="mcp"' }))
+        }
+        return Either.right({ token: Redacted.make(""), owner: `address:${addressOf(request)}` })
+      })
+
+      /** The session the request names, if it is the caller's and alive. */
+      const sessionOf = Effect.fn("Mcp.session")(function* (
+        request: HttpServerRequest.HttpServerRequest,
+        owner: string
+      ) {
+        const id = request.headers["mcp-session-id"]
+        if (id === undefined) {
+          return Either.left(
+            refusal(
+              new SessionRequired({
+                issues: ["mcp-session-id: is required on every request but initialize"],
+                safe_next_step: "Send initialize first, then the Mcp-Session-Id it returned on every request."
+              })
+            )
+          )
+        }
+        const session = yield* sessions.use(id, owner)
+        if (Option.isNone(session)) {
+          return Either.left(
+            refusal(
+              new SessionNotFound({
+                issues: ["mcp-session-id: no live session with this id for this caller"],
+                safe_next_step: "The session expired or was closed: initialize a new session."
+              })
+            )
+          )
+        }
+        return Either.right(session.value)
+      })
+
+      const post = Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const refused = originRefusal(request)
+        if (Option.isSome(refused)) return refused.value
+        const caller = yield* identify(request)
+        if (Either.isLeft(caller)) return caller.left
+        const { owner, token } = caller.right
+
+        // A body that is not JSON or too large is the error contract's to answer, as on REST.
+        const body: unknown = yield* Effect.orDie(request.json)
+        const messages: ReadonlyArray<Message> = Array.isArray(body) ? body : [body]
+        const issues = messageIssues(messages)
+        if (issues.length > 0) return refusal(new InvalidRequest({ issues }))
+
+        const initialize = messages.length === 1 && messages[0]?.method === "initialize"
+        if (!initialize) {
+          const session = yield* sessionOf(request, owner)
+          if (Either.isLeft(session)) return session.left
+          const version = request.headers["mcp-protocol-version"]
+          if (version !== undefined && version !== session.right.protocolVersion) {
+            return refusal(
+              new ProtocolVersionMismatch({
+                issues: [`mcp-protocol-version: the session agreed ${session.right.protocolVersion}, not ${version}`],
+                safe_next_step: "Send the protocolVersion that initialize returned."
+              })
+            )
+          }
+        }
+
+        // McpSchema requires the tool arguments the protocol lets a client leave out.
+        const complete = messages.map((message) =>
+          isToolCall(message) && message.params.arguments === undefined
+            ? { ...message, params: { ...message.params, arguments: {} } }
+            : message
+        )
+        const forwarded = complete.some((message, index) => message !== messages[index])
+          ? HttpServerRequest.fromWeb(
+              new Request(`http://mcp.invalid${mcpPath}`, {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify(Array.isArray(body) ? complete : complete[0])
+              })
+            )
+          : request
+        const response = yield* httpApp.pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, forwarded),
+          Effect.provideService(McpCaller, { token, request })
+        )
+
+        if (!messages.some(isRequest)) return HttpServerResponse.empty({ status: 202 })
+        if (initialize) {
+          const answer = jsonBodyOf(response)
+          const [result] = resultsOf(answer)
+          if (result === undefined || typeof result.protocolVersion !== "string") return response
+          const session = yield* sessions.open(owner, result.protocolVersion)
+          result.instructions = instructionsFor(yield* capabilitiesOf(document))
+          return HttpServerResponse.unsafeJson(answer, { headers: { "mcp-session-id": session.id } })
+        }
+        return messages.some((message) => message.method === "tools/list") ? withOutputSchemas(response) : response
+      })
+
+      const del = Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const refused = originRefusal(request)
+        if (Option.isSome(refused)) return refused.value
+        const caller = yield* identify(request)
+        if (Either.isLeft(caller)) return caller.left
+        const session = yield* sessionOf(request, caller.right.owner)
+        if (Either.isLeft(session)) return session.left
+        yield* sessions.close(session.right.id, caller.right.owner)
+        return HttpServerResponse.empty({ status: 204 })
+      })
+
+      yield* router.post(mcpPath, post)
+      yield* router.del(mcpPath, del)
+    })
+  )
+
+/**
+ * McpServer keeps the id of every HTTP request that initialized until it next broadcasts a
+ * notification, which this server never does (its tools are fixed); forgetting the finished
+ * ones keeps that set bounded.
+ */
+const forgetFinishedClients = (protocol: RpcServer.Protocol["Type"]) =>
+  Effect.gen(function* () {
+    const server = yield* McpServer.McpServer
+    const live = yield* protocol.clientIds
+    for (const id of server.initializedClients) if (!live.has(id)) server.initializedClients.delete(id)
+  }).pipe(Effect.repeat(Schedule.spaced(Duration.minutes(1))), Effect.forkScoped)
+
+/** The MCP endpoint at /mcp: the REST operations as tools on the same services, Schemas and limits. */
+export const McpLive = Layer.unwrapEffect(
+  Effect.map(RpcServer.makeProtocolWithHttpApp, ({ httpApp, protocol }) =>
+    Layer.mergeAll(
+      mcpRoutes(httpApp),
+      McpToolsLive,
+      McpContractLive,
+      Layer.scopedDiscard(forgetFinishedClients(protocol))
+    ).pipe(Layer.provide(McpServer.layer(serverInfo).pipe(Layer.provide(Layer.succeed(RpcServer.Protocol, protocol)))))
+  )
+).pipe(
+  Layer.provide(RpcSerialization.layerJsonRpc()),
+  Layer.provide([McpSessions.Default, Authenticator.Default]),
+  // The same layers the REST groups are built with, so both share one instance of each (and one rate limit).
+  Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default, Bookings.Default, Requests.Default]),
+  Layer.provide([OptionSigner.Default, Notifier.Default, RateLimiterLive])
+)

@@ -1,0 +1,240 @@
+import { McpSchema, McpServer } from "@effect/ai"
+import { HttpServerRequest } from "@effect/platform"
+import { Cause, Clock, Context, Effect, JSONSchema, Layer, Option, ParseResult, type Redacted, Schema } from "effect"
+import { Authenticator } from "../Auth.js"
+import { BookingStatusPath } from "../Bookings/Api.js"
+import { Bookings } from "../Bookings/Bookings.js"
+import { CapabilitiesDocument } from "../Capabilities/Document.js"
+import { BookingConfirmationRequest, BookingConfirmationResponse, BookingStatusResponse } from "../Domain/Booking.js"
+import { Capabilities } from "../Domain/Capabilities.js"
+import { ErrorBodyFields, InternalError, InvalidRequest } from "../Domain/Errors.js"
+import { ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
+import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
+import { formatIssues } from "../ErrorContract.js"
+import { logFailure } from "../Failure.js"
+import { RateLimiter } from "../RateLimiter.js"
+import { Requests } from "../Requests/Requests.js"
+import { BookingSearch } from "../Search/Search.js"
+import { wireError } from "./Errors.js"
+
+/** Who sent the MCP HTTP request a tool call arrived on. */
+export class McpCaller extends Context.Tag("Booking/McpCaller")<
+  McpCaller,
+  {
+    /** The token presented on the request; empty when none was. */
+    readonly token: Redacted.Redacted<string>
+    readonly request: HttpServerRequest.HttpServerRequest
+  }
+>() {}
+
+/**
+ * @effect/rpc runs a handler with the context of the HTTP request that carried it, so the caller
+ * the /mcp route provides is there; McpServer's handler type has no room to say so.
+ */
+const currentCaller = Effect.flatMap(
+  Effect.serviceOption(McpCaller),
+  Option.match({
+    onNone: () => Effect.dieMessage("an MCP tool was called outside the /mcp route"),
+    onSome: Effect.succeed
+  })
+)
+
+const withoutIds = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(withoutIds)
+    : value !== null && typeof value === "object"
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([key]) => key !== "$id")
+            .map(([key, inner]) => [key, withoutIds(inner)])
+        )
+      : value
+
+/**
+ * The JSON Schema of a tool's arguments or result, generated as the OpenAPI document's is. MCP
+ * wants an object at the root (also for a union of objects), and Effect's `$id`s are dropped:
+ * clients compile every tool's schema into one validator, which refuses an `$id` seen twice.
+ */
+export const toolJsonSchema = (schema: Schema.Schema.All): Record<string, unknown> => {
+  const $defs: Record<string, JSONSchema.JsonSchema7> = {}
+  const root = JSONSchema.fromAST(schema.ast, { definitions: $defs, topLevelReferenceStrategy: "skip" })
+  const document = withoutIds(Object.keys($defs).length > 0 ? { ...root, $defs } : root) as Record<string, unknown>
+  return document.type === "object" ? document : { type: "object", ...document }
+}
+
+/** The 400 `invalid_request` body REST gives for the same body (see the error contract). */
+const invalidArguments = (error: ParseResult.ParseError) => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  return new InvalidRequest({
+    issues: formatIssues(issues),
+    ...(issues.some((issue) => issue.path[0] === "user_consent_confirmed")
+      ? { consent_required_before_create: true }
+      : {})
+  })
+}
+
+const decodeArguments = <A, I>(schema: Schema.Schema<A, I>, args: unknown) =>
+  Effect.mapError(Schema.decodeUnknown(schema)(args), invalidArguments)
+
+const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+const textOf = (body: unknown) => [{ type: "text" as const, text: JSON.stringify(body) }]
+
+/** The REST body as the result, and every failure as a tool error carrying the REST error body. */
+const toolResult = <E extends { readonly _tag: string }>(
+  effect: Effect.Effect<unknown, E>
+): Effect.Effect<McpSchema.CallToolResult> =>
+  effect.pipe(
+    Effect.map((body) => new McpSchema.CallToolResult({ content: textOf(body), structuredContent: body })),
+    Effect.catchAllCause((cause) => {
+      if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+      const failure = Cause.failureOption(cause)
+      const error: Effect.Effect<{ readonly _tag: string }> = Option.isSome(failure)
+        ? Effect.succeed(failure.value)
+        : Effect.as(
+            logFailure("unexpected defect in an MCP tool", cause),
+            new InternalError({ safe_next_step: "Retry later; if it persists, contact the operator." })
+          )
+      return Effect.map(error, (error) => {
+        const body = wireError(error)
+        return new McpSchema.CallToolResult({ isError: true, content: textOf(body), structuredContent: body })
+      })
+    })
+  )
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+/** A write that is safe to retry only with the same idempotency_key, and reaches real providers. */
+const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true }
+
+const noArguments = Schema.Struct({})
+
+/** One tool per REST operation: the same Schemas in and out, the same services behind. */
+export const bookingTools = {
+  get_capabilities: {
+    title: "What this service supports and the rules for assistants",
+    description:
+      "What this service can book and the rules for using it: the supported trades (vertical_id) with their job_type_ids, price kinds, quantity bounds, the emergency job types and the assistant contract (agent_contract). The MCP form of GET /api/public/requests/capabilities. Call it first in a conversation to choose vertical_id and job_type_id for search_booking_options. It describes what the service supports, never what is free now: only search_booking_options with direct_booking_available true proves availability. Read-only; needs no token and no personal data.",
+    input: noArguments,
+    output: Capabilities,
+    annotations: readOnly
+  },
+  search_booking_options: {
+    title: "Search bookable options (no personal data)",
+    description:
+      "Search bookable options for a home-service job in Sweden. The MCP form of POST /api/public/booking-options. Send the job (vertical_id, job_type_id, a description), the Swedish postcode (NNN NN), the timing in the user's words and, for unit prices, the quantities in details. Never send personal data here: no names, phone numbers, e-mail or street addresses (they are refused). Each option has a provider, a price, a free slot, booking terms and a booking_option_id that expires at expires_at, minutes after the search. Availability is proven only by a result with direct_booking_available true, and a search books nothing. If direct_booking_available is false, tell the user nothing is booked and offer create_follow_up_request. This service is not for emergencies: the emergency job types (agent_contract.emergencies in get_capabilities) get no options, and the user gets the 112 advice in safe_next_step. Read-only; needs no token.",
+    input: BookingSearchRequest,
+    output: BookingSearchResponse,
+    annotations: readOnly
+  },
+  confirm_booking: {
+    title: "Book one searched option (after the user's consent)",
+    description:
+      "Book one option from search_booking_options. The MCP form of POST /api/public/bookings. Call it only after the user has picked the option, accepted its booking terms (send its terms.version as booking_terms_version) and explicitly agreed that their name, phone, e-mail and address are sent to the provider: never send personal data before that consent, and set user_consent_confirmed and booking_terms_accepted to true only then. Send an idempotency_key that is new for each booking the user asks for, and the same key when retrying the same request: a retry returns the same booking (idempotent_replay true) and never books twice, while the same key with a different request is refused. A booking exists only when the result has booking_created, availability_checked and provider_selected all true and booking.status confirmed; the price is booking.price_sek of that result, not an earlier figure. An error with option_refresh_required true (option expired, slot taken, price or terms changed) means nothing was booked: search again and offer the new options. Requires the partner token.",
+    input: BookingConfirmationRequest,
+    output: BookingConfirmationResponse,
+    annotations: write
+  },
+  get_booking_status: {
+    title: "Look up a booking",
+    description:
+      "Look up a booking made with confirm_booking, by its booking.id or request_id. The MCP form of GET /api/public/bookings/{booking_id}. A booking exists only when found is true and the result has booking_created, availability_checked and provider_selected true and booking.status confirmed; found false means no booking with this id exists for your token. Use it when the user asks about a booking, or to learn the outcome when confirm_booking said it was unknown. Customer details are never returned. Read-only; requires the partner token.",
+    input: BookingStatusPath,
+    output: BookingStatusResponse,
+    annotations: readOnly
+  },
+  create_follow_up_request: {
+    title: "Hand the job to providers (never a booking)",
+    description:
+      "Hand a job to providers as a follow-up request, when search_booking_options found no direct booking (direct_booking_available false) or the user prefers to be contacted. The MCP form of POST /api/public/requests. It is never a booking: no provider, time or price is reserved (booking_created, availability_checked and provider_selected are false), so tell the user that providers will contact them. Ask for the user's explicit consent before sending their name, phone, e-mail and address, and set user_consent_confirmed to true only then. Send an idempotency_key and reuse it when retrying: a retry returns the same request and never sends it twice. Emergencies are refused with the advice to call 112. Requires the partner token.",
+    input: ServiceRequestCreate,
+    output: ServiceRequestResponse,
+    annotations: write
+  }
+} as const
+
+export type BookingToolName = keyof typeof bookingTools
+
+/**
+ * A result is the REST body of the operation, or on a tool error the REST error body (clients
+ * check structuredContent against outputSchema also on errors). McpSchema.Tool has no
+ * outputSchema field, so the /mcp route adds these to tools/list results.
+ */
+export const outputSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map(
+  Object.entries(bookingTools).map(([name, tool]) => [name, toolJsonSchema(Schema.Union(tool.output, ErrorBodyFields))])
+)
+
+const encodeStatus = Schema.encode(BookingStatusResponse)
+
+export const McpToolsLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const server = yield* McpServer.McpServer
+    const document = yield* CapabilitiesDocument
+    const search = yield* BookingSearch
+    const bookings = yield* Bookings
+    const requests = yield* Requests
+    const limiter = yield* RateLimiter
+    const authenticator = yield* Authenticator
+    const decoder = new TextDecoder()
+
+    const handlers: Record<BookingToolName, (args: unknown) => Effect.Effect<McpSchema.CallToolResult>> = {
+      get_capabilities: () =>
+        toolResult(Effect.map(document.current, ({ body }) => JSON.parse(decoder.decode(body)) as unknown)),
+      search_booking_options: (args) =>
+        toolResult(
+          Effect.gen(function* () {
+            const caller = yield* currentCaller
+            const request = yield* decodeArguments(BookingSearchRequest, args)
+            yield* limiter
+              .byClient("search")
+              .pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, caller.request))
+            return yield* search.search(request, yield* now)
+          })
+        ),
+      confirm_booking: (args) =>
+        toolResult(
+          Effect.gen(function* () {
+            const caller = yield* currentCaller
+            const partner = yield* authenticator.partner(caller.token)
+            const request = yield* decodeArguments(BookingConfirmationRequest, args)
+            yield* limiter.byPartner("confirm", partner.id)
+            const { body } = yield* bookings.confirm(request, undefined, partner, yield* now)
+            return body
+          })
+        ),
+      get_booking_status: (args) =>
+        toolResult(
+          Effect.gen(function* () {
+            const caller = yield* currentCaller
+            const partner = yield* authenticator.partner(caller.token)
+            const { booking_id } = yield* decodeArguments(BookingStatusPath, args)
+            const body = yield* bookings.status(booking_id, partner)
+            return yield* Effect.orDie(encodeStatus(body))
+          })
+        ),
+      create_follow_up_request: (args) =>
+        toolResult(
+          Effect.gen(function* () {
+            const caller = yield* currentCaller
+            const partner = yield* authenticator.requester(caller.token)
+            const request = yield* decodeArguments(ServiceRequestCreate, args)
+            yield* limiter.byPartner("requests", partner.id)
+            const { body } = yield* requests.create(request, undefined, partner, yield* now)
+            return body
+          })
+        )
+    }
+
+    for (const [name, tool] of Object.entries(bookingTools)) {
+      yield* server.addTool({
+        tool: new McpSchema.Tool({
+          name,
+          title: tool.title,
+          description: tool.description,
+          inputSchema: toolJsonSchema(tool.input),
+          annotations: new McpSchema.ToolAnnotations({ title: tool.title, ...tool.annotations })
+        }),
+        handle: handlers[name as BookingToolName]
+      })
+    }
+  })
+)

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, TestClock } from "effect"
+import { TestServerLive, testNow } from "../support/TestServer.js"
+import { callTool, connect } from "./McpClient.js"
+
+const searchArgs = {
+  vertical_id: "vvs",
+  job_type_id: "install_faucet",
+  description: "Byta köksblandaren, den nya finns på plats",
+  location: { country_code: "SE", postcode: "111 22" },
+  timing: { preferred_time_text: "nästa vecka" }
+}
+
+const requestArgs = {
+  vertical_id: "vvs",
+  job_type_id: "leak_hidden",
+  description: "Fuktfläck i taket under badrummet.",
+  user_consent_confirmed: true,
+  customer: { name: "Nils Holm", phone: "+46 70 111 22 33", email: "nils.holm@example.se" },
+  location: { address: "Sveavägen 1", postcode: "111 57" },
+  timing: { urgency: "snarast" }
+}
+
+describe("MCP in development without a configured token, as REST", () => {
+  it.layer(TestServerLive({ APP_ENV: "development" }))((it) => {
+    it.scoped("development: a caller without a token is the anonymous partner and may book", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(testNow)
+        const { client } = yield* connect()
+        const [option] = (yield* callTool(client, "search_booking_options", searchArgs)).structuredContent.options
+        const booked = yield* callTool(client, "confirm_booking", {
+          booking_option_id: option.booking_option_id,
+          customer: requestArgs.customer,
+          service_location: { country_code: "SE", address: "Götgatan 1", postcode: "111 22" },
+          user_consent_confirmed: true,
+          booking_terms_accepted: true,
+          booking_terms_version: option.terms.version,
+          booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+          idempotency_key: "anonymous-1"
+        })
+        expect(booked.structuredContent).toMatchObject({ booking_created: true })
+        const status = yield* callTool(client, "get_booking_status", {
+          booking_id: booked.structuredContent.booking.id
+        })
+        expect(status.structuredContent).toMatchObject({ found: true })
+      })
+    )
+  })
+})

@@ -1,0 +1,65 @@
+import { HttpServer } from "@effect/platform"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { Effect } from "effect"
+
+/** The app's /mcp on the port the test server bound. */
+export const mcpUrl = Effect.map(HttpServer.HttpServer, (server) => {
+  const address = server.address
+  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
+  return new URL(`http://127.0.0.1:${address.port}/mcp`)
+})
+
+export interface Connected {
+  readonly client: Client
+  readonly transport: StreamableHTTPClientTransport
+}
+
+/** The official SDK's client, connected (initialized) over Streamable HTTP, closed with the scope. */
+export const connect = (headers: Record<string, string> = {}) =>
+  Effect.acquireRelease(
+    Effect.gen(function* () {
+      const url = yield* mcpUrl
+      const client = new Client({ name: "booking-api-test", version: "1.0.0" })
+      const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } })
+      yield* Effect.promise(() => client.connect(transport))
+      return { client, transport } satisfies Connected
+    }),
+    ({ client }) => Effect.promise(() => client.close())
+  )
+
+export interface ToolResult {
+  readonly isError?: boolean
+  readonly structuredContent?: any
+  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
+}
+
+/** A tool call; the SDK checks structuredContent against the tool's outputSchema on success. */
+export const callTool = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<ToolResult>)
+
+/** A raw JSON-RPC POST to /mcp, for what the SDK client would never send. */
+export const postMcp = (body: unknown, headers: Record<string, string> = {}) =>
+  Effect.gen(function* () {
+    const url = yield* mcpUrl
+    const response = yield* Effect.promise(() =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: typeof body === "string" ? body : JSON.stringify(body)
+      })
+    )
+    const text = yield* Effect.promise(() => response.text())
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers.entries()),
+      body: text.length > 0 ? JSON.parse(text) : undefined
+    }
+  })
+
+export const initializeMessage = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { inject } from "vitest"
+import { TestServerLive } from "../support/TestServer.js"
+import { callTool, connect, initializeMessage, postMcp } from "./McpClient.js"
+
+const searchArgs = {
+  vertical_id: "vvs",
+  job_type_id: "install_faucet",
+  description: "Byta köksblandaren, den nya finns på plats",
+  location: { country_code: "SE", postcode: "111 22" },
+  timing: { preferred_time_text: "nästa vecka" }
+}
+
+const requestArgs = {
+  vertical_id: "vvs",
+  job_type_id: "leak_hidden",
+  description: "Fuktfläck i taket under badrummet.",
+  user_consent_confirmed: true,
+  customer: { name: "Nils Holm", phone: "+46 70 111 22 33", email: "nils.holm@example.se" },
+  location: { address: "Sveavägen 1", postcode: "111 57" },
+  timing: { urgency: "snarast" }
+}
+
+describe("MCP in production without a configured token, as REST", () => {
+  it.layer(
+    TestServerLive({
+      APP_ENV: "production",
+      PUBLIC_BASE_URL: "https://api.example.se",
+      DATABASE_URL: inject("databaseUrl"),
+      DEMO_SUPPLY: "false"
+    })
+  )((it) => {
+    it.scoped("production: search answers; confirm and status are 401 and requests 503, as tool errors", () =>
+      Effect.gen(function* () {
+        const own = yield* postMcp(initializeMessage, { origin: "https://api.example.se" })
+        expect(own.status, JSON.stringify(own.body)).toBe(200)
+        expect((yield* postMcp(initializeMessage, { origin: "http://127.0.0.1:8080" })).status).toBe(403)
+
+        for (const headers of [{}, { authorization: "Bearer some-token-0123456789" }]) {
+          const { client } = yield* connect(headers)
+          const searched = yield* callTool(client, "search_booking_options", searchArgs)
+          expect(searched.structuredContent).toMatchObject({ ok: true, direct_booking_available: false })
+          const status = yield* callTool(client, "get_booking_status", { booking_id: "bkg_anything" })
+          expect(status).toMatchObject({ isError: true, structuredContent: { error: "unauthorized", status: 401 } })
+          const request = yield* callTool(client, "create_follow_up_request", requestArgs)
+          expect(request).toMatchObject({
+            isError: true,
+            structuredContent: { error: "auth_not_configured", status: 503 }
+          })
+        }
+      })
+    )
+  })
+})
