@@ -144,7 +144,7 @@ const jsonBody = (request: HttpServerRequest.HttpServerRequest) =>
     }
     const unstorable = unstorableStrings(body, maxListedIssues)
     if (unstorable.length > 0) return yield* new InvalidRequest({ issues: formatIssues(unstorable) })
-    return body
+    return { body, text, bytes }
   })
 
 type BodyRefusal = InvalidRequest | MalformedJson | PayloadTooLarge | UnsupportedMediaType
@@ -161,15 +161,19 @@ const isBodyRefusal = (defect: unknown): defect is BodyRefusal =>
  * and turns their failures into defects, which the contract turns back into these refusals.
  */
 const jsonOnly = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
-  const json = Effect.runSync(Effect.cached(Effect.orDie(jsonBody(request))))
+  const checked = Effect.runSync(Effect.cached(Effect.orDie(jsonBody(request))))
   const refused = Effect.die(notJson(request.headers["content-type"]))
+  // A reader of the raw body (the MCP transport reads text) gets the same checked JSON.
+  const bytes = Effect.map(checked, ({ bytes }) => bytes)
   return Object.create(request, {
-    json: { value: json },
-    text: { value: refused },
+    json: { value: Effect.map(checked, ({ body }) => body) },
+    text: { value: Effect.map(checked, ({ text }) => text) },
+    arrayBuffer: {
+      value: Effect.map(bytes, (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer)
+    },
+    stream: { value: Stream.fromEffect(Effect.map(bytes, (b) => new Uint8Array(b))) },
     urlParamsBody: { value: refused },
-    arrayBuffer: { value: refused },
     multipart: { value: refused },
-    stream: { value: Stream.fromEffect(refused) },
     multipartStream: { value: Stream.fromEffect(refused) }
   })
 }
