@@ -6,9 +6,10 @@ import { reportStartFailure } from "../Main/Launch.js"
 import { PartnerError, Partners } from "../Partners.js"
 
 const usage = `usage:
-  npm run partner -- create <partner-id> <name...>
-  npm run partner -- token:issue <partner-id>        prints a new token once; keep it
-  npm run partner -- token:revoke <prefix-or-token>  stops it on every instance within seconds
+  npm run partner -- create [--sandbox] <partner-id> <name...>
+                                                     a sandbox partner's bookings and requests notify nobody
+  npm run partner -- token:issue <partner-id>        prints a new token once; it works at once everywhere
+  npm run partner -- token:revoke <prefix-or-token>  stops it on every instance within 2 seconds
   npm run partner -- list`
 
 const program = Effect.gen(function* () {
@@ -16,10 +17,11 @@ const program = Effect.gen(function* () {
   const [command, ...args] = process.argv.slice(2)
   switch (command) {
     case "create": {
-      const [id, ...name] = args
+      const sandbox = args.includes("--sandbox")
+      const [id, ...name] = args.filter((arg) => arg !== "--sandbox")
       if (!id || name.length === 0) return yield* new PartnerError({ message: usage })
-      yield* partners.create(id, name.join(" "))
-      return yield* Console.log(`created partner ${id}`)
+      yield* partners.create(id, name.join(" "), { sandbox })
+      return yield* Console.log(`created ${sandbox ? "sandbox " : ""}partner ${id}`)
     }
     case "token:issue": {
       const [id] = args
@@ -40,7 +42,8 @@ const program = Effect.gen(function* () {
         const token = row.prefix
           ? `${row.prefix} ${row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : "live"}, last used ${row.lastUsedAt?.toISOString() ?? "never"}`
           : "no tokens"
-        yield* Console.log(`${row.id}\t${row.active ? "active" : "inactive"}\t${row.name}\t${token}`)
+        const state = `${row.active ? "active" : "inactive"}${row.sandbox ? " sandbox" : ""}`
+        yield* Console.log(`${row.id}\t${state}\t${row.name}\t${token}`)
       }
       return
     }
