@@ -85,7 +85,9 @@ export const CreatedRequest = Schema.Struct({
   provider_candidates: Schema.Array(ProviderCandidate),
   persistence_status: Schema.optional(Schema.Literal("stored")),
   persistence_backend: Schema.optional(Schema.Literal("postgresql")),
-  handoff: Handoff
+  handoff: Handoff,
+  /** Only on a sandbox partner's requests: the hand-off was recorded, and no provider received it. */
+  sandbox: Schema.optional(Schema.Literal(true))
 })
 export type CreatedRequest = typeof CreatedRequest.Type
 
