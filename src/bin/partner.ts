@@ -1,5 +1,5 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
+import { Console, Effect, Layer, Logger } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
 import { reportStartFailure } from "../Main/Launch.js"
@@ -52,10 +52,14 @@ const program = Effect.gen(function* () {
   }
 })
 
+/** Logs go to stderr, so stdout is only what was asked for: `TOKEN=$(npm run -s partner -- token:issue ID)`. */
+const LogToStderr = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))
+
 NodeRuntime.runMain(
   program.pipe(
     Effect.provide(Partners.Default.pipe(Layer.provide(ToolDatabaseLive), Layer.provide(AppConfig.Default))),
-    reportStartFailure
+    reportStartFailure,
+    Effect.provide(LogToStderr)
   ),
-  { disableErrorReporting: true }
+  { disableErrorReporting: true, disablePrettyLogger: true }
 )
