@@ -129,6 +129,6 @@ describe("partners and their tokens", () => {
         }>`SELECT prefix, revoked_at FROM partner_tokens`
         expect(rows.filter((row) => row.revokedAt !== null)).toHaveLength(1)
       }).pipe(Effect.scoped),
-    60_000
+    120_000
   )
 })
