@@ -87,6 +87,8 @@ export const appConfig = Config.all({
   databaseUrl: postgresUrl,
   publicBaseUrl: httpUrl("PUBLIC_BASE_URL").pipe(Config.option),
   apiTokens: tokenList("SERVICE_REQUESTS_API_TOKENS"),
+  sandboxApiTokens: tokenList("SANDBOX_API_TOKENS"),
+  authMode: Config.literal("open", "tokens")("AUTH_MODE").pipe(Config.option),
   demoSupply: Config.boolean("DEMO_SUPPLY").pipe(Config.option),
   logFormat: Config.literal("json", "pretty")("LOG_FORMAT").pipe(Config.option),
   rateLimitSearchPerMinute: perMinute("RATE_LIMIT_SEARCH_PER_MINUTE", 120),
@@ -149,6 +151,27 @@ export const appConfig = Config.all({
         )
       : Either.right(config)
   ),
+  Config.mapOrFail((config) =>
+    config.appEnv === "production" && Option.getOrUndefined(config.authMode) === "open"
+      ? Either.left(
+          ConfigError.InvalidData(
+            ["AUTH_MODE"],
+            "AUTH_MODE=open is for development only: production always needs tokens"
+          )
+        )
+      : Either.right(config)
+  ),
+  Config.mapOrFail((config) => {
+    const live = new Set(config.apiTokens.map(Redacted.value))
+    return config.sandboxApiTokens.some((token) => live.has(Redacted.value(token)))
+      ? Either.left(
+          ConfigError.InvalidData(
+            ["SANDBOX_API_TOKENS"],
+            "SANDBOX_API_TOKENS must not repeat a token of SERVICE_REQUESTS_API_TOKENS: a token is live or sandbox, never both"
+          )
+        )
+      : Either.right(config)
+  }),
   Config.mapOrFail((config) =>
     config.appEnv === "production" && !config.publicBaseUrlConfigured
       ? Either.left(

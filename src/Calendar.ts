@@ -78,13 +78,15 @@ export interface NewBooking {
   readonly source: string
   readonly externalReference: string | null
   readonly confirmedAt: Date
+  /** A sandbox booking takes its slot in the sandbox calendar, never the provider's real one. */
+  readonly sandbox: boolean
 }
 
 export interface OutboxRow {
   readonly id: string
   readonly recipient_role: "customer" | "provider"
   readonly provider_id: string | null
-  readonly channel: "email" | "webhook" | "none"
+  readonly channel: "email" | "webhook" | "none" | "sandbox"
   readonly address: string | null
   readonly subject: string
   readonly body: string
@@ -124,7 +126,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
             SELECT json_agg(json_build_array(
               (extract(epoch FROM lower(b.during)) * 1000)::bigint, (extract(epoch FROM upper(b.during)) * 1000)::bigint))
             FROM calendar_bookings b
-            WHERE b.provider_id = p.id AND b.during && tstzrange(${new Date(input.range.start)}, ${new Date(input.range.end)})
+            WHERE b.provider_id = p.id AND NOT b.sandbox AND b.during && tstzrange(${new Date(input.range.start)}, ${new Date(input.range.end)})
           ), '[]') AS busy
         FROM provider_services s
         JOIN providers p ON p.id = s.provider_id
@@ -166,15 +168,15 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
     const book = Effect.fn("Calendar.book")(function* (booking: NewBooking, outbox: ReadonlyArray<OutboxRow>) {
       const rows = yield* sql<{ confirmedAt: Date }>`
         WITH cal AS (
-          INSERT INTO calendar_bookings (id, provider_id, service_id, during)
+          INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox)
           VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
-                  tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'))
+                  tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.sandbox})
           RETURNING id
         ), confirmed AS (
           INSERT INTO bookings (id, request_id, partner_id, provider_id, provider_name, service_id, vertical_id,
             job_type_id, service_label_sv, slot_start, slot_end, slot_label, time_zone, price_sek, pricing_model,
             price_type, unit_price_sek, unit, quantity, terms_version, terms_url, scope, customer, service_location,
-            destination_location, consent, source, external_reference, confirmed_at)
+            destination_location, consent, source, external_reference, confirmed_at, sandbox)
           SELECT cal.id, ${booking.requestId}, ${booking.partnerId}, ${booking.providerId}, ${booking.providerName},
             ${booking.serviceId}, ${booking.verticalId}, ${booking.jobTypeId}, ${booking.serviceLabelSv},
             ${booking.slotStart}, ${booking.slotEnd}, ${booking.slotLabel}, ${booking.timeZone}, ${booking.priceSek},
@@ -183,7 +185,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
             ${JSON.stringify(booking.customer)}::jsonb, ${JSON.stringify(booking.serviceLocation)}::jsonb,
             ${booking.destinationLocation === null ? null : JSON.stringify(booking.destinationLocation)}::jsonb,
             ${JSON.stringify(booking.consent)}::jsonb, ${booking.source}, ${booking.externalReference},
-            ${booking.confirmedAt}
+            ${booking.confirmedAt}, ${booking.sandbox}
           FROM cal
           RETURNING confirmed_at
         ), outbox AS (

@@ -1,6 +1,6 @@
 import { createServer } from "node:http"
 import type { Duplex } from "node:stream"
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "./Api.js"
@@ -10,6 +10,7 @@ import { Bookings } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
+import { DocsLive } from "./Docs/Http.js"
 import { ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
 import { McpLive } from "./Mcp/Http.js"
@@ -34,9 +35,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), L
 
 /** The Api with its docs, OpenAPI and error contract, on whatever HttpServer is provided. */
 export const HttpAppLive = HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(DocsLive),
   Layer.provide(McpLive),
-  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ErrorContractLive),
   Layer.provide(ApiLive),
   // Provided last so it is built first: the demo supply is in place before anything reads it.

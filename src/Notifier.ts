@@ -7,7 +7,7 @@ import { logFailure } from "./Failure.js"
 import { notifications as notificationsTotal } from "./Observability.js"
 
 export type RecipientRole = "customer" | "provider"
-export type Channel = "email" | "webhook" | "none"
+export type Channel = "email" | "webhook" | "none" | "sandbox"
 export type DeliveryStatus = "pending" | "sent" | "failed" | "skipped"
 
 export interface DeliveryState {
@@ -147,10 +147,14 @@ const make = Effect.gen(function* () {
     yield* Effect.logWarning("SMTP_URL is not set: e-mail notifications are skipped")
   }
 
-  /** Where a recipient is told: providers prefer their webhook; e-mail only when SMTP is configured. */
-  const channelFor = (role: RecipientRole, contact: Contact): ChannelChoice => {
+  /**
+   * Where a recipient is told: providers prefer their webhook; e-mail only when SMTP is configured.
+   * A sandbox partner's messages all go to the sandbox sink: kept in the outbox row, sent to no one.
+   */
+  const channelFor = (role: RecipientRole, contact: Contact, sandbox = false): ChannelChoice => {
     const webhookUrl = present(contact.webhookUrl)
     const email = present(contact.email)
+    if (sandbox) return { channel: "sandbox", address: (role === "provider" ? webhookUrl : null) ?? email }
     if (role === "provider" && webhookUrl !== null) return { channel: "webhook", address: webhookUrl }
     if (Option.isSome(mailer) && email !== null) return { channel: "email", address: email }
     return { channel: "none", address: null }
@@ -239,6 +243,7 @@ const make = Effect.gen(function* () {
       case "webhook":
         return sendWebhook(row)
       case "none":
+      case "sandbox":
         return Effect.void
     }
   }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 
 export class PartnerError extends Schema.TaggedError<PartnerError>()("PartnerError", { message: Schema.String }) {}
 
@@ -14,20 +14,43 @@ export interface TokenEntry {
   readonly digest: Buffer
   readonly partnerId: string
   readonly partnerName: string
+  readonly sandbox: boolean
 }
+
+interface TokenRow {
+  readonly prefix: string
+  readonly tokenSha256: Buffer
+  readonly partnerId: string
+  readonly partnerName: string
+  readonly sandbox: boolean
+}
+
+const toEntry = (row: TokenRow): TokenEntry => ({
+  prefix: row.prefix,
+  digest: row.tokenSha256,
+  partnerId: row.partnerId,
+  partnerName: row.partnerName,
+  sandbox: row.sandbox
+})
 
 /** Partners and their API tokens (PostgreSQL); a token is shown once and kept only as a hash. */
 export class Partners extends Effect.Service<Partners>()("Booking/Partners", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const create = Effect.fn("Partners.create")(function* (id: string, name: string) {
+    /** A sandbox partner's bookings and requests are marked and never notify anyone. */
+    const create = Effect.fn("Partners.create")(function* (
+      id: string,
+      name: string,
+      options?: { readonly sandbox?: boolean }
+    ) {
       if (!/^[a-z0-9][a-z0-9_-]{1,63}$/.test(id)) {
         return yield* new PartnerError({ message: `partner id must match [a-z0-9][a-z0-9_-]{1,63}, got "${id}"` })
       }
       if (name.trim().length === 0) return yield* new PartnerError({ message: "partner name must not be empty" })
       const rows =
-        yield* sql`INSERT INTO partners (id, name) VALUES (${id}, ${name.trim()}) ON CONFLICT DO NOTHING RETURNING id`
+        yield* sql`INSERT INTO partners (id, name, sandbox) VALUES (${id}, ${name.trim()}, ${options?.sandbox === true})
+          ON CONFLICT DO NOTHING RETURNING id`
       if (rows.length === 0) return yield* new PartnerError({ message: `partner ${id} already exists` })
     })
 
@@ -55,30 +78,34 @@ export class Partners extends Effect.Service<Partners>()("Booking/Partners", {
       id: string
       name: string
       active: boolean
+      sandbox: boolean
       prefix: string | null
       createdAt: Date | null
       lastUsedAt: Date | null
       revokedAt: Date | null
     }>`
-      SELECT p.id, p.name, p.active, t.prefix, t.created_at, t.last_used_at, t.revoked_at
+      SELECT p.id, p.name, p.active, p.sandbox, t.prefix, t.created_at, t.last_used_at, t.revoked_at
       FROM partners p LEFT JOIN partner_tokens t ON t.partner_id = p.id
       ORDER BY p.id, t.created_at`
 
     /** Every token that authenticates now: unrevoked, of an active partner. */
-    const liveTokens = sql<{ prefix: string; tokenSha256: Buffer; partnerId: string; partnerName: string }>`
-      SELECT t.prefix, t.token_sha256, p.id AS partner_id, p.name AS partner_name
+    const liveTokens = sql<TokenRow>`
+      SELECT t.prefix, t.token_sha256, p.id AS partner_id, p.name AS partner_name, p.sandbox
       FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
-      WHERE t.revoked_at IS NULL AND p.active`.pipe(
-      Effect.map((rows) =>
-        rows.map(
-          (row): TokenEntry => ({
-            prefix: row.prefix,
-            digest: row.tokenSha256,
-            partnerId: row.partnerId,
-            partnerName: row.partnerName
-          })
-        )
+      WHERE t.revoked_at IS NULL AND p.active`.pipe(Effect.map((rows) => rows.map(toEntry)))
+
+    /** The live token with this prefix, if there is one (a token issued since the last full read). */
+    const liveToken = (prefix: string) =>
+      sql<TokenRow>`
+        SELECT t.prefix, t.token_sha256, p.id AS partner_id, p.name AS partner_name, p.sandbox
+        FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
+        WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEntry))
       )
+
+    /** Whether a partner token was ever issued, revoked ones included. */
+    const anyTokenEver = sql<{ issued: boolean }>`SELECT EXISTS (SELECT 1 FROM partner_tokens) AS issued`.pipe(
+      Effect.map((rows) => rows[0]?.issued === true)
     )
 
     const markUsed = (prefixes: ReadonlyArray<string>) =>
@@ -86,6 +113,6 @@ export class Partners extends Effect.Service<Partners>()("Booking/Partners", {
         ? Effect.void
         : sql`UPDATE partner_tokens SET last_used_at = now() WHERE ${sql.in("prefix", prefixes)}`.pipe(Effect.asVoid)
 
-    return { create, issueToken, revokeToken, list, liveTokens, markUsed } as const
+    return { create, issueToken, revokeToken, list, liveTokens, liveToken, anyTokenEver, markUsed } as const
   })
 }) {}

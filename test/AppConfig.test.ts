@@ -93,4 +93,32 @@ describe("AppConfig", () => {
       expect(config).toMatchObject({ port: 8080, appEnv: "development", demoSupply: true })
     })
   )
+
+  it.effect("AUTH_MODE is open or tokens, and open is refused in production", () =>
+    Effect.gen(function* () {
+      const production = {
+        APP_ENV: "production",
+        PUBLIC_BASE_URL: "https://api.example.se",
+        DATABASE_URL: "postgres://u@db.internal/booking"
+      }
+      expect(Either.getOrThrow(yield* load({})).authMode).toEqual(Option.none())
+      expect(Either.getOrThrow(yield* load({ AUTH_MODE: "tokens" })).authMode).toEqual(Option.some("tokens"))
+      expect(Either.getOrThrow(yield* load({ ...production, AUTH_MODE: "tokens" })).authMode).toEqual(
+        Option.some("tokens")
+      )
+      expect(yield* failure({ AUTH_MODE: "closed" })).toContain("AUTH_MODE")
+      expect(yield* failure({ ...production, AUTH_MODE: "open" })).toContain("AUTH_MODE=open is for development only")
+    })
+  )
+
+  it.effect("SANDBOX_API_TOKENS are read like the live tokens and may not repeat one of them", () =>
+    Effect.gen(function* () {
+      const config = Either.getOrThrow(yield* load({ SANDBOX_API_TOKENS: "sandbox-one, sandbox-two," }))
+      expect(config.sandboxApiTokens.map(Redacted.value)).toEqual(["sandbox-one", "sandbox-two"])
+      expect(String(config.sandboxApiTokens[0])).toBe("<redacted>")
+      expect(
+        yield* failure({ SERVICE_REQUESTS_API_TOKENS: "shared-token", SANDBOX_API_TOKENS: "other, shared-token" })
+      ).toContain("SANDBOX_API_TOKENS must not repeat a token of SERVICE_REQUESTS_API_TOKENS")
+    })
+  )
 })

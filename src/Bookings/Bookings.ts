@@ -90,6 +90,7 @@ interface StoredBooking {
   readonly quantity: number | null
   readonly termsVersion: string
   readonly confirmedAt: Date
+  readonly sandbox: boolean
 }
 
 const priceOf = (stored: StoredBooking) =>
@@ -114,6 +115,9 @@ const outageSteps = {
   statusUnreadable:
     "The booking's status cannot be read right now because the database does not answer. This says nothing about whether the booking exists: do not tell the user it is booked or that it is not, and do not book again. Retry this lookup in a moment."
 } as const
+
+const sandboxNote =
+  "Sandbox: this booking is a test. No provider or customer was told (every message was recorded in the sandbox instead), and no provider's real calendar was touched. "
 
 /** Confirms options into durable bookings exactly once per key, and looks them up redacted. */
 export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
@@ -141,7 +145,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       sql<StoredBooking>`
         SELECT id, request_id, provider_id, provider_name, service_id, slot_start, slot_end, slot_label, time_zone,
           price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity, terms_version,
-          confirmed_at
+          confirmed_at, sandbox
         FROM bookings
         WHERE partner_id = ${partnerId} AND ${
           where.id !== undefined ? sql`id = ${where.id}::uuid` : sql`request_id = ${where.requestId ?? ""}`
@@ -177,13 +181,14 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         confirmed_at: formatInZone(stored.confirmedAt, stored.timeZone),
         terms_version: stored.termsVersion,
         ...(customerStatus ? { customer_confirmation_status: customerStatus } : {}),
-        ...(providerStatus ? { provider_confirmation_status: providerStatus } : {})
+        ...(providerStatus ? { provider_confirmation_status: providerStatus } : {}),
+        ...(stored.sandbox ? { sandbox: true as const } : {})
       }
       return { booking, confirmation_delivery: { customer, provider } }
     }
 
     const confirmedStep = (stored: StoredBooking) =>
-      `The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking.`
+      `${stored.sandbox ? sandboxNote : ""}The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking.`
 
     const respond = (stored: StoredBooking, states: Option.Option<ReadonlyArray<DeliveryState>>, replay: boolean) => {
       const response: BookingConfirmationResponse = {
@@ -378,11 +383,12 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             customerName
           })
           const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000).toISOString()
-          const customerChannel = notifier.channelFor("customer", { email: request.customer.email })
-          const providerChannel = notifier.channelFor("provider", {
-            email: offer.notifyEmail,
-            webhookUrl: offer.notifyWebhookUrl
-          })
+          const customerChannel = notifier.channelFor("customer", { email: request.customer.email }, partner.sandbox)
+          const providerChannel = notifier.channelFor(
+            "provider",
+            { email: offer.notifyEmail, webhookUrl: offer.notifyWebhookUrl },
+            partner.sandbox
+          )
           const outbox: Array<OutboxRow> = [
             {
               id: randomUUID(),
@@ -443,7 +449,8 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
               },
               source: request.source,
               externalReference: request.external_reference ?? null,
-              confirmedAt: now
+              confirmedAt: now,
+              sandbox: partner.sandbox
             },
             outbox
           )
@@ -464,7 +471,8 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             unit: option.unit ?? null,
             quantity: option.quantity ?? null,
             termsVersion: option.termsVersion,
-            confirmedAt
+            confirmedAt,
+            sandbox: partner.sandbox
           }
           return Option.some({
             stored,
@@ -488,7 +496,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         if (Option.isNone(raced)) return yield* unavailable(outageSteps.replayUnreadable)("idempotency key vanished")
         return yield* replay(partner, raced.value, hash)
       }
-      yield* Metric.increment(bookingsConfirmed)
+      if (!partner.sandbox) yield* Metric.increment(bookingsConfirmed)
       yield* notifier.deliverNow(written.value.outbox)
       // Read after the bounded wait, so skipped rows and late outcomes both show.
       const states = yield* deliveryStates([written.value.stored.id])

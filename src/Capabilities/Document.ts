@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto"
 import { Duration, Effect, Schedule, Schema, SubscriptionRef } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
+import { type Document, etagOf, makeDocument } from "../Documents.js"
 import { Capabilities, requestsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
 import { quantityBounds, quantityKeys } from "../Domain/Pricing.js"
@@ -108,7 +108,10 @@ export const buildCapabilities = (input: {
     auth: {
       production:
         "Bearer token required: 'Authorization: Bearer <API_TOKEN>' or 'X-Service-Requests-Token: <API_TOKEN>'.",
-      development: "Token optional when no token is configured on the server.",
+      development:
+        "A development server may run open (AUTH_MODE=open, or by default while no token was ever configured): a request without a token then passes as anonymous. A token that is sent is always checked: an unknown or revoked one is 401.",
+      sandbox:
+        "A sandbox token (SANDBOX_API_TOKENS, or a partner created with --sandbox) uses the same endpoints; its bookings and requests are marked sandbox: true, notify no one (confirmation_delivery shows channel sandbox) and never take a provider's real calendar time.",
       token_required_for: [
         "POST /api/public/bookings",
         "GET /api/public/bookings/{booking_id}",
@@ -160,22 +163,15 @@ export const buildCapabilities = (input: {
     }
   })
 
-export interface EncodedDocument {
-  readonly body: Uint8Array
-  readonly etag: string
-}
-
 const encodeCapabilities = Schema.encodeSync(Capabilities)
 
-export const encodeDocument = (capabilities: Capabilities): EncodedDocument => {
-  const json = JSON.stringify(encodeCapabilities(capabilities))
-  const body = new TextEncoder().encode(json)
-  return { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` }
-}
+export const encodeDocument = (capabilities: Capabilities): Uint8Array =>
+  new TextEncoder().encode(JSON.stringify(encodeCapabilities(capabilities)))
 
 /**
- * The capabilities response, encoded once. The service counts come from the supply index,
- * so a background fiber re-reads them and re-encodes only when they change (supply import).
+ * The capabilities response, encoded and compressed once. The service counts come from the
+ * supply index, so a background fiber re-reads them and swaps the document only when they change
+ * (supply import).
  */
 export class CapabilitiesDocument extends Effect.Service<CapabilitiesDocument>()("Booking/CapabilitiesDocument", {
   scoped: Effect.gen(function* () {
@@ -185,9 +181,16 @@ export class CapabilitiesDocument extends Effect.Service<CapabilitiesDocument>()
     const build = supply
       .fixedPriceServiceCounts()
       .pipe(Effect.map((counts) => encodeDocument(buildCapabilities({ catalog, counts }))))
-    const current = yield* SubscriptionRef.make(yield* build.pipe(Effect.orDie))
+    const current = yield* SubscriptionRef.make<Document>(
+      makeDocument(yield* build.pipe(Effect.orDie), "application/json")
+    )
+    // Compressed again only when the content changed.
     yield* build.pipe(
-      Effect.flatMap((doc) => SubscriptionRef.update(current, (old) => (old.etag === doc.etag ? old : doc))),
+      Effect.flatMap((body) =>
+        SubscriptionRef.update(current, (old) =>
+          old.etag === etagOf(body) ? old : makeDocument(body, "application/json")
+        )
+      ),
       Effect.catchAllCause((cause) => logFailureWarning("capabilities refresh failed", cause)),
       Effect.repeat(Schedule.spaced(Duration.seconds(30))),
       Effect.forkScoped

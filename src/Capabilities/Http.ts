@@ -1,18 +1,14 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
+import { serveDocument } from "../Documents.js"
 import { CapabilitiesDocument } from "./Document.js"
 
 export const CapabilitiesLive = HttpApiBuilder.group(Api, "capabilities", (handlers) =>
   Effect.gen(function* () {
     const document = yield* CapabilitiesDocument
-    return handlers.handle("capabilities", ({ request }) =>
-      Effect.map(document.current, ({ body, etag }) => {
-        const headers = { etag, "cache-control": "public, max-age=60" }
-        return request.headers["if-none-match"] === etag
-          ? HttpServerResponse.empty({ status: 304, headers })
-          : HttpServerResponse.uint8Array(body, { contentType: "application/json", headers })
-      })
+    return handlers.handle("capabilities", () =>
+      Effect.flatMap(document.current, (current) => serveDocument(current, { "cache-control": "public, max-age=60" }))
     )
   })
 )

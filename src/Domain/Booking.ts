@@ -77,14 +77,19 @@ export const ConfirmedBooking = Schema.Struct({
   confirmed_at: DateTimeString,
   terms_version: Schema.String,
   customer_confirmation_status: Schema.optional(Status),
-  provider_confirmation_status: Schema.optional(Status)
+  provider_confirmation_status: Schema.optional(Status),
+  /** Only on a sandbox partner's bookings: nobody was told, and no real calendar was touched. */
+  sandbox: Schema.optional(Schema.Literal(true))
 })
 export type ConfirmedBooking = typeof ConfirmedBooking.Type
 
-/** `unknown` when the delivery state could not be read (the booking itself was). */
+/**
+ * `unknown` when the delivery state could not be read (the booking itself was); `sandbox` when the
+ * message was recorded for a sandbox partner instead of sent.
+ */
 export const Delivery = Schema.Struct({
   status: Schema.Literal("pending", "sent", "skipped", "failed", "unknown"),
-  channel: Schema.Literal("email", "webhook", "none", "unknown"),
+  channel: Schema.Literal("email", "webhook", "none", "sandbox", "unknown"),
   attempts: Schema.optional(Schema.Int),
   will_retry: Schema.optional(Schema.Boolean),
   next_attempt_at: Schema.optional(DateTimeString)

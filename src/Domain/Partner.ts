@@ -1,7 +1,10 @@
 import { Context } from "effect"
 
-/** The authenticated caller of a request; idempotency keys and bookings are scoped to it. */
+/**
+ * The authenticated caller of a request; idempotency keys and bookings are scoped to it. A
+ * sandbox partner's bookings and requests are marked and never reach a provider or a customer.
+ */
 export class Partner extends Context.Tag("Booking/Partner")<
   Partner,
-  { readonly id: string; readonly name: string }
+  { readonly id: string; readonly name: string; readonly sandbox: boolean }
 >() {}

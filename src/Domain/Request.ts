@@ -5,10 +5,19 @@ import { VerticalId } from "./Catalog.js"
 import { DateTimeString, optional, strictInput, TimeZoneInput, text } from "./Input.js"
 import { FreeFormDetails, Timing } from "./Search.js"
 
+/**
+ * The contract's request location is input, address or postcode. A search's location (country_code,
+ * postcode, city) is accepted as it is too, so a partner can pass on what it searched with:
+ * country_code must still be SE, and any other key is refused.
+ */
 export const RequestLocation = Schema.Struct({
   input: optional(text(2, 500)),
   address: optional(text(2, 500)),
-  postcode: optional(text(3, 40))
+  postcode: optional(text(3, 40)),
+  country_code: optional(
+    Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" })
+  ),
+  city: optional(text(2, 120))
 }).pipe(
   Schema.filter(
     (location) =>
@@ -85,7 +94,9 @@ export const CreatedRequest = Schema.Struct({
   provider_candidates: Schema.Array(ProviderCandidate),
   persistence_status: Schema.optional(Schema.Literal("stored")),
   persistence_backend: Schema.optional(Schema.Literal("postgresql")),
-  handoff: Handoff
+  handoff: Handoff,
+  /** Only on a sandbox partner's requests: the hand-off was recorded, and no provider received it. */
+  sandbox: Schema.optional(Schema.Literal(true))
 })
 export type CreatedRequest = typeof CreatedRequest.Type
 

@@ -41,16 +41,27 @@ const tooManyKeys = (value: unknown): boolean =>
  * it never stores or logs `details`.
  */
 export const FreeFormDetails = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
-  Schema.filter((details) =>
-    depthOf(details) > detailsBounds.depth
-      ? `must be nested at most ${detailsBounds.depth} levels deep`
-      : tooManyKeys(details)
-        ? `must have at most ${detailsBounds.keys} keys in each object`
-        : Buffer.byteLength(JSON.stringify(details)) > detailsBounds.jsonBytes
-          ? `must be at most ${detailsBounds.jsonBytes} bytes as JSON`
-          : true
+  Schema.filter(
+    (details) =>
+      depthOf(details) > detailsBounds.depth
+        ? `must be nested at most ${detailsBounds.depth} levels deep`
+        : tooManyKeys(details)
+          ? `must have at most ${detailsBounds.keys} keys in each object`
+          : Buffer.byteLength(JSON.stringify(details)) > detailsBounds.jsonBytes
+            ? `must be at most ${detailsBounds.jsonBytes} bytes as JSON`
+            : true,
+    {
+      jsonSchema: { additionalProperties: true },
+      description: `Free-form job facts (at most ${detailsBounds.depth} levels, ${detailsBounds.keys} keys per object, ${detailsBounds.jsonBytes} bytes); unit prices read their quantity from here`,
+      examples: [{ area_sqm: 76, floor: 3 }]
+    }
   )
 )
+
+/** A JSON object of any properties, said as such in the OpenAPI document. */
+export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  jsonSchema: { type: "object", additionalProperties: true }
+})
 
 export const SearchDetails = FreeFormDetails
 export type SearchDetails = typeof SearchDetails.Type
@@ -110,7 +121,7 @@ export const BookingOption = Schema.Struct({
   terms: Schema.Struct({
     version: Schema.String,
     url: Uri,
-    sections: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    sections: Schema.Array(JsonObject),
     source_urls: Schema.Array(Uri)
   })
 })

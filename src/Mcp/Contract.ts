@@ -57,7 +57,7 @@ const decoder = new TextDecoder()
 
 /** The capabilities document as it is served now (it is refreshed when supply changes). */
 export const capabilitiesOf = (document: CapabilitiesDocument) =>
-  Effect.flatMap(document.current, ({ body }) => Effect.orDie(decodeCapabilities(decoder.decode(body))))
+  Effect.flatMap(document.current, ({ bodies }) => Effect.orDie(decodeCapabilities(decoder.decode(bodies.identity))))
 
 export const McpContractLive = Layer.mergeAll(
   McpServer.resource({
@@ -67,8 +67,8 @@ export const McpContractLive = Layer.mergeAll(
       "The capabilities document of GET /api/public/requests/capabilities: supported trades and job types, price kinds, quantity bounds, emergencies and the assistant contract. It describes what is supported, never what is available now.",
     mimeType: "application/json",
     content: Effect.flatMap(CapabilitiesDocument, (document) =>
-      Effect.map(document.current, ({ body }) => ({
-        contents: [{ uri: capabilitiesUri, mimeType: "application/json", text: decoder.decode(body) }]
+      Effect.map(document.current, ({ bodies }) => ({
+        contents: [{ uri: capabilitiesUri, mimeType: "application/json", text: decoder.decode(bodies.identity) }]
       }))
     )
   }),

@@ -178,7 +178,9 @@ export const McpToolsLive = Layer.effectDiscard(
 
     const handlers: Record<BookingToolName, (args: unknown) => Effect.Effect<McpSchema.CallToolResult>> = {
       get_capabilities: () =>
-        toolResult(Effect.map(document.current, ({ body }) => JSON.parse(decoder.decode(body)) as unknown)),
+        toolResult(
+          Effect.map(document.current, ({ bodies }) => JSON.parse(decoder.decode(bodies.identity)) as unknown)
+        ),
       search_booking_options: (args) =>
         toolResult(
           Effect.gen(function* () {

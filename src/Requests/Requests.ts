@@ -101,7 +101,11 @@ interface StoredRequest {
   readonly candidates: CreatedRequest["provider_candidates"]
   readonly handoff: HandoffPlan
   readonly hasPostcode: boolean
+  readonly sandbox: boolean
 }
+
+const sandboxNote =
+  "Sandbox: this request is a test. No provider received it: the hand-off below was recorded in the sandbox instead of sent, and nobody will contact the user. "
 
 /** Structured provider follow-up requests: stored after consent, handed to providers, never bookings. */
 export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
@@ -146,20 +150,21 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
           provider_candidates: stored.candidates,
           persistence_status: "stored",
           persistence_backend: "postgresql",
-          handoff
+          handoff,
+          ...(stored.sandbox ? { sandbox: true as const } : {})
         },
         booking_created: false,
         availability_checked: false,
         provider_selected: false,
         idempotent_replay: replay,
-        safe_next_step: nextStepFor(handoff, config.notifyGiveUpHours)
+        safe_next_step: `${stored.sandbox ? sandboxNote : ""}${nextStepFor(handoff, config.notifyGiveUpHours)}`
       }
     }
 
     const load = (id: string, partnerId: string) =>
       sql<StoredRequest>`
         SELECT id, session_id, vertical_id, job_type_id, taxonomy_confidence, customer_next_step, booking_mode, candidates,
-          handoff, (handoff <> 'no_candidates' OR body->'location' ? 'postcode') AS has_postcode
+          handoff, (handoff <> 'no_candidates' OR body->'location' ? 'postcode') AS has_postcode, sandbox
         FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`.pipe(
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
@@ -251,7 +256,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
               .pipe(Effect.catchAll(unavailable(outageSteps.beforeWriting)))
       const channels = providers.map((p) => ({
         provider: p,
-        ...notifier.channelFor("provider", { email: p.notifyEmail, webhookUrl: p.notifyWebhookUrl })
+        ...notifier.channelFor("provider", { email: p.notifyEmail, webhookUrl: p.notifyWebhookUrl }, partner.sandbox)
       }))
       const stored: StoredRequest = {
         id: randomUUID(),
@@ -273,7 +278,8 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
             : channels.some(({ channel }) => channel !== "none")
               ? "queued"
               : "no_reachable_candidates",
-        hasPostcode: postcode !== undefined
+        hasPostcode: postcode !== undefined,
+        sandbox: partner.sandbox
       }
       const customerName =
         request.customer.name ?? `${request.customer.first_name ?? ""} ${request.customer.last_name ?? ""}`.trim()
@@ -322,7 +328,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
           yield* sql`
               WITH created AS (
                 INSERT INTO service_requests (id, session_id, partner_id, vertical_id, job_type_id, taxonomy_confidence,
-                  customer_next_step, booking_mode, body, consent, candidates, handoff, created_at)
+                  customer_next_step, booking_mode, body, consent, candidates, handoff, created_at, sandbox)
                 VALUES (${stored.id}::uuid, ${stored.sessionId}, ${partner.id}, ${stored.verticalId}, ${stored.jobTypeId},
                   ${stored.taxonomyConfidence}, ${stored.customerNextStep}, ${stored.bookingMode},
                   ${JSON.stringify(request)}::jsonb,
@@ -333,7 +339,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
                     source: request.consent_source ?? null,
                     recorded_at: now.toISOString()
                   })}::jsonb,
-                  ${JSON.stringify(stored.candidates)}::jsonb, ${stored.handoff}, ${now})
+                  ${JSON.stringify(stored.candidates)}::jsonb, ${stored.handoff}, ${now}, ${stored.sandbox})
                 RETURNING id
               )
               INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,

@@ -1,14 +1,15 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
+import { Console, Effect, Layer, Logger } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
 import { reportStartFailure } from "../Main/Launch.js"
 import { PartnerError, Partners } from "../Partners.js"
 
 const usage = `usage:
-  npm run partner -- create <partner-id> <name...>
-  npm run partner -- token:issue <partner-id>        prints a new token once; keep it
-  npm run partner -- token:revoke <prefix-or-token>  stops it on every instance within seconds
+  npm run partner -- create [--sandbox] <partner-id> <name...>
+                                                     a sandbox partner's bookings and requests notify nobody
+  npm run partner -- token:issue <partner-id>        prints a new token once; it works at once everywhere
+  npm run partner -- token:revoke <prefix-or-token>  stops it on every instance within 2 seconds
   npm run partner -- list`
 
 const program = Effect.gen(function* () {
@@ -16,10 +17,11 @@ const program = Effect.gen(function* () {
   const [command, ...args] = process.argv.slice(2)
   switch (command) {
     case "create": {
-      const [id, ...name] = args
+      const sandbox = args.includes("--sandbox")
+      const [id, ...name] = args.filter((arg) => arg !== "--sandbox")
       if (!id || name.length === 0) return yield* new PartnerError({ message: usage })
-      yield* partners.create(id, name.join(" "))
-      return yield* Console.log(`created partner ${id}`)
+      yield* partners.create(id, name.join(" "), { sandbox })
+      return yield* Console.log(`created ${sandbox ? "sandbox " : ""}partner ${id}`)
     }
     case "token:issue": {
       const [id] = args
@@ -40,7 +42,8 @@ const program = Effect.gen(function* () {
         const token = row.prefix
           ? `${row.prefix} ${row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : "live"}, last used ${row.lastUsedAt?.toISOString() ?? "never"}`
           : "no tokens"
-        yield* Console.log(`${row.id}\t${row.active ? "active" : "inactive"}\t${row.name}\t${token}`)
+        const state = `${row.active ? "active" : "inactive"}${row.sandbox ? " sandbox" : ""}`
+        yield* Console.log(`${row.id}\t${state}\t${row.name}\t${token}`)
       }
       return
     }
@@ -49,10 +52,14 @@ const program = Effect.gen(function* () {
   }
 })
 
+/** Logs go to stderr, so stdout is only what was asked for: `TOKEN=$(npm run -s partner -- token:issue ID)`. */
+const LogToStderr = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))
+
 NodeRuntime.runMain(
   program.pipe(
     Effect.provide(Partners.Default.pipe(Layer.provide(ToolDatabaseLive), Layer.provide(AppConfig.Default))),
-    reportStartFailure
+    reportStartFailure,
+    Effect.provide(LogToStderr)
   ),
-  { disableErrorReporting: true }
+  { disableErrorReporting: true, disablePrettyLogger: true }
 )

@@ -51,7 +51,7 @@ class ProbeGroup extends HttpApiGroup.make("probe")
   )
   .add(
     HttpApiEndpoint.get("whoami", "/probe/whoami")
-      .addSuccess(Schema.Struct({ partner_id: Schema.String }))
+      .addSuccess(Schema.Struct({ partner_id: Schema.String, sandbox: Schema.Boolean }))
       .middleware(Authentication)
   ) {}
 
@@ -63,7 +63,7 @@ const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
     .handle("echo", ({ payload }) => Effect.succeed(payload))
     .handle("defect", () => Effect.die(new Error("secret internal detail: stack and all")))
     .handle("fail", ({ path }) => Effect.fail(new errorClasses[path.code]({ safe_next_step: "probe" }) as never))
-    .handle("whoami", () => Effect.map(Partner, (partner) => ({ partner_id: partner.id })))
+    .handle("whoami", () => Effect.map(Partner, (partner) => ({ partner_id: partner.id, sandbox: partner.sandbox })))
 )
 
 /** A database of the test's own (by URL), or a fresh one. */

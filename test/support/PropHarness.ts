@@ -58,8 +58,8 @@ export const propRunner = Effect.map(
       Runtime.runPromise(runtime)(effect)
 )
 
-export const partner: Partner["Type"] = { id: "partner-prop", name: "Property partner" }
-export const otherPartner: Partner["Type"] = { id: "partner-other", name: "Other partner" }
+export const partner: Partner["Type"] = { id: "partner-prop", name: "Property partner", sandbox: false }
+export const otherPartner: Partner["Type"] = { id: "partner-other", name: "Other partner", sandbox: false }
 
 /** Options are signed at the search, Monday 23 November 2026 09:00 in Stockholm, and confirmed then too. */
 export const searchedAt = new Date(testNow)

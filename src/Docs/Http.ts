@@ -1,0 +1,27 @@
+import { HttpApi, HttpApiBuilder, OpenApi } from "@effect/platform"
+import { Effect } from "effect"
+import { makeDocument, serveDocument } from "../Documents.js"
+import { renderDocsPage } from "./Page.js"
+
+/** The page needs nothing from anywhere, and the browser is told to load nothing from anywhere. */
+const docsHeaders = {
+  "cache-control": "public, max-age=60",
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff"
+}
+
+/**
+ * `/openapi.json` and `/docs`, both built once from the Api the server runs, compressed and
+ * served with ETags (in place of the platform's OpenAPI middleware and Scalar page).
+ */
+export const DocsLive = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function* () {
+    const { api } = yield* HttpApi.Api
+    const spec = OpenApi.fromApi(api)
+    const openapi = makeDocument(JSON.stringify(spec), "application/json")
+    const docs = makeDocument(renderDocsPage(spec), "text/html; charset=utf-8")
+    yield* router.get("/openapi.json", serveDocument(openapi, { "cache-control": "public, max-age=60" }))
+    yield* router.get("/docs", serveDocument(docs, docsHeaders))
+  })
+)

@@ -1,0 +1,143 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { Partners } from "../src/Partners.js"
+import { smtpServer, webhookReceiver } from "./support/Receivers.js"
+import { get, postJson, TestServerLive } from "./support/TestServer.js"
+
+const liveToken = "partner-live-token-0123456789"
+const sandboxToken = "partner-sandbox-token-0123456789"
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+const searchBody = {
+  vertical_id: "vvs",
+  job_type_id: "install_faucet",
+  description: "Byta köksblandaren, den nya finns på plats",
+  location: { country_code: "SE", postcode: "111 22" },
+  timing: { preferred_time_text: "nästa vecka" }
+}
+const search = postJson("/api/public/booking-options", searchBody).pipe(
+  Effect.map((response) => response.body.options as Array<any>)
+)
+
+const confirm = (option: any, token: string, key: string) =>
+  postJson(
+    "/api/public/bookings",
+    {
+      booking_option_id: option.booking_option_id,
+      customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
+      service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
+      user_consent_confirmed: true,
+      booking_terms_accepted: true,
+      booking_terms_version: option.terms.version,
+      booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+      idempotency_key: key
+    },
+    bearer(token)
+  )
+
+const requestBody = {
+  vertical_id: "vvs",
+  job_type_id: "leak_hidden",
+  description: "Fuktfläck i taket under badrummet, misstänker dolt läckage.",
+  user_consent_confirmed: true,
+  customer: { name: "Karin Berg", phone: "+46 70 765 43 21", email: "karin.berg@example.se" },
+  location: { address: "Sveavägen 44", postcode: "111 34" },
+  timing: { preferred_time_text: "så snart som möjligt" },
+  idempotency_key: "sandbox-request-1"
+}
+
+const recorded = { status: "sent", channel: "sandbox", attempts: 1, will_retry: false }
+
+describe("sandbox partners", () => {
+  it.effect(
+    "book and request through the same API; nothing reaches a real SMTP server or webhook, the responses show the sandbox sink, and no real calendar is blocked",
+    () =>
+      Effect.gen(function* () {
+        const smtp = yield* smtpServer()
+        const hooks = yield* webhookReceiver()
+        const context = yield* Layer.build(
+          TestServerLive({
+            SERVICE_REQUESTS_API_TOKENS: liveToken,
+            SANDBOX_API_TOKENS: sandboxToken,
+            SMTP_URL: `smtp://127.0.0.1:${smtp.port}`
+          })
+        )
+        const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
+        const sql = yield* run(SqlClient.SqlClient)
+        // Every provider has a real channel: were anything sent for the sandbox, a receiver would get it.
+        yield* run(
+          sql`UPDATE providers SET notify_webhook_url = ${hooks.url}, notify_webhook_secret = 'whsec-sandbox-0123456789',
+                notify_email = 'provider@example.se'`
+        )
+
+        const [option] = yield* run(search)
+        const booked = yield* run(confirm(option, sandboxToken, "sandbox-booking-1"))
+        expect(booked.status, JSON.stringify(booked.body)).toBe(201)
+        expect(booked.body).toMatchObject({ booking_created: true, booking: { status: "confirmed", sandbox: true } })
+        expect(booked.body.confirmation_delivery).toEqual({ customer: recorded, provider: recorded })
+        expect(booked.body.booking).toMatchObject({
+          customer_confirmation_status: "sent",
+          provider_confirmation_status: "sent"
+        })
+        expect(booked.body.safe_next_step).toMatch(/^Sandbox: this booking is a test/)
+        const status = yield* run(get(`/api/public/bookings/${booked.body.request_id}`, bearer(sandboxToken)))
+        expect(status.body).toMatchObject({
+          found: true,
+          booking: { id: booked.body.booking.id, sandbox: true },
+          confirmation_delivery: { customer: recorded, provider: recorded }
+        })
+        const again = yield* run(confirm(option, sandboxToken, "sandbox-booking-2"))
+        expect(again.status).toBe(409)
+        expect(again.body.error).toBe("slot_taken")
+
+        // A partner made with the CLI's --sandbox is a sandbox partner too.
+        const partners = yield* run(Effect.provide(Partners, Partners.Default))
+        yield* run(partners.create("svea-test", "Svea Test", { sandbox: true }))
+        const { token: partnerToken } = yield* run(partners.issueToken("svea-test"))
+        const requested = yield* run(postJson("/api/public/requests", requestBody, bearer(partnerToken)))
+        expect(requested.status, JSON.stringify(requested.body)).toBe(201)
+        const candidates = requested.body.request.provider_candidates.length
+        expect(candidates).toBeGreaterThanOrEqual(2)
+        expect(requested.body.request).toMatchObject({
+          sandbox: true,
+          handoff: { status: "sent", providers_reached: candidates, providers_pending: 0 }
+        })
+        expect(requested.body.safe_next_step).toMatch(/^Sandbox: this request is a test/)
+
+        expect(smtp.messages).toEqual([])
+        expect(hooks.received).toEqual([])
+        const rows = yield* run(sql<{ topic: string; channel: string; status: string; subject: string; body: string }>`
+          SELECT o.topic, o.channel, o.status, o.subject, o.body FROM notification_outbox o
+          WHERE o.subject_id IN (${booked.body.booking.id}::uuid, ${requested.body.request.id}::uuid)`)
+        expect(rows).toHaveLength(2 + candidates)
+        for (const row of rows) {
+          expect(row).toMatchObject({ channel: "sandbox", status: "sent" })
+          expect(row.subject.length).toBeGreaterThan(0)
+          expect(row.body.length).toBeGreaterThan(0)
+        }
+        const [marks] = yield* run(sql<{ bookings: boolean; calendar: boolean; requests: boolean }>`
+          SELECT (SELECT bool_and(sandbox) FROM bookings) AS bookings,
+            (SELECT bool_and(sandbox) FROM calendar_bookings) AS calendar,
+            (SELECT bool_and(sandbox) FROM service_requests) AS requests`)
+        expect(marks).toEqual({ bookings: true, calendar: true, requests: true })
+
+        // The real calendar never saw the sandbox booking: the slot is still offered and a live partner books it.
+        const slotOf = (o: any) => `${o.provider.id} ${o.slot.start_at}`
+        expect((yield* run(search)).map(slotOf)).toContain(slotOf(option))
+        const live = yield* run(confirm(option, liveToken, "live-booking-1"))
+        expect(live.status, JSON.stringify(live.body)).toBe(201)
+        expect(live.body.booking).not.toHaveProperty("sandbox")
+        expect(live.body.confirmation_delivery).toMatchObject({
+          customer: { status: "sent", channel: "email" },
+          provider: { status: "sent", channel: "webhook" }
+        })
+        expect(smtp.messages.map((mail) => mail.to)).toEqual([["astrid@example.se"]])
+        expect(hooks.received).toHaveLength(1)
+        expect((yield* run(search)).map(slotOf)).not.toContain(slotOf(option))
+        const foreign = yield* run(get(`/api/public/bookings/${booked.body.request_id}`, bearer(liveToken)))
+        expect(foreign.body).toMatchObject({ found: false })
+      }).pipe(Effect.scoped),
+    60_000
+  )
+})
