@@ -5,19 +5,10 @@ import { VerticalId } from "./Catalog.js"
 import { DateTimeString, optional, strictInput, TimeZoneInput, text } from "./Input.js"
 import { FreeFormDetails, Timing } from "./Search.js"
 
-/**
- * The contract's request location is input, address or postcode. A search's location (country_code,
- * postcode, city) is accepted as it is too, so a partner can pass on what it searched with:
- * country_code must still be SE, and any other key is refused.
- */
 export const RequestLocation = Schema.Struct({
   input: optional(text(2, 500)),
   address: optional(text(2, 500)),
-  postcode: optional(text(3, 40)),
-  country_code: optional(
-    Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" })
-  ),
-  city: optional(text(2, 120))
+  postcode: optional(text(3, 40))
 }).pipe(
   Schema.filter(
     (location) =>

@@ -131,21 +131,6 @@ describe("POST /api/public/requests", () => {
       })
     )
 
-    it.effect("a search's location is a request location as it is: country_code SE and city are accepted", () =>
-      Effect.gen(function* () {
-        const searchLocation = { country_code: "SE", postcode: "111 34", city: "Stockholm" }
-        const fromSearch = yield* create({ ...request, location: searchLocation })
-        expect(fromSearch.status, JSON.stringify(fromSearch.body)).toBe(201)
-        const plain = yield* create({ ...request, location: { postcode: "111 34" } })
-        expect(fromSearch.body.request.provider_candidates).toEqual(plain.body.request.provider_candidates)
-        expect(fromSearch.body.request.candidate_provider_count).toBeGreaterThanOrEqual(2)
-        const sql = yield* SqlClient.SqlClient
-        const [stored] = yield* sql<{ location: unknown }>`
-          SELECT body->'location' AS location FROM service_requests WHERE id = ${fromSearch.body.request.id}::uuid`
-        expect(stored?.location).toEqual(searchLocation)
-      })
-    )
-
     it.effect("a job type with a seed takes its booking mode; taxonomy confidence follows the routing mode", () =>
       Effect.gen(function* () {
         const faucet = yield* create({
@@ -317,14 +302,6 @@ describe("POST /api/public/requests", () => {
         yield* expectInvalid(
           { ...request, location: { postcode: "111 34", street: "x" } },
           /^location\.street: is unexpected/
-        )
-        yield* expectInvalid(
-          { ...request, location: { country_code: "NO", postcode: "111 34" } },
-          /^location\.country_code: must be SE: the service covers Sweden only/
-        )
-        yield* expectInvalid(
-          { ...request, location: { country_code: "SE", city: "Stockholm" } },
-          /^location: must have input, address or postcode/
         )
         yield* expectInvalid(
           request,
