@@ -1,9 +1,7 @@
-import { createServer } from "node:http"
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { Context, Effect, Layer } from "effect"
 import { Api } from "./Api.js"
-import { AppConfig } from "./AppConfig.js"
+import { AppConfig, hostForUrl } from "./AppConfig.js"
 import { AuthenticationLive } from "./Auth.js"
 import { Bookings } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
@@ -11,6 +9,7 @@ import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
+import { listen } from "./HttpListener.js"
 import { Notifier } from "./Notifier.js"
 import { requestObservability } from "./Observability.js"
 import { OptionSigner } from "./OptionSigner.js"
@@ -30,25 +29,39 @@ export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsL
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))
 
-/** The Api with its docs, OpenAPI and error contract, on whatever HttpServer is provided. */
-export const HttpAppLive = HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
-  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-  Layer.provide(ErrorContractLive),
-  Layer.provide(ApiLive),
-  // Provided last so it is built first: the demo supply is in place before anything reads it.
-  Layer.provide(DemoSupplyLive.pipe(Layer.provideMerge(Supply.Default)))
-)
+/**
+ * The Api with its docs, OpenAPI and error contract, on `server`. The server is built last, after
+ * the database, the demo supply and every handler, so nothing listens before the app can answer.
+ */
+export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
+  HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
+    Layer.provideMerge(server),
+    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(ErrorContractLive),
+    Layer.provide(ApiLive),
+    // Provided last so it is built first: the demo supply is in place before anything reads it.
+    Layer.provide(DemoSupplyLive.pipe(Layer.provideMerge(Supply.Default)))
+  )
 
 export const HttpLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
-    HttpAppLive.pipe(
-      Layer.tap(() =>
-        Effect.logInfo(
-          `serving ${config.publicBaseUrl} (docs: ${config.publicBaseUrl}/docs, OpenAPI: ${config.publicBaseUrl}/openapi.json)`
-        )
-      ),
-      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+    serveApi(
+      listen({
+        host: config.host,
+        port: config.port,
+        headersTimeoutMs: config.httpHeadersTimeoutMs,
+        requestTimeoutMs: config.httpRequestTimeoutMs,
+        keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
+        maxConnections: config.httpMaxConnections,
+        shutdownGraceMs: config.shutdownGraceMs
+      })
+    ).pipe(
+      Layer.tap((context) => {
+        const address = Context.get(context, HttpServer.HttpServer).address
+        const url = `http://${hostForUrl(config.host)}:${address._tag === "TcpAddress" ? address.port : config.port}`
+        return Effect.logInfo(`serving ${url} (docs: ${url}/docs, OpenAPI: ${url}/openapi.json)`)
+      })
     )
   )
 )

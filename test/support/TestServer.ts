@@ -2,7 +2,7 @@ import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, TestClock } from "effect"
 import { appConfigFrom } from "../../src/AppConfig.js"
-import { HttpAppLive } from "../../src/Http.js"
+import { serveApi } from "../../src/Http.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
 
 /** Signing key of the test runs, so no test writes a development key under ./.data. */
@@ -23,8 +23,7 @@ export const testNow = Date.parse("2026-11-23T09:00:00+01:00")
 
 /** The whole app on an ephemeral port, with its own database and the given environment. */
 export const TestServerLive = (env: Record<string, string> = {}) =>
-  HttpAppLive.pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
+  serveApi(NodeHttpServer.layerTest).pipe(
     Layer.provideMerge(TestDatabaseLive),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env })),
     Layer.provide(Layer.effectDiscard(TestClock.setTime(testNow)))
