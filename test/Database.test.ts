@@ -1,8 +1,11 @@
 import { readdirSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import { migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
+import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
+import { silentServer } from "./support/Receivers.js"
 import { adminSql, makeDatabase } from "./support/TestDatabase.js"
 import { get, TestServerLive } from "./support/TestServer.js"
 
@@ -86,4 +89,55 @@ describe("readiness", () => {
       })
     )
   })
+})
+
+describe("a database that stops answering", () => {
+  it.live("connecting to a server that accepts and never answers fails after DATABASE_CONNECT_TIMEOUT_MS", () =>
+    Effect.gen(function* () {
+      const { port } = yield* silentServer
+      const url = Redacted.make(`postgres://postgres:secret@127.0.0.1:${port}/booking`)
+      const result = yield* Layer.build(pgClientLayer(url, { connectTimeoutMs: 300 })).pipe(Effect.flip)
+      expect(result).toBeInstanceOf(SqlError)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live(
+    "while frozen, statements fail after the statement timeout and callers waiting for a connection after the connect timeout; a connection given up inside a transaction is never reused, and the pool recovers without a restart",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase()
+        const proxy = yield* freezableProxy(addressOf(url))
+        const pool = yield* Layer.build(
+          pgClientLayer(Redacted.make(proxy.urlFor(url)), {
+            maxConnections: 1,
+            connectTimeoutMs: 300,
+            statementTimeoutMs: 300
+          })
+        )
+        const sql = Context.get(pool, SqlClient.SqlClient)
+        const admin = Context.get(yield* Layer.build(pgClientLayer(Redacted.make(url))), SqlClient.SqlClient)
+        yield* sql`CREATE TABLE outage_probe (n int)`
+
+        const stuck = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* sql`INSERT INTO outage_probe VALUES (1)`
+              proxy.freeze()
+              yield* sql`INSERT INTO outage_probe VALUES (2)`
+            })
+          )
+          .pipe(Effect.flip, Effect.fork)
+        const waiting = yield* sql`SELECT 1`.pipe(Effect.flip, Effect.fork)
+        const [statement, acquire] = [yield* Fiber.join(stuck), yield* Fiber.join(waiting)]
+        expect(statement).toBeInstanceOf(SqlError)
+        expect(String((statement as SqlError).cause)).toContain("Query read timeout")
+        expect(String((acquire as SqlError).cause)).toContain("timeout exceeded when trying to connect")
+
+        proxy.thaw()
+        yield* sql`INSERT INTO outage_probe VALUES (3)`
+        const rows = yield* admin<{ n: number }>`SELECT n FROM outage_probe ORDER BY n`
+        expect(rows.map((row) => row.n)).toEqual([3])
+      }).pipe(Effect.scoped),
+    30_000
+  )
 })

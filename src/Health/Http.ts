@@ -9,6 +9,8 @@ export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const ping = sql`SELECT 1`.pipe(
+      // The answer does not wait for the abandoned query to be cancelled.
+      Effect.disconnect,
       Effect.timeoutFail({ duration: Duration.seconds(2), onTimeout: () => "timeout" as const }),
       Effect.as({ ok: true as const, database: "up" as const }),
       Effect.catchAll((cause) =>
