@@ -167,6 +167,28 @@ describe("npm start", () => {
     90_000
   )
 
+  it(
+    "SIGTERM stops the embedded PostgreSQL and exits 0 also when that PostgreSQL is frozen, or has crashed",
+    () =>
+      withDataDir(async (dataDir) => {
+        for (const outage of ["frozen", "crashed"] as const) {
+          const server = spawnServer({ DATA_DIR: dataDir, PORT: "0" })
+          const port = await servingPort(server)
+          const postgres = postgresProcesses(dataDir)
+          if (outage === "frozen") for (const pid of postgres) process.kill(pid, "SIGSTOP")
+          else process.kill(postgres[0]!, "SIGKILL")
+          const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
+          expect(ready.status).toBe(503)
+          const signalled = performance.now()
+          server.child.kill("SIGTERM")
+          expect(await server.exited).toBe(0)
+          console.info(`SIGTERM to exit with its PostgreSQL ${outage}: ${Math.round(performance.now() - signalled)} ms`)
+          await expectGone(postgres)
+        }
+      }),
+    120_000
+  )
+
   it.live(
     "with DATABASE_URL uses that server and starts no embedded one",
     () =>
