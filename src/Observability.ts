@@ -31,6 +31,10 @@ export const rateLimited = Metric.counter("rate_limited_total", {
   description: "Requests refused by the rate limiter, by endpoint",
   incremental: true
 })
+export const rateLimitStoreFailures = Metric.counter("rate_limit_store_failures_total", {
+  description: "Requests let through because the rate-limit store failed or did not answer in time",
+  incremental: true
+})
 
 /** Route labels are the Api's own templates, a closed set, so they cannot grow without bound. */
 export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => {
