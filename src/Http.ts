@@ -9,6 +9,7 @@ import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
+import { Readiness } from "./Health/Readiness.js"
 import { listen } from "./HttpListener.js"
 import { Notifier } from "./Notifier.js"
 import { requestObservability } from "./Observability.js"
@@ -23,7 +24,13 @@ import { DemoSupplyLive, Supply } from "./Supply.js"
 
 /** Every group's handlers with the services they use; the Api and test Apis are built from it. */
 export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsLive, RequestsLive, HealthLive).pipe(
-  Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default, Bookings.Default, Requests.Default]),
+  Layer.provide([
+    CapabilitiesDocument.Default,
+    BookingSearch.Default,
+    Bookings.Default,
+    Requests.Default,
+    Readiness.Default
+  ]),
   Layer.provide([OptionSigner.Default, Notifier.Default, RateLimiterLive])
 )
 

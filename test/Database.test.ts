@@ -61,7 +61,7 @@ describe("migrations", () => {
 
 describe("readiness", () => {
   it.layer(TestServerLive())((it) => {
-    it.effect("/readyz is 503 with the error body when the database stops answering", () =>
+    it.effect("/readyz is 503 not_ready, naming the database, when the database refuses connections", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const [{ name }] = (yield* sql<{ name: string }>`SELECT current_database() AS name`) as [{ name: string }]
@@ -78,9 +78,10 @@ describe("readiness", () => {
         expect(response.status).toBe(503)
         expect(response.body).toEqual({
           ok: false,
-          error: "database_unavailable",
+          error: "not_ready",
           status: 503,
-          safe_next_step: "The database does not answer; retry later."
+          issues: ["database: does not accept queries"],
+          safe_next_step: "Send traffic to another instance; the operator must fix the issues listed."
         })
         yield* adminSql(
           Effect.flatMap(SqlClient.SqlClient, (admin) => admin.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`))

@@ -1,27 +1,27 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import { Api } from "../Api.js"
-import { DatabaseUnavailable } from "../Domain/Errors.js"
 import { prometheusText } from "../Observability.js"
+import { NotReady } from "./Api.js"
+import { Readiness } from "./Readiness.js"
 
 export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const ping = sql`SELECT 1`.pipe(
-      // The answer does not wait for the abandoned query to be cancelled.
-      Effect.disconnect,
-      Effect.timeoutFail({ duration: Duration.seconds(2), onTimeout: () => "timeout" as const }),
-      Effect.as({ ok: true as const, database: "up" as const }),
-      Effect.catchAll((cause) =>
-        Effect.logWarning("readiness check failed", cause).pipe(
-          Effect.zipRight(new DatabaseUnavailable({ safe_next_step: "The database does not answer; retry later." }))
-        )
-      )
-    )
+    const readiness = yield* Readiness
     return handlers
       .handle("healthz", () => Effect.succeed({ ok: true as const }))
-      .handle("readyz", () => ping)
+      .handle("readyz", () =>
+        Effect.flatMap(readiness.check, ({ problems, warnings }) =>
+          problems.length > 0
+            ? Effect.fail(
+                new NotReady({
+                  issues: problems,
+                  safe_next_step: "Send traffic to another instance; the operator must fix the issues listed."
+                })
+              )
+            : Effect.succeed({ ok: true as const, database: "up" as const, warnings })
+        )
+      )
       .handle("metrics", () =>
         Effect.map(prometheusText, (text) =>
           HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
