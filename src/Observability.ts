@@ -1,6 +1,18 @@
 import { randomUUID } from "node:crypto"
 import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Metric, MetricBoundaries, MetricLabel, MetricState, Option } from "effect"
+import {
+  Cause,
+  Effect,
+  HashMap,
+  Inspectable,
+  Logger,
+  type LogLevel,
+  Metric,
+  MetricBoundaries,
+  MetricLabel,
+  MetricState,
+  Option
+} from "effect"
 import { pathOf, type Route } from "./Routes.js"
 
 const durationBoundaries = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -83,6 +95,33 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
     })
   )
 }
+
+const textOf = (message: unknown): string =>
+  Array.isArray(message)
+    ? message.map(textOf).join(" ")
+    : typeof message === "string"
+      ? message
+      : Inspectable.toStringUnknown(message, 0)
+
+const reserved = new Set(["time", "level", "msg", "error"])
+
+/** `debug`, `info`, `warn`, `error`, `fatal`: as log collectors spell the levels. */
+const levelName = (level: LogLevel.LogLevel) => (level._tag === "Warning" ? "warn" : level._tag.toLowerCase())
+
+/**
+ * One flat JSON object per line: `time`, `level`, `msg`, then the line's annotations as fields
+ * (`request_id`, `method`, `route`, `status`, `duration_ms` on the access line) and, for a
+ * failure, `error`. Nothing is nested, so a collector indexes every field as it is.
+ */
+export const jsonLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
+  const line: Record<string, unknown> = { time: date.toISOString(), level: levelName(logLevel), msg: textOf(message) }
+  for (const [key, value] of HashMap.toEntries(annotations)) {
+    if (reserved.has(key)) continue
+    line[key] = value === null || ["string", "number", "boolean"].includes(typeof value) ? value : textOf(value)
+  }
+  if (!Cause.isEmpty(cause)) line.error = Cause.pretty(cause)
+  return JSON.stringify(line)
+})
 
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")
 

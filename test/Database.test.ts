@@ -6,6 +6,7 @@ import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import { migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
 import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
 import { silentServer } from "./support/Receivers.js"
+import { expectJsonLines, spawnServer, tsCommand } from "./support/ServerProcess.js"
 import { adminSql, makeDatabase } from "./support/TestDatabase.js"
 import { get, TestServerLive } from "./support/TestServer.js"
 
@@ -37,6 +38,22 @@ describe("migrations", () => {
       ).pipe(Effect.provide(pgClientLayer(Redacted.make(url))), Effect.scoped)
       expect(recorded.length).toBe(migrationFiles.length)
     }).pipe(Effect.scoped)
+  )
+
+  it.live(
+    "npm run migrate honours LOG_FORMAT: JSON lines on stderr, nothing on stdout",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase({ empty: true })
+        const cli = spawnServer({ DATABASE_URL: url, LOG_FORMAT: "json" }, tsCommand("src", "bin", "migrate.ts"))
+        expect(yield* Effect.promise(() => cli.exited)).toBe(0)
+        expect(cli.stdout()).toBe("")
+        expect(expectJsonLines(cli.stderr()).map((entry) => entry.msg)).toEqual([
+          expect.stringMatching(/^applied migrations: 1_extensions, /),
+          "database schema is up to date"
+        ])
+      }).pipe(Effect.scoped),
+    30_000
   )
 
   it.live("the calendar refuses overlapping bookings of one provider whatever the application does", () =>

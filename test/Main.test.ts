@@ -7,7 +7,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
 import { connectOutcome, rawConnect, statusOf } from "./support/RawHttp.js"
-import { childrenOf, expectGone, postgresProcesses, servingPort, spawnServer } from "./support/ServerProcess.js"
+import {
+  childrenOf,
+  expectGone,
+  expectJsonLines,
+  postgresProcesses,
+  servingPort,
+  spawnServer
+} from "./support/ServerProcess.js"
 import { makeDatabase } from "./support/TestDatabase.js"
 
 /** A data directory for one test, removed afterwards. */
@@ -190,14 +197,14 @@ describe("npm start", () => {
   )
 
   it.live(
-    "with DATABASE_URL uses that server and starts no embedded one",
+    "with DATABASE_URL uses that server and starts no embedded one; with LOG_FORMAT=json its stdout is JSON lines only",
     () =>
       Effect.gen(function* () {
         const { url } = yield* makeDatabase({ empty: true })
         const data = mkdtempSync(join(tmpdir(), "booking-main-"))
         yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(data, { recursive: true, force: true })))
         yield* Effect.promise(async () => {
-          const server = spawnServer({ DATA_DIR: data, DATABASE_URL: url, PORT: "0" })
+          const server = spawnServer({ DATA_DIR: data, DATABASE_URL: url, PORT: "0", LOG_FORMAT: "json" })
           const port = await servingPort(server)
           const capabilities = await fetch(`http://127.0.0.1:${port}/api/public/requests/capabilities`)
           expect(capabilities.status).toBe(200)
@@ -206,6 +213,10 @@ describe("npm start", () => {
           expect(existsSync(join(data, "postgres"))).toBe(false)
           server.child.kill("SIGINT")
           expect(await server.exited).toBe(0)
+          const entries = expectJsonLines(server.stdout())
+          expect(entries).toContainEqual(
+            expect.objectContaining({ msg: "request", route: "/api/public/requests/capabilities", status: 200 })
+          )
         })
       }).pipe(Effect.scoped),
     60_000

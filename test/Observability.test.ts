@@ -1,18 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, TestClock } from "effect"
 import { Api } from "../src/Api.js"
-import { routeLabeller } from "../src/Observability.js"
+import { jsonLogger, routeLabeller } from "../src/Observability.js"
 import { routesOf } from "../src/Routes.js"
 import { getText, postJson, TestServerLive, testNow } from "./support/TestServer.js"
 
 const token = "partner-observed-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
 
-/** Every log line the app writes during the test, as the JSON logger would print it. */
+/** Every log line the app writes during the test, as LOG_FORMAT=json prints it. */
 const lines: Array<string> = []
 const collector = Logger.replace(
   Logger.defaultLogger,
-  Logger.map(Logger.jsonLogger, (line) => {
+  Logger.map(jsonLogger, (line) => {
     lines.push(line)
   })
 )
@@ -73,7 +73,25 @@ describe("observability", () => {
         expect(refused.status).toBe(400)
 
         const log = lines.join("\n")
-        expect(log).toContain('"request_id":"trace-4711"')
+        const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+        for (const entry of entries) {
+          expect(entry).toMatchObject({
+            time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+            level: expect.stringMatching(/^(debug|info|warn|error|fatal)$/),
+            msg: expect.any(String)
+          })
+          for (const value of Object.values(entry)) expect(typeof value).not.toBe("object")
+        }
+        expect(entries).toContainEqual({
+          time: expect.any(String),
+          level: "info",
+          msg: "request",
+          request_id: "trace-4711",
+          method: "POST",
+          route: "/api/public/booking-options",
+          status: 200,
+          duration_ms: expect.any(Number)
+        })
         expect(log).toContain('"route":"/api/public/bookings"')
         for (const secret of ["Greta", "Gustafsson", "555 12 34", "greta.gustafsson@example.se", "Hornsgatan"]) {
           expect(log).not.toContain(secret)

@@ -3,12 +3,29 @@ import { Cause, ConfigError, Console, Duration, Effect, Layer, Logger, LogLevel 
 import { AppConfig } from "../AppConfig.js"
 import { DatabaseLive } from "../Database.js"
 import { HttpLive } from "../Http.js"
+import { jsonLogger } from "../Observability.js"
 
-const LoggerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Layer.mergeAll(config.logFormat === "json" ? Logger.json : Logger.pretty, Logger.minimumLogLevel(LogLevel.Info))
-  )
-).pipe(Layer.catchAll(() => Layer.empty))
+/**
+ * LOG_FORMAT: `json` (one flat object per line, see jsonLogger) or `pretty`. The server logs to
+ * stdout, which in JSON mode carries nothing else; the command-line tools log to stderr, so
+ * their stdout holds only their result (a token, a list).
+ */
+export const LoggerLive = (to: "stdout" | "stderr") =>
+  Layer.unwrapEffect(
+    Effect.map(AppConfig, (config) =>
+      Layer.mergeAll(
+        Logger.replace(
+          Logger.defaultLogger,
+          config.logFormat === "json"
+            ? to === "stdout"
+              ? Logger.withConsoleLog(jsonLogger)
+              : Logger.withConsoleError(jsonLogger)
+            : Logger.prettyLogger({ stderr: to === "stderr" })
+        ),
+        Logger.minimumLogLevel(LogLevel.Info)
+      )
+    )
+  ).pipe(Layer.catchAll(() => Layer.empty))
 
 /** What stopping may take beyond the grace period: the pool, the embedded PostgreSQL, the logs. */
 const stopBudget = Duration.seconds(20)
@@ -35,7 +52,7 @@ const StopDeadlineLive = Layer.scopedDiscard(
 export const MainLive = StopDeadlineLive.pipe(
   Layer.provide(HttpLive),
   Layer.provide(DatabaseLive),
-  Layer.provide(LoggerLive),
+  Layer.provide(LoggerLive("stdout")),
   Layer.provide(AppConfig.Default)
 )
 

@@ -1,8 +1,7 @@
-import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
-import { reportStartFailure } from "../Main/Launch.js"
+import { LoggerLive, reportStartFailure, runMain } from "../Main/Launch.js"
 import { PartnerError, Partners } from "../Partners.js"
 
 const usage = `usage:
@@ -49,10 +48,16 @@ const program = Effect.gen(function* () {
   }
 })
 
-NodeRuntime.runMain(
+runMain(
   program.pipe(
-    Effect.provide(Partners.Default.pipe(Layer.provide(ToolDatabaseLive), Layer.provide(AppConfig.Default))),
+    Effect.provide(
+      Partners.Default.pipe(
+        Layer.provide(ToolDatabaseLive),
+        Layer.provideMerge(LoggerLive("stderr")),
+        Layer.provide(AppConfig.Default)
+      )
+    ),
     reportStartFailure
   ),
-  { disableErrorReporting: true }
+  { disableErrorReporting: true, disablePrettyLogger: true }
 )

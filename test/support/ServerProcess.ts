@@ -5,13 +5,34 @@ import { expect, vi } from "vitest"
 
 export const root = join(import.meta.dirname, "..", "..")
 
-/** What `npm start` runs, without npm in between. */
-export const serverCommand: ReadonlyArray<string> = [process.execPath, "--import", "tsx", join(root, "src", "main.ts")]
+/** How npm runs a TypeScript entry point, without npm in between. */
+export const tsCommand = (...path: Array<string>): ReadonlyArray<string> => [
+  process.execPath,
+  "--import",
+  "tsx",
+  join(root, ...path)
+]
+
+/** What `npm start` runs. */
+export const serverCommand = tsCommand("src", "main.ts")
+
+/** Every line of `text` is one flat JSON object with time, level and msg. */
+export const expectJsonLines = (text: string) => {
+  const lines = text.split("\n").filter((line) => line.length > 0)
+  expect(lines.length).toBeGreaterThan(0)
+  for (const line of lines) {
+    const entry = JSON.parse(line) as Record<string, unknown>
+    expect(entry).toMatchObject({ time: expect.any(String), level: expect.any(String), msg: expect.any(String) })
+    for (const value of Object.values(entry)) expect(typeof value).not.toBe("object")
+  }
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+}
 
 export interface ServerProcess {
   readonly child: ChildProcess
   readonly output: () => string
   readonly stdout: () => string
+  readonly stderr: () => string
   /** The exit code, or the signal that ended the process. */
   readonly exited: Promise<number | NodeJS.Signals | null>
 }
@@ -26,15 +47,19 @@ export const spawnServer = (env: Record<string, string>, command: ReadonlyArray<
   const child = spawn(file!, args, { cwd: root, env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   let stdout = ""
+  let stderr = ""
   child.stdout?.on("data", (chunk) => {
     output += chunk
     stdout += chunk
   })
-  child.stderr?.on("data", (chunk) => (output += chunk))
+  child.stderr?.on("data", (chunk) => {
+    output += chunk
+    stderr += chunk
+  })
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.on("exit", (code, signal) => resolve(code ?? signal))
   )
-  return { child, output: () => output, stdout: () => stdout, exited } satisfies ServerProcess
+  return { child, output: () => output, stdout: () => stdout, stderr: () => stderr, exited } satisfies ServerProcess
 }
 
 /** The port from the start log (`serving http://127.0.0.1:PORT`), once the app answers. */
