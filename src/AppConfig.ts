@@ -104,6 +104,7 @@ export const appConfig = Config.all({
     Config.option
   ),
   rateLimitStoreTimeoutMs: boundedInteger("RATE_LIMIT_STORE_TIMEOUT_MS", 10, 10_000, 250),
+  metricsToken: Config.redacted("METRICS_TOKEN").pipe(Config.option),
   trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   optionSigningKeys: Config.redacted("BOOKING_OPTION_SIGNING_KEYS").pipe(
     Config.mapOrFail((raw) =>

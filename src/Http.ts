@@ -3,7 +3,7 @@ import { Context, Effect, Layer } from "effect"
 import { Api } from "./Api.js"
 import { AppConfig, hostForUrl } from "./AppConfig.js"
 import { AuthenticationLive } from "./Auth.js"
-import { Bookings } from "./Bookings/Bookings.js"
+import { Bookings, conflictTags } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
@@ -12,9 +12,18 @@ import { HealthLive } from "./Health/Http.js"
 import { Readiness } from "./Health/Readiness.js"
 import { listen } from "./HttpListener.js"
 import { Notifier } from "./Notifier.js"
-import { requestObservability } from "./Observability.js"
+import {
+  bookingConflicts,
+  bookingsConfirmed,
+  notificationLabels,
+  notifications,
+  presentFromStart,
+  rateLimited,
+  rateLimitStoreFailures,
+  requestObservability
+} from "./Observability.js"
 import { OptionSigner } from "./OptionSigner.js"
-import { RateLimiterLive } from "./RateLimiter.js"
+import { limitedEndpoints, RateLimiterLive } from "./RateLimiter.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { Requests } from "./Requests/Requests.js"
 import { routesOf } from "./Routes.js"
@@ -34,6 +43,23 @@ export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsL
   Layer.provide([OptionSigner.Default, Notifier.Default, RateLimiterLive])
 )
 
+/** Business counters are exported at 0 from the start, so rates and alerts work before the first event. */
+const CountersLive = Layer.effectDiscard(
+  Effect.all([
+    presentFromStart(bookingsConfirmed),
+    presentFromStart(
+      bookingConflicts,
+      [...conflictTags].map((code) => ({ code }))
+    ),
+    presentFromStart(notifications, notificationLabels),
+    presentFromStart(
+      rateLimited,
+      limitedEndpoints.map((endpoint) => ({ endpoint }))
+    ),
+    presentFromStart(rateLimitStoreFailures)
+  ])
+)
+
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))
 
 /**
@@ -47,6 +73,7 @@ export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ErrorContractLive),
     Layer.provide(ApiLive),
+    Layer.provide(CountersLive),
     // Provided last so it is built first: the demo supply is in place before anything reads it.
     Layer.provide(DemoSupplyLive.pipe(Layer.provideMerge(Supply.Default)))
   )

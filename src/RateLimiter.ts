@@ -6,7 +6,8 @@ import { AppConfig } from "./AppConfig.js"
 import { RateLimited } from "./Domain/Errors.js"
 import { rateLimited, rateLimitStoreFailures } from "./Observability.js"
 
-export type LimitedEndpoint = "search" | "confirm" | "requests"
+export const limitedEndpoints = ["search", "confirm", "requests"] as const
+export type LimitedEndpoint = (typeof limitedEndpoints)[number]
 
 /** Keys kept by the in-process store; beyond this the oldest are dropped. */
 export const memoryStoreCapacity = 10_000

@@ -3,7 +3,7 @@ import { Effect, Layer, Logger, TestClock } from "effect"
 import { Api } from "../src/Api.js"
 import { jsonLogger, routeLabeller } from "../src/Observability.js"
 import { routesOf } from "../src/Routes.js"
-import { getText, postJson, TestServerLive, testNow } from "./support/TestServer.js"
+import { get, getText, postJson, TestServerLive, testNow, withTestServer } from "./support/TestServer.js"
 
 const token = "partner-observed-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -120,6 +120,48 @@ describe("observability", () => {
       })
     )
   })
+
+  it.effect("every business counter is exported from the start, and only counters end in _total", () =>
+    Effect.gen(function* () {
+      const { text } = yield* getText("/metrics")
+      for (const series of [
+        "bookings_confirmed_total",
+        'booking_conflicts_total{code="slot_taken"}',
+        'booking_conflicts_total{code="idempotency_key_reused"}',
+        'notifications_total{channel="email",outcome="failed"}',
+        'notifications_total{channel="none",outcome="skipped"}',
+        'rate_limited_total{endpoint="requests"}',
+        "rate_limit_store_failures_total",
+        "process_resident_memory_bytes"
+      ]) {
+        expect(text).toMatch(new RegExp(`^${series.replace(/[{}]/g, "\\$&")} \\d`, "m"))
+      }
+      for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+        expect(`${name} ${type}`).toMatch(type === "counter" ? /_total counter$/ : /(?<!_total) \w+$/)
+      }
+      expect(text).toContain("# TYPE effect_fiber_active gauge")
+    }).pipe(withTestServer({}))
+  )
+
+  it.effect(
+    "with METRICS_TOKEN /metrics answers that bearer token only; production without it does not serve /metrics",
+    () =>
+      Effect.gen(function* () {
+        const metricsToken = "metrics-token-0123456789abcdef"
+        const statuses = yield* Effect.forEach(["", "Bearer wrong-token", `Bearer ${metricsToken}`], (authorization) =>
+          Effect.map(getText("/metrics", authorization ? { authorization } : {}), (response) => response.status)
+        ).pipe(withTestServer({ METRICS_TOKEN: metricsToken }))
+        expect(statuses).toEqual([401, 401, 200])
+        const production = yield* get("/metrics").pipe(
+          withTestServer({
+            APP_ENV: "production",
+            DATABASE_URL: "postgres://unused@127.0.0.1:1/unused",
+            PUBLIC_BASE_URL: "https://api.example.se"
+          })
+        )
+        expect(production).toMatchObject({ status: 404, body: { error: "not_found" } })
+      })
+  )
 
   it("route labels are the Api's own templates, a closed set", () => {
     const routeOf = routeLabeller(routesOf(Api))

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { errorBody, errorDetails } from "../Domain/Errors.js"
+import { errorBody, errorDetails, Unauthorized } from "../Domain/Errors.js"
 
 export class NotReady extends Schema.TaggedError<NotReady>()(
   "not_ready",
@@ -37,6 +37,10 @@ export class HealthApi extends HttpApiGroup.make("health")
       .addSuccess(
         Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/plain; version=0.0.4" }))
       )
-      .annotate(OpenApi.Summary, "Prometheus metrics of this instance")
+      .addError(errorBody(Unauthorized))
+      .annotate(
+        OpenApi.Summary,
+        "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it"
+      )
   )
   .annotate(OpenApi.Title, "Health") {}

@@ -1,13 +1,35 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { timingSafeEqual } from "node:crypto"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option, Redacted } from "effect"
 import { Api } from "../Api.js"
+import { AppConfig } from "../AppConfig.js"
+import { NotFound, Unauthorized } from "../Domain/Errors.js"
 import { prometheusText } from "../Observability.js"
+import { tokenDigest } from "../Partners.js"
 import { NotReady } from "./Api.js"
 import { Readiness } from "./Readiness.js"
 
 export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
   Effect.gen(function* () {
     const readiness = yield* Readiness
+    const config = yield* AppConfig
+    const metricsDigest = Option.map(config.metricsToken, (token) => tokenDigest(Redacted.value(token)))
+
+    /**
+     * With METRICS_TOKEN, /metrics answers only to that bearer token; without it, development
+     * serves it openly (loopback by default) and production not at all.
+     */
+    const metricsAllowed = Effect.gen(function* () {
+      if (Option.isNone(metricsDigest)) {
+        if (config.appEnv === "development") return
+        return yield* new NotFound({ issues: ["path: /metrics is not served: METRICS_TOKEN is not set"] })
+      }
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const presented = /^Bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1] ?? ""
+      if (!timingSafeEqual(tokenDigest(presented), metricsDigest.value)) {
+        return yield* new Unauthorized({ safe_next_step: "Send 'Authorization: Bearer <METRICS_TOKEN>'." })
+      }
+    })
     return handlers
       .handle("healthz", () => Effect.succeed({ ok: true as const }))
       .handle("readyz", () =>
@@ -23,8 +45,11 @@ export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
         )
       )
       .handle("metrics", () =>
-        Effect.map(prometheusText, (text) =>
-          HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+        metricsAllowed.pipe(
+          Effect.zipRight(prometheusText),
+          Effect.map((text) =>
+            HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+          )
         )
       )
   })

@@ -58,6 +58,9 @@ export class Readiness extends Effect.Service<Readiness>()("Booking/Readiness", 
         if (production) problems.push(gap)
         else warnings.push(gap)
       }
+      if (production && Option.isNone(config.metricsToken)) {
+        warnings.push("METRICS_TOKEN is not set: /metrics is not served")
+      }
       return { problems, warnings } satisfies ReadinessReport
     }).pipe(Effect.withSpan("Readiness.check"))
 

@@ -29,6 +29,19 @@ export const TestServerLive = (env: Record<string, string> = {}) =>
     Layer.provide(Layer.effectDiscard(TestClock.setTime(testNow)))
   )
 
+/**
+ * Runs `effect` against the whole app built for `env` (and `logger`, when given) and torn
+ * down afterwards: for tests that each need their own configuration.
+ */
+export const withTestServer =
+  (env: Record<string, string>, logger: Layer.Layer<never> = Layer.empty) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.scoped(
+      Effect.flatMap(Layer.build(TestServerLive(env).pipe(Layer.provide(logger))), (context) =>
+        Effect.provide(effect, context)
+      )
+    )
+
 export interface JsonResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
@@ -67,8 +80,8 @@ export const postRaw = (path: string, body: string, contentType: string, headers
     )
   )
 
-export const getText = (path: string) =>
-  Effect.flatMap(HttpClient.HttpClient, (client) => client.get(path)).pipe(
+export const getText = (path: string, headers: Record<string, string> = {}) =>
+  Effect.flatMap(HttpClient.HttpClient, (client) => client.get(path, { headers })).pipe(
     Effect.flatMap((response) =>
       Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
     ),
