@@ -21,9 +21,15 @@ export const testEnv: Readonly<Record<string, string>> = {
  */
 export const testNow = Date.parse("2026-11-23T09:00:00+01:00")
 
+/**
+ * One layer value for every test server: two `it.layer` blocks of one file, each with a fresh
+ * copy from serveApi, registered /openapi.json twice on the second block's router.
+ */
+const appOnTestServer = serveApi(NodeHttpServer.layerTest)
+
 /** The whole app on an ephemeral port, with its own database and the given environment. */
 export const TestServerLive = (env: Record<string, string> = {}) =>
-  serveApi(NodeHttpServer.layerTest).pipe(
+  appOnTestServer.pipe(
     Layer.provideMerge(TestDatabaseLive),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env })),
     Layer.provide(Layer.effectDiscard(TestClock.setTime(testNow)))
