@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
-import { connectOutcome, rawConnect, statusOf } from "./support/RawHttp.js"
+import { connectOutcome, finalStatusOf, postHead, rawConnect } from "./support/RawHttp.js"
 import {
   childrenOf,
   expectGone,
@@ -62,10 +62,6 @@ const searchBody = JSON.stringify({
   location: { country_code: "SE", postcode: "111 22" },
   timing: { preferred_time_text: "nästa vecka" }
 })
-
-/** With 100-continue, the interim answer shows the server holds the request before any body is sent. */
-const postHead = (path: string, length: number) =>
-  `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`
 
 describe("npm start", () => {
   it("APP_ENV=production without DATABASE_URL refuses to start and says why", async () => {
@@ -158,7 +154,7 @@ describe("npm start", () => {
         await vi.waitFor(() => expect(connectOutcome(port)).resolves.toBe("ECONNREFUSED"), { timeout: 10_000 })
         finishing.socket.write(body.subarray(10))
         await finishing.closed
-        expect(statusOf(finishing.received().replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ""))).toBe(200)
+        expect(finalStatusOf(finishing.received())).toBe(200)
         expect(finishing.received()).toMatch(/\r\nconnection: close\r\n/i)
 
         await stalled.closed

@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
 import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
+import { finalStatusOf, postHead, rawConnect } from "./support/RawHttp.js"
 import { servingPort, spawnServer } from "./support/ServerProcess.js"
 import { makeDatabase } from "./support/TestDatabase.js"
 
@@ -34,7 +35,8 @@ describe("a database that freezes under a running server", () => {
         yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
         yield* Effect.promise(async () => {
           const server = spawnServer({ DATABASE_URL: proxy.urlFor(url), DATA_DIR: dataDir, PORT: "0" })
-          const base = `http://127.0.0.1:${await servingPort(server)}`
+          const port = await servingPort(server)
+          const base = `http://127.0.0.1:${port}`
           const post = (path: string, body: unknown) => () =>
             fetch(`${base}${path}`, {
               method: "POST",
@@ -53,17 +55,17 @@ describe("a database that freezes under a running server", () => {
             })
           }).then((response) => response.json() as Promise<any>)
           const option = found.options[0]
-          const confirm = (key: string) =>
-            post("/api/public/bookings", {
-              booking_option_id: option.booking_option_id,
-              customer: { name: "Karin Berg", phone: "0701234567", email: "karin@example.se" },
-              service_location: { country_code: "SE", address: "Sveavägen 44", postcode: "111 22" },
-              user_consent_confirmed: true,
-              booking_terms_accepted: true,
-              booking_terms_version: option.terms.version,
-              booking_terms_accepted_at: new Date().toISOString(),
-              idempotency_key: key
-            })
+          const confirmBody = (key: string) => ({
+            booking_option_id: option.booking_option_id,
+            customer: { name: "Karin Berg", phone: "0701234567", email: "karin@example.se" },
+            service_location: { country_code: "SE", address: "Sveavägen 44", postcode: "111 22" },
+            user_consent_confirmed: true,
+            booking_terms_accepted: true,
+            booking_terms_version: option.terms.version,
+            booking_terms_accepted_at: new Date().toISOString(),
+            idempotency_key: key
+          })
+          const confirm = (key: string) => post("/api/public/bookings", confirmBody(key))
           const status = () => fetch(`${base}/api/public/bookings/${randomUUID()}`)
 
           proxy.freeze()
@@ -87,12 +89,17 @@ describe("a database that freezes under a running server", () => {
           expect((await status()).status).toBeLessThan(500)
 
           proxy.freeze()
-          const inFlight = confirm("outage-2")().then((response) => response.status)
+          const confirmation = Buffer.from(JSON.stringify(confirmBody("outage-2")))
+          const inFlight = await rawConnect(port)
+          inFlight.socket.write(postHead("/api/public/bookings", confirmation.length))
+          await vi.waitFor(() => expect(inFlight.received()).toMatch(/^HTTP\/1\.1 100 Continue/))
+          inFlight.socket.write(confirmation)
           const signalled = performance.now()
           server.child.kill("SIGTERM")
           expect(await server.exited).toBe(0)
           const stopMs = Math.round(performance.now() - signalled)
-          expect(await inFlight).toBeGreaterThanOrEqual(500)
+          await inFlight.closed
+          expect(finalStatusOf(inFlight.received())).toBeGreaterThanOrEqual(500)
           proxy.thaw()
           console.info(
             `frozen database: /readyz ${ready.status} in ${ready.ms} ms, status lookup ${lookup.status} in ${lookup.ms} ms, ` +

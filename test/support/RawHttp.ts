@@ -36,3 +36,10 @@ export const connectOutcome = (port: number, host = "127.0.0.1") =>
   )
 
 export const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0)
+
+/** With 100-continue, the interim answer shows the server holds the request before any body is sent. */
+export const postHead = (path: string, length: number) =>
+  `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`
+
+/** The status of the final answer, after any 100 Continue. */
+export const finalStatusOf = (response: string) => statusOf(response.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ""))
