@@ -134,34 +134,40 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration) =>
       const parsed = new URL(Redacted.value(url))
       const where = `${parsed.hostname}:${parsed.port || 6379}`
       const redis = yield* Effect.acquireRelease(
-        Effect.sync(
-          () =>
-            new Redis({
-              host: parsed.hostname,
-              port: Number(parsed.port || 6379),
-              ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-              ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-              db: Number(parsed.pathname.slice(1) || 0),
-              connectTimeout: 1000,
-              enableOfflineQueue: false,
-              maxRetriesPerRequest: 0,
-              // While Redis is down the client reconnects at most every 10 s.
-              retryStrategy: (attempt: number) => Math.min(attempt * 500, 10_000)
-            }) as RedisWithFixedWindow
-        ),
+        Effect.sync(() => {
+          const client = new Redis({
+            host: parsed.hostname,
+            port: Number(parsed.port || 6379),
+            ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+            ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+            db: Number(parsed.pathname.slice(1) || 0),
+            connectTimeout: 1000,
+            enableOfflineQueue: false,
+            maxRetriesPerRequest: 0,
+            // While Redis is down the client reconnects at most every 10 s.
+            retryStrategy: (attempt: number) => Math.min(attempt * 500, 10_000)
+          }) as RedisWithFixedWindow
+          // Heard from the first moment: an unheard error is printed by the client with its stack.
+          client.on("error", () => {})
+          return client
+        }),
         (redis) => Effect.sync(() => redis.disconnect())
       )
       redis.defineCommand("fixedWindow", { lua: fixedWindowScript, numberOfKeys: 1 })
       const outage = outageLog(where)
       // The first requests should find the connection made: the start waits for it, up to a second.
       const firstAttempt = yield* Effect.async<string>((resume) => {
-        const done = (outcome: string) => () => {
+        const settle = (outcome: string) => {
           clearTimeout(timer)
+          redis.off("ready", onReady)
+          redis.off("error", onError)
           resume(Effect.succeed(outcome))
         }
-        const timer = setTimeout(done("no answer within 1 s"), 1000)
-        redis.once("ready", done("ready"))
-        redis.once("error", (error: NodeJS.ErrnoException) => done(error.code ?? error.message)())
+        const onReady = () => settle("ready")
+        const onError = (error: NodeJS.ErrnoException) => settle(error.code ?? error.message)
+        const timer = setTimeout(() => settle("no answer within 1 s"), 1000)
+        redis.once("ready", onReady)
+        redis.once("error", onError)
       })
       if (firstAttempt !== "ready") yield* outage.failed(firstAttempt)
       const runFork = Runtime.runFork(yield* Effect.runtime<never>())
