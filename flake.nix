@@ -1,7 +1,8 @@
 {
   description = "Public home-service booking API for Sweden (TypeScript on Effect, PostgreSQL)";
 
-  inputs.nixpkgs.url = "github:NixOS/nixpkgs/nixos-24.11";
+  # A supported NixOS release branch; Node 24 is the LTS the project runs and CI smoke-tests.
+  inputs.nixpkgs.url = "github:NixOS/nixpkgs/nixos-26.05";
 
   outputs = { self, nixpkgs }:
     let
@@ -9,9 +10,10 @@
       forAll = f: nixpkgs.lib.genAttrs systems (system: f nixpkgs.legacyPackages.${system});
     in
     {
+      # `nix develop`, then `npm ci && npm start`.
       devShells = forAll (pkgs: {
         default = pkgs.mkShell {
-          packages = [ pkgs.nodejs_20 pkgs.postgresql_16 ];
+          packages = [ pkgs.nodejs_24 pkgs.postgresql_16 ];
           shellHook = ''
             echo "node $(node --version), $(postgres --version)"
             echo "npm ci && npm start   # API on http://127.0.0.1:8080 with an embedded PostgreSQL"
@@ -19,21 +21,22 @@
         };
       });
 
+      # `nix build`: the compiled server (npm run build), run as `result/bin/booking-api`.
       packages = forAll (pkgs: {
         default = pkgs.buildNpmPackage {
           pname = "home-service-booking-api";
           version = "0.1.0";
           src = self;
-          nodejs = pkgs.nodejs_20;
+          nodejs = pkgs.nodejs_24;
           # Pin after the first `nix build`, which prints the hash of the npm dependencies.
           npmDepsHash = pkgs.lib.fakeHash;
-          dontNpmBuild = true;
+          npmBuildScript = "build";
           installPhase = ''
             runHook preInstall
             mkdir -p $out/lib/booking-api $out/bin
-            cp -r src migrations supply package.json node_modules $out/lib/booking-api/
-            makeWrapper ${pkgs.nodejs_20}/bin/node $out/bin/booking-api \
-              --add-flags "$out/lib/booking-api/node_modules/tsx/dist/cli.mjs $out/lib/booking-api/src/main.ts"
+            cp -r dist package.json node_modules $out/lib/booking-api/
+            makeWrapper ${pkgs.nodejs_24}/bin/node $out/bin/booking-api \
+              --add-flags "$out/lib/booking-api/dist/src/main.js"
             runHook postInstall
           '';
         };

@@ -5,8 +5,9 @@ export type AppEnv = "development" | "production"
 
 const appEnv = Config.literal("development", "production")("APP_ENV").pipe(Config.withDefault("development" as const))
 
+// 0 asks the system for a free port; the start log says which (tests).
 const port = Config.integer("PORT").pipe(
-  Config.validate({ message: "must be an integer from 1 to 65535", validation: (n) => n >= 1 && n <= 65535 }),
+  Config.validate({ message: "must be an integer from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 }),
   Config.withDefault(8080)
 )
 
@@ -104,6 +105,8 @@ export const appConfig = Config.all({
     }),
     Config.option
   ),
+  rateLimitStoreTimeoutMs: boundedInteger("RATE_LIMIT_STORE_TIMEOUT_MS", 10, 10_000, 250),
+  metricsToken: Config.redacted("METRICS_TOKEN").pipe(Config.option),
   trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   optionSigningKeys: Config.redacted("BOOKING_OPTION_SIGNING_KEYS").pipe(
     Config.mapOrFail((raw) =>
@@ -127,7 +130,15 @@ export const appConfig = Config.all({
   notifyFrom: Config.string("NOTIFY_FROM").pipe(Config.withDefault("Bokning <bokning@localhost>")),
   notifyWaitMs: boundedInteger("NOTIFY_WAIT_MS", 0, 10_000, 2000),
   notifyGiveUpHours: boundedInteger("NOTIFY_GIVE_UP_HOURS", 1, 168, 24),
-  notifyPollMs: boundedInteger("NOTIFY_POLL_MS", 10, 600_000, 5000)
+  notifyPollMs: boundedInteger("NOTIFY_POLL_MS", 10, 600_000, 5000),
+  databasePoolSize: boundedInteger("DATABASE_POOL_SIZE", 1, 1000, 10),
+  databaseConnectTimeoutMs: boundedInteger("DATABASE_CONNECT_TIMEOUT_MS", 100, 60_000, 2000),
+  databaseStatementTimeoutMs: boundedInteger("DATABASE_STATEMENT_TIMEOUT_MS", 100, 600_000, 3000),
+  shutdownGraceMs: boundedInteger("SHUTDOWN_GRACE_MS", 0, 600_000, 10_000),
+  httpHeadersTimeoutMs: boundedInteger("HTTP_HEADERS_TIMEOUT_MS", 100, 600_000, 10_000),
+  httpRequestTimeoutMs: boundedInteger("HTTP_REQUEST_TIMEOUT_MS", 100, 3_600_000, 30_000),
+  httpKeepAliveTimeoutMs: boundedInteger("HTTP_KEEP_ALIVE_TIMEOUT_MS", 100, 600_000, 5000),
+  httpMaxConnections: boundedInteger("HTTP_MAX_CONNECTIONS", 1, 1_000_000, 1000)
 }).pipe(
   Config.mapOrFail((config) =>
     config.appEnv === "production" && Option.getOrElse(config.demoSupply, () => false)
@@ -141,6 +152,16 @@ export const appConfig = Config.all({
     publicBaseUrl: Option.getOrElse(config.publicBaseUrl, () => `http://${hostForUrl(config.host)}:${config.port}`),
     publicBaseUrlConfigured: Option.isSome(config.publicBaseUrl)
   })),
+  Config.mapOrFail((config) =>
+    config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs
+      ? Either.left(
+          ConfigError.InvalidData(
+            ["HTTP_HEADERS_TIMEOUT_MS"],
+            "HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request"
+          )
+        )
+      : Either.right(config)
+  ),
   Config.mapOrFail((config) =>
     config.appEnv === "production" && Option.isNone(config.databaseUrl)
       ? Either.left(
@@ -184,7 +205,8 @@ export const appConfig = Config.all({
   )
 )
 
-const hostForUrl = (host: string) =>
+/** How HOST appears in a URL: a wildcard bind is reached on loopback, IPv6 goes in brackets. */
+export const hostForUrl = (host: string) =>
   host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
 
 /** `NAME=` (as `.env` files write it) means unset, for every variable alike. */

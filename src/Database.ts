@@ -2,19 +2,95 @@ import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { Migrator, SqlClient } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Option, Redacted, String as Str } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, String as Str } from "effect"
+import * as Pg from "pg"
 import { AppConfig } from "./AppConfig.js"
 import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from "./EmbeddedPostgres.js"
 
 export const migrationsDirectory = fileURLToPath(new URL("../migrations", import.meta.url))
 
+export interface PoolOptions {
+  readonly maxConnections?: number | undefined
+  /** Bounds connecting and waiting for a free connection of the pool; none when unset. */
+  readonly connectTimeoutMs?: number | undefined
+  /** PostgreSQL cancels longer statements, and a server that does not answer is given up soon after; none when unset. */
+  readonly statementTimeoutMs?: number | undefined
+}
+
+/** Beyond the statement timeout, how long a server that says nothing at all is waited for. */
+const silenceMarginMs = 500
+
+/**
+ * A query given up on our side may still be on the wire, its connection perhaps inside a
+ * transaction: that connection is closed, so the pool never hands it to the next caller.
+ * Closing it rolled its transaction back, so the ROLLBACK that follows is answered at once
+ * (sent, it would fail and turn the caller's SqlError into a defect).
+ */
+class ClosingOnTimeoutClient extends Pg.Client {
+  private givenUp = false
+
+  override query(...args: Array<any>): any {
+    const last = args.length - 1
+    const callback = args[last]
+    const query = (super.query as (...args: Array<any>) => any).bind(this)
+    if (typeof callback !== "function") return query(...args)
+    if (this.givenUp && typeof args[0] === "string" && args[0].startsWith("ROLLBACK")) {
+      process.nextTick(() => callback(null, { rows: [] }))
+      return undefined
+    }
+    args[last] = (error: unknown, result: unknown) => {
+      if (error instanceof Error && error.message === "Query read timeout" && !this.givenUp) {
+        this.givenUp = true
+        this.end().catch(() => {})
+      }
+      callback(error, result)
+    }
+    return query(...args)
+  }
+}
+
+const makePool = (url: Redacted.Redacted, options: PoolOptions) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const pool = new Pg.Pool({
+        connectionString: Redacted.value(url),
+        Client: ClosingOnTimeoutClient,
+        application_name: "home-service-booking-api",
+        max: options.maxConnections ?? 10,
+        keepAlive: true,
+        ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+        ...(options.statementTimeoutMs
+          ? {
+              statement_timeout: options.statementTimeoutMs,
+              query_timeout: options.statementTimeoutMs + silenceMarginMs
+            }
+          : {})
+      })
+      // An idle connection that breaks (a restarted server) is dropped by the pool; unheard, the event would crash the process.
+      pool.on("error", () => {})
+      return pool
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(Duration.seconds(1)))
+  ).pipe(
+    Effect.tap((pool) =>
+      Effect.tryPromise({
+        try: () => pool.query("SELECT 1"),
+        catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+      }).pipe(
+        Effect.timeoutFail({
+          duration: Duration.millis(options.connectTimeoutMs ?? 5000),
+          onTimeout: () => new SqlError({ cause: new Error("timed out"), message: "PgClient: Connection timed out" })
+        })
+      )
+    )
+  )
+
 /** The client every service uses: snake_case in SQL, camelCase in TypeScript. */
-export const pgClientLayer = (url: Redacted.Redacted, options?: { readonly maxConnections?: number }) =>
-  PgClient.layer({
-    url,
-    applicationName: "home-service-booking-api",
-    maxConnections: options?.maxConnections ?? 10,
+export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {}) =>
+  PgClient.layerFromPool({
+    acquire: makePool(url, options),
     transformQueryNames: Str.camelToSnake,
     transformResultNames: Str.snakeToCamel,
     // JSON columns hold wire-format documents (scope, terms, consent): their keys stay as stored.
@@ -62,16 +138,23 @@ export const migrate = Effect.gen(function* () {
   )
 }).pipe(Effect.withSpan("Database.migrate"))
 
-export const MigrationsLive = Layer.effectDiscard(
-  migrate.pipe(
-    Effect.tap((applied) =>
-      applied.length > 0
-        ? Effect.logInfo(`applied migrations: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
-        : Effect.void
-    ),
-    Effect.orDie
+/**
+ * Migrations run on a connection of their own, closed when they are done: a migration may
+ * take longer than the statement timeout that guards requests.
+ */
+const migrationsAt = (url: Redacted.Redacted, connectTimeoutMs: number) =>
+  Layer.effectDiscard(
+    migrate.pipe(
+      Effect.provide(pgClientLayer(url, { maxConnections: 1, connectTimeoutMs })),
+      Effect.scoped,
+      Effect.tap((applied) =>
+        applied.length > 0
+          ? Effect.logInfo(`applied migrations: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+          : Effect.void
+      ),
+      Effect.orDie
+    )
   )
-)
 
 const databaseLayer = (options: { readonly attach: boolean }) =>
   Layer.unwrapScoped(
@@ -81,7 +164,11 @@ const databaseLayer = (options: { readonly attach: boolean }) =>
         onSome: Effect.succeed,
         onNone: () => EmbeddedPostgresUrl(config.dataDir, options)
       })
-      return MigrationsLive.pipe(Layer.provideMerge(pgClientLayer(url)))
+      return pgClientLayer(url, {
+        maxConnections: config.databasePoolSize,
+        connectTimeoutMs: config.databaseConnectTimeoutMs,
+        statementTimeoutMs: config.databaseStatementTimeoutMs
+      }).pipe(Layer.provide(migrationsAt(url, config.databaseConnectTimeoutMs)))
     })
   )
 

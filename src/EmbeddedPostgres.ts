@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { createWriteStream, existsSync } from "node:fs"
+import { createWriteStream, existsSync, readFileSync } from "node:fs"
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises"
 import { createServer } from "node:net"
 import { userInfo } from "node:os"
@@ -45,6 +45,51 @@ const isAlive = (pid: number) => {
   } catch {
     return false
   }
+}
+
+/** Direct children of a process (Linux; elsewhere none are found and the postmaster ends its own). */
+const childrenOf = (pid: number): Array<number> => {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .split(" ")
+      .filter((entry) => entry.trim().length > 0)
+      .map(Number)
+  } catch {
+    return []
+  }
+}
+
+const signal = (pids: ReadonlyArray<number>, name: NodeJS.Signals) => {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, name)
+    } catch {}
+  }
+}
+
+const exitOf = async (pid: number, withinMs: number) => {
+  const deadline = Date.now() + withinMs
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25))
+  return !isAlive(pid)
+}
+
+/**
+ * Stops a postmaster whatever its state: already gone (crashed), running, or frozen with its
+ * backends (SIGSTOP): everything is continued first so the signals are acted on. A fast
+ * shutdown (SIGINT) is given 5 s, an immediate one (SIGQUIT) 2 s, then the processes are killed.
+ */
+const stopPostmaster = async (pid: number) => {
+  for (const [name, withinMs] of [
+    ["SIGINT", 5000],
+    ["SIGQUIT", 2000]
+  ] as const) {
+    if (!isAlive(pid)) return
+    signal([pid, ...childrenOf(pid)], "SIGCONT")
+    signal([pid], name)
+    if (await exitOf(pid, withinMs)) return
+  }
+  signal([pid, ...childrenOf(pid)], "SIGKILL")
+  await exitOf(pid, 2000)
 }
 
 const ownedEvents: ReadonlyArray<string> = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message", "exit"]
@@ -157,17 +202,22 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions): P
     throw new Error(`Embedded PostgreSQL failed to start in ${clusterDir}: ${detail}\n${recent.join("")}`)
   }
   const postmaster = await runningPostmaster(clusterDir)
-  // If the process dies without running its finalizers, the cluster must not outlive it.
+  // If the process exits without running its finalizers, the cluster must not outlive it.
   const stopOnExit = () => {
-    if (postmaster && isAlive(postmaster.pid)) process.kill(postmaster.pid, "SIGINT")
+    if (postmaster && isAlive(postmaster.pid)) {
+      signal([postmaster.pid, ...childrenOf(postmaster.pid)], "SIGCONT")
+      signal([postmaster.pid], "SIGINT")
+    }
   }
   process.on("exit", stopOnExit)
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     port,
+    // Not the package's stop(), which waits forever for a cluster that has already exited.
     stop: async () => {
       process.off("exit", stopOnExit)
-      await pg.stop()
+      if (postmaster) await stopPostmaster(postmaster.pid)
+      else await pg.stop()
       await closeLog()
     }
   }

@@ -1,6 +1,20 @@
 import { randomUUID } from "node:crypto"
 import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Metric, MetricBoundaries, MetricLabel, MetricState, Option } from "effect"
+import {
+  Cause,
+  Effect,
+  HashMap,
+  Inspectable,
+  Logger,
+  type LogLevel,
+  Metric,
+  MetricBoundaries,
+  type MetricKey,
+  MetricKeyType,
+  MetricLabel,
+  MetricState,
+  Option
+} from "effect"
 import { pathOf, type Route } from "./Routes.js"
 
 const durationBoundaries = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -26,11 +40,38 @@ export const notifications = Metric.counter("notifications_total", {
   description: "Notification attempts by channel and outcome",
   incremental: true
 })
+/** The channel and outcome pairs the notifier counts. */
+export const notificationLabels: ReadonlyArray<Readonly<Record<string, string>>> = [
+  { channel: "none", outcome: "skipped" },
+  ...["email", "webhook"].flatMap((channel) => ["sent", "retry", "failed"].map((outcome) => ({ channel, outcome })))
+]
 
 export const rateLimited = Metric.counter("rate_limited_total", {
   description: "Requests refused by the rate limiter, by endpoint",
   incremental: true
 })
+export const rateLimitStoreFailures = Metric.counter("rate_limit_store_failures_total", {
+  description: "Requests let through because the rate-limit store failed or did not answer in time",
+  incremental: true
+})
+
+/** Each label set is exported at 0 from the start, so a rate or an alert works before the first event. */
+export const presentFromStart = (
+  counter: Metric.Metric.Counter<number>,
+  labelSets: ReadonlyArray<Readonly<Record<string, string>>> = [{}]
+) =>
+  Effect.forEach(
+    labelSets,
+    (labels) =>
+      Metric.incrementBy(
+        Metric.taggedWithLabels(
+          counter,
+          Object.entries(labels).map(([key, value]) => MetricLabel.make(key, value))
+        ),
+        0
+      ),
+    { discard: true }
+  )
 
 /** Route labels are the Api's own templates, a closed set, so they cannot grow without bound. */
 export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => {
@@ -80,6 +121,33 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
   )
 }
 
+const textOf = (message: unknown): string =>
+  Array.isArray(message)
+    ? message.map(textOf).join(" ")
+    : typeof message === "string"
+      ? message
+      : Inspectable.toStringUnknown(message, 0)
+
+const reserved = new Set(["time", "level", "msg", "error"])
+
+/** `debug`, `info`, `warn`, `error`, `fatal`: as log collectors spell the levels. */
+const levelName = (level: LogLevel.LogLevel) => (level._tag === "Warning" ? "warn" : level._tag.toLowerCase())
+
+/**
+ * One flat JSON object per line: `time`, `level`, `msg`, then the line's annotations as fields
+ * (`request_id`, `method`, `route`, `status`, `duration_ms` on the access line) and, for a
+ * failure, `error`. Nothing is nested, so a collector indexes every field as it is.
+ */
+export const jsonLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
+  const line: Record<string, unknown> = { time: date.toISOString(), level: levelName(logLevel), msg: textOf(message) }
+  for (const [key, value] of HashMap.toEntries(annotations)) {
+    if (reserved.has(key)) continue
+    line[key] = value === null || ["string", "number", "boolean"].includes(typeof value) ? value : textOf(value)
+  }
+  if (!Cause.isEmpty(cause)) line.error = Cause.pretty(cause)
+  return JSON.stringify(line)
+})
+
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")
 
 const labelText = (
@@ -90,24 +158,52 @@ const labelText = (
   return all.length === 0 ? "" : `{${all.map(([key, value]) => `${key}="${escapeLabel(value)}"`).join(",")}}`
 }
 
+/** Effect's fiber lifetimes: a histogram in milliseconds with 32 buckets, of no use to an operator. */
+const leftOut = new Set(["effect_fiber_lifetimes"])
+
+/**
+ * How Prometheus names an Effect metric: a counter that only goes up ends in `_total`, one that
+ * goes both ways (effect_fiber_active) is a gauge.
+ */
+const exposedAs = (key: MetricKey.MetricKey.Untyped, state: MetricState.MetricState.Untyped) => {
+  if (MetricState.isHistogramState(state)) return { name: key.name, type: "histogram" }
+  if (MetricState.isCounterState(state) && MetricKeyType.isCounterKey(key.keyType) && key.keyType.incremental) {
+    return { name: key.name.endsWith("_total") ? key.name : `${key.name}_total`, type: "counter" }
+  }
+  return { name: key.name, type: "gauge" }
+}
+
+const startTimeSeconds = Math.round(Date.now() / 1000 - process.uptime())
+
+/** The standard process metrics, as Prometheus's own client libraries name them. */
+const processMetrics = Effect.sync(() => {
+  const cpu = process.cpuUsage()
+  return [
+    "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds",
+    "# TYPE process_cpu_seconds_total counter",
+    `process_cpu_seconds_total ${(cpu.user + cpu.system) / 1e6}`,
+    "# HELP process_resident_memory_bytes Resident memory size in bytes",
+    "# TYPE process_resident_memory_bytes gauge",
+    `process_resident_memory_bytes ${process.memoryUsage.rss()}`,
+    "# HELP process_start_time_seconds Start time of the process since unix epoch in seconds",
+    "# TYPE process_start_time_seconds gauge",
+    `process_start_time_seconds ${startTimeSeconds}`
+  ]
+})
+
 /** The Prometheus text exposition format (0.0.4) of every metric of this process. */
-export const prometheusText = Effect.map(Metric.snapshot, (pairs) => {
+export const prometheusText = Effect.zipWith(Metric.snapshot, processMetrics, (pairs, lines) => {
   const byName = new Map<string, Array<(typeof pairs)[number]>>()
   for (const pair of pairs) {
+    if (leftOut.has(pair.metricKey.name)) continue
     const list = byName.get(pair.metricKey.name) ?? []
     list.push(pair)
     byName.set(pair.metricKey.name, list)
   }
-  const lines: Array<string> = []
-  for (const [name, list] of [...byName.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const list of [...byName.values()].sort(([a], [b]) => a!.metricKey.name.localeCompare(b!.metricKey.name))) {
     const first = list[0]!
+    const { name, type } = exposedAs(first.metricKey, first.metricState)
     const help = Option.getOrElse(first.metricKey.description, () => name)
-    const state = first.metricState
-    const type = MetricState.isCounterState(state)
-      ? "counter"
-      : MetricState.isHistogramState(state)
-        ? "histogram"
-        : "gauge"
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
     for (const { metricKey, metricState } of list) {
       if (MetricState.isCounterState(metricState))

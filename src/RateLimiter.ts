@@ -1,12 +1,13 @@
 import { RateLimiter as Limiter } from "@effect/experimental"
-import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Duration, Effect, Layer, Metric, MetricLabel, Option, Redacted } from "effect"
+import { Duration, Effect, Layer, Metric, MetricLabel, Option, Redacted, Runtime } from "effect"
+import { Redis } from "ioredis"
 import { AppConfig } from "./AppConfig.js"
 import { RateLimited } from "./Domain/Errors.js"
-import { rateLimited } from "./Observability.js"
+import { rateLimited, rateLimitStoreFailures } from "./Observability.js"
 
-export type LimitedEndpoint = "search" | "confirm" | "requests"
+export const limitedEndpoints = ["search", "confirm", "requests"] as const
+export type LimitedEndpoint = (typeof limitedEndpoints)[number]
 
 /** Keys kept by the in-process store; beyond this the oldest are dropped. */
 export const memoryStoreCapacity = 10_000
@@ -71,25 +72,142 @@ export const boundedMemoryStore = Layer.sync(Limiter.RateLimiterStore, () => {
   })
 })
 
-/** REDIS_URL shares the counts between instances. */
-const redisStore = (url: Redacted.Redacted) => {
-  const parsed = new URL(Redacted.value(url))
-  return RedisStore.layerStore({
-    host: parsed.hostname,
-    port: Number(parsed.port || 6379),
-    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    db: Number(parsed.pathname.slice(1) || 0),
-    prefix: "booking-api:ratelimit:",
-    maxRetriesPerRequest: 1,
-    connectTimeout: 1000,
-    // While Redis is down the client reconnects at most every 10 s (it logs each failed attempt).
-    retryStrategy: (attempt: number) => Math.min(attempt * 500, 10_000)
-  })
+/** The library's fixed-window script: a count per key that expires with its window. */
+const fixedWindowScript = `
+local key = KEYS[1]
+local tokens = tonumber(ARGV[1])
+local refillms = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local current = tonumber(redis.call("GET", key))
+
+if not current then
+  local nextpttl = refillms * tokens
+  redis.call("SET", key, tokens, "PX", nextpttl)
+  return { tokens, nextpttl }
+end
+
+local currentpttl = tonumber(redis.call("PTTL", key) or "0")
+local next = current + tokens
+if limit and next > limit then
+  return { next, currentpttl }
+end
+
+local nextpttl = currentpttl + (refillms * tokens)
+redis.call("SET", key, next, "PX", nextpttl)
+return { next, nextpttl }
+`
+
+interface RedisWithFixedWindow extends Redis {
+  fixedWindow(key: string, tokens: number, refillMillis: number, limit?: number): Promise<[number, number]>
 }
 
-/** How long a request waits for the shared store before it is let through. */
-export const storeTimeout = Duration.millis(250)
+/** One log line when the shared store stops answering, one when it answers again. */
+const outageLog = (where: string) => {
+  let down = false
+  return {
+    failed: (reason: string) =>
+      Effect.suspend(() => {
+        if (down) return Effect.void
+        down = true
+        return Effect.logWarning(`Redis at ${where} does not answer (${reason}); rate limits fail open until it does`)
+      }),
+    answered: Effect.suspend(() => {
+      if (!down) return Effect.void
+      down = false
+      return Effect.logInfo(`Redis at ${where} answers again; rate limits are shared again`)
+    })
+  }
+}
+
+/**
+ * REDIS_URL shares the counts between instances. The library's Redis store is not used: it
+ * queues commands while Redis is down (requests waited seconds for the reconnects), leaves
+ * the client's errors unheard (a stack trace on stderr per attempt) and closes with QUIT,
+ * which a dead Redis never answers. Here a command is refused at once while Redis is not
+ * connected, given up after the store timeout when Redis stays silent (the connection is then
+ * dropped and made again), and an outage is logged once.
+ */
+const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration) =>
+  Layer.scoped(
+    Limiter.RateLimiterStore,
+    Effect.gen(function* () {
+      const parsed = new URL(Redacted.value(url))
+      const where = `${parsed.hostname}:${parsed.port || 6379}`
+      const redis = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const client = new Redis({
+            host: parsed.hostname,
+            port: Number(parsed.port || 6379),
+            ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+            ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+            db: Number(parsed.pathname.slice(1) || 0),
+            connectTimeout: 1000,
+            enableOfflineQueue: false,
+            maxRetriesPerRequest: 0,
+            // While Redis is down the client reconnects at most every 10 s.
+            retryStrategy: (attempt: number) => Math.min(attempt * 500, 10_000)
+          }) as RedisWithFixedWindow
+          // Heard from the first moment: an unheard error is printed by the client with its stack.
+          client.on("error", () => {})
+          return client
+        }),
+        (redis) => Effect.sync(() => redis.disconnect())
+      )
+      redis.defineCommand("fixedWindow", { lua: fixedWindowScript, numberOfKeys: 1 })
+      const outage = outageLog(where)
+      // The first requests should find the connection made: the start waits for it, up to a second.
+      const firstAttempt = yield* Effect.async<string>((resume) => {
+        const settle = (outcome: string) => {
+          clearTimeout(timer)
+          redis.off("ready", onReady)
+          redis.off("error", onError)
+          resume(Effect.succeed(outcome))
+        }
+        const onReady = () => settle("ready")
+        const onError = (error: NodeJS.ErrnoException) => settle(error.code ?? error.message)
+        const timer = setTimeout(() => settle("no answer within 1 s"), 1000)
+        redis.once("ready", onReady)
+        redis.once("error", onError)
+      })
+      if (firstAttempt !== "ready") yield* outage.failed(firstAttempt)
+      const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+      redis.on("error", (error: NodeJS.ErrnoException) => runFork(outage.failed(error.code ?? error.message)))
+      redis.on("ready", () => runFork(outage.answered))
+
+      const unsupported = new Limiter.RateLimitStoreError({ message: "only fixed windows are kept in Redis" })
+      return Limiter.RateLimiterStore.of({
+        fixedWindow: (options) =>
+          Effect.tryPromise({
+            try: () =>
+              redis.fixedWindow(
+                `booking-api:ratelimit:${options.key}`,
+                options.tokens,
+                Duration.toMillis(options.refillRate),
+                options.limit
+              ),
+            catch: (cause) =>
+              new Limiter.RateLimitStoreError({
+                message: redis.status === "ready" ? String(cause) : `not connected (${redis.status})`,
+                cause
+              })
+          }).pipe(
+            Effect.timeout(timeout),
+            Effect.catchTag("TimeoutException", () =>
+              // Commands given up would otherwise pile up on a connection that never answers.
+              Effect.sync(() => redis.disconnect(true)).pipe(
+                Effect.zipRight(
+                  Effect.fail(
+                    new Limiter.RateLimitStoreError({ message: `no answer within ${Duration.format(timeout)}` })
+                  )
+                )
+              )
+            ),
+            Effect.tapBoth({ onFailure: (error) => outage.failed(error.message), onSuccess: () => outage.answered })
+          ),
+        tokenBucket: () => Effect.fail(unsupported)
+      })
+    })
+  )
 
 export interface Quota {
   readonly policy: string
@@ -106,8 +224,9 @@ const headersOf = (quota: Quota) => ({
 
 /**
  * Per-minute limits on search, confirm and request creation, keyed by partner (or by client
- * address for unauthenticated search). If the store fails the request is let through with a
- * warning: an outage of Redis must not take bookings down with it.
+ * address for unauthenticated search). If the store fails or does not answer within
+ * RATE_LIMIT_STORE_TIMEOUT_MS the request is let through (counted in
+ * rate_limit_store_failures_total): an outage of Redis must not take bookings down with it.
  */
 export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimiter", {
   scoped: Effect.gen(function* () {
@@ -151,9 +270,7 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
             (error): Effect.Effect<Outcome> =>
               error.reason === "Exceeded"
                 ? Effect.succeed({ _tag: "Exceeded" as const, retryAfter: Duration.toSeconds(error.retryAfter) })
-                : Effect.as(Effect.logWarning("rate limit store failed; letting the request through", error.message), {
-                    _tag: "Unknown" as const
-                  })
+                : Effect.as(Metric.increment(rateLimitStoreFailures), { _tag: "Unknown" as const })
           )
         )
       if (result._tag === "Unknown") return
@@ -186,12 +303,13 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
 }) {}
 
 /** The store: Redis when REDIS_URL is set (shared by all instances), else bounded memory. */
-export const RateLimiterLive = RateLimiter.Default.pipe(
-  Layer.provide(
-    Layer.unwrapEffect(
-      Effect.map(AppConfig, (config) =>
-        Option.match(config.redisUrl, { onNone: () => boundedMemoryStore, onSome: redisStore })
-      )
-    )
+export const RateLimitStoreLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Option.match(config.redisUrl, {
+      onNone: () => boundedMemoryStore,
+      onSome: (url) => redisStore(url, Duration.millis(config.rateLimitStoreTimeoutMs))
+    })
   )
 )
+
+export const RateLimiterLive = RateLimiter.Default.pipe(Layer.provide(RateLimitStoreLive))

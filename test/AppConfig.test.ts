@@ -56,6 +56,34 @@ describe("AppConfig", () => {
     })
   )
 
+  it.effect("the operating limits have documented defaults, and a bad one names its variable", () =>
+    Effect.gen(function* () {
+      expect(Either.getOrThrow(yield* load({}))).toMatchObject({
+        shutdownGraceMs: 10_000,
+        httpHeadersTimeoutMs: 10_000,
+        httpRequestTimeoutMs: 30_000,
+        httpKeepAliveTimeoutMs: 5000,
+        httpMaxConnections: 1000,
+        databasePoolSize: 10,
+        databaseConnectTimeoutMs: 2000,
+        databaseStatementTimeoutMs: 3000,
+        rateLimitStoreTimeoutMs: 250
+      })
+      expect(Either.getOrThrow(yield* load({ PORT: "0" })).port).toBe(0)
+      for (const variable of [
+        "SHUTDOWN_GRACE_MS",
+        "HTTP_MAX_CONNECTIONS",
+        "DATABASE_STATEMENT_TIMEOUT_MS",
+        "RATE_LIMIT_STORE_TIMEOUT_MS"
+      ]) {
+        expect(yield* failure({ [variable]: "-1" })).toContain(variable)
+      }
+      expect(yield* failure({ HTTP_HEADERS_TIMEOUT_MS: "60000", HTTP_REQUEST_TIMEOUT_MS: "30000" })).toContain(
+        "HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS"
+      )
+    })
+  )
+
   it.effect("production without DATABASE_URL refuses, saying why", () =>
     Effect.gen(function* () {
       const message = yield* failure({ APP_ENV: "production" })

@@ -1,8 +1,12 @@
 import { readdirSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import { migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
+import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
+import { silentServer } from "./support/Receivers.js"
+import { expectJsonLines, spawnServer, tsCommand } from "./support/ServerProcess.js"
 import { adminSql, makeDatabase } from "./support/TestDatabase.js"
 import { get, TestServerLive } from "./support/TestServer.js"
 
@@ -36,6 +40,22 @@ describe("migrations", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.live(
+    "npm run migrate honours LOG_FORMAT: JSON lines on stderr, nothing on stdout",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase({ empty: true })
+        const cli = spawnServer({ DATABASE_URL: url, LOG_FORMAT: "json" }, tsCommand("src", "bin", "migrate.ts"))
+        expect(yield* Effect.promise(() => cli.exited)).toBe(0)
+        expect(cli.stdout()).toBe("")
+        expect(expectJsonLines(cli.stderr()).map((entry) => entry.msg)).toEqual([
+          expect.stringMatching(/^applied migrations: 1_extensions, /),
+          "database schema is up to date"
+        ])
+      }).pipe(Effect.scoped),
+    30_000
+  )
+
   it.live("the calendar refuses overlapping bookings of one provider whatever the application does", () =>
     Effect.gen(function* () {
       const { url } = yield* makeDatabase()
@@ -58,7 +78,7 @@ describe("migrations", () => {
 
 describe("readiness", () => {
   it.layer(TestServerLive())((it) => {
-    it.effect("/readyz is 503 with the error body when the database stops answering", () =>
+    it.effect("/readyz is 503 not_ready, naming the database, when the database refuses connections", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const [{ name }] = (yield* sql<{ name: string }>`SELECT current_database() AS name`) as [{ name: string }]
@@ -75,9 +95,10 @@ describe("readiness", () => {
         expect(response.status).toBe(503)
         expect(response.body).toEqual({
           ok: false,
-          error: "database_unavailable",
+          error: "not_ready",
           status: 503,
-          safe_next_step: "The database does not answer; retry later."
+          issues: ["database: does not accept queries"],
+          safe_next_step: "Send traffic to another instance; the operator must fix the issues listed."
         })
         yield* adminSql(
           Effect.flatMap(SqlClient.SqlClient, (admin) => admin.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`))
@@ -86,4 +107,55 @@ describe("readiness", () => {
       })
     )
   })
+})
+
+describe("a database that stops answering", () => {
+  it.live("connecting to a server that accepts and never answers fails after DATABASE_CONNECT_TIMEOUT_MS", () =>
+    Effect.gen(function* () {
+      const { port } = yield* silentServer
+      const url = Redacted.make(`postgres://postgres:secret@127.0.0.1:${port}/booking`)
+      const result = yield* Layer.build(pgClientLayer(url, { connectTimeoutMs: 300 })).pipe(Effect.flip)
+      expect(result).toBeInstanceOf(SqlError)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live(
+    "while frozen, statements fail after the statement timeout and callers waiting for a connection after the connect timeout; a connection given up inside a transaction is never reused, and the pool recovers without a restart",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase()
+        const proxy = yield* freezableProxy(addressOf(url))
+        const pool = yield* Layer.build(
+          pgClientLayer(Redacted.make(proxy.urlFor(url)), {
+            maxConnections: 1,
+            connectTimeoutMs: 300,
+            statementTimeoutMs: 300
+          })
+        )
+        const sql = Context.get(pool, SqlClient.SqlClient)
+        const admin = Context.get(yield* Layer.build(pgClientLayer(Redacted.make(url))), SqlClient.SqlClient)
+        yield* sql`CREATE TABLE outage_probe (n int)`
+
+        const stuck = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* sql`INSERT INTO outage_probe VALUES (1)`
+              proxy.freeze()
+              yield* sql`INSERT INTO outage_probe VALUES (2)`
+            })
+          )
+          .pipe(Effect.flip, Effect.fork)
+        const waiting = yield* sql`SELECT 1`.pipe(Effect.flip, Effect.fork)
+        const [statement, acquire] = [yield* Fiber.join(stuck), yield* Fiber.join(waiting)]
+        expect(statement).toBeInstanceOf(SqlError)
+        expect(String((statement as SqlError).cause)).toContain("Query read timeout")
+        expect(String((acquire as SqlError).cause)).toContain("timeout exceeded when trying to connect")
+
+        proxy.thaw()
+        yield* sql`INSERT INTO outage_probe VALUES (3)`
+        const rows = yield* admin<{ n: number }>`SELECT n FROM outage_probe ORDER BY n`
+        expect(rows.map((row) => row.n)).toEqual([3])
+      }).pipe(Effect.scoped),
+    30_000
+  )
 })

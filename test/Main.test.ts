@@ -1,119 +1,218 @@
-import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { request } from "node:http"
+import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { freePort } from "../src/EmbeddedPostgres.js"
+import { vi } from "vitest"
+import { connectOutcome, finalStatusOf, postHead, rawConnect } from "./support/RawHttp.js"
+import {
+  childrenOf,
+  expectGone,
+  expectJsonLines,
+  postgresProcesses,
+  servingPort,
+  spawnServer
+} from "./support/ServerProcess.js"
 import { makeDatabase } from "./support/TestDatabase.js"
 
-const tsx = join(import.meta.dirname, "..", "node_modules", ".bin", "tsx")
-const main = join(import.meta.dirname, "..", "src", "main.ts")
-
-interface Started {
-  readonly child: ChildProcess
-  readonly output: () => string
-  readonly exited: Promise<number | null>
-}
-
-const start = (env: Record<string, string>): Started => {
-  const { DATABASE_URL: _, APP_ENV: __, ...inherited } = process.env
-  const child = spawn(tsx, [main], { env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-  let output = ""
-  child.stdout?.on("data", (chunk) => (output += chunk))
-  child.stderr?.on("data", (chunk) => (output += chunk))
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
-  return { child, output: () => output, exited }
-}
-
-const waitFor = async (check: () => boolean, what: () => string, ms = 30_000) => {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+/** A data directory for one test, removed afterwards. */
+const withDataDir = async (test: (dir: string) => Promise<void>) => {
+  const dir = mkdtempSync(join(tmpdir(), "booking-main-"))
+  try {
+    await test(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
 /**
- * Starts a server on a free port. Test files run in parallel, so another may take the port
- * between the check and the listen: that start fails with EADDRINUSE and is tried again.
+ * A free port below Linux's ephemeral range: no client socket of this test can be handed it
+ * as its own source port (a connect to a port nobody listens on can then connect to itself),
+ * and no parallel test binding port 0 can take it.
  */
-const startServing = async (env: Record<string, string>) => {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort()
-    const started = start({ ...env, PORT: String(port) })
-    await waitFor(
-      () => started.output().includes("serving http://127.0.0.1:") || started.output().includes("EADDRINUSE"),
-      started.output
-    )
-    if (!started.output().includes("EADDRINUSE")) return { started, port }
-    await started.exited
-    if (attempt === 3) throw new Error(`no free port after 3 attempts: ${started.output()}`)
+const freeFixedPort = async (): Promise<number> => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer()
+      server.once("error", () => resolve(false))
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
+    })
+    if (free) return port
   }
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+/** A GET on a new connection: its status, or the code of a refused or broken connection. */
+const probe = (port: number, path: string) =>
+  new Promise<number | string>((resolve) => {
+    const req = request({ host: "127.0.0.1", port, path, agent: false }, (response) => {
+      response.resume()
+      response.on("end", () => resolve(response.statusCode ?? 0))
+    })
+    req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"))
+    req.end()
+  })
+
+const searchBody = JSON.stringify({
+  vertical_id: "vvs",
+  job_type_id: "install_faucet",
+  description: "Byta köksblandaren, den nya finns på plats",
+  location: { country_code: "SE", postcode: "111 22" },
+  timing: { preferred_time_text: "nästa vecka" }
+})
 
 describe("npm start", () => {
   it("APP_ENV=production without DATABASE_URL refuses to start and says why", async () => {
-    const started = start({ APP_ENV: "production" })
-    const code = await started.exited
-    expect(code).not.toBe(0)
-    expect(started.output()).toContain("Invalid configuration")
-    expect(started.output()).toContain("APP_ENV=production requires DATABASE_URL")
+    const server = spawnServer({ APP_ENV: "production" })
+    expect(await server.exited).not.toBe(0)
+    expect(server.output()).toContain("Invalid configuration")
+    expect(server.output()).toContain("APP_ENV=production requires DATABASE_URL")
   })
 
   it("an invalid variable fails the start with a message naming it", async () => {
-    const started = start({ PORT: "eighty" })
-    expect(await started.exited).not.toBe(0)
-    expect(started.output()).toMatch(/Invalid configuration: .*PORT/)
+    const server = spawnServer({ PORT: "eighty" })
+    expect(await server.exited).not.toBe(0)
+    expect(server.output()).toMatch(/Invalid configuration: .*PORT/)
   })
 
-  it("without DATABASE_URL runs an embedded PostgreSQL, reuses its data on the next start, and SIGTERM leaves no process behind", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "booking-main-"))
-    try {
-      for (const round of [1, 2]) {
-        const { started, port } = await startServing({ DATA_DIR: dataDir })
-        expect(started.output()).toContain(`docs: http://127.0.0.1:${port}/docs`)
-        if (round === 1) expect(started.output()).toContain("applied migrations")
-        else expect(started.output()).not.toContain("applied migrations")
-        const postgresPid = Number(readFileSync(join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0])
-        expect(isAlive(postgresPid)).toBe(true)
-        const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
-        expect(await ready.json()).toEqual({ ok: true, database: "up" })
-        started.child.kill("SIGTERM")
-        expect(await started.exited).toBe(0)
-        expect(started.output()).toContain("embedded PostgreSQL stopped")
-        expect(isAlive(postgresPid)).toBe(false)
-      }
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }, 60_000)
+  it(
+    "requests fired from before the process starts get refused or answered, never left hanging",
+    () =>
+      withDataDir(async (dataDir) => {
+        const port = await freeFixedPort()
+        const outcomes: Array<Promise<number | string>> = []
+        let answered = 0
+        let firing = true
+        const firer = (async () => {
+          while (firing) {
+            const outcome = probe(port, "/readyz")
+            outcomes.push(outcome)
+            outcome.then((result) => result === 200 && answered++)
+            await new Promise((resolve) => setTimeout(resolve, 20))
+          }
+        })()
+        const server = spawnServer({ DATA_DIR: dataDir, PORT: String(port) })
+        await vi.waitFor(() => expect(answered).toBeGreaterThanOrEqual(20), { timeout: 60_000, interval: 50 })
+        firing = false
+        await firer
+        const results = await Promise.all(outcomes)
+        expect(results.filter((result) => !["ECONNREFUSED", 503, 200].includes(result))).toEqual([])
+        expect(results).toContain("ECONNREFUSED")
+        server.child.kill("SIGTERM")
+        expect(await server.exited).toBe(0)
+      }),
+    90_000
+  )
+
+  it(
+    "without DATABASE_URL runs an embedded PostgreSQL and reuses its data on the next start",
+    () =>
+      withDataDir(async (dataDir) => {
+        for (const round of [1, 2]) {
+          const server = spawnServer({ DATA_DIR: dataDir, PORT: "0" })
+          const port = await servingPort(server)
+          expect(server.output()).toContain(`docs: http://127.0.0.1:${port}/docs`)
+          if (round === 1) expect(server.output()).toContain("applied migrations")
+          else expect(server.output()).not.toContain("applied migrations")
+          const postgres = postgresProcesses(dataDir)
+          expect(postgres.length).toBeGreaterThan(0)
+          const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
+          expect(ready.status).toBe(200)
+          server.child.kill(round === 1 ? "SIGTERM" : "SIGINT")
+          expect(await server.exited).toBe(0)
+          expect(server.output()).toContain("embedded PostgreSQL stopped")
+          await expectGone(postgres)
+        }
+      }),
+    90_000
+  )
+
+  it(
+    "SIGTERM to npm start finishes the request in flight, closes an unfinished upload after the grace period, and leaves no process behind",
+    () =>
+      withDataDir(async (dataDir) => {
+        const npm = spawnServer({ DATA_DIR: dataDir, PORT: "0", SHUTDOWN_GRACE_MS: "3000" }, ["npm", "start"])
+        const port = await servingPort(npm)
+        const [node] = childrenOf(npm.child.pid!)
+        const postgres = postgresProcesses(dataDir)
+        expect(node).toBeDefined()
+
+        const body = Buffer.from(searchBody)
+        const finishing = await rawConnect(port)
+        finishing.socket.write(postHead("/api/public/booking-options", body.length))
+        finishing.socket.write(body.subarray(0, 10))
+        const stalled = await rawConnect(port)
+        stalled.socket.write(`${postHead("/api/public/booking-options", body.length)}{"vertical_id"`)
+        await vi.waitFor(() => {
+          for (const held of [finishing, stalled]) expect(held.received()).toMatch(/^HTTP\/1\.1 100 Continue/)
+        })
+
+        const signalled = performance.now()
+        npm.child.kill("SIGTERM")
+        await vi.waitFor(() => expect(connectOutcome(port)).resolves.toBe("ECONNREFUSED"), { timeout: 10_000 })
+        finishing.socket.write(body.subarray(10))
+        await finishing.closed
+        expect(finalStatusOf(finishing.received())).toBe(200)
+        expect(finishing.received()).toMatch(/\r\nconnection: close\r\n/i)
+
+        await stalled.closed
+        expect(stalled.received()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/)
+        expect(npm.output()).toContain("waiting up to 3s for 2 request(s)")
+        expect(await npm.exited).toBe(0)
+        console.info(
+          `SIGTERM to exit, one request finishing and one upload stalled, grace 3 s: ${Math.round(performance.now() - signalled)} ms`
+        )
+        await expectGone([node!, ...postgres])
+        expect(existsSync(join(dataDir, "postgres", "postmaster.pid"))).toBe(false)
+      }),
+    90_000
+  )
+
+  it(
+    "SIGTERM stops the embedded PostgreSQL and exits 0 also when that PostgreSQL is frozen, or has crashed",
+    () =>
+      withDataDir(async (dataDir) => {
+        for (const outage of ["frozen", "crashed"] as const) {
+          const server = spawnServer({ DATA_DIR: dataDir, PORT: "0" })
+          const port = await servingPort(server)
+          const postgres = postgresProcesses(dataDir)
+          if (outage === "frozen") for (const pid of postgres) process.kill(pid, "SIGSTOP")
+          else process.kill(postgres[0]!, "SIGKILL")
+          const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
+          expect(ready.status).toBe(503)
+          const signalled = performance.now()
+          server.child.kill("SIGTERM")
+          expect(await server.exited).toBe(0)
+          console.info(`SIGTERM to exit with its PostgreSQL ${outage}: ${Math.round(performance.now() - signalled)} ms`)
+          await expectGone(postgres)
+        }
+      }),
+    120_000
+  )
 
   it.live(
-    "with DATABASE_URL uses that server and starts no embedded one",
+    "with DATABASE_URL uses that server and starts no embedded one; with LOG_FORMAT=json its stdout is JSON lines only",
     () =>
       Effect.gen(function* () {
         const { url } = yield* makeDatabase({ empty: true })
-        const dataDir = mkdtempSync(join(tmpdir(), "booking-main-"))
-        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+        const data = mkdtempSync(join(tmpdir(), "booking-main-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(data, { recursive: true, force: true })))
         yield* Effect.promise(async () => {
-          const { started, port } = await startServing({ DATA_DIR: dataDir, DATABASE_URL: url })
+          const server = spawnServer({ DATA_DIR: data, DATABASE_URL: url, PORT: "0", LOG_FORMAT: "json" })
+          const port = await servingPort(server)
           const capabilities = await fetch(`http://127.0.0.1:${port}/api/public/requests/capabilities`)
           expect(capabilities.status).toBe(200)
-          expect(started.output()).toContain("applied migrations")
-          expect(started.output()).not.toContain("embedded PostgreSQL")
-          expect(existsSync(join(dataDir, "postgres"))).toBe(false)
-          started.child.kill("SIGINT")
-          expect(await started.exited).toBe(0)
+          expect(server.output()).toContain("applied migrations")
+          expect(server.output()).not.toContain("embedded PostgreSQL")
+          expect(existsSync(join(data, "postgres"))).toBe(false)
+          server.child.kill("SIGINT")
+          expect(await server.exited).toBe(0)
+          const entries = expectJsonLines(server.stdout())
+          expect(entries).toContainEqual(
+            expect.objectContaining({ msg: "request", route: "/api/public/requests/capabilities", status: 200 })
+          )
         })
       }).pipe(Effect.scoped),
     60_000

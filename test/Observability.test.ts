@@ -1,18 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, TestClock } from "effect"
 import { Api } from "../src/Api.js"
-import { routeLabeller } from "../src/Observability.js"
+import { jsonLogger, routeLabeller } from "../src/Observability.js"
 import { routesOf } from "../src/Routes.js"
-import { getText, postJson, TestServerLive, testNow } from "./support/TestServer.js"
+import { get, getText, postJson, TestServerLive, testNow, withTestServer } from "./support/TestServer.js"
 
 const token = "partner-observed-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
 
-/** Every log line the app writes during the test, as the JSON logger would print it. */
+/** Every log line the app writes during the test, as LOG_FORMAT=json prints it. */
 const lines: Array<string> = []
 const collector = Logger.replace(
   Logger.defaultLogger,
-  Logger.map(Logger.jsonLogger, (line) => {
+  Logger.map(jsonLogger, (line) => {
     lines.push(line)
   })
 )
@@ -73,7 +73,25 @@ describe("observability", () => {
         expect(refused.status).toBe(400)
 
         const log = lines.join("\n")
-        expect(log).toContain('"request_id":"trace-4711"')
+        const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+        for (const entry of entries) {
+          expect(entry).toMatchObject({
+            time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+            level: expect.stringMatching(/^(debug|info|warn|error|fatal)$/),
+            msg: expect.any(String)
+          })
+          for (const value of Object.values(entry)) expect(typeof value).not.toBe("object")
+        }
+        expect(entries).toContainEqual({
+          time: expect.any(String),
+          level: "info",
+          msg: "request",
+          request_id: "trace-4711",
+          method: "POST",
+          route: "/api/public/booking-options",
+          status: 200,
+          duration_ms: expect.any(Number)
+        })
         expect(log).toContain('"route":"/api/public/bookings"')
         for (const secret of ["Greta", "Gustafsson", "555 12 34", "greta.gustafsson@example.se", "Hornsgatan"]) {
           expect(log).not.toContain(secret)
@@ -102,6 +120,48 @@ describe("observability", () => {
       })
     )
   })
+
+  it.effect("every business counter is exported from the start, and only counters end in _total", () =>
+    Effect.gen(function* () {
+      const { text } = yield* getText("/metrics")
+      for (const series of [
+        "bookings_confirmed_total",
+        'booking_conflicts_total{code="slot_taken"}',
+        'booking_conflicts_total{code="idempotency_key_reused"}',
+        'notifications_total{channel="email",outcome="failed"}',
+        'notifications_total{channel="none",outcome="skipped"}',
+        'rate_limited_total{endpoint="requests"}',
+        "rate_limit_store_failures_total",
+        "process_resident_memory_bytes"
+      ]) {
+        expect(text).toMatch(new RegExp(`^${series.replace(/[{}]/g, "\\$&")} \\d`, "m"))
+      }
+      for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+        expect(`${name} ${type}`).toMatch(type === "counter" ? /_total counter$/ : /(?<!_total) \w+$/)
+      }
+      expect(text).toContain("# TYPE effect_fiber_active gauge")
+    }).pipe(withTestServer({}))
+  )
+
+  it.effect(
+    "with METRICS_TOKEN /metrics answers that bearer token only; production without it does not serve /metrics",
+    () =>
+      Effect.gen(function* () {
+        const metricsToken = "metrics-token-0123456789abcdef"
+        const statuses = yield* Effect.forEach(["", "Bearer wrong-token", `Bearer ${metricsToken}`], (authorization) =>
+          Effect.map(getText("/metrics", authorization ? { authorization } : {}), (response) => response.status)
+        ).pipe(withTestServer({ METRICS_TOKEN: metricsToken }))
+        expect(statuses).toEqual([401, 401, 200])
+        const production = yield* get("/metrics").pipe(
+          withTestServer({
+            APP_ENV: "production",
+            DATABASE_URL: "postgres://unused@127.0.0.1:1/unused",
+            PUBLIC_BASE_URL: "https://api.example.se"
+          })
+        )
+        expect(production).toMatchObject({ status: 404, body: { error: "not_found" } })
+      })
+  )
 
   it("route labels are the Api's own templates, a closed set", () => {
     const routeOf = routeLabeller(routesOf(Api))

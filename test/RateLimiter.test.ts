@@ -1,9 +1,16 @@
 import { RateLimiter as Limiter } from "@effect/experimental"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Fiber, Layer, Logger, Schedule, TestClock, TestServices } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
-import { boundedMemoryStore, memoryStoreCapacity, RateLimiter, RateLimiterLive } from "../src/RateLimiter.js"
-import { redisAnswers } from "./support/Redis.js"
+import {
+  boundedMemoryStore,
+  memoryStoreCapacity,
+  RateLimiter,
+  RateLimiterLive,
+  RateLimitStoreLive
+} from "../src/RateLimiter.js"
+import { deadPort, silentServer } from "./support/Receivers.js"
+import { fakeRedis, redisAnswers } from "./support/Redis.js"
 import { postJson, TestServerLive, testEnv } from "./support/TestServer.js"
 
 const token = "partner-limited-token-0123456789"
@@ -104,5 +111,69 @@ describe("rate limits", () => {
         expect(outcomes.map((o) => o._tag)).toEqual(["Right", "Right", "Right"])
       }).pipe(Effect.scoped),
     20_000
+  )
+})
+
+describe("a Redis store that fails", () => {
+  const lines: Array<string> = []
+  const collector = Logger.replace(
+    Logger.defaultLogger,
+    Logger.map(Logger.logfmtLogger, (line) => {
+      lines.push(line)
+    })
+  )
+  const storeAt = (url: string) =>
+    Layer.build(RateLimitStoreLive.pipe(Layer.provide(appConfigFrom({ ...testEnv, REDIS_URL: url })))).pipe(
+      Effect.map(Context.get(Limiter.RateLimiterStore))
+    )
+  const hit = (store: Limiter.RateLimiterStore["Type"]) =>
+    store.fixedWindow({ key: "confirm:partner:p", tokens: 1, refillRate: Duration.seconds(2), limit: 30 })
+  const warnings = () => lines.filter((line) => line.includes("level=WARN"))
+  /** The store's timeout is waiting on the test clock. */
+  const untilWaiting = Effect.gen(function* () {
+    while ((yield* TestClock.sleeps()).length === 0) yield* Effect.yieldNow()
+  })
+
+  it.effect(
+    "nothing listening, or a Redis that accepts and never answers, costs a request no time, and the outage is one log line",
+    () =>
+      Effect.gen(function* () {
+        for (const port of [yield* deadPort, (yield* silentServer).port]) {
+          lines.length = 0
+          const store = yield* storeAt(`redis://127.0.0.1:${port}/0`)
+          const results = yield* Effect.forEach([1, 2, 3], () => Effect.either(hit(store)))
+          expect(results.map((result) => result._tag)).toEqual(["Left", "Left", "Left"])
+          expect(warnings()).toEqual([expect.stringContaining(`Redis at 127.0.0.1:${port} does not answer`)])
+          expect(lines.join("\n")).not.toMatch(/\n\s+at /)
+        }
+      }).pipe(Effect.scoped, Effect.provide(collector))
+  )
+
+  it.effect(
+    "a Redis that goes silent mid-service costs a request RATE_LIMIT_STORE_TIMEOUT_MS at most, then nothing until it answers again, and limits are shared again after",
+    () =>
+      Effect.gen(function* () {
+        lines.length = 0
+        const redis = yield* fakeRedis
+        const store = yield* storeAt(`redis://127.0.0.1:${redis.port}/0`)
+        const answered = hit(store).pipe(Effect.retry(Schedule.spaced("20 millis")), TestServices.provideLive)
+        expect((yield* answered)[0]).toBe(1)
+
+        redis.freeze()
+        const waiting = yield* Effect.fork(Effect.either(hit(store)))
+        yield* untilWaiting
+        yield* TestClock.adjust("249 millis")
+        expect(waiting.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 millis")
+        expect((yield* Fiber.join(waiting))._tag).toBe("Left")
+        // The silent connection was dropped; until Redis answers on a new one, a request fails at once.
+        expect((yield* Effect.either(hit(store)))._tag).toBe("Left")
+
+        redis.thaw()
+        // The command given up while Redis was frozen still counted when it woke.
+        expect((yield* answered)[0]).toBe(3)
+        expect(warnings()).toEqual([expect.stringContaining("does not answer (no answer within 250ms)")])
+        expect(lines.filter((line) => line.includes("answers again"))).toHaveLength(1)
+      }).pipe(Effect.scoped, Effect.provide(collector))
   )
 })

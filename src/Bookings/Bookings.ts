@@ -34,7 +34,7 @@ import { OptionSigner } from "../OptionSigner.js"
 
 const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
 
-const conflictTags = new Set([
+export const conflictTags = new Set([
   "slot_taken",
   "price_changed",
   "terms_changed",

@@ -1,6 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { DatabaseUnavailable, errorBody } from "../Domain/Errors.js"
+import { errorBody, errorDetails, Unauthorized } from "../Domain/Errors.js"
+
+export class NotReady extends Schema.TaggedError<NotReady>()(
+  "not_ready",
+  errorDetails,
+  HttpApiSchema.annotations({
+    status: 503,
+    description: "This instance cannot do its job; `issues` says what is missing"
+  })
+) {}
 
 export class HealthApi extends HttpApiGroup.make("health")
   .add(
@@ -10,15 +19,28 @@ export class HealthApi extends HttpApiGroup.make("health")
   )
   .add(
     HttpApiEndpoint.get("readyz", "/readyz")
-      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), database: Schema.Literal("up") }))
-      .addError(errorBody(DatabaseUnavailable))
-      .annotate(OpenApi.Summary, "The database answers")
+      .addSuccess(
+        Schema.Struct({
+          ok: Schema.Literal(true),
+          database: Schema.Literal("up"),
+          warnings: Schema.Array(Schema.String)
+        })
+      )
+      .addError(errorBody(NotReady))
+      .annotate(
+        OpenApi.Summary,
+        "The instance can search and book: the database answers and, in production, signing keys, an API token and SMTP are configured"
+      )
   )
   .add(
     HttpApiEndpoint.get("metrics", "/metrics")
       .addSuccess(
         Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/plain; version=0.0.4" }))
       )
-      .annotate(OpenApi.Summary, "Prometheus metrics of this instance")
+      .addError(errorBody(Unauthorized))
+      .annotate(
+        OpenApi.Summary,
+        "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it"
+      )
   )
   .annotate(OpenApi.Title, "Health") {}

@@ -1,28 +1,55 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
-import { Duration, Effect } from "effect"
+import { timingSafeEqual } from "node:crypto"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option, Redacted } from "effect"
 import { Api } from "../Api.js"
-import { DatabaseUnavailable } from "../Domain/Errors.js"
+import { AppConfig } from "../AppConfig.js"
+import { NotFound, Unauthorized } from "../Domain/Errors.js"
 import { prometheusText } from "../Observability.js"
+import { tokenDigest } from "../Partners.js"
+import { NotReady } from "./Api.js"
+import { Readiness } from "./Readiness.js"
 
 export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const ping = sql`SELECT 1`.pipe(
-      Effect.timeoutFail({ duration: Duration.seconds(2), onTimeout: () => "timeout" as const }),
-      Effect.as({ ok: true as const, database: "up" as const }),
-      Effect.catchAll((cause) =>
-        Effect.logWarning("readiness check failed", cause).pipe(
-          Effect.zipRight(new DatabaseUnavailable({ safe_next_step: "The database does not answer; retry later." }))
-        )
-      )
-    )
+    const readiness = yield* Readiness
+    const config = yield* AppConfig
+    const metricsDigest = Option.map(config.metricsToken, (token) => tokenDigest(Redacted.value(token)))
+
+    /**
+     * With METRICS_TOKEN, /metrics answers only to that bearer token; without it, development
+     * serves it openly (loopback by default) and production not at all.
+     */
+    const metricsAllowed = Effect.gen(function* () {
+      if (Option.isNone(metricsDigest)) {
+        if (config.appEnv === "development") return
+        return yield* new NotFound({ issues: ["path: /metrics is not served: METRICS_TOKEN is not set"] })
+      }
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const presented = /^Bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1] ?? ""
+      if (!timingSafeEqual(tokenDigest(presented), metricsDigest.value)) {
+        return yield* new Unauthorized({ safe_next_step: "Send 'Authorization: Bearer <METRICS_TOKEN>'." })
+      }
+    })
     return handlers
       .handle("healthz", () => Effect.succeed({ ok: true as const }))
-      .handle("readyz", () => ping)
+      .handle("readyz", () =>
+        Effect.flatMap(readiness.check, ({ problems, warnings }) =>
+          problems.length > 0
+            ? Effect.fail(
+                new NotReady({
+                  issues: problems,
+                  safe_next_step: "Send traffic to another instance; the operator must fix the issues listed."
+                })
+              )
+            : Effect.succeed({ ok: true as const, database: "up" as const, warnings })
+        )
+      )
       .handle("metrics", () =>
-        Effect.map(prometheusText, (text) =>
-          HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+        metricsAllowed.pipe(
+          Effect.zipRight(prometheusText),
+          Effect.map((text) =>
+            HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+          )
         )
       )
   })

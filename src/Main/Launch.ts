@@ -1,19 +1,82 @@
-import { Cause, ConfigError, Console, Effect, Layer, Logger, LogLevel } from "effect"
+import { makeRunMain } from "@effect/platform/Runtime"
+import { Cause, ConfigError, Console, Duration, Effect, Layer, Logger, LogLevel } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { DatabaseLive } from "../Database.js"
 import { HttpLive } from "../Http.js"
+import { jsonLogger } from "../Observability.js"
 
-const LoggerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Layer.mergeAll(config.logFormat === "json" ? Logger.json : Logger.pretty, Logger.minimumLogLevel(LogLevel.Info))
-  )
-).pipe(Layer.catchAll(() => Layer.empty))
+/**
+ * LOG_FORMAT: `json` (one flat object per line, see jsonLogger) or `pretty`. The server logs to
+ * stdout, which in JSON mode carries nothing else; the command-line tools log to stderr, so
+ * their stdout holds only their result (a token, a list).
+ */
+export const LoggerLive = (to: "stdout" | "stderr") =>
+  Layer.unwrapEffect(
+    Effect.map(AppConfig, (config) =>
+      Layer.mergeAll(
+        Logger.replace(
+          Logger.defaultLogger,
+          config.logFormat === "json"
+            ? to === "stdout"
+              ? Logger.withConsoleLog(jsonLogger)
+              : Logger.withConsoleError(jsonLogger)
+            : Logger.prettyLogger({ stderr: to === "stderr" })
+        ),
+        Logger.minimumLogLevel(LogLevel.Info)
+      )
+    )
+  ).pipe(Layer.catchAll(() => Layer.empty))
 
-export const MainLive = HttpLive.pipe(
+/** What stopping may take beyond the grace period: the pool, the embedded PostgreSQL, the logs. */
+const stopBudget = Duration.seconds(20)
+
+/**
+ * Built last, so released first: from the moment stopping begins, a process whose finalizers
+ * overrun the grace period plus the stop budget exits anyway instead of hanging.
+ */
+const StopDeadlineLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const { shutdownGraceMs } = yield* AppConfig
+    const deadline = Duration.sum(Duration.millis(shutdownGraceMs), stopBudget)
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() =>
+        setTimeout(() => {
+          process.stderr.write(`stopping took longer than ${Duration.format(deadline)}; exiting now\n`)
+          process.exit(1)
+        }, Duration.toMillis(deadline)).unref()
+      )
+    )
+  })
+)
+
+export const MainLive = StopDeadlineLive.pipe(
+  Layer.provide(HttpLive),
   Layer.provide(DatabaseLive),
-  Layer.provide(LoggerLive),
+  Layer.provide(LoggerLive("stdout")),
   Layer.provide(AppConfig.Default)
 )
+
+/**
+ * NodeRuntime.runMain, except for what a process manager or a terminal does with signals: the
+ * first SIGINT or SIGTERM starts an orderly stop and later ones are ignored (Ctrl-C under
+ * `npm start` arrives twice, from the terminal and forwarded by npm), where the platform's
+ * version would let the second one kill the process halfway, leaving its PostgreSQL behind.
+ */
+export const runMain = makeRunMain(({ fiber, teardown }) => {
+  const keepAlive = setInterval(() => {}, 2 ** 31 - 1)
+  let stopping = false
+  const onSignal = () => {
+    if (stopping) return
+    stopping = true
+    fiber.unsafeInterruptAsFork(fiber.id())
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
+  fiber.addObserver((exit) => {
+    clearInterval(keepAlive)
+    teardown(exit, (code) => process.exit(code))
+  })
+})
 
 /** The most specific message of an error or of what caused it (a ServeError's own is empty). */
 const describe = (error: unknown): string | undefined => {

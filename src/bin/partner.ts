@@ -1,8 +1,7 @@
-import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer, Logger } from "effect"
+import { Console, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
-import { reportStartFailure } from "../Main/Launch.js"
+import { LoggerLive, reportStartFailure, runMain } from "../Main/Launch.js"
 import { PartnerError, Partners } from "../Partners.js"
 
 const usage = `usage:
@@ -52,14 +51,16 @@ const program = Effect.gen(function* () {
   }
 })
 
-/** Logs go to stderr, so stdout is only what was asked for: `TOKEN=$(npm run -s partner -- token:issue ID)`. */
-const LogToStderr = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))
-
-NodeRuntime.runMain(
+runMain(
   program.pipe(
-    Effect.provide(Partners.Default.pipe(Layer.provide(ToolDatabaseLive), Layer.provide(AppConfig.Default))),
-    reportStartFailure,
-    Effect.provide(LogToStderr)
+    Effect.provide(
+      Partners.Default.pipe(
+        Layer.provide(ToolDatabaseLive),
+        Layer.provideMerge(LoggerLive("stderr")),
+        Layer.provide(AppConfig.Default)
+      )
+    ),
+    reportStartFailure
   ),
   { disableErrorReporting: true, disablePrettyLogger: true }
 )

@@ -1,9 +1,8 @@
 import { readFile } from "node:fs/promises"
-import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
-import { reportStartFailure } from "../Main/Launch.js"
+import { LoggerLive, reportStartFailure, runMain } from "../Main/Launch.js"
 import { Supply } from "../Supply.js"
 
 const usage = "usage: npm run supply:import -- FILE.json"
@@ -20,10 +19,16 @@ const program = Effect.gen(function* () {
   yield* Console.log(`imported ${imported.providers} providers and ${imported.services} services from ${file}`)
 })
 
-NodeRuntime.runMain(
+runMain(
   program.pipe(
-    Effect.provide(Supply.Default.pipe(Layer.provide(ToolDatabaseLive), Layer.provide(AppConfig.Default))),
+    Effect.provide(
+      Supply.Default.pipe(
+        Layer.provide(ToolDatabaseLive),
+        Layer.provideMerge(LoggerLive("stderr")),
+        Layer.provide(AppConfig.Default)
+      )
+    ),
     reportStartFailure
   ),
-  { disableErrorReporting: true }
+  { disableErrorReporting: true, disablePrettyLogger: true }
 )

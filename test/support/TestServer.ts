@@ -2,7 +2,8 @@ import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } fr
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, TestClock } from "effect"
 import { appConfigFrom } from "../../src/AppConfig.js"
-import { createHttpServer, HttpAppLive } from "../../src/Http.js"
+import { serveApi } from "../../src/Http.js"
+import { createHttpServer } from "../../src/HttpListener.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
 
 /** Signing key of the test runs, so no test writes a development key under ./.data. */
@@ -21,17 +22,22 @@ export const testEnv: Readonly<Record<string, string>> = {
  */
 export const testNow = Date.parse("2026-11-23T09:00:00+01:00")
 
-/** `NodeHttpServer.layerTest`, on the server the app really runs on. */
+/** `NodeHttpServer.layerTest`, on the server the app really runs on (its clientError answers). */
 export const NodeServerTest = HttpServer.layerTestClient.pipe(
   Layer.provide(NodeHttpClient.layerWithoutAgent),
   Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
   Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0 }))
 )
 
+/**
+ * One layer value for every test server: two `it.layer` blocks of one file, each with a fresh
+ * copy from serveApi, registered a route twice on the second block's router.
+ */
+const appOnTestServer = serveApi(NodeServerTest)
+
 /** The whole app on an ephemeral port, with the given database and environment. */
 export const TestServerWith = <A, E>(database: Layer.Layer<A, E>, env: Record<string, string> = {}) =>
-  HttpAppLive.pipe(
-    Layer.provideMerge(NodeServerTest),
+  appOnTestServer.pipe(
     Layer.provideMerge(database),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env })),
     Layer.provide(Layer.effectDiscard(TestClock.setTime(testNow)))
@@ -39,6 +45,19 @@ export const TestServerWith = <A, E>(database: Layer.Layer<A, E>, env: Record<st
 
 /** The whole app on an ephemeral port, with its own database and the given environment. */
 export const TestServerLive = (env: Record<string, string> = {}) => TestServerWith(TestDatabaseLive, env)
+
+/**
+ * Runs `effect` against the whole app built for `env` (and `logger`, when given) and torn
+ * down afterwards: for tests that each need their own configuration.
+ */
+export const withTestServer =
+  (env: Record<string, string>, logger: Layer.Layer<never> = Layer.empty) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.scoped(
+      Effect.flatMap(Layer.build(TestServerLive(env).pipe(Layer.provide(logger))), (context) =>
+        Effect.provide(effect, context)
+      )
+    )
 
 export interface JsonResponse {
   readonly status: number
@@ -78,8 +97,8 @@ export const postRaw = (path: string, body: string, contentType: string, headers
     )
   )
 
-export const getText = (path: string) =>
-  Effect.flatMap(HttpClient.HttpClient, (client) => client.get(path)).pipe(
+export const getText = (path: string, headers: Record<string, string> = {}) =>
+  Effect.flatMap(HttpClient.HttpClient, (client) => client.get(path, { headers })).pipe(
     Effect.flatMap((response) =>
       Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
     ),

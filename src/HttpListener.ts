@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { Socket } from "node:net"
+import type { Duplex } from "node:stream"
+import { HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Deferred, Duration, Effect, Layer, Option } from "effect"
+
+export interface ListenerOptions {
+  readonly host: string
+  readonly port: number
+  readonly headersTimeoutMs: number
+  readonly requestTimeoutMs: number
+  readonly keepAliveTimeoutMs: number
+  readonly maxConnections: number
+  readonly shutdownGraceMs: number
+}
+
+const startingBody = JSON.stringify({
+  ok: false,
+  error: "starting",
+  status: 503,
+  safe_next_step: "The service is starting; retry in a second."
+})
+
+/** Whoever connects between the listen and the app being attached gets an answer, never silence. */
+const answerStarting = (_: IncomingMessage, response: ServerResponse) => {
+  response.writeHead(503, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(startingBody),
+    "retry-after": "1",
+    "x-request-id": randomUUID(),
+    connection: "close"
+  })
+  response.end(startingBody)
+}
+
+const unparsable = (error: NodeJS.ErrnoException) => {
+  switch (error.code) {
+    case "HPE_HEADER_OVERFLOW":
+      return {
+        status: 431,
+        reason: "Request Header Fields Too Large",
+        error: "headers_too_large",
+        issue: "headers: are larger than 16 KB"
+      }
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return {
+        status: 408,
+        reason: "Request Timeout",
+        error: "request_timeout",
+        issue: "request: did not arrive in time"
+      }
+    default:
+      return {
+        status: 400,
+        reason: "Bad Request",
+        error: "invalid_request",
+        issue: `request: is not valid HTTP/1.1 (${error.message})`
+      }
+  }
+}
+
+/**
+ * Node answers what it cannot parse (a NUL or control character in a header, say) before the
+ * app sees it, by default with a bare 400; here with the section 7 body, as every error is.
+ */
+const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && inFlight?.headersSent !== true && error.code !== "ECONNRESET") {
+    const { status, reason, ...rest } = unparsable(error)
+    const body = JSON.stringify({ ok: false, error: rest.error, status, issues: [rest.issue] })
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    )
+  }
+  socket.destroy()
+}
+
+/** The Node server every instance and every test serves on. */
+export const createHttpServer = () => createServer().on("clientError", answerClientError)
+
+/**
+ * NodeHttpServer with every wait bounded: slow or silent clients time out, connections are
+ * capped, and the app's finalizer drains instead of cutting requests off. Stopping closes the
+ * listener, lets in-flight requests finish within the grace period (their connections close
+ * after the answer), then closes every connection still open: idle, keep-alive or half-sent.
+ */
+const make = (options: ListenerOptions) =>
+  Effect.gen(function* () {
+    const server = createServer({
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      keepAliveTimeout: options.keepAliveTimeoutMs,
+      // Node checks the two timeouts above every 30 s by default, letting a slow client stay that much longer.
+      connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs)
+    })
+    server.maxConnections = options.maxConnections
+    server.on("clientError", answerClientError)
+
+    const connections = new Set<Socket>()
+    server.on("connection", (socket: Socket) => {
+      connections.add(socket)
+      socket.once("close", () => connections.delete(socket))
+    })
+    const inFlight = new Set<ServerResponse>()
+    let draining = false
+    let onIdle = () => {}
+    server.on("request", (_, response: ServerResponse) => {
+      inFlight.add(response)
+      if (draining) response.setHeader("connection", "close")
+      response.once("close", () => {
+        inFlight.delete(response)
+        if (inFlight.size === 0) onIdle()
+      })
+    })
+    server.on("request", answerStarting)
+
+    const listening = yield* NodeHttpServer.make(() => server, { host: options.host, port: options.port })
+
+    const grace = Duration.millis(options.shutdownGraceMs)
+    const drain = Effect.gen(function* () {
+      draining = true
+      server.close()
+      // Idle keep-alive connections and clients still sending their headers hold no request to finish.
+      const busy = new Set([...inFlight].map((response) => response.socket))
+      for (const socket of connections) if (!busy.has(socket)) socket.destroy()
+      for (const response of inFlight) if (!response.headersSent) response.setHeader("connection", "close")
+      const idle = yield* Deferred.make<void>()
+      onIdle = () => Deferred.unsafeDone(idle, Effect.void)
+      if (inFlight.size === 0) onIdle()
+      else {
+        yield* Effect.logInfo(
+          `stopped accepting connections; waiting up to ${Duration.format(grace)} for ${inFlight.size} request(s)`
+        )
+      }
+      // Finalizers run uninterruptibly; the wait must be interruptible for the grace period to end it.
+      const finished = yield* Deferred.await(idle).pipe(Effect.interruptible, Effect.timeoutOption(grace))
+      if (Option.isNone(finished)) {
+        yield* Effect.logWarning(`closing ${inFlight.size} request(s) still open after the grace period`)
+      }
+      server.closeAllConnections()
+    })
+
+    return HttpServer.make({
+      address: listening.address,
+      serve: (app, middleware) =>
+        (middleware ? listening.serve(app, middleware as never) : listening.serve(app)).pipe(
+          Effect.zipRight(Effect.sync(() => server.off("request", answerStarting))),
+          // Added after the platform's own finalizer, so it runs first: the handler stays attached while draining.
+          Effect.zipRight(Effect.addFinalizer(() => drain))
+        )
+    })
+  })
+
+/** The HttpServer and the platform services NodeHttpServer.layer provides, with the limits above. */
+export const listen = (options: ListenerOptions) =>
+  Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, make(options)), NodeHttpServer.layerContext)

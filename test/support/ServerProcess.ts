@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { expect, vi } from "vitest"
+
+export const root = join(import.meta.dirname, "..", "..")
+
+/** How npm runs a TypeScript entry point, without npm in between. */
+export const tsCommand = (...path: Array<string>): ReadonlyArray<string> => [
+  process.execPath,
+  "--import",
+  "tsx",
+  join(root, ...path)
+]
+
+/** What `npm start` runs. */
+export const serverCommand = tsCommand("src", "main.ts")
+
+/** Every line of `text` is one flat JSON object with time, level and msg. */
+export const expectJsonLines = (text: string) => {
+  const lines = text.split("\n").filter((line) => line.length > 0)
+  expect(lines.length).toBeGreaterThan(0)
+  for (const line of lines) {
+    const entry = JSON.parse(line) as Record<string, unknown>
+    expect(entry).toMatchObject({ time: expect.any(String), level: expect.any(String), msg: expect.any(String) })
+    for (const value of Object.values(entry)) expect(typeof value).not.toBe("object")
+  }
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+}
+
+export interface ServerProcess {
+  readonly child: ChildProcess
+  readonly output: () => string
+  readonly stdout: () => string
+  readonly stderr: () => string
+  /** The exit code, or the signal that ended the process. */
+  readonly exited: Promise<number | NodeJS.Signals | null>
+}
+
+/**
+ * A real server process. The test's own DATABASE_URL and APP_ENV are not inherited: each test
+ * says which database and mode it means.
+ */
+export const spawnServer = (env: Record<string, string>, command: ReadonlyArray<string> = serverCommand) => {
+  const { DATABASE_URL: _, APP_ENV: __, ...inherited } = process.env
+  const [file, ...args] = command
+  const child = spawn(file!, args, { cwd: root, env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  let output = ""
+  let stdout = ""
+  let stderr = ""
+  child.stdout?.on("data", (chunk) => {
+    output += chunk
+    stdout += chunk
+  })
+  child.stderr?.on("data", (chunk) => {
+    output += chunk
+    stderr += chunk
+  })
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.on("exit", (code, signal) => resolve(code ?? signal))
+  )
+  return { child, output: () => output, stdout: () => stdout, stderr: () => stderr, exited } satisfies ServerProcess
+}
+
+/** The port from the start log (`serving http://127.0.0.1:PORT`), once the app answers. */
+export const servingPort = async (server: ServerProcess) => {
+  let exit: unknown = "running"
+  server.exited.then((code) => (exit = code))
+  const port = await vi.waitFor(
+    () => {
+      const match = /serving http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output())
+      if (match) return Number(match[1])
+      if (exit !== "running") throw new Error(`the server exited (${exit}) before serving:\n${server.output()}`)
+      throw new Error(`not serving yet:\n${server.output()}`)
+    },
+    { timeout: 60_000, interval: 50 }
+  )
+  return port
+}
+
+export const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Direct children of a process (Linux). */
+export const childrenOf = (pid: number): Array<number> => {
+  const file = `/proc/${pid}/task/${pid}/children`
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split(" ")
+        .filter((s) => s.trim().length > 0)
+        .map(Number)
+    : []
+}
+
+/** The embedded cluster's postmaster and every process it started. */
+export const postgresProcesses = (dataDir: string): Array<number> => {
+  const pidFile = join(dataDir, "postgres", "postmaster.pid")
+  if (!existsSync(pidFile)) return []
+  const postmaster = Number(readFileSync(pidFile, "utf8").split("\n")[0])
+  return isAlive(postmaster) ? [postmaster, ...childrenOf(postmaster)] : []
+}
+
+export const expectGone = async (pids: ReadonlyArray<number>) =>
+  vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 50 })
