@@ -9,6 +9,13 @@ import { rateLimited, rateLimitStoreFailures } from "./Observability.js"
 export const limitedEndpoints = ["search", "confirm", "requests"] as const
 export type LimitedEndpoint = (typeof limitedEndpoints)[number]
 
+/** What a refusal counts, in words: "at most 2 follow-up requests per minute". */
+const countedAs: Record<LimitedEndpoint, string> = {
+  search: "searches",
+  confirm: "confirmations",
+  requests: "follow-up requests"
+}
+
 /** Keys kept by the in-process store; beyond this the oldest are dropped. */
 export const memoryStoreCapacity = 10_000
 
@@ -288,7 +295,9 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
       if (result._tag === "Exceeded") {
         yield* Metric.increment(Metric.taggedWithLabels(rateLimited, [MetricLabel.make("endpoint", endpoint)]))
         return yield* new RateLimited({
-          issues: [`rate limit: at most ${limit} ${endpoint} requests per minute; retry after ${quota.resetSeconds} s`],
+          issues: [
+            `rate limit: at most ${limit} ${countedAs[endpoint]} per minute; retry after ${quota.resetSeconds} s`
+          ],
           safe_next_step: `Wait ${quota.resetSeconds} seconds before retrying.`
         })
       }

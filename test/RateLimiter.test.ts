@@ -54,7 +54,7 @@ describe("rate limits", () => {
           ok: false,
           error: "rate_limited",
           status: 429,
-          issues: [expect.stringMatching(/^rate limit: at most 3 search requests per minute; retry after \d+ s$/)],
+          issues: [expect.stringMatching(/^rate limit: at most 3 searches per minute; retry after \d+ s$/)],
           safe_next_step: expect.stringMatching(/^Wait \d+ seconds before retrying\.$/)
         })
       })
@@ -63,10 +63,11 @@ describe("rate limits", () => {
     it.effect("request creation is limited per partner, and each partner has its own budget", () =>
       Effect.gen(function* () {
         const as = (t: string) => postJson("/api/public/requests", request, { authorization: `Bearer ${t}` })
-        const statuses = yield* Effect.forEach([token, token, token, other], as).pipe(
-          Effect.map((answers) => answers.map((a) => a.status))
-        )
-        expect(statuses).toEqual([201, 201, 429, 201])
+        const answers = yield* Effect.forEach([token, token, token, other], as)
+        expect(answers.map((a) => a.status)).toEqual([201, 201, 429, 201])
+        expect(answers[2]!.body.issues).toEqual([
+          expect.stringMatching(/^rate limit: at most 2 follow-up requests per minute; retry after \d+ s$/)
+        ])
       })
     )
   })
