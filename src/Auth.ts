@@ -4,7 +4,7 @@ import { Clock, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from 
 import { AppConfig } from "./AppConfig.js"
 import { Authentication, RequestAuthentication } from "./AuthApi.js"
 import { AuthNotConfigured, Unauthorized } from "./Domain/Errors.js"
-import { Partner } from "./Domain/Partner.js"
+import type { Partner } from "./Domain/Partner.js"
 import { logFailureWarning } from "./Failure.js"
 import { Partners, type TokenEntry, tokenDigest, tokenPattern } from "./Partners.js"
 

@@ -15,7 +15,11 @@ import { ServiceRequestCreate } from "./Domain/Request.js"
 import { BookingSearchRequest } from "./Domain/Search.js"
 
 export { Api } from "./Api.js"
-export type { BookingConfirmationRequest, BookingConfirmationResponse, BookingStatusResponse } from "./Domain/Booking.js"
+export type {
+  BookingConfirmationRequest,
+  BookingConfirmationResponse,
+  BookingStatusResponse
+} from "./Domain/Booking.js"
 export type { Capabilities } from "./Domain/Capabilities.js"
 export type { ServiceRequestCreate, ServiceRequestResponse } from "./Domain/Request.js"
 export type { BookingSearchRequest, BookingSearchResponse } from "./Domain/Search.js"
@@ -42,9 +46,7 @@ export const makeBookingClient = (options: BookingClientOptions) =>
     const token = options.token
     const client = yield* HttpApiClient.make(Api, {
       baseUrl: options.baseUrl,
-      ...(token === undefined
-        ? {}
-        : { transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(token)) })
+      ...(token === undefined ? {} : { transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(token)) })
     })
     return {
       /** The raw generated client, every endpoint with the server's own types. */
@@ -69,4 +71,3 @@ export type BookingClient = Effect.Effect.Success<ReturnType<typeof makeBookingC
 /** `makeBookingClient` on the platform's `fetch`, for a program that has no HttpClient of its own. */
 export const bookingClient = (options: BookingClientOptions) =>
   makeBookingClient(options).pipe(Effect.provide(FetchHttpClient.layer))
-
