@@ -127,6 +127,13 @@ const frameworkDescription =
 const isDateTimeKey = (key: string) => key.endsWith("_at")
 const isUriKey = (key: string) => key === "url" || key === "endpoint"
 
+/** A JSON Schema cleaned as the document's are (the MCP tools' schemas must equal the REST bodies'). */
+export const cleanJsonSchema = <A>(schema: A): A => {
+  const copy = structuredClone(schema)
+  cleanSchema(copy)
+  return copy
+}
+
 /** Every schema node: no framework titles or $ids, one lower bound each, formats where the contract has them. */
 const cleanSchema = (node: Json, key?: string): void => {
   if (Array.isArray(node)) {
