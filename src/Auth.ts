@@ -1,33 +1,15 @@
 import { timingSafeEqual } from "node:crypto"
-import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
-import { Clock, Duration, Effect, Layer, Option, Redacted, Ref, Schedule, Schema } from "effect"
+import { HttpServerRequest } from "@effect/platform"
+import { Clock, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from "effect"
 import { AppConfig } from "./AppConfig.js"
-import { AuthNotConfigured, errorBody, Unauthorized } from "./Domain/Errors.js"
-import { Partner } from "./Domain/Partner.js"
+import { Authentication, RequestAuthentication } from "./AuthApi.js"
+import { AuthNotConfigured, Unauthorized } from "./Domain/Errors.js"
+import type { Partner } from "./Domain/Partner.js"
 import { logFailureWarning } from "./Failure.js"
 import { Partners, type TokenEntry, tokenDigest, tokenPattern } from "./Partners.js"
 
-const security = {
-  bearer: HttpApiSecurity.bearer,
-  serviceToken: HttpApiSecurity.apiKey({ key: "X-Service-Requests-Token", in: "header" })
-}
-
-/** Confirm and status: a production server with no token configured answers 401 (spec section 5). */
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Booking/Authentication", {
-  failure: errorBody(Unauthorized),
-  provides: Partner,
-  security
-}) {}
-
-/** Request creation: a production server with no token configured answers 503 (spec sections 4.5 and 5). */
-export class RequestAuthentication extends HttpApiMiddleware.Tag<RequestAuthentication>()(
-  "Booking/RequestAuthentication",
-  {
-    failure: Schema.Union(errorBody(Unauthorized), errorBody(AuthNotConfigured)),
-    provides: Partner,
-    security
-  }
-) {}
+/** The tags live in AuthApi.ts (no server code); re-exported so existing imports keep working. */
+export { Authentication, RequestAuthentication }
 
 export const anonymousPartner = {
   id: "anonymous",

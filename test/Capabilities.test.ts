@@ -180,7 +180,8 @@ describe("GET /api/public/requests/capabilities", () => {
         expect(JSON.stringify(openapi.body)).not.toContain("HttpApiDecodeError")
         const badRequest =
           openapi.body.paths["/api/public/booking-options"].post.responses["400"].content["application/json"]
-        expect(badRequest.schema.anyOf.map((body: any) => body.properties.error.enum[0]).sort()).toEqual([
+        const component = (ref: { $ref: string }) => openapi.body.components.schemas[ref.$ref.split("/").pop()!]
+        expect(badRequest.schema.anyOf.map((ref: any) => component(ref).properties.error.enum[0]).sort()).toEqual([
           "invalid_request",
           "malformed_json"
         ])

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authentication } from "../Auth.js"
+import { Authentication } from "../AuthApi.js"
 import {
   BookingConfirmationRequest,
   BookingConfirmationResponse,

@@ -1,6 +1,8 @@
-import { HttpApi, HttpApiBuilder, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { AppConfig } from "../AppConfig.js"
 import { makeDocument, serveDocument } from "../Documents.js"
+import { openApiDocument } from "../OpenApiDocument.js"
 import { renderDocsPage } from "./Page.js"
 
 /** The page needs nothing from anywhere, and the browser is told to load nothing from anywhere. */
@@ -12,13 +14,15 @@ const docsHeaders = {
 }
 
 /**
- * `/openapi.json` and `/docs`, both built once from the Api the server runs, compressed and
+ * `/openapi.json` and `/docs`, both built once from the Api the server runs (its servers the
+ * PUBLIC_BASE_URL), compressed and
  * served with ETags (in place of the platform's OpenAPI middleware and Scalar page).
  */
 export const DocsLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const { api } = yield* HttpApi.Api
-    const spec = OpenApi.fromApi(api)
+    const config = yield* AppConfig
+    const spec = openApiDocument(api, config.publicBaseUrl)
     const openapi = makeDocument(JSON.stringify(spec), "application/json")
     const docs = makeDocument(renderDocsPage(spec), "text/html; charset=utf-8")
     yield* router.get("/openapi.json", serveDocument(openapi, { "cache-control": "public, max-age=60" }))

@@ -12,6 +12,7 @@ import { ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 import { formatIssues } from "../ErrorContract.js"
 import { logFailure } from "../Failure.js"
+import { cleanJsonSchema } from "../OpenApiDocument.js"
 import { RateLimiter } from "../RateLimiter.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
@@ -54,11 +55,14 @@ const withoutIds = (value: unknown): unknown =>
  * The JSON Schema of a tool's arguments or result, generated as the OpenAPI document's is. MCP
  * wants an object at the root (also for a union of objects), and Effect's `$id`s are dropped:
  * clients compile every tool's schema into one validator, which refuses an `$id` seen twice.
+ * Cleaned as the OpenAPI document's schemas are (formats, no framework titles).
  */
 export const toolJsonSchema = (schema: Schema.Schema.All): Record<string, unknown> => {
   const $defs: Record<string, JSONSchema.JsonSchema7> = {}
   const root = JSONSchema.fromAST(schema.ast, { definitions: $defs, topLevelReferenceStrategy: "skip" })
-  const document = withoutIds(Object.keys($defs).length > 0 ? { ...root, $defs } : root) as Record<string, unknown>
+  const document = cleanJsonSchema(
+    withoutIds(Object.keys($defs).length > 0 ? { ...root, $defs } : root) as Record<string, unknown>
+  )
   return document.type === "object" ? document : { type: "object", ...document }
 }
 

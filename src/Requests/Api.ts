@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { RequestAuthentication } from "../Auth.js"
+import { RequestAuthentication } from "../AuthApi.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"

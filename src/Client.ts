@@ -1,0 +1,73 @@
+/**
+ * The typed client partners import (`home-service-booking-api/client`): built from the same `Api`
+ * the server runs, and importing nothing server-side (no configuration, database or crypto), so
+ * it runs in Node, Deno, Bun or a browser with a `fetch`.
+ *
+ * Fields with defaults (`locale`, `timezone`, `source`) are optional here, as on the wire: every
+ * method takes the body in its encoded (JSON) form and decodes it with the server's own schema,
+ * which fills the defaults and refuses a body the server would refuse, before anything is sent.
+ */
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect, Schema } from "effect"
+import { Api } from "./Api.js"
+import { BookingConfirmationRequest } from "./Domain/Booking.js"
+import { ServiceRequestCreate } from "./Domain/Request.js"
+import { BookingSearchRequest } from "./Domain/Search.js"
+
+export { Api } from "./Api.js"
+export type {
+  BookingConfirmationRequest,
+  BookingConfirmationResponse,
+  BookingStatusResponse
+} from "./Domain/Booking.js"
+export type { Capabilities } from "./Domain/Capabilities.js"
+export type { ServiceRequestCreate, ServiceRequestResponse } from "./Domain/Request.js"
+export type { BookingSearchRequest, BookingSearchResponse } from "./Domain/Search.js"
+
+export interface BookingClientOptions {
+  /** Where the API is, e.g. `https://api.example.se` (no trailing path). */
+  readonly baseUrl: string
+  /** The partner API token, sent as `Authorization: Bearer <token>` (confirm, status, requests). */
+  readonly token?: string | undefined
+}
+
+/** What an idempotent call may carry beside its body. */
+export interface IdempotentCall {
+  /** Sent as the `Idempotency-Key` header; a retry with the same key replays the first answer. */
+  readonly idempotencyKey?: string | undefined
+}
+
+const idempotencyHeaders = (call: IdempotentCall | undefined) =>
+  call?.idempotencyKey === undefined ? {} : { "idempotency-key": call.idempotencyKey }
+
+/** The client's operations; needs an `HttpClient` (see `BookingClient.layer` for one on fetch). */
+export const makeBookingClient = (options: BookingClientOptions) =>
+  Effect.gen(function* () {
+    const token = options.token
+    const client = yield* HttpApiClient.make(Api, {
+      baseUrl: options.baseUrl,
+      ...(token === undefined ? {} : { transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(token)) })
+    })
+    return {
+      /** The raw generated client, every endpoint with the server's own types. */
+      api: client,
+      capabilities: () => client.capabilities.capabilities(),
+      search: (body: typeof BookingSearchRequest.Encoded) =>
+        Effect.flatMap(Schema.decode(BookingSearchRequest)(body), (payload) => client.search.search({ payload })),
+      confirm: (body: typeof BookingConfirmationRequest.Encoded, call?: IdempotentCall) =>
+        Effect.flatMap(Schema.decode(BookingConfirmationRequest)(body), (payload) =>
+          client.bookings.confirm({ payload, headers: idempotencyHeaders(call) })
+        ),
+      status: (bookingId: string) => client.bookings.status({ path: { booking_id: bookingId } }),
+      createRequest: (body: typeof ServiceRequestCreate.Encoded, call?: IdempotentCall) =>
+        Effect.flatMap(Schema.decode(ServiceRequestCreate)(body), (payload) =>
+          client.requests.create({ payload, headers: idempotencyHeaders(call) })
+        )
+    }
+  })
+
+export type BookingClient = Effect.Effect.Success<ReturnType<typeof makeBookingClient>>
+
+/** `makeBookingClient` on the platform's `fetch`, for a program that has no HttpClient of its own. */
+export const bookingClient = (options: BookingClientOptions) =>
+  makeBookingClient(options).pipe(Effect.provide(FetchHttpClient.layer))

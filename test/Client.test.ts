@@ -1,0 +1,60 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, TestClock } from "effect"
+import { makeBookingClient } from "../src/Client.js"
+import { TestServerLive, testNow } from "./support/TestServer.js"
+
+const token = "partner-client-token-0123456789"
+
+/** The client over the test server's own HttpClient, which already prefixes the server's address. */
+const client = makeBookingClient({ baseUrl: "", token })
+
+describe("BookingClient", () => {
+  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }), { timeout: 60_000 })((it) => {
+    it.effect("searches, confirms and looks up a booking without sending locale, timezone or source", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(testNow)
+        const booking = yield* client
+        const capabilities = yield* booking.capabilities()
+        expect(capabilities.ok).toBe(true)
+        const found = yield* booking.search({
+          vertical_id: "vvs",
+          job_type_id: "install_faucet",
+          description: "Byta köksblandaren, den nya finns på plats",
+          location: { country_code: "SE", postcode: "111 22" },
+          timing: { preferred_time_text: "nästa vecka förmiddag" }
+        })
+        const option = found.options[0]
+        expect(option).toBeDefined()
+        const confirmed = yield* booking.confirm(
+          {
+            booking_option_id: option!.booking_option_id,
+            customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
+            service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
+            user_consent_confirmed: true,
+            booking_terms_accepted: true,
+            booking_terms_version: option!.terms.version,
+            booking_terms_accepted_at: "2026-11-23T08:59:00+01:00"
+          },
+          { idempotencyKey: "chat-4711-confirm" }
+        )
+        expect(confirmed.booking_created).toBe(true)
+        const status = yield* booking.status(confirmed.request_id)
+        expect(status.ok).toBe(true)
+        const request = yield* booking.createRequest(
+          {
+            vertical_id: "vvs",
+            job_type_id: "leak_hidden",
+            description: "Fuktfläck i taket under badrummet, misstänker dolt läckage.",
+            user_consent_confirmed: true,
+            customer: { name: "Karin Berg", phone: "+46 70 765 43 21", email: "karin.berg@example.se" },
+            location: { address: "Sveavägen 44", postcode: "111 34" },
+            timing: { preferred_time_text: "så snart som möjligt" }
+          },
+          { idempotencyKey: "chat-4711-request" }
+        )
+        expect(request.ok).toBe(true)
+        expect(request.booking_created).toBe(false)
+      })
+    )
+  })
+})

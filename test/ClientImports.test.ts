@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+import { describe, expect, it } from "vitest"
+
+/** Static and dynamic imports and re-exports of a module, type-only ones excluded (they vanish on emit). */
+const importsOf = (file: string) => {
+  const source = readFileSync(file, "utf8")
+  const specifiers: Array<string> = []
+  const pattern =
+    /(?:^|\n)\s*(?:import|export)\s+(?!type\s)(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g
+  for (const match of source.matchAll(pattern)) specifiers.push((match[1] ?? match[2])!)
+  return specifiers
+}
+
+/** Every module of the project reachable from `entry`, and every package or builtin they import. */
+const graphOf = (entry: string) => {
+  const files = new Set<string>()
+  const external = new Set<string>()
+  const visit = (file: string) => {
+    if (files.has(file)) return
+    files.add(file)
+    for (const specifier of importsOf(file)) {
+      if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier).replace(/\.js$/, ".ts"))
+      else external.add(specifier)
+    }
+  }
+  visit(resolve(entry))
+  return { files: [...files].map((file) => relative(process.cwd(), file)), external: [...external] }
+}
+
+describe("the typed client's package entry", () => {
+  it("is exported as home-service-booking-api/client, with the declarations the build emits", () => {
+    const manifest = JSON.parse(readFileSync("package.json", "utf8"))
+    expect(manifest.exports["./client"]).toEqual({ types: "./dist/src/Client.d.ts", default: "./dist/src/Client.js" })
+    expect(manifest.files).toContain("dist")
+    expect(JSON.parse(readFileSync("tsconfig.build.json", "utf8")).compilerOptions.declaration).toBe(true)
+  })
+})
+
+describe("the typed client's import graph", () => {
+  const { files, external } = graphOf(join("src", "Client.ts"))
+
+  it("reaches the Api, its schemas and the middleware tags", () => {
+    expect(files).toEqual(expect.arrayContaining(["src/Api.ts", "src/AuthApi.ts", "src/Domain/Booking.ts"]))
+  })
+
+  it("sees server code where there is some (the walk itself works)", () => {
+    expect(graphOf(join("src", "Auth.ts")).external).toContain("node:crypto")
+    expect(graphOf(join("src", "Http.ts")).files).toContain("src/AppConfig.ts")
+  })
+
+  it("reaches no server code: no configuration, database, crypto or auth implementation", () => {
+    const server = ["src/AppConfig.ts", "src/Auth.ts", "src/Database.ts", "src/Http.ts", "src/Partners.ts"]
+    expect(files.filter((file) => server.includes(file))).toEqual([])
+    expect(
+      external.filter((name) => name === "pg" || name.startsWith("@effect/sql") || name.startsWith("node:"))
+    ).toEqual([])
+    expect(external.every((name) => name === "effect" || name.startsWith("@effect/platform"))).toBe(true)
+  })
+})

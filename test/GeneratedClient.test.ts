@@ -1,0 +1,120 @@
+import { execFile } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, describe, expect, it } from "vitest"
+import { Api } from "../src/Api.js"
+import { openApiDocument } from "../src/OpenApiDocument.js"
+
+const run = promisify(execFile)
+const bin = (name: string) => join(process.cwd(), "node_modules", ".bin", name)
+
+/** Inside test/, so the flow file resolves openapi-fetch from the project's node_modules. */
+const dir = mkdtempSync(join(process.cwd(), "test", ".generated-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** The README's flow, written as a partner would against types generated from /openapi.json. */
+const flow = `import createClient from "openapi-fetch"
+import type { paths } from "./api.js"
+
+const client = createClient<paths>({ baseUrl: "https://booking.partner-api.se" })
+const auth = { Authorization: "Bearer partner-token" }
+
+export const flow = async () => {
+  const capabilities = await client.GET("/api/public/requests/capabilities")
+  const verticals: ReadonlyArray<string> = capabilities.data?.supported_verticals.map((v) => v.vertical_id) ?? []
+  const search = await client.POST("/api/public/booking-options", {
+    body: {
+      vertical_id: "vvs",
+      job_type_id: "install_faucet",
+      description: "Byta köksblandaren, den nya finns på plats",
+      location: { country_code: "SE", postcode: "111 22" },
+      timing: { preferred_time_text: "nästa vecka förmiddag" }
+    }
+  })
+  if (search.error !== undefined) return search.error.error
+  const option = search.data.options[0]
+  if (option === undefined) return "no option"
+  const booked = await client.POST("/api/public/bookings", {
+    headers: { ...auth, "idempotency-key": "chat-4711-confirm" },
+    body: {
+      booking_option_id: option.booking_option_id,
+      customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
+      service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
+      user_consent_confirmed: true,
+      booking_terms_accepted: true,
+      booking_terms_version: option.terms.version,
+      booking_terms_accepted_at: new Date().toISOString()
+    }
+  })
+  if (booked.error !== undefined) return booked.error.safe_next_step
+  const created: true = booked.data.booking_created
+  const status = await client.GET("/api/public/bookings/{booking_id}", {
+    params: { path: { booking_id: booked.data.request_id } },
+    headers: auth
+  })
+  const request = await client.POST("/api/public/requests", {
+    headers: { ...auth, "idempotency-key": "chat-4711-request" },
+    body: {
+      vertical_id: "vvs",
+      job_type_id: "leak_hidden",
+      description: "Fuktfläck i taket under badrummet, misstänker dolt läckage.",
+      user_consent_confirmed: true,
+      customer: { name: "Karin Berg", phone: "+46 70 765 43 21", email: "karin.berg@example.se" },
+      location: { address: "Sveavägen 44", postcode: "111 34" },
+      timing: { preferred_time_text: "så snart som möjligt" }
+    }
+  })
+  return [verticals, created, status.data?.ok, request.data?.booking_created]
+}
+`
+
+/** The same call with a key the contract does not have: the generated types must refuse it. */
+const wrong = `import createClient from "openapi-fetch"
+import type { paths } from "./api.js"
+
+const client = createClient<paths>({ baseUrl: "https://booking.partner-api.se" })
+export const wrong = () =>
+  client.POST("/api/public/booking-options", {
+    body: { vertical_id: "vvs", job_type_id: "install_faucet", location: { postcode: "111 22", street: "x" } }
+  })
+`
+
+const tsconfig = {
+  compilerOptions: {
+    target: "ES2022",
+    lib: ["ES2022", "DOM"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: []
+  }
+}
+
+const typecheck = (file: string) =>
+  run(bin("tsc"), ["-p", join(dir, `tsconfig.${file}.json`)], { cwd: dir }).then(
+    () => "",
+    (error: { stdout: string }) => error.stdout
+  )
+
+describe("a client generated from the served document (openapi-typescript + openapi-fetch)", () => {
+  it("type-checks the README flow, and refuses a body the contract does not allow", async () => {
+    writeFileSync(join(dir, "openapi.json"), JSON.stringify(openApiDocument(Api, "https://booking.partner-api.se")))
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }))
+    await run(bin("openapi-typescript"), [join(dir, "openapi.json"), "-o", join(dir, "api.d.ts")], { cwd: dir })
+    for (const [name, source] of [
+      ["flow", flow],
+      ["wrong", wrong]
+    ] as const) {
+      writeFileSync(join(dir, `${name}.ts`), source)
+      writeFileSync(join(dir, `tsconfig.${name}.json`), JSON.stringify({ ...tsconfig, files: [`${name}.ts`] }))
+    }
+    const [flowErrors, wrongErrors] = await Promise.all([typecheck("flow"), typecheck("wrong")])
+    expect(flowErrors).toBe("")
+    expect(wrongErrors).toMatch(/error TS/)
+  }, 60_000)
+})
