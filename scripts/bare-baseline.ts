@@ -150,6 +150,7 @@ const confirm = async (body: any) => {
   const client = await pool.connect()
   const bookingId = randomUUID()
   const requestId = `bkg_${randomBytes(15).toString("base64url")}`
+  let released = false
   try {
     await client.query("BEGIN")
     await client.query({ ...claimKey, values: [partnerId, "booking", body.idempotency_key, hash, bookingId] })
@@ -202,6 +203,8 @@ const confirm = async (body: any) => {
       ]
     })
     await client.query("COMMIT")
+    client.release()
+    released = true
     const delivery = await pool.query({ ...states, values: [[bookingId]] })
     return [
       201,
@@ -211,7 +214,7 @@ const confirm = async (body: any) => {
     await client.query("ROLLBACK").catch(() => {})
     return [409, { ok: false, error: String(error) }] as const
   } finally {
-    client.release()
+    if (!released) client.release()
   }
 }
 
@@ -232,4 +235,8 @@ server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
   const address = server.address()
   console.log(`bare baseline serving http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`)
 })
-process.on("SIGTERM", () => server.close(() => pool.end().then(() => process.exit(0))))
+process.once("SIGTERM", () => {
+  server.close()
+  server.closeAllConnections()
+  pool.end().finally(() => process.exit(0))
+})
