@@ -1,26 +1,35 @@
 /**
- * Benchmarks one endpoint of a real server: `npm start` on a fresh embedded PostgreSQL with the
- * demo supply, driven by autocannon over loopback. Prints requests/s and latency percentiles.
+ * Benchmarks one endpoint of the compiled server (`npm run build`, then `node dist/src/main.js`,
+ * what production runs) against a bare yardstick on the same PostgreSQL, in one invocation:
+ * `scripts/bare-baseline.ts`, `node:http` + `pg` running the same SQL as prepared statements for
+ * the same bodies. Both are driven by autocannon over loopback; it prints requests/s, latency
+ * percentiles, the server's peak RSS, and the ratio of the two rates.
  *
  *   npm run bench:search      POST /api/public/booking-options, a mix of searches
  *   npm run bench:confirm     POST /api/public/bookings, every request a distinct free slot
- *   CONNECTIONS=50 DURATION=20 npm run bench:search
+ *   npm run bench:profile -- search|confirm     the project only, writing a CPU profile to bench-profiles/
+ *   CONNECTIONS=50 DURATION=20 DATABASE_URL=postgres://... npm run bench:search
+ *
+ * Without BENCH_DATABASE_URL or DATABASE_URL, a fresh embedded PostgreSQL is started. The confirm
+ * bench empties the booking tables before each side, so both book the same free slots.
  */
 
-import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
 import { Effect, Layer } from "effect"
+import pg from "pg"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
-import { freePort } from "../src/EmbeddedPostgres.js"
+import { freePort, startEmbeddedPostgres } from "../src/EmbeddedPostgres.js"
 import { OptionSigner } from "../src/OptionSigner.js"
 
 const root = join(import.meta.dirname, "..")
-const signingKeys = "bench:bench-secret-0123456789abcdef0123456789abcdef"
+const signingSecret = "bench-secret-0123456789abcdef0123456789abcdef"
+const signingKeys = `bench:${signingSecret}`
 const token = "bench-partner-token-0123456789"
 const connections = Number(process.env.CONNECTIONS ?? 50)
 const duration = Number(process.env.DURATION ?? 15)
@@ -103,66 +112,133 @@ const scenarios = {
   confirm: { path: "/api/public/bookings", expected: 201, bodies: () => confirmBodies(connections * duration * 400) }
 }
 
-const name = (process.argv[2] ?? "search") as keyof typeof scenarios
+const profile = process.argv[2] === "profile"
+const name = (process.argv[profile ? 3 : 2] ?? "search") as keyof typeof scenarios
 const scenario = scenarios[name]
 if (!scenario) throw new Error(`unknown scenario ${name}; one of ${Object.keys(scenarios).join(", ")}`)
 
+if (process.env.BENCH_SKIP_BUILD !== "1") execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" })
 const bodies = await scenario.bodies()
 const dataDir = mkdtempSync(join(tmpdir(), "booking-bench-"))
-const port = await freePort()
-const started = Date.now()
-const server = spawn(join(root, "node_modules", ".bin", "tsx"), ["src/main.ts"], {
-  cwd: root,
-  env: {
-    ...process.env,
+// The embedded cluster runs as the OS user `postgres` when we are root; it must reach its directory.
+chmodSync(dataDir, 0o755)
+const givenUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL
+const embedded = givenUrl ? undefined : await startEmbeddedPostgres({ dataDir: join(dataDir, "pg") })
+const databaseUrl = givenUrl || embedded!.url
+const poolSize = process.env.DATABASE_POOL_SIZE ?? "10"
+
+const startProcess = (label: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
+  new Promise<ChildProcess>((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    let output = ""
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      if (output.includes("serving http://")) {
+        child.stdout?.off("data", onData)
+        // The access log is read and dropped, as a log shipper would.
+        child.stdout?.resume()
+        resolve(child)
+      }
+    }
+    child.stdout?.on("data", onData)
+    child.on("exit", (code) => reject(new Error(`${label} exited with ${code}:\n${output}`)))
+  })
+
+const stop = async (child: ChildProcess) => {
+  const exited = new Promise((resolve) => child.on("exit", resolve))
+  child.kill("SIGTERM")
+  await exited
+}
+
+const rssMb = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+}
+
+/** The confirm bench books free slots; each side starts from the same empty calendar. */
+const emptyBookings = async () => {
+  if (name !== "confirm") return
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  await client.query("TRUNCATE notification_outbox, bookings, calendar_bookings, idempotency_keys")
+  await client.end()
+}
+
+const load = async (label: string, child: ChildProcess, port: number) => {
+  let next = 0
+  let peakRss = rssMb(child.pid!)
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(child.pid!))), 250)
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${scenario.path}`,
+    connections,
+    duration,
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" })
+      }
+    ]
+  })
+  clearInterval(sampler)
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`)
+    .join(", ")
+  console.log(`${label}: ${result.connections} connections, ${result.duration} s, ${bodies.length} distinct bodies`)
+  console.log(`  requests/s  mean ${result.requests.average.toFixed(0)}  (total ${result.requests.total})`)
+  console.log(
+    `  latency ms  p50 ${result.latency.p50}  p90 ${result.latency.p90}  p99 ${result.latency.p99}  max ${result.latency.max}`
+  )
+  console.log(`  statuses    ${statuses}; errors ${result.errors}, timeouts ${result.timeouts}`)
+  console.log(`  server RSS  peak ${peakRss.toFixed(0)} MB, after ${rssMb(child.pid!).toFixed(0)} MB`)
+  const unexpected = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => Number(code) !== scenario.expected)
+  if (result.errors > 0 || unexpected.length > 0) process.exitCode = 1
+  return result
+}
+
+try {
+  const port = await freePort()
+  const started = Date.now()
+  const profileArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench-profiles")}`] : []
+  const server = await startProcess("server", [...profileArgs, "dist/src/main.js"], {
     DATA_DIR: dataDir,
     PORT: String(port),
     APP_ENV: "development",
-    DATABASE_URL: "",
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: poolSize,
     BOOKING_OPTION_SIGNING_KEYS: signingKeys,
     SERVICE_REQUESTS_API_TOKENS: token,
     // The benchmark measures the endpoint, not the limiter's refusals.
     RATE_LIMIT_SEARCH_PER_MINUTE: "100000",
     RATE_LIMIT_CONFIRM_PER_MINUTE: "100000",
     RATE_LIMIT_REQUESTS_PER_MINUTE: "100000"
-  },
-  stdio: ["ignore", "pipe", "inherit"]
-})
-await new Promise<void>((resolve, reject) => {
-  let output = ""
-  server.stdout?.on("data", (chunk) => {
-    output += chunk
-    if (output.includes("serving http://")) resolve()
   })
-  server.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)))
-})
-console.log(`server ready in ${Date.now() - started} ms (cold start, fresh embedded PostgreSQL)`)
-
-let next = 0
-const result = await autocannon({
-  url: `http://127.0.0.1:${port}${scenario.path}`,
-  connections,
-  duration,
-  requests: [
-    {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" })
-    }
-  ]
-})
-server.kill("SIGTERM")
-await new Promise((resolve) => server.on("exit", resolve))
-rmSync(dataDir, { recursive: true, force: true })
-
-const statuses = Object.entries(result.statusCodeStats ?? {})
-  .map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`)
-  .join(", ")
-console.log(`${name}: ${result.connections} connections, ${result.duration} s, ${bodies.length} distinct bodies`)
-console.log(`  requests/s  mean ${result.requests.average.toFixed(0)}  (total ${result.requests.total})`)
-console.log(
-  `  latency ms  p50 ${result.latency.p50}  p90 ${result.latency.p90}  p99 ${result.latency.p99}  max ${result.latency.max}`
-)
-console.log(`  statuses    ${statuses}; errors ${result.errors}, timeouts ${result.timeouts}`)
-const unexpected = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => Number(code) !== scenario.expected)
-if (result.errors > 0 || unexpected.length > 0) process.exitCode = 1
+  console.log(`compiled server ready in ${Date.now() - started} ms`)
+  await emptyBookings()
+  const project = await load(`${name} (project, compiled)`, server, port)
+  await stop(server)
+  if (profile) {
+    console.log(`CPU profile written under ${join(root, "bench-profiles")}`)
+  } else {
+    await emptyBookings()
+    const barePort = await freePort()
+    const bare = await startProcess("bare baseline", ["--import", "tsx", "scripts/bare-baseline.ts"], {
+      DATABASE_URL: databaseUrl,
+      PORT: String(barePort),
+      POOL_SIZE: poolSize,
+      SIGNING_SECRET: signingSecret
+    })
+    const baseline = await load(`${name} (bare node:http + pg, prepared)`, bare, barePort)
+    await stop(bare)
+    const ratio = project.requests.average / baseline.requests.average
+    const p99Ratio = project.latency.p99 / Math.max(1, baseline.latency.p99)
+    console.log(`ratio ${name}: ${ratio.toFixed(2)} of the bare rate; p99 ${p99Ratio.toFixed(1)}x the bare p99`)
+  }
+} finally {
+  await embedded?.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+}

@@ -162,7 +162,8 @@ const isBodyRefusal = (defect: unknown): defect is BodyRefusal =>
  */
 const jsonOnly = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
   const checked = Effect.runSync(Effect.cached(Effect.orDie(jsonBody(request))))
-  const refused = Effect.die(notJson(request.headers["content-type"]))
+  // Built only when a reader other than JSON is asked for: constructing the error is not free.
+  const refused = Effect.suspend(() => Effect.die(notJson(request.headers["content-type"])))
   // A reader of the raw body (the MCP transport reads text) gets the same checked JSON.
   const bytes = Effect.map(checked, ({ bytes }) => bytes)
   return Object.create(request, {

@@ -148,6 +148,31 @@ export const jsonLogger = Logger.make(({ annotations, cause, date, logLevel, mes
   return JSON.stringify(line)
 })
 
+/**
+ * Writes log lines to `stream` in batches, one write per turn of the event loop. On Linux a write
+ * to a pipe is synchronous: one write per line made every request wait on the log reader. What is
+ * still pending when the process exits is written then, so no line is lost.
+ */
+export const batchedLines = (stream: NodeJS.WritableStream) => {
+  const pending: Array<string> = []
+  let scheduled = false
+  const flush = () => {
+    scheduled = false
+    if (pending.length === 0) return
+    const text = `${pending.join("\n")}\n`
+    pending.length = 0
+    stream.write(text)
+  }
+  process.on("exit", flush)
+  return Logger.map(jsonLogger, (line) => {
+    pending.push(line)
+    if (!scheduled) {
+      scheduled = true
+      setImmediate(flush)
+    }
+  })
+}
+
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")
 
 const labelText = (

@@ -125,13 +125,22 @@ export const startOfDay = (wallClock: number): number => Math.floor(wallClock / 
 /** 1 = Monday .. 7 = Sunday; 1970-01-01 was a Thursday. */
 export const isoWeekday = (day: number): number => ((((Math.floor(day / DAY) + 3) % 7) + 7) % 7) + 1
 
+const validity = new Map<string, boolean>()
+
+/** Asked on every search and confirm; building a DateTimeFormat to find out is slow, so answers are kept. */
 export const isValidTimeZone = (timeZone: string): boolean => {
+  const known = validity.get(timeZone)
+  if (known !== undefined) return known
+  let valid = true
   try {
     new Intl.DateTimeFormat("en-US", { timeZone })
-    return true
   } catch {
-    return false
+    valid = false
   }
+  // Like zoneFor's cache, capped against floods of made-up names.
+  if (validity.size > 1000) validity.clear()
+  validity.set(timeZone, valid)
+  return valid
 }
 
 const pad = (n: number) => String(n).padStart(2, "0")

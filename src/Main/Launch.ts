@@ -3,7 +3,7 @@ import { Cause, ConfigError, Console, Duration, Effect, Layer, Logger, LogLevel 
 import { AppConfig } from "../AppConfig.js"
 import { DatabaseLive } from "../Database.js"
 import { HttpLive } from "../Http.js"
-import { jsonLogger } from "../Observability.js"
+import { batchedLines, jsonLogger } from "../Observability.js"
 
 /**
  * LOG_FORMAT: `json` (one flat object per line, see jsonLogger) or `pretty`. The server logs to
@@ -18,7 +18,7 @@ export const LoggerLive = (to: "stdout" | "stderr") =>
           Logger.defaultLogger,
           config.logFormat === "json"
             ? to === "stdout"
-              ? Logger.withConsoleLog(jsonLogger)
+              ? batchedLines(process.stdout)
               : Logger.withConsoleError(jsonLogger)
             : Logger.prettyLogger({ stderr: to === "stderr" })
         ),
