@@ -182,13 +182,10 @@ layer(PropLayer({ maxConnections: 8 }), { excludeTestServices: true })("Bookings
                     expect(outcome, report).toMatchObject({ status: 200, replay: true })
                     expect(outcome.booking.id, report).toBe(bookingId)
                   } else {
-                    // A duplicate that arrives while the first is in flight may be told so.
-                    const allowed =
-                      s.request === first.s.request
-                        ? ["idempotency_in_flight"]
-                        : ["idempotency_key_reused", "idempotency_in_flight"]
-                    expect(allowed, `${report}\n${describeOutcome(outcome)}`).toContain(
-                      outcome._tag === "Rejected" ? outcome.code : describeOutcome(outcome)
+                    // The same request under the key always replays; only a different one is refused.
+                    expect(s.request, `${report}\n${describeOutcome(outcome)}`).not.toBe(first.s.request)
+                    expect(outcome._tag === "Rejected" ? outcome.code : describeOutcome(outcome), report).toBe(
+                      "idempotency_key_reused"
                     )
                   }
                 }
