@@ -26,7 +26,7 @@ import {
   slotAt
 } from "../support/PropHarness.js"
 
-const law = "search, confirm and status behave like the in-memory calendar model"
+const law = "confirm and status behave like the in-memory calendar model"
 const settings = propSettings(law, { quick: 25, deep: 2000 })
 
 const keyCount = 4
