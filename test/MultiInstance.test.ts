@@ -1,62 +1,24 @@
-import { type ChildProcess, spawn } from "node:child_process"
-import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { freePort } from "../src/EmbeddedPostgres.js"
 import { fakeRedis } from "./support/Redis.js"
+import { servingPort, spawnServer } from "./support/ServerProcess.js"
 import { makeDatabase } from "./support/TestDatabase.js"
 
-const tsx = join(import.meta.dirname, "..", "node_modules", ".bin", "tsx")
-const main = join(import.meta.dirname, "..", "src", "main.ts")
 const token = "multi-instance-token-0123456789"
 const searchLimit = 20
 
-const launch = async (env: Record<string, string>) => {
-  const port = await freePort()
-  const child: ChildProcess = spawn(tsx, [main], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  child.stdout?.on("data", (chunk) => (output += chunk))
-  child.stderr?.on("data", (chunk) => (output += chunk))
-  const serving = await new Promise<boolean>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes("serving http://")) {
-        clearInterval(timer)
-        resolve(true)
-      }
-    }, 50)
-    child.once("exit", (code) => {
-      clearInterval(timer)
-      if (output.includes("EADDRINUSE")) resolve(false)
-      else reject(new Error(`instance exited with ${code}: ${output}`))
-    })
-  })
-  return serving ? { base: `http://127.0.0.1:${port}`, child } : undefined
-}
-
-/**
- * A real server process on a free port, stopped with the scope. Test files run in parallel, so
- * a port can be taken between the check and the listen: that start is tried again.
- */
+/** A real server process on port 0, its port read back from its start log, stopped with the scope. */
 const instance = (env: Record<string, string>) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        const launched = await launch(env)
-        if (launched) return launched
-      }
-      throw new Error("no free port after 3 attempts")
+      const server = spawnServer({ ...env, PORT: "0" })
+      return { base: `http://127.0.0.1:${await servingPort(server)}`, server }
     }),
-    ({ child }) =>
-      Effect.promise(
-        () =>
-          new Promise<void>((resolve) => {
-            child.once("exit", () => resolve())
-            child.kill("SIGTERM")
-          })
-      )
+    ({ server }) =>
+      Effect.promise(async () => {
+        server.child.kill("SIGTERM")
+        await server.exited
+      })
   )
 
 const post = (base: string, path: string, body: unknown) =>
