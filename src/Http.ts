@@ -13,7 +13,6 @@ import { HealthLive } from "./Health/Http.js"
 import { Readiness } from "./Health/Readiness.js"
 import { listen } from "./HttpListener.js"
 import { McpLive } from "./Mcp/Http.js"
-import { Notifier } from "./Notifier.js"
 import {
   bookingConflicts,
   bookingsConfirmed,
@@ -21,9 +20,10 @@ import {
   notifications,
   presentFromStart,
   rateLimited,
-  rateLimitStoreFailures,
-  requestObservability
-} from "./Observability.js"
+  rateLimitStoreFailures
+} from "./Metrics.js"
+import { Notifier } from "./Notifier.js"
+import { requestObservability } from "./Observability.js"
 import { OptionSigner } from "./OptionSigner.js"
 import { limitedEndpoints, RateLimiterLive } from "./RateLimiter.js"
 import { RequestsLive } from "./Requests/Http.js"

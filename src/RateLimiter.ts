@@ -4,7 +4,7 @@ import { Duration, Effect, Layer, Metric, MetricLabel, Option, Redacted, Runtime
 import { Redis } from "ioredis"
 import { AppConfig } from "./AppConfig.js"
 import { RateLimited } from "./Domain/Errors.js"
-import { rateLimited, rateLimitStoreFailures } from "./Observability.js"
+import { rateLimited, rateLimitStoreFailures } from "./Metrics.js"
 
 export const limitedEndpoints = ["search", "confirm", "requests"] as const
 export type LimitedEndpoint = (typeof limitedEndpoints)[number]

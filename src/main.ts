@@ -1,4 +1,5 @@
 import { Layer } from "effect"
-import { MainLive, reportStartFailure, runMain } from "./Main/Launch.js"
+import { MainLive } from "./Main/Launch.js"
+import { reportStartFailure, runMain } from "./Main/Process.js"
 
 runMain(Layer.launch(MainLive).pipe(reportStartFailure), { disableErrorReporting: true, disablePrettyLogger: true })

@@ -1,16 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-// The fast-check that effect bundles, the one `it.effect.prop` and `Arbitrary.make` are built on.
-import { Arbitrary, Effect, FastCheck as fc, Layer } from "effect"
+import { Arbitrary, Effect, Layer } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { type OptionClaims, SignedOption } from "../src/Domain/BookingOption.js"
 import { OptionSigner } from "../src/OptionSigner.js"
+import { fc, propSettings } from "./support/FastCheck.js"
 
-const numRuns = (() => {
-  const parsed = Number.parseInt(process.env.NUM_RUNS ?? "", 10)
-  return Number.isFinite(parsed) && parsed > 0 ? parsed : 200
-})()
+const { numRuns, parameters } = propSettings("signed options", { quick: 200, deep: 2000 })
 
-const options = { timeout: Math.max(30_000, numRuns * 10), fastCheck: { numRuns } }
+const options = { timeout: Math.max(30_000, numRuns * 10), fastCheck: parameters }
 
 const signerLayer = (keys: string) => {
   const env = {

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process"
-import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { pgClientLayer } from "../src/Database.js"
 import { Partners, tokenPattern } from "../src/Partners.js"
 import { withProbeServer } from "./support/ProbeApi.js"
+import { tsCommand } from "./support/ServerProcess.js"
 import { makeDatabase, TestDatabaseLive } from "./support/TestDatabase.js"
 import { get } from "./support/TestServer.js"
 import { waitFor } from "./support/WaitFor.js"
@@ -92,11 +92,10 @@ describe("partners and their tokens", () => {
       Effect.gen(function* () {
         const { url } = yield* makeDatabase()
         const cli = (...args: Array<string>) =>
-          spawnSync(
-            join(import.meta.dirname, "..", "node_modules", ".bin", "tsx"),
-            [join(import.meta.dirname, "..", "src", "bin", "partner.ts"), ...args],
-            { env: { ...process.env, DATABASE_URL: url, APP_ENV: "development" }, encoding: "utf8" }
-          )
+          spawnSync(process.execPath, [...tsCommand("src", "bin", "partner.ts").slice(1), ...args], {
+            env: { ...process.env, DATABASE_URL: url, APP_ENV: "development" },
+            encoding: "utf8"
+          })
         yield* Effect.gen(function* () {
           const created = cli("create", "svea-bot", "Svea", "Bot", "AB")
           expect(created.status, created.stderr).toBe(0)

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import { RateLimiter as Limiter } from "@effect/experimental"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Fiber, Layer, Logger, Schedule, TestClock, TestServices } from "effect"
@@ -95,7 +96,7 @@ describe("rate limits", () => {
               Effect.map(Context.get(RateLimiter))
             )
           const [a, b] = [yield* instance(), yield* instance()]
-          const partner = `shared-${Date.now()}`
+          const partner = `shared-${randomUUID()}`
           const results = yield* Effect.forEach([a, b, a, b, a, b, a], (limiter) =>
             Effect.either(limiter.byPartner("confirm", partner))
           )

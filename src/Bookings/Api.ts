@@ -6,7 +6,6 @@ import {
   BookingConfirmationResponse,
   BookingStatusResponse,
   BookingUnavailable,
-  IdempotencyInFlight,
   PriceChanged,
   ProviderUnavailable,
   SlotTaken,
@@ -32,7 +31,6 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       .addError(errorBody(ProviderUnavailable))
       .addError(errorBody(SlotTaken))
       .addError(errorBody(IdempotencyKeyReused))
-      .addError(errorBody(IdempotencyInFlight))
       .addError(errorBody(RateLimited))
       .addError(errorBody(BookingUnavailable))
       .annotate(OpenApi.Summary, "Confirm one booking option with the user's consent")

@@ -41,8 +41,7 @@ export const conflictTags = new Set([
   "provider_unavailable",
   "option_expired",
   "option_invalid",
-  "idempotency_key_reused",
-  "idempotency_in_flight"
+  "idempotency_key_reused"
 ])
 
 /** Races between confirms end in one of these, never in a 500. */

@@ -157,15 +157,6 @@ export class SlotTaken extends Schema.TaggedError<SlotTaken>()(
   HttpApiSchema.annotations({ status: 409, description: "The slot is no longer free in the provider's calendar" })
 ) {}
 
-export class IdempotencyInFlight extends Schema.TaggedError<IdempotencyInFlight>()(
-  "idempotency_in_flight",
-  errorDetails,
-  HttpApiSchema.annotations({
-    status: 409,
-    description: "A request with this idempotency key is still being processed"
-  })
-) {}
-
 export class BookingUnavailable extends Schema.TaggedError<BookingUnavailable>()(
   "booking_unavailable",
   errorDetails,

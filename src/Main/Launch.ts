@@ -1,31 +1,8 @@
-import { makeRunMain } from "@effect/platform/Runtime"
-import { Cause, ConfigError, Console, Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { DatabaseLive } from "../Database.js"
 import { HttpLive } from "../Http.js"
-import { batchedLines, jsonLogger } from "../Observability.js"
-
-/**
- * LOG_FORMAT: `json` (one flat object per line, see jsonLogger) or `pretty`. The server logs to
- * stdout, which in JSON mode carries nothing else; the command-line tools log to stderr, so
- * their stdout holds only their result (a token, a list).
- */
-export const LoggerLive = (to: "stdout" | "stderr") =>
-  Layer.unwrapEffect(
-    Effect.map(AppConfig, (config) =>
-      Layer.mergeAll(
-        Logger.replace(
-          Logger.defaultLogger,
-          config.logFormat === "json"
-            ? to === "stdout"
-              ? batchedLines(process.stdout)
-              : Logger.withConsoleError(jsonLogger)
-            : Logger.prettyLogger({ stderr: to === "stderr" })
-        ),
-        Logger.minimumLogLevel(LogLevel.Info)
-      )
-    )
-  ).pipe(Layer.catchAll(() => Layer.empty))
+import { LoggerLive } from "./Process.js"
 
 /** What stopping may take beyond the grace period: the pool, the embedded PostgreSQL, the logs. */
 const stopBudget = Duration.seconds(20)
@@ -55,42 +32,3 @@ export const MainLive = StopDeadlineLive.pipe(
   Layer.provide(LoggerLive("stdout")),
   Layer.provide(AppConfig.Default)
 )
-
-/**
- * NodeRuntime.runMain, except for what a process manager or a terminal does with signals: the
- * first SIGINT or SIGTERM starts an orderly stop and later ones are ignored (Ctrl-C under
- * `npm start` arrives twice, from the terminal and forwarded by npm), where the platform's
- * version would let the second one kill the process halfway, leaving its PostgreSQL behind.
- */
-export const runMain = makeRunMain(({ fiber, teardown }) => {
-  const keepAlive = setInterval(() => {}, 2 ** 31 - 1)
-  let stopping = false
-  const onSignal = () => {
-    if (stopping) return
-    stopping = true
-    fiber.unsafeInterruptAsFork(fiber.id())
-  }
-  process.on("SIGINT", onSignal)
-  process.on("SIGTERM", onSignal)
-  fiber.addObserver((exit) => {
-    clearInterval(keepAlive)
-    teardown(exit, (code) => process.exit(code))
-  })
-})
-
-/** The most specific message of an error or of what caused it (a ServeError's own is empty). */
-const describe = (error: unknown): string | undefined => {
-  if (!(error instanceof Error)) return undefined
-  if (error.message.length > 0) return error.message
-  return describe((error as { cause?: unknown }).cause) ?? error.name
-}
-
-/** A start that fails says why in one line an operator can act on, then exits non-zero. */
-export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-  Effect.tapErrorCause(self, (cause) => {
-    if (Cause.isInterruptedOnly(cause)) return Effect.void
-    const error = Cause.squash(cause)
-    return ConfigError.isConfigError(error)
-      ? Console.error(`Invalid configuration: ${String(error)}`)
-      : Console.error(describe(error) ?? Cause.pretty(cause))
-  })

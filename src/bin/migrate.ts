@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
-import { LoggerLive, reportStartFailure, runMain } from "../Main/Launch.js"
+import { LoggerLive, reportStartFailure, runMain } from "../Main/Process.js"
 
 const program = Effect.logInfo("database schema is up to date")
 

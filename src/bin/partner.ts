@@ -1,7 +1,7 @@
 import { Console, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
-import { LoggerLive, reportStartFailure, runMain } from "../Main/Launch.js"
+import { LoggerLive, reportStartFailure, runMain } from "../Main/Process.js"
 import { PartnerError, Partners } from "../Partners.js"
 
 const usage = `usage:

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises"
 import { Console, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
-import { LoggerLive, reportStartFailure, runMain } from "../Main/Launch.js"
+import { LoggerLive, reportStartFailure, runMain } from "../Main/Process.js"
 import { Supply } from "../Supply.js"
 
 const usage = "usage: npm run supply:import -- FILE.json"

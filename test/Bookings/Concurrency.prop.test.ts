@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import fc from "fast-check"
+import { fc, propSettings } from "../support/FastCheck.js"
 import {
   calendarRows,
   confirm,
@@ -10,7 +10,6 @@ import {
   optionRequest,
   PropLayer,
   propRunner,
-  propSettings,
   provider,
   resetBookings,
   showSlot,
@@ -18,7 +17,7 @@ import {
 } from "../support/PropHarness.js"
 
 const law = "of concurrent conflicting confirms exactly one per conflicting group wins and the rest are slot_taken"
-const settings = propSettings(law, 25)
+const settings = propSettings(law, { quick: 25, deep: 2000 })
 
 const providers = [provider("race-a", 1490), provider("race-b", 2490)]
 

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import fc from "fast-check"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import type { BookingConfirmationRequest, ConfirmedBooking } from "../../src/Domain/Booking.js"
+import { fc, propSettings } from "../support/FastCheck.js"
 import {
   calendarRows,
   confirm,
@@ -17,7 +17,6 @@ import {
   type ProviderSpec,
   partner,
   propRunner,
-  propSettings,
   provider,
   resetBookings,
   type Slot,
@@ -27,8 +26,8 @@ import {
   slotAt
 } from "../support/PropHarness.js"
 
-const law = "search, confirm and status behave like the in-memory calendar model"
-const settings = propSettings(law, 25)
+const law = "confirm and status behave like the in-memory calendar model"
+const settings = propSettings(law, { quick: 25, deep: 2000 })
 
 const keyCount = 4
 

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import fc from "fast-check"
+import { fc, propSettings } from "../support/FastCheck.js"
 import {
   allDay,
   calendarRows,
@@ -13,7 +13,6 @@ import {
   overlaps,
   PropLayer,
   propRunner,
-  propSettings,
   provider,
   resetBookings,
   rowCounts,
@@ -24,7 +23,7 @@ import {
 } from "../support/PropHarness.js"
 
 const law = "no two confirmed bookings of a provider overlap, and every slot_taken was a real overlap"
-const settings = propSettings(law, 50)
+const settings = propSettings(law, { quick: 50, deep: 2000 })
 
 /** One opening (or none) per weekday on the half-hour grid; a quarter of the providers get these. */
 const someHours: fc.Arbitrary<ReadonlyArray<Hours>> = fc

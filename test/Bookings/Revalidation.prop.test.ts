@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import fc from "fast-check"
 import { formatPostcode } from "../../src/Domain/Supply.js"
+import { fc, propSettings } from "../support/FastCheck.js"
 import {
   allDay,
   claimsFor,
@@ -13,7 +13,6 @@ import {
   PropLayer,
   type ProviderSpec,
   propRunner,
-  propSettings,
   provider,
   requestFor,
   resetBookings,
@@ -25,7 +24,7 @@ import {
 } from "../support/PropHarness.js"
 
 const law = "any single change between search and confirm is rejected with its code and writes nothing"
-const settings = propSettings(law, 50)
+const settings = propSettings(law, { quick: 50, deep: 2000 })
 
 const tokenChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import fc from "fast-check"
 import { easterSunday, type NamedDay, namedDays, nextOccurrence } from "../../src/Domain/Holidays.js"
+import { fc } from "../support/FastCheck.js"
 
 const iso = (day: number): string => new Date(day).toISOString().slice(0, 10)
 const day = (date: string): number => Date.parse(`${date}T00:00:00Z`)

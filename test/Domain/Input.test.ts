@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
-import fc from "fast-check"
 import {
   DateTimeString,
   nestingDepth,
@@ -9,6 +8,7 @@ import {
   unstorableMessage,
   unstorableStrings
 } from "../../src/Domain/Input.js"
+import { fc } from "../support/FastCheck.js"
 
 const accepts =
   <A, I>(schema: Schema.Schema<A, I>) =>

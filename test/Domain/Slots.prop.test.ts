@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import fc from "fast-check"
 import {
   bufferMinutes,
   freeSlots,
@@ -11,11 +10,9 @@ import {
   type WorkingHours
 } from "../../src/Domain/Slots.js"
 import { formatInZone, wallClockToInstant } from "../../src/Domain/Zone.js"
+import { fc, propSettings } from "../support/FastCheck.js"
 
-const numRuns = (() => {
-  const parsed = Number.parseInt(process.env.NUM_RUNS ?? "", 10)
-  return Number.isFinite(parsed) && parsed > 0 ? parsed : 200
-})()
+const { numRuns, parameters } = propSettings("free slots", { quick: 200, deep: 2000 })
 
 const timeout = Math.max(30_000, numRuns * 20)
 
@@ -221,7 +218,7 @@ const law = (
     () => {
       fc.assert(
         fc.property(arbitrary, (query) => check(query, freeSlots(query))),
-        { numRuns }
+        parameters
       )
     },
     timeout

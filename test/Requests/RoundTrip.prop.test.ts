@@ -1,15 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Runtime, Schema } from "effect"
-import fc from "fast-check"
 import { catalogData } from "../../src/CatalogData.js"
 import { ServiceRequestCreate } from "../../src/Domain/Request.js"
 import { isEmergency } from "../../src/Domain/Safety.js"
+import { fc, propSettings } from "../support/FastCheck.js"
 import { postJson, TestServerLive } from "../support/TestServer.js"
 
-const numRuns = Number(process.env.NUM_RUNS ?? 40)
-const seed = process.env.SEED ? Number(process.env.SEED) : Date.now()
-if (process.env.NUM_RUNS) console.log(`Requests round-trip properties: seed ${seed}, ${numRuns} runs`)
+const { parameters, timeout } = propSettings("requests round-trip", { quick: 40, deep: 2000 }, 200)
 
 const token = "partner-roundtrip-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -119,11 +117,11 @@ describe("request creation properties", () => {
                 )
                 expect(stored?.body).toEqual(JSON.parse(JSON.stringify(decodeWithDefaults(body))))
               }),
-              { numRuns, seed }
+              parameters
             )
           )
         }),
-      { timeout: 60_000 + numRuns * 200 }
+      { timeout }
     )
 
     it.effect(
@@ -145,11 +143,11 @@ describe("request creation properties", () => {
                 expect(response.body.ok).toBe(false)
                 expect(await run(count)).toBe(before)
               }),
-              { numRuns, seed }
+              parameters
             )
           )
         }),
-      { timeout: 60_000 + numRuns * 200 }
+      { timeout }
     )
   })
 })

@@ -1,12 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import fc from "fast-check"
 import { wallClockToInstant } from "../../src/Domain/Zone.js"
 import { defaultDays, horizonDays, parseTimeWindow, type TimeWindow } from "../../src/Search/TimeWindow.js"
+import { fc, propSettings } from "../support/FastCheck.js"
 
-const numRuns = (() => {
-  const parsed = Number.parseInt(process.env.NUM_RUNS ?? "", 10)
-  return Number.isFinite(parsed) && parsed > 0 ? parsed : 200
-})()
+const { numRuns, parameters } = propSettings("time windows", { quick: 200, deep: 2000 })
 
 // Generous enough for large NUM_RUNS (a run takes well under a millisecond).
 const timeout = Math.max(30_000, numRuns * 5)
@@ -205,7 +202,7 @@ describe("parseTimeWindow laws", () => {
           const window = parseTimeWindow(input)
           expect(window.start.getTime()).toBeLessThan(window.end.getTime())
         }),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -218,7 +215,7 @@ describe("parseTimeWindow laws", () => {
         fc.property(anyInput, (input) => {
           expect(parseTimeWindow(input).start.getTime()).toBeGreaterThanOrEqual(input.now.getTime())
         }),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -231,7 +228,7 @@ describe("parseTimeWindow laws", () => {
         fc.property(anyInput, (input) => {
           expect(parseTimeWindow(input).end.getTime()).toBeLessThanOrEqual(input.now.getTime() + horizonDays * DAY)
         }),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -248,7 +245,7 @@ describe("parseTimeWindow laws", () => {
           expect(dailyHours.fromHour).toBeLessThan(dailyHours.toHour)
           expect(dailyHours.toHour).toBeLessThanOrEqual(24)
         }),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -272,7 +269,7 @@ describe("parseTimeWindow laws", () => {
             expect(window.label).toContain("time not understood")
           }
         ),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -286,7 +283,7 @@ describe("parseTimeWindow laws", () => {
           const again = { ...input, now: new Date(input.now.getTime()) }
           expect(parseTimeWindow(again)).toEqual(parseTimeWindow(input))
         }),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -311,7 +308,7 @@ describe("parseTimeWindow laws", () => {
           expect(window.end.getTime() - window.start.getTime()).toBeGreaterThanOrEqual(23 * HOUR)
           expect(window.end.getTime() - window.start.getTime()).toBeLessThanOrEqual(25 * HOUR)
         }),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -341,7 +338,7 @@ describe("parseTimeWindow laws", () => {
             expect(parseTimeWindow({ now, timeZone, preferredTimeText: `${day}${qualifier}` }).understood).toBe(true)
           }
         ),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -361,7 +358,7 @@ describe("parseTimeWindow laws", () => {
             expect(date > first && date < last, `${date} in ${first}..${last}`).toBe(true)
           }
         }),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -376,7 +373,7 @@ describe("parseTimeWindow laws", () => {
           expect(window.understood, `${text}: ${window.label}`).toBe(true)
           expect(admits(window, meant, timeZone), `${text} → ${window.label}`).toBe(true)
         }),
-        { numRuns }
+        parameters
       )
     },
     timeout
@@ -398,7 +395,7 @@ describe("parseTimeWindow laws", () => {
             expect(window.label).toContain(`”${word}”`)
           }
         ),
-        { numRuns }
+        parameters
       )
     },
     timeout

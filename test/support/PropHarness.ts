@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
 import { Cause, Effect, Exit, Layer, Option, Redacted, Runtime, Schema } from "effect"
-import type fc from "fast-check"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import { pgClientLayer } from "../../src/Database.js"
@@ -13,24 +12,6 @@ import { OptionSigner } from "../../src/OptionSigner.js"
 import { Supply } from "../../src/Supply.js"
 import { freshDatabaseUrl } from "./TestDatabase.js"
 import { testEnv, testNow } from "./TestServer.js"
-
-/**
- * Runs, seed and timeout of a property. `NUM_RUNS` deepens every property and prints the seed it
- * uses; `SEED` (and `FC_PATH`, from a failure report) replays one.
- */
-export const propSettings = (law: string, defaultRuns: number) => {
-  const requested = Number.parseInt(process.env.NUM_RUNS ?? "", 10)
-  const numRuns = requested > 0 ? requested : defaultRuns
-  const seed = process.env.SEED ? Number(process.env.SEED) : process.env.NUM_RUNS ? Date.now() : undefined
-  const path = process.env.FC_PATH
-  if (seed !== undefined) console.log(`[${law}] seed ${seed}, ${numRuns} runs${path ? `, path ${path}` : ""}`)
-  const parameters: fc.Parameters<unknown> = {
-    numRuns,
-    ...(seed === undefined ? {} : { seed }),
-    ...(path === undefined ? {} : { path })
-  }
-  return { numRuns, parameters, timeout: 60_000 + numRuns * 400 }
-}
 
 /** The booking services on this file's own database, as `src/Http.ts` wires them, without HTTP. */
 export const PropLayer = (options?: { readonly maxConnections?: number }) =>

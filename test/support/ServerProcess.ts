@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect, vi } from "vitest"
 
@@ -108,3 +109,13 @@ export const postgresProcesses = (dataDir: string): Array<number> => {
 
 export const expectGone = async (pids: ReadonlyArray<number>) =>
   vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 50 })
+
+/** A data directory for one test, removed afterwards. */
+export const withDataDir = async (test: (dir: string) => Promise<void>) => {
+  const dir = mkdtempSync(join(tmpdir(), "booking-main-"))
+  try {
+    await test(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
