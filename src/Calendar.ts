@@ -82,19 +82,6 @@ export interface NewBooking {
   readonly sandbox: boolean
 }
 
-export interface OutboxRow {
-  readonly id: string
-  readonly recipient_role: "customer" | "provider"
-  readonly provider_id: string | null
-  readonly channel: "email" | "webhook" | "none" | "sandbox"
-  readonly address: string | null
-  readonly subject: string
-  readonly body: string
-  readonly payload: Record<string, unknown>
-  readonly status: "pending" | "skipped"
-  readonly give_up_at: string
-}
-
 /** Free slots and the atomic booking of provider time (PostgreSQL). */
 export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
   effect: Effect.gen(function* () {
@@ -162,10 +149,10 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
     })
 
     /**
-     * Writes the calendar booking, the confirmed offer and its outbox rows in one statement.
+     * Writes the calendar booking and the confirmed offer in one statement.
      * The calendar's exclusion constraint refuses an overlap (23P01) whatever ran before.
      */
-    const book = Effect.fn("Calendar.book")(function* (booking: NewBooking, outbox: ReadonlyArray<OutboxRow>) {
+    const book = Effect.fn("Calendar.book")(function* (booking: NewBooking) {
       const rows = yield* sql<{ confirmedAt: Date }>`
         WITH cal AS (
           INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox)
@@ -188,14 +175,6 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
             ${booking.confirmedAt}, ${booking.sandbox}
           FROM cal
           RETURNING confirmed_at
-        ), outbox AS (
-          INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
-            subject, body, payload, status, give_up_at)
-          SELECT x.id, 'booking_confirmed', cal.id, x.recipient_role, x.provider_id, x.channel, x.address,
-            x.subject, x.body, x.payload, x.status, x.give_up_at
-          FROM cal, jsonb_to_recordset(${JSON.stringify(outbox)}::jsonb) AS x(id uuid, recipient_role text,
-            provider_id text, channel text, address text, subject text, body text, payload jsonb, status text,
-            give_up_at timestamptz)
         )
         SELECT confirmed_at FROM confirmed`
       return rows[0]?.confirmedAt ?? booking.confirmedAt

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Metric, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { Calendar, type OutboxRow } from "../Calendar.js"
+import { Calendar } from "../Calendar.js"
 import {
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
@@ -20,6 +20,7 @@ import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { slotLabel } from "../Domain/Labels.js"
 import { bookingConfirmation } from "../Domain/Messages.js"
+import type { OutboxRow } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
@@ -381,7 +382,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
             customerName
           })
-          const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000).toISOString()
+          const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000)
           const customerChannel = notifier.channelFor("customer", { email: request.customer.email }, partner.sandbox)
           const providerChannel = notifier.channelFor(
             "provider",
@@ -391,68 +392,72 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
           const outbox: Array<OutboxRow> = [
             {
               id: randomUUID(),
-              recipient_role: "customer",
-              provider_id: null,
+              topic: "booking_confirmed",
+              subjectId: bookingId,
+              recipientRole: "customer",
+              providerId: null,
               ...customerChannel,
               ...messages.customer,
               payload: {},
               status: customerChannel.channel === "none" ? "skipped" : "pending",
-              give_up_at: giveUpAt
+              giveUpAt
             },
             {
               id: randomUUID(),
-              recipient_role: "provider",
-              provider_id: option.providerId,
+              topic: "booking_confirmed",
+              subjectId: bookingId,
+              recipientRole: "provider",
+              providerId: option.providerId,
               ...providerChannel,
               ...messages.provider,
               status: providerChannel.channel === "none" ? "skipped" : "pending",
-              give_up_at: giveUpAt
+              giveUpAt
             }
           ]
-          const confirmedAt = yield* calendar.book(
-            {
-              id: bookingId,
-              requestId,
-              partnerId: partner.id,
-              providerId: option.providerId,
-              providerName: offer.providerName,
-              serviceId: option.serviceId,
-              verticalId: option.verticalId,
-              jobTypeId: option.jobTypeId,
-              serviceLabelSv: offer.labelSv ?? option.serviceId,
-              slotStart: new Date(option.slotStart),
-              slotEnd: new Date(option.slotEnd),
-              slotLabel: label,
-              timeZone,
-              priceSek: option.amountSek,
-              pricingModel: option.pricingModel,
-              priceType: option.priceType,
-              unitPriceSek: option.unitPriceSek ?? null,
-              unit: option.unit ?? null,
-              quantity: option.quantity ?? null,
-              termsVersion: option.termsVersion,
-              termsUrl: offer.termsUrl ?? "",
-              scope: offer.scope ?? {},
-              customer: request.customer,
-              serviceLocation: request.service_location,
-              destinationLocation: request.destination_location ?? null,
-              consent: {
-                user_consent_confirmed: true,
-                statement: request.user_consent_statement ?? null,
-                collected_at: request.consent_collected_at ?? null,
-                source: request.consent_source ?? null,
-                booking_terms_accepted: true,
-                booking_terms_version: request.booking_terms_version,
-                booking_terms_accepted_at: request.booking_terms_accepted_at,
-                recorded_at: now.toISOString()
-              },
-              source: request.source,
-              externalReference: request.external_reference ?? null,
-              confirmedAt: now,
-              sandbox: partner.sandbox
+          // The calendar is written last: racing confirms wait on its exclusion constraint for the
+          // shortest time, and a refused slot rolls the outbox rows back with it.
+          yield* notifier.enqueue(outbox)
+          const confirmedAt = yield* calendar.book({
+            id: bookingId,
+            requestId,
+            partnerId: partner.id,
+            providerId: option.providerId,
+            providerName: offer.providerName,
+            serviceId: option.serviceId,
+            verticalId: option.verticalId,
+            jobTypeId: option.jobTypeId,
+            serviceLabelSv: offer.labelSv ?? option.serviceId,
+            slotStart: new Date(option.slotStart),
+            slotEnd: new Date(option.slotEnd),
+            slotLabel: label,
+            timeZone,
+            priceSek: option.amountSek,
+            pricingModel: option.pricingModel,
+            priceType: option.priceType,
+            unitPriceSek: option.unitPriceSek ?? null,
+            unit: option.unit ?? null,
+            quantity: option.quantity ?? null,
+            termsVersion: option.termsVersion,
+            termsUrl: offer.termsUrl ?? "",
+            scope: offer.scope ?? {},
+            customer: request.customer,
+            serviceLocation: request.service_location,
+            destinationLocation: request.destination_location ?? null,
+            consent: {
+              user_consent_confirmed: true,
+              statement: request.user_consent_statement ?? null,
+              collected_at: request.consent_collected_at ?? null,
+              source: request.consent_source ?? null,
+              booking_terms_accepted: true,
+              booking_terms_version: request.booking_terms_version,
+              booking_terms_accepted_at: request.booking_terms_accepted_at,
+              recorded_at: now.toISOString()
             },
-            outbox
-          )
+            source: request.source,
+            externalReference: request.external_reference ?? null,
+            confirmedAt: now,
+            sandbox: partner.sandbox
+          })
           const stored: StoredBooking = {
             id: bookingId,
             requestId,
