@@ -48,36 +48,12 @@ export interface CurrentOffer {
   readonly hours: ReadonlyArray<WorkingHours>
 }
 
-export interface NewBooking {
+export interface CalendarBooking {
   readonly id: string
-  readonly requestId: string
-  readonly partnerId: string
   readonly providerId: string
-  readonly providerName: string
   readonly serviceId: string
-  readonly verticalId: string
-  readonly jobTypeId: string
-  readonly serviceLabelSv: string
   readonly slotStart: Date
   readonly slotEnd: Date
-  readonly slotLabel: string
-  readonly timeZone: string
-  readonly priceSek: number
-  readonly pricingModel: string
-  readonly priceType: string
-  readonly unitPriceSek: number | null
-  readonly unit: string | null
-  readonly quantity: number | null
-  readonly termsVersion: string
-  readonly termsUrl: string
-  readonly scope: ServiceScope
-  readonly customer: unknown
-  readonly serviceLocation: unknown
-  readonly destinationLocation: unknown | null
-  readonly consent: unknown
-  readonly source: string
-  readonly externalReference: string | null
-  readonly confirmedAt: Date
   /** A sandbox booking takes its slot in the sandbox calendar, never the provider's real one. */
   readonly sandbox: boolean
 }
@@ -148,36 +124,12 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
       return rows[0]
     })
 
-    /**
-     * Writes the calendar booking and the confirmed offer in one statement.
-     * The calendar's exclusion constraint refuses an overlap (23P01) whatever ran before.
-     */
-    const book = Effect.fn("Calendar.book")(function* (booking: NewBooking) {
-      const rows = yield* sql<{ confirmedAt: Date }>`
-        WITH cal AS (
-          INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox)
-          VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
-                  tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.sandbox})
-          RETURNING id
-        ), confirmed AS (
-          INSERT INTO bookings (id, request_id, partner_id, provider_id, provider_name, service_id, vertical_id,
-            job_type_id, service_label_sv, slot_start, slot_end, slot_label, time_zone, price_sek, pricing_model,
-            price_type, unit_price_sek, unit, quantity, terms_version, terms_url, scope, customer, service_location,
-            destination_location, consent, source, external_reference, confirmed_at, sandbox)
-          SELECT cal.id, ${booking.requestId}, ${booking.partnerId}, ${booking.providerId}, ${booking.providerName},
-            ${booking.serviceId}, ${booking.verticalId}, ${booking.jobTypeId}, ${booking.serviceLabelSv},
-            ${booking.slotStart}, ${booking.slotEnd}, ${booking.slotLabel}, ${booking.timeZone}, ${booking.priceSek},
-            ${booking.pricingModel}, ${booking.priceType}, ${booking.unitPriceSek}, ${booking.unit}, ${booking.quantity},
-            ${booking.termsVersion}, ${booking.termsUrl}, ${JSON.stringify(booking.scope)}::jsonb,
-            ${JSON.stringify(booking.customer)}::jsonb, ${JSON.stringify(booking.serviceLocation)}::jsonb,
-            ${booking.destinationLocation === null ? null : JSON.stringify(booking.destinationLocation)}::jsonb,
-            ${JSON.stringify(booking.consent)}::jsonb, ${booking.source}, ${booking.externalReference},
-            ${booking.confirmedAt}, ${booking.sandbox}
-          FROM cal
-          RETURNING confirmed_at
-        )
-        SELECT confirmed_at FROM confirmed`
-      return rows[0]?.confirmedAt ?? booking.confirmedAt
+    /** Takes the slot; the calendar's exclusion constraint refuses an overlap (23P01) whatever ran before. */
+    const book = Effect.fn("Calendar.book")(function* (booking: CalendarBooking) {
+      yield* sql`
+        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox)
+        VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
+                tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.sandbox})`
     })
 
     return { availability, current, book } as const

@@ -16,6 +16,7 @@ import {
   TermsChanged
 } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
+import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { slotLabel } from "../Domain/Labels.js"
@@ -32,6 +33,7 @@ import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transact
 import { type DeliveryState, Notifier } from "../Notifier.js"
 import { bookingConflicts, bookingsConfirmed } from "../Observability.js"
 import { OptionSigner } from "../OptionSigner.js"
+import { BookingsRepo } from "./BookingsRepo.js"
 
 const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
 
@@ -72,27 +74,6 @@ const delivery = (state: DeliveryState | undefined): Delivery =>
 /** Pending-and-never-tried and unknown are not outcomes, so the optional status is left out. */
 const reported = (d: Delivery) => (d.status === "pending" || d.status === "unknown" ? undefined : d.status)
 
-interface StoredBooking {
-  readonly id: string
-  readonly requestId: string
-  readonly providerId: string
-  readonly providerName: string
-  readonly serviceId: string
-  readonly slotStart: Date
-  readonly slotEnd: Date
-  readonly slotLabel: string
-  readonly timeZone: string
-  readonly priceSek: number
-  readonly pricingModel: string
-  readonly priceType: string
-  readonly unitPriceSek: number | null
-  readonly unit: string | null
-  readonly quantity: number | null
-  readonly termsVersion: string
-  readonly confirmedAt: Date
-  readonly sandbox: boolean
-}
-
 const priceOf = (stored: StoredBooking) =>
   priceWording({
     amountSek: stored.priceSek,
@@ -124,6 +105,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const calendar = yield* Calendar
+    const bookings = yield* BookingsRepo
     const signer = yield* OptionSigner
     const notifier = yield* Notifier
     const idempotency = yield* Idempotency
@@ -142,14 +124,9 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       )
 
     const load = (where: { readonly id?: string; readonly requestId?: string }, partnerId: string) =>
-      sql<StoredBooking>`
-        SELECT id, request_id, provider_id, provider_name, service_id, slot_start, slot_end, slot_label, time_zone,
-          price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity, terms_version,
-          confirmed_at, sandbox
-        FROM bookings
-        WHERE partner_id = ${partnerId} AND ${
-          where.id !== undefined ? sql`id = ${where.id}::uuid` : sql`request_id = ${where.requestId ?? ""}`
-        }`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])))
+      where.id !== undefined
+        ? bookings.findById(partnerId, where.id)
+        : bookings.findByRequestId(partnerId, where.requestId ?? "")
 
     const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>) => {
       const customer = Option.match(read, {
@@ -417,7 +394,17 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
           // The calendar is written last: racing confirms wait on its exclusion constraint for the
           // shortest time, and a refused slot rolls the outbox rows back with it.
           yield* notifier.enqueue(outbox)
-          const confirmedAt = yield* calendar.book({
+          const slotStart = new Date(option.slotStart)
+          const slotEnd = new Date(option.slotEnd)
+          yield* calendar.book({
+            id: bookingId,
+            providerId: option.providerId,
+            serviceId: option.serviceId,
+            slotStart,
+            slotEnd,
+            sandbox: partner.sandbox
+          })
+          yield* bookings.insert({
             id: bookingId,
             requestId,
             partnerId: partner.id,
@@ -427,8 +414,8 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             verticalId: option.verticalId,
             jobTypeId: option.jobTypeId,
             serviceLabelSv: offer.labelSv ?? option.serviceId,
-            slotStart: new Date(option.slotStart),
-            slotEnd: new Date(option.slotEnd),
+            slotStart,
+            slotEnd,
             slotLabel: label,
             timeZone,
             priceSek: option.amountSek,
@@ -464,8 +451,8 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             providerId: option.providerId,
             providerName: offer.providerName,
             serviceId: option.serviceId,
-            slotStart: new Date(option.slotStart),
-            slotEnd: new Date(option.slotEnd),
+            slotStart,
+            slotEnd,
             slotLabel: label,
             timeZone,
             priceSek: option.amountSek,
@@ -475,7 +462,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             unit: option.unit ?? null,
             quantity: option.quantity ?? null,
             termsVersion: option.termsVersion,
-            confirmedAt,
+            confirmedAt: now,
             sandbox: partner.sandbox
           }
           return Option.some({
@@ -555,5 +542,5 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       status
     } as const
   }),
-  dependencies: [Calendar.Default, Idempotency.Default]
+  dependencies: [Calendar.Default, BookingsRepo.Default, Idempotency.Default]
 }) {}
