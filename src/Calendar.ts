@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Interval, WorkingHours } from "./Domain/Slots.js"
 import type { ServiceScope } from "./Domain/Supply.js"
+import { Supply } from "./Supply.js"
 
 export interface Candidate {
   readonly providerId: string
@@ -62,11 +63,7 @@ export interface CalendarBooking {
 export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    /** The working hours of provider `p`, as the slot rules read them. */
-    const workingHoursOfP = sql.literal(`coalesce((
-      SELECT json_agg(json_build_object('isoWeekday', h.iso_weekday,
-        'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
-      FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
+    const { servesDestinationOfP, servesPostcodeOfP, workingHoursOfP } = yield* Supply
 
     /**
      * Everything a search needs in one round trip: the active providers serving the postcode(s)
@@ -94,9 +91,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         FROM provider_services s
         JOIN providers p ON p.id = s.provider_id
         WHERE s.active AND p.active AND s.vertical_id = ${input.verticalId} AND s.job_type_id = ${input.jobTypeId}
-          AND EXISTS (SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.postcode}::int)
-          AND (${input.destinationPostcode ?? null}::int IS NULL OR EXISTS (
-            SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.destinationPostcode ?? null}::int))
+          AND ${servesPostcodeOfP(input.postcode)} AND ${servesDestinationOfP(input.destinationPostcode)}
         ORDER BY p.id, s.service_id`
       return candidates as ReadonlyArray<Candidate>
     })
@@ -112,11 +107,8 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         SELECT p.active AS provider_active, p.name AS provider_name, p.notify_email, p.notify_webhook_url,
           s.active AS service_active, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek,
           s.unit_price_sek, s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url,
-          EXISTS (SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.postcode}::int)
-            AS serves_postcode,
-          (${input.destinationPostcode ?? null}::int IS NULL OR EXISTS (
-            SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.destinationPostcode ?? null}::int))
-            AS serves_destination,
+          ${servesPostcodeOfP(input.postcode)} AS serves_postcode,
+          ${servesDestinationOfP(input.destinationPostcode)} AS serves_destination,
           ${workingHoursOfP} AS hours
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
@@ -133,5 +125,6 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
     })
 
     return { availability, current, book } as const
-  })
+  }),
+  dependencies: [Supply.Default]
 }) {}
