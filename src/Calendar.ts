@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Interval, WorkingHours } from "./Domain/Slots.js"
 import type { ServiceScope } from "./Domain/Supply.js"
+import { Supply } from "./Supply.js"
 
 export interface Candidate {
   readonly providerId: string
@@ -48,62 +49,21 @@ export interface CurrentOffer {
   readonly hours: ReadonlyArray<WorkingHours>
 }
 
-export interface NewBooking {
+export interface CalendarBooking {
   readonly id: string
-  readonly requestId: string
-  readonly partnerId: string
   readonly providerId: string
-  readonly providerName: string
   readonly serviceId: string
-  readonly verticalId: string
-  readonly jobTypeId: string
-  readonly serviceLabelSv: string
   readonly slotStart: Date
   readonly slotEnd: Date
-  readonly slotLabel: string
-  readonly timeZone: string
-  readonly priceSek: number
-  readonly pricingModel: string
-  readonly priceType: string
-  readonly unitPriceSek: number | null
-  readonly unit: string | null
-  readonly quantity: number | null
-  readonly termsVersion: string
-  readonly termsUrl: string
-  readonly scope: ServiceScope
-  readonly customer: unknown
-  readonly serviceLocation: unknown
-  readonly destinationLocation: unknown | null
-  readonly consent: unknown
-  readonly source: string
-  readonly externalReference: string | null
-  readonly confirmedAt: Date
   /** A sandbox booking takes its slot in the sandbox calendar, never the provider's real one. */
   readonly sandbox: boolean
-}
-
-export interface OutboxRow {
-  readonly id: string
-  readonly recipient_role: "customer" | "provider"
-  readonly provider_id: string | null
-  readonly channel: "email" | "webhook" | "none" | "sandbox"
-  readonly address: string | null
-  readonly subject: string
-  readonly body: string
-  readonly payload: Record<string, unknown>
-  readonly status: "pending" | "skipped"
-  readonly give_up_at: string
 }
 
 /** Free slots and the atomic booking of provider time (PostgreSQL). */
 export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    /** The working hours of provider `p`, as the slot rules read them. */
-    const workingHoursOfP = sql.literal(`coalesce((
-      SELECT json_agg(json_build_object('isoWeekday', h.iso_weekday,
-        'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
-      FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
+    const { servesDestinationOfP, servesPostcodeOfP, workingHoursOfP } = yield* Supply
 
     /**
      * Everything a search needs in one round trip: the active providers serving the postcode(s)
@@ -131,9 +91,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         FROM provider_services s
         JOIN providers p ON p.id = s.provider_id
         WHERE s.active AND p.active AND s.vertical_id = ${input.verticalId} AND s.job_type_id = ${input.jobTypeId}
-          AND EXISTS (SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.postcode}::int)
-          AND (${input.destinationPostcode ?? null}::int IS NULL OR EXISTS (
-            SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.destinationPostcode ?? null}::int))
+          AND ${servesPostcodeOfP(input.postcode)} AND ${servesDestinationOfP(input.destinationPostcode)}
         ORDER BY p.id, s.service_id`
       return candidates as ReadonlyArray<Candidate>
     })
@@ -149,11 +107,8 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         SELECT p.active AS provider_active, p.name AS provider_name, p.notify_email, p.notify_webhook_url,
           s.active AS service_active, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek,
           s.unit_price_sek, s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url,
-          EXISTS (SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.postcode}::int)
-            AS serves_postcode,
-          (${input.destinationPostcode ?? null}::int IS NULL OR EXISTS (
-            SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.destinationPostcode ?? null}::int))
-            AS serves_destination,
+          ${servesPostcodeOfP(input.postcode)} AS serves_postcode,
+          ${servesDestinationOfP(input.destinationPostcode)} AS serves_destination,
           ${workingHoursOfP} AS hours
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
@@ -161,46 +116,15 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
       return rows[0]
     })
 
-    /**
-     * Writes the calendar booking, the confirmed offer and its outbox rows in one statement.
-     * The calendar's exclusion constraint refuses an overlap (23P01) whatever ran before.
-     */
-    const book = Effect.fn("Calendar.book")(function* (booking: NewBooking, outbox: ReadonlyArray<OutboxRow>) {
-      const rows = yield* sql<{ confirmedAt: Date }>`
-        WITH cal AS (
-          INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox)
-          VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
-                  tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.sandbox})
-          RETURNING id
-        ), confirmed AS (
-          INSERT INTO bookings (id, request_id, partner_id, provider_id, provider_name, service_id, vertical_id,
-            job_type_id, service_label_sv, slot_start, slot_end, slot_label, time_zone, price_sek, pricing_model,
-            price_type, unit_price_sek, unit, quantity, terms_version, terms_url, scope, customer, service_location,
-            destination_location, consent, source, external_reference, confirmed_at, sandbox)
-          SELECT cal.id, ${booking.requestId}, ${booking.partnerId}, ${booking.providerId}, ${booking.providerName},
-            ${booking.serviceId}, ${booking.verticalId}, ${booking.jobTypeId}, ${booking.serviceLabelSv},
-            ${booking.slotStart}, ${booking.slotEnd}, ${booking.slotLabel}, ${booking.timeZone}, ${booking.priceSek},
-            ${booking.pricingModel}, ${booking.priceType}, ${booking.unitPriceSek}, ${booking.unit}, ${booking.quantity},
-            ${booking.termsVersion}, ${booking.termsUrl}, ${JSON.stringify(booking.scope)}::jsonb,
-            ${JSON.stringify(booking.customer)}::jsonb, ${JSON.stringify(booking.serviceLocation)}::jsonb,
-            ${booking.destinationLocation === null ? null : JSON.stringify(booking.destinationLocation)}::jsonb,
-            ${JSON.stringify(booking.consent)}::jsonb, ${booking.source}, ${booking.externalReference},
-            ${booking.confirmedAt}, ${booking.sandbox}
-          FROM cal
-          RETURNING confirmed_at
-        ), outbox AS (
-          INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
-            subject, body, payload, status, give_up_at)
-          SELECT x.id, 'booking_confirmed', cal.id, x.recipient_role, x.provider_id, x.channel, x.address,
-            x.subject, x.body, x.payload, x.status, x.give_up_at
-          FROM cal, jsonb_to_recordset(${JSON.stringify(outbox)}::jsonb) AS x(id uuid, recipient_role text,
-            provider_id text, channel text, address text, subject text, body text, payload jsonb, status text,
-            give_up_at timestamptz)
-        )
-        SELECT confirmed_at FROM confirmed`
-      return rows[0]?.confirmedAt ?? booking.confirmedAt
+    /** Takes the slot; the calendar's exclusion constraint refuses an overlap (23P01) whatever ran before. */
+    const book = Effect.fn("Calendar.book")(function* (booking: CalendarBooking) {
+      yield* sql`
+        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox)
+        VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
+                tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.sandbox})`
     })
 
     return { availability, current, book } as const
-  })
+  }),
+  dependencies: [Supply.Default]
 }) {}

@@ -1,8 +1,22 @@
 import { createHmac } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Clock, Data, Duration, Effect, Fiber, FiberSet, Metric, MetricLabel, Option, Random, Redacted } from "effect"
+import {
+  Clock,
+  Data,
+  Duration,
+  Effect,
+  Fiber,
+  FiberSet,
+  Metric,
+  MetricLabel,
+  Option,
+  Random,
+  Redacted,
+  Schema
+} from "effect"
 import nodemailer from "nodemailer"
 import { AppConfig } from "./AppConfig.js"
+import { OutboxRow } from "./Domain/Outbox.js"
 import { logFailure } from "./Failure.js"
 import { notifications as notificationsTotal } from "./Observability.js"
 
@@ -121,6 +135,8 @@ const networkProblem = (error: unknown) => {
   return `the webhook request failed (${code ?? "network error"})`
 }
 
+const encodeRows = Schema.encode(Schema.Array(OutboxRow))
+
 const toState = (row: StateRow): SubjectDeliveryState => ({
   id: row.id,
   subjectId: row.subjectId,
@@ -159,6 +175,23 @@ const make = Effect.gen(function* () {
     if (Option.isSome(mailer) && email !== null) return { channel: "email", address: email }
     return { channel: "none", address: null }
   }
+
+  /**
+   * Writes outbox rows in one statement, inside the caller's transaction when there is one, so the
+   * rows commit or roll back with what they announce.
+   */
+  const enqueue = Effect.fn("Notifier.enqueue")(function* (rows: ReadonlyArray<OutboxRow>) {
+    if (rows.length === 0) return
+    const encoded = yield* encodeRows(rows).pipe(Effect.orDie)
+    yield* sql`
+      INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
+        subject, body, payload, status, give_up_at)
+      SELECT x.id, x.topic, x.subject_id, x.recipient_role, x.provider_id, x.channel, x.address,
+        x.subject, x.body, x.payload, x.status, x.give_up_at
+      FROM jsonb_to_recordset(${JSON.stringify(encoded)}::jsonb) AS x(id uuid, topic text, subject_id uuid,
+        recipient_role text, provider_id text, channel text, address text, subject text, body text, payload jsonb,
+        status text, give_up_at timestamptz)`
+  })
 
   /**
    * Takes due pending rows (only `ids` when given) and pushes them a lease into the future in one
@@ -367,7 +400,7 @@ const make = Effect.gen(function* () {
     Effect.forkScoped
   )
 
-  return { channelFor, deliverNow, statesOf } as const
+  return { channelFor, enqueue, deliverNow, statesOf } as const
 })
 
 /**

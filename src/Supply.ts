@@ -208,6 +208,20 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
       return { providers: providers.length, services: services.length }
     })
 
+    /** SQL condition: provider `p` serves the postcode (a null postcode is served by no one). */
+    const servesPostcodeOfP = (postcode: number | null) =>
+      sql`EXISTS (SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${postcode}::int)`
+
+    /** SQL condition: provider `p` serves the destination, or there is none. */
+    const servesDestinationOfP = (postcode: number | undefined) =>
+      sql`(${postcode ?? null}::int IS NULL OR ${servesPostcodeOfP(postcode ?? null)})`
+
+    /** SQL value: the working hours of provider `p`, as the slot rules read them. */
+    const workingHoursOfP = sql.literal(`coalesce((
+      SELECT json_agg(json_build_object('isoWeekday', h.iso_weekday,
+        'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
+      FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
+
     /**
      * Providers that serve the postcode in the vertical, those offering the job type at a fixed
      * price first; the hand-off of a follow-up request goes to these.
@@ -228,14 +242,21 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
         SELECT p.id, p.name, p.notify_email, p.notify_webhook_url, bool_or(s.job_type_id = ${input.jobTypeId}) AS direct_booking
         FROM providers p
         JOIN provider_services s ON s.provider_id = p.id AND s.active AND s.vertical_id = ${input.verticalId}
-        WHERE p.active AND EXISTS (
-          SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${input.postcode}::int)
+        WHERE p.active AND ${servesPostcodeOfP(input.postcode)}
         GROUP BY p.id
         ORDER BY direct_booking DESC, p.id
         LIMIT ${input.limit}`
     })
 
-    return { fixedPriceServiceCounts, validate, importFile, candidates } as const
+    return {
+      fixedPriceServiceCounts,
+      validate,
+      importFile,
+      candidates,
+      servesPostcodeOfP,
+      servesDestinationOfP,
+      workingHoursOfP
+    } as const
   }),
   dependencies: [Catalog.Default]
 }) {}

@@ -144,6 +144,41 @@ describe("Notifier", () => {
     expect(retryDelayMs(30, 0.999)).toBeLessThanOrEqual(1_800_000)
   })
 
+  it.live("enqueue writes in the caller's transaction: its rows roll back and commit with it", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const notifier = yield* notifierWith(noDispatcher)
+        const subjectId = randomUUID()
+        const rows = (["customer", "provider"] as const).map((recipientRole) => ({
+          id: randomUUID(),
+          topic: "booking_confirmed" as const,
+          subjectId,
+          recipientRole,
+          providerId: null,
+          channel: "none" as const,
+          address: null,
+          subject: "Bokning",
+          body: "Bekräftad",
+          payload: {},
+          status: "skipped" as const,
+          giveUpAt: new Date("2026-11-24T08:00:00Z")
+        }))
+        const stored = sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM notification_outbox WHERE subject_id = ${subjectId}::uuid`.pipe(
+          Effect.map(([row]) => row!.n)
+        )
+        const refused = yield* sql
+          .withTransaction(Effect.zipRight(notifier.enqueue(rows), Effect.fail("booking refused" as const)))
+          .pipe(Effect.flip)
+        expect(refused).toBe("booking refused")
+        expect(yield* stored).toBe(0)
+        yield* sql.withTransaction(notifier.enqueue(rows))
+        expect(yield* stored).toBe(2)
+      })
+    )
+  )
+
   it.live("chooses the channel: providers prefer their webhook, e-mail only when SMTP is configured", () =>
     withDatabase(
       Effect.gen(function* () {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Metric, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { Calendar, type OutboxRow } from "../Calendar.js"
+import { Calendar } from "../Calendar.js"
 import {
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
@@ -16,10 +16,12 @@ import {
   TermsChanged
 } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
+import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { slotLabel } from "../Domain/Labels.js"
 import { bookingConfirmation } from "../Domain/Messages.js"
+import type { OutboxRow } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
@@ -31,6 +33,7 @@ import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transact
 import { type DeliveryState, Notifier } from "../Notifier.js"
 import { bookingConflicts, bookingsConfirmed } from "../Observability.js"
 import { OptionSigner } from "../OptionSigner.js"
+import { BookingsRepo } from "./BookingsRepo.js"
 
 const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
 
@@ -71,27 +74,6 @@ const delivery = (state: DeliveryState | undefined): Delivery =>
 /** Pending-and-never-tried and unknown are not outcomes, so the optional status is left out. */
 const reported = (d: Delivery) => (d.status === "pending" || d.status === "unknown" ? undefined : d.status)
 
-interface StoredBooking {
-  readonly id: string
-  readonly requestId: string
-  readonly providerId: string
-  readonly providerName: string
-  readonly serviceId: string
-  readonly slotStart: Date
-  readonly slotEnd: Date
-  readonly slotLabel: string
-  readonly timeZone: string
-  readonly priceSek: number
-  readonly pricingModel: string
-  readonly priceType: string
-  readonly unitPriceSek: number | null
-  readonly unit: string | null
-  readonly quantity: number | null
-  readonly termsVersion: string
-  readonly confirmedAt: Date
-  readonly sandbox: boolean
-}
-
 const priceOf = (stored: StoredBooking) =>
   priceWording({
     amountSek: stored.priceSek,
@@ -123,6 +105,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const calendar = yield* Calendar
+    const bookings = yield* BookingsRepo
     const signer = yield* OptionSigner
     const notifier = yield* Notifier
     const idempotency = yield* Idempotency
@@ -141,14 +124,9 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       )
 
     const load = (where: { readonly id?: string; readonly requestId?: string }, partnerId: string) =>
-      sql<StoredBooking>`
-        SELECT id, request_id, provider_id, provider_name, service_id, slot_start, slot_end, slot_label, time_zone,
-          price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity, terms_version,
-          confirmed_at, sandbox
-        FROM bookings
-        WHERE partner_id = ${partnerId} AND ${
-          where.id !== undefined ? sql`id = ${where.id}::uuid` : sql`request_id = ${where.requestId ?? ""}`
-        }`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])))
+      where.id !== undefined
+        ? bookings.findById(partnerId, where.id)
+        : bookings.findByRequestId(partnerId, where.requestId ?? "")
 
     const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>) => {
       const customer = Option.match(read, {
@@ -381,7 +359,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
             customerName
           })
-          const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000).toISOString()
+          const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000)
           const customerChannel = notifier.channelFor("customer", { email: request.customer.email }, partner.sandbox)
           const providerChannel = notifier.channelFor(
             "provider",
@@ -391,76 +369,53 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
           const outbox: Array<OutboxRow> = [
             {
               id: randomUUID(),
-              recipient_role: "customer",
-              provider_id: null,
+              topic: "booking_confirmed",
+              subjectId: bookingId,
+              recipientRole: "customer",
+              providerId: null,
               ...customerChannel,
               ...messages.customer,
               payload: {},
               status: customerChannel.channel === "none" ? "skipped" : "pending",
-              give_up_at: giveUpAt
+              giveUpAt
             },
             {
               id: randomUUID(),
-              recipient_role: "provider",
-              provider_id: option.providerId,
+              topic: "booking_confirmed",
+              subjectId: bookingId,
+              recipientRole: "provider",
+              providerId: option.providerId,
               ...providerChannel,
               ...messages.provider,
               status: providerChannel.channel === "none" ? "skipped" : "pending",
-              give_up_at: giveUpAt
+              giveUpAt
             }
           ]
-          const confirmedAt = yield* calendar.book(
-            {
-              id: bookingId,
-              requestId,
-              partnerId: partner.id,
-              providerId: option.providerId,
-              providerName: offer.providerName,
-              serviceId: option.serviceId,
-              verticalId: option.verticalId,
-              jobTypeId: option.jobTypeId,
-              serviceLabelSv: offer.labelSv ?? option.serviceId,
-              slotStart: new Date(option.slotStart),
-              slotEnd: new Date(option.slotEnd),
-              slotLabel: label,
-              timeZone,
-              priceSek: option.amountSek,
-              pricingModel: option.pricingModel,
-              priceType: option.priceType,
-              unitPriceSek: option.unitPriceSek ?? null,
-              unit: option.unit ?? null,
-              quantity: option.quantity ?? null,
-              termsVersion: option.termsVersion,
-              termsUrl: offer.termsUrl ?? "",
-              scope: offer.scope ?? {},
-              customer: request.customer,
-              serviceLocation: request.service_location,
-              destinationLocation: request.destination_location ?? null,
-              consent: {
-                user_consent_confirmed: true,
-                statement: request.user_consent_statement ?? null,
-                collected_at: request.consent_collected_at ?? null,
-                source: request.consent_source ?? null,
-                booking_terms_accepted: true,
-                booking_terms_version: request.booking_terms_version,
-                booking_terms_accepted_at: request.booking_terms_accepted_at,
-                recorded_at: now.toISOString()
-              },
-              source: request.source,
-              externalReference: request.external_reference ?? null,
-              confirmedAt: now,
-              sandbox: partner.sandbox
-            },
-            outbox
-          )
-          const stored: StoredBooking = {
+          // The calendar is written last: racing confirms wait on its exclusion constraint for the
+          // shortest time, and a refused slot rolls the outbox rows back with it.
+          yield* notifier.enqueue(outbox)
+          const slotStart = new Date(option.slotStart)
+          const slotEnd = new Date(option.slotEnd)
+          yield* calendar.book({
+            id: bookingId,
+            providerId: option.providerId,
+            serviceId: option.serviceId,
+            slotStart,
+            slotEnd,
+            sandbox: partner.sandbox
+          })
+          yield* bookings.insert({
             id: bookingId,
             requestId,
+            partnerId: partner.id,
             providerId: option.providerId,
             providerName: offer.providerName,
             serviceId: option.serviceId,
-            slotStart: new Date(option.slotStart),
-            slotEnd: new Date(option.slotEnd),
+            verticalId: option.verticalId,
+            jobTypeId: option.jobTypeId,
+            serviceLabelSv: offer.labelSv ?? option.serviceId,
+            slotStart,
+            slotEnd,
             slotLabel: label,
             timeZone,
             priceSek: option.amountSek,
@@ -470,7 +425,44 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             unit: option.unit ?? null,
             quantity: option.quantity ?? null,
             termsVersion: option.termsVersion,
-            confirmedAt,
+            termsUrl: offer.termsUrl ?? "",
+            scope: offer.scope ?? {},
+            customer: request.customer,
+            serviceLocation: request.service_location,
+            destinationLocation: request.destination_location ?? null,
+            consent: {
+              user_consent_confirmed: true,
+              statement: request.user_consent_statement ?? null,
+              collected_at: request.consent_collected_at ?? null,
+              source: request.consent_source ?? null,
+              booking_terms_accepted: true,
+              booking_terms_version: request.booking_terms_version,
+              booking_terms_accepted_at: request.booking_terms_accepted_at,
+              recorded_at: now.toISOString()
+            },
+            source: request.source,
+            externalReference: request.external_reference ?? null,
+            confirmedAt: now,
+            sandbox: partner.sandbox
+          })
+          const stored: StoredBooking = {
+            id: bookingId,
+            requestId,
+            providerId: option.providerId,
+            providerName: offer.providerName,
+            serviceId: option.serviceId,
+            slotStart,
+            slotEnd,
+            slotLabel: label,
+            timeZone,
+            priceSek: option.amountSek,
+            pricingModel: option.pricingModel,
+            priceType: option.priceType,
+            unitPriceSek: option.unitPriceSek ?? null,
+            unit: option.unit ?? null,
+            quantity: option.quantity ?? null,
+            termsVersion: option.termsVersion,
+            confirmedAt: now,
             sandbox: partner.sandbox
           }
           return Option.some({
@@ -550,5 +542,5 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       status
     } as const
   }),
-  dependencies: [Calendar.Default, Idempotency.Default]
+  dependencies: [Calendar.Default, BookingsRepo.Default, Idempotency.Default]
 }) {}

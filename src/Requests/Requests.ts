@@ -8,6 +8,7 @@ import { requestsSpecVersion } from "../Domain/Capabilities.js"
 import { type JobType, supportedVerticalIds } from "../Domain/Catalog.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { requestForProvider } from "../Domain/Messages.js"
+import type { OutboxRow } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { CreatedRequest, Handoff, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
@@ -283,8 +284,8 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
       }
       const customerName =
         request.customer.name ?? `${request.customer.first_name ?? ""} ${request.customer.last_name ?? ""}`.trim()
-      const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000).toISOString()
-      const outbox = channels
+      const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000)
+      const outbox: ReadonlyArray<OutboxRow> = channels
         .filter(({ channel }) => channel !== "none")
         .map(({ provider, channel, address }) => {
           const message = requestForProvider({
@@ -302,14 +303,18 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
           })
           return {
             id: randomUUID(),
-            provider_id: provider.id,
+            topic: "request_created",
+            subjectId: stored.id,
+            recipientRole: "provider",
+            providerId: provider.id,
             channel,
             address,
             subject: message.subject,
             body: message.body,
             payload: message.payload,
-            give_up_at: giveUpAt
-          }
+            status: "pending",
+            giveUpAt
+          } as const
         })
 
       const written = yield* transactionOutcome(
@@ -326,28 +331,20 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
             if (!claimed) return false
           }
           yield* sql`
-              WITH created AS (
-                INSERT INTO service_requests (id, session_id, partner_id, vertical_id, job_type_id, taxonomy_confidence,
-                  customer_next_step, booking_mode, body, consent, candidates, handoff, created_at, sandbox)
-                VALUES (${stored.id}::uuid, ${stored.sessionId}, ${partner.id}, ${stored.verticalId}, ${stored.jobTypeId},
-                  ${stored.taxonomyConfidence}, ${stored.customerNextStep}, ${stored.bookingMode},
-                  ${JSON.stringify(request)}::jsonb,
-                  ${JSON.stringify({
-                    user_consent_confirmed: true,
-                    statement: request.user_consent_statement ?? null,
-                    collected_at: request.consent_collected_at ?? null,
-                    source: request.consent_source ?? null,
-                    recorded_at: now.toISOString()
-                  })}::jsonb,
-                  ${JSON.stringify(stored.candidates)}::jsonb, ${stored.handoff}, ${now}, ${stored.sandbox})
-                RETURNING id
-              )
-              INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
-                subject, body, payload, status, give_up_at)
-              SELECT x.id, 'request_created', created.id, 'provider', x.provider_id, x.channel, x.address, x.subject,
-                x.body, x.payload, 'pending', x.give_up_at
-              FROM created, jsonb_to_recordset(${JSON.stringify(outbox)}::jsonb) AS x(id uuid, provider_id text,
-                channel text, address text, subject text, body text, payload jsonb, give_up_at timestamptz)`
+              INSERT INTO service_requests (id, session_id, partner_id, vertical_id, job_type_id, taxonomy_confidence,
+                customer_next_step, booking_mode, body, consent, candidates, handoff, created_at, sandbox)
+              VALUES (${stored.id}::uuid, ${stored.sessionId}, ${partner.id}, ${stored.verticalId}, ${stored.jobTypeId},
+                ${stored.taxonomyConfidence}, ${stored.customerNextStep}, ${stored.bookingMode},
+                ${JSON.stringify(request)}::jsonb,
+                ${JSON.stringify({
+                  user_consent_confirmed: true,
+                  statement: request.user_consent_statement ?? null,
+                  collected_at: request.consent_collected_at ?? null,
+                  source: request.consent_source ?? null,
+                  recorded_at: now.toISOString()
+                })}::jsonb,
+                ${JSON.stringify(stored.candidates)}::jsonb, ${stored.handoff}, ${now}, ${stored.sandbox})`
+          yield* notifier.enqueue(outbox)
           return true
         })
       ).pipe(

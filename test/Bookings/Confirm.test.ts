@@ -184,6 +184,22 @@ describe("POST /api/public/bookings", () => {
       })
     )
 
+    it.effect("a refused slot rolls back the outbox rows its transaction wrote before the calendar refused it", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const [option] = yield* searchOptions()
+        const as = (name: string) => confirmBody(option, { customer: { ...customer, name } })
+        const mentioning = (name: string) =>
+          sql<{ n: number }>`SELECT count(*)::int AS n FROM notification_outbox WHERE body LIKE ${`%${name}%`}`.pipe(
+            Effect.map(([row]) => row!.n)
+          )
+        expect((yield* confirm(as("Ingrid Accepterad"))).status).toBe(201)
+        expect(yield* mentioning("Ingrid Accepterad")).toBeGreaterThan(0)
+        expectConflict(yield* confirm(as("Sven Avvisad")), "slot_taken")
+        expect(yield* mentioning("Sven Avvisad")).toBe(0)
+      })
+    )
+
     it.effect("a token that does not verify is 409 option_invalid; an expired one 409 option_expired", () =>
       Effect.gen(function* () {
         const [option] = yield* searchOptions()

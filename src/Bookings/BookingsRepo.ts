@@ -1,0 +1,57 @@
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
+
+/** The `bookings` table: the one place that writes and reads it. */
+export class BookingsRepo extends Effect.Service<BookingsRepo>()("Booking/BookingsRepo", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Inside the confirm's transaction, after the calendar booking whose id it shares. */
+    const insert = SqlSchema.void({
+      Request: NewBooking,
+      execute: (booking) => sql`
+        INSERT INTO bookings (id, request_id, partner_id, provider_id, provider_name, service_id, vertical_id,
+          job_type_id, service_label_sv, slot_start, slot_end, slot_label, time_zone, price_sek, pricing_model,
+          price_type, unit_price_sek, unit, quantity, terms_version, terms_url, scope, customer, service_location,
+          destination_location, consent, source, external_reference, confirmed_at, sandbox)
+        VALUES (${booking.id}::uuid, ${booking.requestId}, ${booking.partnerId}, ${booking.providerId},
+          ${booking.providerName}, ${booking.serviceId}, ${booking.verticalId}, ${booking.jobTypeId},
+          ${booking.serviceLabelSv}, ${booking.slotStart}, ${booking.slotEnd}, ${booking.slotLabel}, ${booking.timeZone},
+          ${booking.priceSek}, ${booking.pricingModel}, ${booking.priceType}, ${booking.unitPriceSek}, ${booking.unit},
+          ${booking.quantity}, ${booking.termsVersion}, ${booking.termsUrl}, ${JSON.stringify(booking.scope)}::jsonb,
+          ${JSON.stringify(booking.customer)}::jsonb, ${JSON.stringify(booking.serviceLocation)}::jsonb,
+          ${booking.destinationLocation === null ? null : JSON.stringify(booking.destinationLocation)}::jsonb,
+          ${JSON.stringify(booking.consent)}::jsonb, ${booking.source}, ${booking.externalReference},
+          ${booking.confirmedAt}, ${booking.sandbox})`
+    })
+
+    const columns = sql.literal(`id, request_id, provider_id, provider_name, service_id, slot_start, slot_end,
+      slot_label, time_zone, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
+      terms_version, confirmed_at, sandbox`)
+
+    const findById = SqlSchema.findOne({
+      Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
+      Result: StoredBooking,
+      execute: ({ partnerId, id }) =>
+        sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+    })
+
+    const findByRequestId = SqlSchema.findOne({
+      Request: Schema.Struct({ partnerId: Schema.String, requestId: Schema.String }),
+      Result: StoredBooking,
+      execute: ({ partnerId, requestId }) =>
+        sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND request_id = ${requestId}`
+    })
+
+    return {
+      // Encoding values built in code can only fail by a bug: a defect, not a database error.
+      insert: (booking: NewBooking) =>
+        insert(booking).pipe(Effect.catchTag("ParseError", Effect.die), Effect.withSpan("BookingsRepo.insert")),
+      findById: (partnerId: string, id: string) =>
+        findById({ partnerId, id }).pipe(Effect.withSpan("BookingsRepo.findById")),
+      findByRequestId: (partnerId: string, requestId: string) =>
+        findByRequestId({ partnerId, requestId }).pipe(Effect.withSpan("BookingsRepo.findByRequestId"))
+    } as const
+  })
+}) {}

@@ -1,0 +1,59 @@
+import { Schema } from "effect"
+
+/** A confirmed booking as it is written: the offer, the customer's details and the consent record. */
+export const NewBooking = Schema.Struct({
+  id: Schema.UUID,
+  requestId: Schema.String,
+  partnerId: Schema.String,
+  providerId: Schema.String,
+  providerName: Schema.String,
+  serviceId: Schema.String,
+  verticalId: Schema.String,
+  jobTypeId: Schema.String,
+  serviceLabelSv: Schema.String,
+  slotStart: Schema.DateFromSelf,
+  slotEnd: Schema.DateFromSelf,
+  slotLabel: Schema.String,
+  timeZone: Schema.String,
+  priceSek: Schema.Number,
+  pricingModel: Schema.String,
+  priceType: Schema.String,
+  unitPriceSek: Schema.NullOr(Schema.Number),
+  unit: Schema.NullOr(Schema.String),
+  quantity: Schema.NullOr(Schema.Number),
+  termsVersion: Schema.String,
+  termsUrl: Schema.String,
+  scope: Schema.Unknown,
+  customer: Schema.Unknown,
+  serviceLocation: Schema.Unknown,
+  destinationLocation: Schema.Unknown,
+  consent: Schema.Unknown,
+  source: Schema.String,
+  externalReference: Schema.NullOr(Schema.String),
+  confirmedAt: Schema.DateFromSelf,
+  sandbox: Schema.Boolean
+})
+export type NewBooking = typeof NewBooking.Type
+
+/** A booking as it is read back for its partner: what the response tells, never the customer's details. */
+export const StoredBooking = Schema.Struct({
+  id: Schema.String,
+  requestId: Schema.String,
+  providerId: Schema.String,
+  providerName: Schema.String,
+  serviceId: Schema.String,
+  slotStart: Schema.DateFromSelf,
+  slotEnd: Schema.DateFromSelf,
+  slotLabel: Schema.String,
+  timeZone: Schema.String,
+  priceSek: Schema.Number,
+  pricingModel: Schema.String,
+  priceType: Schema.String,
+  unitPriceSek: Schema.NullOr(Schema.Number),
+  unit: Schema.NullOr(Schema.String),
+  quantity: Schema.NullOr(Schema.Number),
+  termsVersion: Schema.String,
+  confirmedAt: Schema.DateFromSelf,
+  sandbox: Schema.Boolean
+})
+export type StoredBooking = typeof StoredBooking.Type
