@@ -104,6 +104,11 @@ const nonce = () => {
 const decodePayload = Schema.decodeUnknownEither(Schema.parseJson(SignedOption))
 const encodeOption = Schema.encodeEither(SignedOption)
 
+interface SignedToken {
+  readonly token: string
+  readonly expiresAt: Date
+}
+
 const refresh = {
   option_refresh_required: true,
   safe_next_step: "Search again and use a booking_option_id from the new results."
@@ -126,8 +131,8 @@ const make = Effect.gen(function* () {
   const signer = Option.fromNullable(keys[0])
   const verifiers = new Map(keys.map((key) => [key.kid, key.secret]))
 
-  const sign = Effect.fn("OptionSigner.sign")(function* (claims: OptionClaims, now: Date) {
-    if (Option.isNone(signer)) return yield* notConfigured
+  const signNow = (claims: OptionClaims, now: Date): Effect.Effect<SignedToken, SigningNotConfigured> => {
+    if (Option.isNone(signer)) return notConfigured
     const { kid, secret } = signer.value
     const option: SignedOption = {
       ...claims,
@@ -136,12 +141,18 @@ const make = Effect.gen(function* () {
       nonce: nonce()
     }
     // Claims outside the schema are the caller's bug; refusing them here means every token signed verifies.
-    const encodedEither = encodeOption(option)
-    if (Either.isLeft(encodedEither)) return yield* Effect.die(encodedEither.left)
-    const encoded = encodedEither.right
-    const signed = `${VERSION}.${kid}.${Buffer.from(JSON.stringify(encoded), "utf8").toString("base64url")}`
-    return { token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) }
-  })
+    const encoded = encodeOption(option)
+    if (Either.isLeft(encoded)) return Effect.die(encoded.left)
+    const signed = `${VERSION}.${kid}.${Buffer.from(JSON.stringify(encoded.right), "utf8").toString("base64url")}`
+    return Effect.succeed({ token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) })
+  }
+
+  // A span of its own, as before, without Effect.fn's stack capture on each of a search's options.
+  const sign = (claims: OptionClaims, now: Date) =>
+    Effect.withSpan(
+      Effect.suspend(() => signNow(claims, now)),
+      "OptionSigner.sign"
+    )
 
   const verify = Effect.fn("OptionSigner.verify")(function* (token: string, now: Date) {
     const parts = token.length <= MAX_TOKEN_LENGTH ? tokenPattern.exec(token) : null
