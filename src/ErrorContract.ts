@@ -9,7 +9,7 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Cause, Effect, Option, Stream } from "effect"
+import { Cause, Effect, type Exit, Option, Stream } from "effect"
 import { Api } from "./Api.js"
 import {
   InternalError,
@@ -161,7 +161,18 @@ const isBodyRefusal = (defect: unknown): defect is BodyRefusal =>
  * and turns their failures into defects, which the contract turns back into these refusals.
  */
 const jsonOnly = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
-  const checked = Effect.runSync(Effect.cached(Effect.orDie(jsonBody(request))))
+  // Read at most once, by whichever reader asks first; later readers get the same outcome.
+  // A plain memo, not Effect.cached: that would start a fiber per request just to build it.
+  let outcome: Exit.Exit<{ body: unknown; text: string; bytes: Buffer }> | undefined
+  const checked = Effect.suspend(() =>
+    outcome !== undefined
+      ? outcome
+      : Effect.flatten(
+          Effect.tap(Effect.exit(Effect.orDie(jsonBody(request))), (exit) => {
+            outcome = exit
+          })
+        )
+  )
   // Built only when a reader other than JSON is asked for: constructing the error is not free.
   const refused = Effect.suspend(() => Effect.die(notJson(request.headers["content-type"])))
   // A reader of the raw body (the MCP transport reads text) gets the same checked JSON.

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Context, Effect, Layer } from "effect"
 import { Api } from "./Api.js"
 import { AppConfig, hostForUrl } from "./AppConfig.js"
@@ -70,6 +70,10 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), L
  */
 export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
   HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
+    // No tracer is exported anywhere, so the platform's per-request server span (a URL parse,
+    // every header copied into attributes) is work nobody reads; requests are observed by
+    // requestObservability's access line and metrics instead.
+    HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provideMerge(server),
     Layer.provide(DocsLive),
     Layer.provide(McpLive),

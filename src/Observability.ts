@@ -45,6 +45,25 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
  */
 export const requestObservability = (routes: ReadonlyArray<Route>) => {
   const routeOf = routeLabeller(routes)
+  // The tagged metrics of each route, method and status, made once: tagging hashes the labels.
+  // Methods are the client's to choose, so only a bounded number of combinations is kept.
+  const tagged = new Map<
+    string,
+    { readonly requests: Metric.Metric.Counter<number>; readonly duration: Metric.Metric.Histogram<number> }
+  >()
+  const metricsOf = (route: string, method: string, status: number) => {
+    const key = `${route} ${method} ${status}`
+    let metrics = tagged.get(key)
+    if (metrics === undefined) {
+      const labels = [MetricLabel.make("route", route), MetricLabel.make("method", method)]
+      metrics = {
+        requests: Metric.taggedWithLabels(httpRequests, [...labels, MetricLabel.make("status", String(status))]),
+        duration: Metric.taggedWithLabels(httpDuration, labels)
+      }
+      if (tagged.size < 1000) tagged.set(key, metrics)
+    }
+    return metrics
+  }
   return HttpMiddleware.make((app) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -60,12 +79,10 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
         Effect.onExit((exit) => {
           const status = exit._tag === "Success" ? exit.value.status : 500
           const seconds = (performance.now() - started) / 1000
-          const labels = [MetricLabel.make("route", route), MetricLabel.make("method", request.method)]
+          const { requests, duration } = metricsOf(route, request.method, status)
           return Effect.all([
-            Metric.increment(
-              Metric.taggedWithLabels(httpRequests, [...labels, MetricLabel.make("status", String(status))])
-            ),
-            Metric.update(Metric.taggedWithLabels(httpDuration, labels), seconds),
+            Metric.increment(requests),
+            Metric.update(duration, seconds),
             Effect.logInfo("request").pipe(
               Effect.annotateLogs({ method: request.method, route, status, duration_ms: Math.round(seconds * 1000) })
             )

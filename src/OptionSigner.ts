@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHmac, createSecretKey, type KeyObject, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto"
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { ConfigError, Effect, Either, Option, Redacted, Schema } from "effect"
@@ -71,11 +71,43 @@ const developmentKeys = (dataDir: string) =>
     return keys.right
   })
 
+/** Each secret's HMAC key is made once, not on every sign and verify. */
+const hmacKeys = new WeakMap<Redacted.Redacted<string>, KeyObject>()
+const hmacKey = (secret: Redacted.Redacted<string>) => {
+  let key = hmacKeys.get(secret)
+  if (key === undefined) {
+    key = createSecretKey(Buffer.from(Redacted.value(secret), "utf8"))
+    hmacKeys.set(secret, key)
+  }
+  return key
+}
+
 const tagOf = (secret: Redacted.Redacted<string>, signed: string) =>
-  createHmac("sha256", Redacted.value(secret)).update(signed, "utf8").digest("base64url")
+  createHmac("sha256", hmacKey(secret)).update(signed, "utf8").digest("base64url")
+
+/** Nonces are cut from a block of CSPRNG bytes filled at once, not one system call per option. */
+const NONCE_BYTES = 12
+const nonceBlock = Buffer.alloc(NONCE_BYTES * 256)
+let nonceOffset = nonceBlock.length
+const nonce = () => {
+  if (nonceOffset + NONCE_BYTES > nonceBlock.length) {
+    randomFillSync(nonceBlock)
+    nonceOffset = 0
+  }
+  const text = nonceBlock.toString("base64url", nonceOffset, nonceOffset + NONCE_BYTES)
+  // Each nonce's bytes are used once: zeroed, so a bug cannot hand them out again unseen.
+  nonceBlock.fill(0, nonceOffset, nonceOffset + NONCE_BYTES)
+  nonceOffset += NONCE_BYTES
+  return text
+}
 
 const decodePayload = Schema.decodeUnknownEither(Schema.parseJson(SignedOption))
-const encodeOption = Schema.encode(SignedOption)
+const encodeOption = Schema.encodeEither(SignedOption)
+
+interface SignedToken {
+  readonly token: string
+  readonly expiresAt: Date
+}
 
 const refresh = {
   option_refresh_required: true,
@@ -99,20 +131,28 @@ const make = Effect.gen(function* () {
   const signer = Option.fromNullable(keys[0])
   const verifiers = new Map(keys.map((key) => [key.kid, key.secret]))
 
-  const sign = Effect.fn("OptionSigner.sign")(function* (claims: OptionClaims, now: Date) {
-    if (Option.isNone(signer)) return yield* notConfigured
+  const signNow = (claims: OptionClaims, now: Date): Effect.Effect<SignedToken, SigningNotConfigured> => {
+    if (Option.isNone(signer)) return notConfigured
     const { kid, secret } = signer.value
     const option: SignedOption = {
       ...claims,
       // An option never outlives the start of its slot.
       expiresAt: Math.min(now.getTime() + ttlSeconds * 1000, claims.slotStart),
-      nonce: randomBytes(12).toString("base64url")
+      nonce: nonce()
     }
     // Claims outside the schema are the caller's bug; refusing them here means every token signed verifies.
-    const encoded = yield* Effect.orDie(encodeOption(option))
-    const signed = `${VERSION}.${kid}.${Buffer.from(JSON.stringify(encoded), "utf8").toString("base64url")}`
-    return { token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) }
-  })
+    const encoded = encodeOption(option)
+    if (Either.isLeft(encoded)) return Effect.die(encoded.left)
+    const signed = `${VERSION}.${kid}.${Buffer.from(JSON.stringify(encoded.right), "utf8").toString("base64url")}`
+    return Effect.succeed({ token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) })
+  }
+
+  // A span of its own, as before, without Effect.fn's stack capture on each of a search's options.
+  const sign = (claims: OptionClaims, now: Date) =>
+    Effect.withSpan(
+      Effect.suspend(() => signNow(claims, now)),
+      "OptionSigner.sign"
+    )
 
   const verify = Effect.fn("OptionSigner.verify")(function* (token: string, now: Date) {
     const parts = token.length <= MAX_TOKEN_LENGTH ? tokenPattern.exec(token) : null

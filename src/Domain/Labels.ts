@@ -4,6 +4,7 @@ import { zoneFor } from "./Zone.js"
 type Formats = readonly [Intl.DateTimeFormat, Intl.DateTimeFormat, Intl.DateTimeFormat, string]
 
 const slotLabelFormats = new Map<string, Formats>()
+const labels = new Map<string, string>()
 
 const formatsFor = (timeZone: string): Formats => {
   const cached = slotLabelFormats.get(timeZone)
@@ -26,7 +27,14 @@ const formatsFor = (timeZone: string): Formats => {
  * guess whose clock it is.
  */
 export const slotLabel = (slot: Interval, timeZone: string) => {
+  // Searches keep offering the same slots: a label is formatted once, not four Intl calls each time.
+  const key = `${timeZone} ${slot.start} ${slot.end}`
+  const cached = labels.get(key)
+  if (cached !== undefined) return cached
   const [sv, en, time, zone] = formatsFor(timeZone)
   const hours = `${time.format(slot.start)}–${time.format(slot.end)}`
-  return `${sv.format(slot.start)} ${hours} (${en.format(slot.start)} ${hours}), ${zone}`
+  const label = `${sv.format(slot.start)} ${hours} (${en.format(slot.start)} ${hours}), ${zone}`
+  if (labels.size >= 10_000) labels.clear()
+  labels.set(key, label)
+  return label
 }

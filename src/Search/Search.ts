@@ -152,10 +152,10 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
       destination: BookingSearchRequest["destination_location"],
       found: Found,
       now: Date
-    ) =>
-      Effect.gen(function* () {
-        const { candidate, slot } = found
-        const signed = yield* signer.sign(
+    ) => {
+      const { candidate, slot } = found
+      return Effect.map(
+        signer.sign(
           {
             providerId: candidate.providerId,
             serviceId: candidate.serviceId,
@@ -175,8 +175,8 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
             timeZone: request.timezone
           },
           now
-        )
-        const option: BookingOption = {
+        ),
+        (signed): BookingOption => ({
           booking_option_id: signed.token,
           expires_at: formatInZone(signed.expiresAt, request.timezone),
           provider: {
@@ -213,9 +213,9 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
             sections: candidate.termsSections,
             source_urls: candidate.termsSourceUrls
           }
-        }
-        return option
-      })
+        })
+      )
+    }
 
     const search = Effect.fn("BookingSearch.search")(function* (request: BookingSearchRequest, now: Date) {
       const { verticalId, jobType, destination } = yield* validate(request)

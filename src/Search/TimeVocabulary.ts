@@ -1747,10 +1747,18 @@ export const lex = (text: string, ctx: Context): ReadonlyArray<Token> => {
   const tokens: Array<Token> = []
   const gaps: Array<readonly [number, number]> = []
   let covered = 0
+  // Each entry's next hit, kept while it lies at or after `covered`: every position before it
+  // had no match that reads, so a search from any later `covered` up to it finds the same hit,
+  // and an entry with no hit from an earlier position has none from a later one either.
+  const hits: Array<ReturnType<typeof nextHit> | null> = new Array(entries.length).fill(null)
   for (;;) {
     let best: { readonly match: RegExpExecArray; readonly read: TokenBody | ReadonlyArray<TokenBody> } | undefined
-    for (const entry of entries) {
-      const hit = nextHit(entry, text, covered, ctx)
+    for (let i = 0; i < entries.length; i++) {
+      let hit = hits[i]
+      if (hit === null || (hit !== undefined && hit.match.index < covered)) {
+        hit = nextHit(entries[i]!, text, covered, ctx)
+        hits[i] = hit
+      }
       if (
         hit !== undefined &&
         (best === undefined ||
