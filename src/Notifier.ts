@@ -16,7 +16,7 @@ import {
 } from "effect"
 import nodemailer from "nodemailer"
 import { AppConfig } from "./AppConfig.js"
-import { OutboxRow } from "./Domain/Outbox.js"
+import { type Notification, OutboxRow } from "./Domain/Outbox.js"
 import { logFailure } from "./Failure.js"
 import { notifications as notificationsTotal } from "./Observability.js"
 
@@ -180,8 +180,13 @@ const make = Effect.gen(function* () {
    * Writes outbox rows in one statement, inside the caller's transaction when there is one, so the
    * rows commit or roll back with what they announce.
    */
-  const enqueue = Effect.fn("Notifier.enqueue")(function* (rows: ReadonlyArray<OutboxRow>) {
-    if (rows.length === 0) return
+  const enqueue = Effect.fn("Notifier.enqueue")(function* (notifications: ReadonlyArray<Notification>, now: Date) {
+    if (notifications.length === 0) return
+    // A row without a channel is skipped at once; the others are retried until the give-up time.
+    const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000)
+    const rows = notifications.map(
+      (row): OutboxRow => ({ ...row, status: row.channel === "none" ? "skipped" : "pending", giveUpAt })
+    )
     const encoded = yield* encodeRows(rows).pipe(Effect.orDie)
     yield* sql`
       INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
@@ -379,11 +384,8 @@ const make = Effect.gen(function* () {
     if (wanted.length === 0) return [] as ReadonlyArray<DeliveryState>
     const delivering = yield* Effect.sync(() => runInBackground(deliverDue(Option.some(wanted))))
     yield* Fiber.await(delivering).pipe(Effect.timeout(Duration.millis(waitMs)), Effect.ignore)
-    return yield* readStates("id", wanted).pipe(
-      Effect.catchAllCause((cause) =>
-        Effect.as(logFailure("notification states could not be read", cause), [] as ReadonlyArray<DeliveryState>)
-      )
-    )
+    // A failed read is the caller's to report as unknown: an empty list would read as "nothing sent".
+    return yield* readStates("id", wanted)
   })
 
   /** The notifications of the given bookings or requests. */
@@ -402,6 +404,16 @@ const make = Effect.gen(function* () {
 
   return { channelFor, enqueue, deliverNow, statesOf } as const
 })
+
+/**
+ * Delivery states, or none when they cannot be read: delivery is reported beside a booking or a
+ * request and never decides it, and what could not be read is reported as unknown, not as unsent.
+ */
+export const statesOrUnknown = <A, E, R>(read: Effect.Effect<ReadonlyArray<A>, E, R>) =>
+  read.pipe(
+    Effect.map(Option.some),
+    Effect.catchAll((error) => Effect.as(logFailure("notification states could not be read", error), Option.none()))
+  )
 
 /**
  * Customer and provider notifications through the transactional outbox: rows are written with the

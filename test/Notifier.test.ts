@@ -160,20 +160,19 @@ describe("Notifier", () => {
           address: null,
           subject: "Bokning",
           body: "Bekräftad",
-          payload: {},
-          status: "skipped" as const,
-          giveUpAt: new Date("2026-11-24T08:00:00Z")
+          payload: {}
         }))
+        const now = new Date("2026-11-23T08:00:00Z")
         const stored = sql<{ n: number }>`
           SELECT count(*)::int AS n FROM notification_outbox WHERE subject_id = ${subjectId}::uuid`.pipe(
           Effect.map(([row]) => row!.n)
         )
         const refused = yield* sql
-          .withTransaction(Effect.zipRight(notifier.enqueue(rows), Effect.fail("booking refused" as const)))
+          .withTransaction(Effect.zipRight(notifier.enqueue(rows, now), Effect.fail("booking refused" as const)))
           .pipe(Effect.flip)
         expect(refused).toBe("booking refused")
         expect(yield* stored).toBe(0)
-        yield* sql.withTransaction(notifier.enqueue(rows))
+        yield* sql.withTransaction(notifier.enqueue(rows, now))
         expect(yield* stored).toBe(2)
       })
     )

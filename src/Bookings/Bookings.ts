@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Metric, Option } from "effect"
-import { AppConfig } from "../AppConfig.js"
 import { Calendar } from "../Calendar.js"
 import {
   type BookingConfirmationRequest,
@@ -9,6 +8,7 @@ import {
   type BookingStatusResponse,
   BookingUnavailable,
   type ConfirmedBooking,
+  customerNameOf,
   type Delivery,
   PriceChanged,
   ProviderUnavailable,
@@ -16,12 +16,12 @@ import {
   TermsChanged
 } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
-import type { StoredBooking } from "../Domain/BookingRecord.js"
+import type { NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { slotLabel } from "../Domain/Labels.js"
 import { bookingConfirmation } from "../Domain/Messages.js"
-import type { OutboxRow } from "../Domain/Outbox.js"
+import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
@@ -30,7 +30,7 @@ import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { fallbackZone, formatInZone, isValidTimeZone } from "../Domain/Zone.js"
 import { logFailure } from "../Failure.js"
 import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transactionOutcome } from "../Idempotency.js"
-import { type DeliveryState, Notifier } from "../Notifier.js"
+import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { bookingConflicts, bookingsConfirmed } from "../Observability.js"
 import { OptionSigner } from "../OptionSigner.js"
 import { BookingsRepo } from "./BookingsRepo.js"
@@ -109,14 +109,8 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     const signer = yield* OptionSigner
     const notifier = yield* Notifier
     const idempotency = yield* Idempotency
-    const config = yield* AppConfig
 
-    /** Delivery is reported beside the booking and never decides it; a failed read is reported as unknown. */
-    const deliveryStates = (subjectIds: ReadonlyArray<string>) =>
-      notifier.statesOf(subjectIds).pipe(
-        Effect.map(Option.some),
-        Effect.catchAll((error) => Effect.as(logFailure("notification states could not be read", error), Option.none()))
-      )
+    const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
     const unavailable = (safeNextStep: string) => (cause: unknown) =>
       logFailure("booking persistence failed", cause).pipe(
@@ -336,8 +330,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             option.timeZone !== undefined && isValidTimeZone(option.timeZone) ? option.timeZone : fallbackZone
           const slot = { start: option.slotStart, end: option.slotEnd }
           const label = slotLabel(slot, timeZone)
-          const customerName =
-            request.customer.name ?? `${request.customer.first_name ?? ""} ${request.customer.last_name ?? ""}`.trim()
+          const customerName = customerNameOf(request.customer)
           const messages = bookingConfirmation({
             bookingId,
             requestId,
@@ -359,14 +352,13 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
             customerName
           })
-          const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000)
           const customerChannel = notifier.channelFor("customer", { email: request.customer.email }, partner.sandbox)
           const providerChannel = notifier.channelFor(
             "provider",
             { email: offer.notifyEmail, webhookUrl: offer.notifyWebhookUrl },
             partner.sandbox
           )
-          const outbox: Array<OutboxRow> = [
+          const outbox: Array<Notification> = [
             {
               id: randomUUID(),
               topic: "booking_confirmed",
@@ -375,9 +367,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
               providerId: null,
               ...customerChannel,
               ...messages.customer,
-              payload: {},
-              status: customerChannel.channel === "none" ? "skipped" : "pending",
-              giveUpAt
+              payload: {}
             },
             {
               id: randomUUID(),
@@ -386,14 +376,12 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
               recipientRole: "provider",
               providerId: option.providerId,
               ...providerChannel,
-              ...messages.provider,
-              status: providerChannel.channel === "none" ? "skipped" : "pending",
-              giveUpAt
+              ...messages.provider
             }
           ]
           // The calendar is written last: racing confirms wait on its exclusion constraint for the
           // shortest time, and a refused slot rolls the outbox rows back with it.
-          yield* notifier.enqueue(outbox)
+          yield* notifier.enqueue(outbox, now)
           const slotStart = new Date(option.slotStart)
           const slotEnd = new Date(option.slotEnd)
           yield* calendar.book({
@@ -404,7 +392,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             slotEnd,
             sandbox: partner.sandbox
           })
-          yield* bookings.insert({
+          const record: NewBooking = {
             id: bookingId,
             requestId,
             partnerId: partner.id,
@@ -444,30 +432,11 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             externalReference: request.external_reference ?? null,
             confirmedAt: now,
             sandbox: partner.sandbox
-          })
-          const stored: StoredBooking = {
-            id: bookingId,
-            requestId,
-            providerId: option.providerId,
-            providerName: offer.providerName,
-            serviceId: option.serviceId,
-            slotStart,
-            slotEnd,
-            slotLabel: label,
-            timeZone,
-            priceSek: option.amountSek,
-            pricingModel: option.pricingModel,
-            priceType: option.priceType,
-            unitPriceSek: option.unitPriceSek ?? null,
-            unit: option.unit ?? null,
-            quantity: option.quantity ?? null,
-            termsVersion: option.termsVersion,
-            confirmedAt: now,
-            sandbox: partner.sandbox
           }
+          yield* bookings.insert(record)
           return Option.some({
-            stored,
-            outbox: outbox.filter((row) => row.status === "pending").map((row) => row.id)
+            stored: record,
+            outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id)
           })
         })
       ).pipe(
@@ -488,7 +457,8 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         return yield* replay(partner, raced.value, hash)
       }
       if (!partner.sandbox) yield* Metric.increment(bookingsConfirmed)
-      yield* notifier.deliverNow(written.value.outbox)
+      // The states are read below either way; a failed read there is reported as unknown.
+      yield* Effect.ignore(notifier.deliverNow(written.value.outbox))
       // Read after the bounded wait, so skipped rows and late outcomes both show.
       const states = yield* deliveryStates([written.value.stored.id])
       return { status: 201 as const, body: respond(written.value.stored, states, false) }

@@ -24,6 +24,10 @@ export const Customer = Schema.Struct({
 )
 export type Customer = typeof Customer.Type
 
+/** The name to address the customer by: `name`, else first and last name. */
+export const customerNameOf = (customer: Customer) =>
+  customer.name ?? `${customer.first_name ?? ""} ${customer.last_name ?? ""}`.trim()
+
 export const BookingConfirmationLocation = Schema.Struct({
   country_code: Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" }),
   address: text(4, 500),

@@ -36,24 +36,26 @@ export const NewBooking = Schema.Struct({
 export type NewBooking = typeof NewBooking.Type
 
 /** A booking as it is read back for its partner: what the response tells, never the customer's details. */
-export const StoredBooking = Schema.Struct({
-  id: Schema.String,
-  requestId: Schema.String,
-  providerId: Schema.String,
-  providerName: Schema.String,
-  serviceId: Schema.String,
-  slotStart: Schema.DateFromSelf,
-  slotEnd: Schema.DateFromSelf,
-  slotLabel: Schema.String,
-  timeZone: Schema.String,
-  priceSek: Schema.Number,
-  pricingModel: Schema.String,
-  priceType: Schema.String,
-  unitPriceSek: Schema.NullOr(Schema.Number),
-  unit: Schema.NullOr(Schema.String),
-  quantity: Schema.NullOr(Schema.Number),
-  termsVersion: Schema.String,
-  confirmedAt: Schema.DateFromSelf,
-  sandbox: Schema.Boolean
-})
+export const StoredBooking = NewBooking.pipe(
+  Schema.pick(
+    "id",
+    "requestId",
+    "providerId",
+    "providerName",
+    "serviceId",
+    "slotStart",
+    "slotEnd",
+    "slotLabel",
+    "timeZone",
+    "priceSek",
+    "pricingModel",
+    "priceType",
+    "unitPriceSek",
+    "unit",
+    "quantity",
+    "termsVersion",
+    "confirmedAt",
+    "sandbox"
+  )
+)
 export type StoredBooking = typeof StoredBooking.Type

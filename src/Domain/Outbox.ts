@@ -19,3 +19,6 @@ export const OutboxRow = Schema.Struct({
   giveUpAt: column(Schema.Date, "give_up_at")
 })
 export type OutboxRow = typeof OutboxRow.Type
+
+/** What a caller hands the outbox; its status and give-up time are the Notifier's to derive. */
+export type Notification = Omit<OutboxRow, "status" | "giveUpAt">

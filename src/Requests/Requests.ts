@@ -3,19 +3,19 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
-import { BookingUnavailable } from "../Domain/Booking.js"
+import { BookingUnavailable, customerNameOf } from "../Domain/Booking.js"
 import { requestsSpecVersion } from "../Domain/Capabilities.js"
 import { type JobType, supportedVerticalIds } from "../Domain/Catalog.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { requestForProvider } from "../Domain/Messages.js"
-import type { OutboxRow } from "../Domain/Outbox.js"
+import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { CreatedRequest, Handoff, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { logFailure } from "../Failure.js"
 import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transactionOutcome } from "../Idempotency.js"
-import { type DeliveryState, Notifier } from "../Notifier.js"
+import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { Supply } from "../Supply.js"
 
 /** At most this many providers receive one request. */
@@ -123,12 +123,6 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
         Effect.zipRight(new BookingUnavailable({ safe_next_step: safeNextStep }))
       )
 
-    const deliveryStates = (read: Effect.Effect<ReadonlyArray<DeliveryState>, unknown>) =>
-      read.pipe(
-        Effect.map(Option.some),
-        Effect.catchAll((error) => Effect.as(logFailure("notification states could not be read", error), Option.none()))
-      )
-
     const respond = (
       stored: StoredRequest,
       states: Option.Option<ReadonlyArray<DeliveryState>>,
@@ -188,7 +182,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
         if (Option.isNone(found)) {
           return yield* unavailable(outageSteps.replayUnreadable)("idempotency key without its request")
         }
-        const states = yield* deliveryStates(notifier.statesOf([found.value.id]))
+        const states = yield* statesOrUnknown(notifier.statesOf([found.value.id]))
         return { status: 200 as const, body: respond(found.value, states, true) }
       })
 
@@ -282,10 +276,8 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
         hasPostcode: postcode !== undefined,
         sandbox: partner.sandbox
       }
-      const customerName =
-        request.customer.name ?? `${request.customer.first_name ?? ""} ${request.customer.last_name ?? ""}`.trim()
-      const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000)
-      const outbox: ReadonlyArray<OutboxRow> = channels
+      const customerName = customerNameOf(request.customer)
+      const outbox: ReadonlyArray<Notification> = channels
         .filter(({ channel }) => channel !== "none")
         .map(({ provider, channel, address }) => {
           const message = requestForProvider({
@@ -311,9 +303,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
             address,
             subject: message.subject,
             body: message.body,
-            payload: message.payload,
-            status: "pending",
-            giveUpAt
+            payload: message.payload
           } as const
         })
 
@@ -344,7 +334,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
                   recorded_at: now.toISOString()
                 })}::jsonb,
                 ${JSON.stringify(stored.candidates)}::jsonb, ${stored.handoff}, ${now}, ${stored.sandbox})`
-          yield* notifier.enqueue(outbox)
+          yield* notifier.enqueue(outbox, now)
           return true
         })
       ).pipe(
@@ -362,7 +352,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
         return yield* replay(raced.value, hash, partner.id)
       }
       // The hand-off is tried within the bounded wait; the dispatcher retries what is left.
-      const states = yield* deliveryStates(notifier.deliverNow(outbox.map((row) => row.id)))
+      const states = yield* statesOrUnknown(notifier.deliverNow(outbox.map((row) => row.id)))
       return { status: 201 as const, body: respond(stored, states, false) }
     })
 
