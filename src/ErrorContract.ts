@@ -49,6 +49,16 @@ export const authenticateChallenge = 'Bearer realm="booking-api"'
 export const formatIssues = (issues: ReadonlyArray<InputIssue>): Array<string> =>
   issues.map((issue) => `${issue.path.length === 0 ? "body" : issue.path.map(String).join(".")}: ${issue.message}`)
 
+/** The 400 for a body the schema refused, as REST and MCP both answer it. */
+export const invalidRequestOf = (issues: ReadonlyArray<InputIssue>) =>
+  new InvalidRequest({
+    issues: formatIssues(issues),
+    // Personal data is stored only after consent: a flag a client can test for.
+    ...(issues.some((issue) => issue.path[0] === "user_consent_confirmed")
+      ? { consent_required_before_create: true }
+      : {})
+  })
+
 const methodsFor = (routes: ReadonlyArray<Route>) => (path: string) =>
   routes.filter((route) => route.pattern.test(path)).map((route) => route.method)
 
@@ -241,16 +251,7 @@ export const errorContractFor = (api: typeof Api) =>
                   "_tag" in error &&
                   error._tag === "HttpApiDecodeError"
                 ) {
-                  const issues = (error as HttpApiError.HttpApiDecodeError).issues
-                  return Effect.fail(
-                    new InvalidRequest({
-                      issues: formatIssues(issues),
-                      // Personal data is stored only after consent: a flag a client can test for.
-                      ...(issues.some((issue) => issue.path[0] === "user_consent_confirmed")
-                        ? { consent_required_before_create: true }
-                        : {})
-                    })
-                  )
+                  return Effect.fail(invalidRequestOf((error as HttpApiError.HttpApiDecodeError).issues))
                 }
                 return Effect.failCause(cause as Cause.Cause<ContractError>)
               }

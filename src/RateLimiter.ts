@@ -9,6 +9,12 @@ import { rateLimited, rateLimitStoreFailures } from "./Metrics.js"
 export const limitedEndpoints = ["search", "confirm", "requests"] as const
 export type LimitedEndpoint = (typeof limitedEndpoints)[number]
 
+/** The client's address: the first X-Forwarded-For hop only behind a trusted proxy. */
+export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean) => {
+  const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
+  return trustProxy && forwarded ? forwarded : Option.getOrElse(request.remoteAddress, () => "unknown")
+}
+
 /** What a refusal counts, in words: "at most 2 follow-up requests per minute". */
 const countedAs: Record<LimitedEndpoint, string> = {
   search: "searches",
@@ -246,12 +252,10 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
     }
 
     /** The client address: X-Forwarded-For's first hop only when TRUST_PROXY says a proxy sets it. */
-    const clientKey = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-      const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
-      const address =
-        config.trustProxy && forwarded ? forwarded : Option.getOrElse(request.remoteAddress, () => "unknown")
-      return `ip:${address}`
-    })
+    const clientKey = Effect.map(
+      HttpServerRequest.HttpServerRequest,
+      (request) => `ip:${clientAddressOf(request, config.trustProxy)}`
+    )
 
     type Outcome =
       | { readonly _tag: "Allowed"; readonly remaining: number; readonly reset: number }

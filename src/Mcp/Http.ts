@@ -10,7 +10,7 @@ import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities
 import { InvalidRequest } from "../Domain/Errors.js"
 import { Notifier } from "../Notifier.js"
 import { OptionSigner } from "../OptionSigner.js"
-import { RateLimiterLive } from "../RateLimiter.js"
+import { clientAddressOf, RateLimiterLive } from "../RateLimiter.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
 import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
@@ -98,10 +98,7 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
       }
 
       /** The address of a caller without a token, by the rate limiter's rule. */
-      const addressOf = (request: HttpServerRequest.HttpServerRequest) => {
-        const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
-        return config.trustProxy && forwarded ? forwarded : Option.getOrElse(request.remoteAddress, () => "unknown")
-      }
+      const addressOf = (request: HttpServerRequest.HttpServerRequest) => clientAddressOf(request, config.trustProxy)
 
       /**
        * No token is an anonymous caller, who may use capabilities and search as over REST; a token

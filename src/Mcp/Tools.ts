@@ -7,10 +7,10 @@ import { Bookings } from "../Bookings/Bookings.js"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { BookingConfirmationRequest, BookingConfirmationResponse, BookingStatusResponse } from "../Domain/Booking.js"
 import { Capabilities } from "../Domain/Capabilities.js"
-import { ErrorBodyFields, InternalError, InvalidRequest } from "../Domain/Errors.js"
+import { ErrorBodyFields, InternalError } from "../Domain/Errors.js"
 import { ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
-import { formatIssues } from "../ErrorContract.js"
+import { invalidRequestOf } from "../ErrorContract.js"
 import { logFailure } from "../Failure.js"
 import { cleanJsonSchema } from "../OpenApiDocument.js"
 import { RateLimiter } from "../RateLimiter.js"
@@ -67,15 +67,8 @@ export const toolJsonSchema = (schema: Schema.Schema.All): Record<string, unknow
 }
 
 /** The 400 `invalid_request` body REST gives for the same body (see the error contract). */
-const invalidArguments = (error: ParseResult.ParseError) => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-  return new InvalidRequest({
-    issues: formatIssues(issues),
-    ...(issues.some((issue) => issue.path[0] === "user_consent_confirmed")
-      ? { consent_required_before_create: true }
-      : {})
-  })
-}
+const invalidArguments = (error: ParseResult.ParseError) =>
+  invalidRequestOf(ParseResult.ArrayFormatter.formatErrorSync(error))
 
 const decodeArguments = <A, I>(schema: Schema.Schema<A, I>, args: unknown) =>
   Effect.mapError(Schema.decodeUnknown(schema)(args), invalidArguments)
