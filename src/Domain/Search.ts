@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
-import { optional, strictInput, TimeZoneInput, text } from "./Input.js"
+import { nestingDepth, optional, strictInput, TimeZoneInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
 
 export const BookingSearchLocation = Schema.Struct({
@@ -25,11 +25,6 @@ export const Timing = Schema.Struct({
 /** Bounds of a free-form `details` object: nesting, keys per object and total size. */
 export const detailsBounds = { depth: 4, keys: 50, jsonBytes: 8192 } as const
 
-const depthOf = (value: unknown): number =>
-  value !== null && typeof value === "object"
-    ? 1 + Math.max(0, ...Object.values(value as Record<string, unknown>).map(depthOf))
-    : 0
-
 const tooManyKeys = (value: unknown): boolean =>
   value !== null &&
   typeof value === "object" &&
@@ -43,7 +38,7 @@ const tooManyKeys = (value: unknown): boolean =>
 export const FreeFormDetails = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
   Schema.filter(
     (details) =>
-      depthOf(details) > detailsBounds.depth
+      nestingDepth(details, detailsBounds.depth) > detailsBounds.depth
         ? `must be nested at most ${detailsBounds.depth} levels deep`
         : tooManyKeys(details)
           ? `must have at most ${detailsBounds.keys} keys in each object`

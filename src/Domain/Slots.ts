@@ -47,6 +47,10 @@ const isoWeekdayOf = (day: number) => ((((Math.floor(day / DAY) + 3) % 7) + 7) %
  * Slot ends are start + duration in real time, so a slot across a DST change keeps its length.
  * Successive slots do not overlap each other, so they are real alternatives.
  */
+/** The longest single day a provider works, in minutes: no visit longer than this can be booked. */
+export const longestWorkingDayMinutes = (hours: ReadonlyArray<WorkingHours>) =>
+  Math.max(0, ...hours.map((h) => minutesOf(h.closes) - minutesOf(h.opens)))
+
 export const freeSlots = (query: SlotQuery): Array<Interval> => {
   const zone = zoneFor(providerTimeZone)
   const windowZone = zoneFor(query.windowTimeZone)

@@ -10,7 +10,7 @@ import { personalDataIn, personalDataIssue, stringsIn } from "../Domain/Personal
 import { type PriceKind, priceKind, quantityBounds, quote } from "../Domain/Pricing.js"
 import { emergencyStep, isEmergency } from "../Domain/Safety.js"
 import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
-import { bufferMinutes, freeSlots, type Interval } from "../Domain/Slots.js"
+import { bufferMinutes, freeSlots, type Interval, longestWorkingDayMinutes } from "../Domain/Slots.js"
 import { postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone, MINUTE } from "../Domain/Zone.js"
 import { logFailure } from "../Failure.js"
@@ -88,11 +88,6 @@ const emergencyResponse: BookingSearchResponse = {
   options: [],
   safe_next_step: emergencyStep
 }
-
-const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
-
-const longestDay = (candidate: Candidate) =>
-  Math.max(0, ...candidate.hours.map((h) => minutesOf(h.closes) - minutesOf(h.opens)))
 
 interface Found {
   readonly candidate: Candidate
@@ -255,7 +250,10 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
           unpriced += 1
           continue
         }
-        priced.push({ durationMinutes: quoted.quote.durationMinutes, longestDayMinutes: longestDay(candidate) })
+        priced.push({
+          durationMinutes: quoted.quote.durationMinutes,
+          longestDayMinutes: longestWorkingDayMinutes(candidate.hours)
+        })
         const slots = freeSlots({
           hours: candidate.hours,
           busy: candidate.busy.map(([start, end]) => ({ start, end })),
