@@ -2,6 +2,45 @@
  * Example bodies of the OpenAPI document: the README's "Try it" flow, as the server answered it
  * (test/Client.test.ts runs the same flow; long lists are cut to their first entries).
  */
+
+/** The README flow's booking, as confirm and the status lookup both show it. */
+const bookingExample = {
+  id: "37139717-8780-4eec-be4e-9dafc536edbf",
+  status: "confirmed",
+  provider_id: "norrmalms-ror-sthlm",
+  provider_name: "Norrmalms Rör & Värme AB",
+  service_id: "vvs_install_faucet_standard",
+  slot_start_at: "2026-11-30T08:00:00+01:00",
+  slot_end_at: "2026-11-30T10:00:00+01:00",
+  slot_label: "måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm",
+  price_sek: 2190,
+  currency: "SEK",
+  pricing_model: "flat",
+  price_type: "avg_fixed",
+  confirmed_at: "2026-11-23T09:00:00+01:00",
+  terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3",
+  customer_confirmation_status: "skipped",
+  provider_confirmation_status: "skipped"
+}
+
+const deliveryExample = {
+  customer: {
+    status: "skipped",
+    channel: "none",
+    attempts: 0,
+    will_retry: false
+  },
+  provider: {
+    status: "skipped",
+    channel: "none",
+    attempts: 0,
+    will_retry: false
+  }
+}
+
+const confirmedStepExample =
+  "The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking."
+
 export const operationExamples: Readonly<Record<string, { readonly request?: unknown; readonly response: unknown }>> = {
   capabilities: {
     response: {
@@ -363,44 +402,13 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       ok: true,
       spec_version: "public_bookings_api_v1",
       request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
-      booking: {
-        id: "37139717-8780-4eec-be4e-9dafc536edbf",
-        status: "confirmed",
-        provider_id: "norrmalms-ror-sthlm",
-        provider_name: "Norrmalms Rör & Värme AB",
-        service_id: "vvs_install_faucet_standard",
-        slot_start_at: "2026-11-30T08:00:00+01:00",
-        slot_end_at: "2026-11-30T10:00:00+01:00",
-        slot_label: "måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm",
-        price_sek: 2190,
-        currency: "SEK",
-        pricing_model: "flat",
-        price_type: "avg_fixed",
-        confirmed_at: "2026-11-23T09:00:00+01:00",
-        terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3",
-        customer_confirmation_status: "skipped",
-        provider_confirmation_status: "skipped"
-      },
+      booking: bookingExample,
       provider_selected: true,
       availability_checked: true,
       booking_created: true,
-      confirmation_delivery: {
-        customer: {
-          status: "skipped",
-          channel: "none",
-          attempts: 0,
-          will_retry: false
-        },
-        provider: {
-          status: "skipped",
-          channel: "none",
-          attempts: 0,
-          will_retry: false
-        }
-      },
+      confirmation_delivery: deliveryExample,
       idempotent_replay: false,
-      safe_next_step:
-        "The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking."
+      safe_next_step: confirmedStepExample
     }
   },
   status: {
@@ -409,43 +417,12 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       spec_version: "public_bookings_api_v1",
       found: true,
       request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
-      booking: {
-        id: "37139717-8780-4eec-be4e-9dafc536edbf",
-        status: "confirmed",
-        provider_id: "norrmalms-ror-sthlm",
-        provider_name: "Norrmalms Rör & Värme AB",
-        service_id: "vvs_install_faucet_standard",
-        slot_start_at: "2026-11-30T08:00:00+01:00",
-        slot_end_at: "2026-11-30T10:00:00+01:00",
-        slot_label: "måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm",
-        price_sek: 2190,
-        currency: "SEK",
-        pricing_model: "flat",
-        price_type: "avg_fixed",
-        confirmed_at: "2026-11-23T09:00:00+01:00",
-        terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3",
-        customer_confirmation_status: "skipped",
-        provider_confirmation_status: "skipped"
-      },
+      booking: bookingExample,
       provider_selected: true,
       availability_checked: true,
       booking_created: true,
-      confirmation_delivery: {
-        customer: {
-          status: "skipped",
-          channel: "none",
-          attempts: 0,
-          will_retry: false
-        },
-        provider: {
-          status: "skipped",
-          channel: "none",
-          attempts: 0,
-          will_retry: false
-        }
-      },
-      safe_next_step:
-        "The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking."
+      confirmation_delivery: deliveryExample,
+      safe_next_step: confirmedStepExample
     }
   },
   create: {
