@@ -1,25 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { TestServerLive, testNow } from "../support/TestServer.js"
-import { callTool, connect } from "./McpClient.js"
-
-const searchArgs = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
-
-const requestArgs = {
-  vertical_id: "vvs",
-  job_type_id: "leak_hidden",
-  description: "Fuktfläck i taket under badrummet.",
-  user_consent_confirmed: true,
-  customer: { name: "Nils Holm", phone: "+46 70 111 22 33", email: "nils.holm@example.se" },
-  location: { address: "Sveavägen 1", postcode: "111 57" },
-  timing: { urgency: "snarast" }
-}
+import { callTool, connect, requestArgs, searchArgs } from "./McpClient.js"
 
 describe("MCP in development without a configured token, as REST", () => {
   it.layer(TestServerLive({ APP_ENV: "development" }))((it) => {

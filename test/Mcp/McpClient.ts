@@ -63,3 +63,22 @@ export const initializeMessage = {
   method: "initialize",
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
 }
+
+/** The arguments the no-token tests send: a search, and a follow-up request with consent. */
+export const searchArgs = {
+  vertical_id: "vvs",
+  job_type_id: "install_faucet",
+  description: "Byta köksblandaren, den nya finns på plats",
+  location: { country_code: "SE", postcode: "111 22" },
+  timing: { preferred_time_text: "nästa vecka" }
+}
+
+export const requestArgs = {
+  vertical_id: "vvs",
+  job_type_id: "leak_hidden",
+  description: "Fuktfläck i taket under badrummet.",
+  user_consent_confirmed: true,
+  customer: { name: "Nils Holm", phone: "+46 70 111 22 33", email: "nils.holm@example.se" },
+  location: { address: "Sveavägen 1", postcode: "111 57" },
+  timing: { urgency: "snarast" }
+}
