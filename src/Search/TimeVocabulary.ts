@@ -468,6 +468,16 @@ const parts = {
   allDay: partOfDay("hela dagen", "all day", 0, 24)
 } as const
 
+/** The part of day a compound names: "vardagskvällar", "helgförmiddag", "vardagsmorgnar". */
+const compoundParts: Record<string, TokenBody> = {
+  kvall: parts.evening,
+  formiddag: parts.morning,
+  eftermiddag: parts.afternoon,
+  morgn: parts.earlyMorning,
+  morgon: parts.earlyMorning
+}
+const partOfCompound = (word: string | undefined) => compoundParts[word ?? ""] ?? parts.earlyMorning
+
 /** "tidig eftermiddag" is its first half, "sen eftermiddag" its second. */
 const half = (part: TokenBody, which: "early" | "late"): TokenBody => {
   if (part._tag !== "Hours") return part
@@ -1391,29 +1401,11 @@ const entries: ReadonlyArray<Entry> = [
   },
   {
     pattern: phrase("vardags(kvall|formiddag|eftermiddag|morgn|morgon)(?:ar|arna|en)?"),
-    read: (m) => [
-      dayToken(workingDays),
-      m[1] === "kvall"
-        ? parts.evening
-        : m[1] === "formiddag"
-          ? parts.morning
-          : m[1] === "eftermiddag"
-            ? parts.afternoon
-            : parts.earlyMorning
-    ]
+    read: (m) => [dayToken(workingDays), partOfCompound(m[1])]
   },
   {
     pattern: phrase("helg(kvall|formiddag|eftermiddag|morgn|morgon)(?:ar|arna|en)?"),
-    read: (m) => [
-      dayToken(weekends),
-      m[1] === "kvall"
-        ? parts.evening
-        : m[1] === "formiddag"
-          ? parts.morning
-          : m[1] === "eftermiddag"
-            ? parts.afternoon
-            : parts.earlyMorning
-    ]
+    read: (m) => [dayToken(weekends), partOfCompound(m[1])]
   },
   {
     pattern: phrase("(?:pa\\s+|alla\\s+|on\\s+|(?:en|a)\\s+)?(?:helger(?:na)?|weekends|helg)"),
