@@ -337,7 +337,8 @@ describe("input PostgreSQL cannot store, and HTTP edges, are the client's 4xx", 
         expect((yield* get(paths.status(encodeURIComponent("Ingrid Bergman\u0000")), auth)).status).toBe(400)
         const log = lines.join("\n")
         expect(log).toContain('"status":400')
-        for (const part of ["Ingrid", "Bergman", "999", "88 77", "example.se", "Strandvägen", "7A"]) {
+        // Parts of the phone with their spaces: a bare "999" also turns up in random request ids.
+        for (const part of ["Ingrid", "Bergman", "70 999", "88 77", "example.se", "Strandvägen", "7A"]) {
           expect(log).not.toContain(part)
         }
       })
