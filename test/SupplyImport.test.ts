@@ -2,10 +2,12 @@ import { readFileSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { appConfigFrom } from "../src/AppConfig.js"
 import { demoSupplyPath, Supply } from "../src/Supply.js"
 import { TestDatabaseLive } from "./support/TestDatabase.js"
+import { testEnv } from "./support/TestServer.js"
 
-const SupplyLive = Supply.Default.pipe(Layer.provideMerge(TestDatabaseLive))
+const SupplyLive = Supply.WithoutDemo.pipe(Layer.provideMerge(TestDatabaseLive), Layer.provide(appConfigFrom(testEnv)))
 
 const demo: unknown = JSON.parse(readFileSync(demoSupplyPath, "utf8"))
 

@@ -512,5 +512,5 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       status
     } as const
   }),
-  dependencies: [Calendar.Default, BookingsRepo.Default, Idempotency.Default]
+  dependencies: [Calendar.Default, BookingsRepo.Default, OptionSigner.Default, Notifier.Default, Idempotency.Default]
 }) {}

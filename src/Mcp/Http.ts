@@ -8,9 +8,7 @@ import { Bookings } from "../Bookings/Bookings.js"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities.js"
 import { InvalidRequest } from "../Domain/Errors.js"
-import { Notifier } from "../Notifier.js"
-import { OptionSigner } from "../OptionSigner.js"
-import { clientAddressOf, RateLimiterLive } from "../RateLimiter.js"
+import { clientAddressOf, RateLimiter } from "../RateLimiter.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
 import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
@@ -258,8 +256,14 @@ export const McpLive = Layer.unwrapEffect(
   )
 ).pipe(
   Layer.provide(RpcSerialization.layerJsonRpc()),
-  Layer.provide([McpSessions.Default, Authenticator.Default]),
   // The same layers the REST groups are built with, so both share one instance of each (and one rate limit).
-  Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default, Bookings.Default, Requests.Default]),
-  Layer.provide([OptionSigner.Default, Notifier.Default, RateLimiterLive])
+  Layer.provide([
+    McpSessions.Default,
+    Authenticator.Default,
+    CapabilitiesDocument.Default,
+    BookingSearch.Default,
+    Bookings.Default,
+    Requests.Default,
+    RateLimiter.Default
+  ])
 )

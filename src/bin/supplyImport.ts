@@ -22,7 +22,7 @@ const program = Effect.gen(function* () {
 runMain(
   program.pipe(
     Effect.provide(
-      Supply.Default.pipe(
+      Supply.WithoutDemo.pipe(
         Layer.provide(ToolDatabaseLive),
         Layer.provideMerge(LoggerLive("stderr")),
         Layer.provide(AppConfig.Default)
