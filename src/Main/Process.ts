@@ -1,7 +1,7 @@
 import { makeRunMain } from "@effect/platform/Runtime"
 import { Cause, ConfigError, Console, Effect, Layer, Logger, LogLevel } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { batchedLines, jsonLogger } from "../Observability.js"
+import { batchedLines, jsonLogger } from "../Logging.js"
 
 /**
  * LOG_FORMAT: `json` (one flat object per line, see jsonLogger) or `pretty`. The server logs to
