@@ -1,17 +1,4 @@
-import {
-  agentSafeNextStep,
-  authRules,
-  bookingLifecycle,
-  capabilityEndpoints,
-  emergencyRule,
-  forbiddenClaims,
-  geographicScope,
-  priceTypes,
-  requestLifecycle,
-  requestsSpecVersion,
-  requiredFields,
-  truthRules
-} from "./Domain/Capabilities.js"
+import * as Contract from "./Domain/Capabilities.js"
 import { quantityBounds } from "./Domain/Pricing.js"
 import { emergencyAdvice } from "./Domain/Safety.js"
 
@@ -62,10 +49,10 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
   capabilities: {
     response: {
       ok: true,
-      spec_version: requestsSpecVersion,
-      endpoints: capabilityEndpoints,
-      lifecycle: requestLifecycle,
-      booking_lifecycle: bookingLifecycle,
+      spec_version: Contract.requestsSpecVersion,
+      endpoints: Contract.capabilityEndpoints,
+      lifecycle: Contract.requestLifecycle,
+      booking_lifecycle: Contract.bookingLifecycle,
       supported_verticals: [
         {
           vertical_id: "vvs",
@@ -150,7 +137,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
             "Carpentry is not bookable yet through this service: do not search for it and do not submit it to request creation. Suggest that the user contacts a carpenter directly."
         }
       ],
-      auth: { ...authRules, token_required_for: authRules.token_required_for.slice(0, 2) },
+      auth: { ...Contract.authRules, token_required_for: Contract.authRules.token_required_for.slice(0, 2) },
       idempotency: {
         scope: "per partner token and endpoint",
         retention_hours: 168,
@@ -159,21 +146,21 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       },
       agent_contract: {
         consent_required_before_pii_submission: true,
-        required_fields: requiredFields.slice(0, 2),
-        forbidden_claims: forbiddenClaims.slice(0, 2),
-        safe_next_step: agentSafeNextStep,
-        truth_rules: truthRules.slice(0, 2),
+        required_fields: Contract.requiredFields.slice(0, 2),
+        forbidden_claims: Contract.forbiddenClaims.slice(0, 2),
+        safe_next_step: Contract.agentSafeNextStep,
+        truth_rules: Contract.truthRules.slice(0, 2),
         emergencies: {
           job_type_ids: ["electrical_emergency"],
-          rule: emergencyRule,
+          rule: Contract.emergencyRule,
           advice_sv: emergencyAdvice.sv,
           advice_en: emergencyAdvice.en
         },
-        price_types: priceTypes,
+        price_types: Contract.priceTypes,
         quantity_bounds: quantityBounds
       },
-      required_fields: requiredFields.slice(0, 2),
-      geographic_scope: geographicScope
+      required_fields: Contract.requiredFields.slice(0, 2),
+      geographic_scope: Contract.geographicScope
     }
   },
   search: {
