@@ -42,6 +42,16 @@ const deliveryExample = {
   }
 }
 
+/** What confirm and the status lookup both say of the README flow's booking. */
+const bookingFactsExample = {
+  request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
+  booking: bookingExample,
+  provider_selected: true,
+  availability_checked: true,
+  booking_created: true,
+  confirmation_delivery: deliveryExample
+}
+
 const confirmedStepExample =
   "The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking."
 
@@ -297,12 +307,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
     response: {
       ok: true,
       spec_version: "public_bookings_api_v1",
-      request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
-      booking: bookingExample,
-      provider_selected: true,
-      availability_checked: true,
-      booking_created: true,
-      confirmation_delivery: deliveryExample,
+      ...bookingFactsExample,
       idempotent_replay: false,
       safe_next_step: confirmedStepExample
     }
@@ -312,12 +317,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       ok: true,
       spec_version: "public_bookings_api_v1",
       found: true,
-      request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
-      booking: bookingExample,
-      provider_selected: true,
-      availability_checked: true,
-      booking_created: true,
-      confirmation_delivery: deliveryExample,
+      ...bookingFactsExample,
       safe_next_step: confirmedStepExample
     }
   },
