@@ -100,9 +100,12 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
 
       /**
        * No token is an anonymous caller, who may use capabilities and search as over REST; a token
-       * that does not authenticate is refused here with 401, as MCP's authorization rules ask.
+       * that does not authenticate is refused here with 401, as MCP's authorization rules ask, and
+       * a foreign Origin before anything else.
        */
       const identify = Effect.fn("Mcp.identify")(function* (request: HttpServerRequest.HttpServerRequest) {
+        const refused = originRefusal(request)
+        if (Option.isSome(refused)) return Either.left(refused.value)
         // Either header, the bearer first, as the REST middlewares take them.
         const tokens = [
           bearerTokenOf(request.headers),
@@ -156,8 +159,6 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
 
       const post = Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const refused = originRefusal(request)
-        if (Option.isSome(refused)) return refused.value
         const caller = yield* identify(request)
         if (Either.isLeft(caller)) return caller.left
         const { owner, token } = caller.right
@@ -217,8 +218,6 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
 
       const del = Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const refused = originRefusal(request)
-        if (Option.isSome(refused)) return refused.value
         const caller = yield* identify(request)
         if (Either.isLeft(caller)) return caller.left
         const session = yield* sessionOf(request, caller.right.owner)
