@@ -30,8 +30,8 @@ import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { fallbackZone, formatInZone, isValidTimeZone } from "../Domain/Zone.js"
 import { logFailure } from "../Failure.js"
 import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transactionOutcome } from "../Idempotency.js"
+import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
-import { bookingConflicts, bookingsConfirmed } from "../Observability.js"
 import { OptionSigner } from "../OptionSigner.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 
@@ -512,5 +512,5 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       status
     } as const
   }),
-  dependencies: [Calendar.Default, BookingsRepo.Default, Idempotency.Default]
+  dependencies: [Calendar.Default, BookingsRepo.Default, OptionSigner.Default, Notifier.Default, Idempotency.Default]
 }) {}
