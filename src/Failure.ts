@@ -37,6 +37,6 @@ export const logFailureWarning = (message: string, failure: unknown) =>
  * answered with `error`, a domain error whose status (503) and safe_next_step say what is known.
  */
 export const failLogged =
-  <E>(message: string, error: E) =>
+  <E>(message: string, error: () => E) =>
   (cause: unknown): Effect.Effect<never, E> =>
-    Effect.zipRight(logFailure(message, cause), Effect.fail(error))
+    Effect.zipRight(logFailure(message, cause), Effect.failSync(error))

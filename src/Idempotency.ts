@@ -67,7 +67,7 @@ export const transactionOutcome = <A, E, R>(
 
 /** A booking's or a request's persistence failed: logged, and answered 503 with what is known. */
 export const persistenceUnavailable = (resource: string, safeNextStep: string) =>
-  failLogged(`${resource} persistence failed`, new BookingUnavailable({ safe_next_step: safeNextStep }))
+  failLogged(`${resource} persistence failed`, () => new BookingUnavailable({ safe_next_step: safeNextStep }))
 
 /** What an assistant may say when the database does not answer, by how far the write got. */
 export interface OutageSteps {

@@ -13,7 +13,7 @@ import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from 
 import { bufferMinutes, freeSlots, type Interval, longestWorkingDayMinutes } from "../Domain/Slots.js"
 import { postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone, MINUTE } from "../Domain/Zone.js"
-import { logFailure } from "../Failure.js"
+import { failLogged } from "../Failure.js"
 import { OptionSigner } from "../OptionSigner.js"
 import { parseTimeWindow } from "./TimeWindow.js"
 
@@ -232,9 +232,11 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
           range: { start: window.start.getTime() - buffer, end: window.end.getTime() + buffer }
         })
         .pipe(
-          Effect.catchTag("SqlError", (error) =>
-            logFailure("search could not read availability", error).pipe(
-              Effect.zipRight(new DatabaseUnavailable({ safe_next_step: unavailableStep }))
+          Effect.catchTag(
+            "SqlError",
+            failLogged(
+              "search could not read availability",
+              () => new DatabaseUnavailable({ safe_next_step: unavailableStep })
             )
           )
         )
