@@ -139,25 +139,29 @@ export type BookingStatusResponse = typeof BookingStatusResponse.Type
 export class PriceChanged extends ContractError<PriceChanged>()(
   "price_changed",
   409,
-  "The provider's price changed since the search"
+  "The provider's price changed since the search",
+  ["issues", "option_refresh_required"]
 ) {}
 
 export class TermsChanged extends ContractError<TermsChanged>()(
   "terms_changed",
   409,
-  "The provider's terms version changed since the search"
+  "The provider's terms version changed since the search",
+  ["issues", "option_refresh_required"]
 ) {}
 
 export class ProviderUnavailable extends ContractError<ProviderUnavailable>()(
   "provider_unavailable",
   409,
-  "The provider no longer offers this service at this postcode"
+  "The provider no longer offers this service at this postcode",
+  ["issues", "option_refresh_required"]
 ) {}
 
 export class SlotTaken extends ContractError<SlotTaken>()(
   "slot_taken",
   409,
-  "The slot is no longer free in the provider's calendar"
+  "The slot is no longer free in the provider's calendar",
+  ["issues", "option_refresh_required"]
 ) {}
 
 export class BookingUnavailable extends ContractError<BookingUnavailable>()(

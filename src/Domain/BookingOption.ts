@@ -48,13 +48,15 @@ export type OptionClaims = Omit<SignedOption, "nonce" | "expiresAt">
 export class OptionInvalid extends ContractError<OptionInvalid>()(
   "option_invalid",
   409,
-  "The booking_option_id was not issued by this service or was altered"
+  "The booking_option_id was not issued by this service or was altered",
+  ["option_refresh_required"]
 ) {}
 
 export class OptionExpired extends ContractError<OptionExpired>()(
   "option_expired",
   409,
-  "The booking option has expired"
+  "The booking option has expired",
+  ["option_refresh_required"]
 ) {}
 
 export class SigningNotConfigured extends ContractError<SigningNotConfigured>()(

@@ -15,14 +15,30 @@ const errorDetails = {
   safe_next_step: Schema.optional(Schema.String)
 }
 
+type Detail = Exclude<keyof typeof errorDetails, "safe_next_step">
+
+/** Every error may tell the assistant what to do next; the other details are the class's own. */
+const detailsOf = <Carries extends Array<Detail>>(carries: Carries) =>
+  Object.fromEntries([...carries, "safe_next_step" as const].map((detail) => [detail, errorDetails[detail]])) as Pick<
+    typeof errorDetails,
+    Carries[number] | "safe_next_step"
+  >
+
 /**
- * An error class of the contract: its `_tag` is the `error` code, and its status (with the
- * description OpenAPI shows) travels with the class. Every error carries the one section 7 body.
+ * An error class of the contract: its `_tag` is the `error` code, its status (with the description
+ * OpenAPI shows) travels with the class, and it declares the details of the body it fills in
+ * besides `safe_next_step`.
+ * On the wire every error has the one section 7 body (`errorBody`), whatever it fills in.
  */
 export const ContractError =
   <Self = never>() =>
-  <Tag extends string>(tag: Tag, status: number, description: string) =>
-    Schema.TaggedError<Self>()(tag, errorDetails, HttpApiSchema.annotations({ status, description }))
+  <Tag extends string, const Carries extends Array<Detail> = []>(
+    tag: Tag,
+    status: number,
+    description: string,
+    carries: Carries = [] as unknown as Carries
+  ) =>
+    Schema.TaggedError<Self>()(tag, detailsOf(carries), HttpApiSchema.annotations({ status, description }))
 
 export type ErrorClass = Schema.Schema.AnyNoContext & { readonly _tag: string }
 
@@ -55,50 +71,60 @@ export const errorBody = <E extends ErrorClass>(error: E): Schema.Schema<Schema.
 export class InvalidRequest extends ContractError<InvalidRequest>()(
   "invalid_request",
   400,
-  "The request body or parameters are invalid"
+  "The request body or parameters are invalid",
+  [
+    "issues",
+    "accepted_job_type_ids",
+    "supported_vertical_ids",
+    "consent_required_before_create",
+    "option_refresh_required"
+  ]
 ) {}
 
-export class MalformedJson extends ContractError<MalformedJson>()(
-  "malformed_json",
-  400,
-  "The body is not valid JSON"
-) {}
+export class MalformedJson extends ContractError<MalformedJson>()("malformed_json", 400, "The body is not valid JSON", [
+  "issues"
+]) {}
 
 export class Unauthorized extends ContractError<Unauthorized>()("unauthorized", 401, "Missing or invalid API token") {}
 
-export class NotFound extends ContractError<NotFound>()("not_found", 404, "No such route") {}
+export class NotFound extends ContractError<NotFound>()("not_found", 404, "No such route", ["issues"]) {}
 
 export class MethodNotAllowed extends ContractError<MethodNotAllowed>()(
   "method_not_allowed",
   405,
-  "The route exists but not for this method"
+  "The route exists but not for this method",
+  ["issues"]
 ) {}
 
 export class PayloadTooLarge extends ContractError<PayloadTooLarge>()(
   "payload_too_large",
   413,
-  "The body is larger than 1 MB"
+  "The body is larger than 1 MB",
+  ["issues"]
 ) {}
 
 export class UnsupportedMediaType extends ContractError<UnsupportedMediaType>()(
   "unsupported_media_type",
   415,
-  "The body must be application/json"
+  "The body must be application/json",
+  ["issues"]
 ) {}
 
 export class UnsupportedVertical extends ContractError<UnsupportedVertical>()(
   "unsupported_vertical",
   422,
-  "The vertical is not supported"
+  "The vertical is not supported",
+  ["issues", "supported_vertical_ids"]
 ) {}
 
 export class UnsupportedJobType extends ContractError<UnsupportedJobType>()(
   "unsupported_job_type",
   422,
-  "The job type is not one of the vertical's job types"
+  "The job type is not one of the vertical's job types",
+  ["issues", "accepted_job_type_ids"]
 ) {}
 
-export class RateLimited extends ContractError<RateLimited>()("rate_limited", 429, "Rate limit exceeded") {}
+export class RateLimited extends ContractError<RateLimited>()("rate_limited", 429, "Rate limit exceeded", ["issues"]) {}
 
 export class InternalError extends ContractError<InternalError>()("internal_error", 500, "Unexpected server error") {}
 
@@ -117,5 +143,6 @@ export class AuthNotConfigured extends ContractError<AuthNotConfigured>()(
 export class IdempotencyKeyReused extends ContractError<IdempotencyKeyReused>()(
   "idempotency_key_reused",
   409,
-  "The idempotency key was used with a different request"
+  "The idempotency key was used with a different request",
+  ["issues"]
 ) {}

@@ -19,5 +19,6 @@ export const emergencyStep = `Nothing can be booked or requested for an emergenc
 export class EmergencyNotSupported extends ContractError<EmergencyNotSupported>()(
   "emergency_not_supported",
   400,
-  "Emergencies and safety-critical jobs cannot be requested here; the body says to call 112"
+  "Emergencies and safety-critical jobs cannot be requested here; the body says to call 112",
+  ["issues"]
 ) {}

@@ -5,7 +5,8 @@ import { ContractError, errorBody, Unauthorized } from "../Domain/Errors.js"
 export class NotReady extends ContractError<NotReady>()(
   "not_ready",
   503,
-  "This instance cannot do its job; `issues` says what is missing"
+  "This instance cannot do its job; `issues` says what is missing",
+  ["issues"]
 ) {}
 
 export class HealthApi extends HttpApiGroup.make("health")

@@ -5,25 +5,29 @@ import { ContractError, type ErrorBody, type ErrorClass, errorBody } from "../Do
 export class OriginNotAllowed extends ContractError<OriginNotAllowed>()(
   "origin_not_allowed",
   403,
-  "The Origin header names a site that may not call /mcp"
+  "The Origin header names a site that may not call /mcp",
+  ["issues"]
 ) {}
 
 export class SessionRequired extends ContractError<SessionRequired>()(
   "mcp_session_required",
   400,
-  "Only initialize may be sent without Mcp-Session-Id"
+  "Only initialize may be sent without Mcp-Session-Id",
+  ["issues"]
 ) {}
 
 export class SessionNotFound extends ContractError<SessionNotFound>()(
   "mcp_session_not_found",
   404,
-  "The MCP session expired, was closed or is not the caller's"
+  "The MCP session expired, was closed or is not the caller's",
+  ["issues"]
 ) {}
 
 export class ProtocolVersionMismatch extends ContractError<ProtocolVersionMismatch>()(
   "mcp_protocol_version_mismatch",
   400,
-  "MCP-Protocol-Version is not the version the session agreed"
+  "MCP-Protocol-Version is not the version the session agreed",
+  ["issues"]
 ) {}
 
 /** The section 7 body of any error class instance, as REST would write it. */
