@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import { SqlClient, SqlError } from "@effect/sql"
 import { Cause, Data, Duration, Effect, Option, Schedule } from "effect"
 import { BookingUnavailable } from "./Domain/Booking.js"
-import { IdempotencyKeyReused } from "./Domain/Errors.js"
+import { IdempotencyKeyReused, InvalidRequest } from "./Domain/Errors.js"
 import { failLogged, logFailureWarning } from "./Failure.js"
 
 export type IdempotencyScope = "booking" | "request"
@@ -26,6 +26,16 @@ export const requestHash = (body: unknown): string =>
   createHash("sha256")
     .update(JSON.stringify(canonical(body)))
     .digest("hex")
+
+/** The key from the body or the Idempotency-Key header, either may be absent; two must agree. */
+export const idempotencyKeyOf = (bodyKey: string | undefined, headerKey: string | undefined) =>
+  headerKey !== undefined && bodyKey !== undefined && headerKey !== bodyKey
+    ? Effect.fail(
+        new InvalidRequest({
+          issues: ["idempotency_key: differs from the Idempotency-Key header; send one key, or the same in both"]
+        })
+      )
+    : Effect.succeed(bodyKey ?? headerKey)
 
 /** The transaction failed before COMMIT was sent: PostgreSQL rolled it back, nothing was written. */
 export class NotWritten extends Data.TaggedError("NotWritten")<{ readonly cause: SqlError.SqlError }> {}

@@ -22,7 +22,7 @@ import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone } from "../Domain/Zone.js"
-import { Idempotency, persistenceUnavailable, requestHash } from "../Idempotency.js"
+import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Idempotency.js"
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { bookingConflicts, bookingsConfirmed } from "../Observability.js"
 import { OptionSigner } from "../OptionSigner.js"
@@ -238,24 +238,17 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         return offer
       })
 
-    /** The key from the body or the Idempotency-Key header; one is required, and two must agree. */
-    const keyOf = (request: BookingConfirmationRequest, headerKey: string | undefined) => {
-      if (headerKey !== undefined && request.idempotency_key !== undefined && headerKey !== request.idempotency_key) {
-        return Effect.fail(
-          new InvalidRequest({
-            issues: ["idempotency_key: differs from the Idempotency-Key header; send one key, or the same in both"]
-          })
-        )
-      }
-      const key = request.idempotency_key ?? headerKey
-      return key === undefined
-        ? Effect.fail(
-            new InvalidRequest({
-              issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"]
-            })
-          )
-        : Effect.succeed(key)
-    }
+    /** One key is required, in the body or the Idempotency-Key header. */
+    const keyOf = (request: BookingConfirmationRequest, headerKey: string | undefined) =>
+      Effect.flatMap(idempotencyKeyOf(request.idempotency_key, headerKey), (key) =>
+        key === undefined
+          ? Effect.fail(
+              new InvalidRequest({
+                issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"]
+              })
+            )
+          : Effect.succeed(key)
+      )
 
     const checkStamps = (request: BookingConfirmationRequest, now: Date) => {
       const issues = futureStampIssues(

@@ -4,7 +4,7 @@ import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
 import { customerNameOf } from "../Domain/Booking.js"
 import { requestsSpecVersion } from "../Domain/Capabilities.js"
-import { type JobType, supportedVerticalIds, type Vertical } from "../Domain/Catalog.js"
+import type { JobType, Vertical } from "../Domain/Catalog.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { requestForProvider } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
@@ -13,7 +13,7 @@ import type { CreatedRequest, Handoff, ServiceRequestCreate, ServiceRequestRespo
 import type { HandoffPlan, NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
-import { Idempotency, type OutageSteps, persistenceUnavailable, requestHash } from "../Idempotency.js"
+import { Idempotency, idempotencyKeyOf, type OutageSteps, persistenceUnavailable, requestHash } from "../Idempotency.js"
 import { type ChannelChoice, type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { Supply } from "../Supply.js"
 import { RequestsRepo } from "./RequestsRepo.js"
@@ -238,30 +238,20 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
 
     const validate = (request: ServiceRequestCreate, headerKey: string | undefined, now: Date) =>
       Effect.gen(function* () {
-        if (headerKey !== undefined && request.idempotency_key !== undefined && headerKey !== request.idempotency_key) {
-          return yield* new InvalidRequest({
-            issues: ["idempotency_key: differs from the Idempotency-Key header; send one key, or the same in both"]
-          })
-        }
-        const vertical = catalog.vertical(request.vertical_id)
-        if (Option.isNone(vertical)) {
-          return yield* new InvalidRequest({
-            issues: [
-              `vertical_id: ${request.vertical_id} is not supported; use one of ${supportedVerticalIds.join(", ")}`
-            ],
-            supported_vertical_ids: supportedVerticalIds,
-            safe_next_step: "Do not submit this job: tell the user it is not supported through this service yet."
-          })
-        }
-        const jobType = catalog.jobType(request.vertical_id, request.job_type_id)
-        if (Option.isNone(jobType)) {
-          return yield* new InvalidRequest({
-            issues: [`job_type_id: ${request.job_type_id} is not a job type of ${request.vertical_id}`],
-            accepted_job_type_ids: vertical.value.job_types.map((jt) => jt.job_type_id),
-            safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and send again."
-          })
-        }
-        if (isEmergency(jobType.value)) {
+        const key = yield* idempotencyKeyOf(request.idempotency_key, headerKey)
+        const { vertical, jobType } = yield* catalog.resolve(request.vertical_id, request.job_type_id, {
+          vertical: (details) =>
+            new InvalidRequest({
+              ...details,
+              safe_next_step: "Do not submit this job: tell the user it is not supported through this service yet."
+            }),
+          jobType: (details) =>
+            new InvalidRequest({
+              ...details,
+              safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and send again."
+            })
+        })
+        if (isEmergency(jobType)) {
           return yield* new EmergencyNotSupported({
             issues: [`job_type_id: ${request.job_type_id} is an emergency; this service takes no emergency requests`],
             safe_next_step: emergencyStep
@@ -269,7 +259,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
         }
         const stampIssues = futureStampIssues([["consent_collected_at", request.consent_collected_at]], now)
         if (stampIssues.length > 0) return yield* new InvalidRequest({ issues: stampIssues })
-        return { vertical: vertical.value, jobType: jobType.value, key: headerKey ?? request.idempotency_key }
+        return { vertical, jobType, key }
       })
 
     /** Who can take the request, and what each is sent: read before the writing transaction. */
