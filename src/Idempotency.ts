@@ -76,7 +76,7 @@ export const transactionOutcome = <A, E, R>(
   })
 
 /** A booking's or a request's persistence failed: logged, and answered 503 with what is known. */
-export const persistenceUnavailable = (resource: string, safeNextStep: string) =>
+export const persistenceUnavailable = (resource: IdempotencyScope, safeNextStep: string) =>
   failLogged(`${resource} persistence failed`, () => new BookingUnavailable({ safe_next_step: safeNextStep }))
 
 /** What an assistant may say when the database does not answer, by how far the write got. */
@@ -89,9 +89,8 @@ export interface OutageSteps {
 
 /** One idempotent write: a feature's pieces, in the order the protocol runs them. */
 export interface IdempotentWrite<S, P, W, EL, RL, EP, RP, EW, RW, EC> {
+  /** Also names the resource in logs: "booking persistence failed". */
   readonly scope: IdempotencyScope
-  /** Names the resource in logs: "booking", "request". */
-  readonly resource: string
   readonly keyReusedStep: string
   readonly steps: OutageSteps
   readonly partnerId: string
@@ -164,7 +163,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
       input: IdempotentWrite<S, P, W, EL, RL, EP, RP, EW, RW, EC>
     ) {
       const { key, steps } = input
-      const unavailable = (step: string) => persistenceUnavailable(input.resource, step)
+      const unavailable = (step: string) => persistenceUnavailable(input.scope, step)
 
       const replay = (stored: StoredKey) =>
         Effect.gen(function* () {
@@ -176,7 +175,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
           }
           const found = yield* input.load(stored.resourceId).pipe(Effect.catchAll(unavailable(steps.replayUnreadable)))
           if (Option.isNone(found)) {
-            return yield* unavailable(steps.replayUnreadable)(`idempotency key without its ${input.resource}`)
+            return yield* unavailable(steps.replayUnreadable)(`idempotency key without its ${input.scope}`)
           }
           return { _tag: "Replayed", stored: found.value } as WriteOutcome<S, P, W>
         })
@@ -217,7 +216,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
       if (Option.isSome(written)) {
         return { _tag: "Written", prepared, written: written.value } as WriteOutcome<S, P, W>
       }
-
+      // Nothing written means the claim lost to a concurrent attempt with the same key.
       const raced = yield* find(input.partnerId, input.scope, key ?? "").pipe(
         Effect.catchAll(unavailable(steps.replayUnreadable))
       )

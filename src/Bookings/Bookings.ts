@@ -312,14 +312,13 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       const ids = newBookingIds()
       const outcome = yield* idempotency.write({
         scope: "booking",
-        resource: "booking",
         keyReusedStep: "Use a new idempotency_key for a different booking request.",
         steps: { ...outageSteps, commitUnknown: commitUnknownStep(ids.requestId) },
         partnerId: partner.id,
         key,
         hash: requestHash({ ...request, idempotency_key: key }),
         resourceId: ids.bookingId,
-        load: (bookingId) => load({ id: bookingId }, partner.id),
+        load: (bookingId) => bookings.findById(partner.id, bookingId),
         prepare: verifyOption(request, now),
         write: (option) => book({ ids, request, partner, option, now }),
         refused: slotJustTaken

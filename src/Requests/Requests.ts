@@ -314,7 +314,6 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
       const id = randomUUID()
       const outcome = yield* idempotency.write({
         scope: "request",
-        resource: "request",
         keyReusedStep: "Use a new idempotency key for a different request.",
         steps: outageSteps,
         partnerId: partner.id,
