@@ -31,3 +31,12 @@ export const logFailure = (message: string, failure: unknown) =>
 /** The same at warning level, for failures the service rides out. */
 export const logFailureWarning = (message: string, failure: unknown) =>
   Effect.logWarning(message).pipe(Effect.annotateLogs(failureSummary(failure)))
+
+/**
+ * The one way an infrastructure failure leaves a service: logged with only its summary, then
+ * answered with `error`, a domain error whose status (503) and safe_next_step say what is known.
+ */
+export const failLogged =
+  <E>(message: string, error: () => E) =>
+  (cause: unknown): Effect.Effect<never, E> =>
+    Effect.zipRight(logFailure(message, cause), Effect.failSync(error))

@@ -1,14 +1,11 @@
-import { randomBytes, randomUUID } from "node:crypto"
-import { SqlClient, type SqlError } from "@effect/sql"
+import type { SqlError } from "@effect/sql"
 import { Effect, Metric, Option } from "effect"
 import { Calendar } from "../Calendar.js"
 import {
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
   type BookingStatusResponse,
-  BookingUnavailable,
   type ConfirmedBooking,
-  customerNameOf,
   type Delivery,
   PriceChanged,
   ProviderUnavailable,
@@ -16,24 +13,21 @@ import {
   TermsChanged
 } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
-import type { NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
+import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
-import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
-import { slotLabel } from "../Domain/Labels.js"
-import { bookingConfirmation } from "../Domain/Messages.js"
-import type { Notification } from "../Domain/Outbox.js"
+import { InvalidRequest } from "../Domain/Errors.js"
 import type { Partner } from "../Domain/Partner.js"
 import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
-import { fallbackZone, formatInZone, isValidTimeZone } from "../Domain/Zone.js"
-import { logFailure } from "../Failure.js"
-import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transactionOutcome } from "../Idempotency.js"
+import { formatInZone } from "../Domain/Zone.js"
+import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Idempotency.js"
 import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { OptionSigner } from "../OptionSigner.js"
 import { BookingsRepo } from "./BookingsRepo.js"
+import { type BookingIds, bookingRecord, confirmationOutbox, newBookingIds } from "./Confirmation.js"
 
 const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
 
@@ -54,6 +48,12 @@ const sqlState = (error: SqlError.SqlError): string | undefined => {
   const cause = error.cause as { code?: unknown } | undefined
   return typeof cause?.code === "string" ? cause.code : undefined
 }
+
+/** A confirm that lost a race for the slot rolled back: the client's conflict, not an outage. */
+const slotJustTaken = (error: SqlError.SqlError) =>
+  conflictCodes.has(sqlState(error) ?? "")
+    ? new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot was just taken"] })
+    : undefined
 
 /** Delivery states could not be read: say so rather than guess. */
 const unknownDelivery: Delivery = { status: "unknown", channel: "unknown" }
@@ -89,13 +89,14 @@ const outageSteps = {
     "The booking could not be checked or made because the database does not answer. This attempt booked nothing; if an earlier attempt with the same idempotency_key succeeded, that booking stands. Do not tell the user anything is booked. Retry the same request (same idempotency_key) in a moment: it is safe and returns the booking if one exists.",
   notWritten:
     "Nothing was booked by this attempt: the database failed before the booking was saved. Retry the same request (same idempotency_key) in a moment.",
-  commitUnknown: (requestId: string) =>
-    `The outcome is unknown: the database stopped answering while the booking was being saved, so it may or may not exist. Do not tell the user it is booked, and do not tell them it is not. Retry the same request with the same idempotency_key (safe: it returns the booking if it was saved), or look it up with GET /api/public/bookings/${requestId} once the service answers.`,
   replayUnreadable:
     "A booking was already made with this idempotency_key, but it cannot be read right now because the database does not answer. Do not book again. Retry the same request in a moment to get the booking.",
   statusUnreadable:
     "The booking's status cannot be read right now because the database does not answer. This says nothing about whether the booking exists: do not tell the user it is booked or that it is not, and do not book again. Retry this lookup in a moment."
 } as const
+
+const commitUnknownStep = (requestId: string) =>
+  `The outcome is unknown: the database stopped answering while the booking was being saved, so it may or may not exist. Do not tell the user it is booked, and do not tell them it is not. Retry the same request with the same idempotency_key (safe: it returns the booking if it was saved), or look it up with GET /api/public/bookings/${requestId} once the service answers.`
 
 const sandboxNote =
   "Sandbox: this booking is a test. No provider or customer was told (every message was recorded in the sandbox instead), and no provider's real calendar was touched. "
@@ -103,7 +104,6 @@ const sandboxNote =
 /** Confirms options into durable bookings exactly once per key, and looks them up redacted. */
 export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
   effect: Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
     const calendar = yield* Calendar
     const bookings = yield* BookingsRepo
     const signer = yield* OptionSigner
@@ -111,11 +111,6 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     const idempotency = yield* Idempotency
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
-
-    const unavailable = (safeNextStep: string) => (cause: unknown) =>
-      logFailure("booking persistence failed", cause).pipe(
-        Effect.zipRight(new BookingUnavailable({ safe_next_step: safeNextStep }))
-      )
 
     const load = (where: { readonly id?: string; readonly requestId?: string }, partnerId: string) =>
       where.id !== undefined
@@ -175,28 +170,6 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       }
       return response
     }
-
-    const replay = (
-      partner: Partner["Type"],
-      stored: { readonly requestHash: string; readonly resourceId: string },
-      hash: string
-    ) =>
-      Effect.gen(function* () {
-        if (stored.requestHash !== hash) {
-          return yield* new IdempotencyKeyReused({
-            issues: ["idempotency_key: was already used with a different request"],
-            safe_next_step: "Use a new idempotency_key for a different booking request."
-          })
-        }
-        const booking = yield* load({ id: stored.resourceId }, partner.id).pipe(
-          Effect.catchAll(unavailable(outageSteps.replayUnreadable))
-        )
-        if (Option.isNone(booking)) {
-          return yield* unavailable(outageSteps.replayUnreadable)("idempotency key without its booking")
-        }
-        const states = yield* deliveryStates([booking.value.id])
-        return { status: 200 as const, body: respond(booking.value, states, true) }
-      })
 
     /** The client's own mistakes against the option it sent: 400 naming the field. */
     const checkAgainstOption = (request: BookingConfirmationRequest, option: SignedOption) => {
@@ -265,24 +238,17 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         return offer
       })
 
-    /** The key from the body or the Idempotency-Key header; one is required, and two must agree. */
-    const keyOf = (request: BookingConfirmationRequest, headerKey: string | undefined) => {
-      if (headerKey !== undefined && request.idempotency_key !== undefined && headerKey !== request.idempotency_key) {
-        return Effect.fail(
-          new InvalidRequest({
-            issues: ["idempotency_key: differs from the Idempotency-Key header; send one key, or the same in both"]
-          })
-        )
-      }
-      const key = request.idempotency_key ?? headerKey
-      return key === undefined
-        ? Effect.fail(
-            new InvalidRequest({
-              issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"]
-            })
-          )
-        : Effect.succeed(key)
-    }
+    /** One key is required, in the body or the Idempotency-Key header. */
+    const keyOf = (request: BookingConfirmationRequest, headerKey: string | undefined) =>
+      Effect.flatMap(idempotencyKeyOf(request.idempotency_key, headerKey), (key) =>
+        key === undefined
+          ? Effect.fail(
+              new InvalidRequest({
+                issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"]
+              })
+            )
+          : Effect.succeed(key)
+      )
 
     const checkStamps = (request: BookingConfirmationRequest, now: Date) => {
       const issues = futureStampIssues(
@@ -295,180 +261,86 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       return issues.length > 0 ? Effect.fail(new InvalidRequest({ issues })) : Effect.void
     }
 
+    /** The signed option, and the client's own statements checked against it. */
+    const verifyOption = (request: BookingConfirmationRequest, now: Date) =>
+      Effect.tap(signer.verify(request.booking_option_id, now), (option) => checkAgainstOption(request, option))
+
+    /** Inside the transaction that claimed the key: revalidate, announce, hold the slot, record. */
+    const book = (confirming: {
+      readonly ids: BookingIds
+      readonly request: BookingConfirmationRequest
+      readonly partner: Partner["Type"]
+      readonly option: SignedOption
+      readonly now: Date
+    }) =>
+      Effect.gen(function* () {
+        const { ids, request, partner, option, now } = confirming
+        const offer = yield* revalidate(option)
+        const confirmation = { ...confirming, offer }
+        const outbox = confirmationOutbox(confirmation, {
+          customer: notifier.channelFor("customer", { email: request.customer.email }, partner.sandbox),
+          provider: notifier.channelFor(
+            "provider",
+            { email: offer.notifyEmail, webhookUrl: offer.notifyWebhookUrl },
+            partner.sandbox
+          )
+        })
+        // The calendar is written last: racing confirms wait on its exclusion constraint for the
+        // shortest time, and a refused slot rolls the outbox rows back with it.
+        yield* notifier.enqueue(outbox, now)
+        const record = bookingRecord(confirmation)
+        yield* calendar.book({
+          id: ids.bookingId,
+          providerId: option.providerId,
+          serviceId: option.serviceId,
+          slotStart: record.slotStart,
+          slotEnd: record.slotEnd,
+          sandbox: partner.sandbox
+        })
+        yield* bookings.insert(record)
+        return { stored: record, outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id) }
+      })
+
     const confirm = Effect.fn("Bookings.confirm")(function* (
       request: BookingConfirmationRequest,
       headerKey: string | undefined,
       partner: Partner["Type"],
       now: Date
     ) {
-      const idempotencyKey = yield* keyOf(request, headerKey)
+      const key = yield* keyOf(request, headerKey)
       yield* checkStamps(request, now)
-      const hash = requestHash({ ...request, idempotency_key: idempotencyKey })
-      const existing = yield* idempotency
-        .find(partner.id, "booking", idempotencyKey)
-        .pipe(Effect.catchAll(unavailable(outageSteps.beforeWriting)))
-      if (Option.isSome(existing)) return yield* replay(partner, existing.value, hash)
-
-      const option = yield* signer.verify(request.booking_option_id, now)
-      yield* checkAgainstOption(request, option)
-
-      const bookingId = randomUUID()
-      const requestId = `bkg_${randomBytes(15).toString("base64url")}`
-      const written = yield* transactionOutcome(
-        sql,
-        Effect.gen(function* () {
-          const claimed = yield* idempotency.claim({
-            partnerId: partner.id,
-            scope: "booking",
-            key: idempotencyKey,
-            requestHash: hash,
-            resourceId: bookingId
-          })
-          if (!claimed) return Option.none<{ readonly stored: StoredBooking; readonly outbox: ReadonlyArray<string> }>()
-          const offer = yield* revalidate(option)
-          const timeZone =
-            option.timeZone !== undefined && isValidTimeZone(option.timeZone) ? option.timeZone : fallbackZone
-          const slot = { start: option.slotStart, end: option.slotEnd }
-          const label = slotLabel(slot, timeZone)
-          const customerName = customerNameOf(request.customer)
-          const messages = bookingConfirmation({
-            bookingId,
-            requestId,
-            providerName: offer.providerName,
-            serviceLabelSv: offer.labelSv ?? option.serviceId,
-            ...(offer.labelEn ? { serviceLabelEn: offer.labelEn } : {}),
-            slotStart: new Date(option.slotStart),
-            slotEnd: new Date(option.slotEnd),
-            timeZone,
-            price: {
-              amountSek: option.amountSek,
-              pricingModel: option.pricingModel,
-              priceType: option.priceType,
-              unitPriceSek: option.unitPriceSek,
-              quantity: option.quantity
-            },
-            termsVersion: option.termsVersion,
-            termsUrl: offer.termsUrl ?? "",
-            serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
-            customerName
-          })
-          const customerChannel = notifier.channelFor("customer", { email: request.customer.email }, partner.sandbox)
-          const providerChannel = notifier.channelFor(
-            "provider",
-            { email: offer.notifyEmail, webhookUrl: offer.notifyWebhookUrl },
-            partner.sandbox
-          )
-          const outbox: Array<Notification> = [
-            {
-              id: randomUUID(),
-              topic: "booking_confirmed",
-              subjectId: bookingId,
-              recipientRole: "customer",
-              providerId: null,
-              ...customerChannel,
-              ...messages.customer,
-              payload: {}
-            },
-            {
-              id: randomUUID(),
-              topic: "booking_confirmed",
-              subjectId: bookingId,
-              recipientRole: "provider",
-              providerId: option.providerId,
-              ...providerChannel,
-              ...messages.provider
-            }
-          ]
-          // The calendar is written last: racing confirms wait on its exclusion constraint for the
-          // shortest time, and a refused slot rolls the outbox rows back with it.
-          yield* notifier.enqueue(outbox, now)
-          const slotStart = new Date(option.slotStart)
-          const slotEnd = new Date(option.slotEnd)
-          yield* calendar.book({
-            id: bookingId,
-            providerId: option.providerId,
-            serviceId: option.serviceId,
-            slotStart,
-            slotEnd,
-            sandbox: partner.sandbox
-          })
-          const record: NewBooking = {
-            id: bookingId,
-            requestId,
-            partnerId: partner.id,
-            providerId: option.providerId,
-            providerName: offer.providerName,
-            serviceId: option.serviceId,
-            verticalId: option.verticalId,
-            jobTypeId: option.jobTypeId,
-            serviceLabelSv: offer.labelSv ?? option.serviceId,
-            slotStart,
-            slotEnd,
-            slotLabel: label,
-            timeZone,
-            priceSek: option.amountSek,
-            pricingModel: option.pricingModel,
-            priceType: option.priceType,
-            unitPriceSek: option.unitPriceSek ?? null,
-            unit: option.unit ?? null,
-            quantity: option.quantity ?? null,
-            termsVersion: option.termsVersion,
-            termsUrl: offer.termsUrl ?? "",
-            scope: offer.scope ?? {},
-            customer: request.customer,
-            serviceLocation: request.service_location,
-            destinationLocation: request.destination_location ?? null,
-            consent: {
-              user_consent_confirmed: true,
-              statement: request.user_consent_statement ?? null,
-              collected_at: request.consent_collected_at ?? null,
-              source: request.consent_source ?? null,
-              booking_terms_accepted: true,
-              booking_terms_version: request.booking_terms_version,
-              booking_terms_accepted_at: request.booking_terms_accepted_at,
-              recorded_at: now.toISOString()
-            },
-            source: request.source,
-            externalReference: request.external_reference ?? null,
-            confirmedAt: now,
-            sandbox: partner.sandbox
-          }
-          yield* bookings.insert(record)
-          return Option.some({
-            stored: record,
-            outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id)
-          })
-        })
-      ).pipe(
-        Effect.catchTags({
-          NotWritten: (error: NotWritten): Effect.Effect<never, SlotTaken | BookingUnavailable> =>
-            conflictCodes.has(sqlState(error.cause) ?? "")
-              ? Effect.fail(new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot was just taken"] }))
-              : unavailable(outageSteps.notWritten)(error.cause),
-          CommitUnknown: (error: CommitUnknown) => unavailable(outageSteps.commitUnknown(requestId))(error.cause)
-        })
-      )
-
-      if (Option.isNone(written)) {
-        const raced = yield* idempotency
-          .find(partner.id, "booking", idempotencyKey)
-          .pipe(Effect.catchAll(unavailable(outageSteps.replayUnreadable)))
-        if (Option.isNone(raced)) return yield* unavailable(outageSteps.replayUnreadable)("idempotency key vanished")
-        return yield* replay(partner, raced.value, hash)
+      const ids = newBookingIds()
+      const outcome = yield* idempotency.write({
+        scope: "booking",
+        keyReusedStep: "Use a new idempotency_key for a different booking request.",
+        steps: { ...outageSteps, commitUnknown: commitUnknownStep(ids.requestId) },
+        partnerId: partner.id,
+        key,
+        hash: requestHash({ ...request, idempotency_key: key }),
+        resourceId: ids.bookingId,
+        load: (bookingId) => bookings.findById(partner.id, bookingId),
+        prepare: verifyOption(request, now),
+        write: (option) => book({ ids, request, partner, option, now }),
+        refused: slotJustTaken
+      })
+      if (outcome._tag === "Replayed") {
+        const states = yield* deliveryStates([outcome.stored.id])
+        return { status: 200 as const, body: respond(outcome.stored, states, true) }
       }
+      const { stored, outbox } = outcome.written
       if (!partner.sandbox) yield* Metric.increment(bookingsConfirmed)
       // The states are read below either way; a failed read there is reported as unknown.
-      yield* Effect.ignore(notifier.deliverNow(written.value.outbox))
+      yield* Effect.ignore(notifier.deliverNow(outbox))
       // Read after the bounded wait, so skipped rows and late outcomes both show.
-      const states = yield* deliveryStates([written.value.stored.id])
-      return { status: 201 as const, body: respond(written.value.stored, states, false) }
+      const states = yield* deliveryStates([stored.id])
+      return { status: 201 as const, body: respond(stored, states, false) }
     })
 
     const status = Effect.fn("Bookings.status")(function* (bookingId: string, partner: Partner["Type"]) {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bookingId)
       const found = yield* (
         isUuid ? load({ id: bookingId }, partner.id) : load({ requestId: bookingId }, partner.id)
-      ).pipe(Effect.catchAll(unavailable(outageSteps.statusUnreadable)))
+      ).pipe(Effect.catchAll(persistenceUnavailable("booking", outageSteps.statusUnreadable)))
       if (Option.isNone(found)) {
         const response: BookingStatusResponse = {
           ok: true,

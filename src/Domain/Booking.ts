@@ -1,7 +1,6 @@
-import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
-import { errorDetails } from "./Errors.js"
+import { ContractError } from "./Errors.js"
 import { DateTimeString, optional, strictInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
 
@@ -137,32 +136,36 @@ export const BookingStatusResponse = Schema.Union(
 )
 export type BookingStatusResponse = typeof BookingStatusResponse.Type
 
-export class PriceChanged extends Schema.TaggedError<PriceChanged>()(
+export class PriceChanged extends ContractError<PriceChanged>()(
   "price_changed",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 409, description: "The provider's price changed since the search" })
+  409,
+  "The provider's price changed since the search",
+  ["issues", "option_refresh_required"]
 ) {}
 
-export class TermsChanged extends Schema.TaggedError<TermsChanged>()(
+export class TermsChanged extends ContractError<TermsChanged>()(
   "terms_changed",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 409, description: "The provider's terms version changed since the search" })
+  409,
+  "The provider's terms version changed since the search",
+  ["issues", "option_refresh_required"]
 ) {}
 
-export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()(
+export class ProviderUnavailable extends ContractError<ProviderUnavailable>()(
   "provider_unavailable",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 409, description: "The provider no longer offers this service at this postcode" })
+  409,
+  "The provider no longer offers this service at this postcode",
+  ["issues", "option_refresh_required"]
 ) {}
 
-export class SlotTaken extends Schema.TaggedError<SlotTaken>()(
+export class SlotTaken extends ContractError<SlotTaken>()(
   "slot_taken",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 409, description: "The slot is no longer free in the provider's calendar" })
+  409,
+  "The slot is no longer free in the provider's calendar",
+  ["issues", "option_refresh_required"]
 ) {}
 
-export class BookingUnavailable extends Schema.TaggedError<BookingUnavailable>()(
+export class BookingUnavailable extends ContractError<BookingUnavailable>()(
   "booking_unavailable",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 503, description: "Booking persistence is unavailable" })
+  503,
+  "Booking persistence is unavailable"
 ) {}

@@ -1,7 +1,6 @@
-import { HttpApiSchema } from "@effect/platform"
 import { Either, Redacted, Schema } from "effect"
 import { VerticalId } from "./Catalog.js"
-import { errorDetails } from "./Errors.js"
+import { ContractError } from "./Errors.js"
 
 // Bounded so that even a claim set of worst-case strings (six JSON bytes per UTF-16 unit)
 // signs to a booking_option_id well under the spec's 24000 characters.
@@ -46,25 +45,24 @@ export type SignedOption = typeof SignedOption.Type
 /** What a caller states; the signer adds the expiry and the nonce. */
 export type OptionClaims = Omit<SignedOption, "nonce" | "expiresAt">
 
-export class OptionInvalid extends Schema.TaggedError<OptionInvalid>()(
+export class OptionInvalid extends ContractError<OptionInvalid>()(
   "option_invalid",
-  errorDetails,
-  HttpApiSchema.annotations({
-    status: 409,
-    description: "The booking_option_id was not issued by this service or was altered"
-  })
+  409,
+  "The booking_option_id was not issued by this service or was altered",
+  ["option_refresh_required"]
 ) {}
 
-export class OptionExpired extends Schema.TaggedError<OptionExpired>()(
+export class OptionExpired extends ContractError<OptionExpired>()(
   "option_expired",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 409, description: "The booking option has expired" })
+  409,
+  "The booking option has expired",
+  ["option_refresh_required"]
 ) {}
 
-export class SigningNotConfigured extends Schema.TaggedError<SigningNotConfigured>()(
+export class SigningNotConfigured extends ContractError<SigningNotConfigured>()(
   "signing_not_configured",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 503, description: "Production has no booking option signing key configured" })
+  503,
+  "Production has no booking option signing key configured"
 ) {}
 
 const MIN_SECRET_BYTES = 32

@@ -6,7 +6,7 @@ import { VerticalId } from "./Catalog.js"
  * Every error class's `_tag` is its stable snake_case `error` code. On the wire the tag
  * travels as `error`, beside `ok: false` and the HTTP status (spec section 7).
  */
-export const errorDetails = {
+const errorDetails = {
   issues: Schema.optional(Schema.Array(Schema.String)),
   accepted_job_type_ids: Schema.optional(Schema.Array(Schema.String)),
   supported_vertical_ids: Schema.optional(Schema.Array(VerticalId)),
@@ -15,7 +15,32 @@ export const errorDetails = {
   safe_next_step: Schema.optional(Schema.String)
 }
 
-type ErrorClass = Schema.Schema.AnyNoContext & { readonly _tag: string }
+type Detail = Exclude<keyof typeof errorDetails, "safe_next_step">
+
+/** Every error may tell the assistant what to do next; the other details are the class's own. */
+const detailsOf = <Carries extends Array<Detail>>(carries: Carries) =>
+  Object.fromEntries([...carries, "safe_next_step" as const].map((detail) => [detail, errorDetails[detail]])) as Pick<
+    typeof errorDetails,
+    Carries[number] | "safe_next_step"
+  >
+
+/**
+ * An error class of the contract: its `_tag` is the `error` code, its status (with the description
+ * OpenAPI shows) travels with the class, and it declares the details of the body it fills in
+ * besides `safe_next_step`.
+ * On the wire every error has the one section 7 body (`errorBody`), whatever it fills in.
+ */
+export const ContractError =
+  <Self = never>() =>
+  <Tag extends string, const Carries extends Array<Detail> = []>(
+    tag: Tag,
+    status: number,
+    description: string,
+    carries: Carries = [] as unknown as Carries
+  ) =>
+    Schema.TaggedError<Self>()(tag, detailsOf(carries), HttpApiSchema.annotations({ status, description }))
+
+export type ErrorClass = Schema.Schema.AnyNoContext & { readonly _tag: string }
 
 export const ErrorBodyFields = Schema.Struct({
   ok: Schema.Literal(false),
@@ -43,86 +68,81 @@ export const errorBody = <E extends ErrorClass>(error: E): Schema.Schema<Schema.
   return wire as unknown as Schema.Schema<Schema.Schema.Type<E>, ErrorBody>
 }
 
-export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
+export class InvalidRequest extends ContractError<InvalidRequest>()(
   "invalid_request",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 400, description: "The request body or parameters are invalid" })
+  400,
+  "The request body or parameters are invalid",
+  [
+    "issues",
+    "accepted_job_type_ids",
+    "supported_vertical_ids",
+    "consent_required_before_create",
+    "option_refresh_required"
+  ]
 ) {}
 
-export class MalformedJson extends Schema.TaggedError<MalformedJson>()(
-  "malformed_json",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 400, description: "The body is not valid JSON" })
-) {}
+export class MalformedJson extends ContractError<MalformedJson>()("malformed_json", 400, "The body is not valid JSON", [
+  "issues"
+]) {}
 
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
-  "unauthorized",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 401, description: "Missing or invalid API token" })
-) {}
+export class Unauthorized extends ContractError<Unauthorized>()("unauthorized", 401, "Missing or invalid API token") {}
 
-export class NotFound extends Schema.TaggedError<NotFound>()(
-  "not_found",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 404, description: "No such route" })
-) {}
+export class NotFound extends ContractError<NotFound>()("not_found", 404, "No such route", ["issues"]) {}
 
-export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()(
+export class MethodNotAllowed extends ContractError<MethodNotAllowed>()(
   "method_not_allowed",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 405, description: "The route exists but not for this method" })
+  405,
+  "The route exists but not for this method",
+  ["issues"]
 ) {}
 
-export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+export class PayloadTooLarge extends ContractError<PayloadTooLarge>()(
   "payload_too_large",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 413, description: "The body is larger than 1 MB" })
+  413,
+  "The body is larger than 1 MB",
+  ["issues"]
 ) {}
 
-export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+export class UnsupportedMediaType extends ContractError<UnsupportedMediaType>()(
   "unsupported_media_type",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 415, description: "The body must be application/json" })
+  415,
+  "The body must be application/json",
+  ["issues"]
 ) {}
 
-export class UnsupportedVertical extends Schema.TaggedError<UnsupportedVertical>()(
+export class UnsupportedVertical extends ContractError<UnsupportedVertical>()(
   "unsupported_vertical",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 422, description: "The vertical is not supported" })
+  422,
+  "The vertical is not supported",
+  ["issues", "supported_vertical_ids"]
 ) {}
 
-export class UnsupportedJobType extends Schema.TaggedError<UnsupportedJobType>()(
+export class UnsupportedJobType extends ContractError<UnsupportedJobType>()(
   "unsupported_job_type",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 422, description: "The job type is not one of the vertical's job types" })
+  422,
+  "The job type is not one of the vertical's job types",
+  ["issues", "accepted_job_type_ids"]
 ) {}
 
-export class RateLimited extends Schema.TaggedError<RateLimited>()(
-  "rate_limited",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 429, description: "Rate limit exceeded" })
-) {}
+export class RateLimited extends ContractError<RateLimited>()("rate_limited", 429, "Rate limit exceeded", ["issues"]) {}
 
-export class InternalError extends Schema.TaggedError<InternalError>()(
-  "internal_error",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 500, description: "Unexpected server error" })
-) {}
+export class InternalError extends ContractError<InternalError>()("internal_error", 500, "Unexpected server error") {}
 
-export class DatabaseUnavailable extends Schema.TaggedError<DatabaseUnavailable>()(
+export class DatabaseUnavailable extends ContractError<DatabaseUnavailable>()(
   "database_unavailable",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 503, description: "The database does not answer" })
+  503,
+  "The database does not answer"
 ) {}
 
-export class AuthNotConfigured extends Schema.TaggedError<AuthNotConfigured>()(
+export class AuthNotConfigured extends ContractError<AuthNotConfigured>()(
   "auth_not_configured",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 503, description: "Production has no API token configured" })
+  503,
+  "Production has no API token configured"
 ) {}
 
-export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()(
+export class IdempotencyKeyReused extends ContractError<IdempotencyKeyReused>()(
   "idempotency_key_reused",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 409, description: "The idempotency key was used with a different request" })
+  409,
+  "The idempotency key was used with a different request",
+  ["issues"]
 ) {}

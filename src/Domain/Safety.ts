@@ -1,7 +1,5 @@
-import { HttpApiSchema } from "@effect/platform"
-import { Schema } from "effect"
 import type { JobType } from "./Catalog.js"
-import { errorDetails } from "./Errors.js"
+import { ContractError } from "./Errors.js"
 
 /**
  * Truth rule 5: the service is not for emergencies or safety-critical triage. Every job type
@@ -18,11 +16,9 @@ export const emergencyAdvice = {
 /** What an assistant tells the person, in Swedish first and English after. */
 export const emergencyStep = `Nothing can be booked or requested for an emergency here. Tell the user, in their language: "${emergencyAdvice.sv}" / "${emergencyAdvice.en}"`
 
-export class EmergencyNotSupported extends Schema.TaggedError<EmergencyNotSupported>()(
+export class EmergencyNotSupported extends ContractError<EmergencyNotSupported>()(
   "emergency_not_supported",
-  errorDetails,
-  HttpApiSchema.annotations({
-    status: 400,
-    description: "Emergencies and safety-critical jobs cannot be requested here; the body says to call 112"
-  })
+  400,
+  "Emergencies and safety-critical jobs cannot be requested here; the body says to call 112",
+  ["issues"]
 ) {}

@@ -1,14 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { errorBody, errorDetails, Unauthorized } from "../Domain/Errors.js"
+import { ContractError, errorBody, Unauthorized } from "../Domain/Errors.js"
 
-export class NotReady extends Schema.TaggedError<NotReady>()(
+export class NotReady extends ContractError<NotReady>()(
   "not_ready",
-  errorDetails,
-  HttpApiSchema.annotations({
-    status: 503,
-    description: "This instance cannot do its job; `issues` says what is missing"
-  })
+  503,
+  "This instance cannot do its job; `issues` says what is missing",
+  ["issues"]
 ) {}
 
 export class HealthApi extends HttpApiGroup.make("health")

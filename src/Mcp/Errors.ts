@@ -1,32 +1,34 @@
-import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import { Schema } from "effect"
-import { type ErrorBody, errorBody, errorDetails } from "../Domain/Errors.js"
+import { ContractError, type ErrorBody, type ErrorClass, errorBody } from "../Domain/Errors.js"
 
-export class OriginNotAllowed extends Schema.TaggedError<OriginNotAllowed>()(
+export class OriginNotAllowed extends ContractError<OriginNotAllowed>()(
   "origin_not_allowed",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 403, description: "The Origin header names a site that may not call /mcp" })
+  403,
+  "The Origin header names a site that may not call /mcp",
+  ["issues"]
 ) {}
 
-export class SessionRequired extends Schema.TaggedError<SessionRequired>()(
+export class SessionRequired extends ContractError<SessionRequired>()(
   "mcp_session_required",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 400, description: "Only initialize may be sent without Mcp-Session-Id" })
+  400,
+  "Only initialize may be sent without Mcp-Session-Id",
+  ["issues"]
 ) {}
 
-export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()(
+export class SessionNotFound extends ContractError<SessionNotFound>()(
   "mcp_session_not_found",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 404, description: "The MCP session expired, was closed or is not the caller's" })
+  404,
+  "The MCP session expired, was closed or is not the caller's",
+  ["issues"]
 ) {}
 
-export class ProtocolVersionMismatch extends Schema.TaggedError<ProtocolVersionMismatch>()(
+export class ProtocolVersionMismatch extends ContractError<ProtocolVersionMismatch>()(
   "mcp_protocol_version_mismatch",
-  errorDetails,
-  HttpApiSchema.annotations({ status: 400, description: "MCP-Protocol-Version is not the version the session agreed" })
+  400,
+  "MCP-Protocol-Version is not the version the session agreed",
+  ["issues"]
 ) {}
-
-type ErrorClass = Schema.Schema.AnyNoContext & { readonly _tag: string }
 
 /** The section 7 body of any error class instance, as REST would write it. */
 export const wireError = (error: { readonly _tag: string }): ErrorBody =>

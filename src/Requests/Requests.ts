@@ -1,22 +1,22 @@
 import { randomBytes, randomUUID } from "node:crypto"
-import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
-import { BookingUnavailable, customerNameOf } from "../Domain/Booking.js"
+import { customerNameOf } from "../Domain/Booking.js"
 import { requestsSpecVersion } from "../Domain/Capabilities.js"
-import { type JobType, supportedVerticalIds } from "../Domain/Catalog.js"
-import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import type { JobType, Vertical } from "../Domain/Catalog.js"
+import { InvalidRequest } from "../Domain/Errors.js"
 import { requestForProvider } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { CreatedRequest, Handoff, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
+import type { HandoffPlan, NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
-import { logFailure } from "../Failure.js"
-import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transactionOutcome } from "../Idempotency.js"
-import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
+import { Idempotency, idempotencyKeyOf, type OutageSteps, persistenceUnavailable, requestHash } from "../Idempotency.js"
+import { type ChannelChoice, type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { Supply } from "../Supply.js"
+import { RequestsRepo } from "./RequestsRepo.js"
 
 /** At most this many providers receive one request. */
 export const maxCandidates = 10
@@ -36,8 +36,6 @@ export const postcodeIn = (location: ServiceRequestCreate["location"]): number |
  */
 export const taxonomyConfidence = (jobType: JobType): CreatedRequest["taxonomy_confidence"] =>
   jobType.routing_mode === "standardized" ? "high" : jobType.routing_mode === "needs_clarification" ? "medium" : "low"
-
-type HandoffPlan = "queued" | "no_candidates" | "no_reachable_candidates"
 
 const providers = (n: number) => (n === 1 ? "1 provider" : `${n} providers`)
 
@@ -80,7 +78,7 @@ export const nextStepFor = (handoff: Handoff, giveUpHours: number): string => {
   }
 }
 
-const outageSteps = {
+const outageSteps: OutageSteps = {
   beforeWriting:
     "The request could not be checked or stored because the database does not answer. This attempt stored nothing and sent nothing; if an earlier attempt with the same idempotency key succeeded, that request stands. Retry the same request (same idempotency key) in a moment.",
   notWritten:
@@ -89,20 +87,107 @@ const outageSteps = {
     "The outcome is unknown: the database stopped answering while the request was being saved, so it may or may not exist. Do not tell the user it was sent. Retry the same request with the same idempotency key (safe: it returns the stored request if it was saved).",
   replayUnreadable:
     "A request was already stored with this idempotency key, but it cannot be read right now because the database does not answer. Do not create another. Retry the same request in a moment."
-} as const
+}
 
-interface StoredRequest {
+interface Candidate extends ChannelChoice {
+  readonly provider: { readonly id: string; readonly name: string; readonly directBooking: boolean }
+}
+
+const handoffPlan = (candidates: ReadonlyArray<Candidate>): HandoffPlan =>
+  candidates.length === 0
+    ? "no_candidates"
+    : candidates.some(({ channel }) => channel !== "none")
+      ? "queued"
+      : "no_reachable_candidates"
+
+/** The stored decisions about a new request: what the response and every replay tell. */
+const storedRequest = (input: {
   readonly id: string
-  readonly sessionId: string
-  readonly verticalId: CreatedRequest["vertical_id"]
-  readonly jobTypeId: string
-  readonly taxonomyConfidence: CreatedRequest["taxonomy_confidence"]
-  readonly customerNextStep: CreatedRequest["customer_next_step"]
-  readonly bookingMode: string
-  readonly candidates: CreatedRequest["provider_candidates"]
-  readonly handoff: HandoffPlan
+  readonly request: ServiceRequestCreate
+  readonly vertical: Vertical
+  readonly jobType: JobType
+  readonly candidates: ReadonlyArray<Candidate>
   readonly hasPostcode: boolean
   readonly sandbox: boolean
+}): StoredRequest => ({
+  id: input.id,
+  sessionId: `req_${randomBytes(15).toString("base64url")}`,
+  verticalId: input.vertical.vertical_id,
+  jobTypeId: input.jobType.job_type_id,
+  taxonomyConfidence: taxonomyConfidence(input.jobType),
+  customerNextStep: input.request.customer_next_step ?? "contact_me",
+  bookingMode: input.jobType.fixed_price_seed?.booking_mode_when_qualified ?? "request_only",
+  candidates: input.candidates.map(({ provider, channel }) => ({
+    id: provider.id,
+    name: provider.name,
+    can_receive_request: channel !== "none",
+    direct_booking: provider.directBooking
+  })),
+  handoff: handoffPlan(input.candidates),
+  hasPostcode: input.hasPostcode,
+  sandbox: input.sandbox
+})
+
+/** The row: the stored decisions, the body as sent and the consent record. */
+const requestRecord = (
+  { hasPostcode: _, ...stored }: StoredRequest,
+  request: ServiceRequestCreate,
+  partnerId: string,
+  now: Date
+): NewRequest => ({
+  ...stored,
+  partnerId,
+  body: request,
+  consent: {
+    user_consent_confirmed: true,
+    statement: request.user_consent_statement ?? null,
+    collected_at: request.consent_collected_at ?? null,
+    source: request.consent_source ?? null,
+    recorded_at: now.toISOString()
+  },
+  createdAt: now
+})
+
+/** One outbox row per provider that can receive the request. */
+const handoffOutbox = (input: {
+  readonly stored: StoredRequest
+  readonly request: ServiceRequestCreate
+  readonly vertical: Vertical
+  readonly jobType: JobType
+  readonly candidates: ReadonlyArray<Candidate>
+  readonly postcode: number | undefined
+}): ReadonlyArray<Notification> => {
+  const { request, postcode } = input
+  const customerName = customerNameOf(request.customer)
+  return input.candidates
+    .filter(({ channel }) => channel !== "none")
+    .map(({ provider, channel, address }) => {
+      const message = requestForProvider({
+        requestId: input.stored.sessionId,
+        verticalLabelSv: input.vertical.label_sv,
+        jobTypeLabelSv: input.jobType.label_sv,
+        description: request.description,
+        ...(postcode === undefined ? {} : { postcode: String(postcode).replace(/^(\d{3})/, "$1 ") }),
+        ...((request.timing.preferred_time_text ?? request.timing.urgency)
+          ? { preferredTime: request.timing.preferred_time_text ?? request.timing.urgency ?? "" }
+          : {}),
+        customerName,
+        customerPhone: request.customer.phone,
+        customerEmail: request.customer.email
+      })
+      return {
+        id: randomUUID(),
+        topic: "request_created",
+        subjectId: input.stored.id,
+        recipientRole: "provider",
+        providerId: provider.id,
+        channel,
+        address,
+        subject: message.subject,
+        body: message.body,
+        payload: message.payload
+      } as const
+    })
 }
 
 const sandboxNote =
@@ -111,17 +196,12 @@ const sandboxNote =
 /** Structured provider follow-up requests: stored after consent, handed to providers, never bookings. */
 export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
   effect: Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
     const catalog = yield* Catalog
     const supply = yield* Supply
     const notifier = yield* Notifier
     const idempotency = yield* Idempotency
+    const requests = yield* RequestsRepo
     const config = yield* AppConfig
-
-    const unavailable = (safeNextStep: string) => (cause: unknown) =>
-      logFailure("request persistence failed", cause).pipe(
-        Effect.zipRight(new BookingUnavailable({ safe_next_step: safeNextStep }))
-      )
 
     const respond = (
       stored: StoredRequest,
@@ -156,62 +236,22 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
       }
     }
 
-    const load = (id: string, partnerId: string) =>
-      sql<StoredRequest>`
-        SELECT id, session_id, vertical_id, job_type_id, taxonomy_confidence, customer_next_step, booking_mode, candidates,
-          handoff, (handoff <> 'no_candidates' OR body->'location' ? 'postcode') AS has_postcode, sandbox
-        FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0]))
-      )
-
-    const replay = (
-      stored: { readonly requestHash: string; readonly resourceId: string },
-      hash: string,
-      partnerId: string
-    ) =>
-      Effect.gen(function* () {
-        if (stored.requestHash !== hash) {
-          return yield* new IdempotencyKeyReused({
-            issues: ["idempotency_key: was already used with a different request"],
-            safe_next_step: "Use a new idempotency key for a different request."
-          })
-        }
-        const found = yield* load(stored.resourceId, partnerId).pipe(
-          Effect.catchAll(unavailable(outageSteps.replayUnreadable))
-        )
-        if (Option.isNone(found)) {
-          return yield* unavailable(outageSteps.replayUnreadable)("idempotency key without its request")
-        }
-        const states = yield* statesOrUnknown(notifier.statesOf([found.value.id]))
-        return { status: 200 as const, body: respond(found.value, states, true) }
-      })
-
     const validate = (request: ServiceRequestCreate, headerKey: string | undefined, now: Date) =>
       Effect.gen(function* () {
-        if (headerKey !== undefined && request.idempotency_key !== undefined && headerKey !== request.idempotency_key) {
-          return yield* new InvalidRequest({
-            issues: ["idempotency_key: differs from the Idempotency-Key header; send one key, or the same in both"]
-          })
-        }
-        const vertical = catalog.vertical(request.vertical_id)
-        if (Option.isNone(vertical)) {
-          return yield* new InvalidRequest({
-            issues: [
-              `vertical_id: ${request.vertical_id} is not supported; use one of ${supportedVerticalIds.join(", ")}`
-            ],
-            supported_vertical_ids: supportedVerticalIds,
-            safe_next_step: "Do not submit this job: tell the user it is not supported through this service yet."
-          })
-        }
-        const jobType = catalog.jobType(request.vertical_id, request.job_type_id)
-        if (Option.isNone(jobType)) {
-          return yield* new InvalidRequest({
-            issues: [`job_type_id: ${request.job_type_id} is not a job type of ${request.vertical_id}`],
-            accepted_job_type_ids: vertical.value.job_types.map((jt) => jt.job_type_id),
-            safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and send again."
-          })
-        }
-        if (isEmergency(jobType.value)) {
+        const key = yield* idempotencyKeyOf(request.idempotency_key, headerKey)
+        const { vertical, jobType } = yield* catalog.resolve(request.vertical_id, request.job_type_id, {
+          vertical: (details) =>
+            new InvalidRequest({
+              ...details,
+              safe_next_step: "Do not submit this job: tell the user it is not supported through this service yet."
+            }),
+          jobType: (details) =>
+            new InvalidRequest({
+              ...details,
+              safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and send again."
+            })
+        })
+        if (isEmergency(jobType)) {
           return yield* new EmergencyNotSupported({
             issues: [`job_type_id: ${request.job_type_id} is an emergency; this service takes no emergency requests`],
             safe_next_step: emergencyStep
@@ -219,7 +259,49 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
         }
         const stampIssues = futureStampIssues([["consent_collected_at", request.consent_collected_at]], now)
         if (stampIssues.length > 0) return yield* new InvalidRequest({ issues: stampIssues })
-        return { vertical: vertical.value, jobType: jobType.value, key: headerKey ?? request.idempotency_key }
+        return { vertical, jobType, key }
+      })
+
+    /** Who can take the request, and what each is sent: read before the writing transaction. */
+    const plan = (
+      request: ServiceRequestCreate,
+      vertical: Vertical,
+      jobType: JobType,
+      partner: Partner["Type"],
+      id: string
+    ) =>
+      Effect.gen(function* () {
+        const postcode = postcodeIn(request.location)
+        const providers =
+          postcode === undefined
+            ? []
+            : yield* supply
+                .candidates({
+                  verticalId: vertical.vertical_id,
+                  jobTypeId: jobType.job_type_id,
+                  postcode,
+                  limit: maxCandidates
+                })
+                .pipe(Effect.catchAll(persistenceUnavailable("request", outageSteps.beforeWriting)))
+        const candidates = providers.map((provider) => ({
+          provider,
+          ...notifier.channelFor(
+            "provider",
+            { email: provider.notifyEmail, webhookUrl: provider.notifyWebhookUrl },
+            partner.sandbox
+          )
+        }))
+        const stored = storedRequest({
+          id,
+          request,
+          vertical,
+          jobType,
+          candidates,
+          hasPostcode: postcode !== undefined,
+          sandbox: partner.sandbox
+        })
+        const outbox = handoffOutbox({ stored, request, vertical, jobType, candidates, postcode })
+        return { stored, outbox }
       })
 
     const create = Effect.fn("Requests.create")(function* (
@@ -229,128 +311,28 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
       now: Date
     ) {
       const { vertical, jobType, key } = yield* validate(request, headerKey, now)
-      const hash = requestHash({ ...request, idempotency_key: key })
-      if (key !== undefined) {
-        const existing = yield* idempotency
-          .find(partner.id, "request", key)
-          .pipe(Effect.catchAll(unavailable(outageSteps.beforeWriting)))
-        if (Option.isSome(existing)) return yield* replay(existing.value, hash, partner.id)
+      const id = randomUUID()
+      const outcome = yield* idempotency.write({
+        scope: "request",
+        keyReusedStep: "Use a new idempotency key for a different request.",
+        steps: outageSteps,
+        partnerId: partner.id,
+        key,
+        hash: requestHash({ ...request, idempotency_key: key }),
+        resourceId: id,
+        load: (resourceId) => requests.findById(partner.id, resourceId),
+        prepare: plan(request, vertical, jobType, partner, id),
+        write: ({ stored, outbox }) =>
+          Effect.zipRight(
+            requests.insert(requestRecord(stored, request, partner.id, now)),
+            notifier.enqueue(outbox, now)
+          )
+      })
+      if (outcome._tag === "Replayed") {
+        const states = yield* statesOrUnknown(notifier.statesOf([outcome.stored.id]))
+        return { status: 200 as const, body: respond(outcome.stored, states, true) }
       }
-
-      const postcode = postcodeIn(request.location)
-      const providers =
-        postcode === undefined
-          ? []
-          : yield* supply
-              .candidates({
-                verticalId: vertical.vertical_id,
-                jobTypeId: jobType.job_type_id,
-                postcode,
-                limit: maxCandidates
-              })
-              .pipe(Effect.catchAll(unavailable(outageSteps.beforeWriting)))
-      const channels = providers.map((p) => ({
-        provider: p,
-        ...notifier.channelFor("provider", { email: p.notifyEmail, webhookUrl: p.notifyWebhookUrl }, partner.sandbox)
-      }))
-      const stored: StoredRequest = {
-        id: randomUUID(),
-        sessionId: `req_${randomBytes(15).toString("base64url")}`,
-        verticalId: vertical.vertical_id,
-        jobTypeId: jobType.job_type_id,
-        taxonomyConfidence: taxonomyConfidence(jobType),
-        customerNextStep: request.customer_next_step ?? "contact_me",
-        bookingMode: jobType.fixed_price_seed?.booking_mode_when_qualified ?? "request_only",
-        candidates: channels.map(({ provider, channel }) => ({
-          id: provider.id,
-          name: provider.name,
-          can_receive_request: channel !== "none",
-          direct_booking: provider.directBooking
-        })),
-        handoff:
-          providers.length === 0
-            ? "no_candidates"
-            : channels.some(({ channel }) => channel !== "none")
-              ? "queued"
-              : "no_reachable_candidates",
-        hasPostcode: postcode !== undefined,
-        sandbox: partner.sandbox
-      }
-      const customerName = customerNameOf(request.customer)
-      const outbox: ReadonlyArray<Notification> = channels
-        .filter(({ channel }) => channel !== "none")
-        .map(({ provider, channel, address }) => {
-          const message = requestForProvider({
-            requestId: stored.sessionId,
-            verticalLabelSv: vertical.label_sv,
-            jobTypeLabelSv: jobType.label_sv,
-            description: request.description,
-            ...(postcode === undefined ? {} : { postcode: String(postcode).replace(/^(\d{3})/, "$1 ") }),
-            ...((request.timing.preferred_time_text ?? request.timing.urgency)
-              ? { preferredTime: request.timing.preferred_time_text ?? request.timing.urgency ?? "" }
-              : {}),
-            customerName,
-            customerPhone: request.customer.phone,
-            customerEmail: request.customer.email
-          })
-          return {
-            id: randomUUID(),
-            topic: "request_created",
-            subjectId: stored.id,
-            recipientRole: "provider",
-            providerId: provider.id,
-            channel,
-            address,
-            subject: message.subject,
-            body: message.body,
-            payload: message.payload
-          } as const
-        })
-
-      const written = yield* transactionOutcome(
-        sql,
-        Effect.gen(function* () {
-          if (key !== undefined) {
-            const claimed = yield* idempotency.claim({
-              partnerId: partner.id,
-              scope: "request",
-              key,
-              requestHash: hash,
-              resourceId: stored.id
-            })
-            if (!claimed) return false
-          }
-          yield* sql`
-              INSERT INTO service_requests (id, session_id, partner_id, vertical_id, job_type_id, taxonomy_confidence,
-                customer_next_step, booking_mode, body, consent, candidates, handoff, created_at, sandbox)
-              VALUES (${stored.id}::uuid, ${stored.sessionId}, ${partner.id}, ${stored.verticalId}, ${stored.jobTypeId},
-                ${stored.taxonomyConfidence}, ${stored.customerNextStep}, ${stored.bookingMode},
-                ${JSON.stringify(request)}::jsonb,
-                ${JSON.stringify({
-                  user_consent_confirmed: true,
-                  statement: request.user_consent_statement ?? null,
-                  collected_at: request.consent_collected_at ?? null,
-                  source: request.consent_source ?? null,
-                  recorded_at: now.toISOString()
-                })}::jsonb,
-                ${JSON.stringify(stored.candidates)}::jsonb, ${stored.handoff}, ${now}, ${stored.sandbox})`
-          yield* notifier.enqueue(outbox, now)
-          return true
-        })
-      ).pipe(
-        Effect.catchTags({
-          NotWritten: (error: NotWritten) => unavailable(outageSteps.notWritten)(error.cause),
-          CommitUnknown: (error: CommitUnknown) => unavailable(outageSteps.commitUnknown)(error.cause)
-        })
-      )
-
-      if (!written && key !== undefined) {
-        const raced = yield* idempotency
-          .find(partner.id, "request", key)
-          .pipe(Effect.catchAll(unavailable(outageSteps.replayUnreadable)))
-        if (Option.isNone(raced)) return yield* unavailable(outageSteps.replayUnreadable)("idempotency key vanished")
-        return yield* replay(raced.value, hash, partner.id)
-      }
+      const { stored, outbox } = outcome.prepared
       // The hand-off is tried within the bounded wait; the dispatcher retries what is left.
       const states = yield* statesOrUnknown(notifier.deliverNow(outbox.map((row) => row.id)))
       return { status: 201 as const, body: respond(stored, states, false) }
@@ -358,5 +340,5 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
 
     return { create } as const
   }),
-  dependencies: [Catalog.Default, Supply.Default, Notifier.Default, Idempotency.Default]
+  dependencies: [Catalog.Default, Supply.Default, Notifier.Default, Idempotency.Default, RequestsRepo.Default]
 }) {}

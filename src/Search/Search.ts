@@ -1,9 +1,9 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Calendar, type Candidate } from "../Calendar.js"
 import { Catalog } from "../Catalog.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
-import { supportedVerticalIds, type VerticalId } from "../Domain/Catalog.js"
+import type { VerticalId } from "../Domain/Catalog.js"
 import { DatabaseUnavailable, InvalidRequest, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
 import { slotLabel } from "../Domain/Labels.js"
 import { personalDataIn, personalDataIssue, stringsIn } from "../Domain/PersonalData.js"
@@ -13,7 +13,7 @@ import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from 
 import { bufferMinutes, freeSlots, type Interval, longestWorkingDayMinutes } from "../Domain/Slots.js"
 import { postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone, MINUTE } from "../Domain/Zone.js"
-import { logFailure } from "../Failure.js"
+import { failLogged } from "../Failure.js"
 import { OptionSigner } from "../OptionSigner.js"
 import { parseTimeWindow } from "./TimeWindow.js"
 
@@ -106,24 +106,18 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
 
     const validate = (request: BookingSearchRequest) =>
       Effect.gen(function* () {
-        const vertical = catalog.vertical(request.vertical_id)
-        if (Option.isNone(vertical)) {
-          return yield* new UnsupportedVertical({
-            issues: [
-              `vertical_id: ${request.vertical_id} is not supported; use one of ${supportedVerticalIds.join(", ")}`
-            ],
-            supported_vertical_ids: supportedVerticalIds,
-            safe_next_step: "Tell the user this kind of job is not bookable through this service yet."
-          })
-        }
-        const jobType = catalog.jobType(request.vertical_id, request.job_type_id)
-        if (Option.isNone(jobType)) {
-          return yield* new UnsupportedJobType({
-            issues: [`job_type_id: ${request.job_type_id} is not a job type of ${request.vertical_id}`],
-            accepted_job_type_ids: vertical.value.job_types.map((jt) => jt.job_type_id),
-            safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and search again."
-          })
-        }
+        const { vertical, jobType } = yield* catalog.resolve(request.vertical_id, request.job_type_id, {
+          vertical: (details) =>
+            new UnsupportedVertical({
+              ...details,
+              safe_next_step: "Tell the user this kind of job is not bookable through this service yet."
+            }),
+          jobType: (details) =>
+            new UnsupportedJobType({
+              ...details,
+              safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and search again."
+            })
+        })
         const issues: Array<string> = [...personalDataIssues(request), ...detailIssues(request.details)]
         if (destinationRequired.has(request.job_type_id) && request.destination_location === undefined) {
           issues.push(`destination_location: is required for ${request.job_type_id}`)
@@ -136,9 +130,9 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
               if (request.details[key] === undefined) issues.push(`details.${key}: is required for moving_home`)
         }
         if (issues.length > 0) return yield* new InvalidRequest({ issues })
-        const verticalId = vertical.value.vertical_id
+        const verticalId = vertical.vertical_id
         const destination = movesBetweenPostcodes(verticalId) ? request.destination_location : undefined
-        return { verticalId, jobType: jobType.value, destination }
+        return { verticalId, jobType, destination }
       })
 
     const toOption = (
@@ -232,9 +226,11 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
           range: { start: window.start.getTime() - buffer, end: window.end.getTime() + buffer }
         })
         .pipe(
-          Effect.catchTag("SqlError", (error) =>
-            logFailure("search could not read availability", error).pipe(
-              Effect.zipRight(new DatabaseUnavailable({ safe_next_step: unavailableStep }))
+          Effect.catchTag(
+            "SqlError",
+            failLogged(
+              "search could not read availability",
+              () => new DatabaseUnavailable({ safe_next_step: unavailableStep })
             )
           )
         )

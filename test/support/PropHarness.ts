@@ -238,7 +238,11 @@ export const confirm = (request: BookingConfirmationRequest, now: Date = searche
       }
       const failure = Cause.failureOption(exit.cause)
       return Option.isSome(failure)
-        ? { _tag: "Rejected", code: failure.value._tag, refresh: failure.value.option_refresh_required }
+        ? {
+            _tag: "Rejected",
+            code: failure.value._tag,
+            refresh: "option_refresh_required" in failure.value ? failure.value.option_refresh_required : undefined
+          }
         : { _tag: "Defect", cause: Cause.pretty(exit.cause) }
     })
   )

@@ -1,0 +1,130 @@
+import { randomBytes, randomUUID } from "node:crypto"
+import type { CurrentOffer } from "../Calendar.js"
+import { type BookingConfirmationRequest, customerNameOf } from "../Domain/Booking.js"
+import type { SignedOption } from "../Domain/BookingOption.js"
+import type { NewBooking } from "../Domain/BookingRecord.js"
+import { slotLabel } from "../Domain/Labels.js"
+import { bookingConfirmation } from "../Domain/Messages.js"
+import type { Notification } from "../Domain/Outbox.js"
+import type { Partner } from "../Domain/Partner.js"
+import { fallbackZone, isValidTimeZone } from "../Domain/Zone.js"
+import type { ChannelChoice } from "../Notifier.js"
+
+/** The booking's id, stored with the idempotency key, and the reference the customer is given. */
+export interface BookingIds {
+  readonly bookingId: string
+  readonly requestId: string
+}
+
+export const newBookingIds = (): BookingIds => ({
+  bookingId: randomUUID(),
+  requestId: `bkg_${randomBytes(15).toString("base64url")}`
+})
+
+/** Everything a confirmed booking is made of, once the offer is revalidated. */
+export interface Confirmation {
+  readonly ids: BookingIds
+  readonly request: BookingConfirmationRequest
+  readonly partner: Partner["Type"]
+  readonly option: SignedOption
+  readonly offer: CurrentOffer
+  readonly now: Date
+}
+
+const zoneOf = (option: SignedOption) =>
+  option.timeZone !== undefined && isValidTimeZone(option.timeZone) ? option.timeZone : fallbackZone
+
+/** The customer's and the provider's confirmation, each on the channel chosen for it. */
+export const confirmationOutbox = (
+  { ids, request, option, offer }: Confirmation,
+  channels: { readonly customer: ChannelChoice; readonly provider: ChannelChoice }
+): ReadonlyArray<Notification> => {
+  const messages = bookingConfirmation({
+    bookingId: ids.bookingId,
+    requestId: ids.requestId,
+    providerName: offer.providerName,
+    serviceLabelSv: offer.labelSv ?? option.serviceId,
+    ...(offer.labelEn ? { serviceLabelEn: offer.labelEn } : {}),
+    slotStart: new Date(option.slotStart),
+    slotEnd: new Date(option.slotEnd),
+    timeZone: zoneOf(option),
+    price: {
+      amountSek: option.amountSek,
+      pricingModel: option.pricingModel,
+      priceType: option.priceType,
+      unitPriceSek: option.unitPriceSek,
+      quantity: option.quantity
+    },
+    termsVersion: option.termsVersion,
+    termsUrl: offer.termsUrl ?? "",
+    serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
+    customerName: customerNameOf(request.customer)
+  })
+  return [
+    {
+      id: randomUUID(),
+      topic: "booking_confirmed",
+      subjectId: ids.bookingId,
+      recipientRole: "customer",
+      providerId: null,
+      ...channels.customer,
+      ...messages.customer,
+      payload: {}
+    },
+    {
+      id: randomUUID(),
+      topic: "booking_confirmed",
+      subjectId: ids.bookingId,
+      recipientRole: "provider",
+      providerId: option.providerId,
+      ...channels.provider,
+      ...messages.provider
+    }
+  ]
+}
+
+/** The `bookings` row: the offer as confirmed, the customer's details and the consent record. */
+export const bookingRecord = ({ ids, request, partner, option, offer, now }: Confirmation): NewBooking => {
+  const timeZone = zoneOf(option)
+  return {
+    id: ids.bookingId,
+    requestId: ids.requestId,
+    partnerId: partner.id,
+    providerId: option.providerId,
+    providerName: offer.providerName,
+    serviceId: option.serviceId,
+    verticalId: option.verticalId,
+    jobTypeId: option.jobTypeId,
+    serviceLabelSv: offer.labelSv ?? option.serviceId,
+    slotStart: new Date(option.slotStart),
+    slotEnd: new Date(option.slotEnd),
+    slotLabel: slotLabel({ start: option.slotStart, end: option.slotEnd }, timeZone),
+    timeZone,
+    priceSek: option.amountSek,
+    pricingModel: option.pricingModel,
+    priceType: option.priceType,
+    unitPriceSek: option.unitPriceSek ?? null,
+    unit: option.unit ?? null,
+    quantity: option.quantity ?? null,
+    termsVersion: option.termsVersion,
+    termsUrl: offer.termsUrl ?? "",
+    scope: offer.scope ?? {},
+    customer: request.customer,
+    serviceLocation: request.service_location,
+    destinationLocation: request.destination_location ?? null,
+    consent: {
+      user_consent_confirmed: true,
+      statement: request.user_consent_statement ?? null,
+      collected_at: request.consent_collected_at ?? null,
+      source: request.consent_source ?? null,
+      booking_terms_accepted: true,
+      booking_terms_version: request.booking_terms_version,
+      booking_terms_accepted_at: request.booking_terms_accepted_at,
+      recorded_at: now.toISOString()
+    },
+    source: request.source,
+    externalReference: request.external_reference ?? null,
+    confirmedAt: now,
+    sandbox: partner.sandbox
+  }
+}
