@@ -34,7 +34,7 @@ const round = (i: number) => {
   const now = new Date(start + i * 7 * 3_600_000)
   const timeZone = zones[i % zones.length]!
   const window = parseTimeWindow({ preferredTimeText: phrases[i % phrases.length], timeZone, now })
-  const produced: Array<string> = [window.label.sv, window.label.en]
+  const produced: Array<string> = [window.label]
   for (const provider of providers) {
     const busyStart = window.start.getTime() + 26 * 3_600_000
     const slots = freeSlots({

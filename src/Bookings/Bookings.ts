@@ -27,7 +27,7 @@ import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
-import { fallbackZone, formatInZone, isValidTimeZone } from "../Domain/Zone.js"
+import { formatInZone, isValidTimeZone, providerTimeZone } from "../Domain/Zone.js"
 import { logFailure } from "../Failure.js"
 import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transactionOutcome } from "../Idempotency.js"
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
@@ -327,7 +327,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
           if (!claimed) return Option.none<{ readonly stored: StoredBooking; readonly outbox: ReadonlyArray<string> }>()
           const offer = yield* revalidate(option)
           const timeZone =
-            option.timeZone !== undefined && isValidTimeZone(option.timeZone) ? option.timeZone : fallbackZone
+            option.timeZone !== undefined && isValidTimeZone(option.timeZone) ? option.timeZone : providerTimeZone
           const slot = { start: option.slotStart, end: option.slotEnd }
           const label = slotLabel(slot, timeZone)
           const customerName = customerNameOf(request.customer)

@@ -1,7 +1,5 @@
-import { DAY, MINUTE, startOfDay, toInstant, wallClockOf, zoneFor } from "./Zone.js"
+import { DAY, isoWeekday, MINUTE, providerTimeZone, startOfDay, toInstant, wallClockOf, zoneFor } from "./Zone.js"
 
-/** Providers keep their working hours in Swedish local time. */
-export const providerTimeZone = "Europe/Stockholm"
 /** Slots start on a half-hour grid from the opening time. */
 export const slotStepMinutes = 30
 /** Kept free around every confirmed booking, for travel between jobs. */
@@ -37,8 +35,6 @@ export interface SlotQuery {
 }
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
-
-const isoWeekdayOf = (day: number) => ((((Math.floor(day / DAY) + 3) % 7) + 7) % 7) + 1
 
 /**
  * The earliest free slots of one provider: inside its working hours, clear of its confirmed
@@ -84,7 +80,7 @@ export const freeSlots = (query: SlotQuery): Array<Interval> => {
   const slots: Array<Interval> = []
   const lastDay = startOfDay(wallClockOf(query.window.end, zone))
   for (let day = startOfDay(wallClockOf(notBefore, zone)); day <= lastDay; day += DAY) {
-    for (const hours of byWeekday.get(isoWeekdayOf(day)) ?? []) {
+    for (const hours of byWeekday.get(isoWeekday(day)) ?? []) {
       const opens = toInstant(day + minutesOf(hours.opens) * MINUTE, zone)
       const closes = toInstant(day + minutesOf(hours.closes) * MINUTE, zone)
       for (let start = opens; start + duration <= closes; start += step) {
@@ -107,7 +103,7 @@ export const withinWorkingHours = (hours: ReadonlyArray<WorkingHours>, slot: Int
   const day = startOfDay(wallClockOf(slot.start, zone))
   return hours.some(
     (h) =>
-      h.isoWeekday === isoWeekdayOf(day) &&
+      h.isoWeekday === isoWeekday(day) &&
       toInstant(day + minutesOf(h.opens) * MINUTE, zone) <= slot.start &&
       slot.end <= toInstant(day + minutesOf(h.closes) * MINUTE, zone)
   )
