@@ -33,6 +33,7 @@ import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transact
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { bookingConflicts, bookingsConfirmed } from "../Observability.js"
 import { OptionSigner } from "../OptionSigner.js"
+import { Supply } from "../Supply.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 
 const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
@@ -105,6 +106,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const calendar = yield* Calendar
+    const supply = yield* Supply
     const bookings = yield* BookingsRepo
     const signer = yield* OptionSigner
     const notifier = yield* Notifier
@@ -226,7 +228,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     /** What changed on our side since the search: 409 with option_refresh_required. */
     const revalidate = (option: SignedOption) =>
       Effect.gen(function* () {
-        const offer = yield* calendar.current({
+        const offer = yield* supply.currentOffer({
           providerId: option.providerId,
           serviceId: option.serviceId,
           postcode: option.originPostcode,
@@ -512,5 +514,5 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       status
     } as const
   }),
-  dependencies: [Calendar.Default, BookingsRepo.Default, Idempotency.Default]
+  dependencies: [Calendar.Default, Supply.Default, BookingsRepo.Default, Idempotency.Default]
 }) {}
