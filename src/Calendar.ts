@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import type { BookingId, ProviderId, ServiceId } from "./Domain/Ids.js"
 import type { Interval } from "./Domain/Slots.js"
 import { asStored, OfferedService } from "./Domain/Supply.js"
 import { Supply } from "./Supply.js"
@@ -12,9 +13,9 @@ export const Candidate = Schema.Struct({
 export type Candidate = typeof Candidate.Type
 
 export interface CalendarBooking {
-  readonly id: string
-  readonly providerId: string
-  readonly serviceId: string
+  readonly id: BookingId
+  readonly providerId: ProviderId
+  readonly serviceId: ServiceId
   readonly slotStart: Date
   readonly slotEnd: Date
   /** A sandbox booking takes its slot in the sandbox calendar, never the provider's real one. */

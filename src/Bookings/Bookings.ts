@@ -19,6 +19,7 @@ import type { SignedOption } from "../Domain/BookingOption.js"
 import type { NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import { BookingId } from "../Domain/Ids.js"
 import { slotLabel } from "../Domain/Labels.js"
 import { bookingConfirmation } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
@@ -314,7 +315,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       const option = yield* signer.verify(request.booking_option_id, now)
       yield* checkAgainstOption(request, option)
 
-      const bookingId = randomUUID()
+      const bookingId = BookingId.make(randomUUID())
       const requestId = `bkg_${randomBytes(15).toString("base64url")}`
       const written = yield* transactionOutcome(
         sql,

@@ -1,3 +1,4 @@
+import type { OpeningHours } from "./Supply.js"
 import { DAY, isoWeekday, MINUTE, providerTimeZone, startOfDay, toInstant, wallClockOf, zoneFor } from "./Zone.js"
 
 /** Slots start on a half-hour grid from the opening time. */
@@ -7,12 +8,8 @@ export const bufferMinutes = 30
 /** No slot starts sooner than this after the search, so a provider can prepare. */
 export const leadTimeMinutes = 120
 
-export interface WorkingHours {
-  readonly isoWeekday: number
-  /** Local "HH:MM". */
-  readonly opens: string
-  readonly closes: string
-}
+/** One working interval of a provider's week, local "HH:MM". */
+export type WorkingHours = typeof OpeningHours.Type
 
 export interface Interval {
   readonly start: number

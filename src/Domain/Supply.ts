@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
+import { ProviderId, ServiceId } from "./Ids.js"
 import { optional } from "./Input.js"
 
 /** Swedish postcode: three digits, an optional single space, two digits ("111 22", "11122"). */
@@ -137,7 +138,7 @@ export const OpeningHours = Schema.Struct({
 
 /** The columns of an active service that an option shows and prices, read back from `provider_services`. */
 const offeredService = {
-  serviceId: Schema.String,
+  serviceId: ServiceId,
   labelSv: Schema.String,
   labelEn: Schema.NullOr(Schema.String),
   pricingModel: PricingModel,
@@ -159,7 +160,7 @@ export const asStored = { parseOptions: { propertyOrder: "original" } } as const
 
 /** A provider's active fixed-price service for a job, as a search offers it. */
 export const OfferedService = Schema.Struct({
-  providerId: Schema.String,
+  providerId: ProviderId,
   providerName: Schema.String,
   city: Schema.String,
   ratingLabel: Schema.NullOr(Schema.String),
