@@ -61,6 +61,9 @@ export const offsetAt = (instant: number, zone: Zone): number => {
 
 export const wallClockOf = (instant: number, zone: Zone): number => instant + offsetAt(instant, zone)
 
+/** Near a transition DateTime reads the zone up to four times, so its answers are kept. */
+const nearTransitionCache = new WeakMap<Zone, Map<number, number>>()
+
 /**
  * The instant at which the zone's clocks show `wallClock`, with Temporal's "compatible"
  * disambiguation: in an overlap (fall back) the earlier instant wins; in a gap (spring forward)
@@ -70,9 +73,19 @@ export const toInstant = (wallClock: number, zone: Zone): number => {
   // A day on either side sees the offsets before and after any transition; without one, the memoised offset is the answer.
   const before = offsetAt(wallClock - DAY, zone)
   if (before === offsetAt(wallClock + DAY, zone)) return wallClock - before
-  return DateTime.toEpochMillis(
+  let resolved = nearTransitionCache.get(zone)
+  if (resolved === undefined) {
+    resolved = new Map()
+    nearTransitionCache.set(zone, resolved)
+  }
+  const cached = resolved.get(wallClock)
+  if (cached !== undefined) return cached
+  const instant = DateTime.toEpochMillis(
     DateTime.unsafeMakeZoned(wallClock, { timeZone: zone, adjustForTimeZone: true, disambiguation: "compatible" })
   )
+  if (resolved.size >= 50_000) resolved.clear()
+  resolved.set(wallClock, instant)
+  return instant
 }
 
 /** The instant at which clocks in `timeZone` show the given local date-time (see `toInstant` for gaps and overlaps). */
@@ -95,11 +108,28 @@ export const startOfDay = (wallClock: number): number => Math.floor(wallClock / 
 /** 1 = Monday .. 7 = Sunday; 1970-01-01 was a Thursday. */
 export const isoWeekday = (day: number): number => ((((Math.floor(day / DAY) + 3) % 7) + 7) % 7) + 1
 
-/** ISO 8601 in the zone's local time with its explicit offset, to the second: 2026-11-23T08:00:00+01:00. */
+const formattedCache = new WeakMap<Zone, Map<number, string>>()
+
+/**
+ * ISO 8601 in the zone's local time with its explicit offset, to the second: 2026-11-23T08:00:00+01:00.
+ * Searches keep showing the same half-hour slots, so each time is formatted once per zone.
+ */
 export const formatInZone = (instant: Date | number, timeZone: string): string => {
   const wholeSeconds = Math.floor((typeof instant === "number" ? instant : instant.getTime()) / 1000) * 1000
-  const offset = offsetAt(wholeSeconds, zoneFor(timeZone))
+  const zone = zoneFor(timeZone)
+  let formatted = formattedCache.get(zone)
+  if (formatted === undefined) {
+    formatted = new Map()
+    formattedCache.set(zone, formatted)
+  }
+  const cached = formatted.get(wholeSeconds)
+  if (cached !== undefined) return cached
   // formatIsoOffset writes milliseconds (".000+01:00"); the contract's times have none.
-  const iso = DateTime.formatIsoOffset(DateTime.unsafeMakeZoned(wholeSeconds, { timeZone: offset }))
-  return `${iso.slice(0, -10)}${iso.slice(-6)}`
+  const iso = DateTime.formatIsoOffset(
+    DateTime.unsafeMakeZoned(wholeSeconds, { timeZone: offsetAt(wholeSeconds, zone) })
+  )
+  const text = `${iso.slice(0, -10)}${iso.slice(-6)}`
+  if (formatted.size >= 50_000) formatted.clear()
+  formatted.set(wholeSeconds, text)
+  return text
 }
