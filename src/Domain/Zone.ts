@@ -22,7 +22,7 @@ const named = new Map<string, Option.Option<Zone>>()
  * zones by their canonical name only, so each spelling's answer is kept here, capped against
  * floods of made-up or case-variant names.
  */
-export const namedZone = (timeZone: string): Option.Option<Zone> => {
+const namedZone = (timeZone: string): Option.Option<Zone> => {
   const known = named.get(timeZone)
   if (known !== undefined) return known
   const zone = DateTime.zoneMakeNamed(timeZone)
@@ -36,33 +36,44 @@ export const isValidTimeZone = (timeZone: string): boolean => Option.isSome(name
 /** The caller validates the zone separately; here an unknown zone must not crash a search, so it means Swedish time. */
 export const zoneFor = (timeZone: string): Zone => Option.getOrElse(namedZone(timeZone), () => providerZone)
 
-const QUARTER = 15 * MINUTE
-const offsetCache = new WeakMap<Zone, Map<number, number>>()
-
 /**
- * The zone's UTC offset at an instant. Reading it formats the instant in the zone, which is slow,
- * and a search asks thousands of times, so offsets are memoised per quarter hour: every
- * transition since 1970 in the tz database falls on a quarter-hour boundary.
+ * `compute` kept per zone and key. Reading a zone formats an instant in it, which is slow, and a
+ * search asks thousands of times about the same few instants; each zone keeps a bounded number.
  */
-export const offsetAt = (instant: number, zone: Zone): number => {
-  const bucket = Math.floor(instant / QUARTER)
-  let offsets = offsetCache.get(zone)
-  if (offsets === undefined) {
-    offsets = new Map()
-    offsetCache.set(zone, offsets)
+const memoPerZone = <A>(compute: (zone: Zone, key: number) => A) => {
+  const caches = new WeakMap<Zone, Map<number, A>>()
+  return (zone: Zone, key: number): A => {
+    let cache = caches.get(zone)
+    if (cache === undefined) {
+      cache = new Map()
+      caches.set(zone, cache)
+    }
+    const cached = cache.get(key)
+    if (cached !== undefined) return cached
+    const value = compute(zone, key)
+    if (cache.size >= 50_000) cache.clear()
+    cache.set(key, value)
+    return value
   }
-  const cached = offsets.get(bucket)
-  if (cached !== undefined) return cached
-  const offset = DateTime.zonedOffset(DateTime.unsafeMakeZoned(bucket * QUARTER, { timeZone: zone }))
-  if (offsets.size >= 50_000) offsets.clear()
-  offsets.set(bucket, offset)
-  return offset
 }
+
+const QUARTER = 15 * MINUTE
+
+// Every transition since 1970 in the tz database falls on a quarter-hour boundary, so one offset holds for a quarter.
+const offsetOfQuarter = memoPerZone((zone, quarter) =>
+  DateTime.zonedOffset(DateTime.unsafeMakeZoned(quarter * QUARTER, { timeZone: zone }))
+)
+
+/** The zone's UTC offset at an instant. */
+export const offsetAt = (instant: number, zone: Zone): number => offsetOfQuarter(zone, Math.floor(instant / QUARTER))
 
 export const wallClockOf = (instant: number, zone: Zone): number => instant + offsetAt(instant, zone)
 
-/** Near a transition DateTime reads the zone up to four times, so its answers are kept. */
-const nearTransitionCache = new WeakMap<Zone, Map<number, number>>()
+const compatibleInstant = memoPerZone((zone, wallClock) =>
+  DateTime.toEpochMillis(
+    DateTime.unsafeMakeZoned(wallClock, { timeZone: zone, adjustForTimeZone: true, disambiguation: "compatible" })
+  )
+)
 
 /**
  * The instant at which the zone's clocks show `wallClock`, with Temporal's "compatible"
@@ -70,22 +81,9 @@ const nearTransitionCache = new WeakMap<Zone, Map<number, number>>()
  * the time is pushed forward by the gap's length (02:30 becomes 03:30).
  */
 export const toInstant = (wallClock: number, zone: Zone): number => {
-  // A day on either side sees the offsets before and after any transition; without one, the memoised offset is the answer.
+  // A day on either side sees the offsets before and after any transition; without one, the offset is the answer.
   const before = offsetAt(wallClock - DAY, zone)
-  if (before === offsetAt(wallClock + DAY, zone)) return wallClock - before
-  let resolved = nearTransitionCache.get(zone)
-  if (resolved === undefined) {
-    resolved = new Map()
-    nearTransitionCache.set(zone, resolved)
-  }
-  const cached = resolved.get(wallClock)
-  if (cached !== undefined) return cached
-  const instant = DateTime.toEpochMillis(
-    DateTime.unsafeMakeZoned(wallClock, { timeZone: zone, adjustForTimeZone: true, disambiguation: "compatible" })
-  )
-  if (resolved.size >= 50_000) resolved.clear()
-  resolved.set(wallClock, instant)
-  return instant
+  return before === offsetAt(wallClock + DAY, zone) ? wallClock - before : compatibleInstant(zone, wallClock)
 }
 
 /** The instant at which clocks in `timeZone` show the given local date-time (see `toInstant` for gaps and overlaps). */
@@ -108,28 +106,17 @@ export const startOfDay = (wallClock: number): number => Math.floor(wallClock / 
 /** 1 = Monday .. 7 = Sunday; 1970-01-01 was a Thursday. */
 export const isoWeekday = (day: number): number => ((((Math.floor(day / DAY) + 3) % 7) + 7) % 7) + 1
 
-const formattedCache = new WeakMap<Zone, Map<number, string>>()
-
-/**
- * ISO 8601 in the zone's local time with its explicit offset, to the second: 2026-11-23T08:00:00+01:00.
- * Searches keep showing the same half-hour slots, so each time is formatted once per zone.
- */
-export const formatInZone = (instant: Date | number, timeZone: string): string => {
-  const wholeSeconds = Math.floor((typeof instant === "number" ? instant : instant.getTime()) / 1000) * 1000
-  const zone = zoneFor(timeZone)
-  let formatted = formattedCache.get(zone)
-  if (formatted === undefined) {
-    formatted = new Map()
-    formattedCache.set(zone, formatted)
-  }
-  const cached = formatted.get(wholeSeconds)
-  if (cached !== undefined) return cached
-  // formatIsoOffset writes milliseconds (".000+01:00"); the contract's times have none.
+// formatIsoOffset writes milliseconds (".000+01:00"); the contract's times have none.
+const isoToTheSecond = memoPerZone((zone, wholeSeconds) => {
   const iso = DateTime.formatIsoOffset(
     DateTime.unsafeMakeZoned(wholeSeconds, { timeZone: offsetAt(wholeSeconds, zone) })
   )
-  const text = `${iso.slice(0, -10)}${iso.slice(-6)}`
-  if (formatted.size >= 50_000) formatted.clear()
-  formatted.set(wholeSeconds, text)
-  return text
-}
+  return `${iso.slice(0, -10)}${iso.slice(-6)}`
+})
+
+/** ISO 8601 in the zone's local time with its explicit offset, to the second: 2026-11-23T08:00:00+01:00. */
+export const formatInZone = (instant: Date | number, timeZone: string): string =>
+  isoToTheSecond(
+    zoneFor(timeZone),
+    Math.floor((typeof instant === "number" ? instant : instant.getTime()) / 1000) * 1000
+  )
