@@ -1,16 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BookingsApi } from "./Bookings/Api.js"
 import { CapabilitiesApi } from "./Capabilities/Api.js"
-import {
-  errorBody,
-  InternalError,
-  InvalidRequest,
-  MalformedJson,
-  MethodNotAllowed,
-  NotFound,
-  PayloadTooLarge,
-  UnsupportedMediaType
-} from "./Domain/Errors.js"
+import * as Errors from "./Domain/Errors.js"
 import { HealthApi } from "./Health/Api.js"
 import { completeDocument } from "./OpenApiDocument.js"
 import { RequestsApi } from "./Requests/Api.js"
@@ -22,13 +13,13 @@ export class Api extends HttpApi.make("home-service-booking-api")
   .add(BookingsApi)
   .add(RequestsApi)
   .add(HealthApi)
-  .addError(errorBody(InvalidRequest))
-  .addError(errorBody(MalformedJson))
-  .addError(errorBody(NotFound))
-  .addError(errorBody(MethodNotAllowed))
-  .addError(errorBody(PayloadTooLarge))
-  .addError(errorBody(UnsupportedMediaType))
-  .addError(errorBody(InternalError))
+  .addError(Errors.errorBody(Errors.InvalidRequest))
+  .addError(Errors.errorBody(Errors.MalformedJson))
+  .addError(Errors.errorBody(Errors.NotFound))
+  .addError(Errors.errorBody(Errors.MethodNotAllowed))
+  .addError(Errors.errorBody(Errors.PayloadTooLarge))
+  .addError(Errors.errorBody(Errors.UnsupportedMediaType))
+  .addError(Errors.errorBody(Errors.InternalError))
   .annotate(OpenApi.Title, "Home-service booking API (Sweden)")
   .annotate(OpenApi.Version, "public_bookings_api_v1 / public_requests_api_v1")
   .annotate(OpenApi.Transform, completeDocument)

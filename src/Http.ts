@@ -3,14 +3,12 @@ import { Context, Effect, Layer } from "effect"
 import { Api } from "./Api.js"
 import { AppConfig, hostForUrl } from "./AppConfig.js"
 import { AuthenticationLive } from "./Auth.js"
-import { Bookings, conflictTags } from "./Bookings/Bookings.js"
+import { conflictTags } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
-import { CapabilitiesDocument } from "./Capabilities/Document.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { DocsLive } from "./Docs/Http.js"
 import { ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
-import { Readiness } from "./Health/Readiness.js"
 import { listen } from "./HttpListener.js"
 import { McpLive } from "./Mcp/Http.js"
 import {
@@ -22,28 +20,14 @@ import {
   rateLimited,
   rateLimitStoreFailures
 } from "./Metrics.js"
-import { Notifier } from "./Notifier.js"
 import { requestObservability } from "./Observability.js"
-import { OptionSigner } from "./OptionSigner.js"
-import { limitedEndpoints, RateLimiterLive } from "./RateLimiter.js"
+import { limitedEndpoints } from "./RateLimiter.js"
 import { RequestsLive } from "./Requests/Http.js"
-import { Requests } from "./Requests/Requests.js"
 import { routesOf } from "./Routes.js"
 import { SearchLive } from "./Search/Http.js"
-import { BookingSearch } from "./Search/Search.js"
-import { DemoSupplyLive, Supply } from "./Supply.js"
 
-/** Every group's handlers with the services they use; the Api and test Apis are built from it. */
-export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsLive, RequestsLive, HealthLive).pipe(
-  Layer.provide([
-    CapabilitiesDocument.Default,
-    BookingSearch.Default,
-    Bookings.Default,
-    Requests.Default,
-    Readiness.Default
-  ]),
-  Layer.provide([OptionSigner.Default, Notifier.Default, RateLimiterLive])
-)
+/** Every group's handlers, each with its services; the Api and test Apis are built from it. */
+export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsLive, RequestsLive, HealthLive)
 
 /** Business counters are exported at 0 from the start, so rates and alerts work before the first event. */
 const CountersLive = Layer.effectDiscard(
@@ -66,7 +50,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), L
 
 /**
  * The Api with its docs, OpenAPI and error contract, on `server`. The server is built last, after
- * the database, the demo supply and every handler, so nothing listens before the app can answer.
+ * the database, the supply and every handler, so nothing listens before the app can answer.
  */
 export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
   HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
@@ -79,9 +63,7 @@ export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
     Layer.provide(McpLive),
     Layer.provide(ErrorContractLive),
     Layer.provide(ApiLive),
-    Layer.provide(CountersLive),
-    // Provided last so it is built first: the demo supply is in place before anything reads it.
-    Layer.provide(DemoSupplyLive.pipe(Layer.provideMerge(Supply.Default)))
+    Layer.provide(CountersLive)
   )
 
 export const HttpLive = Layer.unwrapEffect(

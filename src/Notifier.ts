@@ -19,7 +19,7 @@ import nodemailer from "nodemailer"
 import { AppConfig } from "./AppConfig.js"
 import { type Notification, OutboxRow } from "./Domain/Outbox.js"
 import { logFailure } from "./Failure.js"
-import { notifications as notificationsTotal } from "./Observability.js"
+import { notifications as notificationsTotal } from "./Metrics.js"
 
 export type RecipientRole = "customer" | "provider"
 export type Channel = "email" | "webhook" | "none" | "sandbox"

@@ -1,33 +1,8 @@
 import { randomUUID } from "node:crypto"
 import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import {
-  Cause,
-  Effect,
-  HashMap,
-  Inspectable,
-  Logger,
-  type LogLevel,
-  Metric,
-  type MetricKey,
-  MetricKeyType,
-  MetricLabel,
-  MetricState,
-  Option
-} from "effect"
+import { Effect, Metric, type MetricKey, MetricKeyType, MetricLabel, MetricState, Option } from "effect"
 import { httpDuration, httpRequests } from "./Metrics.js"
 import { pathOf, type Route } from "./Routes.js"
-
-export {
-  bookingConflicts,
-  bookingsConfirmed,
-  httpDuration,
-  httpRequests,
-  notificationLabels,
-  notifications,
-  presentFromStart,
-  rateLimited,
-  rateLimitStoreFailures
-} from "./Metrics.js"
 
 /** Route labels are the Api's own templates, a closed set, so they cannot grow without bound. */
 export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => {
@@ -92,58 +67,6 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
       )
     })
   )
-}
-
-const textOf = (message: unknown): string =>
-  Array.isArray(message)
-    ? message.map(textOf).join(" ")
-    : typeof message === "string"
-      ? message
-      : Inspectable.toStringUnknown(message, 0)
-
-const reserved = new Set(["time", "level", "msg", "error"])
-
-/** `debug`, `info`, `warn`, `error`, `fatal`: as log collectors spell the levels. */
-const levelName = (level: LogLevel.LogLevel) => (level._tag === "Warning" ? "warn" : level._tag.toLowerCase())
-
-/**
- * One flat JSON object per line: `time`, `level`, `msg`, then the line's annotations as fields
- * (`request_id`, `method`, `route`, `status`, `duration_ms` on the access line) and, for a
- * failure, `error`. Nothing is nested, so a collector indexes every field as it is.
- */
-export const jsonLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
-  const line: Record<string, unknown> = { time: date.toISOString(), level: levelName(logLevel), msg: textOf(message) }
-  for (const [key, value] of HashMap.toEntries(annotations)) {
-    if (reserved.has(key)) continue
-    line[key] = value === null || ["string", "number", "boolean"].includes(typeof value) ? value : textOf(value)
-  }
-  if (!Cause.isEmpty(cause)) line.error = Cause.pretty(cause)
-  return JSON.stringify(line)
-})
-
-/**
- * Writes log lines to `stream` in batches, one write per turn of the event loop. On Linux a write
- * to a pipe is synchronous: one write per line made every request wait on the log reader. What is
- * still pending when the process exits is written then, so no line is lost.
- */
-export const batchedLines = (stream: NodeJS.WritableStream) => {
-  const pending: Array<string> = []
-  let scheduled = false
-  const flush = () => {
-    scheduled = false
-    if (pending.length === 0) return
-    const text = `${pending.join("\n")}\n`
-    pending.length = 0
-    stream.write(text)
-  }
-  process.on("exit", flush)
-  return Logger.map(jsonLogger, (line) => {
-    pending.push(line)
-    if (!scheduled) {
-      scheduled = true
-      setImmediate(flush)
-    }
-  })
 }
 
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")

@@ -1,3 +1,7 @@
+import * as Contract from "./Domain/Capabilities.js"
+import { quantityBounds } from "./Domain/Pricing.js"
+import { emergencyAdvice } from "./Domain/Safety.js"
+
 /**
  * Example bodies of the OpenAPI document: the README's "Try it" flow, as the server answered it
  * (test/Client.test.ts runs the same flow; long lists are cut to their first entries).
@@ -38,6 +42,16 @@ const deliveryExample = {
   }
 }
 
+/** What confirm and the status lookup both say of the README flow's booking. */
+const bookingFactsExample = {
+  request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
+  booking: bookingExample,
+  provider_selected: true,
+  availability_checked: true,
+  booking_created: true,
+  confirmation_delivery: deliveryExample
+}
+
 const confirmedStepExample =
   "The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking."
 
@@ -45,53 +59,10 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
   capabilities: {
     response: {
       ok: true,
-      spec_version: "public_requests_api_v1",
-      endpoints: {
-        search_booking_options: {
-          method: "POST",
-          path: "/api/public/booking-options"
-        },
-        confirm_booking: {
-          method: "POST",
-          path: "/api/public/bookings"
-        },
-        booking_status: {
-          method: "GET",
-          path: "/api/public/bookings/{booking_id}"
-        },
-        create_request: {
-          method: "POST",
-          path: "/api/public/requests"
-        },
-        capabilities: {
-          method: "GET",
-          path: "/api/public/requests/capabilities"
-        }
-      },
-      lifecycle: {
-        creates: "network_visit_request",
-        request_status: "ready_to_send",
-        booking_created: false,
-        availability_checked: false,
-        provider_selected: false,
-        note: "A created request is a structured follow-up request handed to providers. It never proves a booking, availability, a provider, a slot or a price."
-      },
-      booking_lifecycle: {
-        search:
-          "POST /api/public/booking-options with the job and postcodes only (no personal data) returns short-lived booking options: provider, fixed price, free slot and terms version.",
-        confirm:
-          "POST /api/public/bookings with one booking_option_id, the customer's details and explicit consent revalidates the option and writes the booking atomically.",
-        confirmed_contract: {
-          booking_created: true,
-          availability_checked: true,
-          provider_selected: true,
-          booking_status: "confirmed"
-        },
-        fallback:
-          "When a search returns direct_booking_available false, offer a follow-up request (POST /api/public/requests); it is not a booking.",
-        availability_truth:
-          "Only a search response with direct_booking_available true proves availability; this document describes supported code paths, not current inventory."
-      },
+      spec_version: Contract.requestsSpecVersion,
+      endpoints: Contract.capabilityEndpoints,
+      lifecycle: Contract.requestLifecycle,
+      booking_lifecycle: Contract.bookingLifecycle,
       supported_verticals: [
         {
           vertical_id: "vvs",
@@ -176,16 +147,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
             "Carpentry is not bookable yet through this service: do not search for it and do not submit it to request creation. Suggest that the user contacts a carpenter directly."
         }
       ],
-      auth: {
-        production:
-          "Bearer token required: 'Authorization: Bearer <API_TOKEN>' or 'X-Service-Requests-Token: <API_TOKEN>'.",
-        development:
-          "A development server may run open (AUTH_MODE=open, or by default while no token was ever configured): a request without a token then passes as anonymous. A token that is sent is always checked: an unknown or revoked one is 401.",
-        sandbox:
-          "A sandbox token (SANDBOX_API_TOKENS, or a partner created with --sandbox) uses the same endpoints; its bookings and requests are marked sandbox: true, notify no one (confirmation_delivery shows channel sandbox) and never take a provider's real calendar time.",
-        token_required_for: ["POST /api/public/bookings", "GET /api/public/bookings/{booking_id}"],
-        token_not_required_for: ["GET /api/public/requests/capabilities", "POST /api/public/booking-options"]
-      },
+      auth: { ...Contract.authRules, token_required_for: Contract.authRules.token_required_for.slice(0, 2) },
       idempotency: {
         scope: "per partner token and endpoint",
         retention_hours: 168,
@@ -194,77 +156,21 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       },
       agent_contract: {
         consent_required_before_pii_submission: true,
-        required_fields: ["vertical_id", "job_type_id"],
-        forbidden_claims: [
-          "Do not say a booking exists unless booking_created, availability_checked and provider_selected are all true and booking.status is confirmed.",
-          "Do not let a notification status (sent, skipped, failed) decide whether a booking exists; it only reports delivery."
-        ],
-        safe_next_step:
-          "Search first without personal data. Ask for the user's explicit consent before sending name, phone, e-mail or address, and tell the user a booking exists only when the confirmation response says so.",
-        truth_rules: [
-          "A booking exists only when booking_created, availability_checked and provider_selected are all true and booking.status is confirmed.",
-          "Notification delivery is reported separately and never decides whether the booking exists."
-        ],
+        required_fields: Contract.requiredFields.slice(0, 2),
+        forbidden_claims: Contract.forbiddenClaims.slice(0, 2),
+        safe_next_step: Contract.agentSafeNextStep,
+        truth_rules: Contract.truthRules.slice(0, 2),
         emergencies: {
           job_type_ids: ["electrical_emergency"],
-          rule: "Search returns no options and no fallback for these job types, and request creation refuses them (400 emergency_not_supported). Relay the advice below; never book or request an emergency here.",
-          advice_sv:
-            "Den här tjänsten hanterar inte akuta eller farliga fel. Om någon är i fara, eller om det brinner, ryker, gnistrar eller luktar bränt: ring 112 nu. Är det akut men ingen är i fara, kontakta en jourhavande hantverkare direkt.",
-          advice_en:
-            "This service does not handle emergencies or dangerous faults. If anyone is in danger, or there is fire, smoke, sparks or a burning smell: call 112 now. If it is urgent but nobody is in danger, contact an on-call tradesperson directly."
+          rule: Contract.emergencyRule,
+          advice_sv: emergencyAdvice.sv,
+          advice_en: emergencyAdvice.en
         },
-        price_types: {
-          fixed: "price_type avg_fixed (pricing_model flat): the exact price of the described work.",
-          starting:
-            "price_type starting_price: a from-price. Tell the user the final price is set on site by the provider; never present it as the exact price.",
-          unit: "price_type avg_unit or avg_recurring (pricing_model per_sqm, per_window, per_hour, per_item): unit price times the quantity sent in details; the amount covers that quantity (price.quantity, price.unit)."
-        },
-        quantity_bounds: {
-          area_sqm: {
-            min: 5,
-            max: 1000,
-            integer: false,
-            unit: "m²"
-          },
-          home_size_sqm: {
-            min: 5,
-            max: 1000,
-            integer: false,
-            unit: "m²"
-          },
-          window_count: {
-            min: 1,
-            max: 200,
-            integer: true,
-            unit: "windows"
-          },
-          hours: {
-            min: 1,
-            max: 12,
-            integer: false,
-            unit: "hours"
-          },
-          item_count: {
-            min: 1,
-            max: 100,
-            integer: true,
-            unit: "items"
-          },
-          boxes: {
-            min: 0,
-            max: 1000,
-            integer: true,
-            unit: "boxes"
-          }
-        }
+        price_types: Contract.priceTypes,
+        quantity_bounds: quantityBounds
       },
-      required_fields: ["vertical_id", "job_type_id"],
-      geographic_scope: {
-        country_code: "SE",
-        country_name: "Sverige (Sweden)",
-        bookable_only_in_country: true,
-        note: "Only jobs at Swedish addresses (five-digit Swedish postcodes, NNN NN) can be searched, booked or requested."
-      }
+      required_fields: Contract.requiredFields.slice(0, 2),
+      geographic_scope: Contract.geographicScope
     }
   },
   search: {
@@ -401,12 +307,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
     response: {
       ok: true,
       spec_version: "public_bookings_api_v1",
-      request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
-      booking: bookingExample,
-      provider_selected: true,
-      availability_checked: true,
-      booking_created: true,
-      confirmation_delivery: deliveryExample,
+      ...bookingFactsExample,
       idempotent_replay: false,
       safe_next_step: confirmedStepExample
     }
@@ -416,12 +317,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       ok: true,
       spec_version: "public_bookings_api_v1",
       found: true,
-      request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
-      booking: bookingExample,
-      provider_selected: true,
-      availability_checked: true,
-      booking_created: true,
-      confirmation_delivery: deliveryExample,
+      ...bookingFactsExample,
       safe_next_step: confirmedStepExample
     }
   },

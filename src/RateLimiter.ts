@@ -222,6 +222,16 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration) =>
     })
   )
 
+/** The store: Redis when REDIS_URL is set (shared by all instances), else bounded memory. */
+export const RateLimitStoreLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Option.match(config.redisUrl, {
+      onNone: () => boundedMemoryStore,
+      onSome: (url) => redisStore(url, Duration.millis(config.rateLimitStoreTimeoutMs))
+    })
+  )
+)
+
 export interface Quota {
   readonly policy: string
   readonly limit: number
@@ -312,17 +322,6 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
       byClient: (endpoint: LimitedEndpoint) => Effect.flatMap(clientKey, (key) => consume(endpoint, key)),
       byPartner: (endpoint: LimitedEndpoint, partnerId: string) => consume(endpoint, `partner:${partnerId}`)
     } as const
-  })
+  }),
+  dependencies: [RateLimitStoreLive]
 }) {}
-
-/** The store: Redis when REDIS_URL is set (shared by all instances), else bounded memory. */
-export const RateLimitStoreLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Option.match(config.redisUrl, {
-      onNone: () => boundedMemoryStore,
-      onSome: (url) => redisStore(url, Duration.millis(config.rateLimitStoreTimeoutMs))
-    })
-  )
-)
-
-export const RateLimiterLive = RateLimiter.Default.pipe(Layer.provide(RateLimitStoreLive))

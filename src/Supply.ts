@@ -20,11 +20,17 @@ const decodeSupplyFile = Schema.decodeUnknownEither(SupplyFile)
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** Providers, the postcodes they serve, their fixed-price services and working hours. */
+export const demoSupplyPath = fileURLToPath(new URL("../supply/demo.json", import.meta.url))
+
+/**
+ * Providers, the postcodes they serve, their fixed-price services and working hours. Built with
+ * the demo supply already imported when DEMO_SUPPLY asks, so whatever reads supply sees it.
+ */
 export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const catalog = yield* Catalog
+    const config = yield* AppConfig
 
     /** Distinct fixed-price services per vertical that an active provider offers. */
     const fixedPriceServiceCounts = Effect.fn("Supply.fixedPriceServiceCounts")(function* () {
@@ -280,6 +286,13 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
         LIMIT ${input.limit}`
     })
 
+    // Development starts with the demo supply (an ordinary supply file); production never does.
+    if (config.demoSupply) {
+      const file = yield* Effect.promise(() => readFile(demoSupplyPath, "utf8").then(JSON.parse))
+      const imported = yield* importFile(file).pipe(Effect.orDie)
+      yield* Effect.logInfo(`demo supply loaded: ${imported.providers} providers, ${imported.services} services`)
+    }
+
     return {
       fixedPriceServiceCounts,
       validate,
@@ -292,18 +305,14 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
     } as const
   }),
   dependencies: [Catalog.Default]
-}) {}
-
-export const demoSupplyPath = fileURLToPath(new URL("../supply/demo.json", import.meta.url))
-
-/** Development starts with the demo supply (an ordinary supply file); production never does. */
-export const DemoSupplyLive = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const config = yield* AppConfig
-    if (!config.demoSupply) return
-    const supply = yield* Supply
-    const file = yield* Effect.promise(() => readFile(demoSupplyPath, "utf8").then(JSON.parse))
-    const imported = yield* supply.importFile(file)
-    yield* Effect.logInfo(`demo supply loaded: ${imported.providers} providers, ${imported.services} services`)
-  }).pipe(Effect.orDie)
-)
+}) {
+  /** For the import tool and tests that write a supply of their own: never the demo supply. */
+  static readonly WithoutDemo = Supply.Default.pipe(
+    Layer.provide(
+      Layer.effect(
+        AppConfig,
+        Effect.map(AppConfig, (config) => AppConfig.make({ ...config, demoSupply: false }))
+      )
+    )
+  )
+}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, TestClock } from "effect"
 import { Api } from "../src/Api.js"
-import { jsonLogger, routeLabeller } from "../src/Observability.js"
+import { jsonLogger } from "../src/Logging.js"
+import { routeLabeller } from "../src/Observability.js"
 import { routesOf } from "../src/Routes.js"
 import { get, getText, postJson, TestServerLive, testNow, withTestServer } from "./support/TestServer.js"
 

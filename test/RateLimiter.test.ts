@@ -3,13 +3,7 @@ import { RateLimiter as Limiter } from "@effect/experimental"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Fiber, Layer, Logger, Schedule, TestClock, TestServices } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
-import {
-  boundedMemoryStore,
-  memoryStoreCapacity,
-  RateLimiter,
-  RateLimiterLive,
-  RateLimitStoreLive
-} from "../src/RateLimiter.js"
+import { boundedMemoryStore, memoryStoreCapacity, RateLimiter, RateLimitStoreLive } from "../src/RateLimiter.js"
 import { deadPort, silentServer } from "./support/Receivers.js"
 import { fakeRedis, redisAnswers } from "./support/Redis.js"
 import { postJson, TestServerLive, testEnv } from "./support/TestServer.js"
@@ -92,7 +86,7 @@ describe("rate limits", () => {
         if (yield* Effect.promise(redisAnswers)) {
           const env = { ...testEnv, REDIS_URL: "redis://127.0.0.1:6379/0", RATE_LIMIT_CONFIRM_PER_MINUTE: "5" }
           const instance = () =>
-            Layer.build(RateLimiterLive.pipe(Layer.provide(appConfigFrom(env)))).pipe(
+            Layer.build(RateLimiter.Default.pipe(Layer.provide(appConfigFrom(env)))).pipe(
               Effect.map(Context.get(RateLimiter))
             )
           const [a, b] = [yield* instance(), yield* instance()]
@@ -103,7 +97,7 @@ describe("rate limits", () => {
           expect(results.map((r) => r._tag)).toEqual(["Right", "Right", "Right", "Right", "Right", "Left", "Left"])
         }
         const down = yield* Layer.build(
-          RateLimiterLive.pipe(
+          RateLimiter.Default.pipe(
             Layer.provide(
               appConfigFrom({ ...testEnv, REDIS_URL: "redis://127.0.0.1:1/0", RATE_LIMIT_CONFIRM_PER_MINUTE: "1" })
             )

@@ -2,10 +2,12 @@ import { readFileSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { type AppConfig, appConfigFrom } from "../src/AppConfig.js"
 import { demoSupplyPath, Supply } from "../src/Supply.js"
 import { TestDatabaseLive } from "./support/TestDatabase.js"
+import { testEnv } from "./support/TestServer.js"
 
-const SupplyLive = Supply.Default.pipe(Layer.provideMerge(TestDatabaseLive))
+const SupplyLive = Supply.WithoutDemo.pipe(Layer.provideMerge(TestDatabaseLive), Layer.provide(appConfigFrom(testEnv)))
 
 const demo: unknown = JSON.parse(readFileSync(demoSupplyPath, "utf8"))
 
@@ -330,4 +332,31 @@ describe("Supply.importFile", () => {
       })
     })
   })
+})
+
+describe("the demo supply on start", () => {
+  const providersAfterBuilding = (
+    layer: Layer.Layer<Supply, never, AppConfig | SqlClient.SqlClient>,
+    env: Record<string, string>
+  ) =>
+    Layer.build(
+      layer.pipe(Layer.provideMerge(TestDatabaseLive), Layer.provide(appConfigFrom({ ...testEnv, ...env })))
+    ).pipe(
+      Effect.flatMap((context) => Effect.provide(rowCounts, context)),
+      Effect.map((counts) => counts.providers),
+      Effect.scoped
+    )
+
+  it.effect("Supply is built with the demo supply imported when DEMO_SUPPLY asks, and without it when not", () =>
+    Effect.gen(function* () {
+      expect(yield* providersAfterBuilding(Supply.Default, { DEMO_SUPPLY: "true" })).toBe(57)
+      expect(yield* providersAfterBuilding(Supply.Default, { DEMO_SUPPLY: "false" })).toBe(0)
+    })
+  )
+
+  it.effect("the import tool's Supply never imports it, whatever DEMO_SUPPLY says", () =>
+    Effect.gen(function* () {
+      expect(yield* providersAfterBuilding(Supply.WithoutDemo, { DEMO_SUPPLY: "true" })).toBe(0)
+    })
+  )
 })

@@ -31,8 +31,8 @@ import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone, isValidTimeZone, providerTimeZone } from "../Domain/Zone.js"
 import { logFailure } from "../Failure.js"
 import { type CommitUnknown, Idempotency, type NotWritten, requestHash, transactionOutcome } from "../Idempotency.js"
+import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
-import { bookingConflicts, bookingsConfirmed } from "../Observability.js"
 import { OptionSigner } from "../OptionSigner.js"
 import { Supply } from "../Supply.js"
 import { BookingsRepo } from "./BookingsRepo.js"
@@ -515,5 +515,12 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       status
     } as const
   }),
-  dependencies: [Calendar.Default, Supply.Default, BookingsRepo.Default, Idempotency.Default]
+  dependencies: [
+    Calendar.Default,
+    Supply.Default,
+    BookingsRepo.Default,
+    OptionSigner.Default,
+    Notifier.Default,
+    Idempotency.Default
+  ]
 }) {}

@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"
 import { RateLimiter } from "../RateLimiter.js"
@@ -21,4 +21,4 @@ export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
       )
       .handle("status", ({ path }) => Effect.flatMap(Partner, (partner) => bookings.status(path.booking_id, partner)))
   })
-)
+).pipe(Layer.provide([Bookings.Default, RateLimiter.Default]))

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { Api } from "../Api.js"
 import { serveDocument } from "../Documents.js"
 import { CapabilitiesDocument } from "./Document.js"
@@ -11,4 +11,4 @@ export const CapabilitiesLive = HttpApiBuilder.group(Api, "capabilities", (handl
       Effect.flatMap(document.current, (current) => serveDocument(current, { "cache-control": "public, max-age=60" }))
     )
   })
-)
+).pipe(Layer.provide(CapabilitiesDocument.Default))

@@ -100,15 +100,20 @@ export const Delivery = Schema.Struct({
 })
 export type Delivery = typeof Delivery.Type
 
-export const BookingConfirmationResponse = Schema.Struct({
-  ok: Schema.Literal(true),
-  spec_version: Schema.Literal(bookingsSpecVersion),
+/** What confirm and the status lookup both say of a confirmed booking. */
+const bookingFacts = {
   request_id: Schema.String,
   booking: ConfirmedBooking,
   provider_selected: Schema.Literal(true),
   availability_checked: Schema.Literal(true),
   booking_created: Schema.Literal(true),
-  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
+  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery })
+}
+
+export const BookingConfirmationResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(bookingsSpecVersion),
+  ...bookingFacts,
   idempotent_replay: Schema.Boolean,
   safe_next_step: Schema.String
 })
@@ -126,12 +131,7 @@ export const BookingStatusResponse = Schema.Union(
     ok: Schema.Literal(true),
     spec_version: Schema.Literal(bookingsSpecVersion),
     found: Schema.Literal(true),
-    request_id: Schema.String,
-    booking: ConfirmedBooking,
-    provider_selected: Schema.Literal(true),
-    availability_checked: Schema.Literal(true),
-    booking_created: Schema.Literal(true),
-    confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
+    ...bookingFacts,
     safe_next_step: Schema.String
   })
 )

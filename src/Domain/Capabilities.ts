@@ -5,6 +5,105 @@ import { quantityBounds } from "./Pricing.js"
 export const requestsSpecVersion = "public_requests_api_v1"
 export const bookingsSpecVersion = "public_bookings_api_v1"
 
+/** The fixed parts of the capabilities document: the server sends them, the OpenAPI example shows them. */
+export const capabilityEndpoints = {
+  search_booking_options: { method: "POST", path: "/api/public/booking-options" },
+  confirm_booking: { method: "POST", path: "/api/public/bookings" },
+  booking_status: { method: "GET", path: "/api/public/bookings/{booking_id}" },
+  create_request: { method: "POST", path: "/api/public/requests" },
+  capabilities: { method: "GET", path: "/api/public/requests/capabilities" }
+} as const
+
+export const forbiddenClaims = [
+  "Do not say a booking exists unless booking_created, availability_checked and provider_selected are all true and booking.status is confirmed.",
+  "Do not let a notification status (sent, skipped, failed) decide whether a booking exists; it only reports delivery.",
+  "Do not claim availability from this capabilities document; only a search response with direct_booking_available true proves it.",
+  "Do not quote a price as booked unless it is the exact price in the confirmed booking response.",
+  "Do not say a follow-up request is a booking, a reserved time, a selected provider or an agreed price.",
+  "Do not use the service for emergencies, safety-critical triage, DIY repair instructions, or requests outside Sweden."
+] as const
+
+export const requiredFields = [
+  "vertical_id",
+  "job_type_id",
+  "description",
+  "customer.name or customer.first_name + customer.last_name",
+  "customer.phone",
+  "customer.email",
+  "location.input or location.address/location.postcode",
+  "timing.preferred_time_text or timing.urgency",
+  "user_consent_confirmed=true",
+  "idempotency_key (recommended)"
+] as const
+
+export const requestLifecycle = {
+  creates: "network_visit_request",
+  request_status: "ready_to_send",
+  booking_created: false,
+  availability_checked: false,
+  provider_selected: false,
+  note: "A created request is a structured follow-up request handed to providers. It never proves a booking, availability, a provider, a slot or a price."
+} as const
+
+export const bookingLifecycle = {
+  search:
+    "POST /api/public/booking-options with the job and postcodes only (no personal data) returns short-lived booking options: provider, fixed price, free slot and terms version.",
+  confirm:
+    "POST /api/public/bookings with one booking_option_id, the customer's details and explicit consent revalidates the option and writes the booking atomically.",
+  confirmed_contract: {
+    booking_created: true,
+    availability_checked: true,
+    provider_selected: true,
+    booking_status: "confirmed"
+  },
+  fallback:
+    "When a search returns direct_booking_available false, offer a follow-up request (POST /api/public/requests); it is not a booking.",
+  availability_truth:
+    "Only a search response with direct_booking_available true proves availability; this document describes supported code paths, not current inventory."
+} as const
+
+export const authRules = {
+  production: "Bearer token required: 'Authorization: Bearer <API_TOKEN>' or 'X-Service-Requests-Token: <API_TOKEN>'.",
+  development:
+    "A development server may run open (AUTH_MODE=open, or by default while no token was ever configured): a request without a token then passes as anonymous. A token that is sent is always checked: an unknown or revoked one is 401.",
+  sandbox:
+    "A sandbox token (SANDBOX_API_TOKENS, or a partner created with --sandbox) uses the same endpoints; its bookings and requests are marked sandbox: true, notify no one (confirmation_delivery shows channel sandbox) and never take a provider's real calendar time.",
+  token_required_for: [
+    "POST /api/public/bookings",
+    "GET /api/public/bookings/{booking_id}",
+    "POST /api/public/requests"
+  ],
+  token_not_required_for: ["GET /api/public/requests/capabilities", "POST /api/public/booking-options"]
+} as const
+
+export const agentSafeNextStep =
+  "Search first without personal data. Ask for the user's explicit consent before sending name, phone, e-mail or address, and tell the user a booking exists only when the confirmation response says so."
+
+export const truthRules = [
+  "A booking exists only when booking_created, availability_checked and provider_selected are all true and booking.status is confirmed.",
+  "Notification delivery is reported separately and never decides whether the booking exists.",
+  "Availability is proven only by a search response with direct_booking_available true.",
+  "A price is booked only if it is the exact price in the confirmed booking response.",
+  "Do not use the service for emergencies, safety-critical triage, DIY repair instructions, or requests outside Sweden."
+] as const
+
+export const emergencyRule =
+  "Search returns no options and no fallback for these job types, and request creation refuses them (400 emergency_not_supported). Relay the advice below; never book or request an emergency here."
+
+export const priceTypes = {
+  fixed: "price_type avg_fixed (pricing_model flat): the exact price of the described work.",
+  starting:
+    "price_type starting_price: a from-price. Tell the user the final price is set on site by the provider; never present it as the exact price.",
+  unit: "price_type avg_unit or avg_recurring (pricing_model per_sqm, per_window, per_hour, per_item): unit price times the quantity sent in details; the amount covers that quantity (price.quantity, price.unit)."
+} as const
+
+export const geographicScope = {
+  country_code: "SE",
+  country_name: "Sverige (Sweden)",
+  bookable_only_in_country: true,
+  note: "Only jobs at Swedish addresses (five-digit Swedish postcodes, NNN NN) can be searched, booked or requested."
+} as const
+
 const Endpoint = Schema.Struct({ method: Schema.Literal("GET", "POST"), path: Schema.String })
 
 /**

@@ -3,7 +3,7 @@ import { Customer } from "./Booking.js"
 import { requestsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
 import { DateTimeString, optional, strictInput, TimeZoneInput, text } from "./Input.js"
-import { FreeFormDetails, Timing } from "./Search.js"
+import { describedJob, FreeFormDetails, Timing } from "./Search.js"
 import { providerTimeZone } from "./Zone.js"
 
 export const RequestLocation = Schema.Struct({
@@ -25,9 +25,7 @@ export const CustomerNextStep = Schema.Literal("home_visit", "price_info", "cont
 export const ServiceRequestCreate = strictInput(
   Schema.Struct({
     spec_version: optional(Schema.Literal(requestsSpecVersion)),
-    vertical_id: Schema.String,
-    job_type_id: text(1, 120),
-    description: text(10, 5000),
+    ...describedJob,
     user_consent_confirmed: Schema.Literal(true).annotations({
       message: () => "must be true: ask the user for consent before sending personal data"
     }),

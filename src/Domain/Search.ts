@@ -62,12 +62,17 @@ export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unkn
 export const SearchDetails = FreeFormDetails
 export type SearchDetails = typeof SearchDetails.Type
 
+/** The job as a partner describes it, to a search and to a follow-up request alike. */
+export const describedJob = {
+  vertical_id: Schema.String,
+  job_type_id: text(1, 120),
+  description: text(10, 5000)
+}
+
 export const BookingSearchRequest = strictInput(
   Schema.Struct({
     spec_version: optional(Schema.Literal(bookingsSpecVersion)),
-    vertical_id: Schema.String,
-    job_type_id: text(1, 120),
-    description: text(10, 5000),
+    ...describedJob,
     location: BookingSearchLocation,
     destination_location: optional(BookingSearchLocation),
     timing: Timing,

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { Api } from "../Api.js"
 import { AppConfig } from "../AppConfig.js"
 import { NotFound, Unauthorized } from "../Domain/Errors.js"
@@ -53,4 +53,4 @@ export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
         )
       )
   })
-)
+).pipe(Layer.provide(Readiness.Default))

@@ -1,7 +1,8 @@
 import { makeRunMain } from "@effect/platform/Runtime"
 import { Cause, ConfigError, Console, Effect, Layer, Logger, LogLevel } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { batchedLines, jsonLogger } from "../Observability.js"
+import { ToolDatabaseLive } from "../Database.js"
+import { batchedLines, jsonLogger } from "../Logging.js"
 
 /**
  * LOG_FORMAT: `json` (one flat object per line, see jsonLogger) or `pretty`. The server logs to
@@ -63,3 +64,25 @@ export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
       ? Console.error(`Invalid configuration: ${String(error)}`)
       : Console.error(describe(error) ?? Cause.pretty(cause))
   })
+
+/**
+ * Runs a command-line tool: `services` on the database of a running development server (or
+ * DATABASE_URL), logs on stderr so stdout holds only the result, a failed start in one line.
+ */
+export const runTool = <A, E, R, E2>(
+  program: Effect.Effect<A, E, R>,
+  services: Layer.Layer<R, E2, Layer.Layer.Success<typeof ToolDatabaseLive> | AppConfig>
+) =>
+  runMain(
+    program.pipe(
+      Effect.provide(
+        services.pipe(
+          Layer.provideMerge(ToolDatabaseLive),
+          Layer.provideMerge(LoggerLive("stderr")),
+          Layer.provide(AppConfig.Default)
+        )
+      ),
+      reportStartFailure
+    ),
+    { disableErrorReporting: true, disablePrettyLogger: true }
+  )

@@ -8,9 +8,7 @@ import { Bookings } from "../Bookings/Bookings.js"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities.js"
 import { InvalidRequest } from "../Domain/Errors.js"
-import { Notifier } from "../Notifier.js"
-import { OptionSigner } from "../OptionSigner.js"
-import { clientAddressOf, RateLimiterLive } from "../RateLimiter.js"
+import { clientAddressOf, RateLimiter } from "../RateLimiter.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
 import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
@@ -102,9 +100,12 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
 
       /**
        * No token is an anonymous caller, who may use capabilities and search as over REST; a token
-       * that does not authenticate is refused here with 401, as MCP's authorization rules ask.
+       * that does not authenticate is refused here with 401, as MCP's authorization rules ask, and
+       * a foreign Origin before anything else.
        */
       const identify = Effect.fn("Mcp.identify")(function* (request: HttpServerRequest.HttpServerRequest) {
+        const refused = originRefusal(request)
+        if (Option.isSome(refused)) return Either.left(refused.value)
         // Either header, the bearer first, as the REST middlewares take them.
         const tokens = [
           bearerTokenOf(request.headers),
@@ -158,8 +159,6 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
 
       const post = Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const refused = originRefusal(request)
-        if (Option.isSome(refused)) return refused.value
         const caller = yield* identify(request)
         if (Either.isLeft(caller)) return caller.left
         const { owner, token } = caller.right
@@ -219,8 +218,6 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
 
       const del = Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const refused = originRefusal(request)
-        if (Option.isSome(refused)) return refused.value
         const caller = yield* identify(request)
         if (Either.isLeft(caller)) return caller.left
         const session = yield* sessionOf(request, caller.right.owner)
@@ -258,8 +255,14 @@ export const McpLive = Layer.unwrapEffect(
   )
 ).pipe(
   Layer.provide(RpcSerialization.layerJsonRpc()),
-  Layer.provide([McpSessions.Default, Authenticator.Default]),
   // The same layers the REST groups are built with, so both share one instance of each (and one rate limit).
-  Layer.provide([CapabilitiesDocument.Default, BookingSearch.Default, Bookings.Default, Requests.Default]),
-  Layer.provide([OptionSigner.Default, Notifier.Default, RateLimiterLive])
+  Layer.provide([
+    McpSessions.Default,
+    Authenticator.Default,
+    CapabilitiesDocument.Default,
+    BookingSearch.Default,
+    Bookings.Default,
+    Requests.Default,
+    RateLimiter.Default
+  ])
 )

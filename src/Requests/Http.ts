@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"
 import { RateLimiter } from "../RateLimiter.js"
@@ -19,4 +19,4 @@ export const RequestsLive = HttpApiBuilder.group(Api, "requests", (handlers) =>
       })
     )
   })
-)
+).pipe(Layer.provide([Requests.Default, RateLimiter.Default]))

@@ -358,5 +358,5 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
 
     return { create } as const
   }),
-  dependencies: [Catalog.Default, Supply.Default, Idempotency.Default]
+  dependencies: [Catalog.Default, Supply.Default, Notifier.Default, Idempotency.Default]
 }) {}

@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { Api } from "../Api.js"
 import { RateLimiter } from "../RateLimiter.js"
 import { BookingSearch } from "./Search.js"
@@ -18,4 +18,4 @@ export const SearchLive = HttpApiBuilder.group(Api, "search", (handlers) =>
       )
     )
   })
-)
+).pipe(Layer.provide([BookingSearch.Default, RateLimiter.Default]))

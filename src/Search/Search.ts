@@ -313,5 +313,5 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
 
     return { search } as const
   }),
-  dependencies: [Catalog.Default, Calendar.Default]
+  dependencies: [Catalog.Default, Calendar.Default, OptionSigner.Default]
 }) {}

@@ -851,29 +851,10 @@ const bounded = (plan: Plan, ctx: Context): Plan =>
 /** Alternatives: every day any of them wants, with hours that cover all of theirs. */
 const union = (plans: ReadonlyArray<Plan>, ctx: Context): Plan => {
   if (plans.length === 1 && plans[0] !== undefined) return plans[0]
-  if (plans.every((p) => p.span === undefined)) {
-    // "tisdagar eller torsdagar": kinds of day, still without a span.
-    const hours = plans.map((p) => p.hours ?? wholeDay)
-    const from = Math.min(...hours.map((h) => h.from))
-    const to = Math.max(...hours.map((h) => h.to))
-    return {
-      keep: (day) => plans.some((p) => p.keep?.(day) ?? true),
-      ...(from === 0 && to === 24 * 60 ? {} : { hours: { from, to } }),
-      label: joinLabels(
-        plans.map((p) => p.label),
-        " eller ",
-        " or "
-      ),
-      notes: plans.flatMap((p) => p.notes)
-    }
-  }
-  const spans = plans.map((p) => p.span ?? defaultSpan(ctx))
   const hours = plans.map((p) => p.hours ?? wholeDay)
   const from = Math.min(...hours.map((h) => h.from))
   const to = Math.max(...hours.map((h) => h.to))
-  return {
-    span: { start: Math.min(...spans.map((s) => s.start)), end: Math.max(...spans.map((s) => s.end)) },
-    keep: (day) => plans.some((p) => within(p, day, ctx.zone)),
+  const joined = {
     ...(from === 0 && to === 24 * 60 ? {} : { hours: { from, to } }),
     label: joinLabels(
       plans.map((p) => p.label),
@@ -881,6 +862,16 @@ const union = (plans: ReadonlyArray<Plan>, ctx: Context): Plan => {
       " or "
     ),
     notes: plans.flatMap((p) => p.notes)
+  }
+  // "tisdagar eller torsdagar": kinds of day, still without a span.
+  if (plans.every((p) => p.span === undefined)) {
+    return { keep: (day) => plans.some((p) => p.keep?.(day) ?? true), ...joined }
+  }
+  const spans = plans.map((p) => p.span ?? defaultSpan(ctx))
+  return {
+    span: { start: Math.min(...spans.map((s) => s.start)), end: Math.max(...spans.map((s) => s.end)) },
+    keep: (day) => plans.some((p) => within(p, day, ctx.zone)),
+    ...joined
   }
 }
 

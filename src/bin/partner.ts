@@ -1,7 +1,5 @@
-import { Console, Effect, Layer } from "effect"
-import { AppConfig } from "../AppConfig.js"
-import { ToolDatabaseLive } from "../Database.js"
-import { LoggerLive, reportStartFailure, runMain } from "../Main/Process.js"
+import { Console, Effect } from "effect"
+import { runTool } from "../Main/Process.js"
 import { PartnerError, Partners } from "../Partners.js"
 
 const usage = `usage:
@@ -51,16 +49,4 @@ const program = Effect.gen(function* () {
   }
 })
 
-runMain(
-  program.pipe(
-    Effect.provide(
-      Partners.Default.pipe(
-        Layer.provide(ToolDatabaseLive),
-        Layer.provideMerge(LoggerLive("stderr")),
-        Layer.provide(AppConfig.Default)
-      )
-    ),
-    reportStartFailure
-  ),
-  { disableErrorReporting: true, disablePrettyLogger: true }
-)
+runTool(program, Partners.Default)

@@ -1,8 +1,6 @@
 import { readFile } from "node:fs/promises"
-import { Console, Effect, Layer } from "effect"
-import { AppConfig } from "../AppConfig.js"
-import { ToolDatabaseLive } from "../Database.js"
-import { LoggerLive, reportStartFailure, runMain } from "../Main/Process.js"
+import { Console, Effect } from "effect"
+import { runTool } from "../Main/Process.js"
 import { Supply } from "../Supply.js"
 
 const usage = "usage: npm run supply:import -- FILE.json"
@@ -19,16 +17,4 @@ const program = Effect.gen(function* () {
   yield* Console.log(`imported ${imported.providers} providers and ${imported.services} services from ${file}`)
 })
 
-runMain(
-  program.pipe(
-    Effect.provide(
-      Supply.Default.pipe(
-        Layer.provide(ToolDatabaseLive),
-        Layer.provideMerge(LoggerLive("stderr")),
-        Layer.provide(AppConfig.Default)
-      )
-    ),
-    reportStartFailure
-  ),
-  { disableErrorReporting: true, disablePrettyLogger: true }
-)
+runTool(program, Supply.WithoutDemo)

@@ -8,16 +8,14 @@ import type { OptionClaims } from "../../src/Domain/BookingOption.js"
 import { ProviderId, ServiceId } from "../../src/Domain/Ids.js"
 import type { Partner } from "../../src/Domain/Partner.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
-import { Notifier } from "../../src/Notifier.js"
 import { OptionSigner } from "../../src/OptionSigner.js"
 import { Supply } from "../../src/Supply.js"
 import { freshDatabaseUrl } from "./TestDatabase.js"
 import { testEnv, testNow } from "./TestServer.js"
 
-/** The booking services on this file's own database, as `src/Http.ts` wires them, without HTTP. */
+/** The booking services on this file's own database, without HTTP; the suite writes its own supply. */
 export const PropLayer = (options?: { readonly maxConnections?: number }) =>
-  Layer.mergeAll(Bookings.Default, Supply.Default).pipe(
-    Layer.provideMerge(Layer.mergeAll(OptionSigner.Default, Notifier.Default)),
+  Layer.mergeAll(Bookings.Default, Supply.Default, OptionSigner.Default).pipe(
     Layer.provideMerge(
       Layer.unwrapScoped(
         Effect.map(freshDatabaseUrl, ({ url }) =>
@@ -25,7 +23,7 @@ export const PropLayer = (options?: { readonly maxConnections?: number }) =>
         )
       ).pipe(Layer.orDie)
     ),
-    Layer.provideMerge(appConfigFrom({ ...testEnv }))
+    Layer.provideMerge(appConfigFrom({ ...testEnv, DEMO_SUPPLY: "false" }))
   )
 
 export type PropServices = Bookings | Supply | OptionSigner | SqlClient.SqlClient
