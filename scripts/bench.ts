@@ -22,6 +22,7 @@ import autocannon from "autocannon"
 import { Effect, Layer } from "effect"
 import pg from "pg"
 import { appConfigFrom } from "../src/AppConfig.js"
+import { ProviderId, ServiceId } from "../src/Domain/Ids.js"
 import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { freePort, startEmbeddedPostgres } from "../src/EmbeddedPostgres.js"
@@ -75,8 +76,8 @@ const confirmBodies = async (count: number) => {
       limit: 10_000
     })
     return slots.map((slot) => ({
-      providerId: provider.id,
-      serviceId: service.service_id,
+      providerId: ProviderId.make(provider.id),
+      serviceId: ServiceId.make(service.service_id),
       verticalId: service.vertical_id,
       jobTypeId: service.job_type_id,
       amountSek: service.amount_sek ?? 0,

@@ -1,58 +1,21 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { Interval, WorkingHours } from "./Domain/Slots.js"
-import type { ServiceScope } from "./Domain/Supply.js"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import type { BookingId, ProviderId, ServiceId } from "./Domain/Ids.js"
+import type { Interval } from "./Domain/Slots.js"
+import { asStored, OfferedService } from "./Domain/Supply.js"
 import { Supply } from "./Supply.js"
 
-export interface Candidate {
-  readonly providerId: string
-  readonly providerName: string
-  readonly city: string
-  readonly ratingLabel: string | null
-  readonly serviceId: string
-  readonly labelSv: string
-  readonly labelEn: string | null
-  readonly pricingModel: string
-  readonly priceType: string
-  readonly amountSek: number | null
-  readonly unitPriceSek: number | null
-  readonly unit: string | null
-  readonly durationMinutes: number
-  readonly scope: ServiceScope
-  readonly termsVersion: string
-  readonly termsUrl: string
-  readonly termsSections: ReadonlyArray<Record<string, unknown>>
-  readonly termsSourceUrls: ReadonlyArray<string>
-  readonly hours: ReadonlyArray<WorkingHours>
-  readonly busy: ReadonlyArray<readonly [number, number]>
-}
-
-export interface CurrentOffer {
-  readonly providerActive: boolean
-  readonly providerName: string
-  readonly notifyEmail: string | null
-  readonly notifyWebhookUrl: string | null
-  readonly serviceActive: boolean | null
-  readonly labelSv: string | null
-  readonly labelEn: string | null
-  readonly pricingModel: string | null
-  readonly priceType: string | null
-  readonly amountSek: number | null
-  readonly unitPriceSek: number | null
-  readonly unit: string | null
-  readonly durationMinutes: number | null
-  readonly scope: ServiceScope | null
-  readonly termsVersion: string | null
-  readonly termsUrl: string | null
-  readonly servesPostcode: boolean
-  readonly servesDestination: boolean
-  readonly hours: ReadonlyArray<WorkingHours>
-}
+/** An offered service with its provider's confirmed bookings in the searched range, epoch ms. */
+export const Candidate = Schema.Struct({
+  ...OfferedService.fields,
+  busy: Schema.Array(Schema.Tuple(Schema.Number, Schema.Number))
+}).annotations(asStored)
+export type Candidate = typeof Candidate.Type
 
 export interface CalendarBooking {
-  readonly id: string
-  readonly providerId: string
-  readonly serviceId: string
+  readonly id: BookingId
+  readonly providerId: ProviderId
+  readonly serviceId: ServiceId
   readonly slotStart: Date
   readonly slotEnd: Date
   /** A sandbox booking takes its slot in the sandbox calendar, never the provider's real one. */
@@ -70,14 +33,16 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
      * with an active fixed-price service for the job, their working hours, and their confirmed
      * bookings overlapping the searched range.
      */
-    const availability = Effect.fn("Calendar.availability")(function* (input: {
-      readonly verticalId: string
-      readonly jobTypeId: string
-      readonly postcode: number
-      readonly destinationPostcode: number | undefined
-      readonly range: Interval
-    }) {
-      const candidates = yield* sql<Omit<Candidate, "busy"> & { busy: ReadonlyArray<readonly [number, number]> }>`
+    const findCandidates = SqlSchema.findAll({
+      Request: Schema.Struct({
+        verticalId: Schema.String,
+        jobTypeId: Schema.String,
+        postcode: Schema.Number,
+        destinationPostcode: Schema.UndefinedOr(Schema.Number),
+        range: Schema.Struct({ start: Schema.Number, end: Schema.Number })
+      }),
+      Result: Candidate,
+      execute: (input) => sql`
         SELECT p.id AS provider_id, p.name AS provider_name, p.city, p.rating_label,
           s.service_id, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek, s.unit_price_sek,
           s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url, s.terms_sections, s.terms_source_urls,
@@ -93,28 +58,17 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         WHERE s.active AND p.active AND s.vertical_id = ${input.verticalId} AND s.job_type_id = ${input.jobTypeId}
           AND ${servesPostcodeOfP(input.postcode)} AND ${servesDestinationOfP(input.destinationPostcode)}
         ORDER BY p.id, s.service_id`
-      return candidates as ReadonlyArray<Candidate>
     })
 
-    /** The provider and service as they are now, for confirm to compare with the signed option. */
-    const current = Effect.fn("Calendar.current")(function* (input: {
-      readonly providerId: string
-      readonly serviceId: string
+    const availability = (input: {
+      readonly verticalId: string
+      readonly jobTypeId: string
       readonly postcode: number
       readonly destinationPostcode: number | undefined
-    }) {
-      const rows = yield* sql<CurrentOffer>`
-        SELECT p.active AS provider_active, p.name AS provider_name, p.notify_email, p.notify_webhook_url,
-          s.active AS service_active, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek,
-          s.unit_price_sek, s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url,
-          ${servesPostcodeOfP(input.postcode)} AS serves_postcode,
-          ${servesDestinationOfP(input.destinationPostcode)} AS serves_destination,
-          ${workingHoursOfP} AS hours
-        FROM providers p
-        LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
-        WHERE p.id = ${input.providerId}`
-      return rows[0]
-    })
+      readonly range: Interval
+    }) =>
+      // A stored row that does not decode is a bug or a damaged table, not an answer for the client.
+      findCandidates(input).pipe(Effect.catchTag("ParseError", Effect.die), Effect.withSpan("Calendar.availability"))
 
     /** Takes the slot; the calendar's exclusion constraint refuses an overlap (23P01) whatever ran before. */
     const book = Effect.fn("Calendar.book")(function* (booking: CalendarBooking) {
@@ -124,7 +78,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
                 tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.sandbox})`
     })
 
-    return { availability, current, book } as const
+    return { availability, book } as const
   }),
   dependencies: [Supply.Default]
 }) {}

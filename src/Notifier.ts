@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import {
   Clock,
   Data,
+  DateTime,
   Duration,
   Effect,
   Fiber,
@@ -188,11 +189,12 @@ const make = Effect.gen(function* () {
       (row): OutboxRow => ({ ...row, status: row.channel === "none" ? "skipped" : "pending", giveUpAt })
     )
     const encoded = yield* encodeRows(rows).pipe(Effect.orDie)
+    // Written at the caller's time, due at once: the dispatcher and the give-up read the service's clock, not the database's.
     yield* sql`
       INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
-        subject, body, payload, status, give_up_at)
+        subject, body, payload, status, give_up_at, next_attempt_at, created_at)
       SELECT x.id, x.topic, x.subject_id, x.recipient_role, x.provider_id, x.channel, x.address,
-        x.subject, x.body, x.payload, x.status, x.give_up_at
+        x.subject, x.body, x.payload, x.status, x.give_up_at, ${now}::timestamptz, ${now}::timestamptz
       FROM jsonb_to_recordset(${JSON.stringify(encoded)}::jsonb) AS x(id uuid, topic text, subject_id uuid,
         recipient_role text, provider_id text, channel text, address text, subject text, body text, payload jsonb,
         status text, give_up_at timestamptz)`
@@ -202,17 +204,17 @@ const make = Effect.gen(function* () {
    * Takes due pending rows (only `ids` when given) and pushes them a lease into the future in one
    * statement; SKIP LOCKED and the lease keep two instances from taking one row at the same time.
    */
-  const claim = (ids: Option.Option<ReadonlyArray<string>>) =>
+  const claim = (ids: Option.Option<ReadonlyArray<string>>, now: Date) =>
     sql<ClaimedRow>`
       WITH due AS (
         SELECT id FROM notification_outbox
-        WHERE status = 'pending' AND next_attempt_at <= now()
+        WHERE status = 'pending' AND next_attempt_at <= ${now}::timestamptz
           ${Option.match(ids, { onNone: () => sql``, onSome: (list) => sql`AND id IN ${sql.in(list)}` })}
         ORDER BY next_attempt_at
         LIMIT ${Option.match(ids, { onNone: () => BATCH_SIZE, onSome: (list) => list.length })}
         FOR UPDATE SKIP LOCKED
       )
-      UPDATE notification_outbox o SET next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
+      UPDATE notification_outbox o SET next_attempt_at = ${now}::timestamptz + make_interval(secs => ${LEASE_SECONDS})
       FROM due WHERE o.id = due.id
       RETURNING o.id, o.topic, o.recipient_role, o.provider_id, o.channel, o.address, o.subject, o.body,
         o.payload, o.attempts`
@@ -286,9 +288,9 @@ const make = Effect.gen(function* () {
     }
   }
 
-  const recordSent = (row: ClaimedRow) =>
+  const recordSent = (row: ClaimedRow, now: Date) =>
     sql<{ status: DeliveryStatus }>`
-      UPDATE notification_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL
+      UPDATE notification_outbox SET status = 'sent', sent_at = ${now}, attempts = attempts + 1, last_error = NULL
       WHERE id = ${row.id} AND status = 'pending'
       RETURNING status`
 
@@ -298,16 +300,16 @@ const make = Effect.gen(function* () {
       RETURNING status`
 
   // The deadline is the row's give_up_at, and never later than NOTIFY_GIVE_UP_HOURS after it was written.
-  const recordFailure = (row: ClaimedRow, reason: string, delayMs: number) =>
+  const recordFailure = (row: ClaimedRow, reason: string, delayMs: number, now: Date) =>
     sql<{ status: DeliveryStatus }>`
       UPDATE notification_outbox SET
         attempts = attempts + 1,
         last_error = ${reason},
         status = CASE
-          WHEN now() >= LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))
+          WHEN ${now}::timestamptz >= LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))
           THEN 'failed' ELSE 'pending' END,
-        next_attempt_at = LEAST(now() + make_interval(secs => ${delayMs / 1000}),
-          GREATEST(now(), LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))))
+        next_attempt_at = LEAST(${now}::timestamptz + make_interval(secs => ${delayMs / 1000}),
+          GREATEST(${now}::timestamptz, LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))))
       WHERE id = ${row.id} AND status = 'pending'
       RETURNING status`
 
@@ -334,12 +336,12 @@ const make = Effect.gen(function* () {
         Effect.either
       )
       if (sent._tag === "Right") {
-        yield* recordSent(row)
+        yield* recordSent(row, yield* DateTime.nowAsDate)
         yield* countOutcome(row, "sent")
         return yield* Effect.logInfo("notification sent").pipe(Effect.annotateLogs({ ...log, outcome: "sent" }))
       }
       const delayMs = retryDelayMs(row.attempts + 1, yield* Random.next)
-      const [updated] = yield* recordFailure(row, sent.left.reason, delayMs)
+      const [updated] = yield* recordFailure(row, sent.left.reason, delayMs, yield* DateTime.nowAsDate)
       const gaveUp = updated?.status === "failed"
       yield* countOutcome(row, gaveUp ? "failed" : "retry")
       yield* Effect.logWarning(gaveUp ? "notification given up" : "notification attempt failed").pipe(
@@ -360,7 +362,8 @@ const make = Effect.gen(function* () {
   }
 
   const deliverDue = (ids: Option.Option<ReadonlyArray<string>>) =>
-    claim(ids).pipe(
+    DateTime.nowAsDate.pipe(
+      Effect.flatMap((now) => claim(ids, now)),
       Effect.flatMap((rows) => Effect.forEach(rows, attempt, { concurrency: "unbounded", discard: true })),
       Effect.catchAllCause((cause) => logFailure("notifications could not be claimed", cause))
     )

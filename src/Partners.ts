@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Effect, Option, Schema } from "effect"
+import { DateTime, Effect, Option, Schema } from "effect"
 
 export class PartnerError extends Schema.TaggedError<PartnerError>()("PartnerError", { message: Schema.String }) {}
 
@@ -69,8 +69,9 @@ export class Partners extends Effect.Service<Partners>()("Booking/Partners", {
     /** By prefix or by the whole token. */
     const revokeToken = Effect.fn("Partners.revokeToken")(function* (prefixOrToken: string) {
       const prefix = tokenPattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
+      const now = yield* DateTime.nowAsDate
       const rows = yield* sql`
-        UPDATE partner_tokens SET revoked_at = now() WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
+        UPDATE partner_tokens SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
       if (rows.length === 0) return yield* new PartnerError({ message: `no live token with prefix ${prefix}` })
     })
 
@@ -111,7 +112,10 @@ export class Partners extends Effect.Service<Partners>()("Booking/Partners", {
     const markUsed = (prefixes: ReadonlyArray<string>) =>
       prefixes.length === 0
         ? Effect.void
-        : sql`UPDATE partner_tokens SET last_used_at = now() WHERE ${sql.in("prefix", prefixes)}`.pipe(Effect.asVoid)
+        : Effect.flatMap(
+            DateTime.nowAsDate,
+            (now) => sql`UPDATE partner_tokens SET last_used_at = ${now} WHERE ${sql.in("prefix", prefixes)}`
+          ).pipe(Effect.asVoid)
 
     return { create, issueToken, revokeToken, list, liveTokens, liveToken, anyTokenEver, markUsed } as const
   })

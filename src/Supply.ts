@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer, ParseResult, Schema } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Layer, Option, ParseResult, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { Catalog } from "./Catalog.js"
 import type { VerticalId } from "./Domain/Catalog.js"
-import { postcodeNumber, SupplyFile } from "./Domain/Supply.js"
+import { CurrentOffer, postcodeNumber, SupplyFile } from "./Domain/Supply.js"
 
 export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidSupply", {
   problems: Schema.Array(Schema.String)
@@ -228,6 +228,38 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
         'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
       FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
 
+    const findCurrentOffer = SqlSchema.findOne({
+      Request: Schema.Struct({
+        providerId: Schema.String,
+        serviceId: Schema.String,
+        postcode: Schema.Number,
+        destinationPostcode: Schema.UndefinedOr(Schema.Number)
+      }),
+      Result: CurrentOffer,
+      execute: (input) => sql`
+        SELECT p.active AS provider_active, p.name AS provider_name, p.notify_email, p.notify_webhook_url,
+          s.active AS service_active, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek,
+          s.unit_price_sek, s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url,
+          ${servesPostcodeOfP(input.postcode)} AS serves_postcode,
+          ${servesDestinationOfP(input.destinationPostcode)} AS serves_destination,
+          ${workingHoursOfP} AS hours
+        FROM providers p
+        LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
+        WHERE p.id = ${input.providerId}`
+    })
+
+    /** The provider and service as they are now, for confirm to compare with the signed option. */
+    const currentOffer = Effect.fn("Supply.currentOffer")(function* (input: {
+      readonly providerId: string
+      readonly serviceId: string
+      readonly postcode: number
+      readonly destinationPostcode: number | undefined
+    }) {
+      // A stored row that does not decode is a bug or a damaged table, not an answer for the client.
+      const offer = yield* findCurrentOffer(input).pipe(Effect.catchTag("ParseError", Effect.die))
+      return Option.getOrUndefined(offer)
+    })
+
     /**
      * Providers that serve the postcode in the vertical, those offering the job type at a fixed
      * price first; the hand-off of a follow-up request goes to these.
@@ -266,6 +298,7 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
       validate,
       importFile,
       candidates,
+      currentOffer,
       servesPostcodeOfP,
       servesDestinationOfP,
       workingHoursOfP

@@ -1,7 +1,18 @@
 import { createHmac, randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Either, Layer, Option, Redacted, Schedule, type Scope } from "effect"
+import {
+  ConfigProvider,
+  Context,
+  Effect,
+  Either,
+  Layer,
+  Option,
+  Redacted,
+  Schedule,
+  type Scope,
+  TestClock
+} from "effect"
 import { appConfig, appConfigFrom } from "../src/AppConfig.js"
 import { bookingConfirmation } from "../src/Domain/Messages.js"
 import { Notifier, retryDelayMs } from "../src/Notifier.js"
@@ -353,6 +364,49 @@ describe("Notifier", () => {
         expect(byId.get(fresh)).toMatchObject({ status: "pending", attempts: 1 })
         // The last retry is due at the deadline rather than after it.
         expect(byId.get(fresh)!.nextAttemptAt!.getTime()).toBeLessThan(Date.now() + 61_000)
+      })
+    )
+  )
+
+  it.effect("the service's clock drives the retries and the give-up: a row is due again only after its delay", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const t0 = Date.parse("2026-11-23T08:00:00Z")
+        yield* TestClock.setTime(t0)
+        const port = yield* deadPort
+        const notifier = yield* notifierWith({ ...smtpAt(port), ...noDispatcher, NOTIFY_GIVE_UP_HOURS: "1" })
+        const id = randomUUID()
+        const row = {
+          id,
+          topic: "booking_confirmed" as const,
+          subjectId: randomUUID(),
+          recipientRole: "customer" as const,
+          providerId: null,
+          channel: "email" as const,
+          address: "anna@example.se",
+          subject: confirmation.customer.subject,
+          body: confirmation.customer.body,
+          payload: {}
+        }
+        // Written 59 minutes ago, so the hour's deadline is a minute away.
+        yield* notifier.enqueue([row], new Date(t0 - 59 * 60_000))
+        const [first] = yield* notifier.deliverNow([id])
+        expect(first).toMatchObject({ status: "pending", attempts: 1 })
+        const delay = first!.nextAttemptAt!.getTime() - t0
+        expect(delay).toBeGreaterThanOrEqual(retryDelayMs(1, 1))
+        expect(delay).toBeLessThanOrEqual(retryDelayMs(1, 0))
+        expect(yield* notifier.deliverNow([id])).toMatchObject([{ attempts: 1 }])
+
+        yield* TestClock.adjust("30 seconds")
+        const [second] = yield* notifier.deliverNow([id])
+        expect(second).toMatchObject({ status: "pending", attempts: 2 })
+        // Its next delay would pass the deadline, so the last retry is due at the deadline.
+        expect(second!.nextAttemptAt!.getTime()).toBe(t0 + 60_000)
+
+        yield* TestClock.adjust("30 seconds")
+        const [last] = yield* notifier.deliverNow([id])
+        expect(last).toMatchObject({ status: "failed", attempts: 3, nextAttemptAt: null })
+        expect(last?.lastError).toContain("could not connect")
       })
     )
   )

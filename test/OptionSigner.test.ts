@@ -7,6 +7,7 @@ import { ConfigProvider, Effect, Either, Layer } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import type { OptionClaims } from "../src/Domain/BookingOption.js"
 import { parseSigningKeys } from "../src/Domain/BookingOption.js"
+import { ProviderId, ServiceId } from "../src/Domain/Ids.js"
 import { developmentKeyFile, OptionSigner } from "../src/OptionSigner.js"
 
 const secretA = "alpha-secret-alpha-secret-alpha-secret"
@@ -28,8 +29,8 @@ const MINUTE = 60_000
 const now = new Date("2026-03-02T08:00:00Z")
 
 const claims: OptionClaims = {
-  providerId: "rormokarna-sthlm",
-  serviceId: "vvs_byte_blandare",
+  providerId: ProviderId.make("rormokarna-sthlm"),
+  serviceId: ServiceId.make("vvs_byte_blandare"),
   verticalId: "vvs",
   jobTypeId: "byte_blandare",
   amountSek: 2490,
@@ -86,8 +87,8 @@ describe("OptionSigner", () => {
       const longest = yield* signer.sign(
         {
           ...claims,
-          providerId: "\u0000".repeat(256),
-          serviceId: "\ud800".repeat(256),
+          providerId: ProviderId.make("\u0000".repeat(256)),
+          serviceId: ServiceId.make("\ud800".repeat(256)),
           jobTypeId: "\u0001".repeat(256),
           pricingModel: "\u0002".repeat(256),
           priceType: "\u0003".repeat(256),

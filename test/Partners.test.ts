@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { appConfigFrom } from "../src/AppConfig.js"
+import { makeAuthenticate, tokenRefreshInterval } from "../src/Auth.js"
 import { pgClientLayer } from "../src/Database.js"
 import { Partners, tokenPattern } from "../src/Partners.js"
 import { withProbeServer } from "./support/ProbeApi.js"
@@ -44,6 +46,42 @@ describe("partners and their tokens", () => {
         yield* partners.revokeToken(sandbox.prefix)
         expect(Option.isNone(yield* partners.liveToken(sandbox.prefix))).toBe(true)
       })
+    )
+
+    it.effect("the service's clock drives the token refresh, and stamps revocations and last use", () =>
+      Effect.gen(function* () {
+        const t0 = Date.parse("2026-11-23T08:00:00Z")
+        yield* TestClock.setTime(t0)
+        const partners = yield* Partners
+        const sql = yield* SqlClient.SqlClient
+        yield* partners.create("clockwork", "Clockwork AB")
+        const revoked = yield* partners.issueToken("clockwork")
+        const kept = yield* partners.issueToken("clockwork")
+        const { authenticate } = yield* makeAuthenticate.pipe(
+          Effect.provide(appConfigFrom({ AUTH_MODE: "tokens" })),
+          Effect.provideService(Partners, partners)
+        )
+        const check = (token: string) => Effect.exit(authenticate(Option.some(token), "unconfigured"))
+        yield* partners.revokeToken(revoked.prefix)
+        // Known tokens are re-read by the refresh, so the revocation is not seen before it.
+        expect((yield* check(revoked.token))._tag).toBe("Success")
+        yield* TestClock.adjust(tokenRefreshInterval)
+        yield* waitFor(check(revoked.token), (exit) => expect(exit._tag).toBe("Failure"))
+        expect((yield* check(kept.token))._tag).toBe("Success")
+        yield* TestClock.adjust("28 seconds")
+        const stamps = sql<{ prefix: string; revokedAt: Date | null; lastUsedAt: Date | null }>`
+          SELECT prefix, revoked_at, last_used_at FROM partner_tokens WHERE prefix IN (${revoked.prefix}, ${kept.prefix})`
+        yield* waitFor(stamps, (rows) =>
+          expect(
+            new Map(rows.map((row) => [row.prefix, [row.revokedAt?.getTime(), row.lastUsedAt?.getTime()]]))
+          ).toEqual(
+            new Map([
+              [revoked.prefix, [t0, t0 + 30_000]],
+              [kept.prefix, [undefined, t0 + 30_000]]
+            ])
+          )
+        )
+      }).pipe(Effect.scoped)
     )
   })
 

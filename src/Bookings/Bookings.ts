@@ -26,6 +26,7 @@ import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } fr
 import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { OptionSigner } from "../OptionSigner.js"
+import { Supply } from "../Supply.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { type BookingIds, bookingRecord, confirmationOutbox, newBookingIds } from "./Confirmation.js"
 
@@ -105,6 +106,7 @@ const sandboxNote =
 export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
   effect: Effect.gen(function* () {
     const calendar = yield* Calendar
+    const supply = yield* Supply
     const bookings = yield* BookingsRepo
     const signer = yield* OptionSigner
     const notifier = yield* Notifier
@@ -199,7 +201,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     /** What changed on our side since the search: 409 with option_refresh_required. */
     const revalidate = (option: SignedOption) =>
       Effect.gen(function* () {
-        const offer = yield* calendar.current({
+        const offer = yield* supply.currentOffer({
           providerId: option.providerId,
           serviceId: option.serviceId,
           postcode: option.originPostcode,
@@ -384,5 +386,12 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       status
     } as const
   }),
-  dependencies: [Calendar.Default, BookingsRepo.Default, OptionSigner.Default, Notifier.Default, Idempotency.Default]
+  dependencies: [
+    Calendar.Default,
+    Supply.Default,
+    BookingsRepo.Default,
+    OptionSigner.Default,
+    Notifier.Default,
+    Idempotency.Default
+  ]
 }) {}

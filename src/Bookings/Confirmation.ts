@@ -1,23 +1,24 @@
 import { randomBytes, randomUUID } from "node:crypto"
-import type { CurrentOffer } from "../Calendar.js"
 import { type BookingConfirmationRequest, customerNameOf } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
 import type { NewBooking } from "../Domain/BookingRecord.js"
+import { BookingId } from "../Domain/Ids.js"
 import { slotLabel } from "../Domain/Labels.js"
 import { bookingConfirmation } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
-import { fallbackZone, isValidTimeZone } from "../Domain/Zone.js"
+import type { CurrentOffer } from "../Domain/Supply.js"
+import { isValidTimeZone, providerTimeZone } from "../Domain/Zone.js"
 import type { ChannelChoice } from "../Notifier.js"
 
 /** The booking's id, stored with the idempotency key, and the reference the customer is given. */
 export interface BookingIds {
-  readonly bookingId: string
+  readonly bookingId: BookingId
   readonly requestId: string
 }
 
 export const newBookingIds = (): BookingIds => ({
-  bookingId: randomUUID(),
+  bookingId: BookingId.make(randomUUID()),
   requestId: `bkg_${randomBytes(15).toString("base64url")}`
 })
 
@@ -32,7 +33,7 @@ export interface Confirmation {
 }
 
 const zoneOf = (option: SignedOption) =>
-  option.timeZone !== undefined && isValidTimeZone(option.timeZone) ? option.timeZone : fallbackZone
+  option.timeZone !== undefined && isValidTimeZone(option.timeZone) ? option.timeZone : providerTimeZone
 
 /** The customer's and the provider's confirmation, each on the channel chosen for it. */
 export const confirmationOutbox = (

@@ -1,6 +1,7 @@
 import { Either, Redacted, Schema } from "effect"
 import { VerticalId } from "./Catalog.js"
 import { ContractError } from "./Errors.js"
+import { ProviderId, ServiceId } from "./Ids.js"
 
 // Bounded so that even a claim set of worst-case strings (six JSON bytes per UTF-16 unit)
 // signs to a booking_option_id well under the spec's 24000 characters.
@@ -16,8 +17,8 @@ const PostcodeNumber = Schema.Int.pipe(Schema.between(10000, 99999))
 
 /** Everything the confirm step needs to revalidate an option without trusting the caller. */
 export const SignedOption = Schema.Struct({
-  providerId: Claim,
-  serviceId: Claim,
+  providerId: Claim.pipe(Schema.compose(ProviderId)),
+  serviceId: Claim.pipe(Schema.compose(ServiceId)),
   verticalId: VerticalId,
   jobTypeId: Claim,
   amountSek: Sek,

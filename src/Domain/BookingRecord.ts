@@ -1,13 +1,14 @@
 import { Schema } from "effect"
+import { BookingId, ProviderId, ServiceId } from "./Ids.js"
 
 /** A confirmed booking as it is written: the offer, the customer's details and the consent record. */
 export const NewBooking = Schema.Struct({
-  id: Schema.UUID,
+  id: BookingId,
   requestId: Schema.String,
   partnerId: Schema.String,
-  providerId: Schema.String,
+  providerId: ProviderId,
   providerName: Schema.String,
-  serviceId: Schema.String,
+  serviceId: ServiceId,
   verticalId: Schema.String,
   jobTypeId: Schema.String,
   serviceLabelSv: Schema.String,

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { isValidTimeZone } from "./Zone.js"
+import { isValidTimeZone, providerTimeZone } from "./Zone.js"
 
 /**
  * "No extra properties" is part of the contract, and Effect Schema ignores excess properties
@@ -138,7 +138,7 @@ export const DateTimeString = Schema.String.pipe(
 
 /** An IANA time zone this runtime knows, so search and request creation refuse the same names. */
 export const TimeZoneInput = text(2, 80).pipe(
-  Schema.filter((zone) => isValidTimeZone(zone) || "must be an IANA time zone such as Europe/Stockholm", {
-    arbitrary: () => (fc) => fc.constantFrom("Europe/Stockholm", "Europe/London", "America/New_York", "UTC")
+  Schema.filter((zone) => isValidTimeZone(zone) || `must be an IANA time zone such as ${providerTimeZone}`, {
+    arbitrary: () => (fc) => fc.constantFrom(providerTimeZone, "Europe/London", "America/New_York", "UTC")
   })
 )

@@ -9,7 +9,7 @@ const labels = new Map<string, string>()
 const formatsFor = (timeZone: string): Formats => {
   const cached = slotLabelFormats.get(timeZone)
   if (cached) return cached
-  const zone = zoneFor(timeZone).resolvedOptions().timeZone
+  const zone = zoneFor(timeZone).id
   const day = { timeZone: zone, weekday: "long", day: "numeric", month: "long" } as const
   const formats = [
     new Intl.DateTimeFormat("sv-SE", day),

@@ -1,5 +1,5 @@
 import { type PriceFacts, priceKind, priceWording } from "./Pricing.js"
-import { fallbackZone, formatInZone, isValidTimeZone } from "./Zone.js"
+import { formatInZone, isValidTimeZone, providerTimeZone } from "./Zone.js"
 
 export interface BookingConfirmationInput {
   readonly bookingId: string
@@ -56,7 +56,7 @@ interface Slot {
 }
 
 /** The booking's zone was validated when it was made; an unknown one here must not lose the message. */
-const zoneOf = (timeZone: string) => (isValidTimeZone(timeZone) ? timeZone : fallbackZone)
+const zoneOf = (timeZone: string) => (isValidTimeZone(timeZone) ? timeZone : providerTimeZone)
 
 /** "måndag 23 november 2026 kl. 08:00–10:00" in the zone's local time; the zone is named unless it is Swedish time. */
 const slotIn = (start: Date, end: Date, timeZone: string): Slot => {
@@ -66,7 +66,7 @@ const slotIn = (start: Date, end: Date, timeZone: string): Slot => {
   const daySv = day("sv-SE")
   const dayEn = day("en-GB")
   const zoneNote =
-    timeZone === fallbackZone ? { sv: "", en: " (Swedish time)" } : { sv: ` (${timeZone})`, en: ` (${timeZone})` }
+    timeZone === providerTimeZone ? { sv: "", en: " (Swedish time)" } : { sv: ` (${timeZone})`, en: ` (${timeZone})` }
   const sameDay = daySv.format(start) === daySv.format(end)
   const sv = sameDay
     ? `${daySv.format(start)} kl. ${time.format(start)}–${time.format(end)}`

@@ -4,6 +4,7 @@ import { requestsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
 import { DateTimeString, optional, strictInput, TimeZoneInput, text } from "./Input.js"
 import { describedJob, FreeFormDetails, Timing } from "./Search.js"
+import { providerTimeZone } from "./Zone.js"
 
 export const RequestLocation = Schema.Struct({
   input: optional(text(2, 500)),
@@ -41,7 +42,7 @@ export const ServiceRequestCreate = strictInput(
     external_reference: optional(text(1, 160)),
     idempotency_key: optional(text(1, 200)),
     locale: Schema.optionalWith(text(2, 32), { exact: true, default: () => "sv-SE" }),
-    timezone: Schema.optionalWith(TimeZoneInput, { exact: true, default: () => "Europe/Stockholm" })
+    timezone: Schema.optionalWith(TimeZoneInput, { exact: true, default: () => providerTimeZone })
   })
 )
 export type ServiceRequestCreate = typeof ServiceRequestCreate.Type

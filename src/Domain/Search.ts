@@ -3,6 +3,7 @@ import { bookingsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
 import { nestingDepth, optional, strictInput, TimeZoneInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
+import { providerTimeZone } from "./Zone.js"
 
 export const BookingSearchLocation = Schema.Struct({
   country_code: Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" }),
@@ -77,7 +78,7 @@ export const BookingSearchRequest = strictInput(
     timing: Timing,
     details: optional(SearchDetails),
     locale: Schema.optionalWith(text(2, 32), { default: () => "sv-SE" }),
-    timezone: Schema.optionalWith(TimeZoneInput, { default: () => "Europe/Stockholm" })
+    timezone: Schema.optionalWith(TimeZoneInput, { default: () => providerTimeZone })
   })
 )
 export type BookingSearchRequest = typeof BookingSearchRequest.Type

@@ -1,7 +1,6 @@
-import { DAY, MINUTE, startOfDay, toInstant, wallClockOf, zoneFor } from "./Zone.js"
+import type { OpeningHours } from "./Supply.js"
+import { DAY, isoWeekday, MINUTE, providerTimeZone, startOfDay, toInstant, wallClockOf, zoneFor } from "./Zone.js"
 
-/** Providers keep their working hours in Swedish local time. */
-export const providerTimeZone = "Europe/Stockholm"
 /** Slots start on a half-hour grid from the opening time. */
 export const slotStepMinutes = 30
 /** Kept free around every confirmed booking, for travel between jobs. */
@@ -9,12 +8,8 @@ export const bufferMinutes = 30
 /** No slot starts sooner than this after the search, so a provider can prepare. */
 export const leadTimeMinutes = 120
 
-export interface WorkingHours {
-  readonly isoWeekday: number
-  /** Local "HH:MM". */
-  readonly opens: string
-  readonly closes: string
-}
+/** One working interval of a provider's week, local "HH:MM". */
+export type WorkingHours = typeof OpeningHours.Type
 
 export interface Interval {
   readonly start: number
@@ -37,8 +32,6 @@ export interface SlotQuery {
 }
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
-
-const isoWeekdayOf = (day: number) => ((((Math.floor(day / DAY) + 3) % 7) + 7) % 7) + 1
 
 /**
  * The earliest free slots of one provider: inside its working hours, clear of its confirmed
@@ -84,7 +77,7 @@ export const freeSlots = (query: SlotQuery): Array<Interval> => {
   const slots: Array<Interval> = []
   const lastDay = startOfDay(wallClockOf(query.window.end, zone))
   for (let day = startOfDay(wallClockOf(notBefore, zone)); day <= lastDay; day += DAY) {
-    for (const hours of byWeekday.get(isoWeekdayOf(day)) ?? []) {
+    for (const hours of byWeekday.get(isoWeekday(day)) ?? []) {
       const opens = toInstant(day + minutesOf(hours.opens) * MINUTE, zone)
       const closes = toInstant(day + minutesOf(hours.closes) * MINUTE, zone)
       for (let start = opens; start + duration <= closes; start += step) {
@@ -107,7 +100,7 @@ export const withinWorkingHours = (hours: ReadonlyArray<WorkingHours>, slot: Int
   const day = startOfDay(wallClockOf(slot.start, zone))
   return hours.some(
     (h) =>
-      h.isoWeekday === isoWeekdayOf(day) &&
+      h.isoWeekday === isoWeekday(day) &&
       toInstant(day + minutesOf(h.opens) * MINUTE, zone) <= slot.start &&
       slot.end <= toInstant(day + minutesOf(h.closes) * MINUTE, zone)
   )

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
+import { ProviderId, ServiceId } from "./Ids.js"
 import { optional } from "./Input.js"
 
 /** Swedish postcode: three digits, an optional single space, two digits ("111 22", "11122"). */
@@ -127,3 +128,69 @@ export const SupplyFile = Schema.Struct({
   providers: Schema.Array(Provider)
 }).annotations({ parseOptions: { onExcessProperty: "error", errors: "all" } })
 export type SupplyFile = typeof SupplyFile.Type
+
+/** Working hours as the slot rules read them from the database: local "HH:MM" on an ISO weekday. */
+export const OpeningHours = Schema.Struct({
+  isoWeekday: Schema.Int.pipe(Schema.between(1, 7)),
+  opens: LocalTime,
+  closes: LocalTime
+})
+
+/** The columns of an active service that an option shows and prices, read back from `provider_services`. */
+const offeredService = {
+  serviceId: ServiceId,
+  labelSv: Schema.String,
+  labelEn: Schema.NullOr(Schema.String),
+  pricingModel: PricingModel,
+  priceType: PriceType,
+  amountSek: Schema.NullOr(Schema.Int),
+  unitPriceSek: Schema.NullOr(Schema.Int),
+  unit: Schema.NullOr(Schema.String),
+  durationMinutes: Schema.Int,
+  scope: ServiceScope,
+  termsVersion: Terms.fields.version,
+  termsUrl: Terms.fields.url
+}
+
+/**
+ * Rows keep their JSON objects' key order (jsonb's), because responses repeat scope and terms as
+ * stored and a decoded struct would otherwise come out in the schema's order.
+ */
+export const asStored = { parseOptions: { propertyOrder: "original" } } as const
+
+/** A provider's active fixed-price service for a job, as a search offers it. */
+export const OfferedService = Schema.Struct({
+  providerId: ProviderId,
+  providerName: Schema.String,
+  city: Schema.String,
+  ratingLabel: Schema.NullOr(Schema.String),
+  ...offeredService,
+  termsSections: Terms.fields.sections,
+  termsSourceUrls: Schema.Array(Schema.String),
+  hours: Schema.Array(OpeningHours)
+}).annotations(asStored)
+export type OfferedService = typeof OfferedService.Type
+
+/** A provider and one of its services as they are now (the service's columns are null when it has no such service). */
+export const CurrentOffer = Schema.Struct({
+  providerActive: Schema.Boolean,
+  providerName: Schema.String,
+  notifyEmail: Schema.NullOr(Schema.String),
+  notifyWebhookUrl: Schema.NullOr(Schema.String),
+  serviceActive: Schema.NullOr(Schema.Boolean),
+  labelSv: Schema.NullOr(offeredService.labelSv),
+  labelEn: offeredService.labelEn,
+  pricingModel: Schema.NullOr(PricingModel),
+  priceType: Schema.NullOr(PriceType),
+  amountSek: offeredService.amountSek,
+  unitPriceSek: offeredService.unitPriceSek,
+  unit: offeredService.unit,
+  durationMinutes: Schema.NullOr(Schema.Int),
+  scope: Schema.NullOr(ServiceScope),
+  termsVersion: Schema.NullOr(offeredService.termsVersion),
+  termsUrl: Schema.NullOr(offeredService.termsUrl),
+  servesPostcode: Schema.Boolean,
+  servesDestination: Schema.Boolean,
+  hours: Schema.Array(OpeningHours)
+}).annotations(asStored)
+export type CurrentOffer = typeof CurrentOffer.Type

@@ -4,12 +4,11 @@ import {
   freeSlots,
   type Interval,
   leadTimeMinutes,
-  providerTimeZone,
   type SlotQuery,
   slotStepMinutes,
   type WorkingHours
 } from "../../src/Domain/Slots.js"
-import { formatInZone, wallClockToInstant } from "../../src/Domain/Zone.js"
+import { formatInZone, providerTimeZone, wallClockToInstant } from "../../src/Domain/Zone.js"
 import { fc, propSettings } from "../support/FastCheck.js"
 
 const { numRuns, parameters } = propSettings("free slots", { quick: 200, deep: 2000 })

@@ -5,6 +5,7 @@ import { Bookings } from "../../src/Bookings/Bookings.js"
 import { pgClientLayer } from "../../src/Database.js"
 import { BookingConfirmationRequest, type ConfirmedBooking } from "../../src/Domain/Booking.js"
 import type { OptionClaims } from "../../src/Domain/BookingOption.js"
+import { ProviderId, ServiceId } from "../../src/Domain/Ids.js"
 import type { Partner } from "../../src/Domain/Partner.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
 import { OptionSigner } from "../../src/OptionSigner.js"
@@ -161,8 +162,8 @@ export const defaultPostcode = 11122
 
 /** The claims a search would have signed for this provider's service and slot. */
 export const claimsFor = (p: ProviderSpec, slot: Slot, originPostcode = defaultPostcode): OptionClaims => ({
-  providerId: p.id,
-  serviceId,
+  providerId: ProviderId.make(p.id),
+  serviceId: ServiceId.make(serviceId),
   verticalId,
   jobTypeId,
   amountSek: p.amountSek,

@@ -1,0 +1,13 @@
+import { Schema } from "effect"
+
+/** A provider's id as the supply file gives it. Branded so that it cannot be passed where a service's id is meant. */
+export const ProviderId = Schema.String.pipe(Schema.brand("ProviderId"))
+export type ProviderId = typeof ProviderId.Type
+
+/** A service's id, unique within its provider. */
+export const ServiceId = Schema.String.pipe(Schema.brand("ServiceId"))
+export type ServiceId = typeof ServiceId.Type
+
+/** A booking's id, shared with its calendar entry and the subject of its notifications. */
+export const BookingId = Schema.UUID.pipe(Schema.brand("BookingId"))
+export type BookingId = typeof BookingId.Type
