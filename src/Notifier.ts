@@ -298,13 +298,14 @@ const make = Effect.gen(function* () {
       RETURNING status`
 
   // The deadline is the row's give_up_at, and never later than NOTIFY_GIVE_UP_HOURS after it was written.
-  const recordFailure = (row: ClaimedRow, reason: string, delayMs: number) =>
+  // It is passed on the service's clock, the one give_up_at was written with.
+  const recordFailure = (row: ClaimedRow, reason: string, delayMs: number, now: Date) =>
     sql<{ status: DeliveryStatus }>`
       UPDATE notification_outbox SET
         attempts = attempts + 1,
         last_error = ${reason},
         status = CASE
-          WHEN now() >= LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))
+          WHEN ${now}::timestamptz >= LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))
           THEN 'failed' ELSE 'pending' END,
         next_attempt_at = LEAST(now() + make_interval(secs => ${delayMs / 1000}),
           GREATEST(now(), LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))))
@@ -339,7 +340,7 @@ const make = Effect.gen(function* () {
         return yield* Effect.logInfo("notification sent").pipe(Effect.annotateLogs({ ...log, outcome: "sent" }))
       }
       const delayMs = retryDelayMs(row.attempts + 1, yield* Random.next)
-      const [updated] = yield* recordFailure(row, sent.left.reason, delayMs)
+      const [updated] = yield* recordFailure(row, sent.left.reason, delayMs, new Date(yield* Clock.currentTimeMillis))
       const gaveUp = updated?.status === "failed"
       yield* countOutcome(row, gaveUp ? "failed" : "retry")
       yield* Effect.logWarning(gaveUp ? "notification given up" : "notification attempt failed").pipe(

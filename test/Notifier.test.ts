@@ -1,11 +1,25 @@
 import { createHmac, randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Either, Layer, Option, Redacted, Schedule, type Scope } from "effect"
+import {
+  Chunk,
+  ConfigProvider,
+  Context,
+  Effect,
+  Either,
+  Fiber,
+  Layer,
+  Option,
+  Redacted,
+  Schedule,
+  type Scope,
+  TestClock
+} from "effect"
+import { vi } from "vitest"
 import { appConfig, appConfigFrom } from "../src/AppConfig.js"
 import { bookingConfirmation } from "../src/Domain/Messages.js"
 import { Notifier, retryDelayMs } from "../src/Notifier.js"
-import { deadPort, silentServer, smtpServer, webhookReceiver } from "./support/Receivers.js"
+import { closingServer, silentServer, smtpServer, webhookReceiver } from "./support/Receivers.js"
 import { TestDatabaseLive } from "./support/TestDatabase.js"
 
 /** Waits long enough that a loaded CI machine still sees deliveries finish inside deliverNow. */
@@ -100,6 +114,26 @@ const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, done: (a: A) => boo
     Effect.retry({ schedule: Schedule.spaced("50 millis"), while: (error) => error === "not yet" }),
     Effect.timeout(timeoutMs)
   )
+
+/** The database's clock, which stamps every outbox time. */
+const databaseNow = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(sql<{ now: Date }>`SELECT now() AS now`, ([row]) => row!.now.getTime())
+)
+
+/** Yields until `count` fibres sleep until `at` on the test clock: a dispatcher between passes, a wait begun. */
+const untilSleeping = (at: number, count = 1) =>
+  Effect.gen(function* () {
+    while (Chunk.toReadonlyArray(yield* TestClock.sleeps()).filter((time) => time === at).length < count) {
+      yield* Effect.yieldNow()
+    }
+  })
+
+/** Runs the dispatchers (`count` of them, each polling every `pollMs`) for one pass and waits until they sleep again. */
+const dispatcherPass = (pollMs: number, count = 1) =>
+  Effect.gen(function* () {
+    yield* TestClock.adjust(pollMs)
+    yield* untilSleeping((yield* TestClock.currentTimeMillis) + pollMs, count)
+  })
 
 const loadConfig = (env: Record<string, string>) =>
   Effect.either(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -235,7 +269,9 @@ describe("Notifier", () => {
           DATABASE_URL: "postgres://u@h/d"
         })
         const id = yield* insertRow({ channel: "webhook", address: hooks.url })
+        const before = Math.floor(Date.now() / 1000)
         const [state] = yield* notifier.deliverNow([id])
+        const after = Math.floor(Date.now() / 1000)
         expect(state).toMatchObject({ id, recipientRole: "provider", channel: "webhook", status: "sent", attempts: 1 })
         expect(hooks.received).toHaveLength(1)
         const { headers, body } = hooks.received[0]!
@@ -243,7 +279,8 @@ describe("Notifier", () => {
         expect(headers["x-booking-event"]).toBe("booking.confirmed")
         expect(headers["x-booking-delivery"]).toBe(id)
         const timestamp = String(headers["x-booking-timestamp"])
-        expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(30)
+        expect(Number(timestamp)).toBeGreaterThanOrEqual(before)
+        expect(Number(timestamp)).toBeLessThanOrEqual(after)
         const expected = createHmac("sha256", webhookSecret).update(`${timestamp}.${body}`).digest("hex")
         expect(headers["x-booking-signature"]).toBe(`sha256=${expected}`)
         expect(JSON.parse(body)).toEqual(confirmation.provider.payload)
@@ -268,14 +305,14 @@ describe("Notifier", () => {
     )
   )
 
-  it.live("rows without a channel stay skipped and untouched", () =>
+  it.effect("rows without a channel stay skipped and untouched, by deliverNow and by the dispatcher's passes", () =>
     withDatabase(
       Effect.gen(function* () {
         const smtp = yield* smtpServer()
         const notifier = yield* notifierWith({ ...smtpAt(smtp.port), NOTIFY_POLL_MS: "50" })
         const id = yield* insertRow({ channel: "none", address: null, status: "skipped" })
         const [state] = yield* notifier.deliverNow([id])
-        yield* Effect.sleep("300 millis")
+        for (let pass = 0; pass < 3; pass++) yield* dispatcherPass(50)
         const later = yield* stateOf(notifier, id)
         for (const seen of [state, later]) {
           expect(seen).toMatchObject({
@@ -297,19 +334,21 @@ describe("Notifier", () => {
     () =>
       withDatabase(
         Effect.gen(function* () {
-          const port = yield* deadPort
-          const notifier = yield* notifierWith({ ...smtpAt(port), NOTIFY_POLL_MS: "200" })
+          const down = yield* closingServer
+          const notifier = yield* notifierWith({ ...smtpAt(down.port), NOTIFY_POLL_MS: "200" })
           const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
-          const before = Date.now()
+          const before = yield* databaseNow
           yield* notifier.deliverNow([id])
           // The dispatcher may have taken the row first; either way it has one attempt behind it.
           const failed = yield* eventually(stateOf(notifier, id), (state) => state.attempts === 1)
           expect(failed).toMatchObject({ status: "pending", attempts: 1, sentAt: null })
           expect(failed.lastError).toContain("could not connect to the SMTP server")
-          expect(failed.nextAttemptAt!.getTime()).toBeGreaterThan(before + 20_000)
-          expect(failed.nextAttemptAt!.getTime()).toBeLessThan(Date.now() + 31_000)
+          // The first retry is 24 to 30 s after the attempt, which fell between these two readings.
+          expect(failed.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before + 24_000)
+          expect(failed.nextAttemptAt!.getTime()).toBeLessThanOrEqual((yield* databaseNow) + 30_000)
 
-          const smtp = yield* smtpServer(port)
+          const smtp = yield* smtpServer()
+          down.handTo(smtp.server.server)
           yield* makeDue(id)
           const sent = yield* eventually(stateOf(notifier, id), (state) => state.status === "sent")
           expect(sent).toMatchObject({ attempts: 2, lastError: null })
@@ -339,7 +378,7 @@ describe("Notifier", () => {
   it.live("a failed attempt after the give-up time (or NOTIFY_GIVE_UP_HOURS) marks the row failed", () =>
     withDatabase(
       Effect.gen(function* () {
-        const port = yield* deadPort
+        const { port } = yield* closingServer
         const notifier = yield* notifierWith({ ...smtpAt(port), ...noDispatcher, NOTIFY_GIVE_UP_HOURS: "2" })
         const late = yield* insertRow({ channel: "email", address: "anna@example.se", giveUpMinutes: -1 })
         const old = yield* insertRow({ channel: "email", address: "anna@example.se", createdMinutesAgo: 121 })
@@ -351,31 +390,39 @@ describe("Notifier", () => {
           expect(byId.get(id)?.lastError).toContain("could not connect")
         }
         expect(byId.get(fresh)).toMatchObject({ status: "pending", attempts: 1 })
-        // The last retry is due at the deadline rather than after it.
-        expect(byId.get(fresh)!.nextAttemptAt!.getTime()).toBeLessThan(Date.now() + 61_000)
+        // The last retry is due at the deadline (created_at + 2 h) rather than after it.
+        const sql = yield* SqlClient.SqlClient
+        const [deadline] = yield* sql<{ at: Date }>`
+          SELECT created_at + make_interval(hours => 2) AS at FROM notification_outbox WHERE id = ${fresh}`
+        expect(byId.get(fresh)!.nextAttemptAt!.getTime()).toBeLessThanOrEqual(deadline!.at.getTime())
       })
     )
   )
 
-  it.live("deliverNow answers within NOTIFY_WAIT_MS when the SMTP server accepts and never answers", () =>
+  it.effect("deliverNow answers after NOTIFY_WAIT_MS, not before, when the SMTP server accepts and never answers", () =>
     withDatabase(
       Effect.gen(function* () {
         const silent = yield* silentServer
         const notifier = yield* notifierWith({ ...smtpAt(silent.port), ...noDispatcher, NOTIFY_WAIT_MS: "500" })
         const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
-        const started = Date.now()
-        const [state] = yield* notifier.deliverNow([id])
-        const elapsed = Date.now() - started
-        expect(elapsed).toBeGreaterThanOrEqual(450)
-        expect(elapsed).toBeLessThan(500 + 1500)
-        // Still being attempted in the background, under its lease.
+        const before = yield* databaseNow
+        const started = yield* TestClock.currentTimeMillis
+        const answering = yield* Effect.fork(notifier.deliverNow([id]))
+        yield* untilSleeping(started + 500)
+        // The attempt has taken its lease and is talking to the silent server.
+        yield* Effect.promise(() => vi.waitFor(() => expect(silent.connections()).toBe(1)))
+        yield* TestClock.adjust("499 millis")
+        expect(answering.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 millis")
+        const [state] = yield* Fiber.join(answering)
+        // Still being attempted in the background, under its lease of 60 s.
         expect(state).toMatchObject({ id, status: "pending", attempts: 0 })
-        expect(state!.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 30_000)
+        expect(state!.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before + 60_000)
       })
     )
   )
 
-  it.live("two instances on one database send each due row exactly once", () =>
+  it.effect("two instances on one database send each due row exactly once", () =>
     withDatabase(
       Effect.gen(function* () {
         const smtp = yield* smtpServer()
@@ -387,14 +434,13 @@ describe("Notifier", () => {
           Array.from({ length: 45 }, (_, n) => n),
           (n) => insertRow({ subjectId, channel: "email", address: `c${n}@example.se`, subject: `Bokning ${n}` })
         )
+        // On the test clock NOTIFY_WAIT_MS never runs out: each deliverNow returns once its attempts are done.
         yield* Effect.all([a.deliverNow(ids.slice(0, 30)), b.deliverNow(ids.slice(15))], { concurrency: 2 })
-        const states = yield* eventually(
-          a.statesOf([subjectId]),
-          (rows) => rows.length === 45 && rows.every((row) => row.status === "sent"),
-          8000
-        )
-        yield* Effect.sleep("300 millis")
-        expect(states.every((state) => state.attempts === 1)).toBe(true)
+        // Then both dispatchers make a pass: nothing is left for them to send again.
+        yield* dispatcherPass(20, 2)
+        const states = yield* a.statesOf([subjectId])
+        expect(states).toHaveLength(45)
+        expect(states.every((state) => state.status === "sent" && state.attempts === 1)).toBe(true)
         expect(smtp.messages.map((message) => message.subject).sort()).toEqual(
           Array.from({ length: 45 }, (_, n) => `Bokning ${n}`).sort()
         )

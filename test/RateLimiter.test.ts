@@ -4,7 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Fiber, Layer, Logger, Schedule, TestClock, TestServices } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { boundedMemoryStore, memoryStoreCapacity, RateLimiter, RateLimitStoreLive } from "../src/RateLimiter.js"
-import { deadPort, silentServer } from "./support/Receivers.js"
+import { closingServer, silentServer } from "./support/Receivers.js"
 import { fakeRedis, redisAnswers } from "./support/Redis.js"
 import { postJson, TestServerLive, testEnv } from "./support/TestServer.js"
 
@@ -131,10 +131,10 @@ describe("a Redis store that fails", () => {
   })
 
   it.effect(
-    "nothing listening, or a Redis that accepts and never answers, costs a request no time, and the outage is one log line",
+    "a Redis that closes every connection, or one that accepts and never answers, costs a request no time, and the outage is one log line",
     () =>
       Effect.gen(function* () {
-        for (const port of [yield* deadPort, (yield* silentServer).port]) {
+        for (const port of [(yield* closingServer).port, (yield* silentServer).port]) {
           lines.length = 0
           const store = yield* storeAt(`redis://127.0.0.1:${port}/0`)
           const results = yield* Effect.forEach([1, 2, 3], () => Effect.either(hit(store)))

@@ -4,7 +4,7 @@ import { Effect, Layer } from "effect"
 import { inject } from "vitest"
 import { catalogData } from "../../src/CatalogData.js"
 import { supportedVerticalIds } from "../../src/Domain/Catalog.js"
-import { deadPort, smtpServer } from "../support/Receivers.js"
+import { closingServer, smtpServer } from "../support/Receivers.js"
 import { postJson, TestServerLive } from "../support/TestServer.js"
 
 const token = "partner-requests-token-0123456789"
@@ -403,7 +403,7 @@ describe("POST /api/public/requests", () => {
 
   it.effect("a hand-off that could not be delivered yet is queued, and says nobody has received it yet", () =>
     Effect.gen(function* () {
-      const port = yield* deadPort
+      const { port } = yield* closingServer
       const context = yield* Layer.build(
         TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${port}` })
       )
