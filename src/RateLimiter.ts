@@ -140,7 +140,7 @@ const outageLog = (where: string) => {
  * connected, given up after the store timeout when Redis stays silent (the connection is then
  * dropped and made again), and an outage is logged once.
  */
-const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration) =>
+const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefix: string) =>
   Layer.scoped(
     Limiter.RateLimiterStore,
     Effect.gen(function* () {
@@ -193,7 +193,7 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration) =>
           Effect.tryPromise({
             try: () =>
               redis.fixedWindow(
-                `booking-api:ratelimit:${options.key}`,
+                `${keyPrefix}${options.key}`,
                 options.tokens,
                 Duration.toMillis(options.refillRate),
                 options.limit
@@ -222,15 +222,21 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration) =>
     })
   )
 
-/** The store: Redis when REDIS_URL is set (shared by all instances), else bounded memory. */
-export const RateLimitStoreLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Option.match(config.redisUrl, {
-      onNone: () => boundedMemoryStore,
-      onSome: (url) => redisStore(url, Duration.millis(config.rateLimitStoreTimeoutMs))
-    })
+/**
+ * The store: Redis when REDIS_URL is set (shared by all instances), else bounded memory. Keys in
+ * Redis start with `keyPrefix`, so tests sharing one Redis keep their counts apart.
+ */
+export const rateLimitStoreWith = (keyPrefix: string) =>
+  Layer.unwrapEffect(
+    Effect.map(AppConfig, (config) =>
+      Option.match(config.redisUrl, {
+        onNone: () => boundedMemoryStore,
+        onSome: (url) => redisStore(url, Duration.millis(config.rateLimitStoreTimeoutMs), keyPrefix)
+      })
+    )
   )
-)
+
+export const RateLimitStoreLive = rateLimitStoreWith("booking-api:ratelimit:")
 
 export interface Quota {
   readonly policy: string

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { catalogData } from "../src/CatalogData.js"
 import { Capabilities } from "../src/Domain/Capabilities.js"
+import { apiClient, wire } from "./support/ApiClient.js"
 import { get, getText, TestServerLive } from "./support/TestServer.js"
 
 const path = "/api/public/requests/capabilities"
@@ -10,7 +11,10 @@ describe("GET /api/public/requests/capabilities", () => {
   it.layer(TestServerLive())((it) => {
     it.effect("is the complete capabilities document of section 2.1", () =>
       Effect.gen(function* () {
-        const { status, headers, body } = yield* get(path)
+        const client = yield* apiClient()
+        const { status, headers, body } = yield* wire(Capabilities)(
+          client.capabilities.capabilities({ withResponse: true })
+        )
         expect(status).toBe(200)
         expect(headers["content-type"]).toBe("application/json")
         expect(() => Schema.decodeUnknownSync(Capabilities)(body)).not.toThrow()

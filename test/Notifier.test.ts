@@ -2,10 +2,12 @@ import { createHmac, randomUUID } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import {
+  Chunk,
   ConfigProvider,
   Context,
   Effect,
   Either,
+  Fiber,
   Layer,
   Option,
   Redacted,
@@ -13,10 +15,11 @@ import {
   type Scope,
   TestClock
 } from "effect"
+import { vi } from "vitest"
 import { appConfig, appConfigFrom } from "../src/AppConfig.js"
 import { bookingConfirmation } from "../src/Domain/Messages.js"
 import { Notifier, retryDelayMs } from "../src/Notifier.js"
-import { deadPort, silentServer, smtpServer, webhookReceiver } from "./support/Receivers.js"
+import { closingServer, silentServer, smtpServer, webhookReceiver } from "./support/Receivers.js"
 import { TestDatabaseLive } from "./support/TestDatabase.js"
 
 /** Waits long enough that a loaded CI machine still sees deliveries finish inside deliverNow. */
@@ -71,6 +74,10 @@ interface NewRow {
   readonly createdMinutesAgo?: number
 }
 
+/**
+ * Rows are due a minute before the database's now(): the notifier claims on the service's clock,
+ * which a test either starts at the database's time (TestClock) or reads in whole milliseconds.
+ */
 const insertRow = (row: NewRow) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -79,20 +86,21 @@ const insertRow = (row: NewRow) =>
     const message = role === "provider" ? confirmation.provider : { ...confirmation.customer, payload: {} }
     yield* sql`
       INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
-        subject, body, payload, status, give_up_at, created_at)
+        subject, body, payload, status, give_up_at, created_at, next_attempt_at)
       VALUES (${id}, 'booking_confirmed', ${row.subjectId ?? randomUUID()}, ${role},
         ${role === "provider" ? providerId : null}, ${row.channel}, ${row.address},
         ${row.subject ?? message.subject}, ${row.body ?? message.body},
         ${JSON.stringify(row.payload ?? message.payload)}::jsonb, ${row.status ?? "pending"},
         now() + make_interval(mins => ${row.giveUpMinutes ?? 24 * 60}),
-        now() - make_interval(mins => ${row.createdMinutesAgo ?? 0}))`
+        now() - make_interval(mins => ${row.createdMinutesAgo ?? 0}),
+        now() - interval '1 minute')`
     return id
   })
 
 const makeDue = (id: string) =>
   Effect.flatMap(
     SqlClient.SqlClient,
-    (sql) => sql`UPDATE notification_outbox SET next_attempt_at = now() WHERE id = ${id}`
+    (sql) => sql`UPDATE notification_outbox SET next_attempt_at = now() - interval '1 minute' WHERE id = ${id}`
   )
 
 const stateOf = (notifier: Notifier, id: string) =>
@@ -111,6 +119,26 @@ const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, done: (a: A) => boo
     Effect.retry({ schedule: Schedule.spaced("50 millis"), while: (error) => error === "not yet" }),
     Effect.timeout(timeoutMs)
   )
+
+/** The database's clock, which stamps every outbox time. */
+const databaseNow = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(sql<{ now: Date }>`SELECT now() AS now`, ([row]) => row!.now.getTime())
+)
+
+/** Yields until `count` fibres sleep until `at` on the test clock: a dispatcher between passes, a wait begun. */
+const untilSleeping = (at: number, count = 1) =>
+  Effect.gen(function* () {
+    while (Chunk.toReadonlyArray(yield* TestClock.sleeps()).filter((time) => time === at).length < count) {
+      yield* Effect.yieldNow()
+    }
+  })
+
+/** Runs the dispatchers (`count` of them, each polling every `pollMs`) for one pass and waits until they sleep again. */
+const dispatcherPass = (pollMs: number, count = 1) =>
+  Effect.gen(function* () {
+    yield* TestClock.adjust(pollMs)
+    yield* untilSleeping((yield* TestClock.currentTimeMillis) + pollMs, count)
+  })
 
 const loadConfig = (env: Record<string, string>) =>
   Effect.either(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -246,7 +274,9 @@ describe("Notifier", () => {
           DATABASE_URL: "postgres://u@h/d"
         })
         const id = yield* insertRow({ channel: "webhook", address: hooks.url })
+        const before = Math.floor(Date.now() / 1000)
         const [state] = yield* notifier.deliverNow([id])
+        const after = Math.floor(Date.now() / 1000)
         expect(state).toMatchObject({ id, recipientRole: "provider", channel: "webhook", status: "sent", attempts: 1 })
         expect(hooks.received).toHaveLength(1)
         const { headers, body } = hooks.received[0]!
@@ -254,7 +284,8 @@ describe("Notifier", () => {
         expect(headers["x-booking-event"]).toBe("booking.confirmed")
         expect(headers["x-booking-delivery"]).toBe(id)
         const timestamp = String(headers["x-booking-timestamp"])
-        expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(30)
+        expect(Number(timestamp)).toBeGreaterThanOrEqual(before)
+        expect(Number(timestamp)).toBeLessThanOrEqual(after)
         const expected = createHmac("sha256", webhookSecret).update(`${timestamp}.${body}`).digest("hex")
         expect(headers["x-booking-signature"]).toBe(`sha256=${expected}`)
         expect(JSON.parse(body)).toEqual(confirmation.provider.payload)
@@ -279,14 +310,14 @@ describe("Notifier", () => {
     )
   )
 
-  it.live("rows without a channel stay skipped and untouched", () =>
+  it.effect("rows without a channel stay skipped and untouched, by deliverNow and by the dispatcher's passes", () =>
     withDatabase(
       Effect.gen(function* () {
         const smtp = yield* smtpServer()
         const notifier = yield* notifierWith({ ...smtpAt(smtp.port), NOTIFY_POLL_MS: "50" })
         const id = yield* insertRow({ channel: "none", address: null, status: "skipped" })
         const [state] = yield* notifier.deliverNow([id])
-        yield* Effect.sleep("300 millis")
+        for (let pass = 0; pass < 3; pass++) yield* dispatcherPass(50)
         const later = yield* stateOf(notifier, id)
         for (const seen of [state, later]) {
           expect(seen).toMatchObject({
@@ -308,19 +339,21 @@ describe("Notifier", () => {
     () =>
       withDatabase(
         Effect.gen(function* () {
-          const port = yield* deadPort
-          const notifier = yield* notifierWith({ ...smtpAt(port), NOTIFY_POLL_MS: "200" })
+          const down = yield* closingServer
+          const notifier = yield* notifierWith({ ...smtpAt(down.port), NOTIFY_POLL_MS: "200" })
           const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
-          const before = Date.now()
+          const before = yield* databaseNow
           yield* notifier.deliverNow([id])
           // The dispatcher may have taken the row first; either way it has one attempt behind it.
           const failed = yield* eventually(stateOf(notifier, id), (state) => state.attempts === 1)
           expect(failed).toMatchObject({ status: "pending", attempts: 1, sentAt: null })
           expect(failed.lastError).toContain("could not connect to the SMTP server")
-          expect(failed.nextAttemptAt!.getTime()).toBeGreaterThan(before + 20_000)
-          expect(failed.nextAttemptAt!.getTime()).toBeLessThan(Date.now() + 31_000)
+          // The first retry is 24 to 30 s after the attempt, which fell between these two readings.
+          expect(failed.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before + 24_000)
+          expect(failed.nextAttemptAt!.getTime()).toBeLessThanOrEqual((yield* databaseNow) + 30_000)
 
-          const smtp = yield* smtpServer(port)
+          const smtp = yield* smtpServer()
+          down.handTo(smtp.server.server)
           yield* makeDue(id)
           const sent = yield* eventually(stateOf(notifier, id), (state) => state.status === "sent")
           expect(sent).toMatchObject({ attempts: 2, lastError: null })
@@ -350,7 +383,7 @@ describe("Notifier", () => {
   it.live("a failed attempt after the give-up time (or NOTIFY_GIVE_UP_HOURS) marks the row failed", () =>
     withDatabase(
       Effect.gen(function* () {
-        const port = yield* deadPort
+        const { port } = yield* closingServer
         const notifier = yield* notifierWith({ ...smtpAt(port), ...noDispatcher, NOTIFY_GIVE_UP_HOURS: "2" })
         const late = yield* insertRow({ channel: "email", address: "anna@example.se", giveUpMinutes: -1 })
         const old = yield* insertRow({ channel: "email", address: "anna@example.se", createdMinutesAgo: 121 })
@@ -362,8 +395,11 @@ describe("Notifier", () => {
           expect(byId.get(id)?.lastError).toContain("could not connect")
         }
         expect(byId.get(fresh)).toMatchObject({ status: "pending", attempts: 1 })
-        // The last retry is due at the deadline rather than after it.
-        expect(byId.get(fresh)!.nextAttemptAt!.getTime()).toBeLessThan(Date.now() + 61_000)
+        // The last retry is due at the deadline (created_at + 2 h) rather than after it.
+        const sql = yield* SqlClient.SqlClient
+        const [deadline] = yield* sql<{ at: Date }>`
+          SELECT created_at + make_interval(hours => 2) AS at FROM notification_outbox WHERE id = ${fresh}`
+        expect(byId.get(fresh)!.nextAttemptAt!.getTime()).toBeLessThanOrEqual(deadline!.at.getTime())
       })
     )
   )
@@ -373,7 +409,7 @@ describe("Notifier", () => {
       Effect.gen(function* () {
         const t0 = Date.parse("2026-11-23T08:00:00Z")
         yield* TestClock.setTime(t0)
-        const port = yield* deadPort
+        const { port } = yield* closingServer
         const notifier = yield* notifierWith({ ...smtpAt(port), ...noDispatcher, NOTIFY_GIVE_UP_HOURS: "1" })
         const id = randomUUID()
         const row = {
@@ -411,28 +447,35 @@ describe("Notifier", () => {
     )
   )
 
-  it.live("deliverNow answers within NOTIFY_WAIT_MS when the SMTP server accepts and never answers", () =>
+  it.effect("deliverNow answers after NOTIFY_WAIT_MS, not before, when the SMTP server accepts and never answers", () =>
     withDatabase(
       Effect.gen(function* () {
         const silent = yield* silentServer
+        // Rows are claimed on the service's clock: start it at the database's, which stamps test rows.
+        yield* TestClock.setTime(yield* databaseNow)
         const notifier = yield* notifierWith({ ...smtpAt(silent.port), ...noDispatcher, NOTIFY_WAIT_MS: "500" })
         const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
-        const started = Date.now()
-        const [state] = yield* notifier.deliverNow([id])
-        const elapsed = Date.now() - started
-        expect(elapsed).toBeGreaterThanOrEqual(450)
-        expect(elapsed).toBeLessThan(500 + 1500)
-        // Still being attempted in the background, under its lease.
+        const started = yield* TestClock.currentTimeMillis
+        const answering = yield* Effect.fork(notifier.deliverNow([id]))
+        yield* untilSleeping(started + 500)
+        // The attempt has taken its lease and is talking to the silent server.
+        yield* Effect.promise(() => vi.waitFor(() => expect(silent.connections()).toBe(1)))
+        yield* TestClock.adjust("499 millis")
+        expect(answering.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 millis")
+        const [state] = yield* Fiber.join(answering)
+        // Still being attempted in the background, under its lease of 60 s.
         expect(state).toMatchObject({ id, status: "pending", attempts: 0 })
-        expect(state!.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 30_000)
+        expect(state!.nextAttemptAt!.getTime()).toBe(started + 60_000)
       })
     )
   )
 
-  it.live("two instances on one database send each due row exactly once", () =>
+  it.effect("two instances on one database send each due row exactly once", () =>
     withDatabase(
       Effect.gen(function* () {
         const smtp = yield* smtpServer()
+        yield* TestClock.setTime(yield* databaseNow)
         const env = { ...smtpAt(smtp.port), NOTIFY_POLL_MS: "20" }
         const a = yield* notifierWith(env)
         const b = yield* notifierWith(env)
@@ -441,14 +484,13 @@ describe("Notifier", () => {
           Array.from({ length: 45 }, (_, n) => n),
           (n) => insertRow({ subjectId, channel: "email", address: `c${n}@example.se`, subject: `Bokning ${n}` })
         )
+        // On the test clock NOTIFY_WAIT_MS never runs out: each deliverNow returns once its attempts are done.
         yield* Effect.all([a.deliverNow(ids.slice(0, 30)), b.deliverNow(ids.slice(15))], { concurrency: 2 })
-        const states = yield* eventually(
-          a.statesOf([subjectId]),
-          (rows) => rows.length === 45 && rows.every((row) => row.status === "sent"),
-          8000
-        )
-        yield* Effect.sleep("300 millis")
-        expect(states.every((state) => state.attempts === 1)).toBe(true)
+        // Then both dispatchers make a pass: nothing is left for them to send again.
+        yield* dispatcherPass(20, 2)
+        const states = yield* a.statesOf([subjectId])
+        expect(states).toHaveLength(45)
+        expect(states.every((state) => state.status === "sent" && state.attempts === 1)).toBe(true)
         expect(smtp.messages.map((message) => message.subject).sort()).toEqual(
           Array.from({ length: 45 }, (_, n) => `Bokning ${n}`).sort()
         )

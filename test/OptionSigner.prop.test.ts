@@ -5,9 +5,9 @@ import { type OptionClaims, SignedOption } from "../src/Domain/BookingOption.js"
 import { OptionSigner } from "../src/OptionSigner.js"
 import { fc, propSettings } from "./support/FastCheck.js"
 
-const { numRuns, parameters } = propSettings("signed options", { quick: 200, deep: 2000 })
+const { parameters, timeout } = propSettings("signed options", { quick: 200, deep: 2000 }, 10)
 
-const options = { timeout: Math.max(30_000, numRuns * 10), fastCheck: parameters }
+const options = { timeout, fastCheck: parameters }
 
 const signerLayer = (keys: string) => {
   const env = {

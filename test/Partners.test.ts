@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { type Console, Context, Effect, Exit, Layer, Option, Redacted, TestClock } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { makeAuthenticate, tokenRefreshInterval } from "../src/Auth.js"
+import { partnerCommand } from "../src/bin/partnerCommand.js"
 import { pgClientLayer } from "../src/Database.js"
 import { Partners, tokenPattern } from "../src/Partners.js"
 import { withProbeServer } from "./support/ProbeApi.js"
@@ -11,6 +12,24 @@ import { tsCommand } from "./support/ServerProcess.js"
 import { makeDatabase, TestDatabaseLive } from "./support/TestDatabase.js"
 import { get } from "./support/TestServer.js"
 import { waitFor } from "./support/WaitFor.js"
+
+/** The partner CLI's command in this process: whether it succeeded, and what it printed where. */
+const inProcess =
+  (partners: Layer.Layer<Partners>) =>
+  (...args: Array<string>) =>
+    Effect.gen(function* () {
+      const stdout: Array<string> = []
+      const stderr: Array<string> = []
+      const print =
+        (to: Array<string>) =>
+        (...parts: ReadonlyArray<unknown>) =>
+          Effect.sync(() => {
+            to.push(`${parts.join(" ")}\n`)
+          })
+      const console: Console.Console = { ...(yield* Effect.console), log: print(stdout), error: print(stderr) }
+      const exit = yield* Effect.exit(partnerCommand(args).pipe(Effect.provide(partners), Effect.withConsole(console)))
+      return { ok: Exit.isSuccess(exit), stdout: stdout.join(""), stderr: stderr.join("") }
+    })
 
 const whoami = (token: string) => get("/probe/whoami", { authorization: `Bearer ${token}` })
 
@@ -129,30 +148,32 @@ describe("partners and their tokens", () => {
     () =>
       Effect.gen(function* () {
         const { url } = yield* makeDatabase()
-        const cli = (...args: Array<string>) =>
-          spawnSync(process.execPath, [...tsCommand("src", "bin", "partner.ts").slice(1), ...args], {
-            env: { ...process.env, DATABASE_URL: url, APP_ENV: "development" },
-            encoding: "utf8"
-          })
+        // The process itself once (its exit code, stdout apart from the log); its command in this process after.
+        const spawned = spawnSync(
+          process.execPath,
+          [...tsCommand("src", "bin", "partner.ts").slice(1), "create", "svea-bot", "Svea", "Bot", "AB"],
+          { env: { ...process.env, DATABASE_URL: url, APP_ENV: "development" }, encoding: "utf8" }
+        )
+        expect(spawned.status, spawned.stderr).toBe(0)
+        expect(spawned.stdout).toBe("created partner svea-bot\n")
+        const cli = inProcess(Partners.Default.pipe(Layer.provide(pgClientLayer(Redacted.make(url))), Layer.orDie))
         yield* Effect.gen(function* () {
-          const created = cli("create", "svea-bot", "Svea", "Bot", "AB")
-          expect(created.status, created.stderr).toBe(0)
-          expect(created.stdout).toContain("created partner svea-bot")
-          const sandbox = cli("create", "--sandbox", "svea-test", "Svea", "Test")
-          expect(sandbox.stdout).toContain("created sandbox partner svea-test")
-          const issued = cli("token:issue", "svea-bot")
-          expect(issued.status, issued.stderr).toBe(0)
+          const sandbox = yield* cli("create", "--sandbox", "svea-test", "Svea", "Test")
+          expect(sandbox.stdout).toBe("created sandbox partner svea-test\n")
+          const issued = yield* cli("token:issue", "svea-bot")
+          expect(issued.ok, issued.stderr).toBe(true)
           const token = issued.stdout.trim()
           expect(token).toMatch(tokenPattern)
+          expect(issued.stderr).toBe(`issued token ${token.slice(4, 16)} for svea-bot; it is shown only this once\n`)
           expect((yield* whoami(token)).body).toEqual({ partner_id: "svea-bot", sandbox: false })
-          const sandboxToken = cli("token:issue", "svea-test").stdout.trim()
+          const sandboxToken = (yield* cli("token:issue", "svea-test")).stdout.trim()
           expect((yield* whoami(sandboxToken)).body).toEqual({ partner_id: "svea-test", sandbox: true })
-          const listed = cli("list")
+          const listed = yield* cli("list")
           expect(listed.stdout).toMatch(new RegExp(`svea-bot\\tactive\\tSvea Bot AB\\t${token.slice(4, 16)} live`))
           expect(listed.stdout).toMatch(/svea-test\tactive sandbox\tSvea Test\t/)
           expect(listed.stdout).not.toContain(token)
-          const revoked = cli("token:revoke", token)
-          expect(revoked.status, revoked.stderr).toBe(0)
+          const revoked = yield* cli("token:revoke", token)
+          expect(revoked.ok, revoked.stderr).toBe(true)
           yield* waitFor(whoami(token), (response) => expect(response.status).toBe(401))
         }).pipe(
           withProbeServer({ APP_ENV: "production", PUBLIC_BASE_URL: "https://api.example.se", DATABASE_URL: url }, url)

@@ -1,6 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect, Schema, TestClock } from "effect"
+import {
+  BookingConfirmationRequest,
+  BookingConfirmationResponse,
+  BookingStatusResponse
+} from "../../src/Domain/Booking.js"
+import { apiClient, wire } from "../support/ApiClient.js"
 import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
 
 const token = "partner-a-token-0123456789"
@@ -46,6 +52,21 @@ const confirmBody = (option: any, overrides: Record<string, unknown> = {}) => ({
 const confirm = (body: unknown, headers: Record<string, string> = auth) =>
   postJson("/api/public/bookings", body, headers)
 
+/** Confirm and status through the Api's typed client, answered as on the wire. */
+const typedConfirm = (body: unknown) =>
+  Effect.gen(function* () {
+    const client = yield* apiClient(token)
+    const payload = yield* Schema.decodeUnknown(BookingConfirmationRequest)(body).pipe(Effect.orDie)
+    return yield* wire(BookingConfirmationResponse)(
+      client.bookings.confirm({ payload, headers: {}, withResponse: true })
+    )
+  })
+
+const typedStatus = (bookingId: string) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    wire(BookingStatusResponse)(client.bookings.status({ path: { booking_id: bookingId }, withResponse: true }))
+  )
+
 const counts = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const [row] = yield* sql<{ bookings: number; calendar: number; outbox: number; keys: number }>`
@@ -66,7 +87,7 @@ describe("POST /api/public/bookings", () => {
       Effect.gen(function* () {
         const [option] = yield* searchOptions()
         const before = yield* counts
-        const response = yield* confirm(confirmBody(option))
+        const response = yield* typedConfirm(confirmBody(option))
         expect(response.status, JSON.stringify(response.body)).toBe(201)
         const body = response.body
         expect(Object.keys(body).sort()).toEqual(
@@ -504,7 +525,7 @@ describe("GET /api/public/bookings/{booking_id}", () => {
         const [option] = yield* searchOptions()
         const created = (yield* confirm(confirmBody(option))).body
         for (const id of [created.booking.id, created.request_id]) {
-          const found = yield* get(`/api/public/bookings/${id}`, auth)
+          const found = yield* typedStatus(id)
           expect(found.status).toBe(200)
           expect(found.body).toMatchObject({
             ok: true,

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { deadPort, smtpServer, webhookReceiver } from "../support/Receivers.js"
+import { closingServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { get, postJson, TestServerLive } from "../support/TestServer.js"
 
 const token = "partner-notify-token-0123456789"
@@ -84,7 +84,7 @@ describe("booking confirmations", () => {
 
   it.effect("a dead SMTP server never undoes or delays the booking: 201, the e-mail failed and will be retried", () =>
     Effect.gen(function* () {
-      const port = yield* deadPort
+      const { port } = yield* closingServer
       const context = yield* Layer.build(withSmtp(port))
       const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
       const [option] = yield* run(search)

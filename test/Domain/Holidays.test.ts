@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { easterSunday, type NamedDay, namedDays, nextOccurrence } from "../../src/Domain/Holidays.js"
-import { fc } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/FastCheck.js"
+
+const { parameters } = propSettings("holidays", { quick: 100, deep: 2000 })
 
 const iso = (day: number): string => new Date(day).toISOString().slice(0, 10)
 const day = (date: string): number => Date.parse(`${date}T00:00:00Z`)
@@ -57,7 +59,8 @@ describe("Swedish named days", () => {
         expect(weekday(easter)).toBe(7)
         expect(easter).toBeGreaterThanOrEqual(Date.UTC(year, 2, 22))
         expect(easter).toBeLessThanOrEqual(Date.UTC(year, 3, 25))
-      })
+      }),
+      parameters
     )
   })
 
@@ -73,7 +76,8 @@ describe("Swedish named days", () => {
         expect(weekday(allSaints)).toBe(6)
         expect(allSaints).toBeGreaterThanOrEqual(Date.UTC(year, 9, 31))
         expect(allSaints).toBeLessThanOrEqual(Date.UTC(year, 10, 6))
-      })
+      }),
+      parameters
     )
   })
 })

@@ -11,9 +11,7 @@ import {
 import { formatInZone, providerTimeZone, wallClockToInstant } from "../../src/Domain/Zone.js"
 import { fc, propSettings } from "../support/FastCheck.js"
 
-const { numRuns, parameters } = propSettings("free slots", { quick: 200, deep: 2000 })
-
-const timeout = Math.max(30_000, numRuns * 20)
+const { parameters, timeout } = propSettings("free slots", { quick: 200, deep: 2000 }, 20)
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -1,10 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { inject } from "vitest"
 import { catalogData } from "../../src/CatalogData.js"
 import { supportedVerticalIds } from "../../src/Domain/Catalog.js"
-import { deadPort, smtpServer } from "../support/Receivers.js"
+import { ServiceRequestCreate, ServiceRequestResponse } from "../../src/Domain/Request.js"
+import { apiClient, wire } from "../support/ApiClient.js"
+import { closingServer, smtpServer } from "../support/Receivers.js"
 import { postJson, TestServerLive } from "../support/TestServer.js"
 
 const token = "partner-requests-token-0123456789"
@@ -28,6 +30,14 @@ const request = {
 }
 
 const create = (body: unknown, headers: Record<string, string> = auth) => postJson(path, body, headers)
+
+/** A request created through the Api's typed client, answered as on the wire. */
+const typedCreate = (body: unknown) =>
+  Effect.gen(function* () {
+    const client = yield* apiClient(token)
+    const payload = yield* Schema.decodeUnknown(ServiceRequestCreate)(body).pipe(Effect.orDie)
+    return yield* wire(ServiceRequestResponse)(client.requests.create({ payload, headers: {}, withResponse: true }))
+  })
 
 const counts = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -58,7 +68,7 @@ describe("POST /api/public/requests", () => {
     it.effect("stores the request with its consent record and candidates, and never claims a booking", () =>
       Effect.gen(function* () {
         const before = yield* counts
-        const response = yield* create(request)
+        const response = yield* typedCreate(request)
         expect(response.status, JSON.stringify(response.body)).toBe(201)
         const body = response.body
         expect(Object.keys(body).sort()).toEqual(
@@ -403,7 +413,7 @@ describe("POST /api/public/requests", () => {
 
   it.effect("a hand-off that could not be delivered yet is queued, and says nobody has received it yet", () =>
     Effect.gen(function* () {
-      const port = yield* deadPort
+      const { port } = yield* closingServer
       const context = yield* Layer.build(
         TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${port}` })
       )

@@ -1,13 +1,15 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Effect, Layer, Schema, TestClock } from "effect"
 import { inject } from "vitest"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { catalogData } from "../../src/CatalogData.js"
 import { supportedVerticalIds } from "../../src/Domain/Catalog.js"
+import { BookingSearchRequest, BookingSearchResponse } from "../../src/Domain/Search.js"
 import { bufferMinutes, leadTimeMinutes } from "../../src/Domain/Slots.js"
 import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
 import { OptionSigner } from "../../src/OptionSigner.js"
+import { apiClient, wire } from "../support/ApiClient.js"
 import { withProbeServer } from "../support/ProbeApi.js"
 import { postJson, TestServerLive, testEnv, testNow } from "../support/TestServer.js"
 
@@ -47,7 +49,12 @@ describe("POST /api/public/booking-options", () => {
   it.layer(TestServerLive())((it) => {
     it.effect("install_faucet at 111 22 returns signed options in free working-hour slots at the supply's prices", () =>
       Effect.gen(function* () {
-        const { status, body } = yield* search(faucet)
+        yield* TestClock.setTime(now)
+        const client = yield* apiClient()
+        const payload = yield* Schema.decodeUnknown(BookingSearchRequest)(faucet)
+        const { status, body } = yield* wire(BookingSearchResponse)(
+          client.search.search({ payload, withResponse: true })
+        )
         expect(status).toBe(200)
         expect(body).toMatchObject({
           ok: true,

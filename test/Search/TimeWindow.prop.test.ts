@@ -3,10 +3,7 @@ import { wallClockToInstant } from "../../src/Domain/Zone.js"
 import { defaultDays, horizonDays, parseTimeWindow, type TimeWindow } from "../../src/Search/TimeWindow.js"
 import { fc, propSettings } from "../support/FastCheck.js"
 
-const { numRuns, parameters } = propSettings("time windows", { quick: 200, deep: 2000 })
-
-// Generous enough for large NUM_RUNS (a run takes well under a millisecond).
-const timeout = Math.max(30_000, numRuns * 5)
+const { parameters, timeout } = propSettings("time windows", { quick: 200, deep: 2000 }, 5)
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

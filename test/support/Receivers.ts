@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, type IncomingHttpHeaders } from "node:http"
-import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net"
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net"
 import { Effect } from "effect"
 import { SMTPServer } from "smtp-server"
 
@@ -54,7 +54,7 @@ const parseMail = (raw: string, to: ReadonlyArray<string>): ReceivedMail => {
   return { to, subject: decodeHeader(header("subject")), text: text.replace(/\r\n/g, "\n") }
 }
 
-export const smtpServer = (port = 0) =>
+export const smtpServer = () =>
   Effect.acquireRelease(
     Effect.async<{ readonly port: number; readonly messages: Array<ReceivedMail>; readonly server: SMTPServer }>(
       (resume) => {
@@ -75,7 +75,7 @@ export const smtpServer = (port = 0) =>
           }
         })
         server.once("error", (error) => resume(Effect.die(error)))
-        server.listen(port, "127.0.0.1", () =>
+        server.listen(0, "127.0.0.1", () =>
           resume(Effect.succeed({ port: (server.server.address() as AddressInfo).port, messages, server }))
         )
       }
@@ -83,12 +83,45 @@ export const smtpServer = (port = 0) =>
     ({ server }) => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
   )
 
-/** A port where nothing listens: taken from a server that is closed again at once. */
-export const deadPort = Effect.scoped(Effect.map(smtpServer(), ({ port }) => port))
+/**
+ * A peer that is down: it holds its port for the whole test (no other server can take it) and
+ * closes every connection as soon as it arrives, until `handTo` passes later connections to a
+ * real server (`smtp.server.server`), as if the peer came back on the same port.
+ */
+export const closingServer = Effect.acquireRelease(
+  Effect.async<{
+    readonly port: number
+    readonly handTo: (server: NetServer) => void
+    readonly close: () => Promise<void>
+  }>((resume) => {
+    let target: NetServer | undefined
+    const server = createNetServer((socket) => {
+      if (target) target.emit("connection", socket)
+      else socket.destroy()
+    })
+    server.listen(0, "127.0.0.1", () =>
+      resume(
+        Effect.succeed({
+          port: (server.address() as AddressInfo).port,
+          handTo: (to: NetServer) => {
+            target = to
+          },
+          close: () => new Promise<void>((done) => server.close(() => done()))
+        })
+      )
+    )
+  }),
+  ({ close }) => Effect.promise(close)
+)
 
 /** Accepts connections and never says a word, like an SMTP server that hangs. */
 export const silentServer = Effect.acquireRelease(
-  Effect.async<{ readonly port: number; readonly close: () => Promise<void> }>((resume) => {
+  Effect.async<{
+    readonly port: number
+    /** Connections open now. */
+    readonly connections: () => number
+    readonly close: () => Promise<void>
+  }>((resume) => {
     const sockets = new Set<Socket>()
     const server = createNetServer((socket) => {
       sockets.add(socket)
@@ -100,7 +133,9 @@ export const silentServer = Effect.acquireRelease(
         for (const socket of sockets) socket.destroy()
         server.close(() => done())
       })
-    server.listen(0, "127.0.0.1", () => resume(Effect.succeed({ port: (server.address() as AddressInfo).port, close })))
+    server.listen(0, "127.0.0.1", () =>
+      resume(Effect.succeed({ port: (server.address() as AddressInfo).port, connections: () => sockets.size, close }))
+    )
   }),
   ({ close }) => Effect.promise(close)
 )

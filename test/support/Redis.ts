@@ -1,5 +1,6 @@
 import { type AddressInfo, createConnection, createServer, type Socket } from "node:net"
 import { Effect } from "effect"
+import { Redis } from "ioredis"
 
 /** Whether a Redis answers on 127.0.0.1:6379 (it does on this project's machines, not on a fresh one). */
 export const redisAnswers = () =>
@@ -13,6 +14,25 @@ export const redisAnswers = () =>
     socket.once("connect", () => answer(true))
     socket.once("error", () => answer(false))
     socket.once("timeout", () => answer(false))
+  })
+
+/** The shared Redis at 127.0.0.1:6379: keys under `prefix` (a test's own), read or removed. */
+const underPrefix = <A>(prefix: string, use: (redis: Redis, keys: Array<string>) => Promise<A>) =>
+  Effect.promise(async () => {
+    const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0 })
+    try {
+      await redis.connect()
+      return await use(redis, await redis.keys(`${prefix}*`))
+    } finally {
+      redis.disconnect()
+    }
+  })
+
+export const sharedRedisKeys = (prefix: string) => underPrefix(prefix, async (_, keys) => keys.sort())
+
+export const removeSharedRedisKeys = (prefix: string) =>
+  underPrefix(prefix, async (redis, keys) => {
+    if (keys.length > 0) await redis.del(...keys)
   })
 
 export interface FakeRedis {

@@ -1,0 +1,51 @@
+import { Console, Effect } from "effect"
+import { PartnerError, Partners } from "../Partners.js"
+
+const usage = `usage:
+  npm run partner -- create [--sandbox] <partner-id> <name...>
+                                                     a sandbox partner's bookings and requests notify nobody
+  npm run partner -- token:issue <partner-id>        prints a new token once; it works at once everywhere
+  npm run partner -- token:revoke <prefix-or-token>  stops it on every instance within 2 seconds
+  npm run partner -- list`
+
+/** What `npm run partner -- <args>` does, given its arguments. */
+export const partnerCommand = (argv: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const partners = yield* Partners
+    const [command, ...args] = argv
+    switch (command) {
+      case "create": {
+        const sandbox = args.includes("--sandbox")
+        const [id, ...name] = args.filter((arg) => arg !== "--sandbox")
+        if (!id || name.length === 0) return yield* new PartnerError({ message: usage })
+        yield* partners.create(id, name.join(" "), { sandbox })
+        return yield* Console.log(`created ${sandbox ? "sandbox " : ""}partner ${id}`)
+      }
+      case "token:issue": {
+        const [id] = args
+        if (!id) return yield* new PartnerError({ message: usage })
+        const { token, prefix } = yield* partners.issueToken(id)
+        yield* Console.log(token)
+        return yield* Console.error(`issued token ${prefix} for ${id}; it is shown only this once`)
+      }
+      case "token:revoke": {
+        const [prefix] = args
+        if (!prefix) return yield* new PartnerError({ message: usage })
+        yield* partners.revokeToken(prefix)
+        return yield* Console.log(`revoked ${prefix}`)
+      }
+      case "list": {
+        const rows = yield* partners.list
+        for (const row of rows) {
+          const token = row.prefix
+            ? `${row.prefix} ${row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : "live"}, last used ${row.lastUsedAt?.toISOString() ?? "never"}`
+            : "no tokens"
+          const state = `${row.active ? "active" : "inactive"}${row.sandbox ? " sandbox" : ""}`
+          yield* Console.log(`${row.id}\t${state}\t${row.name}\t${token}`)
+        }
+        return
+      }
+      default:
+        return yield* new PartnerError({ message: usage })
+    }
+  })

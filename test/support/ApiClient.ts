@@ -1,0 +1,28 @@
+import { HttpApiClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Effect, Schema } from "effect"
+import { Api } from "../../src/Api.js"
+
+/**
+ * The Api's typed client (`HttpApiClient.make(Api)`) over the test server's HttpClient, which
+ * already prefixes the server's address; with `token`, as that partner.
+ */
+export const apiClient = (token?: string) =>
+  HttpApiClient.make(
+    Api,
+    token === undefined ? {} : { transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(token)) }
+  )
+
+/**
+ * A typed call made `withResponse`, as a partner sees it on the wire: its status and headers, and
+ * the decoded body encoded back to JSON by the endpoint's own schema.
+ */
+export const wire =
+  <A, I>(schema: Schema.Schema<A, I>) =>
+  <E, R>(call: Effect.Effect<[A, HttpClientResponse.HttpClientResponse], E, R>) =>
+    Effect.flatMap(call, ([value, response]) =>
+      Effect.map(Schema.encode(schema)(value), (body) => ({
+        status: response.status,
+        headers: response.headers,
+        body: body as any
+      }))
+    ).pipe(Effect.orDie)
