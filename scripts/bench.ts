@@ -9,6 +9,11 @@
  *   npm run bench:confirm     POST /api/public/bookings, every request a distinct free slot
  *   npm run bench:profile -- search|confirm     the project only, writing a CPU profile to bench-profiles/
  *   CONNECTIONS=50 DURATION=20 DATABASE_URL=postgres://... npm run bench:search
+ *   AMOUNT=20000 BARE=0 npm run bench:search     a fixed number of requests, the project side only
+ *
+ * Each side is first warmed up with WARMUP requests (default 1000, not counted). Besides the rates it
+ * prints the server's CPU time per request (user + system, from /proc), the figure to compare when
+ * the machine is shared: requests/s fall with the load of other processes, CPU per request hardly.
  *
  * Without BENCH_DATABASE_URL or DATABASE_URL, a fresh embedded PostgreSQL is started. The confirm
  * bench empties the booking tables before each side, so both book the same free slots.
@@ -33,6 +38,9 @@ const signingKeys = `bench:${signingSecret}`
 const token = "bench-partner-token-0123456789"
 const connections = Number(process.env.CONNECTIONS ?? 50)
 const duration = Number(process.env.DURATION ?? 15)
+const amount = process.env.AMOUNT ? Number(process.env.AMOUNT) : undefined
+const warmup = Number(process.env.WARMUP ?? 1000)
+const withBare = process.env.BARE !== "0"
 
 const searchBodies = () =>
   [
@@ -109,7 +117,8 @@ const confirmBodies = async (count: number) => {
 
 const scenarios = {
   search: { path: "/api/public/booking-options", expected: 200, bodies: async () => searchBodies() },
-  confirm: { path: "/api/public/bookings", expected: 201, bodies: () => confirmBodies(connections * duration * 400) }
+  confirm: { path: "/api/public/bookings", expected: 201, bodies: () => confirmBodies(Math.max(amount ?? 0, connections * duration * 400) + warmup)
+  }
 }
 
 const profile = process.argv[2] === "profile"
@@ -168,22 +177,34 @@ const emptyBookings = async () => {
   await client.end()
 }
 
+/** User + system CPU seconds the process has used so far (fields 14 and 15 of /proc/<pid>/stat). */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks
+}
+const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100
+
 const load = async (label: string, child: ChildProcess, port: number) => {
   let next = 0
+  const drive = (run: { duration: number } | { amount: number }) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}${scenario.path}`,
+      connections,
+      ...run,
+      requests: [
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" })
+        }
+      ]
+    })
+  if (warmup > 0) await drive({ amount: warmup })
   let peakRss = rssMb(child.pid!)
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(child.pid!))), 250)
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}${scenario.path}`,
-    connections,
-    duration,
-    requests: [
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" })
-      }
-    ]
-  })
+  const cpuBefore = cpuSeconds(child.pid!)
+  const result = await drive(amount === undefined ? { duration } : { amount })
+  const cpuPerRequest = (cpuSeconds(child.pid!) - cpuBefore) / Math.max(1, result.requests.total)
   clearInterval(sampler)
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`)
@@ -194,6 +215,7 @@ const load = async (label: string, child: ChildProcess, port: number) => {
     `  latency ms  p50 ${result.latency.p50}  p90 ${result.latency.p90}  p99 ${result.latency.p99}  max ${result.latency.max}`
   )
   console.log(`  statuses    ${statuses}; errors ${result.errors}, timeouts ${result.timeouts}`)
+  console.log(`  server CPU  ${(cpuPerRequest * 1e6).toFixed(0)} µs per request (user + system)`)
   console.log(`  server RSS  peak ${peakRss.toFixed(0)} MB, after ${rssMb(child.pid!).toFixed(0)} MB`)
   const unexpected = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => Number(code) !== scenario.expected)
   if (result.errors > 0 || unexpected.length > 0) process.exitCode = 1
@@ -208,6 +230,8 @@ try {
     DATA_DIR: dataDir,
     PORT: String(port),
     APP_ENV: "development",
+    // Production's log format (APP_ENV=development alone would print pretty lines through console.log).
+    LOG_FORMAT: "json",
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: poolSize,
     BOOKING_OPTION_SIGNING_KEYS: signingKeys,
@@ -221,8 +245,8 @@ try {
   await emptyBookings()
   const project = await load(`${name} (project, compiled)`, server, port)
   await stop(server)
-  if (profile) {
-    console.log(`CPU profile written under ${join(root, "bench-profiles")}`)
+  if (profile || !withBare) {
+    if (profile) console.log(`CPU profile written under ${join(root, "bench-profiles")}`)
   } else {
     await emptyBookings()
     const barePort = await freePort()
