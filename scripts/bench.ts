@@ -45,6 +45,8 @@ const withBare = process.env.BARE !== "0"
 /** Another build's entry (SERVER_ENTRY=.data/dist-before/src/main.js) compares two versions on one database. */
 const serverEntry = process.env.SERVER_ENTRY ?? "dist/src/main.js"
 const soakSeconds = Number(process.env.DURATION ?? 300)
+/** Flags for the server's node (NODE_ARGS="--heap-growing-percent=0"), for trying V8's settings. */
+const nodeArgs = (process.env.NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
 
 const searchBodies = () =>
   [
@@ -321,7 +323,7 @@ try {
   const port = await freePort()
   const started = Date.now()
   const profileArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench-profiles")}`] : []
-  const server = await startProcess("server", [...profileArgs, serverEntry], {
+  const server = await startProcess("server", [...nodeArgs, ...profileArgs, serverEntry], {
     DATA_DIR: dataDir,
     PORT: String(port),
     APP_ENV: "development",
