@@ -9,6 +9,12 @@
  *   npm run bench:confirm     POST /api/public/bookings, every request a distinct free slot
  *   npm run bench:profile -- search|confirm     the project only, writing a CPU profile to bench-profiles/
  *   CONNECTIONS=50 DURATION=20 DATABASE_URL=postgres://... npm run bench:search
+ *   AMOUNT=20000 BARE=0 npm run bench:search     a fixed number of requests, the project side only
+ *   SERVER_ENTRY=.data/dist-before/src/main.js BENCH_SKIP_BUILD=1 ...    another build, for a before/after
+ *
+ * Each side is first warmed up with WARMUP requests (default 1000, not counted). Besides the rates it
+ * prints the server's CPU time per request (user + system, from /proc), the figure to compare when
+ * the machine is shared: requests/s fall with the load of other processes, CPU per request hardly.
  *
  * Without BENCH_DATABASE_URL or DATABASE_URL, a fresh embedded PostgreSQL is started. The confirm
  * bench empties the booking tables before each side, so both book the same free slots.
@@ -34,6 +40,14 @@ const signingKeys = `bench:${signingSecret}`
 const token = "bench-partner-token-0123456789"
 const connections = Number(process.env.CONNECTIONS ?? 50)
 const duration = Number(process.env.DURATION ?? 15)
+const amount = process.env.AMOUNT ? Number(process.env.AMOUNT) : undefined
+const warmup = Number(process.env.WARMUP ?? 1000)
+const withBare = process.env.BARE !== "0"
+/** Another build's entry (SERVER_ENTRY=.data/dist-before/src/main.js) compares two versions on one database. */
+const serverEntry = process.env.SERVER_ENTRY ?? "dist/src/main.js"
+const soakSeconds = Number(process.env.DURATION ?? 300)
+/** Flags for the server's node (NODE_ARGS="--heap-growing-percent=0"), for trying V8's settings. */
+const nodeArgs = (process.env.NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
 
 const searchBodies = () =>
   [
@@ -110,7 +124,13 @@ const confirmBodies = async (count: number) => {
 
 const scenarios = {
   search: { path: "/api/public/booking-options", expected: 200, bodies: async () => searchBodies() },
-  confirm: { path: "/api/public/bookings", expected: 201, bodies: () => confirmBodies(connections * duration * 400) }
+  confirm: {
+    path: "/api/public/bookings",
+    expected: 201,
+    bodies: () => confirmBodies(Math.max(amount ?? 0, connections * duration * 400) + warmup)
+  },
+  // The soak's confirm bodies; the mix is in soak() below.
+  soak: { path: "/api/public/bookings", expected: 201, bodies: () => confirmBodies(soakSeconds * 200) }
 }
 
 const profile = process.argv[2] === "profile"
@@ -162,29 +182,41 @@ const rssMb = (pid: number) => {
 
 /** The confirm bench books free slots; each side starts from the same empty calendar. */
 const emptyBookings = async () => {
-  if (name !== "confirm") return
+  if (name === "search") return
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   await client.query("TRUNCATE notification_outbox, bookings, calendar_bookings, idempotency_keys")
   await client.end()
 }
 
+/** User + system CPU seconds the process has used so far (fields 14 and 15 of /proc/<pid>/stat). */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks
+}
+const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100
+
 const load = async (label: string, child: ChildProcess, port: number) => {
   let next = 0
+  const drive = (run: { duration: number } | { amount: number }) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}${scenario.path}`,
+      connections,
+      ...run,
+      requests: [
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" })
+        }
+      ]
+    })
+  if (warmup > 0) await drive({ amount: warmup })
   let peakRss = rssMb(child.pid!)
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(child.pid!))), 250)
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}${scenario.path}`,
-    connections,
-    duration,
-    requests: [
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" })
-      }
-    ]
-  })
+  const cpuBefore = cpuSeconds(child.pid!)
+  const result = await drive(amount === undefined ? { duration } : { amount })
+  const cpuPerRequest = (cpuSeconds(child.pid!) - cpuBefore) / Math.max(1, result.requests.total)
   clearInterval(sampler)
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`)
@@ -195,20 +227,109 @@ const load = async (label: string, child: ChildProcess, port: number) => {
     `  latency ms  p50 ${result.latency.p50}  p90 ${result.latency.p90}  p99 ${result.latency.p99}  max ${result.latency.max}`
   )
   console.log(`  statuses    ${statuses}; errors ${result.errors}, timeouts ${result.timeouts}`)
+  console.log(`  server CPU  ${(cpuPerRequest * 1e6).toFixed(0)} µs per request (user + system)`)
   console.log(`  server RSS  peak ${peakRss.toFixed(0)} MB, after ${rssMb(child.pid!).toFixed(0)} MB`)
   const unexpected = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => Number(code) !== scenario.expected)
   if (result.errors > 0 || unexpected.length > 0) process.exitCode = 1
   return result
 }
 
+/**
+ * A mixed load for DURATION seconds (default 300): per connection, in turn, two searches, a confirm
+ * of a free slot, that booking's status and the capabilities document. It prints the server's RSS
+ * per minute (peak and last) and after a quiet half minute, and whether the last minute's peak
+ * stays within 10 % of the first's.
+ */
+const soak = async (child: ChildProcess, port: number) => {
+  const search = searchBodies()
+  let nextSearch = 0
+  let nextConfirm = 0
+  const headers = { "content-type": "application/json", authorization: `Bearer ${token}` }
+  const perMinute: Array<{ peak: number; last: number }> = []
+  const sample = () => {
+    const minute = Math.floor((Date.now() - started) / 60_000)
+    const rss = rssMb(child.pid!)
+    const entry = perMinute[minute] ?? { peak: 0, last: 0 }
+    perMinute[minute] = entry
+    entry.peak = Math.max(entry.peak, rss)
+    entry.last = rss
+  }
+  const started = Date.now()
+  const sampler = setInterval(sample, 1000)
+  const cpuBefore = cpuSeconds(child.pid!)
+  const searchRequest = {
+    method: "POST" as const,
+    path: "/api/public/booking-options",
+    headers,
+    setupRequest: (request: object) => ({ ...request, body: search[nextSearch++ % search.length] ?? "" })
+  }
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: soakSeconds,
+    requests: [
+      searchRequest,
+      searchRequest,
+      {
+        method: "POST",
+        path: "/api/public/bookings",
+        headers,
+        setupRequest: (request) => ({ ...request, body: bodies[nextConfirm++ % bodies.length] ?? "" }),
+        onResponse: (status, body, context: { requestId?: string }) => {
+          context.requestId = status < 300 ? (JSON.parse(body) as { request_id: string }).request_id : "unknown"
+        }
+      },
+      {
+        method: "GET",
+        headers,
+        setupRequest: (request, context: { requestId?: string }) => ({
+          ...request,
+          path: `/api/public/bookings/${context.requestId ?? "unknown"}`
+        })
+      },
+      { method: "GET", path: "/api/public/requests/capabilities", headers }
+    ]
+  })
+  clearInterval(sampler)
+  const cpuPerRequest = (cpuSeconds(child.pid!) - cpuBefore) / Math.max(1, result.requests.total)
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`)
+    .join(", ")
+  console.log(`soak: ${result.connections} connections, ${result.duration} s, mixed search/confirm/status/capabilities`)
+  console.log(`  requests/s  mean ${result.requests.average.toFixed(0)}  (total ${result.requests.total})`)
+  console.log(`  latency ms  p50 ${result.latency.p50}  p99 ${result.latency.p99}  max ${result.latency.max}`)
+  console.log(`  statuses    ${statuses}; errors ${result.errors}, timeouts ${result.timeouts}`)
+  console.log(`  server CPU  ${(cpuPerRequest * 1e6).toFixed(0)} µs per request (user + system)`)
+  perMinute.forEach((entry, minute) => {
+    console.log(`  minute ${minute + 1}    RSS peak ${entry.peak.toFixed(0)} MB, last ${entry.last.toFixed(0)} MB`)
+  })
+  await new Promise((resolve) => setTimeout(resolve, 30_000))
+  console.log(`  after 30 s quiet: RSS ${rssMb(child.pid!).toFixed(0)} MB`)
+  const full = perMinute.filter((_, minute) => (minute + 1) * 60 <= soakSeconds)
+  const first = full[0]
+  const last = full[full.length - 1]
+  if (first !== undefined && last !== undefined && full.length > 1) {
+    const flat = last.peak <= first.peak * 1.1
+    console.log(
+      `  ${flat ? "flat" : "growing"}: minute ${full.length} peak ${last.peak.toFixed(0)} MB vs minute 1 peak ${first.peak.toFixed(0)} MB`
+    )
+    if (!flat) process.exitCode = 1
+  }
+  if (result.errors > 0 || Object.keys(result.statusCodeStats ?? {}).some((code) => Number(code) >= 500)) {
+    process.exitCode = 1
+  }
+}
+
 try {
   const port = await freePort()
   const started = Date.now()
   const profileArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench-profiles")}`] : []
-  const server = await startProcess("server", [...profileArgs, "dist/src/main.js"], {
+  const server = await startProcess("server", [...nodeArgs, ...profileArgs, serverEntry], {
     DATA_DIR: dataDir,
     PORT: String(port),
     APP_ENV: "development",
+    // Production's log format (APP_ENV=development alone would print pretty lines through console.log).
+    LOG_FORMAT: "json",
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: poolSize,
     BOOKING_OPTION_SIGNING_KEYS: signingKeys,
@@ -220,10 +341,22 @@ try {
   })
   console.log(`compiled server ready in ${Date.now() - started} ms`)
   await emptyBookings()
+  if (name === "soak") {
+    await soak(server, port)
+    await stop(server)
+  } else {
+    await compare(server, port)
+  }
+} finally {
+  await embedded?.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+}
+
+async function compare(server: ChildProcess, port: number) {
   const project = await load(`${name} (project, compiled)`, server, port)
   await stop(server)
-  if (profile) {
-    console.log(`CPU profile written under ${join(root, "bench-profiles")}`)
+  if (profile || !withBare) {
+    if (profile) console.log(`CPU profile written under ${join(root, "bench-profiles")}`)
   } else {
     await emptyBookings()
     const barePort = await freePort()
@@ -239,7 +372,4 @@ try {
     const p99Ratio = project.latency.p99 / Math.max(1, baseline.latency.p99)
     console.log(`ratio ${name}: ${ratio.toFixed(2)} of the bare rate; p99 ${p99Ratio.toFixed(1)}x the bare p99`)
   }
-} finally {
-  await embedded?.stop()
-  rmSync(dataDir, { recursive: true, force: true })
 }

@@ -131,31 +131,63 @@ const isJson = (contentType: string | undefined) =>
 const notJson = (contentType: string | undefined) =>
   new UnsupportedMediaType({ issues: [`content-type: must be application/json, got ${contentType}`] })
 
+interface CheckedBody {
+  readonly body: unknown
+  readonly text: string
+  readonly bytes: Buffer
+}
+
+/**
+ * Strict UTF-8 text holds no lone surrogate, and JSON.parse refuses a raw NUL, so only an escape
+ * (`\u0000`, `\uD800`-`\uDFFF`) can put either into a parsed string or key: without one, the walk
+ * would find nothing. An escaped backslash before a `u` matches too, and is walked.
+ */
+const mayHoldUnstorable = /\\u(?:0000|[dD][89a-fA-F])/
+
+/** Nesting deeper than `maxJsonDepth` takes more opening brackets than that, in strings or not. */
+const mayNestTooDeep = (text: string) => {
+  let opened = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if ((code === 0x7b || code === 0x5b) && ++opened > maxJsonDepth) return true
+  }
+  return false
+}
+
+/** Encoding, syntax, nesting and unstorable strings of a body read whole; the walks only when the text needs them. */
+const checkedBody = (bytes: Buffer): Effect.Effect<CheckedBody, MalformedJson | InvalidRequest> => {
+  let text: string
+  try {
+    text = utf8.decode(bytes)
+  } catch {
+    return Effect.fail(new MalformedJson({ issues: ["body: is not valid UTF-8"] }))
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return Effect.fail(new MalformedJson({ issues: [text === "" ? "body: is empty" : "body: is not valid JSON"] }))
+  }
+  if (mayNestTooDeep(text) && nestingDepth(body, maxJsonDepth) > maxJsonDepth) {
+    return Effect.fail(new InvalidRequest({ issues: [`body: must not nest more than ${maxJsonDepth} levels deep`] }))
+  }
+  if (mayHoldUnstorable.test(text)) {
+    const unstorable = unstorableStrings(body, maxListedIssues)
+    if (unstorable.length > 0) return Effect.fail(new InvalidRequest({ issues: formatIssues(unstorable) }))
+  }
+  return Effect.succeed({ body, text, bytes })
+}
+
 /**
  * Every JSON body the Api decodes passes here first: size, encoding, syntax, nesting, and strings
  * PostgreSQL cannot store (at any depth, keys included), each refused with the field's path.
  */
-const jsonBody = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function* () {
-    const contentType = request.headers["content-type"]
-    if (!isJson(contentType)) return yield* notJson(contentType)
-    if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return yield* tooLarge()
-    const bytes = yield* readBody(NodeHttpServerRequest.toIncomingMessage(request))
-    const text = yield* Effect.try({
-      try: () => utf8.decode(bytes),
-      catch: () => new MalformedJson({ issues: ["body: is not valid UTF-8"] })
-    })
-    const body = yield* Effect.try({
-      try: () => JSON.parse(text) as unknown,
-      catch: () => new MalformedJson({ issues: [text === "" ? "body: is empty" : "body: is not valid JSON"] })
-    })
-    if (nestingDepth(body, maxJsonDepth) > maxJsonDepth) {
-      return yield* new InvalidRequest({ issues: [`body: must not nest more than ${maxJsonDepth} levels deep`] })
-    }
-    const unstorable = unstorableStrings(body, maxListedIssues)
-    if (unstorable.length > 0) return yield* new InvalidRequest({ issues: formatIssues(unstorable) })
-    return { body, text, bytes }
-  })
+const jsonBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<CheckedBody, BodyRefusal> => {
+  const contentType = request.headers["content-type"]
+  if (!isJson(contentType)) return Effect.fail(notJson(contentType))
+  if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return Effect.fail(tooLarge())
+  return Effect.flatMap(readBody(NodeHttpServerRequest.toIncomingMessage(request)), checkedBody)
+}
 
 type BodyRefusal = InvalidRequest | MalformedJson | PayloadTooLarge | UnsupportedMediaType
 
@@ -173,16 +205,12 @@ const isBodyRefusal = (defect: unknown): defect is BodyRefusal =>
 const jsonOnly = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
   // Read at most once, by whichever reader asks first; later readers get the same outcome.
   // A plain memo, not Effect.cached: that would start a fiber per request just to build it.
-  let outcome: Exit.Exit<{ body: unknown; text: string; bytes: Buffer }> | undefined
-  const checked = Effect.suspend(() =>
-    outcome !== undefined
-      ? outcome
-      : Effect.flatten(
-          Effect.tap(Effect.exit(Effect.orDie(jsonBody(request))), (exit) => {
-            outcome = exit
-          })
-        )
-  )
+  let outcome: Exit.Exit<CheckedBody> | undefined
+  const remember = (exit: Exit.Exit<CheckedBody>) => {
+    outcome = exit
+    return Effect.void
+  }
+  const checked = Effect.suspend(() => outcome ?? Effect.onExit(Effect.orDie(jsonBody(request)), remember))
   // Built only when a reader other than JSON is asked for: constructing the error is not free.
   const refused = Effect.suspend(() => Effect.die(notJson(request.headers["content-type"])))
   // A reader of the raw body (the MCP transport reads text) gets the same checked JSON.

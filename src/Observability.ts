@@ -12,6 +12,9 @@ export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => 
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
 
+const accessLine = Effect.logInfo("request")
+const noLabels: ReadonlyArray<MetricLabel.MetricLabel> = []
+
 /**
  * Every request gets an id (the caller's X-Request-Id when it is a plain token, else a new
  * one), returned as X-Request-Id and attached to every log line of the request. One access
@@ -55,13 +58,16 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
           const status = exit._tag === "Success" ? exit.value.status : 500
           const seconds = (performance.now() - started) / 1000
           const { requests, duration } = metricsOf(route, request.method, status)
-          return Effect.all([
-            Metric.increment(requests),
-            Metric.update(duration, seconds),
-            Effect.logInfo("request").pipe(
-              Effect.annotateLogs({ method: request.method, route, status, duration_ms: Math.round(seconds * 1000) })
-            )
-          ])
+          // Updated in place, as Metric.increment and Metric.update would with no fiber labels set
+          // (none are): three effects per request fewer.
+          requests.unsafeUpdate(1, noLabels)
+          duration.unsafeUpdate(seconds, noLabels)
+          return Effect.annotateLogs(accessLine, {
+            method: request.method,
+            route,
+            status,
+            duration_ms: Math.round(seconds * 1000)
+          })
         }),
         Effect.annotateLogs("request_id", requestId)
       )

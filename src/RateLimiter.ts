@@ -278,7 +278,7 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
       | { readonly _tag: "Exceeded"; readonly retryAfter: number }
       | { readonly _tag: "Unknown" }
 
-    const consume = Effect.fn("RateLimiter.consume")(function* (endpoint: LimitedEndpoint, key: string) {
+    const consumeUnnamed = Effect.fnUntraced(function* (endpoint: LimitedEndpoint, key: string) {
       const limit = limits[endpoint]
       const result = yield* limiter
         .consume({
@@ -322,6 +322,10 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
         })
       }
     })
+
+    // A span as Effect.fn would give, without the two stack traces it captures on every request.
+    const consume = (endpoint: LimitedEndpoint, key: string) =>
+      Effect.withSpan(consumeUnnamed(endpoint, key), "RateLimiter.consume", { captureStackTrace: false })
 
     return {
       /** For the unauthenticated search. */

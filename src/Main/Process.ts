@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8"
 import { makeRunMain } from "@effect/platform/Runtime"
 import { Cause, ConfigError, Console, Effect, Layer, Logger, LogLevel } from "effect"
 import { AppConfig } from "../AppConfig.js"
@@ -27,12 +28,28 @@ export const LoggerLive = (to: "stdout" | "stderr") =>
   ).pipe(Layer.catchAll(() => Layer.empty))
 
 /**
+ * V8 lets the heap grow up to four times what survived the last full collection before the next
+ * one, and under load a request's garbage survives the young generation: a server with ~70 MB
+ * live reached 400-530 MB RSS. Half again as much is as fast per request and stays near 230 MB.
+ * The flag is read at each collection, so setting it here works; one given to node is kept.
+ */
+const heapGrowingPercent = 50
+
+const boundHeapGrowth = () => {
+  if (!process.execArgv.some((flag) => flag.startsWith("--heap-growing-percent"))) {
+    setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent}`)
+  }
+}
+
+/**
  * NodeRuntime.runMain, except for what a process manager or a terminal does with signals: the
  * first SIGINT or SIGTERM starts an orderly stop and later ones are ignored (Ctrl-C under
  * `npm start` arrives twice, from the terminal and forwarded by npm), where the platform's
- * version would let the second one kill the process halfway, leaving its PostgreSQL behind.
+ * version would let the second one kill the process halfway, leaving its PostgreSQL behind. It
+ * also bounds the heap's growth (boundHeapGrowth), for the server and the CLIs alike.
  */
 export const runMain = makeRunMain(({ fiber, teardown }) => {
+  boundHeapGrowth()
   const keepAlive = setInterval(() => {}, 2 ** 31 - 1)
   let stopping = false
   const onSignal = () => {
