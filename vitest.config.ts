@@ -4,11 +4,14 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/globalSetup.ts"],
+    setupFiles: ["test/support/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
     // Vitest's default on 2 cores is one fork; every file has its own database, so two run at once.
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Files share their fork's modules (isolate: false): importing effect, the platform and the
+    // app once per fork instead of once per file; test/support/setup.ts resets what leaks.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     sequence: { concurrent: false }
   }
 })
