@@ -43,7 +43,8 @@ const partnersDatabase = Effect.gen(function* () {
 /** A partner token with a chosen prefix, so a test can refer to it before it exists. */
 const tokenWithPrefix = (prefix: string) => `hsb_${prefix}_${randomBytes(32).toString("base64url")}`
 
-describe("authentication", () => {
+// Every test has its own server and database (or only reads the shared one); one waits for a real token refresh.
+describe.concurrent("authentication", () => {
   it.live("development, AUTH_MODE unset, no token ever: open; a token that is sent is still checked", () =>
     Effect.gen(function* () {
       expect(yield* whoami()).toMatchObject({ status: 200, body: anonymous })

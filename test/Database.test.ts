@@ -14,7 +14,8 @@ const migrationFiles = readdirSync(migrationsDirectory).filter((file) => /^\d+_.
 
 const migrateAt = (url: string) => migrate.pipe(Effect.provide(pgClientLayer(Redacted.make(url))), Effect.scoped)
 
-describe("migrations", () => {
+// Each on a database of its own; the CLI test's spawn overlaps the others.
+describe.concurrent("migrations", () => {
   it.live("a second run on a migrated database applies nothing", () =>
     Effect.gen(function* () {
       const { url } = yield* makeDatabase({ empty: true })

@@ -1,6 +1,7 @@
-import { type HttpClient, HttpClientRequest } from "@effect/platform"
+import { type HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Runtime, TestClock } from "effect"
+import { Effect, Layer, Runtime, TestClock } from "effect"
 import { confirmBody, paths, requestBody, searchBody } from "./support/Bodies.js"
 import { fc, propSettings } from "./support/FastCheck.js"
 import { call, postJson, TestServerLive, testNow } from "./support/TestServer.js"
@@ -91,12 +92,16 @@ const fullSearch: Json = {
   timezone: "Europe/Stockholm"
 }
 
+// Built once: a confirm's body is built anew for every idempotency key, and building these is not cheap.
+const anything = fc.anything()
+const jsonValue = fc.jsonValue()
+
 const anyBody = (valid: ReadonlyArray<Json>) =>
   fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...valid).chain(nearValid) },
     { weight: 1, arbitrary: fc.constantFrom(...valid) },
-    { weight: 1, arbitrary: fc.anything() },
-    { weight: 1, arbitrary: fc.jsonValue() }
+    { weight: 1, arbitrary: anything },
+    { weight: 1, arbitrary: jsonValue }
   )
 
 interface Probe {
@@ -205,6 +210,11 @@ const send = (probe: Probe) =>
     )
   )
 
+const keepAliveClient = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: true }))
+)
+
 describe("fuzzing every endpoint", () => {
   it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }))((it) => {
     it.effect(
@@ -214,7 +224,9 @@ describe("fuzzing every endpoint", () => {
           yield* TestClock.setTime(testNow)
           const search = yield* postJson(paths.search, searchBody)
           const option = { id: search.body.options[0].booking_option_id, terms: search.body.options[0].terms.version }
-          const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>())
+          // Connections kept alive: a new TCP connection per body cost more than most bodies' answers.
+          const client = yield* Layer.build(keepAliveClient)
+          const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>().pipe(Effect.provide(client)))
           yield* Effect.promise(() =>
             fc.assert(
               fc.asyncProperty(probes(option), (probe) =>
@@ -234,7 +246,7 @@ describe("fuzzing every endpoint", () => {
               settings.parameters
             )
           )
-        }),
+        }).pipe(Effect.scoped),
       // A stuck request fails the test rather than waiting out the harness's generous default.
       settings.timeout
     )

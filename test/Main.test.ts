@@ -44,7 +44,8 @@ const probe = (port: number, path: string) =>
     req.end()
   })
 
-describe("npm start", () => {
+// Each test spawns its own processes, on its own data directory and port, and mostly waits for them.
+describe.concurrent("npm start", () => {
   it("APP_ENV=production without DATABASE_URL refuses to start and says why", async () => {
     const server = spawnServer({ APP_ENV: "production" })
     expect(await server.exited).not.toBe(0)

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { type Console, Context, Effect, Exit, Layer, Option, Redacted, TestClock } from "effect"
@@ -8,7 +7,7 @@ import { partnerCommand } from "../src/bin/partnerCommand.js"
 import { pgClientLayer } from "../src/Database.js"
 import { Partners, tokenPattern } from "../src/Partners.js"
 import { withProbeServer } from "./support/ProbeApi.js"
-import { tsCommand } from "./support/ServerProcess.js"
+import { spawnServer, tsCommand } from "./support/ServerProcess.js"
 import { makeDatabase, TestDatabaseLive } from "./support/TestDatabase.js"
 import { get } from "./support/TestServer.js"
 import { waitFor } from "./support/WaitFor.js"
@@ -140,7 +139,8 @@ describe("partners and their tokens", () => {
           )
         )
       }).pipe(Effect.scoped),
-    30_000
+    // Concurrent with the CLI test below: each has its own database and server, and mostly waits for a token refresh.
+    { timeout: 30_000, concurrent: true }
   )
 
   it.live(
@@ -149,13 +149,16 @@ describe("partners and their tokens", () => {
       Effect.gen(function* () {
         const { url } = yield* makeDatabase()
         // The process itself once (its exit code, stdout apart from the log); its command in this process after.
-        const spawned = spawnSync(
-          process.execPath,
-          [...tsCommand("src", "bin", "partner.ts").slice(1), "create", "svea-bot", "Svea", "Bot", "AB"],
-          { env: { ...process.env, DATABASE_URL: url, APP_ENV: "development" }, encoding: "utf8" }
-        )
-        expect(spawned.status, spawned.stderr).toBe(0)
-        expect(spawned.stdout).toBe("created partner svea-bot\n")
+        const spawned = spawnServer({ DATABASE_URL: url, APP_ENV: "development" }, [
+          ...tsCommand("src", "bin", "partner.ts"),
+          "create",
+          "svea-bot",
+          "Svea",
+          "Bot",
+          "AB"
+        ])
+        expect(yield* Effect.promise(() => spawned.exited), spawned.stderr()).toBe(0)
+        expect(spawned.stdout()).toBe("created partner svea-bot\n")
         const cli = inProcess(Partners.Default.pipe(Layer.provide(pgClientLayer(Redacted.make(url))), Layer.orDie))
         yield* Effect.gen(function* () {
           const sandbox = yield* cli("create", "--sandbox", "svea-test", "Svea", "Test")
@@ -187,6 +190,6 @@ describe("partners and their tokens", () => {
         }>`SELECT prefix, revoked_at FROM partner_tokens`
         expect(rows.filter((row) => row.revokedAt !== null)).toHaveLength(1)
       }).pipe(Effect.scoped),
-    120_000
+    { timeout: 120_000, concurrent: true }
   )
 })

@@ -21,7 +21,11 @@ const searchBody = JSON.stringify({
 })
 
 // Apart from test/Main.test.ts so the slowest process tests run in two workers at once.
-describe("npm start, stopping", () => {
+/** The frozen database's calls are given up in a second, not the defaults' two and three. */
+const shortDatabaseTimeouts = { DATABASE_CONNECT_TIMEOUT_MS: "1000", DATABASE_STATEMENT_TIMEOUT_MS: "1000" }
+
+// Each test spawns its own processes on its own data directory, and mostly waits for them.
+describe.concurrent("npm start, stopping", () => {
   it(
     "SIGTERM to npm start finishes the request in flight, closes an unfinished upload after the grace period, and leaves no process behind",
     () =>
@@ -68,7 +72,7 @@ describe("npm start, stopping", () => {
     () =>
       withDataDir(async (dataDir) => {
         for (const outage of ["frozen", "crashed"] as const) {
-          const server = spawnServer({ DATA_DIR: dataDir, PORT: "0" })
+          const server = spawnServer({ DATA_DIR: dataDir, PORT: "0", ...shortDatabaseTimeouts })
           const port = await servingPort(server)
           const postgres = postgresProcesses(dataDir)
           if (outage === "frozen") for (const pid of postgres) process.kill(pid, "SIGSTOP")
