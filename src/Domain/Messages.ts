@@ -1,5 +1,5 @@
 import { type PriceFacts, priceKind, priceWording } from "./Pricing.js"
-import { formatInZone, isValidTimeZone, providerTimeZone } from "./Zone.js"
+import { formatInZone, knownTimeZone, providerTimeZone } from "./Zone.js"
 
 export interface BookingConfirmationInput {
   readonly bookingId: string
@@ -55,16 +55,31 @@ interface Slot {
   readonly shortSv: string
 }
 
-/** The booking's zone was validated when it was made; an unknown one here must not lose the message. */
-const zoneOf = (timeZone: string) => (isValidTimeZone(timeZone) ? timeZone : providerTimeZone)
+/** A message's day and time formatters, built once per zone: building them costs more than formatting. */
+const formatters = new Map<
+  string,
+  { readonly daySv: Intl.DateTimeFormat; readonly dayEn: Intl.DateTimeFormat; readonly time: Intl.DateTimeFormat }
+>()
+
+const formattersIn = (timeZone: string) => {
+  const known = formatters.get(timeZone)
+  if (known !== undefined) return known
+  const day = (locale: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" })
+  const built = {
+    daySv: day("sv-SE"),
+    dayEn: day("en-GB"),
+    time: new Intl.DateTimeFormat("sv-SE", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+  }
+  // Zones are validated names, but a flood of spellings must not grow this without bound.
+  if (formatters.size >= 1000) formatters.clear()
+  formatters.set(timeZone, built)
+  return built
+}
 
 /** "måndag 23 november 2026 kl. 08:00–10:00" in the zone's local time; the zone is named unless it is Swedish time. */
 const slotIn = (start: Date, end: Date, timeZone: string): Slot => {
-  const day = (locale: string) =>
-    new Intl.DateTimeFormat(locale, { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" })
-  const time = new Intl.DateTimeFormat("sv-SE", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-  const daySv = day("sv-SE")
-  const dayEn = day("en-GB")
+  const { daySv, dayEn, time } = formattersIn(timeZone)
   const zoneNote =
     timeZone === providerTimeZone ? { sv: "", en: " (Swedish time)" } : { sv: ` (${timeZone})`, en: ` (${timeZone})` }
   const sameDay = daySv.format(start) === daySv.format(end)
@@ -79,7 +94,7 @@ const slotIn = (start: Date, end: Date, timeZone: string): Slot => {
 
 /** The customer's confirmation and the provider's order, each in Swedish with English below. */
 export const bookingConfirmation = (input: BookingConfirmationInput): BookingConfirmation => {
-  const timeZone = zoneOf(input.timeZone)
+  const timeZone = knownTimeZone(input.timeZone)
   const slot = slotIn(input.slotStart, input.slotEnd, timeZone)
   const serviceEn = input.serviceLabelEn ?? input.serviceLabelSv
   const price = priceWording(input.price)

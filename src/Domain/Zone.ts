@@ -33,6 +33,10 @@ const namedZone = (timeZone: string): Option.Option<Zone> => {
 
 export const isValidTimeZone = (timeZone: string): boolean => Option.isSome(namedZone(timeZone))
 
+/** The zone as the client spelled it when this runtime knows it, else Swedish time: the zone a booking is kept and told in. */
+export const knownTimeZone = (timeZone: string | undefined): string =>
+  timeZone !== undefined && isValidTimeZone(timeZone) ? timeZone : providerTimeZone
+
 /** The caller validates the zone separately; here an unknown zone must not crash a search, so it means Swedish time. */
 export const zoneFor = (timeZone: string): Zone => Option.getOrElse(namedZone(timeZone), () => providerZone)
 
