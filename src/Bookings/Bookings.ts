@@ -114,11 +114,6 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
-    const load = (where: { readonly id?: string; readonly requestId?: string }, partnerId: string) =>
-      where.id !== undefined
-        ? bookings.findById(partnerId, where.id)
-        : bookings.findByRequestId(partnerId, where.requestId ?? "")
-
     const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>) => {
       const customer = Option.match(read, {
         onNone: () => unknownDelivery,
@@ -279,7 +274,8 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         const { ids, request, partner, option, now } = confirming
         const offer = yield* revalidate(option)
         const confirmation = { ...confirming, offer }
-        const outbox = confirmationOutbox(confirmation, {
+        const record = bookingRecord(confirmation)
+        const outbox = confirmationOutbox(confirmation, record, {
           customer: notifier.channelFor("customer", { email: request.customer.email }, partner.sandbox),
           provider: notifier.channelFor(
             "provider",
@@ -290,7 +286,6 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         // The calendar is written last: racing confirms wait on its exclusion constraint for the
         // shortest time, and a refused slot rolls the outbox rows back with it.
         yield* notifier.enqueue(outbox, now)
-        const record = bookingRecord(confirmation)
         yield* calendar.book({
           id: ids.bookingId,
           providerId: option.providerId,
@@ -341,7 +336,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     const status = Effect.fn("Bookings.status")(function* (bookingId: string, partner: Partner["Type"]) {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bookingId)
       const found = yield* (
-        isUuid ? load({ id: bookingId }, partner.id) : load({ requestId: bookingId }, partner.id)
+        isUuid ? bookings.findById(partner.id, bookingId) : bookings.findByRequestId(partner.id, bookingId)
       ).pipe(Effect.catchAll(persistenceUnavailable("booking", outageSteps.statusUnreadable)))
       if (Option.isNone(found)) {
         const response: BookingStatusResponse = {

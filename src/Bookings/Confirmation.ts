@@ -8,7 +8,7 @@ import { bookingConfirmation } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { CurrentOffer } from "../Domain/Supply.js"
-import { isValidTimeZone, providerTimeZone } from "../Domain/Zone.js"
+import { knownTimeZone } from "../Domain/Zone.js"
 import type { ChannelChoice } from "../Notifier.js"
 
 /** The booking's id, stored with the idempotency key, and the reference the customer is given. */
@@ -32,61 +32,9 @@ export interface Confirmation {
   readonly now: Date
 }
 
-const zoneOf = (option: SignedOption) =>
-  option.timeZone !== undefined && isValidTimeZone(option.timeZone) ? option.timeZone : providerTimeZone
-
-/** The customer's and the provider's confirmation, each on the channel chosen for it. */
-export const confirmationOutbox = (
-  { ids, request, option, offer }: Confirmation,
-  channels: { readonly customer: ChannelChoice; readonly provider: ChannelChoice }
-): ReadonlyArray<Notification> => {
-  const messages = bookingConfirmation({
-    bookingId: ids.bookingId,
-    requestId: ids.requestId,
-    providerName: offer.providerName,
-    serviceLabelSv: offer.labelSv ?? option.serviceId,
-    ...(offer.labelEn ? { serviceLabelEn: offer.labelEn } : {}),
-    slotStart: new Date(option.slotStart),
-    slotEnd: new Date(option.slotEnd),
-    timeZone: zoneOf(option),
-    price: {
-      amountSek: option.amountSek,
-      pricingModel: option.pricingModel,
-      priceType: option.priceType,
-      unitPriceSek: option.unitPriceSek,
-      quantity: option.quantity
-    },
-    termsVersion: option.termsVersion,
-    termsUrl: offer.termsUrl ?? "",
-    serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
-    customerName: customerNameOf(request.customer)
-  })
-  return [
-    {
-      id: randomUUID(),
-      topic: "booking_confirmed",
-      subjectId: ids.bookingId,
-      recipientRole: "customer",
-      providerId: null,
-      ...channels.customer,
-      ...messages.customer,
-      payload: {}
-    },
-    {
-      id: randomUUID(),
-      topic: "booking_confirmed",
-      subjectId: ids.bookingId,
-      recipientRole: "provider",
-      providerId: option.providerId,
-      ...channels.provider,
-      ...messages.provider
-    }
-  ]
-}
-
 /** The `bookings` row: the offer as confirmed, the customer's details and the consent record. */
 export const bookingRecord = ({ ids, request, partner, option, offer, now }: Confirmation): NewBooking => {
-  const timeZone = zoneOf(option)
+  const timeZone = knownTimeZone(option.timeZone)
   return {
     id: ids.bookingId,
     requestId: ids.requestId,
@@ -128,4 +76,54 @@ export const bookingRecord = ({ ids, request, partner, option, offer, now }: Con
     confirmedAt: now,
     sandbox: partner.sandbox
   }
+}
+
+/** The customer's and the provider's confirmation of a booking record, each on the channel chosen for it. */
+export const confirmationOutbox = (
+  { request, offer }: Confirmation,
+  record: NewBooking,
+  channels: { readonly customer: ChannelChoice; readonly provider: ChannelChoice }
+): ReadonlyArray<Notification> => {
+  const messages = bookingConfirmation({
+    bookingId: record.id,
+    requestId: record.requestId,
+    providerName: record.providerName,
+    serviceLabelSv: record.serviceLabelSv,
+    ...(offer.labelEn ? { serviceLabelEn: offer.labelEn } : {}),
+    slotStart: record.slotStart,
+    slotEnd: record.slotEnd,
+    timeZone: record.timeZone,
+    price: {
+      amountSek: record.priceSek,
+      pricingModel: record.pricingModel,
+      priceType: record.priceType,
+      unitPriceSek: record.unitPriceSek ?? undefined,
+      quantity: record.quantity ?? undefined
+    },
+    termsVersion: record.termsVersion,
+    termsUrl: record.termsUrl,
+    serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
+    customerName: customerNameOf(request.customer)
+  })
+  return [
+    {
+      id: randomUUID(),
+      topic: "booking_confirmed",
+      subjectId: record.id,
+      recipientRole: "customer",
+      providerId: null,
+      ...channels.customer,
+      ...messages.customer,
+      payload: {}
+    },
+    {
+      id: randomUUID(),
+      topic: "booking_confirmed",
+      subjectId: record.id,
+      recipientRole: "provider",
+      providerId: record.providerId,
+      ...channels.provider,
+      ...messages.provider
+    }
+  ]
 }
