@@ -23,6 +23,24 @@ export interface PoolOptions {
 const silenceMarginMs = 500
 
 /**
+ * Each distinct statement text gets one name, so every connection parses and plans it once and
+ * then only binds and executes it (the search's availability query took 1.6 ms of planning per
+ * call unprepared). The texts are the code's own, a bounded set; past `maxNamedStatements` a
+ * text runs unnamed, so statements built from data could never grow the server's memory.
+ */
+const statementNames = new Map<string, string>()
+const maxNamedStatements = 500
+
+const statementName = (text: string) => {
+  let name = statementNames.get(text)
+  if (name === undefined && statementNames.size < maxNamedStatements) {
+    name = `s${statementNames.size}`
+    statementNames.set(text, name)
+  }
+  return name
+}
+
+/**
  * A query given up on our side may still be on the wire, its connection perhaps inside a
  * transaction: that connection is closed, so the pool never hands it to the next caller.
  * Closing it rolled its transaction back, so the ROLLBACK that follows is answered at once
@@ -40,13 +58,19 @@ class ClosingOnTimeoutClient extends Pg.Client {
       process.nextTick(() => callback(null, { rows: [] }))
       return undefined
     }
-    args[last] = (error: unknown, result: unknown) => {
+    const settled = (error: unknown, result: unknown) => {
       if (error instanceof Error && error.message === "Query read timeout" && !this.givenUp) {
         this.givenUp = true
         this.end().catch(() => {})
       }
       callback(error, result)
     }
+    const [text, values] = args
+    if (args.length === 3 && typeof text === "string" && Array.isArray(values) && values.length > 0) {
+      const name = statementName(text)
+      if (name !== undefined) return query({ name, text, values }, settled)
+    }
+    args[last] = settled
     return query(...args)
   }
 }

@@ -77,6 +77,30 @@ describe.concurrent("migrations", () => {
   )
 })
 
+describe("statements", () => {
+  it.live(
+    "a parameterised statement is prepared once per connection and then only executed; one without parameters runs unnamed",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase({ empty: true })
+        const prepared = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          // One connection, so the second run must reuse what the first prepared.
+          return yield* sql.withTransaction(
+            Effect.gen(function* () {
+              for (const n of [1, 2, 3]) expect(yield* sql<{ n: number }>`SELECT ${n}::int AS n`).toEqual([{ n }])
+              yield* sql`SELECT 42 AS unparameterised`
+              return yield* sql<{
+                statement: string
+              }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE ${"%::int AS n%"} OR statement LIKE ${"%unparameterised%"}`
+            })
+          )
+        }).pipe(Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1 })), Effect.scoped)
+        expect(prepared.map((row) => row.statement)).toEqual(["SELECT $1::int AS n"])
+      }).pipe(Effect.scoped)
+  )
+})
+
 describe("readiness", () => {
   it.layer(TestServerLive())((it) => {
     it.effect("/readyz is 503 not_ready, naming the database, when the database refuses connections", () =>
