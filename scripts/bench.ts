@@ -8,6 +8,7 @@
  *   npm run bench:search      POST /api/public/booking-options, a mix of searches
  *   npm run bench:confirm     POST /api/public/bookings, every request a distinct free slot
  *   npm run bench:profile -- search|confirm     the project only, writing a CPU profile to bench-profiles/
+ *   BARE=0 npx tsx scripts/bench.ts capabilities|refused    the fixed cost of a request without SQL
  *   CONNECTIONS=50 DURATION=20 DATABASE_URL=postgres://... npm run bench:search
  *   AMOUNT=20000 BARE=0 npm run bench:search     a fixed number of requests, the project side only
  *   SERVER_ENTRY=.data/dist-before/src/main.js BENCH_SKIP_BUILD=1 ...    another build, for a before/after
@@ -129,6 +130,14 @@ const scenarios = {
     expected: 201,
     bodies: () => confirmBodies(Math.max(amount ?? 0, connections * duration * 400) + warmup)
   },
+  // The fixed cost of any request, without SQL: a precomputed document, and a body the schema refuses.
+  capabilities: {
+    path: "/api/public/requests/capabilities",
+    expected: 200,
+    bodies: async () => [""],
+    method: "GET" as const
+  },
+  refused: { path: "/api/public/booking-options", expected: 400, bodies: async () => ['{"vertical_id":"vvs"}'] },
   // The soak's confirm bodies; the mix is in soak() below.
   soak: { path: "/api/public/bookings", expected: 201, bodies: () => confirmBodies(soakSeconds * 200) }
 }
@@ -205,7 +214,7 @@ const load = async (label: string, child: ChildProcess, port: number) => {
       ...run,
       requests: [
         {
-          method: "POST",
+          method: "method" in scenario ? scenario.method : "POST",
           headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
           setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" })
         }
@@ -223,6 +232,9 @@ const load = async (label: string, child: ChildProcess, port: number) => {
     .join(", ")
   console.log(`${label}: ${result.connections} connections, ${result.duration} s, ${bodies.length} distinct bodies`)
   console.log(`  requests/s  mean ${result.requests.average.toFixed(0)}  (total ${result.requests.total})`)
+  console.log(
+    `  response    ${(result.throughput.total / Math.max(1, result.requests.total) / 1024).toFixed(1)} KB each, headers included`
+  )
   console.log(
     `  latency ms  p50 ${result.latency.p50}  p90 ${result.latency.p90}  p99 ${result.latency.p99}  max ${result.latency.max}`
   )

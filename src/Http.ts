@@ -59,6 +59,9 @@ export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
     // requestObservability's access line and metrics instead.
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provideMerge(server),
+    // For the same reason the spans of named services and SQL statements are made as no-ops, not
+    // recorded with their attributes and timings for no one.
+    Layer.provide(Layer.setTracerEnabled(false)),
     Layer.provide(DocsLive),
     Layer.provide(McpLive),
     Layer.provide(ErrorContractLive),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, TestClock } from "effect"
+import { Effect, Layer, Logger, TestClock, Tracer } from "effect"
 import { Api } from "../src/Api.js"
 import { jsonLogger } from "../src/Logging.js"
 import { routeLabeller } from "../src/Observability.js"
@@ -181,6 +181,43 @@ describe("observability", () => {
         )
         expect(production).toMatchObject({ status: 404, body: { error: "not_found" } })
       })
+  )
+
+  it.effect("no span is recorded while serving: nothing exports them, so they are made as no-ops", () =>
+    Effect.gen(function* () {
+      const recorded: Array<string> = []
+      const recording = Layer.unwrapEffect(
+        Effect.map(Effect.tracer, (native) =>
+          Layer.setTracer(
+            Tracer.make({
+              span: (name, ...rest) => {
+                recorded.push(name)
+                return native.span(name, ...rest)
+              },
+              context: native.context
+            })
+          )
+        )
+      )
+      const search = yield* Effect.suspend(() => {
+        // Building the database and its migrations may record spans; serving is what counts.
+        recorded.length = 0
+        return postJson(
+          "/api/public/booking-options",
+          {
+            vertical_id: "vvs",
+            job_type_id: "install_faucet",
+            description: "Byta köksblandaren",
+            location: { country_code: "SE", postcode: "118 25" },
+            timing: { preferred_time_text: "nästa vecka" }
+          },
+          auth
+        )
+      }).pipe(withTestServer({ SERVICE_REQUESTS_API_TOKENS: token }, recording))
+      expect(search.status).toBe(200)
+      expect(search.body.option_count).toBeGreaterThan(0)
+      expect(recorded).toEqual([])
+    })
   )
 
   it("route labels are the Api's own templates, a closed set", () => {
