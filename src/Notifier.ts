@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import {
   Clock,
   Data,
@@ -178,19 +178,21 @@ const make = Effect.gen(function* () {
   }
 
   /**
-   * Writes outbox rows in one statement, inside the caller's transaction when there is one, so the
-   * rows commit or roll back with what they announce.
+   * The statement that writes outbox rows (none for no rows), for a writer to run with what they
+   * announce, so the rows commit or roll back with it.
    */
-  const enqueue = Effect.fn("Notifier.enqueue")(function* (notifications: ReadonlyArray<Notification>, now: Date) {
-    if (notifications.length === 0) return
-    // A row without a channel is skipped at once; the others are retried until the give-up time.
-    const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000)
-    const rows = notifications.map(
-      (row): OutboxRow => ({ ...row, status: row.channel === "none" ? "skipped" : "pending", giveUpAt })
-    )
-    const encoded = yield* encodeRows(rows).pipe(Effect.orDie)
-    // Written at the caller's time, due at once: the dispatcher and the give-up read the service's clock, not the database's.
-    yield* sql`
+  const outboxInsert = (notifications: ReadonlyArray<Notification>, now: Date) =>
+    Effect.gen(function* () {
+      if (notifications.length === 0) return [] as ReadonlyArray<Statement.Fragment>
+      // A row without a channel is skipped at once; the others are retried until the give-up time.
+      const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000)
+      const rows = notifications.map(
+        (row): OutboxRow => ({ ...row, status: row.channel === "none" ? "skipped" : "pending", giveUpAt })
+      )
+      const encoded = yield* encodeRows(rows).pipe(Effect.orDie)
+      // Written at the caller's time, due at once: the dispatcher and the give-up read the service's clock, not the database's.
+      return [
+        sql`
       INSERT INTO notification_outbox (id, topic, subject_id, recipient_role, provider_id, channel, address,
         subject, body, payload, status, give_up_at, next_attempt_at, created_at)
       SELECT x.id, x.topic, x.subject_id, x.recipient_role, x.provider_id, x.channel, x.address,
@@ -198,6 +200,12 @@ const make = Effect.gen(function* () {
       FROM jsonb_to_recordset(${JSON.stringify(encoded)}::jsonb) AS x(id uuid, topic text, subject_id uuid,
         recipient_role text, provider_id text, channel text, address text, subject text, body text, payload jsonb,
         status text, give_up_at timestamptz)`
+      ]
+    })
+
+  /** Writes outbox rows in one statement, inside the caller's transaction when there is one. */
+  const enqueue = Effect.fn("Notifier.enqueue")(function* (notifications: ReadonlyArray<Notification>, now: Date) {
+    for (const statement of yield* outboxInsert(notifications, now)) yield* sql`${statement}`
   })
 
   /**
@@ -405,7 +413,7 @@ const make = Effect.gen(function* () {
     Effect.forkScoped
   )
 
-  return { channelFor, enqueue, deliverNow, statesOf } as const
+  return { channelFor, outboxInsert, enqueue, deliverNow, statesOf } as const
 })
 
 /**

@@ -20,7 +20,7 @@ import type { Partner } from "../Domain/Partner.js"
 import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
-import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
+import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone } from "../Domain/Zone.js"
 import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Idempotency.js"
 import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
@@ -262,20 +262,31 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     const verifyOption = (request: BookingConfirmationRequest, now: Date) =>
       Effect.tap(signer.verify(request.booking_option_id, now), (option) => checkAgainstOption(request, option))
 
-    /** Inside the transaction that claimed the key: revalidate, announce, hold the slot, record. */
+    /**
+     * Before the key is claimed, since the write is one statement: the offer as it is now. A
+     * database failure here wrote nothing.
+     */
+    const prepare = (request: BookingConfirmationRequest, now: Date) =>
+      Effect.flatMap(verifyOption(request, now), (option) =>
+        revalidate(option).pipe(
+          Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten)),
+          Effect.map((offer) => ({ option, offer }))
+        )
+      )
+
+    /** Announce, hold the slot, record: the statements written with the claim of the key. */
     const book = (confirming: {
       readonly ids: BookingIds
       readonly request: BookingConfirmationRequest
       readonly partner: Partner["Type"]
       readonly option: SignedOption
+      readonly offer: CurrentOffer
       readonly now: Date
     }) =>
       Effect.gen(function* () {
-        const { ids, request, partner, option, now } = confirming
-        const offer = yield* revalidate(option)
-        const confirmation = { ...confirming, offer }
-        const record = bookingRecord(confirmation)
-        const outbox = confirmationOutbox(confirmation, record, {
+        const { ids, request, partner, option, offer, now } = confirming
+        const record = bookingRecord(confirming)
+        const outbox = confirmationOutbox(confirming, record, {
           customer: notifier.channelFor("customer", { email: request.customer.email }, partner.sandbox),
           provider: notifier.channelFor(
             "provider",
@@ -283,19 +294,24 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             partner.sandbox
           )
         })
-        // The calendar is written last: racing confirms wait on its exclusion constraint for the
-        // shortest time, and a refused slot rolls the outbox rows back with it.
-        yield* notifier.enqueue(outbox, now)
-        yield* calendar.book({
-          id: ids.bookingId,
-          providerId: option.providerId,
-          serviceId: option.serviceId,
-          slotStart: record.slotStart,
-          slotEnd: record.slotEnd,
-          sandbox: partner.sandbox
-        })
-        yield* bookings.insert(record)
-        return { stored: record, outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id) }
+        // One statement: a slot the calendar's exclusion constraint refuses (23P01) rolls the
+        // outbox rows and the booking back with it.
+        const statements = [
+          ...(yield* notifier.outboxInsert(outbox, now)),
+          calendar.booking({
+            id: ids.bookingId,
+            providerId: option.providerId,
+            serviceId: option.serviceId,
+            slotStart: record.slotStart,
+            slotEnd: record.slotEnd,
+            sandbox: partner.sandbox
+          }),
+          bookings.insertion(record)
+        ]
+        return {
+          statements,
+          result: { stored: record, outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id) }
+        }
       })
 
     const confirm = Effect.fn("Bookings.confirm")(function* (
@@ -316,8 +332,8 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         hash: requestHash({ ...request, idempotency_key: key }),
         resourceId: ids.bookingId,
         load: (bookingId) => bookings.findById(partner.id, bookingId),
-        prepare: verifyOption(request, now),
-        write: (option) => book({ ids, request, partner, option, now }),
+        prepare: prepare(request, now),
+        write: ({ option, offer }) => book({ ids, request, partner, option, offer, now }),
         refused: slotJustTaken
       })
       if (outcome._tag === "Replayed") {
