@@ -16,6 +16,7 @@ import type { SignedOption } from "../Domain/BookingOption.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { InvalidRequest } from "../Domain/Errors.js"
+import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
@@ -71,6 +72,18 @@ const delivery = (state: DeliveryState | undefined): Delivery =>
           ? { next_attempt_at: state.nextAttemptAt.toISOString() }
           : {})
       }
+
+/** A row written without a channel: skipped at once, never tried, and never changed after. */
+const skippedState = (row: Notification): DeliveryState => ({
+  id: row.id,
+  recipientRole: row.recipientRole,
+  channel: "none",
+  status: "skipped",
+  attempts: 0,
+  nextAttemptAt: null,
+  lastError: null,
+  sentAt: null
+})
 
 /** Pending-and-never-tried and unknown are not outcomes, so the optional status is left out. */
 const reported = (d: Delivery) => (d.status === "pending" || d.status === "unknown" ? undefined : d.status)
@@ -310,7 +323,11 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         ]
         return {
           statements,
-          result: { stored: record, outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id) }
+          result: {
+            stored: record,
+            outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id),
+            skipped: outbox.filter((row) => row.channel === "none").map(skippedState)
+          }
         }
       })
 
@@ -340,8 +357,11 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         const states = yield* deliveryStates([outcome.stored.id])
         return { status: 200 as const, body: respond(outcome.stored, states, true) }
       }
-      const { stored, outbox } = outcome.written
+      const { stored, outbox, skipped } = outcome.written
       if (!partner.sandbox) yield* Metric.increment(bookingsConfirmed)
+      // Rows without a channel were written skipped, which is final: with nothing to deliver, the
+      // states are what was just written, and reading them back would only cost a round trip.
+      if (outbox.length === 0) return { status: 201 as const, body: respond(stored, Option.some(skipped), false) }
       // The states are read below either way; a failed read there is reported as unknown.
       yield* Effect.ignore(notifier.deliverNow(outbox))
       // Read after the bounded wait, so skipped rows and late outcomes both show.

@@ -129,6 +129,10 @@ describe("POST /api/public/bookings", () => {
         expect(body.request_id).toMatch(/^bkg_[A-Za-z0-9_-]{20}$/)
         expect(body.confirmation_delivery.customer).toMatchObject({ status: "skipped", channel: "none" })
         expect(body.booking.customer_confirmation_status).toBe("skipped")
+        // Nothing to deliver: the answer's states are the rows as written, exactly what reading them back says.
+        const looked = yield* get(`/api/public/bookings/${body.booking.id}`, auth)
+        expect(looked.body.confirmation_delivery).toEqual(body.confirmation_delivery)
+        expect(looked.body.booking).toEqual(body.booking)
         expect(JSON.stringify(body)).not.toMatch(/Astrid|Lindqvist|123 45 67|example\.se|Drottninggatan/)
 
         const after = yield* counts
