@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
-import { Data, Duration, Effect, Option, Schedule } from "effect"
+import { Data, Duration, Effect, Either, Option, Schedule } from "effect"
 import { BookingUnavailable } from "./Domain/Booking.js"
 import { IdempotencyKeyReused, InvalidRequest } from "./Domain/Errors.js"
 import { failLogged, logFailureWarning } from "./Failure.js"
@@ -57,7 +57,7 @@ export const writeOutcome = (error: SqlError.SqlError): NotWritten | CommitUnkno
   return answered || error.message === notSent ? new NotWritten({ cause: error }) : new CommitUnknown({ cause: error })
 }
 
-/** The claim's insert met a key already committed: a concurrent attempt with the same key wrote first. */
+/** The claim's insert met a key already committed: an earlier or concurrent attempt with it wrote first. */
 const lostTheClaim = (error: SqlError.SqlError) => {
   const cause = error.cause as { code?: unknown; constraint?: unknown } | undefined
   return cause?.code === "23505" && cause.constraint === "idempotency_keys_pkey"
@@ -89,7 +89,10 @@ export interface IdempotentWrite<S, P, W, EL, RL, EP, RP, EW, RW, EC> {
   readonly resourceId: string
   /** The resource a stored key points at, to replay it. */
   readonly load: (resourceId: string) => Effect.Effect<Option.Option<S>, EL, RL>
-  /** The checks that only a first attempt makes, after the key was found unused. */
+  /**
+   * The checks that only a first attempt makes. It may read but never write: it runs before the
+   * key is looked up, and its failure counts only when the key turns out unused.
+   */
   readonly prepare: Effect.Effect<P, EP, RP>
   /** What to write, run in the one statement that claims the key. */
   readonly write: (prepared: P) => Effect.Effect<Writes<W>, EW, RW>
@@ -169,8 +172,10 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
     )
 
     /**
-     * Find the key and replay what it stored; otherwise prepare, then claim the key and write in
-     * one transaction. A concurrent attempt that claimed the key first is replayed too.
+     * Prepare, then claim the key and write in one statement; a key already used, by an earlier
+     * attempt or a concurrent one, fails the claim and is replayed. A prepare that fails is
+     * answered with the stored key's replay when there is one, so the outcome is that of finding
+     * the key first.
      */
     const write = Effect.fn("Idempotency.write")(function* <S, P, W, EL, RL, EP, RP, EW, RW, EC = never>(
       input: IdempotentWrite<S, P, W, EL, RL, EP, RP, EW, RW, EC>
@@ -193,14 +198,20 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
           return { _tag: "Replayed", stored: found.value } as WriteOutcome<S, P, W>
         })
 
-      if (key !== undefined) {
-        const existing = yield* find(input.partnerId, input.scope, key).pipe(
-          Effect.catchAll(unavailable(steps.beforeWriting))
-        )
-        if (Option.isSome(existing)) return yield* replay(existing.value)
+      // A first attempt, the common case, needs no look-up of its key: the claim in the write finds
+      // a used one. Only a prepare that fails must first learn whether the key is used, since a
+      // stored key is replayed whatever the checks say now (an expired option, a changed offer).
+      const prepare = yield* Effect.either(input.prepare)
+      if (Either.isLeft(prepare)) {
+        if (key !== undefined) {
+          const existing = yield* find(input.partnerId, input.scope, key).pipe(
+            Effect.catchAll(unavailable(steps.beforeWriting))
+          )
+          if (Option.isSome(existing)) return yield* replay(existing.value)
+        }
+        return yield* Effect.fail(prepare.left)
       }
-
-      const prepared = yield* input.prepare
+      const prepared = prepare.right
       const { statements, result } = yield* input.write(prepared)
       const written = yield* writeOnce(key, input, statements).pipe(
         Effect.as(true),
@@ -213,7 +224,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
         })
       )
       if (written) return { _tag: "Written", prepared, written: result } as WriteOutcome<S, P, W>
-      // Nothing written means the claim lost to a concurrent attempt with the same key.
+      // Nothing written means the key was already used, by an earlier attempt or a concurrent one.
       const raced = yield* find(input.partnerId, input.scope, key ?? "").pipe(
         Effect.catchAll(unavailable(steps.replayUnreadable))
       )
