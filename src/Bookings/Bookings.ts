@@ -296,7 +296,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       readonly offer: CurrentOffer
       readonly now: Date
     }) =>
-      Effect.gen(function* () {
+      Effect.sync(() => {
         const { ids, request, partner, option, offer, now } = confirming
         const record = bookingRecord(confirming)
         const outbox = confirmationOutbox(confirming, record, {
@@ -310,7 +310,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         // One statement: a slot the calendar's exclusion constraint refuses (23P01) rolls the
         // outbox rows and the booking back with it.
         const statements = [
-          ...(yield* notifier.outboxInsert(outbox, now)),
+          ...notifier.outboxInsert(outbox, now),
           calendar.booking({
             id: ids.bookingId,
             providerId: option.providerId,
