@@ -164,6 +164,11 @@ describe("POST /api/public/bookings", () => {
         const first = yield* confirm(body)
         expect(first.status).toBe(201)
         const before = yield* counts
+        // While the option still verifies, the replay is the write's claim refused on the key (23505).
+        const valid = yield* confirm(body)
+        expect(valid.status).toBe(200)
+        expect({ ...valid.body, idempotent_replay: false }).toEqual(first.body)
+        expect(yield* counts).toEqual(before)
         yield* TestClock.setTime(Date.parse(option.expires_at) + 1000)
         const again = yield* confirm(body)
         expect(again.status).toBe(200)
