@@ -70,15 +70,16 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
       // A stored row that does not decode is a bug or a damaged table, not an answer for the client.
       findCandidates(input).pipe(Effect.catchTag("ParseError", Effect.die), Effect.withSpan("Calendar.availability"))
 
-    /** Takes the slot; the calendar's exclusion constraint refuses an overlap (23P01) whatever ran before. */
-    const book = Effect.fn("Calendar.book")(function* (booking: CalendarBooking) {
-      yield* sql`
+    /**
+     * The statement that takes the slot, for the writer to run; the calendar's exclusion constraint
+     * refuses an overlap (23P01) whatever ran before.
+     */
+    const booking = (booking: CalendarBooking) => sql`
         INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox)
         VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
                 tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.sandbox})`
-    })
 
-    return { availability, book } as const
+    return { availability, booking } as const
   }),
   dependencies: [Supply.Default]
 }) {}

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
-import { SqlClient, SqlError } from "@effect/sql"
-import { Cause, Data, Duration, Effect, Option, Schedule } from "effect"
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
+import { Data, Duration, Effect, Either, Option, Schedule } from "effect"
 import { BookingUnavailable } from "./Domain/Booking.js"
 import { IdempotencyKeyReused, InvalidRequest } from "./Domain/Errors.js"
 import { failLogged, logFailureWarning } from "./Failure.js"
@@ -37,43 +37,31 @@ export const idempotencyKeyOf = (bodyKey: string | undefined, headerKey: string 
       )
     : Effect.succeed(bodyKey ?? headerKey)
 
-/** The transaction failed before COMMIT was sent: PostgreSQL rolled it back, nothing was written. */
+/** PostgreSQL answered the writing statement with an error, or it was never sent: nothing was written. */
 export class NotWritten extends Data.TaggedError("NotWritten")<{ readonly cause: SqlError.SqlError }> {}
 
-/** COMMIT was sent and no answer came: the write may or may not have happened. */
+/** The writing statement was sent and no answer came: it may or may not have been carried out. */
 export class CommitUnknown extends Data.TaggedError("CommitUnknown")<{ readonly cause: SqlError.SqlError }> {}
 
-const sqlErrorIn = <E>(cause: Cause.Cause<E>): SqlError.SqlError | undefined => {
-  const failure = Cause.failureOption(cause)
-  if (Option.isSome(failure) && failure.value instanceof SqlError.SqlError) return failure.value
-  // @effect/sql turns a failed COMMIT or ROLLBACK into a defect.
-  return Array.from(Cause.defects(cause)).find(
-    (defect): defect is SqlError.SqlError => defect instanceof SqlError.SqlError
-  )
-}
+/** @effect/sql-pg's message when the pool gave no connection: the statement never left the process. */
+const notSent = "Failed to acquire connection"
 
 /**
- * Runs `body` in a transaction and tells apart the two ways the database can fail it, so a
- * response only says "nothing was written" when that is known. A failure after the body
- * finished can only be the COMMIT itself, whose outcome the client cannot know; a failure
- * before it leaves the transaction to be rolled back by PostgreSQL.
+ * A statement outside a transaction commits on its own, so how it failed says what was written.
+ * An ERROR from PostgreSQL aborted it (an error after the commit would be a PANIC); no connection
+ * means it was never sent. Anything else (the connection lost, no answer in time) leaves it unknown.
  */
-export const transactionOutcome = <A, E, R>(
-  sql: SqlClient.SqlClient,
-  body: Effect.Effect<A, E, R>
-): Effect.Effect<A, Exclude<E, SqlError.SqlError> | NotWritten | CommitUnknown, R> =>
-  Effect.suspend(() => {
-    let committing = false
-    return sql.withTransaction(Effect.tap(body, () => Effect.sync(() => (committing = true)))).pipe(
-      Effect.catchAllCause(
-        (cause): Effect.Effect<never, Exclude<E, SqlError.SqlError> | NotWritten | CommitUnknown> => {
-          const error = Cause.isInterruptedOnly(cause) ? undefined : sqlErrorIn(cause)
-          if (error === undefined) return Effect.failCause(cause as Cause.Cause<Exclude<E, SqlError.SqlError>>)
-          return Effect.fail(committing ? new CommitUnknown({ cause: error }) : new NotWritten({ cause: error }))
-        }
-      )
-    )
-  })
+export const writeOutcome = (error: SqlError.SqlError): NotWritten | CommitUnknown => {
+  const cause = error.cause as { severity?: unknown; code?: unknown } | undefined
+  const answered = cause?.severity === "ERROR" && typeof cause.code === "string"
+  return answered || error.message === notSent ? new NotWritten({ cause: error }) : new CommitUnknown({ cause: error })
+}
+
+/** The claim's insert met a key already committed: an earlier or concurrent attempt with it wrote first. */
+const lostTheClaim = (error: SqlError.SqlError) => {
+  const cause = error.cause as { code?: unknown; constraint?: unknown } | undefined
+  return cause?.code === "23505" && cause.constraint === "idempotency_keys_pkey"
+}
 
 /** A booking's or a request's persistence failed: logged, and answered 503 with what is known. */
 export const persistenceUnavailable = (resource: IdempotencyScope, safeNextStep: string) =>
@@ -101,12 +89,25 @@ export interface IdempotentWrite<S, P, W, EL, RL, EP, RP, EW, RW, EC> {
   readonly resourceId: string
   /** The resource a stored key points at, to replay it. */
   readonly load: (resourceId: string) => Effect.Effect<Option.Option<S>, EL, RL>
-  /** The checks that only a first attempt makes, after the key was found unused. */
+  /**
+   * The checks that only a first attempt makes. It may read but never write: it runs before the
+   * key is looked up, and its failure counts only when the key turns out unused.
+   */
   readonly prepare: Effect.Effect<P, EP, RP>
-  /** Inside the transaction, once the key is claimed. */
-  readonly write: (prepared: P) => Effect.Effect<W, EW, RW>
-  /** A rollback that is the client's conflict rather than an outage. */
+  /** What to write, run in the one statement that claims the key. */
+  readonly write: (prepared: P) => Effect.Effect<Writes<W>, EW, RW>
+  /** An error PostgreSQL answered the write with that is the client's conflict rather than an outage. */
   readonly refused?: (cause: SqlError.SqlError) => EC | undefined
+}
+
+/**
+ * The writes of one idempotent request: data-modifying statements (INSERT ... without a trailing
+ * semicolon), run as the CTEs of the statement that claims the key, so they commit or fail with it.
+ */
+export interface Writes<W> {
+  readonly statements: ReadonlyArray<Statement.Fragment>
+  /** What the caller answers with once they are written. */
+  readonly result: W
 }
 
 export type WriteOutcome<S, P, W> =
@@ -131,23 +132,38 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
     })
 
     /**
-     * Inside the writing transaction. A concurrent transaction holding the same key makes this
-     * wait for it; if that one commits, the claim fails and the caller replays its result.
+     * The key's row, first in the writing statement: the main query reads it, so it is inserted
+     * before the writes run. A concurrent statement holding the same key makes it wait for that
+     * one; if that one committed, the insert fails on the primary key (23505) and nothing is written.
      */
-    const claim = Effect.fn("Idempotency.claim")(function* (input: {
-      readonly partnerId: string
-      readonly scope: IdempotencyScope
-      readonly key: string
-      readonly requestHash: string
-      readonly resourceId: string
-    }) {
-      const rows = yield* sql`
+    const claimed = (
+      key: string,
+      input: {
+        readonly partnerId: string
+        readonly scope: IdempotencyScope
+        readonly hash: string
+        readonly resourceId: string
+      }
+    ) =>
+      sql`claimed AS (
         INSERT INTO idempotency_keys (partner_id, scope, key, request_hash, resource_id)
-        VALUES (${input.partnerId}, ${input.scope}, ${input.key}, ${input.requestHash}, ${input.resourceId})
-        ON CONFLICT DO NOTHING
-        RETURNING 1 AS claimed`
-      return rows.length > 0
-    })
+        VALUES (${input.partnerId}, ${input.scope}, ${key}, ${input.hash}, ${input.resourceId})
+        RETURNING 1 AS claimed)`
+
+    /**
+     * One statement: the claim and every write as CTEs. Outside a transaction it commits on its own,
+     * in one round trip instead of BEGIN, one per write and COMMIT.
+     */
+    const writeOnce = (
+      key: string | undefined,
+      input: Parameters<typeof claimed>[1],
+      statements: ReadonlyArray<Statement.Fragment>
+    ) => {
+      const writes = statements.map((statement, i) => sql`${sql.literal(`w${i}`)} AS (${statement})`)
+      return key === undefined
+        ? sql`WITH ${sql.join(", ", false)(writes)} SELECT 1`
+        : sql`WITH ${sql.join(", ", false)([claimed(key, input), ...writes])} SELECT claimed FROM claimed`
+    }
 
     yield* sql`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(days => ${idempotencyRetentionDays})`.pipe(
       Effect.catchAllCause((cause) => logFailureWarning("idempotency key cleanup failed", cause)),
@@ -156,8 +172,10 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
     )
 
     /**
-     * Find the key and replay what it stored; otherwise prepare, then claim the key and write in
-     * one transaction. A concurrent attempt that claimed the key first is replayed too.
+     * Prepare, then claim the key and write in one statement; a key already used, by an earlier
+     * attempt or a concurrent one, fails the claim and is replayed. A prepare that fails is
+     * answered with the stored key's replay when there is one, so the outcome is that of finding
+     * the key first.
      */
     const write = Effect.fn("Idempotency.write")(function* <S, P, W, EL, RL, EP, RP, EW, RW, EC = never>(
       input: IdempotentWrite<S, P, W, EL, RL, EP, RP, EW, RW, EC>
@@ -180,43 +198,33 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
           return { _tag: "Replayed", stored: found.value } as WriteOutcome<S, P, W>
         })
 
-      if (key !== undefined) {
-        const existing = yield* find(input.partnerId, input.scope, key).pipe(
-          Effect.catchAll(unavailable(steps.beforeWriting))
-        )
-        if (Option.isSome(existing)) return yield* replay(existing.value)
+      // A first attempt, the common case, needs no look-up of its key: the claim in the write finds
+      // a used one. Only a prepare that fails must first learn whether the key is used, since a
+      // stored key is replayed whatever the checks say now (an expired option, a changed offer).
+      const prepare = yield* Effect.either(input.prepare)
+      if (Either.isLeft(prepare)) {
+        if (key !== undefined) {
+          const existing = yield* find(input.partnerId, input.scope, key).pipe(
+            Effect.catchAll(unavailable(steps.beforeWriting))
+          )
+          if (Option.isSome(existing)) return yield* replay(existing.value)
+        }
+        return yield* Effect.fail(prepare.left)
       }
-
-      const prepared = yield* input.prepare
-      const written = yield* transactionOutcome(
-        sql,
-        Effect.gen(function* () {
-          if (key !== undefined) {
-            const claimed = yield* claim({
-              partnerId: input.partnerId,
-              scope: input.scope,
-              key,
-              requestHash: input.hash,
-              resourceId: input.resourceId
-            })
-            if (!claimed) return Option.none<W>()
-          }
-          return Option.some(yield* input.write(prepared))
+      const prepared = prepare.right
+      const { statements, result } = yield* input.write(prepared)
+      const written = yield* writeOnce(key, input, statements).pipe(
+        Effect.as(true),
+        Effect.catchAll((error): Effect.Effect<boolean, EC | BookingUnavailable> => {
+          const outcome = writeOutcome(error)
+          if (outcome._tag === "CommitUnknown") return unavailable(steps.commitUnknown)(error)
+          if (key !== undefined && lostTheClaim(error)) return Effect.succeed(false)
+          const refusal = input.refused?.(error)
+          return refusal !== undefined ? Effect.fail(refusal) : unavailable(steps.notWritten)(error)
         })
-      ).pipe(
-        Effect.catchIf(
-          (error): error is NotWritten | CommitUnknown => error instanceof NotWritten || error instanceof CommitUnknown,
-          (error): Effect.Effect<never, EC | BookingUnavailable> => {
-            if (error instanceof CommitUnknown) return unavailable(steps.commitUnknown)(error.cause)
-            const refusal = input.refused?.(error.cause)
-            return refusal !== undefined ? Effect.fail(refusal) : unavailable(steps.notWritten)(error.cause)
-          }
-        )
       )
-      if (Option.isSome(written)) {
-        return { _tag: "Written", prepared, written: written.value } as WriteOutcome<S, P, W>
-      }
-      // Nothing written means the claim lost to a concurrent attempt with the same key.
+      if (written) return { _tag: "Written", prepared, written: result } as WriteOutcome<S, P, W>
+      // Nothing written means the key was already used, by an earlier attempt or a concurrent one.
       const raced = yield* find(input.partnerId, input.scope, key ?? "").pipe(
         Effect.catchAll(unavailable(steps.replayUnreadable))
       )
@@ -224,6 +232,6 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
       return yield* replay(raced.value)
     })
 
-    return { find, claim, write } as const
+    return { find, write } as const
   })
 }) {}

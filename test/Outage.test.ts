@@ -114,14 +114,14 @@ describe("database outages: outcomes are never claimed without knowing them", ()
       )
 
       it.effect(
-        "a commit lost after PostgreSQL carried it out is reported as unknown; the same key returns the booking",
+        "a write whose answer was lost after PostgreSQL carried it out is reported as unknown; the same key returns the booking",
         () =>
           Effect.gen(function* () {
             const faults = yield* DatabaseProxy
             const [, option] = yield* options
             const body = confirmBody(option)
             const before = yield* bookingCount
-            yield* faults.loseNextCommit("after_commit")
+            yield* faults.loseNextWrite("after_write")
             const lost = yield* confirm(body)
             expect(lost.status, JSON.stringify(lost.body)).toBe(503)
             expect(lost.body.error).toBe("booking_unavailable")
@@ -143,14 +143,14 @@ describe("database outages: outcomes are never claimed without knowing them", ()
       )
 
       it.effect(
-        "a commit lost before it reached PostgreSQL is reported as unknown too; the same key then books once",
+        "a write lost before it reached PostgreSQL is reported as unknown too; the same key then books once",
         () =>
           Effect.gen(function* () {
             const faults = yield* DatabaseProxy
             const all = yield* options
             const body = confirmBody(all[all.length - 1])
             const before = yield* bookingCount
-            yield* faults.loseNextCommit("before_commit")
+            yield* faults.loseNextWrite("before_write")
             const lost = yield* confirm(body)
             expect(lost.status).toBe(503)
             expect(lost.body.safe_next_step).toMatch(/^The outcome is unknown/)

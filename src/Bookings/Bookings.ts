@@ -16,11 +16,12 @@ import type { SignedOption } from "../Domain/BookingOption.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { InvalidRequest } from "../Domain/Errors.js"
+import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
-import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
+import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone } from "../Domain/Zone.js"
 import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Idempotency.js"
 import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
@@ -71,6 +72,18 @@ const delivery = (state: DeliveryState | undefined): Delivery =>
           ? { next_attempt_at: state.nextAttemptAt.toISOString() }
           : {})
       }
+
+/** A row written without a channel: skipped at once, never tried, and never changed after. */
+const skippedState = (row: Notification): DeliveryState => ({
+  id: row.id,
+  recipientRole: row.recipientRole,
+  channel: "none",
+  status: "skipped",
+  attempts: 0,
+  nextAttemptAt: null,
+  lastError: null,
+  sentAt: null
+})
 
 /** Pending-and-never-tried and unknown are not outcomes, so the optional status is left out. */
 const reported = (d: Delivery) => (d.status === "pending" || d.status === "unknown" ? undefined : d.status)
@@ -262,20 +275,31 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     const verifyOption = (request: BookingConfirmationRequest, now: Date) =>
       Effect.tap(signer.verify(request.booking_option_id, now), (option) => checkAgainstOption(request, option))
 
-    /** Inside the transaction that claimed the key: revalidate, announce, hold the slot, record. */
+    /**
+     * Before the key is claimed, since the write is one statement: the offer as it is now. A
+     * database failure here wrote nothing.
+     */
+    const prepare = (request: BookingConfirmationRequest, now: Date) =>
+      Effect.flatMap(verifyOption(request, now), (option) =>
+        revalidate(option).pipe(
+          Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten)),
+          Effect.map((offer) => ({ option, offer }))
+        )
+      )
+
+    /** Announce, hold the slot, record: the statements written with the claim of the key. */
     const book = (confirming: {
       readonly ids: BookingIds
       readonly request: BookingConfirmationRequest
       readonly partner: Partner["Type"]
       readonly option: SignedOption
+      readonly offer: CurrentOffer
       readonly now: Date
     }) =>
-      Effect.gen(function* () {
-        const { ids, request, partner, option, now } = confirming
-        const offer = yield* revalidate(option)
-        const confirmation = { ...confirming, offer }
-        const record = bookingRecord(confirmation)
-        const outbox = confirmationOutbox(confirmation, record, {
+      Effect.sync(() => {
+        const { ids, request, partner, option, offer, now } = confirming
+        const record = bookingRecord(confirming)
+        const outbox = confirmationOutbox(confirming, record, {
           customer: notifier.channelFor("customer", { email: request.customer.email }, partner.sandbox),
           provider: notifier.channelFor(
             "provider",
@@ -283,19 +307,28 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
             partner.sandbox
           )
         })
-        // The calendar is written last: racing confirms wait on its exclusion constraint for the
-        // shortest time, and a refused slot rolls the outbox rows back with it.
-        yield* notifier.enqueue(outbox, now)
-        yield* calendar.book({
-          id: ids.bookingId,
-          providerId: option.providerId,
-          serviceId: option.serviceId,
-          slotStart: record.slotStart,
-          slotEnd: record.slotEnd,
-          sandbox: partner.sandbox
-        })
-        yield* bookings.insert(record)
-        return { stored: record, outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id) }
+        // One statement: a slot the calendar's exclusion constraint refuses (23P01) rolls the
+        // outbox rows and the booking back with it.
+        const statements = [
+          ...notifier.outboxInsert(outbox, now),
+          calendar.booking({
+            id: ids.bookingId,
+            providerId: option.providerId,
+            serviceId: option.serviceId,
+            slotStart: record.slotStart,
+            slotEnd: record.slotEnd,
+            sandbox: partner.sandbox
+          }),
+          bookings.insertion(record)
+        ]
+        return {
+          statements,
+          result: {
+            stored: record,
+            outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id),
+            skipped: outbox.filter((row) => row.channel === "none").map(skippedState)
+          }
+        }
       })
 
     const confirm = Effect.fn("Bookings.confirm")(function* (
@@ -316,16 +349,19 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
         hash: requestHash({ ...request, idempotency_key: key }),
         resourceId: ids.bookingId,
         load: (bookingId) => bookings.findById(partner.id, bookingId),
-        prepare: verifyOption(request, now),
-        write: (option) => book({ ids, request, partner, option, now }),
+        prepare: prepare(request, now),
+        write: ({ option, offer }) => book({ ids, request, partner, option, offer, now }),
         refused: slotJustTaken
       })
       if (outcome._tag === "Replayed") {
         const states = yield* deliveryStates([outcome.stored.id])
         return { status: 200 as const, body: respond(outcome.stored, states, true) }
       }
-      const { stored, outbox } = outcome.written
+      const { stored, outbox, skipped } = outcome.written
       if (!partner.sandbox) yield* Metric.increment(bookingsConfirmed)
+      // Rows without a channel were written skipped, which is final: with nothing to deliver, the
+      // states are what was just written, and reading them back would only cost a round trip.
+      if (outbox.length === 0) return { status: 201 as const, body: respond(stored, Option.some(skipped), false) }
       // The states are read below either way; a failed read there is reported as unknown.
       yield* Effect.ignore(notifier.deliverNow(outbox))
       // Read after the bounded wait, so skipped rows and late outcomes both show.

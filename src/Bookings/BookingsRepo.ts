@@ -1,16 +1,17 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
+import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 
 /** The `bookings` table: the one place that writes and reads it. */
 export class BookingsRepo extends Effect.Service<BookingsRepo>()("Booking/BookingsRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    /** Inside the confirm's transaction, after the calendar booking whose id it shares. */
-    const insert = SqlSchema.void({
-      Request: NewBooking,
-      execute: (booking) => sql`
+    /**
+     * The statement that records a booking, run with the calendar booking whose id it shares. Its
+     * values are built in code and typed, so they are not decoded again.
+     */
+    const insertion = (booking: NewBooking) => sql`
         INSERT INTO bookings (id, request_id, partner_id, provider_id, provider_name, service_id, vertical_id,
           job_type_id, service_label_sv, slot_start, slot_end, slot_label, time_zone, price_sek, pricing_model,
           price_type, unit_price_sek, unit, quantity, terms_version, terms_url, scope, customer, service_location,
@@ -24,7 +25,6 @@ export class BookingsRepo extends Effect.Service<BookingsRepo>()("Booking/Bookin
           ${booking.destinationLocation === null ? null : JSON.stringify(booking.destinationLocation)}::jsonb,
           ${JSON.stringify(booking.consent)}::jsonb, ${booking.source}, ${booking.externalReference},
           ${booking.confirmedAt}, ${booking.sandbox})`
-    })
 
     const columns = sql.literal(`id, request_id, provider_id, provider_name, service_id, slot_start, slot_end,
       slot_label, time_zone, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
@@ -45,9 +45,7 @@ export class BookingsRepo extends Effect.Service<BookingsRepo>()("Booking/Bookin
     })
 
     return {
-      // Encoding values built in code can only fail by a bug: a defect, not a database error.
-      insert: (booking: NewBooking) =>
-        insert(booking).pipe(Effect.catchTag("ParseError", Effect.die), Effect.withSpan("BookingsRepo.insert")),
+      insertion,
       findById: (partnerId: string, id: string) =>
         findById({ partnerId, id }).pipe(Effect.withSpan("BookingsRepo.findById")),
       findByRequestId: (partnerId: string, requestId: string) =>

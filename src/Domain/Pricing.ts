@@ -121,10 +121,17 @@ const unitWords: Record<keyof typeof quantityKeys, { readonly sv: string; readon
   per_item: { sv: "st", en: "items" }
 }
 
-const kronorSv = (amount: number) => new Intl.NumberFormat("sv-SE").format(amount).replace(/\s/g, " ")
-const kronorEn = (amount: number) => new Intl.NumberFormat("en-GB").format(amount)
-const quantitySv = (q: number) => new Intl.NumberFormat("sv-SE", { maximumFractionDigits: 2 }).format(q)
-const quantityEn = (q: number) => new Intl.NumberFormat("en-GB", { maximumFractionDigits: 2 }).format(q)
+// Built once: constructing an Intl.NumberFormat costs far more than formatting with it, and every
+// confirmation words its price twice.
+const kronorSvFormat = new Intl.NumberFormat("sv-SE")
+const kronorEnFormat = new Intl.NumberFormat("en-GB")
+const quantitySvFormat = new Intl.NumberFormat("sv-SE", { maximumFractionDigits: 2 })
+const quantityEnFormat = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 2 })
+
+const kronorSv = (amount: number) => kronorSvFormat.format(amount).replace(/\s/g, " ")
+const kronorEn = (amount: number) => kronorEnFormat.format(amount)
+const quantitySv = (q: number) => quantitySvFormat.format(q)
+const quantityEn = (q: number) => quantityEnFormat.format(q)
 
 /**
  * The price as a person should hear it, by its kind (truth rule 4): a fixed price is the exact

@@ -323,10 +323,13 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
         load: (resourceId) => requests.findById(partner.id, resourceId),
         prepare: plan(request, vertical, jobType, partner, id),
         write: ({ stored, outbox }) =>
-          Effect.zipRight(
-            requests.insert(requestRecord(stored, request, partner.id, now)),
-            notifier.enqueue(outbox, now)
-          )
+          Effect.succeed({
+            statements: [
+              requests.insertion(requestRecord(stored, request, partner.id, now)),
+              ...notifier.outboxInsert(outbox, now)
+            ],
+            result: undefined
+          })
       })
       if (outcome._tag === "Replayed") {
         const states = yield* statesOrUnknown(notifier.statesOf([outcome.stored.id]))

@@ -1,23 +1,23 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
+import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 
 /** The `service_requests` table: the one place that writes and reads it. */
 export class RequestsRepo extends Effect.Service<RequestsRepo>()("Booking/RequestsRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    /** Inside the create's transaction, with the outbox rows that hand it off. */
-    const insert = SqlSchema.void({
-      Request: NewRequest,
-      execute: (request) => sql`
+    /**
+     * The statement that records a request, run with the outbox rows that hand it off. Its values
+     * are built in code and typed, so they are not decoded again.
+     */
+    const insertion = (request: NewRequest) => sql`
         INSERT INTO service_requests (id, session_id, partner_id, vertical_id, job_type_id, taxonomy_confidence,
           customer_next_step, booking_mode, body, consent, candidates, handoff, created_at, sandbox)
         VALUES (${request.id}::uuid, ${request.sessionId}, ${request.partnerId}, ${request.verticalId},
           ${request.jobTypeId}, ${request.taxonomyConfidence}, ${request.customerNextStep}, ${request.bookingMode},
           ${JSON.stringify(request.body)}::jsonb, ${JSON.stringify(request.consent)}::jsonb,
           ${JSON.stringify(request.candidates)}::jsonb, ${request.handoff}, ${request.createdAt}, ${request.sandbox})`
-    })
 
     const findById = SqlSchema.findOne({
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
@@ -29,9 +29,7 @@ export class RequestsRepo extends Effect.Service<RequestsRepo>()("Booking/Reques
     })
 
     return {
-      // Encoding values built in code can only fail by a bug: a defect, not a database error.
-      insert: (request: NewRequest) =>
-        insert(request).pipe(Effect.catchTag("ParseError", Effect.die), Effect.withSpan("RequestsRepo.insert")),
+      insertion,
       findById: (partnerId: string, id: string) =>
         findById({ partnerId, id }).pipe(Effect.withSpan("RequestsRepo.findById"))
     } as const

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schema, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Schema, TestClock } from "effect"
 import {
   BookingConfirmationRequest,
   BookingConfirmationResponse,
@@ -8,6 +8,7 @@ import {
 } from "../../src/Domain/Booking.js"
 import { apiClient, wire } from "../support/ApiClient.js"
 import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { waitFor } from "../support/WaitFor.js"
 
 const token = "partner-a-token-0123456789"
 const otherToken = "partner-b-token-9876543210"
@@ -128,6 +129,10 @@ describe("POST /api/public/bookings", () => {
         expect(body.request_id).toMatch(/^bkg_[A-Za-z0-9_-]{20}$/)
         expect(body.confirmation_delivery.customer).toMatchObject({ status: "skipped", channel: "none" })
         expect(body.booking.customer_confirmation_status).toBe("skipped")
+        // Nothing to deliver: the answer's states are the rows as written, exactly what reading them back says.
+        const looked = yield* get(`/api/public/bookings/${body.booking.id}`, auth)
+        expect(looked.body.confirmation_delivery).toEqual(body.confirmation_delivery)
+        expect(looked.body.booking).toEqual(body.booking)
         expect(JSON.stringify(body)).not.toMatch(/Astrid|Lindqvist|123 45 67|example\.se|Drottninggatan/)
 
         const after = yield* counts
@@ -159,6 +164,11 @@ describe("POST /api/public/bookings", () => {
         const first = yield* confirm(body)
         expect(first.status).toBe(201)
         const before = yield* counts
+        // While the option still verifies, the replay is the write's claim refused on the key (23505).
+        const valid = yield* confirm(body)
+        expect(valid.status).toBe(200)
+        expect({ ...valid.body, idempotent_replay: false }).toEqual(first.body)
+        expect(yield* counts).toEqual(before)
         yield* TestClock.setTime(Date.parse(option.expires_at) + 1000)
         const again = yield* confirm(body)
         expect(again.status).toBe(200)
@@ -493,6 +503,46 @@ describe("POST /api/public/bookings", () => {
         expect(responses.filter((r) => r.status === 201)).toHaveLength(1)
         for (const r of responses.filter((r) => r.status !== 201)) expectConflict(r, "slot_taken")
       })
+    )
+
+    it.effect(
+      "a key claimed by a transaction still open when the write runs: the write waits, then fails on the key (23505), writes nothing and replays the key",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const options = yield* searchOptions()
+          const first = yield* confirm(confirmBody(options[0]))
+          expect(first.status).toBe(201)
+          const bookingId: string = first.body.booking.id
+          const key = `held-${++keys}`
+          const inserted = yield* Deferred.make<void>()
+          const release = yield* Deferred.make<void>()
+          // Another attempt with the key, not yet committed: the find cannot see it, the claim must wait for it.
+          const holder = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                yield* sql`
+                  INSERT INTO idempotency_keys (partner_id, scope, key, request_hash, resource_id)
+                  SELECT partner_id, 'booking', ${key}, 'another request', id FROM bookings WHERE id = ${bookingId}::uuid`
+                yield* Deferred.succeed(inserted, undefined)
+                yield* Deferred.await(release)
+              })
+            )
+            .pipe(Effect.fork)
+          yield* Deferred.await(inserted)
+          const before = yield* counts
+          const racing = yield* Effect.fork(confirm(confirmBody(options[1], { idempotency_key: key })))
+          yield* waitFor(
+            sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO idempotency_keys%'`,
+            (rows) => expect(rows[0]?.n).toBe(1)
+          )
+          yield* Deferred.succeed(release, undefined)
+          yield* Fiber.join(holder)
+          // The key now stands for another request: replaying it says so.
+          expectConflict(yield* Fiber.join(racing), "idempotency_key_reused", false)
+          expect(yield* counts).toEqual({ ...before, keys: before.keys + 1 })
+        })
     )
 
     it.effect("racing confirms with one key: one booking, the others replay it", () =>

@@ -6,25 +6,70 @@ import { makeDatabase } from "./TestDatabase.js"
 
 /**
  * A TCP proxy between the service and its PostgreSQL that a test can break: refuse every
- * connection (an outage), or lose the connection exactly at the next COMMIT, before or after
- * PostgreSQL has carried it out (a commit whose outcome the service cannot know).
+ * connection (an outage), or lose the connection exactly at the next run of the statement that
+ * claims an idempotency key and writes with it, before it reaches PostgreSQL or after PostgreSQL
+ * carried it out (a write whose outcome the service cannot know).
  */
 export interface DatabaseFaults {
   readonly outage: Effect.Effect<void>
   readonly restore: Effect.Effect<void>
-  readonly loseNextCommit: (when: "before_commit" | "after_commit") => Effect.Effect<void>
+  readonly loseNextWrite: (when: "before_write" | "after_write") => Effect.Effect<void>
 }
 
 export class DatabaseProxy extends Context.Tag("test/DatabaseProxy")<DatabaseProxy, DatabaseFaults>() {}
 
-const commit = Buffer.from("COMMIT")
+/** Only the writing statement inserts into idempotency_keys. */
+const writing = "INSERT INTO idempotency_keys"
+
+const cString = (buffer: Buffer, at: number) => {
+  const end = buffer.indexOf(0, at)
+  return { text: buffer.toString("utf8", at, end), next: end + 1 }
+}
+
+/**
+ * Reads a connection's frontend messages as they stream by and tells when one runs the writing
+ * statement: a simple query with its text, or a Bind of a statement whose Parse carried it (the
+ * service prepares each statement once per connection, then only binds it).
+ */
+const writeDetector = () => {
+  let pending = Buffer.alloc(0)
+  let started = false
+  const writers = new Set<string>()
+  return (chunk: Buffer): boolean => {
+    pending = Buffer.concat([pending, chunk])
+    let runsWrite = false
+    for (;;) {
+      // The startup message (and an SSL request) has no type byte.
+      const header = started ? 5 : 4
+      if (pending.length < header) break
+      const length = started ? pending.readInt32BE(1) + 1 : pending.readInt32BE(0)
+      if (pending.length < length) break
+      const message = pending.subarray(0, length)
+      pending = pending.subarray(length)
+      if (!started) {
+        // An SSL request (80877103) is answered with one byte and followed by the real startup.
+        if (message.readInt32BE(4) !== 80877103) started = true
+        continue
+      }
+      const type = String.fromCharCode(message[0] ?? 0)
+      if (type === "Q" && cString(message, 5).text.includes(writing)) runsWrite = true
+      if (type === "P") {
+        const name = cString(message, 5)
+        if (cString(message, name.next).text.includes(writing)) writers.add(name.text)
+        else writers.delete(name.text)
+      }
+      if (type === "B" && writers.has(cString(message, cString(message, 5).next).text)) runsWrite = true
+    }
+    return runsWrite
+  }
+}
 
 const startProxy = (target: { readonly host: string; readonly port: number }) =>
   Effect.acquireRelease(
     Effect.async<{ readonly port: number; readonly faults: DatabaseFaults; readonly close: () => void }>((resume) => {
       const pairs = new Set<readonly [Socket, Socket]>()
       let down = false
-      let loseCommit: "before_commit" | "after_commit" | undefined
+      let loseWrite: "before_write" | "after_write" | undefined
       const server = createServer((client) => {
         if (down) {
           client.destroy()
@@ -34,16 +79,18 @@ const startProxy = (target: { readonly host: string; readonly port: number }) =>
         const pair = [client, upstream] as const
         pairs.add(pair)
         let dropOnAnswer = false
+        const runsWrite = writeDetector()
         const close = () => {
           pairs.delete(pair)
           client.destroy()
           upstream.destroy()
         }
         client.on("data", (chunk: Buffer) => {
-          if (loseCommit !== undefined && chunk.includes(commit)) {
-            const when = loseCommit
-            loseCommit = undefined
-            if (when === "before_commit") return close()
+          if (runsWrite(chunk) && loseWrite !== undefined) {
+            const when = loseWrite
+            loseWrite = undefined
+            if (when === "before_write") return close()
+            // PostgreSQL answers once the statement has run and committed: that answer is lost.
             dropOnAnswer = true
           }
           upstream.write(chunk)
@@ -77,9 +124,9 @@ const startProxy = (target: { readonly host: string; readonly port: number }) =>
               restore: Effect.sync(() => {
                 down = false
               }),
-              loseNextCommit: (when) =>
+              loseNextWrite: (when) =>
                 Effect.sync(() => {
-                  loseCommit = when
+                  loseWrite = when
                 })
             }
           })

@@ -1,0 +1,30 @@
+import { SqlError } from "@effect/sql"
+import { describe, expect, it } from "vitest"
+import { writeOutcome } from "../src/Idempotency.js"
+
+/** A failure as @effect/sql-pg reports it, around what pg gave it. */
+const failed = (cause: unknown, message = "Failed to execute statement") => new SqlError.SqlError({ cause, message })
+
+describe("writeOutcome: what a failed writing statement says about what was written", () => {
+  it("an ERROR PostgreSQL answered aborted the statement: not written", () => {
+    for (const code of ["23P01", "23505", "57014", "40P01", "53300"]) {
+      expect(writeOutcome(failed({ severity: "ERROR", code }))._tag).toBe("NotWritten")
+    }
+  })
+
+  it("a statement that never got a connection was never sent: not written", () => {
+    expect(
+      writeOutcome(failed(new Error("timeout exceeded when trying to connect"), "Failed to acquire connection"))._tag
+    ).toBe("NotWritten")
+  })
+
+  it("no answer, a lost connection or a FATAL may have come after the commit: unknown", () => {
+    expect(writeOutcome(failed(new Error("Query read timeout")))._tag).toBe("CommitUnknown")
+    expect(writeOutcome(failed(new Error("Connection terminated unexpectedly")))._tag).toBe("CommitUnknown")
+    expect(writeOutcome(failed(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" })))._tag).toBe(
+      "CommitUnknown"
+    )
+    expect(writeOutcome(failed({ severity: "FATAL", code: "57P01" }))._tag).toBe("CommitUnknown")
+    expect(writeOutcome(failed(new Error("Connection error"), "Connection error"))._tag).toBe("CommitUnknown")
+  })
+})
