@@ -206,7 +206,7 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
       )
     }
 
-    const search = Effect.fn("BookingSearch.search")(function* (request: BookingSearchRequest, now: Date) {
+    const run = Effect.fnUntraced(function* (request: BookingSearchRequest, now: Date) {
       const { verticalId, jobType, destination } = yield* validate(request)
       if (isEmergency(jobType)) return emergencyResponse
       yield* signer.ensureConfigured
@@ -306,6 +306,11 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
       }
       return response
     })
+
+    // A span of its own, as Effect.fn gave it, without the two Errors Effect.fn makes on every
+    // call for the span's stack trace (a few percent of a search's CPU).
+    const search = (request: BookingSearchRequest, now: Date) =>
+      Effect.withSpan(run(request, now), "BookingSearch.search", { captureStackTrace: false })
 
     return { search } as const
   }),
