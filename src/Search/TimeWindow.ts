@@ -953,16 +953,39 @@ type Reading =
   | { readonly _tag: "OutOfReach"; readonly label: Label; readonly reason: Label }
   | { readonly _tag: "Nothing" }
 
-const read = (text: string, now: number, zone: Zone): Reading => {
+interface Lexed {
+  readonly normalized: ReturnType<typeof normalize>
+  readonly tokens: ReadonlyArray<Token>
+}
+
+const lexedTexts = new Map<string, Lexed>()
+
+/**
+ * A text's normalized form and tokens. They depend on its words, the local day and the zone and
+ * on nothing else (the vocabulary never sees the current instant), and searches keep sending the
+ * same few phrases, so each is lexed once a day per zone; the cache is emptied when it holds 1000.
+ */
+const lexed = (text: string, today: number, zone: Zone): Lexed => {
+  const key = `${zone.id}\n${today}\n${text}`
+  const cached = lexedTexts.get(key)
+  if (cached !== undefined) return cached
   const normalized = normalize(text)
+  // A context of its own, holding no instant, since the tokens' day atoms keep it.
+  const entry: Lexed = { normalized, tokens: lex(normalized.text, { today, zone }) }
+  if (lexedTexts.size >= 1000) lexedTexts.clear()
+  lexedTexts.set(key, entry)
+  return entry
+}
+
+const read = (text: string, now: number, zone: Zone): Reading => {
   const ctx: Moment = { now, today: dayOf(now, zone), zone }
+  const { normalized, tokens } = lexed(text, ctx.today, zone)
   const reader: Reader = {
     ctx,
     text: normalized.text,
     quote: (from, to) => text.slice(normalized.origin[from] ?? 0, normalized.origin[to] ?? text.length).trim(),
     issues: []
   }
-  const tokens = lex(normalized.text, ctx)
   const alternatives: Array<Plan> = []
   const dailyHours: Array<Plan> = []
   const exclusions: Array<{ readonly plan: Plan; readonly words: string }> = []
