@@ -1,10 +1,12 @@
 /**
  * Times a search's own work in process, without a server or a database: decoding the bench's five
  * request bodies, then `BookingSearch.search` over candidates taken from the demo supply (a fake
- * calendar with no bookings), signing included. `npx tsx scripts/bench-search.ts`; ROUNDS=N.
- * Each round moves "now" on by 7 seconds, as a busy server's clock would.
- * Run from the project directory. It prints CPU per search (the least and the median of five batches) and a digest of every response with its option ids' random part cut
- * out, so a faster run can be told from a different one.
+ * calendar with no bookings), signing included. From the project directory:
+ * `npx tsx scripts/bench-search.ts`; ROUNDS=N searches a batch (default 4000).
+ * Each round moves "now" on by 7 seconds, as a busy server's clock would. It prints the CPU per
+ * search (the least and the median of five batches: on a shared machine the least is steadiest)
+ * and a digest of every response with the random part of its option ids cut out, so a faster run
+ * can be told from a different one.
  */
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
