@@ -68,7 +68,11 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
       readonly range: Interval
     }) =>
       // A stored row that does not decode is a bug or a damaged table, not an answer for the client.
-      findCandidates(input).pipe(Effect.catchTag("ParseError", Effect.die), Effect.withSpan("Calendar.availability"))
+      // The span captures no stack: an Error made on every search for it cost more than the span.
+      findCandidates(input).pipe(
+        Effect.catchTag("ParseError", Effect.die),
+        Effect.withSpan("Calendar.availability", { captureStackTrace: false })
+      )
 
     /**
      * The statement that takes the slot, for the writer to run; the calendar's exclusion constraint

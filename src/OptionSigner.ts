@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { ConfigError, Effect, Either, Option, Redacted, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import {
+  fitsSignedOption,
   type OptionClaims,
   OptionExpired,
   OptionInvalid,
@@ -103,17 +104,16 @@ const nonce = () => {
 
 const decodePayload = Schema.decodeUnknownEither(Schema.parseJson(SignedOption))
 const encodeOption = Schema.encodeEither(SignedOption)
-const isSignedOption = Schema.is(SignedOption)
 /** The schema's own field order: the payload's JSON is what encoding through the schema wrote. */
 const payloadKeys = Object.keys(SignedOption.from.fields) as ReadonlyArray<keyof SignedOption>
 
 /**
  * The payload JSON of a valid option. Every field's encoded form is the value itself, so checking
- * with the schema and copying its fields in order gives the bytes encoding gave, for a third of
+ * against the schema and copying its fields in order gives the bytes encoding gave, for a third of
  * the cost (a search signs up to ten options).
  */
 const payloadJson = (option: SignedOption): string | undefined => {
-  if (!isSignedOption(option)) return undefined
+  if (!fitsSignedOption(option)) return undefined
   const encoded: Record<string, unknown> = {}
   for (const key of payloadKeys) if (option[key] !== undefined) encoded[key] = option[key]
   return JSON.stringify(encoded)
@@ -146,33 +146,74 @@ const make = Effect.gen(function* () {
   const signer = Option.fromNullable(keys[0])
   const verifiers = new Map(keys.map((key) => [key.kid, key.secret]))
 
-  const signNow = (claims: OptionClaims, now: Date): Effect.Effect<SignedToken, SigningNotConfigured> => {
-    if (Option.isNone(signer)) return notConfigured
-    const { kid, secret } = signer.value
+  /** The token of one option, or (Left) what to die with: claims outside the schema are the caller's bug. */
+  const tokenFor = (
+    kid: string,
+    secret: Redacted.Redacted<string>,
+    claims: OptionClaims,
+    now: Date
+  ): Either.Either<SignedToken, unknown> => {
     const option: SignedOption = {
       ...claims,
       // An option never outlives the start of its slot.
       expiresAt: Math.min(now.getTime() + ttlSeconds * 1000, claims.slotStart),
       nonce: nonce()
     }
-    // Claims outside the schema are the caller's bug; refusing them here means every token signed verifies.
+    // Refusing claims outside the schema here means every token signed verifies.
     const json = payloadJson(option)
     if (json === undefined) {
       const refused = encodeOption(option)
-      return Effect.die(Either.isLeft(refused) ? refused.left : option)
+      return Either.left(Either.isLeft(refused) ? refused.left : option)
     }
     const signed = `${VERSION}.${kid}.${Buffer.from(json, "utf8").toString("base64url")}`
-    return Effect.succeed({ token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) })
+    return Either.right({ token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) })
   }
 
-  // A span of its own, as before, without a stack captured for each of a search's options (an
-  // Error made per span was a third of signing's cost).
+  const signOne = (claims: OptionClaims, now: Date): Effect.Effect<SignedToken, SigningNotConfigured> => {
+    if (Option.isNone(signer)) return notConfigured
+    const token = tokenFor(signer.value.kid, signer.value.secret, claims, now)
+    return Either.isLeft(token) ? Effect.die(token.left) : Effect.succeed(token.right)
+  }
+
+  /** Every option's token in order; the first that cannot be signed ends it. */
+  const signEach = (
+    claims: ReadonlyArray<OptionClaims>,
+    now: Date
+  ): Effect.Effect<ReadonlyArray<SignedToken>, SigningNotConfigured> => {
+    if (Option.isNone(signer)) return notConfigured
+    const { kid, secret } = signer.value
+    const tokens: Array<SignedToken> = []
+    for (const one of claims) {
+      const token = tokenFor(kid, secret, one, now)
+      if (Either.isLeft(token)) return Effect.die(token.left)
+      tokens.push(token.right)
+    }
+    return Effect.succeed(tokens)
+  }
+
+  // Spans without a captured stack (an Error made per span was a third of signing's cost).
   const sign = (claims: OptionClaims, now: Date) =>
     Effect.withSpan(
-      Effect.suspend(() => signNow(claims, now)),
+      Effect.suspend(() => signOne(claims, now)),
       "OptionSigner.sign",
       { captureStackTrace: false }
     )
+
+  /**
+   * A search's options signed in one step under one span: a span and the Effect steps around it
+   * cost several times the signing of an option itself. Nothing to sign is no span and no failure.
+   */
+  const signAll = (
+    claims: ReadonlyArray<OptionClaims>,
+    now: Date
+  ): Effect.Effect<ReadonlyArray<SignedToken>, SigningNotConfigured> =>
+    claims.length === 0
+      ? Effect.succeed([])
+      : Effect.withSpan(
+          Effect.suspend(() => signEach(claims, now)),
+          "OptionSigner.sign",
+          { captureStackTrace: false, attributes: { options: claims.length } }
+        )
 
   const verify = Effect.fn("OptionSigner.verify")(function* (token: string, now: Date) {
     const parts = token.length <= MAX_TOKEN_LENGTH ? tokenPattern.exec(token) : null
@@ -199,7 +240,7 @@ const make = Effect.gen(function* () {
     ? Effect.void
     : Effect.fail(notConfigured)
 
-  return { ttlSeconds, ensureConfigured, sign, verify } as const
+  return { ttlSeconds, ensureConfigured, sign, signAll, verify } as const
 })
 
 /**

@@ -17,8 +17,12 @@ export interface Hours {
   readonly to: number
 }
 
+/**
+ * What a phrase's reading may depend on besides its words. Not the current instant: a reading
+ * relative to it is a FromNow token, which the window resolves, so the tokens of a text are the
+ * same all day and can be kept.
+ */
 export interface Context {
-  readonly now: number
   /** Local midnight of today, as wall-clock ms. */
   readonly today: number
   readonly zone: Zone
@@ -68,6 +72,8 @@ type TokenBody =
   | { readonly _tag: "Day"; readonly atom: DayAtom }
   | { readonly _tag: "Hours"; readonly hours: Hours; readonly point: boolean; readonly label: Label }
   | { readonly _tag: "Span"; readonly start: number; readonly end: number; readonly label: Label }
+  /** From the current instant for `length` ms ("snarast", "inom 2 veckor"). */
+  | { readonly _tag: "FromNow"; readonly length: number; readonly label: Label }
   | { readonly _tag: "Anytime"; readonly label: Label }
   | { readonly _tag: "Number"; readonly value: number }
   | { readonly _tag: "Unknown"; readonly note?: Label }
@@ -1292,10 +1298,9 @@ const entries: ReadonlyArray<Entry> = [
   },
   {
     pattern: phrase("(?:within|over)\\s+(?:a|the\\s+next)\\s+fortnight"),
-    read: (_m, ctx) => ({
-      _tag: "Span",
-      start: ctx.now,
-      end: ctx.now + 14 * DAY,
+    read: () => ({
+      _tag: "FromNow",
+      length: 14 * DAY,
       label: { sv: "inom 14 dagar", en: "within 14 days" }
     })
   },
@@ -1561,19 +1566,17 @@ const entries: ReadonlyArray<Entry> = [
         "|omedelbart|immediately|right\\s+away|(?:nu\\s+)?direkt|right\\s+now|idag\\s+om\\s+mojligt" +
         "|(?:forsta|nasta|tidigast)\\s+(?:lediga|mojliga)(?:\\s+tid(?:en)?)?|(?:next|first|earliest)\\s+(?:available|possible)(?:\\s+(?:time|slot|day))?)"
     ),
-    read: (_m, ctx) => ({
-      _tag: "Span",
-      start: ctx.now,
-      end: ctx.now + asapDays * DAY,
+    read: () => ({
+      _tag: "FromNow",
+      length: asapDays * DAY,
       label: { sv: "snarast", en: "as soon as possible" }
     })
   },
   {
     pattern: phrase("snart|soon|inom\\s+kort|shortly|(?:the\\s+)?(?:narmaste|kommande)\\s+veckan"),
-    read: (m, ctx) => ({
-      _tag: "Span",
-      start: ctx.now,
-      end: ctx.now + soonDays * DAY,
+    read: (m) => ({
+      _tag: "FromNow",
+      length: soonDays * DAY,
       label: /vecka/.test(m[0]) ? { sv: "den närmaste veckan", en: "the coming week" } : { sv: "snart", en: "soon" }
     })
   },
@@ -1581,10 +1584,9 @@ const entries: ReadonlyArray<Entry> = [
     pattern: phrase(
       "(?:inom\\s+)?(?:de\\s+)?(?:narmaste|narmsta|kommande)\\s+dagarna|(?:inom\\s+)?(?:nagra|ett\\s+par)\\s+dagar|(?:in|within|over)?\\s*(?:the\\s+)?(?:next|coming)\\s+(?:few|couple\\s+of)\\s+days|(?:in|within)\\s+a\\s+(?:few|couple\\s+of)\\s+days"
     ),
-    read: (_m, ctx) => ({
-      _tag: "Span",
-      start: ctx.now,
-      end: ctx.now + fewDays * DAY,
+    read: () => ({
+      _tag: "FromNow",
+      length: fewDays * DAY,
       label: { sv: "de närmaste dagarna", en: "the next few days" }
     })
   },
@@ -1601,10 +1603,8 @@ const entries: ReadonlyArray<Entry> = [
       const unit = m[3] ?? m[5] ?? m[8] ?? m[9] ?? ""
       const kind = /^(v|w)/.test(unit) ? "week" : /^m/.test(unit) ? "month" : /^(t|h)/.test(unit) ? "hour" : "day"
       const inMonths = Date.UTC(yearOf(ctx.today), monthOf(ctx.today) - 1 + n, new Date(ctx.today).getUTCDate())
-      const end =
-        kind === "month"
-          ? ctx.now + (inMonths - ctx.today)
-          : ctx.now + n * (kind === "week" ? 7 * DAY : kind === "hour" ? HOUR : DAY)
+      const length =
+        kind === "month" ? inMonths - ctx.today : n * (kind === "week" ? 7 * DAY : kind === "hour" ? HOUR : DAY)
       const count = kind === "week" ? n * 7 : n
       const label =
         kind === "month"
@@ -1615,7 +1615,7 @@ const entries: ReadonlyArray<Entry> = [
                 sv: `inom ${count} ${count === 1 ? "dag" : "dagar"}`,
                 en: `within ${count} ${count === 1 ? "day" : "days"}`
               }
-      return { _tag: "Span", start: ctx.now, end, label }
+      return { _tag: "FromNow", length, label }
     }
   },
 

@@ -122,8 +122,13 @@ interface Issue {
   readonly note?: Label
 }
 
+/** The vocabulary's context and the current instant, which only the window's own steps read. */
+interface Moment extends Context {
+  readonly now: number
+}
+
 interface Reader {
-  readonly ctx: Context
+  readonly ctx: Moment
   readonly text: string
   readonly quote: (from: number, to: number) => string
   readonly issues: Array<Issue>
@@ -480,7 +485,7 @@ const parseItems = (reader: Reader, tokens: ReadonlyArray<Token>): Array<Item> =
   return items
 }
 
-const stillAhead = (day: number, hours: Hours | undefined, ctx: Context): boolean =>
+const stillAhead = (day: number, hours: Hours | undefined, ctx: Moment): boolean =>
   worthSearching(
     toInstant(day + (hours ?? wholeDay).from * MINUTE, ctx.zone),
     toInstant(day + (hours ?? wholeDay).to * MINUTE, ctx.zone),
@@ -701,6 +706,9 @@ const evalGroup = (reader: Reader, tokens: ReadonlyArray<Token>, negative: boole
       case "Span":
         plans.push({ span: { start: token.start, end: token.end }, label: token.label, notes: [] })
         break
+      case "FromNow":
+        plans.push({ span: { start: ctx.now, end: ctx.now + token.length }, label: token.label, notes: [] })
+        break
       case "Anytime":
         anytime = true
         break
@@ -837,19 +845,19 @@ const shareContext = (groups: ReadonlyArray<Group>): void => {
 // ---------------------------------------------------------------------------------------------
 
 /** Today and the 13 days after it, whole days, so the last one is not cut at the current time of day. */
-const defaultSpan = (ctx: Context): Span => ({
+const defaultSpan = (ctx: Moment): Span => ({
   start: ctx.now,
   end: toInstant(ctx.today + defaultDays * DAY, ctx.zone)
 })
 const defaultLabel: Label = { sv: `de närmaste ${defaultDays} dagarna`, en: `the next ${defaultDays} days` }
 
-const bounded = (plan: Plan, ctx: Context): Plan =>
+const bounded = (plan: Plan, ctx: Moment): Plan =>
   plan.span !== undefined
     ? plan
     : { ...plan, span: defaultSpan(ctx), label: joinLabels([plan.label, defaultLabel], ", ") }
 
 /** Alternatives: every day any of them wants, with hours that cover all of theirs. */
-const union = (plans: ReadonlyArray<Plan>, ctx: Context): Plan => {
+const union = (plans: ReadonlyArray<Plan>, ctx: Moment): Plan => {
   if (plans.length === 1 && plans[0] !== undefined) return plans[0]
   const hours = plans.map((p) => p.hours ?? wholeDay)
   const from = Math.min(...hours.map((h) => h.from))
@@ -889,7 +897,7 @@ type Materialized =
   | { readonly _tag: "OutOfReach"; readonly reason: Label }
 
 /** The plan's wanted parts of each local day, inside [now, now + horizon]. */
-const materialize = (plan: Plan, ctx: Context): Materialized => {
+const materialize = (plan: Plan, ctx: Moment): Materialized => {
   const { now, zone } = ctx
   const span = plan.span ?? defaultSpan(ctx)
   const hours = plan.hours ?? wholeDay
@@ -945,16 +953,39 @@ type Reading =
   | { readonly _tag: "OutOfReach"; readonly label: Label; readonly reason: Label }
   | { readonly _tag: "Nothing" }
 
-const read = (text: string, now: number, zone: Zone): Reading => {
+interface Lexed {
+  readonly normalized: ReturnType<typeof normalize>
+  readonly tokens: ReadonlyArray<Token>
+}
+
+const lexedTexts = new Map<string, Lexed>()
+
+/**
+ * A text's normalized form and tokens. They depend on its words, the local day and the zone and
+ * on nothing else (the vocabulary never sees the current instant), and searches keep sending the
+ * same few phrases, so each is lexed once a day per zone; the cache is emptied when it holds 1000.
+ */
+const lexed = (text: string, today: number, zone: Zone): Lexed => {
+  const key = `${zone.id}\n${today}\n${text}`
+  const cached = lexedTexts.get(key)
+  if (cached !== undefined) return cached
   const normalized = normalize(text)
-  const ctx: Context = { now, today: dayOf(now, zone), zone }
+  // A context of its own, holding no instant, since the tokens' day atoms keep it.
+  const entry: Lexed = { normalized, tokens: lex(normalized.text, { today, zone }) }
+  if (lexedTexts.size >= 1000) lexedTexts.clear()
+  lexedTexts.set(key, entry)
+  return entry
+}
+
+const read = (text: string, now: number, zone: Zone): Reading => {
+  const ctx: Moment = { now, today: dayOf(now, zone), zone }
+  const { normalized, tokens } = lexed(text, ctx.today, zone)
   const reader: Reader = {
     ctx,
     text: normalized.text,
     quote: (from, to) => text.slice(normalized.origin[from] ?? 0, normalized.origin[to] ?? text.length).trim(),
     issues: []
   }
-  const tokens = lex(normalized.text, ctx)
   const alternatives: Array<Plan> = []
   const dailyHours: Array<Plan> = []
   const exclusions: Array<{ readonly plan: Plan; readonly words: string }> = []

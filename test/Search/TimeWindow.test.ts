@@ -591,6 +591,37 @@ describe("parseTimeWindow", () => {
     })
   })
 
+  describe("the same text again later the same day", () => {
+    // A text's tokens are kept for the day: what follows from the current instant must not be.
+    const morning = new Date("2026-11-23T08:00:00+01:00")
+    const afternoon = new Date("2026-11-23T15:30:00+01:00")
+    const late = new Date("2026-11-23T23:30:00+01:00")
+
+    it.each([
+      ["snarast", 3 * DAY],
+      ["inom 2 veckor", 14 * DAY],
+      ["within a fortnight", 14 * DAY],
+      ["de närmaste dagarna", 5 * DAY],
+      ["inom 3 timmar", 3 * HOUR]
+    ] as const)("%s runs from the instant of each reading", (text, length) => {
+      expect(span(parse(text, morning))).toEqual([
+        morning.toISOString(),
+        new Date(morning.getTime() + length).toISOString()
+      ])
+      expect(span(parse(text, afternoon))).toEqual([
+        afternoon.toISOString(),
+        new Date(afternoon.getTime() + length).toISOString()
+      ])
+    })
+
+    it("idag is the rest of the day in the morning and over at 23:30", () => {
+      expect(span(parse("idag", morning))).toEqual([morning.toISOString(), cet("2026-11-24T00:00")])
+      const window = parse("idag", late)
+      expect(window.understood).toBe(false)
+      expect(window.start.toISOString()).toBe(late.toISOString())
+    })
+  })
+
   describe("decisions, seen from Monday 2026-11-23 09:00", () => {
     const monday = new Date("2026-11-23T09:00:00+01:00")
 
