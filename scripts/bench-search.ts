@@ -83,7 +83,9 @@ const FakeCalendar = Layer.succeed(
   Calendar,
   Calendar.make({
     availability: (input) => Effect.succeed(candidates(input)),
-    book: () => Effect.void
+    booking: () => {
+      throw new Error("a search never books")
+    }
   })
 )
 
