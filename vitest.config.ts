@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config"
+import { LongestFirst } from "./test/support/Sequencer.js"
 
 export default defineConfig({
   test: {
@@ -12,6 +13,6 @@ export default defineConfig({
     // Files share their fork's modules (isolate: false): importing effect, the platform and the
     // app once per fork instead of once per file; test/support/setup.ts resets what leaks.
     poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
-    sequence: { concurrent: false }
+    sequence: { concurrent: false, sequencer: LongestFirst }
   }
 })

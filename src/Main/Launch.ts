@@ -26,9 +26,9 @@ const StopDeadlineLive = Layer.scopedDiscard(
   })
 )
 
-export const MainLive = StopDeadlineLive.pipe(
+/** The server on a configuration already read: src/main.ts reads it before importing this module. */
+export const ServerLive = StopDeadlineLive.pipe(
   Layer.provide(HttpLive),
   Layer.provide(DatabaseLive),
-  Layer.provide(LoggerLive("stdout")),
-  Layer.provide(AppConfig.Default)
+  Layer.provide(LoggerLive("stdout"))
 )

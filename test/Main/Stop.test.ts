@@ -76,7 +76,12 @@ describe.concurrent("npm start, stopping", () => {
           const port = await servingPort(server)
           const postgres = postgresProcesses(dataDir)
           if (outage === "frozen") for (const pid of postgres) process.kill(pid, "SIGSTOP")
-          else process.kill(postgres[0]!, "SIGKILL")
+          else {
+            process.kill(postgres[0]!, "SIGKILL")
+            // Its backends leave when they notice, not at once: until then one can still answer
+            // (on a loaded machine /readyz once got its 200 from one).
+            await expectGone(postgres)
+          }
           const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
           expect(ready.status).toBe(503)
           const signalled = performance.now()

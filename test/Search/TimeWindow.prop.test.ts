@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { wallClockToInstant } from "../../src/Domain/Zone.js"
 import { defaultDays, horizonDays, parseTimeWindow, type TimeWindow } from "../../src/Search/TimeWindow.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { binaryString, fc, propSettings } from "../support/FastCheck.js"
 
 const { parameters, timeout } = propSettings("time windows", { quick: 200, deep: 2000 }, 5)
 
@@ -148,7 +148,7 @@ const vocabularyText = (now: Date): fc.Arbitrary<string> =>
 const randomText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 80 }),
   fc.string({ unit: "grapheme", maxLength: 40 }),
-  fc.string({ unit: "binary", maxLength: 40 })
+  binaryString({ maxLength: 40 })
 )
 
 const anyText = (now: Date): fc.Arbitrary<string | undefined> =>
