@@ -24,9 +24,26 @@ export const etagOf = (body: Uint8Array) => `"${createHash("sha256").update(body
 /** Every coding of a body has its own ETag (RFC 9110 8.8.3): the identity's, with the coding appended. */
 const etagFor = (etag: string, coding: Coding) => (coding === "identity" ? etag : `${etag.slice(0, -1)}-${coding}"`)
 
+/**
+ * Documents already made, by ETag and type: a process that builds its server more than once (the
+ * tests build one per file or case) compresses each body once; maximum brotli costs ~70 ms each.
+ * The few bodies there are vary only with configuration, and the map is emptied when it holds 32.
+ */
+const made = new Map<string, Document>()
+
 export const makeDocument = (body: string | Uint8Array, contentType: string): Document => {
   const identity = typeof body === "string" ? new TextEncoder().encode(body) : body
   const etag = etagOf(identity)
+  const key = `${etag} ${contentType}`
+  const known = made.get(key)
+  if (known !== undefined) return known
+  if (made.size >= 32) made.clear()
+  const document = compressed(identity, etag, contentType)
+  made.set(key, document)
+  return document
+}
+
+const compressed = (identity: Uint8Array, etag: string, contentType: string): Document => {
   if (identity.byteLength < compressionThresholdBytes) return { contentType, etag, bodies: { identity } }
   const brotli = brotliCompressSync(identity, {
     params: {

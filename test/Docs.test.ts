@@ -143,4 +143,15 @@ describe("documents: /openapi.json, /docs and capabilities", () => {
       "identity"
     ])
   })
+
+  it("a body is compressed once per process: the same body and type give the same document", () => {
+    const body = `{"made":"${"once ".repeat(400)}"}`
+    const first = makeDocument(body, "application/json")
+    expect(makeDocument(body, "application/json")).toBe(first)
+    expect(makeDocument(new TextEncoder().encode(body), "application/json")).toBe(first)
+    const asText = makeDocument(body, "text/plain")
+    expect(asText).not.toBe(first)
+    expect(asText.contentType).toBe("text/plain")
+    expect(asText.bodies.br).toEqual(first.bodies.br)
+  })
 })
