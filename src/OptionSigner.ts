@@ -4,7 +4,6 @@ import { join } from "node:path"
 import { ConfigError, Effect, Either, Option, Redacted, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import {
-  fitsSignedOption,
   type OptionClaims,
   OptionExpired,
   OptionInvalid,
@@ -104,16 +103,17 @@ const nonce = () => {
 
 const decodePayload = Schema.decodeUnknownEither(Schema.parseJson(SignedOption))
 const encodeOption = Schema.encodeEither(SignedOption)
+const isSignedOption = Schema.is(SignedOption)
 /** The schema's own field order: the payload's JSON is what encoding through the schema wrote. */
 const payloadKeys = Object.keys(SignedOption.from.fields) as ReadonlyArray<keyof SignedOption>
 
 /**
  * The payload JSON of a valid option. Every field's encoded form is the value itself, so checking
- * against the schema and copying its fields in order gives the bytes encoding gave, for a third of
+ * with the schema and copying its fields in order gives the bytes encoding gave, for a third of
  * the cost (a search signs up to ten options).
  */
 const payloadJson = (option: SignedOption): string | undefined => {
-  if (!fitsSignedOption(option)) return undefined
+  if (!isSignedOption(option)) return undefined
   const encoded: Record<string, unknown> = {}
   for (const key of payloadKeys) if (option[key] !== undefined) encoded[key] = option[key]
   return JSON.stringify(encoded)
