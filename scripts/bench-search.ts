@@ -19,26 +19,12 @@ import { BookingSearchRequest } from "../src/Domain/Search.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { OptionSigner } from "../src/OptionSigner.js"
 import { BookingSearch } from "../src/Search/Search.js"
+import { searchBodies } from "./searchBodies.js"
 
 const root = process.cwd()
 const supply = JSON.parse(readFileSync(join(root, "supply", "demo.json"), "utf8")) as typeof SupplyFile.Encoded
 
-const bodies = [
-  ["vvs", "install_faucet", "111 22", "nästa vecka"],
-  ["electrician", "electrical_replace_outlet_switch", "411 05", "imorgon"],
-  ["cleaning", "cleaning_window", "211 20", "i helgen", { window_count: 14 }],
-  ["vvs", "install_toilet", "753 20", "snarast"],
-  ["vvs", "install_faucet", "981 38", "nästa vecka"]
-].map(([vertical_id, job_type_id, postcode, preferred_time_text, details]) =>
-  JSON.stringify({
-    vertical_id,
-    job_type_id,
-    description: "Benchmark: ett vanligt jobb med fast pris",
-    location: { country_code: "SE", postcode },
-    timing: { preferred_time_text },
-    ...(details ? { details } : {})
-  })
-)
+const bodies = searchBodies()
 
 /** The demo supply's active services for a job at a postcode, as the calendar's query returns them. */
 const candidates = (input: { verticalId: string; jobTypeId: string; postcode: number }): Array<Candidate> =>

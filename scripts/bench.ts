@@ -35,6 +35,7 @@ import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { freePort, startEmbeddedPostgres } from "../src/EmbeddedPostgres.js"
 import { OptionSigner } from "../src/OptionSigner.js"
+import { searchBodies } from "./searchBodies.js"
 
 const root = join(import.meta.dirname, "..")
 const signingSecret = "bench-secret-0123456789abcdef0123456789abcdef"
@@ -75,24 +76,6 @@ const serverNode = process.env.SERVER_NODE ?? productionNode()
 console.log(`servers run on Node ${execFileSync(serverNode, ["--version"], { encoding: "utf8" }).trim()}`)
 /** Flags for the server's node (NODE_ARGS="--heap-growing-percent=0"), for trying V8's settings. */
 const nodeArgs = (process.env.NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-
-const searchBodies = () =>
-  [
-    ["vvs", "install_faucet", "111 22", "nästa vecka"],
-    ["electrician", "electrical_replace_outlet_switch", "411 05", "imorgon"],
-    ["cleaning", "cleaning_window", "211 20", "i helgen", { window_count: 14 }],
-    ["vvs", "install_toilet", "753 20", "snarast"],
-    ["vvs", "install_faucet", "981 38", "nästa vecka"]
-  ].map(([vertical_id, job_type_id, postcode, preferred_time_text, details]) =>
-    JSON.stringify({
-      vertical_id,
-      job_type_id,
-      description: "Benchmark: ett vanligt jobb med fast pris",
-      location: { country_code: "SE", postcode },
-      timing: { preferred_time_text },
-      ...(details ? { details } : {})
-    })
-  )
 
 /** One confirm body per free slot of every flat-priced demo service over the next weeks. */
 const confirmBodies = async (count: number) => {

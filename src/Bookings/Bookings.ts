@@ -21,7 +21,7 @@ import type { Partner } from "../Domain/Partner.js"
 import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
-import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
+import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone } from "../Domain/Zone.js"
 import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Idempotency.js"
 import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
@@ -29,7 +29,7 @@ import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { OptionSigner } from "../OptionSigner.js"
 import { Supply } from "../Supply.js"
 import { BookingsRepo } from "./BookingsRepo.js"
-import { type BookingIds, bookingRecord, confirmationOutbox, newBookingIds } from "./Confirmation.js"
+import { bookingRecord, type Confirmation, confirmationOutbox, newBookingIds } from "./Confirmation.js"
 
 const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
 
@@ -288,14 +288,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       )
 
     /** Announce, hold the slot, record: the statements written with the claim of the key. */
-    const book = (confirming: {
-      readonly ids: BookingIds
-      readonly request: BookingConfirmationRequest
-      readonly partner: Partner["Type"]
-      readonly option: SignedOption
-      readonly offer: CurrentOffer
-      readonly now: Date
-    }) =>
+    const book = (confirming: Confirmation) =>
       Effect.sync(() => {
         const { ids, request, partner, option, offer, now } = confirming
         const record = bookingRecord(confirming)
