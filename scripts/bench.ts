@@ -51,8 +51,8 @@ const serverEntry = process.env.SERVER_ENTRY ?? "dist/src/main.js"
 const soakSeconds = Number(process.env.DURATION ?? 300)
 /**
  * Both servers run on the Node production runs (`.nvmrc`): this one when it is that major, else
- * the npm registry's `node` package of that major, installed once under .data/. It costs about a
- * quarter less CPU per request than Node 20 here. SERVER_NODE=/path/to/node chooses another.
+ * the npm registry's `node` package of that major, installed once under .data/ (about a tenth
+ * less CPU per request than Node 20 here, and more memory). SERVER_NODE=/path/to/node chooses another.
  */
 const productionNode = () => {
   const major = readFileSync(join(root, ".nvmrc"), "utf8").trim()
