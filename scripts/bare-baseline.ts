@@ -8,6 +8,11 @@
  * POST /api/public/booking-options   the availability statement of Calendar.availability
  * POST /api/public/bookings          idempotency look-up; BEGIN; claim; current offer; calendar +
  *                                    booking + outbox in one statement; COMMIT; delivery states
+ *                                    (the confirm SQL the performance issue named: seven round trips)
+ *
+ * BARE_CONFIRM_SQL=service runs the service's own confirm SQL instead: the current offer, then one
+ * statement whose CTEs claim the key and insert calendar booking, booking and outbox (two round
+ * trips; a used key fails the claim and is answered as a replay).
  */
 
 import { createHmac, randomBytes, randomUUID } from "node:crypto"
@@ -94,6 +99,25 @@ const book = {
     )
     SELECT confirmed_at FROM confirmed`
 }
+/** `book` with the claim of the key as its first CTE, committing on its own (BARE_CONFIRM_SQL=service). */
+const claimAndBook = {
+  name: "bare_claim_and_book",
+  text: book.text
+    .replace(
+      "WITH cal AS (",
+      `WITH claimed AS (
+      INSERT INTO idempotency_keys (partner_id, scope, key, request_hash, resource_id)
+      VALUES ($7, 'booking', $24, $25, $1)
+      RETURNING 1 AS claimed
+    ), cal AS (`
+    )
+    .replace(
+      "SELECT confirmed_at FROM confirmed",
+      "SELECT (SELECT claimed FROM claimed), (SELECT confirmed_at FROM confirmed)"
+    )
+}
+const serviceSql = process.env.BARE_CONFIRM_SQL === "service"
+
 const states = {
   name: "bare_states",
   text: `SELECT id, subject_id, recipient_role, channel, status, attempts, next_attempt_at, last_error, sent_at
@@ -138,6 +162,75 @@ const search = async (body: any) => {
   return { ok: true, options: rows }
 }
 
+/** The service's confirm SQL: the current offer, then the claim and every write in one statement. */
+const confirmAsService = async (body: any, option: any, partnerId: string, hash: string) => {
+  const bookingId = randomUUID()
+  const requestId = `bkg_${randomBytes(15).toString("base64url")}`
+  const offer = (
+    await pool.query({ ...current, values: [option.providerId, option.serviceId, option.originPostcode, null] })
+  ).rows[0]
+  const now = new Date()
+  try {
+    const booked = await pool.query({
+      ...claimAndBook,
+      values: [...bookValues(body, option, offer, bookingId, requestId, partnerId, now), body.idempotency_key, hash]
+    })
+    return [201, { ok: true, request_id: requestId, confirmed_at: booked.rows[0]?.confirmed_at }] as const
+  } catch (error) {
+    if ((error as { code?: string }).code === "23505") return [200, { ok: true, replay: true }] as const
+    return [409, { ok: false, error: String(error) }] as const
+  }
+}
+
+const bookValues = (
+  body: any,
+  option: any,
+  offer: any,
+  bookingId: string,
+  requestId: string,
+  partnerId: string,
+  now: Date
+) => {
+  const giveUpAt = new Date(now.getTime() + 48 * 3_600_000).toISOString()
+  const outbox = ["customer", "provider"].map((role) => ({
+    id: randomUUID(),
+    recipient_role: role,
+    provider_id: role === "provider" ? option.providerId : null,
+    channel: "none",
+    address: null,
+    subject: `Bokning ${requestId}`,
+    body: `${offer.provider_name} ${option.slotStart}`,
+    payload: {},
+    status: "skipped",
+    give_up_at: giveUpAt
+  }))
+  return [
+    bookingId,
+    option.providerId,
+    option.serviceId,
+    new Date(option.slotStart),
+    new Date(option.slotEnd),
+    requestId,
+    partnerId,
+    offer.provider_name,
+    option.verticalId,
+    option.jobTypeId,
+    offer.label_sv,
+    String(option.slotStart),
+    option.amountSek,
+    option.pricingModel,
+    option.priceType,
+    option.termsVersion,
+    offer.terms_url,
+    JSON.stringify(offer.scope ?? {}),
+    JSON.stringify(body.customer),
+    JSON.stringify(body.service_location),
+    JSON.stringify({ user_consent_confirmed: true, recorded_at: now.toISOString() }),
+    now,
+    JSON.stringify(outbox)
+  ]
+}
+
 const confirm = async (body: any) => {
   const [, kid, payload, tag] = String(body.booking_option_id).split(".")
   const signed = `o1.${kid}.${payload}`
@@ -145,6 +238,7 @@ const confirm = async (body: any) => {
   const option = JSON.parse(Buffer.from(payload ?? "", "base64url").toString("utf8"))
   const partnerId = "bench"
   const hash = createHmac("sha256", "h").update(JSON.stringify(body)).digest("hex")
+  if (serviceSql) return confirmAsService(body, option, partnerId, hash)
   const existing = await pool.query({ ...findKey, values: [partnerId, "booking", body.idempotency_key] })
   if (existing.rows.length > 0) return [200, { ok: true, replay: true }] as const
   const client = await pool.connect()
@@ -160,47 +254,9 @@ const confirm = async (body: any) => {
         values: [option.providerId, option.serviceId, option.originPostcode, null]
       })
     ).rows[0]
-    const now = new Date()
-    const giveUpAt = new Date(now.getTime() + 48 * 3_600_000).toISOString()
-    const outbox = ["customer", "provider"].map((role) => ({
-      id: randomUUID(),
-      recipient_role: role,
-      provider_id: role === "provider" ? option.providerId : null,
-      channel: "none",
-      address: null,
-      subject: `Bokning ${requestId}`,
-      body: `${offer.provider_name} ${option.slotStart}`,
-      payload: {},
-      status: "skipped",
-      give_up_at: giveUpAt
-    }))
     const booked = await client.query({
       ...book,
-      values: [
-        bookingId,
-        option.providerId,
-        option.serviceId,
-        new Date(option.slotStart),
-        new Date(option.slotEnd),
-        requestId,
-        partnerId,
-        offer.provider_name,
-        option.verticalId,
-        option.jobTypeId,
-        offer.label_sv,
-        String(option.slotStart),
-        option.amountSek,
-        option.pricingModel,
-        option.priceType,
-        option.termsVersion,
-        offer.terms_url,
-        JSON.stringify(offer.scope ?? {}),
-        JSON.stringify(body.customer),
-        JSON.stringify(body.service_location),
-        JSON.stringify({ user_consent_confirmed: true, recorded_at: now.toISOString() }),
-        now,
-        JSON.stringify(outbox)
-      ]
+      values: bookValues(body, option, offer, bookingId, requestId, partnerId, new Date())
     })
     await client.query("COMMIT")
     client.release()

@@ -13,6 +13,7 @@
  *   AMOUNT=20000 BARE=0 npm run bench:search     a fixed number of requests, the project side only
  *   SERVER_ENTRY=.data/dist-before/src/main.js BENCH_SKIP_BUILD=1 ...    another build, for a before/after
  *   SERVER_NODE=/path/to/node    both servers on another Node (default: production's, see productionNode)
+ *   BARE_CONFIRM_SQL=service     the bare confirm runs the service's two statements, not the issue's seven
  *
  * Each side is first warmed up with WARMUP requests (default 1000, not counted). Besides the rates it
  * prints the server's CPU time per request (user + system, from /proc), the figure to compare when
@@ -396,7 +397,8 @@ async function compare(server: ChildProcess, port: number) {
       POOL_SIZE: poolSize,
       SIGNING_SECRET: signingSecret
     })
-    const baseline = await load(`${name} (bare node:http + pg, prepared)`, bare, barePort)
+    const sql = name === "confirm" && process.env.BARE_CONFIRM_SQL === "service" ? ", the service's SQL" : ""
+    const baseline = await load(`${name} (bare node:http + pg, prepared${sql})`, bare, barePort)
     await stop(bare)
     const ratio = project.requests.average / baseline.requests.average
     const p99Ratio = project.latency.p99 / Math.max(1, baseline.latency.p99)
