@@ -43,6 +43,16 @@ export class NotWritten extends Data.TaggedError("NotWritten")<{ readonly cause:
 /** The writing statement was sent and no answer came: it may or may not have been carried out. */
 export class CommitUnknown extends Data.TaggedError("CommitUnknown")<{ readonly cause: SqlError.SqlError }> {}
 
+/** What pg reports of an error PostgreSQL answered with; nothing for a failure of another kind. */
+const pgErrorOf = (error: SqlError.SqlError) =>
+  (error.cause ?? {}) as { readonly severity?: unknown; readonly code?: unknown; readonly constraint?: unknown }
+
+/** The SQLSTATE PostgreSQL answered a statement with (23P01, 40001, ...), if it answered. */
+export const sqlStateOf = (error: SqlError.SqlError): string | undefined => {
+  const { code } = pgErrorOf(error)
+  return typeof code === "string" ? code : undefined
+}
+
 /** @effect/sql-pg's message when the pool gave no connection: the statement never left the process. */
 const notSent = "Failed to acquire connection"
 
@@ -52,16 +62,13 @@ const notSent = "Failed to acquire connection"
  * means it was never sent. Anything else (the connection lost, no answer in time) leaves it unknown.
  */
 export const writeOutcome = (error: SqlError.SqlError): NotWritten | CommitUnknown => {
-  const cause = error.cause as { severity?: unknown; code?: unknown } | undefined
-  const answered = cause?.severity === "ERROR" && typeof cause.code === "string"
+  const answered = pgErrorOf(error).severity === "ERROR" && sqlStateOf(error) !== undefined
   return answered || error.message === notSent ? new NotWritten({ cause: error }) : new CommitUnknown({ cause: error })
 }
 
 /** The claim's insert met a key already committed: an earlier or concurrent attempt with it wrote first. */
-const lostTheClaim = (error: SqlError.SqlError) => {
-  const cause = error.cause as { code?: unknown; constraint?: unknown } | undefined
-  return cause?.code === "23505" && cause.constraint === "idempotency_keys_pkey"
-}
+const lostTheClaim = (error: SqlError.SqlError) =>
+  sqlStateOf(error) === "23505" && pgErrorOf(error).constraint === "idempotency_keys_pkey"
 
 /** A booking's or a request's persistence failed: logged, and answered 503 with what is known. */
 export const persistenceUnavailable = (resource: IdempotencyScope, safeNextStep: string) =>

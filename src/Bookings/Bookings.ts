@@ -13,7 +13,7 @@ import {
   TermsChanged
 } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
-import type { StoredBooking } from "../Domain/BookingRecord.js"
+import { priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import type { Notification } from "../Domain/Outbox.js"
@@ -23,7 +23,7 @@ import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { formatInZone } from "../Domain/Zone.js"
-import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Idempotency.js"
+import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash, sqlStateOf } from "../Idempotency.js"
 import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { OptionSigner } from "../OptionSigner.js"
@@ -46,14 +46,9 @@ export const conflictTags = new Set([
 /** Races between confirms end in one of these, never in a 500. */
 const conflictCodes = new Set(["23P01", "40P01", "40001"])
 
-const sqlState = (error: SqlError.SqlError): string | undefined => {
-  const cause = error.cause as { code?: unknown } | undefined
-  return typeof cause?.code === "string" ? cause.code : undefined
-}
-
 /** A confirm that lost a race for the slot rolled back: the client's conflict, not an outage. */
 const slotJustTaken = (error: SqlError.SqlError) =>
-  conflictCodes.has(sqlState(error) ?? "")
+  conflictCodes.has(sqlStateOf(error) ?? "")
     ? new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot was just taken"] })
     : undefined
 
@@ -88,14 +83,7 @@ const skippedState = (row: Notification): DeliveryState => ({
 /** Pending-and-never-tried and unknown are not outcomes, so the optional status is left out. */
 const reported = (d: Delivery) => (d.status === "pending" || d.status === "unknown" ? undefined : d.status)
 
-const priceOf = (stored: StoredBooking) =>
-  priceWording({
-    amountSek: stored.priceSek,
-    pricingModel: stored.pricingModel,
-    priceType: stored.priceType,
-    unitPriceSek: stored.unitPriceSek ?? undefined,
-    quantity: stored.quantity ?? undefined
-  })
+const priceOf = (stored: StoredBooking) => priceWording(priceFactsOf(stored))
 
 /** What an assistant may say when the database does not answer, by what is known. */
 const outageSteps = {

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { BookingId, ProviderId, ServiceId } from "./Ids.js"
+import type { PriceFacts } from "./Pricing.js"
 
 /** A confirmed booking as it is written: the offer, the customer's details and the consent record. */
 export const NewBooking = Schema.Struct({
@@ -60,3 +61,14 @@ export const StoredBooking = NewBooking.pipe(
   )
 )
 export type StoredBooking = typeof StoredBooking.Type
+
+/** A booking's price as the pricing rules read it, for its wording in the response and the messages. */
+export const priceFactsOf = (
+  booking: Pick<StoredBooking, "priceSek" | "pricingModel" | "priceType" | "unitPriceSek" | "quantity">
+): PriceFacts => ({
+  amountSek: booking.priceSek,
+  pricingModel: booking.pricingModel,
+  priceType: booking.priceType,
+  unitPriceSek: booking.unitPriceSek ?? undefined,
+  quantity: booking.quantity ?? undefined
+})

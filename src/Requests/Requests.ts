@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
@@ -6,6 +6,7 @@ import { customerNameOf } from "../Domain/Booking.js"
 import { requestsSpecVersion } from "../Domain/Capabilities.js"
 import type { JobType, Vertical } from "../Domain/Catalog.js"
 import { InvalidRequest } from "../Domain/Errors.js"
+import { randomReference } from "../Domain/Ids.js"
 import { requestForProvider } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
@@ -111,7 +112,7 @@ const storedRequest = (input: {
   readonly sandbox: boolean
 }): StoredRequest => ({
   id: input.id,
-  sessionId: `req_${randomBytes(15).toString("base64url")}`,
+  sessionId: randomReference("req"),
   verticalId: input.vertical.vertical_id,
   jobTypeId: input.jobType.job_type_id,
   taxonomyConfidence: taxonomyConfidence(input.jobType),
