@@ -1,7 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import type { BookingId, ProviderId, ServiceId } from "./Domain/Ids.js"
-import type { Interval } from "./Domain/Slots.js"
 import { asStored, OfferedService } from "./Domain/Supply.js"
 import { Supply } from "./Supply.js"
 
@@ -11,6 +10,16 @@ export const Candidate = Schema.Struct({
   busy: Schema.Array(Schema.Tuple(Schema.Number, Schema.Number))
 }).annotations(asStored)
 export type Candidate = typeof Candidate.Type
+
+/** A search's question to the calendar: a job at a postcode (and destination), over a range in epoch ms. */
+const AvailabilityQuery = Schema.Struct({
+  verticalId: Schema.String,
+  jobTypeId: Schema.String,
+  postcode: Schema.Number,
+  destinationPostcode: Schema.UndefinedOr(Schema.Number),
+  range: Schema.Struct({ start: Schema.Number, end: Schema.Number })
+})
+type AvailabilityQuery = typeof AvailabilityQuery.Type
 
 export interface CalendarBooking {
   readonly id: BookingId
@@ -34,13 +43,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
      * bookings overlapping the searched range.
      */
     const findCandidates = SqlSchema.findAll({
-      Request: Schema.Struct({
-        verticalId: Schema.String,
-        jobTypeId: Schema.String,
-        postcode: Schema.Number,
-        destinationPostcode: Schema.UndefinedOr(Schema.Number),
-        range: Schema.Struct({ start: Schema.Number, end: Schema.Number })
-      }),
+      Request: AvailabilityQuery,
       Result: Candidate,
       execute: (input) => sql`
         SELECT p.id AS provider_id, p.name AS provider_name, p.city, p.rating_label,
@@ -60,13 +63,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         ORDER BY p.id, s.service_id`
     })
 
-    const availability = (input: {
-      readonly verticalId: string
-      readonly jobTypeId: string
-      readonly postcode: number
-      readonly destinationPostcode: number | undefined
-      readonly range: Interval
-    }) =>
+    const availability = (input: AvailabilityQuery) =>
       // A stored row that does not decode is a bug or a damaged table, not an answer for the client.
       // The span captures no stack: an Error made on every search for it cost more than the span.
       findCandidates(input).pipe(

@@ -169,12 +169,6 @@ const make = Effect.gen(function* () {
     return Either.right({ token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) })
   }
 
-  const signOne = (claims: OptionClaims, now: Date): Effect.Effect<SignedToken, SigningNotConfigured> => {
-    if (Option.isNone(signer)) return notConfigured
-    const token = tokenFor(signer.value.kid, signer.value.secret, claims, now)
-    return Either.isLeft(token) ? Effect.die(token.left) : Effect.succeed(token.right)
-  }
-
   /** Every option's token in order; the first that cannot be signed ends it. */
   const signEach = (
     claims: ReadonlyArray<OptionClaims>,
@@ -191,17 +185,10 @@ const make = Effect.gen(function* () {
     return Effect.succeed(tokens)
   }
 
-  // Spans without a captured stack (an Error made per span was a third of signing's cost).
-  const sign = (claims: OptionClaims, now: Date) =>
-    Effect.withSpan(
-      Effect.suspend(() => signOne(claims, now)),
-      "OptionSigner.sign",
-      { captureStackTrace: false }
-    )
-
   /**
-   * A search's options signed in one step under one span: a span and the Effect steps around it
-   * cost several times the signing of an option itself. Nothing to sign is no span and no failure.
+   * A search's options signed in one step under one span, without a captured stack: a span and the
+   * Effect steps around it cost several times the signing of an option itself. Nothing to sign is
+   * no span and no failure.
    */
   const signAll = (
     claims: ReadonlyArray<OptionClaims>,
@@ -214,6 +201,10 @@ const make = Effect.gen(function* () {
           "OptionSigner.sign",
           { captureStackTrace: false, attributes: { options: claims.length } }
         )
+
+  /** One option's token, as `signAll` signs each. */
+  const sign = (claims: OptionClaims, now: Date): Effect.Effect<SignedToken, SigningNotConfigured> =>
+    Effect.map(signAll([claims], now), (tokens) => tokens[0] as SignedToken)
 
   const verify = Effect.fn("OptionSigner.verify")(function* (token: string, now: Date) {
     const parts = token.length <= MAX_TOKEN_LENGTH ? tokenPattern.exec(token) : null

@@ -20,6 +20,14 @@ const decodeSupplyFile = Schema.decodeUnknownEither(SupplyFile)
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
+/** Confirm's question: one provider's service as it is now, at the option's postcode (and destination). */
+const OfferQuery = Schema.Struct({
+  providerId: Schema.String,
+  serviceId: Schema.String,
+  postcode: Schema.Number,
+  destinationPostcode: Schema.UndefinedOr(Schema.Number)
+})
+
 export const demoSupplyPath = fileURLToPath(new URL("../supply/demo.json", import.meta.url))
 
 /**
@@ -229,12 +237,7 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
       FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
 
     const findCurrentOffer = SqlSchema.findOne({
-      Request: Schema.Struct({
-        providerId: Schema.String,
-        serviceId: Schema.String,
-        postcode: Schema.Number,
-        destinationPostcode: Schema.UndefinedOr(Schema.Number)
-      }),
+      Request: OfferQuery,
       Result: CurrentOffer,
       execute: (input) => sql`
         SELECT p.active AS provider_active, p.name AS provider_name, p.notify_email, p.notify_webhook_url,
@@ -249,12 +252,7 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
     })
 
     /** The provider and service as they are now, for confirm to compare with the signed option. */
-    const currentOffer = Effect.fn("Supply.currentOffer")(function* (input: {
-      readonly providerId: string
-      readonly serviceId: string
-      readonly postcode: number
-      readonly destinationPostcode: number | undefined
-    }) {
+    const currentOffer = Effect.fn("Supply.currentOffer")(function* (input: typeof OfferQuery.Type) {
       // A stored row that does not decode is a bug or a damaged table, not an answer for the client.
       const offer = yield* findCurrentOffer(input).pipe(Effect.catchTag("ParseError", Effect.die))
       return Option.getOrUndefined(offer)
