@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import { type BookingConfirmationRequest, customerNameOf } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
 import { type NewBooking, priceFactsOf } from "../Domain/BookingRecord.js"
-import { BookingId, randomReference } from "../Domain/Ids.js"
+import { BookingId } from "../Domain/Ids.js"
 import { slotLabel } from "../Domain/Labels.js"
 import { bookingConfirmation } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
@@ -10,6 +10,7 @@ import type { Partner } from "../Domain/Partner.js"
 import type { CurrentOffer } from "../Domain/Supply.js"
 import { knownTimeZone } from "../Domain/Zone.js"
 import type { ChannelChoice } from "../Notifier.js"
+import { randomReference } from "../References.js"
 
 /** The booking's id, stored with the idempotency key, and the reference the customer is given. */
 export interface BookingIds {
