@@ -39,4 +39,11 @@ describe("the search response's bytes", () => {
     },
     { timeout, fastCheck: parameters }
   )
+
+  it("an answer longer than any before it gives the same bytes as a short one", () => {
+    const long = { label: "måndag 08:00–10:00 ".repeat(20_000), emoji: "\ud83d\ude00" }
+    for (const body of [long, { ok: true }, long]) {
+      expect(Buffer.from(jsonUtf8(body)).equals(Buffer.from(encoder.encode(JSON.stringify(body))))).toBe(true)
+    }
+  })
 })
