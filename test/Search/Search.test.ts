@@ -1,3 +1,4 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Schema, TestClock } from "effect"
@@ -129,6 +130,23 @@ describe("POST /api/public/booking-options", () => {
           label: expect.stringContaining("this week")
         })
       })
+    )
+
+    it.effect("the answer is JSON.stringify's text as UTF-8, sent as application/json", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(now)
+        const client = yield* HttpClient.HttpClient
+        const response = yield* client.execute(HttpClientRequest.bodyUnsafeJson(HttpClientRequest.post(path), faucet))
+        const bytes = Buffer.from(yield* response.arrayBuffer)
+        expect(response.status).toBe(200)
+        expect(response.headers["content-type"]).toBe("application/json")
+        expect(response.headers["content-length"]).toBe(String(bytes.length))
+        const text = bytes.toString("utf8")
+        // The slot labels' en dash and the supply's Swedish letters, each in its UTF-8 bytes.
+        expect(text).toMatch(/–/)
+        expect(text).toMatch(/[åäö]/)
+        expect(bytes.equals(Buffer.from(new TextEncoder().encode(JSON.stringify(JSON.parse(text)))))).toBe(true)
+      }).pipe(Effect.scoped)
     )
 
     it.effect("a confirmed booking removes its slot and the buffer around it from the options", () =>

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "@effect/vitest"
+import { jsonUtf8 } from "../../src/Search/Http.js"
+import { binaryString, fc, propSettings } from "../support/FastCheck.js"
+
+const { parameters, timeout } = propSettings("search response bytes", { quick: 300, deep: 5000 }, 5)
+
+const encoder = new TextEncoder()
+
+/** Any code point, Latin-1 and the en dash of slot labels often, and lone surrogates, which JSON.stringify escapes. */
+const anyText = fc.oneof(
+  binaryString(),
+  fc.string({ unit: fc.constantFrom("a", "å", "ö", "é", "–", "²", "\u2028", "\ud83d\ude00") }),
+  fc.string({
+    unit: fc.oneof(
+      binaryString({ minLength: 1, maxLength: 1 }),
+      fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit))
+    )
+  })
+)
+
+const anyBody = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    anyText,
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(anyText, tie("value"), { maxKeys: 5 })
+  )
+})).value
+
+describe("the search response's bytes", () => {
+  it.prop(
+    "jsonUtf8 gives the bytes TextEncoder gives for JSON.stringify (what unsafeJson sends)",
+    [fc.dictionary(anyText, anyBody, { maxKeys: 8 })],
+    ([body]) => {
+      expect(Buffer.from(jsonUtf8(body)).equals(Buffer.from(encoder.encode(JSON.stringify(body))))).toBe(true)
+    },
+    { timeout, fastCheck: parameters }
+  )
+
+  it("an answer longer than any before it gives the same bytes as a short one", () => {
+    const long = { label: "måndag 08:00–10:00 ".repeat(20_000), emoji: "\ud83d\ude00" }
+    for (const body of [long, { ok: true }, long]) {
+      expect(Buffer.from(jsonUtf8(body)).equals(Buffer.from(encoder.encode(JSON.stringify(body))))).toBe(true)
+    }
+  })
+})
