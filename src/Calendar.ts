@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import { DirectQuery } from "./Database.js"
 import type { BookingId, ProviderId, ServiceId } from "./Domain/Ids.js"
 import { asStored, OfferedService } from "./Domain/Supply.js"
 import { Supply } from "./Supply.js"
@@ -69,6 +70,7 @@ export interface CalendarBooking {
 export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const direct = yield* DirectQuery
     const { servesDestinationOfP, servesPostcodeOfP, workingHoursOfP } = yield* Supply
 
     /**
@@ -80,7 +82,8 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
     const findCandidates = SqlSchema.findAll({
       Request: AvailabilityQuery,
       Result: CandidateRow,
-      execute: (input) => sql`
+      execute: (input) =>
+        direct(sql`
         SELECT json_build_object('providerId', p.id, 'providerName', p.name, 'city', p.city,
           'ratingLabel', p.rating_label, 'serviceId', s.service_id, 'labelSv', s.label_sv, 'labelEn', s.label_en,
           'pricingModel', s.pricing_model, 'priceType', s.price_type, 'amountSek', s.amount_sek,
@@ -97,7 +100,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         JOIN providers p ON p.id = s.provider_id
         WHERE s.active AND p.active AND s.vertical_id = ${input.verticalId} AND s.job_type_id = ${input.jobTypeId}
           AND ${servesPostcodeOfP(input.postcode)} AND ${servesDestinationOfP(input.destinationPostcode)}
-        ORDER BY p.id, s.service_id`
+        ORDER BY p.id, s.service_id`)
     })
 
     const availability = (input: AvailabilityQuery) =>
