@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import { DirectQuery } from "./Database.js"
 import type { BookingId, ProviderId, ServiceId } from "./Domain/Ids.js"
 import { asStored, OfferedService } from "./Domain/Supply.js"
 import { Supply } from "./Supply.js"
@@ -21,6 +22,40 @@ const AvailabilityQuery = Schema.Struct({
 })
 type AvailabilityQuery = typeof AvailabilityQuery.Type
 
+const Busy = Candidate.fields.busy
+
+/** A candidate as the statement returns it: the offer as JSON text, the bookings as JSON. */
+const CandidateRow = Schema.Struct({ offer: Schema.String, busy: Busy })
+
+const decodeOffer = Schema.decodeSync(Schema.parseJson(OfferedService))
+
+/**
+ * Decoded offers by their exact text. The text is the row as stored now, so a re-imported
+ * service is another text and an entry can never answer for a changed row; the supply is a
+ * bounded set, and the map is emptied should it ever hold more. Entries are shared by every
+ * search, so they are frozen: a caller that changed one would throw, not alter other answers.
+ */
+const offers = new Map<string, OfferedService>()
+const maxOffers = 5000
+
+const offerOf = (text: string): OfferedService => {
+  let offer = offers.get(text)
+  if (offer === undefined) {
+    offer = deepFreeze(decodeOffer(text))
+    if (offers.size >= maxOffers) offers.clear()
+    offers.set(text, offer)
+  }
+  return offer
+}
+
+const deepFreeze = <A>(value: A): A => {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+  }
+  return value
+}
+
 export interface CalendarBooking {
   readonly id: BookingId
   readonly providerId: ProviderId
@@ -35,21 +70,26 @@ export interface CalendarBooking {
 export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const direct = yield* DirectQuery
     const { servesDestinationOfP, servesPostcodeOfP, workingHoursOfP } = yield* Supply
 
     /**
      * Everything a search needs in one round trip: the active providers serving the postcode(s)
      * with an active fixed-price service for the job, their working hours, and their confirmed
-     * bookings overlapping the searched range.
+     * bookings overlapping the searched range. The offer comes as JSON text, keyed as
+     * `OfferedService` is and in its order, so `offerOf` reads each distinct text once.
      */
     const findCandidates = SqlSchema.findAll({
       Request: AvailabilityQuery,
-      Result: Candidate,
-      execute: (input) => sql`
-        SELECT p.id AS provider_id, p.name AS provider_name, p.city, p.rating_label,
-          s.service_id, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek, s.unit_price_sek,
-          s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url, s.terms_sections, s.terms_source_urls,
-          ${workingHoursOfP} AS hours,
+      Result: CandidateRow,
+      execute: (input) =>
+        direct(sql`
+        SELECT json_build_object('providerId', p.id, 'providerName', p.name, 'city', p.city,
+          'ratingLabel', p.rating_label, 'serviceId', s.service_id, 'labelSv', s.label_sv, 'labelEn', s.label_en,
+          'pricingModel', s.pricing_model, 'priceType', s.price_type, 'amountSek', s.amount_sek,
+          'unitPriceSek', s.unit_price_sek, 'unit', s.unit, 'durationMinutes', s.duration_minutes, 'scope', s.scope,
+          'termsVersion', s.terms_version, 'termsUrl', s.terms_url, 'termsSections', s.terms_sections,
+          'termsSourceUrls', s.terms_source_urls, 'hours', ${workingHoursOfP})::text AS offer,
           coalesce((
             SELECT json_agg(json_build_array(
               (extract(epoch FROM lower(b.during)) * 1000)::bigint, (extract(epoch FROM upper(b.during)) * 1000)::bigint))
@@ -60,13 +100,15 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         JOIN providers p ON p.id = s.provider_id
         WHERE s.active AND p.active AND s.vertical_id = ${input.verticalId} AND s.job_type_id = ${input.jobTypeId}
           AND ${servesPostcodeOfP(input.postcode)} AND ${servesDestinationOfP(input.destinationPostcode)}
-        ORDER BY p.id, s.service_id`
+        ORDER BY p.id, s.service_id`)
     })
 
     const availability = (input: AvailabilityQuery) =>
-      // A stored row that does not decode is a bug or a damaged table, not an answer for the client.
+      // A stored row that does not decode is a bug or a damaged table, not an answer for the client:
+      // its ParseError, from the row or from `offerOf` inside the map, is a defect.
       // The span captures no stack: an Error made on every search for it cost more than the span.
       findCandidates(input).pipe(
+        Effect.map((rows) => rows.map((row): Candidate => ({ ...offerOf(row.offer), busy: row.busy }))),
         Effect.catchTag("ParseError", Effect.die),
         Effect.withSpan("Calendar.availability", { captureStackTrace: false })
       )

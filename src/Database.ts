@@ -1,10 +1,10 @@
 import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { Migrator, SqlClient } from "@effect/sql"
+import { Migrator, SqlClient, Statement } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Layer, Option, Redacted, String as Str } from "effect"
+import { Context, Duration, Effect, Layer, Option, Redacted, String as Str } from "effect"
 import * as Pg from "pg"
 import { AppConfig } from "./AppConfig.js"
 import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from "./EmbeddedPostgres.js"
@@ -111,15 +111,55 @@ const makePool = (url: Redacted.Redacted, options: PoolOptions) =>
     )
   )
 
-/** The client every service uses: snake_case in SQL, camelCase in TypeScript. */
+/**
+ * Runs a statement as the SqlClient would, but outside a transaction straight on the pool: the
+ * same pg call (so the same prepared name and timeouts), rows and SqlError, without the span,
+ * scope and connection acquirer @effect/sql builds around every statement (an eighth of a search's
+ * CPU went there with its one statement). Inside a transaction it is the statement as usual, on
+ * the transaction's connection. An interrupted caller does not cancel the statement on the
+ * server: it finishes within the statement timeout and its connection goes back to the pool.
+ */
+export class DirectQuery extends Context.Tag("Database/DirectQuery")<
+  DirectQuery,
+  <A extends object>(statement: Statement.Statement<A>) => Effect.Effect<ReadonlyArray<A>, SqlError>
+>() {}
+
+const resultNames = Str.snakeToCamel
+const rowsNamed = Statement.defaultTransforms(resultNames, false).array
+
+const directQuery =
+  (pool: Pg.Pool) =>
+  <A extends object>(statement: Statement.Statement<A>) =>
+    Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
+      if (Option.isSome(transaction)) return statement
+      const [text, params] = statement.compile()
+      return Effect.async<ReadonlyArray<A>, SqlError>((resume) => {
+        pool.query(text, params as Array<unknown>, (cause, result) =>
+          resume(
+            cause
+              ? Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
+              : Effect.succeed(rowsNamed(result.rows as Array<A>))
+          )
+        )
+      })
+    })
+
+/** The client every service uses: snake_case in SQL, camelCase in TypeScript; and DirectQuery on its pool. */
 export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {}) =>
-  PgClient.layerFromPool({
-    acquire: makePool(url, options),
-    transformQueryNames: Str.camelToSnake,
-    transformResultNames: Str.snakeToCamel,
-    // JSON columns hold wire-format documents (scope, terms, consent): their keys stay as stored.
-    transformJson: false
-  })
+  Layer.unwrapScoped(
+    Effect.map(makePool(url, options), (pool) =>
+      Layer.merge(
+        PgClient.layerFromPool({
+          acquire: Effect.succeed(pool),
+          transformQueryNames: Str.camelToSnake,
+          transformResultNames: resultNames,
+          // JSON columns hold wire-format documents (scope, terms, consent): their keys stay as stored.
+          transformJson: false
+        }),
+        Layer.succeed(DirectQuery, directQuery(pool))
+      )
+    )
+  )
 
 /** The embedded cluster lives as long as the layer: started on build, stopped on release. */
 export const EmbeddedPostgresUrl = (dataDir: string, options?: { readonly attach?: boolean }) =>

@@ -3,7 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Fiber, Layer, Redacted } from "effect"
-import { migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
+import { DirectQuery, migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
 import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
 import { silentServer } from "./support/Receivers.js"
 import { expectJsonLines, spawnServer, tsCommand } from "./support/ServerProcess.js"
@@ -98,6 +98,74 @@ describe("statements", () => {
         }).pipe(Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1 })), Effect.scoped)
         expect(prepared.map((row) => row.statement)).toEqual(["SELECT $1::int AS n"])
       }).pipe(Effect.scoped)
+  )
+})
+
+describe("DirectQuery", () => {
+  it.live(
+    "answers a statement as the client does, prepared once per connection; inside a transaction it runs on the transaction's connection",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase({ empty: true })
+        const outcome = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const direct = yield* DirectQuery
+          const square = (n: number) => sql<{ squareOf: number }>`SELECT ${n}::int * ${n}::int AS square_of`
+          const answers = [yield* direct(square(3)), yield* direct(square(4)), yield* square(5)]
+          const prepared = yield* direct(
+            sql<{
+              statement: string
+            }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE ${"%square_of%"}`
+          )
+          yield* sql`CREATE TABLE direct_probe (n int)`
+          const inside = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                yield* sql`INSERT INTO direct_probe VALUES (${7})`
+                const seen = yield* direct(sql<{ n: number }>`SELECT n FROM direct_probe WHERE n = ${7}`)
+                return yield* Effect.fail({ seen })
+              })
+            )
+            .pipe(Effect.flip)
+          const after = yield* direct(sql<{ n: number }>`SELECT n FROM direct_probe WHERE n = ${7}`)
+          return { answers, prepared, inside, after }
+        }).pipe(Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1 })), Effect.scoped)
+        expect(outcome).toEqual({
+          answers: [[{ squareOf: 9 }], [{ squareOf: 16 }], [{ squareOf: 25 }]],
+          prepared: [{ statement: "SELECT $1::int * $2::int AS square_of" }],
+          inside: { seen: [{ n: 7 }] },
+          after: []
+        })
+      }).pipe(Effect.scoped)
+  )
+
+  it.live(
+    "while the database is frozen, a direct statement fails with a SqlError after the statement timeout, and once thawed the pool answers on a new connection",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase({ empty: true })
+        const proxy = yield* freezableProxy(addressOf(url))
+        const context = yield* Layer.build(
+          pgClientLayer(Redacted.make(proxy.urlFor(url)), {
+            maxConnections: 1,
+            connectTimeoutMs: 300,
+            statementTimeoutMs: 300
+          })
+        )
+        const sql = Context.get(context, SqlClient.SqlClient)
+        const direct = Context.get(context, DirectQuery)
+        const backend = sql<{ pid: number }>`SELECT pg_backend_pid() AS pid WHERE ${1}::int = 1`
+        const [before] = yield* direct(backend)
+        proxy.freeze()
+        const frozen = yield* Effect.flip(direct(backend))
+        proxy.thaw()
+        const [after] = yield* direct(backend)
+        expect(frozen).toBeInstanceOf(SqlError)
+        expect(String(frozen.cause)).toContain("Query read timeout")
+        expect(after?.pid).toBeTypeOf("number")
+        expect(after?.pid).not.toBe(before?.pid)
+      }).pipe(Effect.scoped),
+    30_000
   )
 })
 
