@@ -1,6 +1,17 @@
 import { randomUUID } from "node:crypto"
 import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Metric, type MetricKey, MetricKeyType, MetricLabel, MetricState, Option } from "effect"
+import {
+  Effect,
+  FiberRef,
+  HashMap,
+  Metric,
+  type MetricKey,
+  MetricKeyType,
+  MetricLabel,
+  MetricState,
+  Option
+} from "effect"
+import { logInfoWith } from "./Logging.js"
 import { httpDuration, httpRequests } from "./Metrics.js"
 import { pathOf, type Route } from "./Routes.js"
 
@@ -12,7 +23,6 @@ export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => 
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
 
-const accessLine = Effect.logInfo("request")
 const noLabels: ReadonlyArray<MetricLabel.MetricLabel> = []
 
 /**
@@ -53,24 +63,24 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
       yield* HttpApp.appendPreResponseHandler((_, response) =>
         Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
       )
-      return yield* app.pipe(
-        Effect.onExit((exit) => {
-          const status = exit._tag === "Success" ? exit.value.status : 500
-          const seconds = (performance.now() - started) / 1000
-          const { requests, duration } = metricsOf(route, request.method, status)
-          // Updated in place, as Metric.increment and Metric.update would with no fiber labels set
-          // (none are): three effects per request fewer.
-          requests.unsafeUpdate(1, noLabels)
-          duration.unsafeUpdate(seconds, noLabels)
-          return Effect.annotateLogs(accessLine, {
-            method: request.method,
-            route,
-            status,
-            duration_ms: Math.round(seconds * 1000)
-          })
-        }),
-        Effect.annotateLogs("request_id", requestId)
-      )
+      // Set, not set and restored as annotateLogs would: the request's fiber serves this request
+      // only and ends with it, so every line it logs from here on is the request's.
+      yield* FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("request_id", requestId))
+      return yield* Effect.onExit(app, (exit) => {
+        const status = exit._tag === "Success" ? exit.value.status : 500
+        const seconds = (performance.now() - started) / 1000
+        const { requests, duration } = metricsOf(route, request.method, status)
+        // Updated in place, as Metric.increment and Metric.update would with no fiber labels set
+        // (none are): three effects per request fewer.
+        requests.unsafeUpdate(1, noLabels)
+        duration.unsafeUpdate(seconds, noLabels)
+        return logInfoWith("request", {
+          method: request.method,
+          route,
+          status,
+          duration_ms: Math.round(seconds * 1000)
+        })
+      })
     })
   )
 }
