@@ -4,6 +4,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, ParseResult, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { Catalog } from "./Catalog.js"
+import { DirectQuery } from "./Database.js"
 import type { VerticalId } from "./Domain/Catalog.js"
 import { CurrentOffer, postcodeNumber, SupplyFile } from "./Domain/Supply.js"
 
@@ -37,6 +38,7 @@ export const demoSupplyPath = fileURLToPath(new URL("../supply/demo.json", impor
 export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const direct = yield* DirectQuery
     const catalog = yield* Catalog
     const config = yield* AppConfig
 
@@ -239,7 +241,9 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
     const findCurrentOffer = SqlSchema.findOne({
       Request: OfferQuery,
       Result: CurrentOffer,
-      execute: (input) => sql`
+      // Straight on the pool, as the search's availability read: every confirm runs it.
+      execute: (input) =>
+        direct(sql`
         SELECT p.active AS provider_active, p.name AS provider_name, p.notify_email, p.notify_webhook_url,
           s.active AS service_active, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek,
           s.unit_price_sek, s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url,
@@ -248,7 +252,7 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
           ${workingHoursOfP} AS hours
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
-        WHERE p.id = ${input.providerId}`
+        WHERE p.id = ${input.providerId}`)
     })
 
     /** The provider and service as they are now, for confirm to compare with the signed option. */

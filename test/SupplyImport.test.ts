@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { type AppConfig, appConfigFrom } from "../src/AppConfig.js"
+import type { DirectQuery } from "../src/Database.js"
 import { demoSupplyPath, Supply } from "../src/Supply.js"
 import { TestDatabaseLive } from "./support/TestDatabase.js"
 import { testEnv } from "./support/TestServer.js"
@@ -336,7 +337,7 @@ describe("Supply.importFile", () => {
 
 describe("the demo supply on start", () => {
   const providersAfterBuilding = (
-    layer: Layer.Layer<Supply, never, AppConfig | SqlClient.SqlClient>,
+    layer: Layer.Layer<Supply, never, AppConfig | SqlClient.SqlClient | DirectQuery>,
     env: Record<string, string>
   ) =>
     Layer.build(
