@@ -22,10 +22,8 @@ const AvailabilityQuery = Schema.Struct({
 })
 type AvailabilityQuery = typeof AvailabilityQuery.Type
 
-const Busy = Candidate.fields.busy
-
 /** A candidate as the statement returns it: the offer as JSON text, the bookings as JSON. */
-const CandidateRow = Schema.Struct({ offer: Schema.String, busy: Busy })
+const CandidateRow = Schema.Struct({ offer: Schema.String, busy: Candidate.fields.busy })
 
 const decodeOffer = Schema.decodeSync(Schema.parseJson(OfferedService))
 

@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Effect, FiberRef, HashMap, Inspectable, Logger, LogLevel } from "effect"
+import { Cause, HashMap, Inspectable, Logger, type LogLevel } from "effect"
 
 const textOf = (message: unknown): string =>
   Array.isArray(message)
@@ -51,30 +51,3 @@ export const batchedLines = (stream: NodeJS.WritableStream) => {
     }
   })
 }
-
-/**
- * `Effect.logInfo(message)` with `fields` among this line's annotations, as `Effect.annotateLogs`
- * would put them, handed to the fiber's loggers directly: annotateLogs sets the annotations and
- * restores them around the line, which cost about 10 µs on every request's access line.
- */
-export const logInfoWith = (message: string, fields: Readonly<Record<string, unknown>>) =>
-  Effect.withFiberRuntime<void>((fiber) => {
-    if (LogLevel.greaterThan(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Info)) return Effect.void
-    let annotations = fiber.getFiberRef(FiberRef.currentLogAnnotations)
-    for (const [key, value] of Object.entries(fields)) annotations = HashMap.set(annotations, key, value)
-    const context = fiber.getFiberRefs()
-    const options = {
-      fiberId: fiber.id(),
-      logLevel: LogLevel.Info,
-      message,
-      cause: Cause.empty,
-      context,
-      spans: fiber.getFiberRef(FiberRef.currentLogSpan),
-      annotations,
-      date: new Date(Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis())
-    }
-    Inspectable.withRedactableContext(context, () => {
-      for (const logger of fiber.getFiberRef(FiberRef.currentLoggers)) logger.log(options)
-    })
-    return Effect.void
-  })

@@ -11,7 +11,6 @@ import {
   MetricState,
   Option
 } from "effect"
-import { logInfoWith } from "./Logging.js"
 import { httpDuration, httpRequests } from "./Metrics.js"
 import { pathOf, type Route } from "./Routes.js"
 
@@ -23,6 +22,7 @@ export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => 
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
 
+const accessLine = Effect.logInfo("request")
 const noLabels: ReadonlyArray<MetricLabel.MetricLabel> = []
 
 /**
@@ -74,7 +74,7 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
         // (none are): three effects per request fewer.
         requests.unsafeUpdate(1, noLabels)
         duration.unsafeUpdate(seconds, noLabels)
-        return logInfoWith("request", {
+        return Effect.annotateLogs(accessLine, {
           method: request.method,
           route,
           status,
