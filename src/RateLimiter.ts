@@ -261,6 +261,7 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
   scoped: Effect.gen(function* () {
     const config = yield* AppConfig
     const limiter = yield* Limiter.make
+    const window = Duration.minutes(1)
     const limits: Record<LimitedEndpoint, number> = {
       search: config.rateLimitSearchPerMinute,
       confirm: config.rateLimitConfirmPerMinute,
@@ -276,56 +277,63 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
     type Outcome =
       | { readonly _tag: "Allowed"; readonly remaining: number; readonly reset: number }
       | { readonly _tag: "Exceeded"; readonly retryAfter: number }
-      | { readonly _tag: "Unknown" }
 
-    const consumeUnnamed = Effect.fnUntraced(function* (endpoint: LimitedEndpoint, key: string) {
-      const limit = limits[endpoint]
-      const result = yield* limiter
-        .consume({
-          algorithm: "fixed-window",
-          onExceeded: "fail",
-          window: "1 minute",
-          limit,
-          key: `${endpoint}:${key}`
-        })
-        .pipe(
-          Effect.map(
-            (r): Outcome => ({ _tag: "Allowed", remaining: r.remaining, reset: Duration.toSeconds(r.resetAfter) })
-          ),
-          Effect.catchTag(
-            "RateLimiterError",
-            (error): Effect.Effect<Outcome> =>
-              error.reason === "Exceeded"
-                ? Effect.succeed({ _tag: "Exceeded" as const, retryAfter: Duration.toSeconds(error.retryAfter) })
-                : Effect.as(Metric.increment(rateLimitStoreFailures), { _tag: "Unknown" as const })
-          )
-        )
-      if (result._tag === "Unknown") return
+    /** The quota's headers on the answer, whatever it turns out to be; past the limit, the 429. */
+    const answer = (endpoint: LimitedEndpoint, limit: number, outcome: Outcome): Effect.Effect<void, RateLimited> => {
       const quota: Quota =
-        result._tag === "Allowed"
-          ? { policy: endpoint, limit, remaining: Math.max(0, result.remaining), resetSeconds: Math.ceil(result.reset) }
-          : { policy: endpoint, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(result.retryAfter)) }
+        outcome._tag === "Allowed"
+          ? {
+              policy: endpoint,
+              limit,
+              remaining: Math.max(0, outcome.remaining),
+              resetSeconds: Math.ceil(outcome.reset)
+            }
+          : { policy: endpoint, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(outcome.retryAfter)) }
       const headers =
-        result._tag === "Allowed"
+        outcome._tag === "Allowed"
           ? headersOf(quota)
           : { ...headersOf(quota), "retry-after": String(quota.resetSeconds) }
-      yield* HttpApp.appendPreResponseHandler((_, response) =>
+      const withHeaders = HttpApp.appendPreResponseHandler((_, response) =>
         Effect.succeed(HttpServerResponse.setHeaders(response, headers))
       )
-      if (result._tag === "Exceeded") {
-        yield* Metric.increment(Metric.taggedWithLabels(rateLimited, [MetricLabel.make("endpoint", endpoint)]))
-        return yield* new RateLimited({
-          issues: [
-            `rate limit: at most ${limit} ${countedAs[endpoint]} per minute; retry after ${quota.resetSeconds} s`
-          ],
-          safe_next_step: `Wait ${quota.resetSeconds} seconds before retrying.`
-        })
-      }
-    })
+      if (outcome._tag === "Allowed") return withHeaders
+      return withHeaders.pipe(
+        Effect.zipRight(
+          Metric.increment(Metric.taggedWithLabels(rateLimited, [MetricLabel.make("endpoint", endpoint)]))
+        ),
+        Effect.zipRight(
+          new RateLimited({
+            issues: [
+              `rate limit: at most ${limit} ${countedAs[endpoint]} per minute; retry after ${quota.resetSeconds} s`
+            ],
+            safe_next_step: `Wait ${quota.resetSeconds} seconds before retrying.`
+          })
+        )
+      )
+    }
 
-    // A span as Effect.fn would give, without the two stack traces it captures on every request.
-    const consume = (endpoint: LimitedEndpoint, key: string) =>
-      Effect.withSpan(consumeUnnamed(endpoint, key), "RateLimiter.consume", { captureStackTrace: false })
+    // Plain combinators and no span: this runs on every search, confirm and request creation, where
+    // a generator's steps and a no-op span (nothing exports traces) cost more than the count itself.
+    const consume = (endpoint: LimitedEndpoint, key: string): Effect.Effect<void, RateLimited> => {
+      const limit = limits[endpoint]
+      return limiter
+        .consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key: `${endpoint}:${key}` })
+        .pipe(
+          Effect.matchEffect({
+            onSuccess: (result) =>
+              answer(endpoint, limit, {
+                _tag: "Allowed",
+                remaining: result.remaining,
+                reset: Duration.toSeconds(result.resetAfter)
+              }),
+            onFailure: (error) =>
+              error.reason === "Exceeded"
+                ? answer(endpoint, limit, { _tag: "Exceeded", retryAfter: Duration.toSeconds(error.retryAfter) })
+                : // The store failed or did not answer: the request goes through, counted.
+                  Metric.increment(rateLimitStoreFailures)
+          })
+        )
+    }
 
     return {
       /** For the unauthenticated search. */
