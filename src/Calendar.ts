@@ -1,4 +1,5 @@
-import { SqlClient, SqlSchema } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Schema } from "effect"
 import { DirectQuery } from "./Database.js"
 import type { BookingId, ProviderId, ServiceId } from "./Domain/Ids.js"
@@ -26,6 +27,7 @@ type AvailabilityQuery = typeof AvailabilityQuery.Type
 const CandidateRow = Schema.Struct({ offer: Schema.String, busy: Candidate.fields.busy })
 
 const decodeOffer = Schema.decodeSync(Schema.parseJson(OfferedService))
+const decodeRows = Schema.decodeUnknownSync(Schema.Array(CandidateRow))
 
 /**
  * Decoded offers by their exact text. The text is the row as stored now, so a re-imported
@@ -77,11 +79,8 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
      * bookings overlapping the searched range. The offer comes as JSON text, keyed as
      * `OfferedService` is and in its order, so `offerOf` reads each distinct text once.
      */
-    const findCandidates = SqlSchema.findAll({
-      Request: AvailabilityQuery,
-      Result: CandidateRow,
-      execute: (input) =>
-        direct(sql`
+    const statement = (input: AvailabilityQuery) =>
+      sql<typeof CandidateRow.Encoded>`
         SELECT json_build_object('providerId', p.id, 'providerName', p.name, 'city', p.city,
           'ratingLabel', p.rating_label, 'serviceId', s.service_id, 'labelSv', s.label_sv, 'labelEn', s.label_en,
           'pricingModel', s.pricing_model, 'priceType', s.price_type, 'amountSek', s.amount_sek,
@@ -98,17 +97,17 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
         JOIN providers p ON p.id = s.provider_id
         WHERE s.active AND p.active AND s.vertical_id = ${input.verticalId} AND s.job_type_id = ${input.jobTypeId}
           AND ${servesPostcodeOfP(input.postcode)} AND ${servesDestinationOfP(input.destinationPostcode)}
-        ORDER BY p.id, s.service_id`)
-    })
+        ORDER BY p.id, s.service_id`
 
-    const availability = (input: AvailabilityQuery) =>
-      // A stored row that does not decode is a bug or a damaged table, not an answer for the client:
-      // its ParseError, from the row or from `offerOf` inside the map, is a defect.
-      // The span captures no stack: an Error made on every search for it cost more than the span.
-      findCandidates(input).pipe(
-        Effect.map((rows) => rows.map((row): Candidate => ({ ...offerOf(row.offer), busy: row.busy }))),
-        Effect.catchTag("ParseError", Effect.die),
-        Effect.withSpan("Calendar.availability", { captureStackTrace: false })
+    /**
+     * A stored row that does not decode is a bug or a damaged table, not an answer for the client:
+     * the ParseError thrown by `decodeRows` or `offerOf` is a defect. The rows are decoded in one
+     * synchronous step and there is no span: this runs on every search, where SqlSchema's Effect
+     * steps around the statement and a no-op span (nothing exports traces) cost more than decoding.
+     */
+    const availability = (input: AvailabilityQuery): Effect.Effect<ReadonlyArray<Candidate>, SqlError> =>
+      Effect.map(direct(statement(input)), (rows) =>
+        decodeRows(rows).map((row): Candidate => ({ ...offerOf(row.offer), busy: row.busy }))
       )
 
     /**

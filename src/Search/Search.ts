@@ -316,12 +316,8 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
       return response
     })
 
-    // A span of its own, as Effect.fn gave it, without the two Errors Effect.fn makes on every
-    // call for the span's stack trace (a few percent of a search's CPU).
-    const search = (request: BookingSearchRequest, now: Date) =>
-      Effect.withSpan(run(request, now), "BookingSearch.search", { captureStackTrace: false })
-
-    return { search } as const
+    // No span: nothing exports traces, and even a no-op span costs a search two fiber-ref writes.
+    return { search: run } as const
   }),
   dependencies: [Catalog.Default, Calendar.Default, OptionSigner.Default]
 }) {}
