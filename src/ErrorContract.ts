@@ -3,7 +3,7 @@ import {
   type HttpApi,
   HttpApiBuilder,
   type HttpApiError,
-  HttpApp,
+  type HttpApp,
   HttpMethod,
   HttpServerError,
   HttpServerRequest,
@@ -200,46 +200,90 @@ const isBodyRefusal = (defect: unknown): defect is BodyRefusal =>
   defect instanceof PayloadTooLarge ||
   defect instanceof UnsupportedMediaType
 
+/** Each request's body check, once run: later readers get the same outcome. */
+const checkedBodies = new WeakMap<HttpServerRequest.HttpServerRequest, Exit.Exit<CheckedBody>>()
+
+const checkedBodyOf = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<CheckedBody> =>
+  Effect.suspend(
+    () =>
+      checkedBodies.get(request) ??
+      Effect.onExit(Effect.orDie(jsonBody(request)), (exit) => Effect.sync(() => checkedBodies.set(request, exit)))
+  )
+
+const bytesOf = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(checkedBodyOf(request), ({ bytes }) => bytes)
+
+const refusedFor = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.suspend(() => Effect.die(notJson(request.headers["content-type"])))
+
+type Readers = Pick<
+  HttpServerRequest.HttpServerRequest,
+  "json" | "text" | "arrayBuffer" | "stream" | "urlParamsBody" | "multipart" | "multipartStream"
+>
+
+const reader = <K extends keyof Readers>(
+  read: (request: HttpServerRequest.HttpServerRequest) => Readers[K]
+): PropertyDescriptor => ({
+  get(this: HttpServerRequest.HttpServerRequest) {
+    return read(this)
+  },
+  enumerable: true,
+  configurable: true
+})
+
+/**
+ * The request's body readers, made only when one is asked for: JSON, the text and bytes of the
+ * same checked JSON (the MCP transport reads text), and a refusal for every other kind of body.
+ * One descriptor map for every request, so installing them builds nothing per request.
+ */
+const jsonOnlyReaders: Record<keyof Readers, PropertyDescriptor> = {
+  json: reader<"json">((request) => Effect.map(checkedBodyOf(request), ({ body }) => body)),
+  text: reader<"text">((request) => Effect.map(checkedBodyOf(request), ({ text }) => text)),
+  arrayBuffer: reader<"arrayBuffer">((request) =>
+    Effect.map(bytesOf(request), (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer)
+  ),
+  stream: reader<"stream">((request) => Stream.fromEffect(Effect.map(bytesOf(request), (b) => new Uint8Array(b)))),
+  urlParamsBody: reader<"urlParamsBody">(refusedFor),
+  multipart: reader<"multipart">(refusedFor),
+  multipartStream: reader<"multipartStream">((request) => Stream.fromEffect(refusedFor(request)))
+}
+
 /**
  * The request as the Api sees it: its body is read once, by `jsonBody`, and only as JSON. The
  * platform decodes a payload through `json` (or, for other content types, the other readers)
  * and turns their failures into defects, which the contract turns back into these refusals.
  *
  * The readers are defined on the platform's own request object, which serves this request only:
- * a wrapper whose prototype is the request (as this was) cost ~17 µs a request, the request object
- * turned into a prototype, and providing the wrapper in its place another context change.
+ * a wrapper whose prototype is the request cost ~17 µs a request, and providing it in the
+ * request's place another context change.
  */
 const jsonOnly = (request: HttpServerRequest.HttpServerRequest) => {
-  // Read at most once, by whichever reader asks first; later readers get the same outcome.
-  // A plain memo, not Effect.cached: that would start a fiber per request just to build it.
-  let outcome: Exit.Exit<CheckedBody> | undefined
-  const remember = (exit: Exit.Exit<CheckedBody>) => {
-    outcome = exit
-    return Effect.void
-  }
-  const checked = Effect.suspend(() => outcome ?? Effect.onExit(Effect.orDie(jsonBody(request)), remember))
-  // Built only when a reader other than JSON is asked for: constructing the error is not free.
-  const refused = Effect.suspend(() => Effect.die(notJson(request.headers["content-type"])))
-  // A reader of the raw body (the MCP transport reads text) gets the same checked JSON.
-  const bytes = Effect.map(checked, ({ bytes }) => bytes)
-  const readers = {
-    json: Effect.map(checked, ({ body }) => body),
-    text: Effect.map(checked, ({ text }) => text),
-    arrayBuffer: Effect.map(bytes, (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer),
-    stream: Stream.fromEffect(Effect.map(bytes, (b) => new Uint8Array(b))),
-    urlParamsBody: refused,
-    multipart: refused,
-    multipartStream: Stream.fromEffect(refused)
-  }
-  for (const [name, value] of Object.entries(readers)) {
-    Object.defineProperty(request, name, { value, writable: true, enumerable: true, configurable: true })
-  }
+  Object.defineProperties(request, jsonOnlyReaders)
+}
+
+/**
+ * The headers the contract's statuses carry: `Allow` on every 405, `WWW-Authenticate` on every
+ * 401, `Retry-After` on every 503 that has none. One handler for every answer, installed once
+ * for the server (src/Http.ts), not per request: it reads the path off the request when it needs it.
+ */
+export const contractHeadersFor = (api: typeof Api) => {
+  const allowedMethods = methodsFor(routesOf(api))
+  return (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
+    Effect.succeed(
+      response.status === 405
+        ? HttpServerResponse.setHeader(response, "allow", allowHeader(allowedMethods(pathOf(request.url))))
+        : response.status === 401
+          ? HttpServerResponse.setHeader(response, "www-authenticate", authenticateChallenge)
+          : response.status === 503 && response.headers["retry-after"] === undefined
+            ? HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds))
+            : response
+    )
 }
 
 /**
  * Turns everything that is not a domain error into the section 7 body: undecodable paths and
- * bodies, decode failures, unknown routes, wrong methods and defects. It also owns the headers
- * those statuses carry: `Allow` on every 405, `WWW-Authenticate` on every 401.
+ * bodies, decode failures, unknown routes, wrong methods and defects (their headers are
+ * `contractHeadersFor`'s).
  */
 export const errorContractFor = (api: typeof Api) =>
   HttpApiBuilder.middleware(
@@ -248,30 +292,14 @@ export const errorContractFor = (api: typeof Api) =>
       const routes = routesOf(api)
       const allowedMethods = methodsFor(routes)
       const issuesOfPath = pathIssues(routes)
-      // One handler for every request: it reads the path off the request when it needs it.
-      const contractHeaders = (
-        request: HttpServerRequest.HttpServerRequest,
-        response: HttpServerResponse.HttpServerResponse
-      ) =>
-        Effect.succeed(
-          response.status === 405
-            ? HttpServerResponse.setHeader(response, "allow", allowHeader(allowedMethods(pathOf(request.url))))
-            : response.status === 401
-              ? HttpServerResponse.setHeader(response, "www-authenticate", authenticateChallenge)
-              : response.status === 503 && response.headers["retry-after"] === undefined
-                ? HttpServerResponse.setHeader(response, "retry-after", String(retryAfterSeconds))
-                : response
-        )
       return (httpApp: HttpApp.Default): HttpApp.Default<ContractError> =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
           const path = pathOf(request.url)
-          yield* HttpApp.appendPreResponseHandler(contractHeaders)
           const badPath = issuesOfPath(path)
-          if (badPath.length > 0) return yield* new InvalidRequest({ issues: badPath })
+          if (badPath.length > 0) return Effect.fail(new InvalidRequest({ issues: badPath }))
           // A GET, HEAD or OPTIONS payload is decoded from the query, never from a body (HttpMethod.hasBody).
           if (HttpMethod.hasBody(request.method)) jsonOnly(request)
-          return yield* httpApp.pipe(
+          return httpApp.pipe(
             Effect.catchAllCause((cause) => {
               const failure = Cause.failureOption(cause as Cause.Cause<unknown>)
               if (Option.isSome(failure)) {

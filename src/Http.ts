@@ -1,5 +1,12 @@
-import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
-import { Context, Effect, Layer } from "effect"
+import {
+  HttpApiBuilder,
+  HttpApp,
+  HttpMiddleware,
+  HttpServer,
+  type HttpServerRequest,
+  type HttpServerResponse
+} from "@effect/platform"
+import { Context, Effect, Layer, Option } from "effect"
 import { Api } from "./Api.js"
 import { AppConfig, hostForUrl } from "./AppConfig.js"
 import { AuthenticationLive } from "./Auth.js"
@@ -7,7 +14,7 @@ import { conflictTags } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { DocsLive } from "./Docs/Http.js"
-import { ErrorContractLive } from "./ErrorContract.js"
+import { contractHeadersFor, ErrorContractLive } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
 import { listen } from "./HttpListener.js"
 import { McpLive } from "./Mcp/Http.js"
@@ -20,7 +27,7 @@ import {
   rateLimited,
   rateLimitStoreFailures
 } from "./Metrics.js"
-import { requestObservability } from "./Observability.js"
+import { requestIdHeader, requestObservability } from "./Observability.js"
 import { limitedEndpoints } from "./RateLimiter.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { routesOf } from "./Routes.js"
@@ -49,6 +56,16 @@ const CountersLive = Layer.effectDiscard(
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))
 
 /**
+ * The headers every answer gets from the server rather than its handler: X-Request-Id, and the
+ * error contract's by status. Installed once, as the server's own pre-response handler that every
+ * request's fiber starts with, instead of appended by each request (a fiber-ref write apiece).
+ */
+const contractHeaders = contractHeadersFor(Api)
+const serverHeaders = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
+  Effect.flatMap(requestIdHeader(request, response), (withId) => contractHeaders(request, withId))
+const ServerHeadersLive = Layer.locallyScoped(HttpApp.currentPreResponseHandlers, Option.some(serverHeaders))
+
+/**
  * The Api with its docs, OpenAPI and error contract, on `server`. The server is built last, after
  * the database, the supply and every handler, so nothing listens before the app can answer.
  */
@@ -62,6 +79,7 @@ export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
     // For the same reason the spans of named services and SQL statements are made as no-ops, not
     // recorded with their attributes and timings for no one.
     Layer.provide(Layer.setTracerEnabled(false)),
+    Layer.provide(ServerHeadersLive),
     Layer.provide(DocsLive),
     Layer.provide(McpLive),
     Layer.provide(ErrorContractLive),

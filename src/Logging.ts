@@ -1,4 +1,5 @@
-import { Cause, HashMap, Inspectable, Logger, type LogLevel } from "effect"
+import { HttpServerRequest } from "@effect/platform"
+import { Cause, Context, FiberRef, FiberRefs, HashMap, Inspectable, Logger, type LogLevel, Option } from "effect"
 
 const textOf = (message: unknown): string =>
   Array.isArray(message)
@@ -9,19 +10,47 @@ const textOf = (message: unknown): string =>
 
 const reserved = new Set(["time", "level", "msg", "error"])
 
+/**
+ * The id of each request being served (see requestObservability). A line logged on a request's
+ * fiber, or on a fiber it started, names it as `request_id`: the id is found through the request
+ * in the fiber's context, so serving a request writes no log annotation of its own.
+ */
+const requestIds = new WeakMap<HttpServerRequest.HttpServerRequest, string>()
+
+export const setRequestId = (request: HttpServerRequest.HttpServerRequest, id: string) => {
+  requestIds.set(request, id)
+}
+
+export const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => requestIds.get(request)
+
+/** The id of the request whose fiber (or descendant) logs the line, if any. */
+const requestIdIn = (context: FiberRefs.FiberRefs): string | undefined => {
+  const request = Context.getOption(
+    FiberRefs.getOrDefault(context, FiberRef.currentContext),
+    HttpServerRequest.HttpServerRequest
+  )
+  return Option.isSome(request) ? requestIds.get(request.value) : undefined
+}
+
+const isScalar = (value: unknown) =>
+  value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+
 /** `debug`, `info`, `warn`, `error`, `fatal`: as log collectors spell the levels. */
 const levelName = (level: LogLevel.LogLevel) => (level._tag === "Warning" ? "warn" : level._tag.toLowerCase())
 
 /**
- * One flat JSON object per line: `time`, `level`, `msg`, then the line's annotations as fields
- * (`request_id`, `method`, `route`, `status`, `duration_ms` on the access line) and, for a
- * failure, `error`. Nothing is nested, so a collector indexes every field as it is.
+ * One flat JSON object per line: `time`, `level`, `msg`, the `request_id` of the request it was
+ * logged for, then the line's annotations as fields (`method`, `route`, `status`, `duration_ms`
+ * on the access line) and, for a failure, `error`. Nothing is nested, so a collector indexes
+ * every field as it is.
  */
-export const jsonLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
+export const jsonLogger = Logger.make(({ annotations, cause, context, date, logLevel, message }) => {
   const line: Record<string, unknown> = { time: date.toISOString(), level: levelName(logLevel), msg: textOf(message) }
+  const requestId = requestIdIn(context)
+  if (requestId !== undefined) line.request_id = requestId
   for (const [key, value] of HashMap.toEntries(annotations)) {
     if (reserved.has(key)) continue
-    line[key] = value === null || ["string", "number", "boolean"].includes(typeof value) ? value : textOf(value)
+    line[key] = isScalar(value) ? value : textOf(value)
   }
   if (!Cause.isEmpty(cause)) line.error = Cause.pretty(cause)
   return JSON.stringify(line)
@@ -51,3 +80,15 @@ export const batchedLines = (stream: NodeJS.WritableStream) => {
     }
   })
 }
+
+/**
+ * Effect's pretty logger with the `request_id` of the request a line was logged for among its
+ * annotations, as the JSON lines carry it.
+ */
+export const withRequestIds = <O>(logger: Logger.Logger<unknown, O>) =>
+  Logger.mapInputOptions(logger, (options) => {
+    const requestId = requestIdIn(options.context)
+    return requestId === undefined
+      ? options
+      : { ...options, annotations: HashMap.set(options.annotations, "request_id", requestId as unknown) }
+  })

@@ -1,16 +1,7 @@
 import { randomUUID } from "node:crypto"
-import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import {
-  Effect,
-  FiberRef,
-  HashMap,
-  Metric,
-  type MetricKey,
-  MetricKeyType,
-  MetricLabel,
-  MetricState,
-  Option
-} from "effect"
+import { HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Metric, type MetricKey, MetricKeyType, MetricLabel, MetricState, Option } from "effect"
+import { requestIdOf, setRequestId } from "./Logging.js"
 import { httpDuration, httpRequests } from "./Metrics.js"
 import { pathOf, type Route } from "./Routes.js"
 
@@ -25,11 +16,26 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
 const accessLine = Effect.logInfo("request")
 const noLabels: ReadonlyArray<MetricLabel.MetricLabel> = []
 
+/** X-Request-Id on every answer: the id requestObservability gave the request. */
+export const requestIdHeader = (
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+) => {
+  const requestId = requestIdOf(request)
+  return Effect.succeed(
+    requestId === undefined ? response : HttpServerResponse.setHeader(response, "x-request-id", requestId)
+  )
+}
+
 /**
  * Every request gets an id (the caller's X-Request-Id when it is a plain token, else a new
- * one), returned as X-Request-Id and attached to every log line of the request. One access
- * line per request names route, method, status and duration: never the query string or body,
- * so no personal data reaches the log.
+ * one), returned as X-Request-Id (`requestIdHeader`) and named by every log line of the request
+ * (see jsonLogger). One access line per request names route, method, status and duration: never
+ * the query string or body, so no personal data reaches the log.
+ *
+ * It writes nothing to the request's fiber but the access line's annotations: the id is kept
+ * against the request itself, where the header and the loggers find it, since a fiber-ref write
+ * copies every fiber ref the request has.
  */
 export const requestObservability = (routes: ReadonlyArray<Route>) => {
   const routeOf = routeLabeller(routes)
@@ -53,20 +59,12 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
     return metrics
   }
   return HttpMiddleware.make((app) =>
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const incoming = request.headers["x-request-id"]
-      const requestId = incoming !== undefined && requestIdPattern.test(incoming) ? incoming : randomUUID()
+      setRequestId(request, incoming !== undefined && requestIdPattern.test(incoming) ? incoming : randomUUID())
       const route = routeOf(request.url)
       const started = performance.now()
-      // The response is written inside the app, so the header goes in as a pre-response handler.
-      yield* HttpApp.appendPreResponseHandler((_, response) =>
-        Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
-      )
-      // Set, not set and restored as annotateLogs would: the request's fiber serves this request
-      // only and ends with it, so every line it logs from here on is the request's.
-      yield* FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("request_id", requestId))
-      return yield* Effect.onExit(app, (exit) => {
+      return Effect.onExit(app, (exit) => {
         const status = exit._tag === "Success" ? exit.value.status : 500
         const seconds = (performance.now() - started) / 1000
         const { requests, duration } = metricsOf(route, request.method, status)
