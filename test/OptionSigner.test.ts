@@ -125,6 +125,9 @@ describe("OptionSigner", () => {
         now
       )
       expect(longest.token.length).toBeLessThanOrEqual(24000)
+      // One character past a claim's bound would sign a token that verify refuses: it is never signed.
+      const tooLong = yield* Effect.exit(signer.sign({ ...claims, providerId: ProviderId.make("p".repeat(257)) }, now))
+      expect(tooLong).toMatchObject({ _tag: "Failure", cause: { _tag: "Die" } })
     })
   )
 
