@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Metric, type MetricKey, MetricKeyType, MetricLabel, MetricState, Option } from "effect"
-import { requestIdOf, setRequestId } from "./Logging.js"
+import { LogFields, requestIdOf, setRequestId } from "./Logging.js"
 import { httpDuration, httpRequests } from "./Metrics.js"
 import { pathOf, type Route } from "./Routes.js"
 
@@ -13,7 +13,6 @@ export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => 
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
 
-const accessLine = Effect.logInfo("request")
 const noLabels: ReadonlyArray<MetricLabel.MetricLabel> = []
 
 /** X-Request-Id on every answer: the id requestObservability gave the request. */
@@ -33,9 +32,9 @@ export const requestIdHeader = (
  * (see jsonLogger). One access line per request names route, method, status and duration: never
  * the query string or body, so no personal data reaches the log.
  *
- * It writes nothing to the request's fiber but the access line's annotations: the id is kept
- * against the request itself, where the header and the loggers find it, since a fiber-ref write
- * copies every fiber ref the request has.
+ * It writes nothing to the request's fiber: the id is kept against the request itself, where the
+ * header and the loggers find it, and the access line's fields are its own (LogFields), since a
+ * fiber-ref write copies every fiber ref the request has.
  */
 export const requestObservability = (routes: ReadonlyArray<Route>) => {
   const routeOf = routeLabeller(routes)
@@ -72,12 +71,10 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
         // (none are): three effects per request fewer.
         requests.unsafeUpdate(1, noLabels)
         duration.unsafeUpdate(seconds, noLabels)
-        return Effect.annotateLogs(accessLine, {
-          method: request.method,
-          route,
-          status,
-          duration_ms: Math.round(seconds * 1000)
-        })
+        return Effect.logInfo(
+          "request",
+          new LogFields({ method: request.method, route, status, duration_ms: Math.round(seconds * 1000) })
+        )
       })
     })
   )

@@ -61,6 +61,7 @@ export const freeSlots = (query: SlotQuery): Array<Interval> => {
   const excluded = new Set(query.excludedDates)
   const localDate = (wallClock: number) => new Date(wallClock).toISOString().slice(0, 10)
   const fitsRequest = (start: number, end: number) => {
+    if (excluded.size === 0 && query.dailyHours === undefined) return true
     const localStart = wallClockOf(start, windowZone)
     const localEnd = wallClockOf(end, windowZone)
     if (excluded.has(localDate(localStart)) || excluded.has(localDate(localEnd - 1))) return false
