@@ -1,4 +1,5 @@
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { BookingsApi } from "./Bookings/Api.js"
 import { CapabilitiesApi } from "./Capabilities/Api.js"
 import * as Errors from "./Domain/Errors.js"

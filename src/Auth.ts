@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto"
-import { HttpServerRequest } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Clock, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { Authentication, RequestAuthentication } from "./AuthApi.js"

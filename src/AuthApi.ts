@@ -1,4 +1,5 @@
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import { Schema } from "effect"
 import { AuthNotConfigured, errorBody, Unauthorized } from "./Domain/Errors.js"
 import { Partner } from "./Domain/Partner.js"

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Schema } from "effect"
 import { DirectQuery } from "./Database.js"

@@ -7,7 +7,10 @@
  * method takes the body in its encoded (JSON) form and decodes it with the server's own schema,
  * which fills the defaults and refuses a body the server would refuse, before anything is sent.
  */
-import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Schema } from "effect"
 import { Api } from "./Api.js"
 import { BookingConfirmationRequest } from "./Domain/Booking.js"

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 
 /** Below this many bytes a document is always sent as it is: compressing it would gain nothing. */

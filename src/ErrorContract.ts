@@ -1,15 +1,13 @@
 import type { IncomingMessage } from "node:http"
-import {
-  type HttpApi,
-  HttpApiBuilder,
-  type HttpApiError,
-  type HttpApp,
-  HttpMethod,
-  HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiError from "@effect/platform/HttpApiError"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMethod from "@effect/platform/HttpMethod"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Effect, type Exit, Option, Stream } from "effect"
 import { Api } from "./Api.js"
 import {

@@ -1,11 +1,9 @@
-import {
-  HttpApiBuilder,
-  HttpApp,
-  HttpMiddleware,
-  HttpServer,
-  type HttpServerRequest,
-  type HttpServerResponse
-} from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServer from "@effect/platform/HttpServer"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Context, Effect, Layer, Option } from "effect"
 import { Api } from "./Api.js"
 import { AppConfig, hostForUrl } from "./AppConfig.js"

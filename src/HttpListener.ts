@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import type { Duplex } from "node:stream"
-import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Deferred, Duration, Effect, Layer, Option } from "effect"
 
 export interface ListenerOptions {

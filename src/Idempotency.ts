@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto"
-import { SqlClient, type SqlError, type Statement } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlError from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import { Data, Duration, Effect, Either, Option, Schedule } from "effect"
 import { BookingUnavailable } from "./Domain/Booking.js"
 import { IdempotencyKeyReused, InvalidRequest } from "./Domain/Errors.js"

@@ -1,4 +1,4 @@
-import { HttpServerRequest } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Cause, Context, FiberRef, FiberRefs, HashMap, Inspectable, Logger, type LogLevel, Option } from "effect"
 
 /**

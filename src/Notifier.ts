@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto"
-import { SqlClient, type Statement } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import {
   Clock,
   Data,

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto"
-import { HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Metric, type MetricKey, MetricKeyType, MetricLabel, MetricState, Option } from "effect"
 import { LogFields, requestIdOf, setRequestId } from "./Logging.js"
 import { httpDuration, httpRequests } from "./Metrics.js"

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto"
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { DateTime, Effect, Option, Schema } from "effect"
 
 export class PartnerError extends Schema.TaggedError<PartnerError>()("PartnerError", { message: Schema.String }) {}

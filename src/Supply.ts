@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
-import { SqlClient, SqlSchema } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Effect, Layer, Option, ParseResult, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { Catalog } from "./Catalog.js"

@@ -1,4 +1,4 @@
-import type { SqlError } from "@effect/sql"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Effect, Metric, Option } from "effect"
 import { Calendar } from "../Calendar.js"
 import {

@@ -1,4 +1,5 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Layer } from "effect"
 import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"

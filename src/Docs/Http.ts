@@ -1,4 +1,5 @@
-import { HttpApi, HttpApiBuilder } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { makeDocument, serveDocument } from "../Documents.js"

@@ -1,4 +1,4 @@
-import type { OpenApi } from "@effect/platform"
+import type * as OpenApi from "@effect/platform/OpenApi"
 
 /**
  * The API reference as one self-contained HTML page rendered from the OpenAPI document: no

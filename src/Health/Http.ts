@@ -1,5 +1,7 @@
 import { timingSafeEqual } from "node:crypto"
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { Api } from "../Api.js"
 import { AppConfig } from "../AppConfig.js"

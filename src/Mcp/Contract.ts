@@ -1,4 +1,4 @@
-import { McpServer } from "@effect/ai"
+import * as McpServer from "@effect/ai/McpServer"
 import { Effect, Layer, Schema } from "effect"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { Capabilities, capabilityEndpoints as endpoints } from "../Domain/Capabilities.js"

@@ -1,4 +1,4 @@
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Schema } from "effect"
 import { ContractError, type ErrorBody, type ErrorClass, errorBody } from "../Domain/Errors.js"
 

@@ -1,5 +1,6 @@
-import { McpSchema, McpServer } from "@effect/ai"
-import { HttpServerRequest } from "@effect/platform"
+import * as McpSchema from "@effect/ai/McpSchema"
+import * as McpServer from "@effect/ai/McpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Cause, Clock, Context, Effect, JSONSchema, Layer, Option, ParseResult, type Redacted, Schema } from "effect"
 import { Authenticator } from "../Auth.js"
 import { BookingStatusPath } from "../Bookings/Api.js"

@@ -1,4 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { RequestAuthentication } from "../AuthApi.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"

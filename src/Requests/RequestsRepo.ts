@@ -1,4 +1,5 @@
-import { SqlClient, SqlSchema } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Effect, Schema } from "effect"
 import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 

@@ -1,5 +1,6 @@
 import { transcode } from "node:buffer"
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Layer } from "effect"
 import { Api } from "../Api.js"
 import { RateLimiter } from "../RateLimiter.js"
