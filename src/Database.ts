@@ -115,8 +115,9 @@ const makePool = (url: Redacted.Redacted, options: PoolOptions) =>
 
 /**
  * Runs a statement as the SqlClient would, but outside a transaction straight on the pool: the
- * same pg call (so the same prepared name and timeouts), rows and SqlError, without the span,
- * scope and connection acquirer @effect/sql builds around every statement (an eighth of a search's
+ * same pg call (so the same prepared name and timeouts), rows and SqlError (with @effect/sql-pg's
+ * messages, so "Failed to acquire connection" still means the statement was never sent), without
+ * the span, scope and acquirer @effect/sql builds around every statement (an eighth of a search's
  * CPU went there with its one statement). Inside a transaction it is the statement as usual, on
  * the transaction's connection. An interrupted caller does not cancel the statement on the
  * server: it finishes within the statement timeout and its connection goes back to the pool.
@@ -129,21 +130,51 @@ export class DirectQuery extends Context.Tag("Database/DirectQuery")<
 const resultNames = Str.snakeToCamel
 const rowsNamed = Statement.defaultTransforms(resultNames, false).array
 
+/**
+ * `text` on a connection of the pool. An error PostgreSQL answers leaves the connection as good
+ * as before, so it goes back to the pool (pool.query would close it); one that breaks the
+ * connection retires it.
+ */
+const runOnPool = <A extends object>(pool: Pg.Pool, text: string, params: ReadonlyArray<unknown>) =>
+  Effect.async<ReadonlyArray<A>, SqlError>((resume) => {
+    pool.connect((cause, client, release) => {
+      if (cause || client === undefined) {
+        resume(
+          Effect.fail(
+            new SqlError({ cause: cause ?? new Error("No client returned"), message: "Failed to acquire connection" })
+          )
+        )
+        return
+      }
+      let done = false
+      const onError = (error: Error) => {
+        if (done) return
+        done = true
+        release(error)
+        resume(Effect.fail(new SqlError({ cause: error, message: "Connection error" })))
+      }
+      client.once("error", onError)
+      client.query(text, params as Array<unknown>, (error, result) => {
+        client.off("error", onError)
+        if (done) return
+        done = true
+        release()
+        resume(
+          error
+            ? Effect.fail(new SqlError({ cause: error, message: "Failed to execute statement" }))
+            : Effect.succeed(rowsNamed(result.rows as Array<A>) as ReadonlyArray<A>)
+        )
+      })
+    })
+  })
+
 const directQuery =
   (pool: Pg.Pool) =>
   <A extends object>(statement: Statement.Statement<A>) =>
     Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
       if (Option.isSome(transaction)) return statement
       const [text, params] = statement.compile()
-      return Effect.async<ReadonlyArray<A>, SqlError>((resume) => {
-        pool.query(text, params as Array<unknown>, (cause, result) =>
-          resume(
-            cause
-              ? Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
-              : Effect.succeed(rowsNamed(result.rows as Array<A>))
-          )
-        )
-      })
+      return runOnPool<A>(pool, text, params)
     })
 
 /** The client every service uses: snake_case in SQL, camelCase in TypeScript; and DirectQuery on its pool. */

@@ -3,6 +3,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlError from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import { Data, Duration, Effect, Either, Option, Schedule } from "effect"
+import { DirectQuery } from "./Database.js"
 import { BookingUnavailable } from "./Domain/Booking.js"
 import { IdempotencyKeyReused, InvalidRequest } from "./Domain/Errors.js"
 import { failLogged, logFailureWarning } from "./Failure.js"
@@ -132,13 +133,17 @@ export interface StoredKey {
 export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempotency", {
   scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // Every statement here runs straight on the pool (outside a transaction), without a span: the
+    // write runs on every confirm and request creation.
+    const direct = yield* DirectQuery
 
-    const find = Effect.fn("Idempotency.find")(function* (partnerId: string, scope: IdempotencyScope, key: string) {
-      const rows = yield* sql<StoredKey>`
+    const find = (partnerId: string, scope: IdempotencyScope, key: string) =>
+      Effect.map(
+        direct(sql<StoredKey>`
         SELECT request_hash, resource_id FROM idempotency_keys
-        WHERE partner_id = ${partnerId} AND scope = ${scope} AND key = ${key}`
-      return Option.fromNullable(rows[0])
-    })
+        WHERE partner_id = ${partnerId} AND scope = ${scope} AND key = ${key}`),
+        (rows) => Option.fromNullable(rows[0])
+      )
 
     /**
      * The key's row, first in the writing statement: the main query reads it, so it is inserted
@@ -186,7 +191,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
      * answered with the stored key's replay when there is one, so the outcome is that of finding
      * the key first.
      */
-    const write = Effect.fn("Idempotency.write")(function* <S, P, W, EL, RL, EP, RP, EW, RW, EC = never>(
+    const write = Effect.fnUntraced(function* <S, P, W, EL, RL, EP, RP, EW, RW, EC = never>(
       input: IdempotentWrite<S, P, W, EL, RL, EP, RP, EW, RW, EC>
     ) {
       const { key, steps } = input
@@ -222,7 +227,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
       }
       const prepared = prepare.right
       const { statements, result } = yield* input.write(prepared)
-      const written = yield* writeOnce(key, input, statements).pipe(
+      const written = yield* direct(writeOnce(key, input, statements)).pipe(
         Effect.as(true),
         Effect.catchAll((error): Effect.Effect<boolean, EC | BookingUnavailable> => {
           const outcome = writeOutcome(error)
