@@ -4,6 +4,7 @@ import { Effect, Schema } from "effect"
 import { DirectQuery } from "./Database.js"
 import type { BookingId, ProviderId, ServiceId } from "./Domain/Ids.js"
 import { asStored, OfferedService } from "./Domain/Supply.js"
+import { decodedOnce } from "./StoredJson.js"
 import { Supply } from "./Supply.js"
 
 /** An offered service with its provider's confirmed bookings in the searched range, epoch ms. */
@@ -26,35 +27,10 @@ type AvailabilityQuery = typeof AvailabilityQuery.Type
 /** A candidate as the statement returns it: the offer as JSON text, the bookings as JSON. */
 const CandidateRow = Schema.Struct({ offer: Schema.String, busy: Candidate.fields.busy })
 
-const decodeOffer = Schema.decodeSync(Schema.parseJson(OfferedService))
 const decodeRows = Schema.decodeUnknownSync(Schema.Array(CandidateRow))
 
-/**
- * Decoded offers by their exact text. The text is the row as stored now, so a re-imported
- * service is another text and an entry can never answer for a changed row; the supply is a
- * bounded set, and the map is emptied should it ever hold more. Entries are shared by every
- * search, so they are frozen: a caller that changed one would throw, not alter other answers.
- */
-const offers = new Map<string, OfferedService>()
-const maxOffers = 5000
-
-const offerOf = (text: string): OfferedService => {
-  let offer = offers.get(text)
-  if (offer === undefined) {
-    offer = deepFreeze(decodeOffer(text))
-    if (offers.size >= maxOffers) offers.clear()
-    offers.set(text, offer)
-  }
-  return offer
-}
-
-const deepFreeze = <A>(value: A): A => {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner)
-    Object.freeze(value)
-  }
-  return value
-}
+/** Each distinct offer text decoded once (see decodedOnce). */
+const offerOf = decodedOnce(OfferedService)
 
 export interface CalendarBooking {
   readonly id: BookingId

@@ -1,13 +1,14 @@
 import { readFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqlSchema from "@effect/sql/SqlSchema"
-import { Effect, Layer, Option, ParseResult, Schema } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Layer, ParseResult, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { Catalog } from "./Catalog.js"
 import { DirectQuery } from "./Database.js"
 import type { VerticalId } from "./Domain/Catalog.js"
 import { CurrentOffer, postcodeNumber, SupplyFile } from "./Domain/Supply.js"
+import { decodedOnce } from "./StoredJson.js"
 
 export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidSupply", {
   problems: Schema.Array(Schema.String)
@@ -18,6 +19,9 @@ export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidS
 }
 
 const decodeSupplyFile = Schema.decodeUnknownEither(SupplyFile)
+
+/** Each distinct current-offer text decoded once (see decodedOnce): confirms of one service repeat it. */
+const currentOfferOf = decodedOnce(CurrentOffer)
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -239,29 +243,33 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
         'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
       FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
 
-    const findCurrentOffer = SqlSchema.findOne({
-      Request: OfferQuery,
-      Result: CurrentOffer,
-      // Straight on the pool, as the search's availability read: every confirm runs it.
-      execute: (input) =>
-        direct(sql`
-        SELECT p.active AS provider_active, p.name AS provider_name, p.notify_email, p.notify_webhook_url,
-          s.active AS service_active, s.label_sv, s.label_en, s.pricing_model, s.price_type, s.amount_sek,
-          s.unit_price_sek, s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url,
-          ${servesPostcodeOfP(input.postcode)} AS serves_postcode,
-          ${servesDestinationOfP(input.destinationPostcode)} AS serves_destination,
-          ${workingHoursOfP} AS hours
+    /**
+     * The provider and one of its services as they are now, as one JSON text keyed as
+     * `CurrentOffer` is and in its order, so each distinct text is decoded once (currentOfferOf).
+     * Straight on the pool, as the search's availability read: every confirm runs it.
+     */
+    const currentOfferText = (input: typeof OfferQuery.Type) =>
+      direct(sql<{ readonly offer: string }>`
+        SELECT json_build_object('providerActive', p.active, 'providerName', p.name,
+          'notifyEmail', p.notify_email, 'notifyWebhookUrl', p.notify_webhook_url,
+          'serviceActive', s.active, 'labelSv', s.label_sv, 'labelEn', s.label_en,
+          'pricingModel', s.pricing_model, 'priceType', s.price_type, 'amountSek', s.amount_sek,
+          'unitPriceSek', s.unit_price_sek, 'unit', s.unit, 'durationMinutes', s.duration_minutes,
+          'scope', s.scope, 'termsVersion', s.terms_version, 'termsUrl', s.terms_url,
+          'servesPostcode', ${servesPostcodeOfP(input.postcode)},
+          'servesDestination', ${servesDestinationOfP(input.destinationPostcode)},
+          'hours', ${workingHoursOfP})::text AS offer
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
         WHERE p.id = ${input.providerId}`)
-    })
 
-    /** The provider and service as they are now, for confirm to compare with the signed option. */
-    const currentOffer = Effect.fn("Supply.currentOffer")(function* (input: typeof OfferQuery.Type) {
-      // A stored row that does not decode is a bug or a damaged table, not an answer for the client.
-      const offer = yield* findCurrentOffer(input).pipe(Effect.catchTag("ParseError", Effect.die))
-      return Option.getOrUndefined(offer)
-    })
+    /**
+     * The provider and service as they are now, for confirm to compare with the signed option;
+     * undefined when there is no such provider. A stored row that does not decode is a bug or a
+     * damaged table, not an answer for the client: its ParseError, thrown here, is a defect.
+     */
+    const currentOffer = (input: typeof OfferQuery.Type): Effect.Effect<CurrentOffer | undefined, SqlError> =>
+      Effect.map(currentOfferText(input), (rows) => (rows[0] === undefined ? undefined : currentOfferOf(rows[0].offer)))
 
     /**
      * Providers that serve the postcode in the vertical, those offering the job type at a fixed

@@ -1,0 +1,32 @@
+import { Schema } from "effect"
+
+const deepFreeze = <A>(value: A): A => {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+  }
+  return value
+}
+
+/**
+ * A decoder of rows the database returns as one JSON text (an offer, built by json_build_object)
+ * that decodes each distinct text once. The key is the text itself, the row as stored now, so a
+ * re-imported service is another text and an entry can never answer for a changed row; the
+ * supply is a bounded set, and the map is emptied should it ever hold `capacity`. Entries are
+ * shared by every caller, so they are frozen: one that changed an entry would throw, not alter
+ * other answers. A text that does not decode throws its ParseError: a stored row that does not
+ * decode is a bug or a damaged table, a defect where it is read.
+ */
+export const decodedOnce = <A, I>(schema: Schema.Schema<A, I>, capacity = 5000): ((text: string) => A) => {
+  const decode = Schema.decodeSync(Schema.parseJson(schema))
+  const decoded = new Map<string, A>()
+  return (text) => {
+    let value = decoded.get(text)
+    if (value === undefined) {
+      value = deepFreeze(decode(text))
+      if (decoded.size >= capacity) decoded.clear()
+      decoded.set(text, value)
+    }
+    return value
+  }
+}
