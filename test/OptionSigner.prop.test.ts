@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Layer } from "effect"
+import { Arbitrary, Effect, Either, Layer, Schema } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { type OptionClaims, SignedOption } from "../src/Domain/BookingOption.js"
-import { OptionSigner } from "../src/OptionSigner.js"
+import { claimsOf, OptionSigner } from "../src/OptionSigner.js"
 import { fc, propSettings } from "./support/FastCheck.js"
 
 const { parameters, timeout } = propSettings("signed options", { quick: 200, deep: 2000 }, 10)
@@ -149,5 +149,39 @@ describe("OptionSigner laws", () => {
         yield* expectInvalid(k2.verify(token, now))
       }),
     options
+  )
+})
+
+describe("a verified payload's claims", () => {
+  const { parameters: claimsRuns } = propSettings("payload claims", { quick: 1000, deep: 20_000 }, 0.2)
+  const decode = Schema.decodeUnknownEither(Schema.parseJson(SignedOption))
+  const payloads = fc.oneof(
+    Arbitrary.make(SignedOption).map((option) => JSON.stringify(option)),
+    fc
+      .record({ option: Arbitrary.make(SignedOption), extra: fc.dictionary(fc.string(), fc.jsonValue()) })
+      .map(({ option, extra }) => JSON.stringify({ ...extra, ...option })),
+    fc
+      .record({ option: Arbitrary.make(SignedOption), key: fc.nat(), value: fc.jsonValue() })
+      .map(({ option, key, value }) => {
+        const keys = Object.keys(option)
+        return JSON.stringify({ ...option, [keys[key % keys.length]!]: value })
+      }),
+    fc.json(),
+    fc.string()
+  )
+
+  it.prop(
+    "are what decoding the JSON with the schema gives, or none where decoding fails",
+    [payloads],
+    ([json]) => {
+      const decoded = decode(json)
+      const claims = claimsOf(json)
+      if (Either.isLeft(decoded)) expect(claims).toBeUndefined()
+      else {
+        expect(claims).toEqual(decoded.right)
+        expect(Object.keys(claims!)).toEqual(Object.keys(decoded.right))
+      }
+    },
+    { fastCheck: claimsRuns }
   )
 })
