@@ -2,8 +2,9 @@ import { readdirSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Fiber, Layer, Redacted } from "effect"
+import { Context, Deferred, Effect, Fiber, Layer, Redacted } from "effect"
 import { DirectQuery, migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
+import { writeOutcome } from "../src/Idempotency.js"
 import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
 import { silentServer } from "./support/Receivers.js"
 import { expectJsonLines, spawnServer, tsCommand } from "./support/ServerProcess.js"
@@ -166,6 +167,47 @@ describe("DirectQuery", () => {
         expect(after?.pid).not.toBe(before?.pid)
       }).pipe(Effect.scoped),
     30_000
+  )
+})
+
+describe("DirectQuery's connections", () => {
+  it.live(
+    "an error PostgreSQL answers fails the statement and keeps its connection; a statement that gets no connection is 'Failed to acquire connection', never sent",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* makeDatabase({ empty: true })
+        const outcome = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const direct = yield* DirectQuery
+          const backend = sql<{ pid: number }>`SELECT pg_backend_pid() AS pid WHERE ${1}::int = 1`
+          const [before] = yield* direct(backend)
+          const refused = yield* Effect.flip(direct(sql`SELECT 1 / ${0}::int AS never`))
+          const [after] = yield* direct(backend)
+          return {
+            code: (refused.cause as { code?: string }).code,
+            message: refused.message,
+            same: before?.pid === after?.pid
+          }
+        }).pipe(Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1 })), Effect.scoped)
+        expect(outcome).toEqual({ code: "22012", message: "Failed to execute statement", same: true })
+
+        // With the pool's one connection held by a transaction, the statement gets none: never sent.
+        const starved = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const direct = yield* DirectQuery
+          const holding = yield* Deferred.make<void>()
+          yield* Effect.forkScoped(
+            sql.withTransaction(Effect.zipRight(Deferred.succeed(holding, undefined), Effect.never))
+          )
+          yield* Deferred.await(holding)
+          return yield* Effect.flip(direct(sql`SELECT ${1}::int AS one`))
+        }).pipe(
+          Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1, connectTimeoutMs: 300 })),
+          Effect.scoped
+        )
+        expect(starved.message).toBe("Failed to acquire connection")
+        expect(writeOutcome(starved)._tag).toBe("NotWritten")
+      }).pipe(Effect.scoped)
   )
 })
 
