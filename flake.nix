@@ -36,7 +36,7 @@
             mkdir -p $out/lib/booking-api $out/bin
             cp -r dist package.json node_modules $out/lib/booking-api/
             makeWrapper ${pkgs.nodejs_24}/bin/node $out/bin/booking-api \
-              --add-flags "$out/lib/booking-api/dist/src/main.js"
+              --add-flags "--max-semi-space-size=16 $out/lib/booking-api/dist/src/main.js"
             runHook postInstall
           '';
         };

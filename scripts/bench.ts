@@ -1,6 +1,7 @@
 /**
- * Benchmarks one endpoint of the compiled server (`npm run build`, then `node dist/src/main.js`,
- * what production runs) against a bare yardstick on the same PostgreSQL, in one invocation:
+ * Benchmarks one endpoint of the compiled server (`npm run build`, then `node dist/src/main.js`
+ * with the flags of package.json's start:prod: what production runs) against a bare yardstick on
+ * the same PostgreSQL, in one invocation:
  * `scripts/bare-baseline.ts`, `node:http` + `pg` running the same SQL as prepared statements for
  * the same bodies. Both are driven by autocannon over loopback; it prints requests/s, latency
  * percentiles, the server's peak RSS, and the ratio of the two rates.
@@ -36,6 +37,7 @@ import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { freePort, startEmbeddedPostgres } from "../src/EmbeddedPostgres.js"
 import { OptionSigner } from "../src/OptionSigner.js"
+import { productionNodeFlags } from "./productionCommand.js"
 import { searchBodies } from "./searchBodies.js"
 
 const root = join(import.meta.dirname, "..")
@@ -75,8 +77,11 @@ const productionNode = () => {
 }
 const serverNode = process.env.SERVER_NODE ?? productionNode()
 console.log(`servers run on Node ${execFileSync(serverNode, ["--version"], { encoding: "utf8" }).trim()}`)
-/** Flags for the server's node (NODE_ARGS="--heap-growing-percent=0"), for trying V8's settings. */
-const nodeArgs = (process.env.NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
+/**
+ * The server's node flags: production's own (package.json's start:prod), then NODE_ARGS
+ * ("--max-semi-space-size=32", say, for trying V8's settings; a flag given twice, the later wins).
+ */
+const nodeArgs = [...productionNodeFlags(root), ...(process.env.NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")]
 
 /** One confirm body per free slot of every flat-priced demo service over the next weeks. */
 const confirmBodies = async (count: number) => {

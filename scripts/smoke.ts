@@ -1,7 +1,8 @@
 /**
- * Starts the compiled server (`npm run build` first) as production runs it, `node
- * dist/src/main.js`, on a fresh embedded PostgreSQL, and checks that it starts, answers, logs
- * JSON lines only, serves clean metrics and stops on SIGTERM with exit 0 and no PostgreSQL left.
+ * Starts the compiled server (`npm run build` first) as production runs it, with the flags of
+ * package.json's start:prod, on a fresh embedded PostgreSQL, and checks that it starts, answers,
+ * logs JSON lines only, serves clean metrics and stops on SIGTERM with exit 0 and no PostgreSQL
+ * left.
  * CI runs it on the supported Node LTS, with promtool when the machine has it.
  *
  *   npx tsx scripts/smoke.ts [--node /path/to/node] [--promtool]
@@ -11,6 +12,7 @@ import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { productionNodeFlags } from "./productionCommand.js"
 
 const root = join(import.meta.dirname, "..")
 const argument = (name: string) => {
@@ -28,7 +30,7 @@ const check = (ok: boolean, what: string, detail = "") => {
 
 const dataDir = mkdtempSync(join(tmpdir(), "booking-smoke-"))
 const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim()
-const server = spawn(node, [join(root, "dist", "src", "main.js")], {
+const server = spawn(node, [...productionNodeFlags(root), join(root, "dist", "src", "main.js")], {
   cwd: root,
   env: {
     PATH: process.env.PATH ?? "",
