@@ -25,7 +25,7 @@
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
@@ -37,7 +37,7 @@ import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { freePort, startEmbeddedPostgres } from "../src/EmbeddedPostgres.js"
 import { OptionSigner } from "../src/OptionSigner.js"
-import { productionNodeFlags } from "./productionCommand.js"
+import { productionNode, productionNodeFlags } from "./productionCommand.js"
 import { searchBodies } from "./searchBodies.js"
 
 const root = join(import.meta.dirname, "..")
@@ -52,30 +52,7 @@ const withBare = process.env.BARE !== "0"
 /** Another build's entry (SERVER_ENTRY=.data/dist-before/src/main.js) compares two versions on one database. */
 const serverEntry = process.env.SERVER_ENTRY ?? "dist/src/main.js"
 const soakSeconds = Number(process.env.DURATION ?? 300)
-/**
- * Both servers run on the Node production runs (`.nvmrc`): this one when it is that major, else
- * the npm registry's `node` package of that major, installed once under .data/ (about a tenth
- * less CPU per request than Node 20 here, and more memory). SERVER_NODE=/path/to/node chooses another.
- */
-const productionNode = () => {
-  const major = readFileSync(join(root, ".nvmrc"), "utf8").trim()
-  if (process.versions.node.split(".")[0] === major) return process.execPath
-  const prefix = join(root, ".data", `node-${major}`)
-  const binary = join(prefix, "node_modules", "node", "bin", "node")
-  if (!existsSync(binary)) {
-    console.log(`installing Node ${major} (production's) under ${prefix} for the servers`)
-    try {
-      execFileSync("npm", ["install", "--prefix", prefix, "--no-save", "--no-package-lock", `node@${major}`], {
-        stdio: "ignore"
-      })
-    } catch {
-      console.log(`  could not install it: the servers run on this Node ${process.version}`)
-      return process.execPath
-    }
-  }
-  return binary
-}
-const serverNode = process.env.SERVER_NODE ?? productionNode()
+const serverNode = process.env.SERVER_NODE ?? productionNode(root)
 console.log(`servers run on Node ${execFileSync(serverNode, ["--version"], { encoding: "utf8" }).trim()}`)
 /**
  * The server's node flags: production's own (package.json's start:prod), then NODE_ARGS
