@@ -31,13 +31,22 @@ const reserved = new Set(["time", "level", "msg", "error"])
  * fiber, or on a fiber it started, names it as `request_id`: the id is found through the request
  * in the fiber's context, so serving a request writes no log annotation of its own.
  */
-const requestIds = new WeakMap<HttpServerRequest.HttpServerRequest, string>()
+const requestIds = new WeakMap<object, string>()
+
+/**
+ * The id is kept against the request's source (Node's IncomingMessage): a request the platform
+ * derives from it (`HttpServerRequest.modify`, a mounted router's) is another object with the same
+ * source, and still finds it.
+ */
+const keyOf = (request: HttpServerRequest.HttpServerRequest): object =>
+  typeof request.source === "object" && request.source !== null ? request.source : request
 
 export const setRequestId = (request: HttpServerRequest.HttpServerRequest, id: string) => {
-  requestIds.set(request, id)
+  requestIds.set(keyOf(request), id)
 }
 
-export const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => requestIds.get(request)
+export const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
+  requestIds.get(keyOf(request))
 
 /** The id of the request whose fiber (or descendant) logs the line, if any. */
 const requestIdIn = (context: FiberRefs.FiberRefs): string | undefined => {
@@ -45,7 +54,7 @@ const requestIdIn = (context: FiberRefs.FiberRefs): string | undefined => {
     FiberRefs.getOrDefault(context, FiberRef.currentContext),
     HttpServerRequest.HttpServerRequest
   )
-  return Option.isSome(request) ? requestIds.get(request.value) : undefined
+  return Option.isSome(request) ? requestIdOf(request.value) : undefined
 }
 
 const isScalar = (value: unknown) =>
