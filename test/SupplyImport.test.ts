@@ -318,6 +318,11 @@ describe("Supply.importFile", () => {
               ]
             },
             path: /^providers\.0\.working_hours\./
+          },
+          {
+            problem: "a unit longer than a booking option carries",
+            change: { services: [{ ...faucet, unit: "fönster".repeat(18) }] },
+            path: /^providers\.0\.services\.0\.unit: /
           }
         ])("$problem is a named problem of the file, not a database error", ({ change, path }) =>
           Effect.gen(function* () {

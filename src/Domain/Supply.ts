@@ -71,7 +71,8 @@ export const ProviderService = Schema.Struct({
   price_type: PriceType,
   amount_sek: optional(Schema.Int.pipe(Schema.nonNegative())),
   unit_price_sek: optional(Schema.Int.pipe(Schema.nonNegative())),
-  unit: optional(Schema.NonEmptyTrimmedString),
+  // A booking option carries the unit as a claim of at most 256 characters (Domain/BookingOption.ts).
+  unit: optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(120))),
   duration_minutes: Schema.Int.pipe(Schema.between(15, 1440)),
   scope: ServiceScope,
   terms: Terms,
