@@ -1,8 +1,6 @@
-import { type SchemaAST as AST, Either, Option, ParseResult, type Schema } from "effect"
+import { SchemaAST as AST, Either, Option, ParseResult, type Schema } from "effect"
 
 type Check = (u: unknown) => boolean
-
-const parseOptions: AST.ParseOptions = {}
 
 /**
  * `u` as decoding checks it, for the schemas whose decoding only checks and never changes a
@@ -31,7 +29,7 @@ const compile = (ast: AST.AST): Check | undefined => {
     case "Refinement": {
       const from = compile(ast.from)
       if (from === undefined) return undefined
-      return (u) => from(u) && Option.isNone(ast.filter(u, parseOptions, ast))
+      return (u) => from(u) && Option.isNone(ast.filter(u, AST.defaultParseOption, ast))
     }
     case "Transformation": {
       // Only a composition (Schema.compose) passes the value on as it is: both sides check it.
