@@ -113,7 +113,7 @@ export const batchedLines = (stream: NodeJS.WritableStream) => {
  * Effect's pretty logger with the `request_id` of the request a line was logged for, and the
  * line's LogFields, among its annotations, as the JSON lines carry them.
  */
-export const withRequestIds = <O>(logger: Logger.Logger<unknown, O>) =>
+export const withLineFields = <O>(logger: Logger.Logger<unknown, O>) =>
   Logger.mapInputOptions(logger, (options) => {
     const requestId = requestIdIn(options.context)
     const fields = fieldsOf(options.message)

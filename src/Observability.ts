@@ -34,9 +34,9 @@ export const requestIdHeader = (
  * (see jsonLogger). One access line per request names route, method, status and duration: never
  * the query string or body, so no personal data reaches the log.
  *
- * It writes nothing to the request's fiber: the id is kept against the request itself, where the
- * header and the loggers find it, and the access line's fields are its own (LogFields), since a
- * fiber-ref write copies every fiber ref the request has.
+ * It writes nothing to the request's fiber: the id is kept against the request's source
+ * (Logging.ts), where the header and the loggers find it, and the access line's fields are its
+ * own (LogFields), since a fiber-ref write copies every fiber ref the request has.
  */
 export const requestObservability = (routes: ReadonlyArray<Route>) => {
   const routeOf = routeLabeller(routes)

@@ -244,12 +244,15 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
       FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
 
     /**
-     * The provider and one of its services as they are now, as one JSON text keyed as
-     * `CurrentOffer` is and in its order, so each distinct text is decoded once (currentOfferOf).
+     * The provider and service as they are now, for confirm to compare with the signed option;
+     * undefined when there is no such provider. The row is one JSON text keyed as `CurrentOffer`
+     * is and in its order, so each distinct text is decoded once (currentOfferOf); a stored row
+     * that does not decode is a bug or a damaged table, and its ParseError, thrown here, a defect.
      * Straight on the pool, as the search's availability read: every confirm runs it.
      */
-    const currentOfferText = (input: typeof OfferQuery.Type) =>
-      direct(sql<{ readonly offer: string }>`
+    const currentOffer = (input: typeof OfferQuery.Type): Effect.Effect<CurrentOffer | undefined, SqlError> =>
+      Effect.map(
+        direct(sql<{ readonly offer: string }>`
         SELECT json_build_object('providerActive', p.active, 'providerName', p.name,
           'notifyEmail', p.notify_email, 'notifyWebhookUrl', p.notify_webhook_url,
           'serviceActive', s.active, 'labelSv', s.label_sv, 'labelEn', s.label_en,
@@ -261,15 +264,9 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
           'hours', ${workingHoursOfP})::text AS offer
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
-        WHERE p.id = ${input.providerId}`)
-
-    /**
-     * The provider and service as they are now, for confirm to compare with the signed option;
-     * undefined when there is no such provider. A stored row that does not decode is a bug or a
-     * damaged table, not an answer for the client: its ParseError, thrown here, is a defect.
-     */
-    const currentOffer = (input: typeof OfferQuery.Type): Effect.Effect<CurrentOffer | undefined, SqlError> =>
-      Effect.map(currentOfferText(input), (rows) => (rows[0] === undefined ? undefined : currentOfferOf(rows[0].offer)))
+        WHERE p.id = ${input.providerId}`),
+        (rows) => (rows[0] === undefined ? undefined : currentOfferOf(rows[0].offer))
+      )
 
     /**
      * Providers that serve the postcode in the vertical, those offering the job type at a fixed

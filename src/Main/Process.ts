@@ -1,7 +1,7 @@
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
-import { batchedLines, jsonLogger, withRequestIds } from "../Logging.js"
+import { batchedLines, jsonLogger, withLineFields } from "../Logging.js"
 import { reportStartFailure, runMain } from "./Run.js"
 
 /**
@@ -19,7 +19,7 @@ export const LoggerLive = (to: "stdout" | "stderr") =>
             ? to === "stdout"
               ? batchedLines(process.stdout)
               : Logger.withConsoleError(jsonLogger)
-            : withRequestIds(Logger.prettyLogger({ stderr: to === "stderr" }))
+            : withLineFields(Logger.prettyLogger({ stderr: to === "stderr" }))
         ),
         Logger.minimumLogLevel(LogLevel.Info)
       )
