@@ -16,7 +16,6 @@
  *   npx tsx scripts/bench-floor.ts serve <bare|httpapi>    one server on PORT (used by the above)
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { join } from "node:path"
 import * as HttpApi from "@effect/platform/HttpApi"
@@ -31,6 +30,7 @@ import autocannon from "autocannon"
 import { Effect, Layer, Schema } from "effect"
 import { BookingSearchRequest } from "../src/Domain/Search.js"
 import { freePort } from "../src/EmbeddedPostgres.js"
+import { cpuSeconds } from "./processFigures.js"
 import { productionNode } from "./productionCommand.js"
 import { searchBodies } from "./searchBodies.js"
 
@@ -70,11 +70,6 @@ const serveHttpApi = (port: number) => {
 
 /** The servers run on the Node production runs, as the other benchmarks' do (SERVER_NODE picks another). */
 const serverNode = process.env.SERVER_NODE ?? productionNode(join(import.meta.dirname, ".."))
-
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
 
 const start = (kind: string, port: number) =>
   new Promise<ChildProcess>((resolve, reject) => {

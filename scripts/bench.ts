@@ -37,6 +37,7 @@ import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { freePort, startEmbeddedPostgres } from "../src/EmbeddedPostgres.js"
 import { OptionSigner } from "../src/OptionSigner.js"
+import { cpuSeconds, rssMb } from "./processFigures.js"
 import { productionNode, productionNodeFlags } from "./productionCommand.js"
 import { searchBodies } from "./searchBodies.js"
 
@@ -179,11 +180,6 @@ const stop = async (child: ChildProcess) => {
   await exited
 }
 
-const rssMb = (pid: number) => {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8")
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
-}
-
 /** The confirm bench books free slots; each side starts from the same empty calendar. */
 const emptyBookings = async () => {
   if (name === "search") return
@@ -192,13 +188,6 @@ const emptyBookings = async () => {
   await client.query("TRUNCATE notification_outbox, bookings, calendar_bookings, idempotency_keys")
   await client.end()
 }
-
-/** User + system CPU seconds the process has used so far (fields 14 and 15 of /proc/<pid>/stat). */
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
-  return (Number(fields[11]) + Number(fields[12])) / clockTicks
-}
-const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100
 
 const load = async (label: string, child: ChildProcess, port: number) => {
   let next = 0

@@ -168,9 +168,7 @@ describe("DirectQuery", () => {
       }).pipe(Effect.scoped),
     30_000
   )
-})
 
-describe("DirectQuery's connections", () => {
   it.live(
     "an error PostgreSQL answers fails the statement and keeps its connection; a statement that gets no connection is 'Failed to acquire connection', never sent",
     () =>

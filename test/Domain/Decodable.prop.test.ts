@@ -3,6 +3,7 @@ import { Arbitrary, Either, Schema } from "effect"
 import { SignedOption } from "../../src/Domain/BookingOption.js"
 import { decodable } from "../../src/Domain/Decodable.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
+import { searchBody } from "../support/Bodies.js"
 import { fc, propSettings } from "../support/FastCheck.js"
 
 const { parameters } = propSettings("decodable", { quick: 2000, deep: 50_000 }, 0.2)
@@ -65,14 +66,7 @@ describe("decodable", () => {
 
   it("decodes a schema it cannot check as it is: a search request has defaults and an index signature", () => {
     const isRequest = decodable(BookingSearchRequest)
-    const request = {
-      vertical_id: "vvs",
-      job_type_id: "install_faucet",
-      description: "Byta köksblandaren",
-      location: { country_code: "SE", postcode: "111 22" },
-      timing: { preferred_time_text: "nästa vecka" }
-    }
-    expect(isRequest(request)).toBe(true)
-    expect(isRequest({ ...request, location: { country_code: "NO", postcode: "111 22" } })).toBe(false)
+    expect(isRequest(searchBody)).toBe(true)
+    expect(isRequest({ ...searchBody, location: { country_code: "NO", postcode: "111 22" } })).toBe(false)
   })
 })
