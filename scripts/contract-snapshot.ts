@@ -1,0 +1,483 @@
+/**
+ * The contract as a partner sees it, recorded from a real server process: status, the headers
+ * that matter and the body of every endpoint's answers (success, replay, each error), the
+ * documents (/openapi.json, /docs, capabilities), /metrics' series and MCP's tools/list and a
+ * tool call. Only what changes from run to run is normalised (option ids, references, uuids,
+ * nonces, times, durations).
+ *
+ *   npx tsx scripts/contract-snapshot.ts --record   writes test/contract/golden.json
+ *   npx tsx scripts/contract-snapshot.ts            compares a fresh run with it, exit 1 on any difference
+ *
+ * It drives the server only through HTTP, so the same script holds the contract across a change
+ * of the server's framework. The server runs as `npm start` does, on a fresh embedded cluster.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+
+const root = join(import.meta.dirname, "..")
+const goldenFile = join(root, "test", "contract", "golden.json")
+const token = "contract-snapshot-token-0123456789"
+const sandboxToken = "contract-snapshot-sandbox-0123456789"
+
+/** Headers whose value is part of the contract; others (date, keep-alive) are Node's. */
+const keptHeaders = [
+  "content-type",
+  "allow",
+  "www-authenticate",
+  "retry-after",
+  "etag",
+  "cache-control",
+  "vary",
+  "content-encoding",
+  "content-security-policy",
+  "x-content-type-options",
+  "location",
+  "mcp-session-id",
+  "x-request-id",
+  "idempotent-replayed",
+  "idempotency-replayed"
+]
+
+interface Answer {
+  readonly name: string
+  readonly request: string
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+const normalise = (text: string, documentLike: boolean) => {
+  let out = text
+    .replace(/o1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, "<option-id>")
+    .replace(/\b(bkg|req)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, "<$1-ref>")
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
+  if (!documentLike) {
+    out = out
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?/g, "<time>")
+      .replace(/\d{4}-\d{2}-\d{2}/g, "<date>")
+      .replace(
+        /(måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag)( den)? \d{1,2} (januari|februari|mars|april|maj|juni|juli|augusti|september|oktober|november|december)/gi,
+        "<day>"
+      )
+      .replace(/\b\d{1,2}[:.]\d{2}\b/g, "<hh:mm>")
+  }
+  return out
+}
+
+const run = async (): Promise<Array<Answer>> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "contract-snapshot-"))
+  const { DATABASE_URL: _, ...inherited } = process.env
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], {
+    cwd: root,
+    env: {
+      ...inherited,
+      APP_ENV: "development",
+      AUTH_MODE: "tokens",
+      PORT: "0",
+      DATA_DIR: dataDir,
+      LOG_FORMAT: "json",
+      SERVICE_REQUESTS_API_TOKENS: token,
+      SANDBOX_API_TOKENS: sandboxToken,
+      BOOKING_OPTION_SIGNING_KEYS: "snap-1:contract-snapshot-secret-0123456789abcdef",
+      METRICS_TOKEN: "contract-metrics-token",
+      RATE_LIMIT_SEARCH_PER_MINUTE: "100000",
+      RATE_LIMIT_CONFIRM_PER_MINUTE: "100000",
+      RATE_LIMIT_REQUESTS_PER_MINUTE: "100000"
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout?.on("data", (chunk) => (output += chunk))
+  child.stderr?.on("data", (chunk) => (output += chunk))
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()))
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const started = Date.now()
+      const poll = setInterval(() => {
+        const match = /serving http:\/\/127\.0\.0\.1:(\d+)/.exec(output)
+        if (match) {
+          clearInterval(poll)
+          resolve(Number(match[1]))
+        } else if (child.exitCode !== null || Date.now() - started > 120_000) {
+          clearInterval(poll)
+          reject(new Error(`the server did not start:\n${output}`))
+        }
+      }, 50)
+    })
+    return await exercise(`http://127.0.0.1:${port}`)
+  } finally {
+    child.kill("SIGTERM")
+    await exited
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+const exercise = async (base: string): Promise<Array<Answer>> => {
+  const answers: Array<Answer> = []
+  const call = async (
+    name: string,
+    method: string,
+    path: string,
+    options: { body?: string | undefined; headers?: Record<string, string>; documentLike?: boolean } = {}
+  ) => {
+    const response = await fetch(base + path, {
+      method,
+      headers: options.headers ?? {},
+      ...(options.body === undefined ? {} : { body: options.body })
+    })
+    const raw = await response.text()
+    const headers: Record<string, string> = {}
+    for (const header of keptHeaders) {
+      const value = response.headers.get(header)
+      if (value !== null) headers[header] = header === "x-request-id" || header === "mcp-session-id" ? "<id>" : value
+    }
+    if (options.documentLike) headers["content-length"] = response.headers.get("content-length") ?? "<none>"
+    const answer: Answer = {
+      name,
+      request: `${method} ${path}`,
+      status: response.status,
+      headers,
+      body: normalise(raw, options.documentLike ?? false)
+    }
+    answers.push(answer)
+    return { ...answer, raw, responseHeaders: response.headers }
+  }
+  const json = { "content-type": "application/json" }
+  const auth = { ...json, authorization: `Bearer ${token}` }
+  const send = (value: unknown) => JSON.stringify(value)
+
+  const searchBody = {
+    vertical_id: "vvs",
+    job_type_id: "install_faucet",
+    description: "Byta köksblandaren, den nya finns på plats",
+    location: { country_code: "SE", postcode: "111 22" },
+    timing: { preferred_time_text: "nästa vecka förmiddag" }
+  }
+  const customer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" }
+  const confirmBody = (bookingOptionId: string, termsVersion: string, idempotencyKey: string) => ({
+    booking_option_id: bookingOptionId,
+    customer,
+    service_location: { country_code: "SE", address: "Drottninggatan 12, 3 tr", postcode: "111 22" },
+    user_consent_confirmed: true,
+    user_consent_statement: "Jag godkänner att mina uppgifter skickas till hantverkaren.",
+    consent_collected_at: "2026-11-23T08:58:00+01:00",
+    consent_source: "chat",
+    booking_terms_accepted: true,
+    booking_terms_version: termsVersion,
+    booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+    idempotency_key: idempotencyKey
+  })
+  const requestBody = {
+    vertical_id: "vvs",
+    job_type_id: "leak_hidden",
+    description: "Fuktfläck i taket under badrummet, misstänker dolt läckage.",
+    user_consent_confirmed: true,
+    user_consent_statement: "Användaren godkände att uppgifterna skickas till hantverkare.",
+    consent_collected_at: "2026-11-23T08:55:00+01:00",
+    consent_source: "chat",
+    customer: { first_name: "Karin", last_name: "Berg", phone: "+46 70 765 43 21", email: "karin.berg@example.se" },
+    location: { address: "Sveavägen 44", postcode: "111 34" },
+    timing: { preferred_time_text: "så snart som möjligt" },
+    budget_sek: 5000,
+    details: { floor: 3, visible_damage: true }
+  }
+
+  // Documents
+  const capabilities = await call("capabilities", "GET", "/api/public/requests/capabilities", { documentLike: true })
+  const etag = capabilities.responseHeaders.get("etag")
+  await call("capabilities not modified", "GET", "/api/public/requests/capabilities", {
+    headers: { "if-none-match": etag ?? "" },
+    documentLike: true
+  })
+  await call("capabilities brotli", "GET", "/api/public/requests/capabilities", {
+    headers: { "accept-encoding": "br" },
+    documentLike: true
+  })
+  await call("openapi", "GET", "/openapi.json", { documentLike: true })
+  await call("docs", "GET", "/docs", { documentLike: true })
+  await call("healthz", "GET", "/healthz")
+  await call("readyz", "GET", "/readyz")
+
+  // Routing and the body's edges
+  await call("unknown path", "GET", "/nope")
+  await call("wrong method", "GET", "/api/public/booking-options")
+  await call("bad percent-encoding", "GET", "/api/public/bookings/%ZZ", { headers: auth })
+  await call("search: malformed json", "POST", "/api/public/booking-options", { headers: json, body: "{" })
+  await call("search: empty body", "POST", "/api/public/booking-options", { headers: json, body: "" })
+  await call("search: text/plain", "POST", "/api/public/booking-options", {
+    headers: { "content-type": "text/plain" },
+    body: send(searchBody)
+  })
+  await call("search: too large", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: send({ ...searchBody, description: "x".repeat(1_100_000) })
+  })
+  await call("search: too deep", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: "[".repeat(40) + "]".repeat(40)
+  })
+  await call("search: missing fields", "POST", "/api/public/booking-options", { headers: json, body: send({}) })
+  await call("search: unknown property", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: send({ ...searchBody, extra: 1 })
+  })
+  await call("search: bad postcode and blank", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: send({ ...searchBody, description: "   ", location: { country_code: "SE", postcode: "abc" } })
+  })
+  await call("search: NUL", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: send({ ...searchBody, description: "a\u0000b" })
+  })
+  await call("search: bad timezone", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: send({ ...searchBody, timezone: "+01:00" })
+  })
+  await call("search: unsupported vertical", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: send({ ...searchBody, vertical_id: "roofing" })
+  })
+  await call("search: unsupported job type", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: send({ ...searchBody, job_type_id: "fly_to_moon" })
+  })
+  await call("search: no options (request only)", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: send({ ...searchBody, job_type_id: "leak_hidden" })
+  })
+
+  // Search and confirm
+  const search = await call("search", "POST", "/api/public/booking-options", { headers: json, body: send(searchBody) })
+  const options = (
+    JSON.parse(search.raw) as { options: Array<{ booking_option_id: string; terms: { version: string } }> }
+  ).options
+  const [first, second] = options
+  if (!first || !second) throw new Error(`the search gave fewer than two options: ${search.raw}`)
+  const confirmPath = "/api/public/bookings"
+  await call("confirm: no token", "POST", confirmPath, {
+    headers: json,
+    body: send(confirmBody(first.booking_option_id, first.terms.version, "snap-k0"))
+  })
+  await call("confirm: wrong token", "POST", confirmPath, {
+    headers: { ...json, authorization: "Bearer nope" },
+    body: send(confirmBody(first.booking_option_id, first.terms.version, "snap-k0"))
+  })
+  await call("confirm: basic auth", "POST", confirmPath, {
+    headers: { ...json, authorization: "Basic abc" },
+    body: send(confirmBody(first.booking_option_id, first.terms.version, "snap-k0"))
+  })
+  await call("confirm: invalid payload", "POST", confirmPath, {
+    headers: auth,
+    body: send({
+      ...confirmBody(first.booking_option_id, first.terms.version, "snap-k0"),
+      user_consent_confirmed: false
+    })
+  })
+  await call("confirm: missing fields", "POST", confirmPath, { headers: auth, body: send({ customer: {} }) })
+  await call("confirm: tampered option", "POST", confirmPath, {
+    headers: auth,
+    body: send(confirmBody(`${first.booking_option_id}x`, first.terms.version, "snap-k0"))
+  })
+  await call("confirm: wrong terms version", "POST", confirmPath, {
+    headers: auth,
+    body: send(confirmBody(first.booking_option_id, "terms-0", "snap-k0"))
+  })
+  const created = await call("confirm: 201", "POST", confirmPath, {
+    headers: auth,
+    body: send(confirmBody(first.booking_option_id, first.terms.version, "snap-k1"))
+  })
+  await call("confirm: replay", "POST", confirmPath, {
+    headers: auth,
+    body: send(confirmBody(first.booking_option_id, first.terms.version, "snap-k1"))
+  })
+  await call("confirm: key reused", "POST", confirmPath, {
+    headers: auth,
+    body: send(confirmBody(second.booking_option_id, second.terms.version, "snap-k1"))
+  })
+  await call("confirm: slot taken", "POST", confirmPath, {
+    headers: auth,
+    body: send(confirmBody(first.booking_option_id, first.terms.version, "snap-k2"))
+  })
+  await call("confirm: sandbox", "POST", confirmPath, {
+    headers: { ...json, authorization: `Bearer ${sandboxToken}` },
+    body: send(confirmBody(second.booking_option_id, second.terms.version, "snap-k3"))
+  })
+  const booking = JSON.parse(created.raw) as { request_id: string; booking?: { id: string } }
+
+  // Status
+  await call("status", "GET", `/api/public/bookings/${booking.request_id}`, { headers: auth })
+  if (booking.booking?.id)
+    await call("status by booking id", "GET", `/api/public/bookings/${booking.booking.id}`, { headers: auth })
+  await call("status: unknown", "GET", "/api/public/bookings/bkg_AAAAAAAAAAAAAAAAAAAA", { headers: auth })
+  await call("status: no token", "GET", `/api/public/bookings/${booking.request_id}`)
+  await call("status: sandbox partner", "GET", `/api/public/bookings/${booking.request_id}`, {
+    headers: { authorization: `Bearer ${sandboxToken}` }
+  })
+  await call("status: wrong method", "DELETE", `/api/public/bookings/${booking.request_id}`, { headers: auth })
+
+  // Follow-up requests
+  const requests = "/api/public/requests"
+  await call("requests: 201", "POST", requests, {
+    headers: { ...auth, "idempotency-key": "snap-r1" },
+    body: send(requestBody)
+  })
+  await call("requests: replay", "POST", requests, {
+    headers: { ...auth, "idempotency-key": "snap-r1" },
+    body: send(requestBody)
+  })
+  await call("requests: key reused", "POST", requests, {
+    headers: { ...auth, "idempotency-key": "snap-r1" },
+    body: send({ ...requestBody, budget_sek: 6000 })
+  })
+  await call("requests: without key", "POST", requests, { headers: auth, body: send(requestBody) })
+  await call("requests: search location", "POST", requests, {
+    headers: { ...auth, "idempotency-key": "snap-r2" },
+    body: send({ ...requestBody, location: { country_code: "SE", postcode: "111 22" } })
+  })
+  await call("requests: no token", "POST", requests, { headers: json, body: send(requestBody) })
+  await call("requests: no location", "POST", requests, {
+    headers: { ...auth, "idempotency-key": "snap-r3" },
+    body: send({ ...requestBody, location: {} })
+  })
+
+  // MCP
+  const mcpHeaders = { ...auth, accept: "application/json, text/event-stream" }
+  const rpc = (id: number | string | undefined, method: string, params: unknown) =>
+    send({ jsonrpc: "2.0", ...(id === undefined ? {} : { id }), method, ...(params === undefined ? {} : { params }) })
+  const init = await call("mcp: initialize", "POST", "/mcp", {
+    headers: mcpHeaders,
+    body: rpc(1, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "contract-snapshot", version: "1.0.0" }
+    })
+  })
+  const session = init.responseHeaders.get("mcp-session-id") ?? ""
+  const inSession = { ...mcpHeaders, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" }
+  await call("mcp: initialized", "POST", "/mcp", {
+    headers: inSession,
+    body: rpc(undefined, "notifications/initialized", undefined)
+  })
+  await call("mcp: tools/list", "POST", "/mcp", { headers: inSession, body: rpc(2, "tools/list", {}) })
+  await call("mcp: search", "POST", "/mcp", {
+    headers: inSession,
+    body: rpc(3, "tools/call", { name: "search_booking_options", arguments: searchBody })
+  })
+  await call("mcp: capabilities", "POST", "/mcp", {
+    headers: inSession,
+    body: rpc(4, "tools/call", { name: "get_capabilities", arguments: {} })
+  })
+  await call("mcp: invalid arguments", "POST", "/mcp", {
+    headers: inSession,
+    body: rpc(5, "tools/call", { name: "search_booking_options", arguments: { vertical_id: "vvs" } })
+  })
+  await call("mcp: status unknown", "POST", "/mcp", {
+    headers: inSession,
+    body: rpc(6, "tools/call", { name: "get_booking_status", arguments: { booking_id: "bkg_AAAAAAAAAAAAAAAAAAAA" } })
+  })
+  const third = options[2]
+  if (third) {
+    await call("mcp: confirm", "POST", "/mcp", {
+      headers: inSession,
+      body: rpc(13, "tools/call", {
+        name: "confirm_booking",
+        arguments: confirmBody(third.booking_option_id, third.terms.version, "snap-mcp-1")
+      })
+    })
+  }
+  await call("mcp: string id", "POST", "/mcp", { headers: inSession, body: rpc("abc", "tools/list", {}) })
+  await call("mcp: resources/list", "POST", "/mcp", { headers: inSession, body: rpc(7, "resources/list", {}) })
+  await call("mcp: prompts/list", "POST", "/mcp", { headers: inSession, body: rpc(8, "prompts/list", {}) })
+  await call("mcp: no session", "POST", "/mcp", { headers: mcpHeaders, body: rpc(9, "tools/list", {}) })
+  await call("mcp: unknown session", "POST", "/mcp", {
+    headers: { ...mcpHeaders, "mcp-session-id": "nope" },
+    body: rpc(10, "tools/list", {})
+  })
+  await call("mcp: wrong token", "POST", "/mcp", {
+    headers: { ...mcpHeaders, authorization: "Bearer nope" },
+    body: rpc(11, "tools/list", {})
+  })
+  await call("mcp: GET", "GET", "/mcp", { headers: inSession })
+  await call("mcp: foreign origin", "POST", "/mcp", {
+    headers: { ...inSession, origin: "https://evil.example" },
+    body: rpc(12, "tools/list", {})
+  })
+  await call("mcp: DELETE", "DELETE", "/mcp", { headers: inSession })
+
+  // Metrics: the series and their labels, not their values
+  const metrics = await fetch(`${base}/metrics`, { headers: { authorization: "Bearer contract-metrics-token" } })
+  const text = await metrics.text()
+  const series = [
+    ...new Set(
+      text
+        .split("\n")
+        .filter((line) => line.length > 0)
+        .map((line) =>
+          line.startsWith("#")
+            ? line
+            : line
+                .replace(/\s+\S+$/, "")
+                .replace(/(route|le)="[^"]*"/g, (match) => match)
+                .replace(/[+-]?\d+(\.\d+)?(e[+-]?\d+)?$/, "")
+        )
+    )
+  ].sort()
+  answers.push({
+    name: "metrics series",
+    request: "GET /metrics",
+    status: metrics.status,
+    headers: { "content-type": metrics.headers.get("content-type") ?? "" },
+    body: series.join("\n")
+  })
+  return answers
+}
+
+const compare = (golden: Array<Answer>, fresh: Array<Answer>) => {
+  const differences: Array<string> = []
+  const byName = new Map(fresh.map((answer) => [answer.name, answer]))
+  for (const expected of golden) {
+    const actual = byName.get(expected.name)
+    if (!actual) {
+      differences.push(`${expected.name}: missing`)
+      continue
+    }
+    if (actual.status !== expected.status)
+      differences.push(`${expected.name}: status ${expected.status} -> ${actual.status}`)
+    for (const header of new Set([...Object.keys(expected.headers), ...Object.keys(actual.headers)])) {
+      if (expected.headers[header] !== actual.headers[header]) {
+        differences.push(`${expected.name}: header ${header}: ${expected.headers[header]} -> ${actual.headers[header]}`)
+      }
+    }
+    if (actual.body !== expected.body) {
+      let at = 0
+      while (at < expected.body.length && expected.body[at] === actual.body[at]) at++
+      differences.push(
+        `${expected.name}: body differs at ${at}:\n  golden: ${expected.body.slice(Math.max(0, at - 80), at + 200)}\n  now:    ${actual.body.slice(Math.max(0, at - 80), at + 200)}`
+      )
+    }
+  }
+  return differences
+}
+
+const main = async () => {
+  const fresh = await run()
+  if (process.argv.includes("--record")) {
+    mkdirSync(dirname(goldenFile), { recursive: true })
+    writeFileSync(goldenFile, `${JSON.stringify(fresh, null, 2)}\n`)
+    console.log(`recorded ${fresh.length} answers in ${goldenFile}`)
+    return
+  }
+  const golden = JSON.parse(readFileSync(goldenFile, "utf8")) as Array<Answer>
+  const differences = compare(golden, fresh)
+  if (process.argv.includes("--write-fresh"))
+    writeFileSync(join(tmpdir(), "contract-fresh.json"), JSON.stringify(fresh, null, 2))
+  for (const difference of differences) console.log(difference)
+  console.log(
+    `${golden.length - differences.length >= 0 ? golden.length : 0} answers compared, ${differences.length} differences`
+  )
+  process.exitCode = differences.length === 0 ? 0 : 1
+}
+
+await main()
