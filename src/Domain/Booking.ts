@@ -1,11 +1,11 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { ContractError } from "./Errors.js"
 import { DateTimeString, optional, strictInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
 
-const Email = text(1, 255).pipe(
-  Schema.filter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) || "must be an e-mail address")
+const Email = text(1, 255).check(
+  Schema.makeFilter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) || "must be an e-mail address")
 )
 
 export const Customer = Schema.Struct({
@@ -14,11 +14,11 @@ export const Customer = Schema.Struct({
   last_name: optional(text(1, 80)),
   phone: text(5, 80),
   email: Email
-}).pipe(
-  Schema.filter((customer) =>
+}).check(
+  Schema.makeFilter((customer) =>
     customer.name !== undefined || (customer.first_name !== undefined && customer.last_name !== undefined)
       ? true
-      : { path: ["name"], message: "is required, or first_name and last_name" }
+      : { path: ["name"], issue: "is required, or first_name and last_name" }
   )
 )
 export type Customer = typeof Customer.Type
@@ -28,13 +28,13 @@ export const customerNameOf = (customer: Customer) =>
   customer.name ?? `${customer.first_name ?? ""} ${customer.last_name ?? ""}`.trim()
 
 export const BookingConfirmationLocation = Schema.Struct({
-  country_code: Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" }),
+  country_code: Schema.Literal("SE").annotate({ message: "must be SE: the service covers Sweden only" }),
   address: text(4, 500),
   postcode: Postcode
 })
 export type BookingConfirmationLocation = typeof BookingConfirmationLocation.Type
 
-const mustBeTrue = (what: string) => Schema.Literal(true).annotations({ message: () => `must be true: ${what}` })
+const mustBeTrue = (what: string) => Schema.Literal(true).annotate({ message: `must be true: ${what}` })
 
 export const BookingConfirmationRequest = strictInput(
   Schema.Struct({
@@ -50,7 +50,7 @@ export const BookingConfirmationRequest = strictInput(
     booking_terms_accepted: mustBeTrue("the user must accept the option's booking terms"),
     booking_terms_version: text(8, 240),
     booking_terms_accepted_at: DateTimeString,
-    source: Schema.optionalWith(text(1, 80), { exact: true, default: () => "external_model" }),
+    source: text(1, 80).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("external_model"))),
     external_reference: optional(text(1, 160)),
     /** Required unless the Idempotency-Key header carries it (the service checks one is present). */
     idempotency_key: optional(text(1, 200))
@@ -58,7 +58,7 @@ export const BookingConfirmationRequest = strictInput(
 )
 export type BookingConfirmationRequest = typeof BookingConfirmationRequest.Type
 
-const Status = Schema.Literal("sent", "skipped", "failed")
+const Status = Schema.Literals(["sent", "skipped", "failed"])
 
 export const ConfirmedBooking = Schema.Struct({
   id: Schema.String,
@@ -69,14 +69,14 @@ export const ConfirmedBooking = Schema.Struct({
   slot_start_at: DateTimeString,
   slot_end_at: DateTimeString,
   slot_label: Schema.optional(Schema.String),
-  price_sek: Schema.Int.pipe(Schema.nonNegative()),
+  price_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   currency: Schema.Literal("SEK"),
   /** Beside the spec's fields: what kind of price price_sek is (a starting price is not exact). */
   pricing_model: Schema.optional(Schema.String),
   price_type: Schema.optional(Schema.String),
-  unit_price_sek: Schema.optional(Schema.Number.pipe(Schema.nonNegative())),
+  unit_price_sek: Schema.optional(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0))),
   unit: Schema.optional(Schema.String),
-  quantity: Schema.optional(Schema.Number.pipe(Schema.nonNegative())),
+  quantity: Schema.optional(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0))),
   confirmed_at: DateTimeString,
   terms_version: Schema.String,
   customer_confirmation_status: Schema.optional(Status),
@@ -91,8 +91,8 @@ export type ConfirmedBooking = typeof ConfirmedBooking.Type
  * message was recorded for a sandbox partner instead of sent.
  */
 export const Delivery = Schema.Struct({
-  status: Schema.Literal("pending", "sent", "skipped", "failed", "unknown"),
-  channel: Schema.Literal("email", "webhook", "none", "sandbox", "unknown"),
+  status: Schema.Literals(["pending", "sent", "skipped", "failed", "unknown"]),
+  channel: Schema.Literals(["email", "webhook", "none", "sandbox", "unknown"]),
   attempts: Schema.optional(Schema.Int),
   will_retry: Schema.optional(Schema.Boolean),
   next_attempt_at: Schema.optional(DateTimeString)
@@ -118,7 +118,7 @@ export const BookingConfirmationResponse = Schema.Struct({
 })
 export type BookingConfirmationResponse = typeof BookingConfirmationResponse.Type
 
-export const BookingStatusResponse = Schema.Union(
+export const BookingStatusResponse = Schema.Union([
   Schema.Struct({
     ok: Schema.Literal(true),
     spec_version: Schema.Literal(bookingsSpecVersion),
@@ -133,7 +133,7 @@ export const BookingStatusResponse = Schema.Union(
     ...bookingFacts,
     safe_next_step: Schema.String
   })
-)
+])
 export type BookingStatusResponse = typeof BookingStatusResponse.Type
 
 export class PriceChanged extends ContractError<PriceChanged>()(

@@ -1,24 +1,23 @@
-import { Either, Redacted, Schema } from "effect"
+import { Redacted, Result, Schema } from "effect"
 import { VerticalId } from "./Catalog.js"
 import { ContractError } from "./Errors.js"
-import { ProviderId, ServiceId } from "./Ids.js"
 
-// Bounded so that even a claim set of worst-case strings (six JSON bytes per UTF-16 unit)
+// Branded as Ids.ts brands ProviderId and ServiceId, on the bounded claim. Bounded so that even a claim set of worst-case strings (six JSON bytes per UTF-16 unit)
 // signs to a booking_option_id well under the spec's 24000 characters.
-const Claim = Schema.String.pipe(Schema.maxLength(256))
+const Claim = Schema.String.check(Schema.isMaxLength(256))
 
-const Sek = Schema.Int.pipe(Schema.nonNegative())
+const Sek = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 /** Milliseconds since the epoch, within the range a Date can hold. */
-const EpochMillis = Schema.Int.pipe(Schema.between(0, 8_640_000_000_000_000))
+const EpochMillis = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 8_640_000_000_000_000 }))
 
 /** A five-digit Swedish postcode as a number: "111 22" is 11122. */
-const PostcodeNumber = Schema.Int.pipe(Schema.between(10000, 99999))
+const PostcodeNumber = Schema.Int.check(Schema.isBetween({ minimum: 10000, maximum: 99999 }))
 
 /** Everything the confirm step needs to revalidate an option without trusting the caller. */
 export const SignedOption = Schema.Struct({
-  providerId: Claim.pipe(Schema.compose(ProviderId)),
-  serviceId: Claim.pipe(Schema.compose(ServiceId)),
+  providerId: Claim.pipe(Schema.brand("ProviderId")),
+  serviceId: Claim.pipe(Schema.brand("ServiceId")),
   verticalId: VerticalId,
   jobTypeId: Claim,
   amountSek: Sek,
@@ -26,7 +25,7 @@ export const SignedOption = Schema.Struct({
   priceType: Claim,
   unitPriceSek: Schema.optional(Sek),
   unit: Schema.optional(Claim),
-  quantity: Schema.optional(Schema.Finite.pipe(Schema.nonNegative())),
+  quantity: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
   slotStart: EpochMillis,
   slotEnd: EpochMillis,
   termsVersion: Claim,
@@ -35,9 +34,9 @@ export const SignedOption = Schema.Struct({
   /** The zone the search was made in; the confirmation labels the slot in it. */
   timeZone: Schema.optional(Claim),
   expiresAt: EpochMillis,
-  nonce: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{16}$/))
-}).pipe(
-  Schema.filter((option) => option.slotStart < option.slotEnd || "slotStart must be before slotEnd", {
+  nonce: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{16}$/))
+}).check(
+  Schema.makeFilter((option) => option.slotStart < option.slotEnd || "slotStart must be before slotEnd", {
     identifier: "SignedOption"
   })
 )
@@ -75,10 +74,10 @@ export interface SigningKey {
 }
 
 /**
- * `kid:secret,kid2:secret2`, blanks ignored. The message of a Left never quotes a secret,
+ * `kid:secret,kid2:secret2`, blanks ignored. The message of a failure never quotes a secret,
  * since it ends up in the start-up error.
  */
-export const parseSigningKeys = (raw: string): Either.Either<ReadonlyArray<SigningKey>, string> => {
+export const parseSigningKeys = (raw: string): Result.Result<ReadonlyArray<SigningKey>, string> => {
   const entries = raw
     .split(",")
     .map((entry) => entry.trim())
@@ -89,13 +88,13 @@ export const parseSigningKeys = (raw: string): Either.Either<ReadonlyArray<Signi
     const kid = colon < 0 ? "" : entry.slice(0, colon)
     const secret = entry.slice(colon + 1)
     if (!kidPattern.test(kid)) {
-      return Either.left(`entry ${index + 1} is not kid:secret with a kid of 1 to 32 characters from A-Z a-z 0-9 _ -`)
+      return Result.fail(`entry ${index + 1} is not kid:secret with a kid of 1 to 32 characters from A-Z a-z 0-9 _ -`)
     }
     if (Buffer.byteLength(secret, "utf8") < MIN_SECRET_BYTES) {
-      return Either.left(`key "${kid}" has a secret shorter than ${MIN_SECRET_BYTES} bytes`)
+      return Result.fail(`key "${kid}" has a secret shorter than ${MIN_SECRET_BYTES} bytes`)
     }
-    if (keys.some((key) => key.kid === kid)) return Either.left(`key "${kid}" is listed twice`)
+    if (keys.some((key) => key.kid === kid)) return Result.fail(`key "${kid}" is listed twice`)
     keys.push({ kid, secret: Redacted.make(secret) })
   }
-  return Either.right(keys)
+  return Result.succeed(keys)
 }

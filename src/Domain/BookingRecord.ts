@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { BookingId, ProviderId, ServiceId } from "./Ids.js"
 import type { PriceFacts } from "./Pricing.js"
 
@@ -13,8 +13,8 @@ export const NewBooking = Schema.Struct({
   verticalId: Schema.String,
   jobTypeId: Schema.String,
   serviceLabelSv: Schema.String,
-  slotStart: Schema.DateFromSelf,
-  slotEnd: Schema.DateFromSelf,
+  slotStart: Schema.Date,
+  slotEnd: Schema.Date,
   slotLabel: Schema.String,
   timeZone: Schema.String,
   priceSek: Schema.Number,
@@ -32,14 +32,14 @@ export const NewBooking = Schema.Struct({
   consent: Schema.Unknown,
   source: Schema.String,
   externalReference: Schema.NullOr(Schema.String),
-  confirmedAt: Schema.DateFromSelf,
+  confirmedAt: Schema.Date,
   sandbox: Schema.Boolean
 })
 export type NewBooking = typeof NewBooking.Type
 
 /** A booking as it is read back for its partner: what the response tells, never the customer's details. */
-export const StoredBooking = NewBooking.pipe(
-  Schema.pick(
+export const StoredBooking = NewBooking.mapFields(
+  Struct.pick([
     "id",
     "requestId",
     "providerId",
@@ -58,7 +58,7 @@ export const StoredBooking = NewBooking.pipe(
     "termsVersion",
     "confirmedAt",
     "sandbox"
-  )
+  ])
 )
 export type StoredBooking = typeof StoredBooking.Type
 

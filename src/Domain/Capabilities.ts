@@ -104,7 +104,7 @@ export const geographicScope = {
   note: "Only jobs at Swedish addresses (five-digit Swedish postcodes, NNN NN) can be searched, booked or requested."
 } as const
 
-const Endpoint = Schema.Struct({ method: Schema.Literal("GET", "POST"), path: Schema.String })
+const Endpoint = Schema.Struct({ method: Schema.Literals(["GET", "POST"]), path: Schema.String })
 
 /**
  * The contract calls auth, idempotency and geographic_scope free-form; they are spelled out here
@@ -149,7 +149,7 @@ export const SupportedVertical = Schema.Struct({
   safe_next_step: Schema.String,
   provider_supply: Schema.Literal("indexed"),
   direct_booking_supply: Schema.Literal("search_required"),
-  fixed_price_service_count: Schema.Int.pipe(Schema.nonNegative()),
+  fixed_price_service_count: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   job_types: Schema.Array(CapabilityJobType)
 })
 

@@ -1,5 +1,5 @@
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
+import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import { VerticalId } from "./Catalog.js"
 
 /**
@@ -37,10 +37,15 @@ export const ContractError =
     status: number,
     description: string,
     carries: Carries = [] as unknown as Carries
-  ) =>
-    Schema.TaggedError<Self>()(tag, detailsOf(carries), HttpApiSchema.annotations({ status, description }))
+  ) => {
+    statusByTag.set(tag, status)
+    return Schema.TaggedError<Self>()(tag, detailsOf(carries), { httpApiStatus: status, description })
+  }
 
-export type ErrorClass = Schema.Schema.AnyNoContext & { readonly _tag: string }
+/** Each error code's HTTP status, for the wire form (HttpApi reads the same status from the annotation). */
+const statusByTag = new Map<string, number>()
+
+export type ErrorClass = Schema.Top & { readonly identifier: string }
 
 export const ErrorBodyFields = Schema.Struct({
   ok: Schema.Literal(false),
@@ -51,21 +56,25 @@ export const ErrorBodyFields = Schema.Struct({
 export type ErrorBody = typeof ErrorBodyFields.Type
 
 /** The section 7 wire form of an error class, keeping the class's status annotation. */
-export const errorBody = <E extends ErrorClass>(error: E): Schema.Schema<Schema.Schema.Type<E>, ErrorBody> => {
-  const status = HttpApiSchema.getStatusError(error)
+export const errorBody = <E extends ErrorClass>(error: E): Schema.Codec<E["Type"], ErrorBody> => {
+  const status = statusByTag.get(error.identifier)!
   const body = Schema.Struct({
     ok: Schema.Literal(false),
-    error: Schema.Literal(error._tag),
+    error: Schema.Literal(error.identifier),
     status: Schema.Literal(status),
     ...errorDetails
   })
-  const target = error as unknown as Schema.Schema<{ readonly _tag: string }, { readonly _tag: string }>
-  const wire = Schema.transform(body, target, {
-    strict: false,
-    decode: ({ ok: _ok, error: tag, status: _status, ...rest }) => ({ ...rest, _tag: tag }),
-    encode: ({ _tag, ...rest }) => ({ ...rest, ok: false as const, error: _tag, status })
-  }).annotations(HttpApiSchema.annotations({ status }))
-  return wire as unknown as Schema.Schema<Schema.Schema.Type<E>, ErrorBody>
+  const wire = body.pipe(
+    Schema.decodeTo(
+      error,
+      SchemaTransformation.transform<any, any>({
+        decode: ({ ok: _ok, error: tag, status: _status, ...rest }) => ({ ...rest, _tag: tag }),
+        encode: ({ _tag, ...rest }) => ({ ...rest, ok: false as const, error: _tag, status })
+      }) as never
+    ),
+    HttpApiSchema.status(status)
+  )
+  return wire as unknown as Schema.Codec<E["Type"], ErrorBody>
 }
 
 export class InvalidRequest extends ContractError<InvalidRequest>()(

@@ -9,5 +9,5 @@ export const ServiceId = Schema.String.pipe(Schema.brand("ServiceId"))
 export type ServiceId = typeof ServiceId.Type
 
 /** A booking's id, shared with its calendar entry and the subject of its notifications. */
-export const BookingId = Schema.UUID.pipe(Schema.brand("BookingId"))
+export const BookingId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("BookingId"))
 export type BookingId = typeof BookingId.Type

@@ -2,17 +2,25 @@ import { Schema } from "effect"
 import { isValidTimeZone, providerTimeZone } from "./Zone.js"
 
 /**
- * "No extra properties" is part of the contract, and Effect Schema ignores excess properties
- * by default; every request body goes through this so an unknown key is an error everywhere.
+ * How every request body is decoded: "no extra properties" is part of the contract, and Effect
+ * Schema ignores excess properties by default, so an unknown key is an error everywhere; every
+ * issue is reported, not the first. Effect 4 reads these as options of the decode, not as an
+ * annotation of the schema: the Api carries them (HttpApi.PayloadParseOptions) and the MCP tools
+ * and the tests decode with them.
  */
-export const strictInput = <S extends Schema.Schema.Any>(schema: S): S =>
-  schema.annotations({ parseOptions: { onExcessProperty: "error", errors: "all" } }) as S
+export const inputParseOptions = { onExcessProperty: "error", errors: "all" } as const
+
+/** A request body's schema; its decoding options are inputParseOptions (see there). */
+export const strictInput = <S extends Schema.Top>(schema: S): S => schema
 
 /**
  * An optional input field that may be absent but not `undefined`: JSON has no undefined, and
- * without `exact` every error on the field would also say "Expected undefined".
+ * an `undefined` member would add "Expected undefined" to every error on the field.
  */
-export const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+export const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
+
+/** Text with no leading or trailing whitespace and at least one character. */
+export const NonEmptyTrimmedString = Schema.Trimmed.check(Schema.isNonEmpty())
 
 /** Code points, as the contract's and JSON Schema's lengths count, not UTF-16 units; stops past `limit`. */
 const codePointsUpTo = (s: string, limit: number) => {
@@ -26,8 +34,8 @@ const codePointsUpTo = (s: string, limit: number) => {
  * is blank, not text: an optional field given as "   " is refused rather than read as absent.
  */
 export const text = (min: number, max: number) =>
-  Schema.String.pipe(
-    Schema.filter(
+  Schema.String.check(
+    Schema.makeFilter(
       (s) => {
         if (s.length > 0 && s.trim().length === 0) return "must not be blank"
         const length = codePointsUpTo(s, max)
@@ -38,9 +46,8 @@ export const text = (min: number, max: number) =>
             : true
       },
       {
-        jsonSchema: { minLength: min, maxLength: max },
-        arbitrary: () => (fc) =>
-          fc.string({ minLength: min, maxLength: Math.min(max, min + 40) }).filter((s) => s.trim().length > 0)
+        toJsonSchema: () => ({ minLength: min, maxLength: max }),
+        arbitraryConstraint: { minLength: min, maxLength: Math.min(max, min + 40) }
       }
     )
   )
@@ -125,20 +132,14 @@ const isCalendarInstant = (s: string) => {
 }
 
 /** An RFC 3339 date-time with an explicit offset or Z, e.g. 2026-11-23T08:00:00+01:00. */
-export const DateTimeString = Schema.String.pipe(
-  Schema.filter(
+export const DateTimeString = Schema.String.check(
+  Schema.makeFilter(
     (s) => isCalendarInstant(s) || "must be a real date-time with an offset, e.g. 2026-11-23T08:00:00+01:00",
-    {
-      jsonSchema: { format: "date-time" },
-      arbitrary: () => (fc) =>
-        fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01") }).map((d) => d.toISOString())
-    }
+    { toJsonSchema: () => ({ format: "date-time" }) }
   )
 )
 
 /** An IANA time zone this runtime knows, so search and request creation refuse the same names. */
-export const TimeZoneInput = text(2, 80).pipe(
-  Schema.filter((zone) => isValidTimeZone(zone) || `must be an IANA time zone such as ${providerTimeZone}`, {
-    arbitrary: () => (fc) => fc.constantFrom(providerTimeZone, "Europe/London", "America/New_York", "UTC")
-  })
+export const TimeZoneInput = text(2, 80).check(
+  Schema.makeFilter((zone: string) => isValidTimeZone(zone) || `must be an IANA time zone such as ${providerTimeZone}`)
 )

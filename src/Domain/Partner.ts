@@ -4,7 +4,7 @@ import { Context } from "effect"
  * The authenticated caller of a request; idempotency keys and bookings are scoped to it. A
  * sandbox partner's bookings and requests are marked and never reach a provider or a customer.
  */
-export class Partner extends Context.Tag("Booking/Partner")<
+export class Partner extends Context.Service<
   Partner,
   { readonly id: string; readonly name: string; readonly sandbox: boolean }
->() {}
+>()("Booking/Partner") {}

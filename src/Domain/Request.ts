@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { Customer } from "./Booking.js"
 import { requestsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
@@ -10,8 +10,8 @@ export const RequestLocation = Schema.Struct({
   input: optional(text(2, 500)),
   address: optional(text(2, 500)),
   postcode: optional(text(3, 40))
-}).pipe(
-  Schema.filter(
+}).check(
+  Schema.makeFilter(
     (location) =>
       location.input !== undefined ||
       location.address !== undefined ||
@@ -20,14 +20,14 @@ export const RequestLocation = Schema.Struct({
   )
 )
 
-export const CustomerNextStep = Schema.Literal("home_visit", "price_info", "contact_me", "direct_booking")
+export const CustomerNextStep = Schema.Literals(["home_visit", "price_info", "contact_me", "direct_booking"])
 
 export const ServiceRequestCreate = strictInput(
   Schema.Struct({
     spec_version: optional(Schema.Literal(requestsSpecVersion)),
     ...describedJob,
-    user_consent_confirmed: Schema.Literal(true).annotations({
-      message: () => "must be true: ask the user for consent before sending personal data"
+    user_consent_confirmed: Schema.Literal(true).annotate({
+      message: "must be true: ask the user for consent before sending personal data"
     }),
     user_consent_statement: optional(text(8, 500)),
     consent_collected_at: optional(DateTimeString),
@@ -35,14 +35,14 @@ export const ServiceRequestCreate = strictInput(
     customer: Customer,
     location: RequestLocation,
     timing: Timing,
-    budget_sek: optional(Schema.Int.pipe(Schema.between(0, 10_000_000))),
+    budget_sek: optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000_000 }))),
     details: optional(FreeFormDetails),
     customer_next_step: optional(CustomerNextStep),
-    source: Schema.optionalWith(text(1, 80), { exact: true, default: () => "external_model" }),
+    source: text(1, 80).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("external_model"))),
     external_reference: optional(text(1, 160)),
     idempotency_key: optional(text(1, 200)),
-    locale: Schema.optionalWith(text(2, 32), { exact: true, default: () => "sv-SE" }),
-    timezone: Schema.optionalWith(TimeZoneInput, { exact: true, default: () => providerTimeZone })
+    locale: text(2, 32).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("sv-SE"))),
+    timezone: TimeZoneInput.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(providerTimeZone)))
   })
 )
 export type ServiceRequestCreate = typeof ServiceRequestCreate.Type
@@ -64,10 +64,10 @@ export const ProviderCandidate = Schema.Struct({
  * can receive it: see `reason`), `unknown` (the delivery state could not be read).
  */
 export const Handoff = Schema.Struct({
-  status: Schema.Literal("sent", "queued", "not_sent", "unknown"),
-  providers_reached: Schema.Int.pipe(Schema.nonNegative()),
-  providers_pending: Schema.Int.pipe(Schema.nonNegative()),
-  reason: Schema.optional(Schema.Literal("no_postcode", "no_candidates", "no_reachable_candidates"))
+  status: Schema.Literals(["sent", "queued", "not_sent", "unknown"]),
+  providers_reached: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  providers_pending: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  reason: Schema.optional(Schema.Literals(["no_postcode", "no_candidates", "no_reachable_candidates"]))
 })
 export type Handoff = typeof Handoff.Type
 
@@ -77,10 +77,10 @@ export const CreatedRequest = Schema.Struct({
   status: Schema.Literal("ready_to_send"),
   vertical_id: VerticalId,
   job_type_id: Schema.String,
-  taxonomy_confidence: Schema.Literal("high", "medium", "low"),
+  taxonomy_confidence: Schema.Literals(["high", "medium", "low"]),
   customer_next_step: CustomerNextStep,
   booking_mode: Schema.optional(Schema.String),
-  candidate_provider_count: Schema.Int.pipe(Schema.nonNegative()),
+  candidate_provider_count: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   provider_candidates: Schema.Array(ProviderCandidate),
   persistence_status: Schema.optional(Schema.Literal("stored")),
   persistence_backend: Schema.optional(Schema.Literal("postgresql")),

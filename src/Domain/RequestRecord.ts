@@ -1,14 +1,14 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { VerticalId } from "./Catalog.js"
 import { CreatedRequest, CustomerNextStep, ProviderCandidate } from "./Request.js"
 
 /** What became of the hand-off when the request was stored; the outbox tells the rest. */
-export const HandoffPlan = Schema.Literal("queued", "no_candidates", "no_reachable_candidates")
+export const HandoffPlan = Schema.Literals(["queued", "no_candidates", "no_reachable_candidates"])
 export type HandoffPlan = typeof HandoffPlan.Type
 
 /** A follow-up request as it is written: the decisions, the body as sent and the consent record. */
 export const NewRequest = Schema.Struct({
-  id: Schema.UUID,
+  id: Schema.String.check(Schema.isUUID()),
   sessionId: Schema.String,
   partnerId: Schema.String,
   verticalId: VerticalId,
@@ -20,14 +20,14 @@ export const NewRequest = Schema.Struct({
   consent: Schema.Unknown,
   candidates: Schema.Array(ProviderCandidate),
   handoff: HandoffPlan,
-  createdAt: Schema.DateFromSelf,
+  createdAt: Schema.Date,
   sandbox: Schema.Boolean
 })
 export type NewRequest = typeof NewRequest.Type
 
 /** A request as it is read back for its partner: what the response tells, never the customer's details. */
 export const StoredRequest = Schema.Struct({
-  ...NewRequest.pick(
+  ...Struct.pick(NewRequest.fields, [
     "id",
     "sessionId",
     "verticalId",
@@ -38,7 +38,7 @@ export const StoredRequest = Schema.Struct({
     "candidates",
     "handoff",
     "sandbox"
-  ).fields,
+  ]),
   hasPostcode: Schema.Boolean
 })
 export type StoredRequest = typeof StoredRequest.Type

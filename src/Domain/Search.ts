@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
 import { nestingDepth, optional, strictInput, TimeZoneInput, text } from "./Input.js"
@@ -6,7 +6,7 @@ import { Postcode } from "./Supply.js"
 import { providerTimeZone } from "./Zone.js"
 
 export const BookingSearchLocation = Schema.Struct({
-  country_code: Schema.Literal("SE").annotations({ message: () => "must be SE: the service covers Sweden only" }),
+  country_code: Schema.Literal("SE").annotate({ message: "must be SE: the service covers Sweden only" }),
   postcode: Postcode,
   city: optional(text(2, 120))
 })
@@ -15,8 +15,8 @@ export type BookingSearchLocation = typeof BookingSearchLocation.Type
 export const Timing = Schema.Struct({
   preferred_time_text: optional(text(2, 500)),
   urgency: optional(text(2, 240))
-}).pipe(
-  Schema.filter((timing) =>
+}).check(
+  Schema.makeFilter((timing) =>
     timing.preferred_time_text !== undefined || timing.urgency !== undefined
       ? true
       : "must have preferred_time_text or urgency"
@@ -36,8 +36,8 @@ const tooManyKeys = (value: unknown): boolean =>
  * keys it knows (the moving facts and the quantities unit prices need) and ignores the rest;
  * it never stores or logs `details`.
  */
-export const FreeFormDetails = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
-  Schema.filter(
+export const FreeFormDetails = Schema.Record(Schema.String, Schema.Unknown).check(
+  Schema.makeFilter(
     (details) =>
       nestingDepth(details, detailsBounds.depth) > detailsBounds.depth
         ? `must be nested at most ${detailsBounds.depth} levels deep`
@@ -55,7 +55,7 @@ export const FreeFormDetails = Schema.Record({ key: Schema.String, value: Schema
 )
 
 /** A JSON object of any properties, said as such in the OpenAPI document. */
-export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+export const JsonObject = Schema.Record(Schema.String, Schema.Unknown).annotate({
   jsonSchema: { type: "object", additionalProperties: true }
 })
 
@@ -77,14 +77,14 @@ export const BookingSearchRequest = strictInput(
     destination_location: optional(BookingSearchLocation),
     timing: Timing,
     details: optional(SearchDetails),
-    locale: Schema.optionalWith(text(2, 32), { default: () => "sv-SE" }),
-    timezone: Schema.optionalWith(TimeZoneInput, { default: () => providerTimeZone })
+    locale: text(2, 32).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("sv-SE"))),
+    timezone: TimeZoneInput.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(providerTimeZone)))
   })
 )
 export type BookingSearchRequest = typeof BookingSearchRequest.Type
 
-const DateTime = Schema.String.annotations({ format: "date-time" })
-const Uri = Schema.String.annotations({ format: "uri" })
+const DateTime = Schema.String.annotate({ format: "date-time" })
+const Uri = Schema.String.annotate({ format: "uri" })
 
 export const BookingOption = Schema.Struct({
   booking_option_id: Schema.String,
@@ -104,13 +104,13 @@ export const BookingOption = Schema.Struct({
   }),
   slot: Schema.Struct({ start_at: DateTime, end_at: DateTime, label: Schema.String }),
   price: Schema.Struct({
-    amount_sek: Schema.Int.pipe(Schema.nonNegative()),
+    amount_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
     currency: Schema.Literal("SEK"),
     pricing_model: Schema.String,
     price_type: Schema.String,
-    unit_price_sek: Schema.optional(Schema.Number.pipe(Schema.nonNegative())),
+    unit_price_sek: Schema.optional(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0))),
     unit: Schema.optional(Schema.String),
-    quantity: Schema.optional(Schema.Number.pipe(Schema.nonNegative()))
+    quantity: Schema.optional(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0)))
   }),
   scope: Schema.Struct({
     included_sv: Schema.optional(Schema.Array(Schema.String)),
@@ -135,7 +135,7 @@ export const BookingSearchResponse = Schema.Struct({
   provider_selected: Schema.Literal(false),
   booking_created: Schema.Literal(false),
   direct_booking_available: Schema.Boolean,
-  option_count: Schema.Int.pipe(Schema.nonNegative()),
+  option_count: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   options: Schema.Array(BookingOption),
   requested_time_window: Schema.optional(Schema.Struct({ start_at: DateTime, end_at: DateTime, label: Schema.String })),
   fallback: Schema.optional(

@@ -1,12 +1,12 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
 import { ProviderId, ServiceId } from "./Ids.js"
-import { optional } from "./Input.js"
+import { NonEmptyTrimmedString, optional } from "./Input.js"
 
 /** Swedish postcode: three digits, an optional single space, two digits ("111 22", "11122"). */
-export const Postcode = Schema.String.pipe(
-  Schema.pattern(/^\d{3}\s?\d{2}$/, {
-    message: () => "must be a Swedish postcode: three digits, an optional space, two digits (NNN NN)"
+export const Postcode = Schema.String.check(
+  Schema.isPattern(/^\d{3}\s?\d{2}$/, {
+    message: "must be a Swedish postcode: three digits, an optional space, two digits (NNN NN)"
   })
 )
 
@@ -18,11 +18,11 @@ export const formatPostcode = (postcode: number): string => {
   return `${digits.slice(0, 3)} ${digits.slice(3)}`
 }
 
-const LocalTime = Schema.String.pipe(
-  Schema.pattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: () => "must be a local time HH:MM" })
+const LocalTime = Schema.String.check(
+  Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a local time HH:MM" })
 )
 
-const Sv = Schema.Array(Schema.NonEmptyTrimmedString)
+const Sv = Schema.Array(NonEmptyTrimmedString)
 
 export const ServiceScope = Schema.Struct({
   included_sv: optional(Sv),
@@ -33,8 +33,8 @@ export const ServiceScope = Schema.Struct({
 })
 export type ServiceScope = typeof ServiceScope.Type
 
-const HttpsUrl = Schema.String.pipe(
-  Schema.filter(
+const HttpsUrl = Schema.String.check(
+  Schema.makeFilter(
     (s) => {
       try {
         return ["https:", "http:"].includes(new URL(s).protocol)
@@ -42,14 +42,14 @@ const HttpsUrl = Schema.String.pipe(
         return false
       }
     },
-    { message: () => "must be an absolute http(s) URL" }
+    { message: "must be an absolute http(s) URL" }
   )
 )
 
 export const Terms = Schema.Struct({
-  version: Schema.String.pipe(Schema.minLength(8), Schema.maxLength(240)),
+  version: Schema.String.check(Schema.isMinLength(8), Schema.isMaxLength(240)),
   url: HttpsUrl,
-  sections: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  sections: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)),
   source_urls: Schema.Array(HttpsUrl)
 })
 export type Terms = typeof Terms.Type
@@ -62,63 +62,60 @@ export const unitPricedModels = [
 ] as const satisfies ReadonlyArray<PricingModel>
 
 export const ProviderService = Schema.Struct({
-  service_id: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9_]{2,119}$/)),
+  service_id: Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_]{2,119}$/)),
   vertical_id: VerticalId,
   job_type_id: Schema.String,
-  label_sv: Schema.NonEmptyTrimmedString,
-  label_en: optional(Schema.NonEmptyTrimmedString),
+  label_sv: NonEmptyTrimmedString,
+  label_en: optional(NonEmptyTrimmedString),
   pricing_model: PricingModel,
   price_type: PriceType,
-  amount_sek: optional(Schema.Int.pipe(Schema.nonNegative())),
-  unit_price_sek: optional(Schema.Int.pipe(Schema.nonNegative())),
+  amount_sek: optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
+  unit_price_sek: optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
   // A booking option carries the unit as a claim of at most 256 characters (Domain/BookingOption.ts).
-  unit: optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(120))),
-  duration_minutes: Schema.Int.pipe(Schema.between(15, 1440)),
+  unit: optional(NonEmptyTrimmedString.check(Schema.isMaxLength(120))),
+  duration_minutes: Schema.Int.check(Schema.isBetween({ minimum: 15, maximum: 1440 })),
   scope: ServiceScope,
   terms: Terms,
-  active: Schema.optionalWith(Schema.Boolean, { default: () => true })
-}).pipe(
-  Schema.filter((service) =>
+  active: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(true)))
+}).check(
+  Schema.makeFilter((service) =>
     (unitPricedModels as ReadonlyArray<string>).includes(service.pricing_model)
       ? service.unit_price_sek !== undefined && service.unit !== undefined
         ? true
-        : { path: ["unit_price_sek"], message: `a ${service.pricing_model} service needs unit_price_sek and unit` }
+        : { path: ["unit_price_sek"], issue: `a ${service.pricing_model} service needs unit_price_sek and unit` }
       : service.amount_sek !== undefined
         ? true
-        : { path: ["amount_sek"], message: `a ${service.pricing_model} service needs amount_sek` }
+        : { path: ["amount_sek"], issue: `a ${service.pricing_model} service needs amount_sek` }
   )
 )
 export type ProviderService = typeof ProviderService.Type
 
 export const WorkingHours = Schema.Struct({
-  iso_weekday: Schema.Int.pipe(Schema.between(1, 7)),
+  iso_weekday: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 })),
   opens: LocalTime,
   closes: LocalTime
-}).pipe(Schema.filter((h) => h.opens < h.closes || { path: ["closes"], message: "must be after opens" }))
+}).check(Schema.makeFilter((h) => h.opens < h.closes || { path: ["closes"], issue: "must be after opens" }))
 
 /** Swedish postcodes run from 100 00; the wire pattern alone would also let 012 34 through. */
-const AreaPostcode = Postcode.pipe(Schema.filter((p) => postcodeNumber(p) >= 10000 || "must be 100 00 or above"))
+const AreaPostcode = Postcode.check(Schema.makeFilter((p) => postcodeNumber(p) >= 10000 || "must be 100 00 or above"))
 
-export const PostcodeArea = Schema.Struct({ from: AreaPostcode, to: AreaPostcode }).pipe(
-  Schema.filter(
-    (a) => postcodeNumber(a.from) <= postcodeNumber(a.to) || { path: ["to"], message: "must not be before from" }
+export const PostcodeArea = Schema.Struct({ from: AreaPostcode, to: AreaPostcode }).check(
+  Schema.makeFilter(
+    (a) => postcodeNumber(a.from) <= postcodeNumber(a.to) || { path: ["to"], issue: "must not be before from" }
   )
 )
 
 export const Provider = Schema.Struct({
-  id: Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9_-]{1,63}$/)),
-  name: Schema.NonEmptyTrimmedString,
-  city: Schema.NonEmptyTrimmedString,
-  rating_label: optional(Schema.NonEmptyTrimmedString),
-  active: Schema.optionalWith(Schema.Boolean, { default: () => true }),
-  notify: Schema.optionalWith(
-    Schema.Struct({
-      email: optional(Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/))),
-      webhook_url: optional(HttpsUrl),
-      webhook_secret: optional(Schema.String.pipe(Schema.minLength(16)))
-    }),
-    { default: () => ({}) }
-  ),
+  id: Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9_-]{1,63}$/)),
+  name: NonEmptyTrimmedString,
+  city: NonEmptyTrimmedString,
+  rating_label: optional(NonEmptyTrimmedString),
+  active: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(true))),
+  notify: Schema.Struct({
+    email: optional(Schema.String.check(Schema.isPattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/))),
+    webhook_url: optional(HttpsUrl),
+    webhook_secret: optional(Schema.String.check(Schema.isMinLength(16)))
+  }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed({}))),
   areas: Schema.NonEmptyArray(PostcodeArea),
   working_hours: Schema.Array(WorkingHours),
   services: Schema.Array(ProviderService)
@@ -127,12 +124,12 @@ export type Provider = typeof Provider.Type
 
 export const SupplyFile = Schema.Struct({
   providers: Schema.Array(Provider)
-}).annotations({ parseOptions: { onExcessProperty: "error", errors: "all" } })
+}).annotate({ parseOptions: { onExcessProperty: "error", errors: "all" } })
 export type SupplyFile = typeof SupplyFile.Type
 
 /** Working hours as the slot rules read them from the database: local "HH:MM" on an ISO weekday. */
 export const OpeningHours = Schema.Struct({
-  isoWeekday: Schema.Int.pipe(Schema.between(1, 7)),
+  isoWeekday: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 })),
   opens: LocalTime,
   closes: LocalTime
 })
@@ -169,7 +166,7 @@ export const OfferedService = Schema.Struct({
   termsSections: Terms.fields.sections,
   termsSourceUrls: Schema.Array(Schema.String),
   hours: Schema.Array(OpeningHours)
-}).annotations(asStored)
+}).annotate(asStored)
 export type OfferedService = typeof OfferedService.Type
 
 /** A provider and one of its services as they are now (the service's columns are null when it has no such service). */
@@ -193,5 +190,5 @@ export const CurrentOffer = Schema.Struct({
   servesPostcode: Schema.Boolean,
   servesDestination: Schema.Boolean,
   hours: Schema.Array(OpeningHours)
-}).annotations(asStored)
+}).annotate(asStored)
 export type CurrentOffer = typeof CurrentOffer.Type

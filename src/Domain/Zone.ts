@@ -14,7 +14,7 @@ export const DAY = 24 * HOUR
 
 export type Zone = DateTime.TimeZone.Named
 
-const providerZone = DateTime.zoneUnsafeMakeNamed(providerTimeZone)
+const providerZone = DateTime.zoneMakeNamedUnsafe(providerTimeZone)
 const named = new Map<string, Option.Option<Zone>>()
 
 /**
@@ -65,7 +65,7 @@ const QUARTER = 15 * MINUTE
 
 // Every transition since 1970 in the tz database falls on a quarter-hour boundary, so one offset holds for a quarter.
 const offsetOfQuarter = memoPerZone((zone, quarter) =>
-  DateTime.zonedOffset(DateTime.unsafeMakeZoned(quarter * QUARTER, { timeZone: zone }))
+  DateTime.zonedOffset(DateTime.makeZonedUnsafe(quarter * QUARTER, { timeZone: zone }))
 )
 
 /** The zone's UTC offset at an instant. */
@@ -75,7 +75,7 @@ export const wallClockOf = (instant: number, zone: Zone): number => instant + of
 
 const compatibleInstant = memoPerZone((zone, wallClock) =>
   DateTime.toEpochMillis(
-    DateTime.unsafeMakeZoned(wallClock, { timeZone: zone, adjustForTimeZone: true, disambiguation: "compatible" })
+    DateTime.makeZonedUnsafe(wallClock, { timeZone: zone, adjustForTimeZone: true, disambiguation: "compatible" })
   )
 )
 
@@ -113,7 +113,7 @@ export const isoWeekday = (day: number): number => ((((Math.floor(day / DAY) + 3
 // formatIsoOffset writes milliseconds (".000+01:00"); the contract's times have none.
 const isoToTheSecond = memoPerZone((zone, wholeSeconds) => {
   const iso = DateTime.formatIsoOffset(
-    DateTime.unsafeMakeZoned(wholeSeconds, { timeZone: offsetAt(wholeSeconds, zone) })
+    DateTime.makeZonedUnsafe(wholeSeconds, { timeZone: offsetAt(wholeSeconds, zone) })
   )
   return `${iso.slice(0, -10)}${iso.slice(-6)}`
 })
