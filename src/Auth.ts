@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Clock, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from "effect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { AppConfig } from "./AppConfig.js"
 import { Authentication, RequestAuthentication } from "./AuthApi.js"
 import { AuthNotConfigured, Unauthorized } from "./Domain/Errors.js"
@@ -79,7 +79,7 @@ export const makeAuthenticate = Effect.gen(function* () {
   )
   yield* refresh.pipe(Effect.orDie)
   yield* refresh.pipe(
-    Effect.catchAllCause((cause) => logFailureWarning("partner tokens could not be refreshed", cause)),
+    Effect.catchCause((cause) => logFailureWarning("partner tokens could not be refreshed", cause)),
     Effect.repeat(Schedule.spaced(tokenRefreshInterval)),
     Effect.forkScoped
   )
@@ -100,7 +100,7 @@ export const makeAuthenticate = Effect.gen(function* () {
     used.clear()
     return partners.markUsed(prefixes)
   }).pipe(
-    Effect.catchAllCause((cause) => logFailureWarning("token last-use could not be recorded", cause)),
+    Effect.catchCause((cause) => logFailureWarning("token last-use could not be recorded", cause)),
     Effect.repeat(Schedule.spaced(Duration.seconds(30))),
     Effect.forkScoped
   )
@@ -118,7 +118,7 @@ export const makeAuthenticate = Effect.gen(function* () {
       const found = yield* partners
         .liveToken(prefix)
         .pipe(
-          Effect.catchAllCause((cause) =>
+          Effect.catchCause((cause) =>
             Effect.as(logFailureWarning("a partner token could not be looked up", cause), Option.none<TokenEntry>())
           )
         )

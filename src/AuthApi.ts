@@ -1,6 +1,6 @@
-import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
-import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import { Schema } from "effect"
+import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
+import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import { AuthNotConfigured, errorBody, Unauthorized } from "./Domain/Errors.js"
 import { Partner } from "./Domain/Partner.js"
 
@@ -24,7 +24,7 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Boo
 export class RequestAuthentication extends HttpApiMiddleware.Tag<RequestAuthentication>()(
   "Booking/RequestAuthentication",
   {
-    failure: Schema.Union(errorBody(Unauthorized), errorBody(AuthNotConfigured)),
+    failure: Schema.Union([errorBody(Unauthorized), errorBody(AuthNotConfigured)]),
     provides: Partner,
     security
   }

@@ -1,6 +1,6 @@
-import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Schema } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
 import { DirectQuery } from "./Database.js"
 import type { BookingId, ProviderId, ServiceId } from "./Domain/Ids.js"
 import { asStored, OfferedService } from "./Domain/Supply.js"
@@ -11,7 +11,7 @@ import { Supply } from "./Supply.js"
 export const Candidate = Schema.Struct({
   ...OfferedService.fields,
   busy: Schema.Array(Schema.Tuple(Schema.Number, Schema.Number))
-}).annotations(asStored)
+}).annotate(asStored)
 export type Candidate = typeof Candidate.Type
 
 /** A search's question to the calendar: a job at a postcode (and destination), over a range in epoch ms. */

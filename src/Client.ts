@@ -7,11 +7,12 @@
  * method takes the body in its encoded (JSON) form and decodes it with the server's own schema,
  * which fills the defaults and refuses a body the server would refuse, before anything is sent.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpApiClient from "@effect/platform/HttpApiClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+
 import { Effect, Schema } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpApiClient from "effect/http-api/HttpApiClient"
 import { Api } from "./Api.js"
 import { BookingConfirmationRequest } from "./Domain/Booking.js"
 import { ServiceRequestCreate } from "./Domain/Request.js"

@@ -1,12 +1,12 @@
 import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import * as Migrator from "@effect/sql/Migrator"
-import * as SqlClient from "@effect/sql/SqlClient"
-import { SqlError } from "@effect/sql/SqlError"
-import * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Context, Duration, Effect, Layer, Option, Redacted, String as Str } from "effect"
+import * as Migrator from "effect/sql/Migrator"
+import * as SqlClient from "effect/sql/SqlClient"
+import { SqlError } from "effect/sql/SqlError"
+import * as Statement from "effect/sql/Statement"
 import * as Pg from "pg"
 import { AppConfig } from "./AppConfig.js"
 import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from "./EmbeddedPostgres.js"
@@ -122,10 +122,10 @@ const makePool = (url: Redacted.Redacted, options: PoolOptions) =>
  * the transaction's connection. An interrupted caller does not cancel the statement on the
  * server: it finishes within the statement timeout and its connection goes back to the pool.
  */
-export class DirectQuery extends Context.Tag("Database/DirectQuery")<
+export class DirectQuery extends Context.Service<
   DirectQuery,
   <A extends object>(statement: Statement.Statement<A>) => Effect.Effect<ReadonlyArray<A>, SqlError>
->() {}
+>()("Database/DirectQuery") {}
 
 const resultNames = Str.snakeToCamel
 const rowsNamed = Statement.defaultTransforms(resultNames, false).array
@@ -136,7 +136,7 @@ const rowsNamed = Statement.defaultTransforms(resultNames, false).array
  * connection retires it.
  */
 const runOnPool = <A extends object>(pool: Pg.Pool, text: string, params: ReadonlyArray<unknown>) =>
-  Effect.async<ReadonlyArray<A>, SqlError>((resume) => {
+  Effect.callback<ReadonlyArray<A>, SqlError>((resume) => {
     pool.connect((cause, client, release) => {
       if (cause || client === undefined) {
         resume(

@@ -1,14 +1,14 @@
 import type { IncomingMessage } from "node:http"
-import type * as HttpApi from "@effect/platform/HttpApi"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import type * as HttpApiError from "@effect/platform/HttpApiError"
-import type * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpMethod from "@effect/platform/HttpMethod"
-import * as HttpServerError from "@effect/platform/HttpServerError"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Effect, type Exit, Option, Stream } from "effect"
+import type * as HttpApp from "effect/http/HttpEffect"
+import * as HttpMethod from "effect/http/HttpMethod"
+import * as HttpServerError from "effect/http/HttpServerError"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import type * as HttpApi from "effect/http-api/HttpApi"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import type * as HttpApiError from "effect/http-api/HttpApiError"
 import { Api } from "./Api.js"
 import {
   InternalError,
@@ -94,7 +94,7 @@ const tooLarge = () => new PayloadTooLarge({ issues: [`body: must be at most ${m
  * destroyed socket would have given it a connection reset.
  */
 const readBody = (source: IncomingMessage) =>
-  Effect.async<Buffer, PayloadTooLarge>((resume) => {
+  Effect.callback<Buffer, PayloadTooLarge>((resume) => {
     const chunks: Array<Buffer> = []
     let bytes = 0
     const stop = () => {
@@ -298,7 +298,7 @@ export const errorContractFor = (api: typeof Api) =>
           // A GET, HEAD or OPTIONS payload is decoded from the query, never from a body (HttpMethod.hasBody).
           if (HttpMethod.hasBody(request.method)) jsonOnly(request)
           return httpApp.pipe(
-            Effect.catchAllCause((cause) => {
+            Effect.catchCause((cause) => {
               const failure = Cause.failureOption(cause as Cause.Cause<unknown>)
               if (Option.isSome(failure)) {
                 const error: unknown = failure.value
@@ -326,7 +326,7 @@ export const errorContractFor = (api: typeof Api) =>
               const defect = Cause.squash(cause)
               if (isBodyRefusal(defect)) return Effect.fail(defect)
               return logFailure("unexpected defect", cause).pipe(
-                Effect.zipRight(
+                Effect.andThen(
                   Effect.fail(
                     new InternalError({ safe_next_step: "Retry later; if it persists, contact the operator." })
                   )

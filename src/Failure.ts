@@ -39,4 +39,4 @@ export const logFailureWarning = (message: string, failure: unknown) =>
 export const failLogged =
   <E>(message: string, error: () => E) =>
   (cause: unknown): Effect.Effect<never, E> =>
-    Effect.zipRight(logFailure(message, cause), Effect.failSync(error))
+    Effect.andThen(logFailure(message, cause), Effect.failSync(error))

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import type { Duplex } from "node:stream"
-import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Deferred, Duration, Effect, Layer, Option } from "effect"
+import * as HttpServer from "effect/http/HttpServer"
 
 export interface ListenerOptions {
   readonly host: string

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto"
-import * as SqlClient from "@effect/sql/SqlClient"
-import type * as SqlError from "@effect/sql/SqlError"
-import type * as Statement from "@effect/sql/Statement"
 import { Data, Duration, Effect, Either, Option, Schedule } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
 import { DirectQuery } from "./Database.js"
 import { BookingUnavailable } from "./Domain/Booking.js"
 import { IdempotencyKeyReused, InvalidRequest } from "./Domain/Errors.js"
@@ -180,7 +180,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
     }
 
     yield* sql`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(days => ${idempotencyRetentionDays})`.pipe(
-      Effect.catchAllCause((cause) => logFailureWarning("idempotency key cleanup failed", cause)),
+      Effect.catchCause((cause) => logFailureWarning("idempotency key cleanup failed", cause)),
       Effect.repeat(Schedule.spaced(Duration.hours(1))),
       Effect.forkScoped
     )
@@ -205,7 +205,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
               safe_next_step: input.keyReusedStep
             })
           }
-          const found = yield* input.load(stored.resourceId).pipe(Effect.catchAll(unavailable(steps.replayUnreadable)))
+          const found = yield* input.load(stored.resourceId).pipe(Effect.catch(unavailable(steps.replayUnreadable)))
           if (Option.isNone(found)) {
             return yield* unavailable(steps.replayUnreadable)(`idempotency key without its ${input.scope}`)
           }
@@ -215,11 +215,11 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
       // A first attempt, the common case, needs no look-up of its key: the claim in the write finds
       // a used one. Only a prepare that fails must first learn whether the key is used, since a
       // stored key is replayed whatever the checks say now (an expired option, a changed offer).
-      const prepare = yield* Effect.either(input.prepare)
+      const prepare = yield* Effect.result(input.prepare)
       if (Either.isLeft(prepare)) {
         if (key !== undefined) {
           const existing = yield* find(input.partnerId, input.scope, key).pipe(
-            Effect.catchAll(unavailable(steps.beforeWriting))
+            Effect.catch(unavailable(steps.beforeWriting))
           )
           if (Option.isSome(existing)) return yield* replay(existing.value)
         }
@@ -229,7 +229,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
       const { statements, result } = yield* input.write(prepared)
       const written = yield* direct(writeOnce(key, input, statements)).pipe(
         Effect.as(true),
-        Effect.catchAll((error): Effect.Effect<boolean, EC | BookingUnavailable> => {
+        Effect.catch((error): Effect.Effect<boolean, EC | BookingUnavailable> => {
           const outcome = writeOutcome(error)
           if (outcome._tag === "CommitUnknown") return unavailable(steps.commitUnknown)(error)
           if (key !== undefined && lostTheClaim(error)) return Effect.succeed(false)
@@ -240,7 +240,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
       if (written) return { _tag: "Written", prepared, written: result } as WriteOutcome<S, P, W>
       // Nothing written means the key was already used, by an earlier attempt or a concurrent one.
       const raced = yield* find(input.partnerId, input.scope, key ?? "").pipe(
-        Effect.catchAll(unavailable(steps.replayUnreadable))
+        Effect.catch(unavailable(steps.replayUnreadable))
       )
       if (Option.isNone(raced)) return yield* unavailable(steps.replayUnreadable)("idempotency key vanished")
       return yield* replay(raced.value)

@@ -1,5 +1,5 @@
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Cause, Context, FiberRef, FiberRefs, HashMap, Inspectable, Logger, type LogLevel, Option } from "effect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
 
 /**
  * Fields one log line carries as its own, beside `msg`: `Effect.logInfo("request", new

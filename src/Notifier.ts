@@ -1,6 +1,4 @@
 import { createHmac } from "node:crypto"
-import * as SqlClient from "@effect/sql/SqlClient"
-import type * as Statement from "@effect/sql/Statement"
 import {
   Clock,
   Data,
@@ -15,6 +13,8 @@ import {
   Random,
   Redacted
 } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as Statement from "effect/sql/Statement"
 import nodemailer from "nodemailer"
 import { AppConfig } from "./AppConfig.js"
 import type { Notification, OutboxRow } from "./Domain/Outbox.js"
@@ -355,7 +355,7 @@ const make = Effect.gen(function* () {
         return yield* Effect.logInfo("notification skipped").pipe(Effect.annotateLogs({ ...log, outcome: "skipped" }))
       }
       const sent = yield* send(row).pipe(
-        Effect.catchAllDefect(() => fail("unexpected error while sending")),
+        Effect.catchDefect(() => fail("unexpected error while sending")),
         Effect.timeoutFail({ duration: ATTEMPT_TIMEOUT, onTimeout: () => new DeliveryFailed({ reason: "timed out" }) }),
         Effect.either
       )
@@ -378,7 +378,7 @@ const make = Effect.gen(function* () {
       )
     })
     return outcome.pipe(
-      Effect.catchAllCause((cause) =>
+      Effect.catchCause((cause) =>
         logFailure("notification outcome could not be recorded", cause).pipe(Effect.annotateLogs(log))
       ),
       Effect.withSpan("Notifier.attempt", { attributes: log })
@@ -389,7 +389,7 @@ const make = Effect.gen(function* () {
     DateTime.nowAsDate.pipe(
       Effect.flatMap((now) => claim(ids, now)),
       Effect.flatMap((rows) => Effect.forEach(rows, attempt, { concurrency: "unbounded", discard: true })),
-      Effect.catchAllCause((cause) => logFailure("notifications could not be claimed", cause))
+      Effect.catchCause((cause) => logFailure("notifications could not be claimed", cause))
     )
 
   const readStates = (column: "id" | "subject_id", values: ReadonlyArray<string>) =>
@@ -424,7 +424,7 @@ const make = Effect.gen(function* () {
 
   // The first pass waits one interval too, so it never races a deliverNow right after start.
   yield* Effect.sleep(Duration.millis(config.notifyPollMs)).pipe(
-    Effect.zipRight(deliverDue(Option.none())),
+    Effect.andThen(deliverDue(Option.none())),
     Effect.forever,
     Effect.forkScoped
   )
@@ -439,7 +439,7 @@ const make = Effect.gen(function* () {
 export const statesOrUnknown = <A, E, R>(read: Effect.Effect<ReadonlyArray<A>, E, R>) =>
   read.pipe(
     Effect.map(Option.some),
-    Effect.catchAll((error) => Effect.as(logFailure("notification states could not be read", error), Option.none()))
+    Effect.catch((error) => Effect.as(logFailure("notification states could not be read", error), Option.none()))
   )
 
 /**

@@ -4,9 +4,9 @@
  * (test/OpenApi.test.ts runs all three). Pure: no configuration is read here, the public base
  * URL is passed in, so the typed client can import the Api without server code.
  */
-import type * as HttpApi from "@effect/platform/HttpApi"
-import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as OpenApi from "@effect/platform/OpenApi"
+import type * as HttpApi from "effect/http-api/HttpApi"
+import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as OpenApi from "effect/http-api/OpenApi"
 import { operationExamples } from "./OpenApiExamples.js"
 
 type Json = any

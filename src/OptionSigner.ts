@@ -158,7 +158,7 @@ const notConfigured = new SigningNotConfigured({
 })
 
 // The reason goes to the trace only: a caller learns no more than that the id is not ours.
-const rejected = (reason: string) => Effect.zipRight(Effect.annotateCurrentSpan("rejected", reason), invalid)
+const rejected = (reason: string) => Effect.andThen(Effect.annotateCurrentSpan("rejected", reason), invalid)
 
 const make = Effect.gen(function* () {
   const config = yield* AppConfig

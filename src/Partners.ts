@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
-import * as SqlClient from "@effect/sql/SqlClient"
 import { DateTime, Effect, Option, Schema } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
 
 export class PartnerError extends Schema.TaggedError<PartnerError>()("PartnerError", { message: Schema.String }) {}
 

@@ -1,8 +1,8 @@
 import * as Limiter from "@effect/experimental/RateLimiter"
-import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Duration, Effect, Layer, Metric, MetricLabel, Option, Redacted, Runtime } from "effect"
+import * as HttpApp from "effect/http/HttpEffect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { Redis } from "ioredis"
 import { AppConfig } from "./AppConfig.js"
 import { RateLimited } from "./Domain/Errors.js"
@@ -143,7 +143,7 @@ const outageLog = (where: string) => {
  * dropped and made again), and an outage is logged once.
  */
 const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefix: string) =>
-  Layer.scoped(
+  Layer.effect(
     Limiter.RateLimiterStore,
     Effect.gen(function* () {
       const parsed = new URL(Redacted.value(url))
@@ -171,7 +171,7 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefi
       redis.defineCommand("fixedWindow", { lua: fixedWindowScript, numberOfKeys: 1 })
       const outage = outageLog(where)
       // The first requests should find the connection made: the start waits for it, up to a second.
-      const firstAttempt = yield* Effect.async<string>((resume) => {
+      const firstAttempt = yield* Effect.callback<string>((resume) => {
         const settle = (outcome: string) => {
           clearTimeout(timer)
           redis.off("ready", onReady)
@@ -210,7 +210,7 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefi
             Effect.catchTag("TimeoutException", () =>
               // Commands given up would otherwise pile up on a connection that never answers.
               Effect.sync(() => redis.disconnect(true)).pipe(
-                Effect.zipRight(
+                Effect.andThen(
                   Effect.fail(
                     new Limiter.RateLimitStoreError({ message: `no answer within ${Duration.format(timeout)}` })
                   )
@@ -300,10 +300,10 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
       )
       if (outcome._tag === "Allowed") return withHeaders
       return withHeaders.pipe(
-        Effect.zipRight(
+        Effect.andThen(
           Metric.increment(Metric.taggedWithLabels(rateLimited, [MetricLabel.make("endpoint", endpoint)]))
         ),
-        Effect.zipRight(
+        Effect.andThen(
           new RateLimited({
             issues: [
               `rate limit: at most ${limit} ${countedAs[endpoint]} per minute; retry after ${quota.resetSeconds} s`

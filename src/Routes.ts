@@ -1,4 +1,4 @@
-import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApi from "effect/http-api/HttpApi"
 import type { Api } from "./Api.js"
 
 export interface Route {

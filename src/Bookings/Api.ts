@@ -1,7 +1,7 @@
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
+import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
+import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as OpenApi from "effect/http-api/OpenApi"
 import { Authentication } from "../AuthApi.js"
 import {
   BookingConfirmationRequest,
@@ -17,7 +17,7 @@ import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
 
-export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.pipe(Schema.minLength(1)) })
+export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check(Schema.isMinLength(1)) })
 
 export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
@@ -25,7 +25,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       .setPayload(BookingConfirmationRequest)
       .setHeaders(IdempotencyKeyHeader)
       .addSuccess(BookingConfirmationResponse, { status: 201 })
-      .addSuccess(BookingConfirmationResponse.annotations({ description: "Idempotent replay" }))
+      .addSuccess(BookingConfirmationResponse.annotate({ description: "Idempotent replay" }))
       .addError(errorBody(OptionExpired))
       .addError(errorBody(OptionInvalid))
       .addError(errorBody(PriceChanged))

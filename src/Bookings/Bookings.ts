@@ -1,5 +1,5 @@
-import type * as SqlError from "@effect/sql/SqlError"
 import { Effect, Metric, Option } from "effect"
+import type * as SqlError from "effect/sql/SqlError"
 import { Calendar } from "../Calendar.js"
 import {
   type BookingConfirmationRequest,
@@ -356,7 +356,7 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bookingId)
       const found = yield* (
         isUuid ? bookings.findById(partner.id, bookingId) : bookings.findByRequestId(partner.id, bookingId)
-      ).pipe(Effect.catchAll(persistenceUnavailable("booking", outageSteps.statusUnreadable)))
+      ).pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.statusUnreadable)))
       if (Option.isNone(found)) {
         const response: BookingStatusResponse = {
           ok: true,

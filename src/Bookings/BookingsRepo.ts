@@ -1,6 +1,6 @@
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Effect, Schema } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import * as SqlSchema from "effect/sql/SqlSchema"
 import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 
 /** The `bookings` table: the one place that writes and reads it. */

@@ -117,7 +117,7 @@ export class CapabilitiesDocument extends Effect.Service<CapabilitiesDocument>()
           old.etag === etagOf(body) ? old : makeDocument(body, "application/json")
         )
       ),
-      Effect.catchAllCause((cause) => logFailureWarning("capabilities refresh failed", cause)),
+      Effect.catchCause((cause) => logFailureWarning("capabilities refresh failed", cause)),
       Effect.repeat(Schedule.spaced(Duration.seconds(30))),
       Effect.forkScoped
     )

@@ -1,6 +1,6 @@
-import * as HttpApi from "@effect/platform/HttpApi"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
+import * as HttpApi from "effect/http-api/HttpApi"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { AppConfig } from "../AppConfig.js"
 import { makeDocument, serveDocument } from "../Documents.js"
 import { openApiDocument } from "../OpenApiDocument.js"

@@ -1,4 +1,4 @@
-import type * as OpenApi from "@effect/platform/OpenApi"
+import type * as OpenApi from "effect/http-api/OpenApi"
 
 /**
  * The API reference as one self-contained HTML page rendered from the OpenAPI document: no

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Layer, Option, Redacted } from "effect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
 import { AppConfig } from "../AppConfig.js"
 import { NotFound, Unauthorized } from "../Domain/Errors.js"
@@ -48,7 +48,7 @@ export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
       )
       .handle("metrics", () =>
         metricsAllowed.pipe(
-          Effect.zipRight(prometheusText),
+          Effect.andThen(prometheusText),
           Effect.map((text) =>
             HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
           )

@@ -11,7 +11,7 @@ const stopBudget = Duration.seconds(20)
  * Built last, so released first: from the moment stopping begins, a process whose finalizers
  * overrun the grace period plus the stop budget exits anyway instead of hanging.
  */
-const StopDeadlineLive = Layer.scopedDiscard(
+const StopDeadlineLive = Layer.effectDiscard(
   Effect.gen(function* () {
     const { shutdownGraceMs } = yield* AppConfig
     const deadline = Duration.sum(Duration.millis(shutdownGraceMs), stopBudget)

@@ -1,6 +1,6 @@
 import { setFlagsFromString } from "node:v8"
-import { makeRunMain } from "@effect/platform/Runtime"
 import { Cause, ConfigError, Console, Effect } from "effect"
+import { makeRunMain } from "effect/Runtime"
 
 // Apart from Process.ts, which imports the database: src/main.ts runs a start through these
 // before it has imported any of the server's modules (see there).
@@ -52,7 +52,7 @@ const describe = (error: unknown): string | undefined => {
 
 /** A start that fails says why in one line an operator can act on, then exits non-zero. */
 export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-  Effect.tapErrorCause(self, (cause) => {
+  Effect.tapCause(self, (cause) => {
     if (Cause.isInterruptedOnly(cause)) return Effect.void
     const error = Cause.squash(cause)
     return ConfigError.isConfigError(error)

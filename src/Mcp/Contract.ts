@@ -1,5 +1,5 @@
-import * as McpServer from "@effect/ai/McpServer"
 import { Effect, Layer, Schema } from "effect"
+import * as McpServer from "effect/ai/McpServer"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { Capabilities, capabilityEndpoints as endpoints } from "../Domain/Capabilities.js"
 

@@ -1,5 +1,5 @@
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Schema } from "effect"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { ContractError, type ErrorBody, type ErrorClass, errorBody } from "../Domain/Errors.js"
 
 export class OriginNotAllowed extends ContractError<OriginNotAllowed>()(

@@ -1,11 +1,11 @@
-import * as McpServer from "@effect/ai/McpServer"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import type * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as RpcSerialization from "@effect/rpc/RpcSerialization"
-import * as RpcServer from "@effect/rpc/RpcServer"
 import { Duration, Effect, Either, Layer, Option, Redacted, Schedule, type Scope } from "effect"
+import * as McpServer from "effect/ai/McpServer"
+import type * as HttpApp from "effect/http/HttpEffect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import * as RpcSerialization from "effect/rpc/RpcSerialization"
+import * as RpcServer from "effect/rpc/RpcServer"
 import { AppConfig } from "../AppConfig.js"
 import { Authenticator, bearerTokenOf } from "../Auth.js"
 import { Bookings } from "../Bookings/Bookings.js"
@@ -115,7 +115,7 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
           bearerTokenOf(request.headers),
           Redacted.make(request.headers["x-service-requests-token"] ?? "")
         ]
-        const partner = yield* Effect.either(
+        const partner = yield* Effect.result(
           Effect.firstSuccessOf(
             tokens.map((token) => Effect.map(authenticator.requester(token), (partner) => ({ token, partner })))
           )
@@ -254,7 +254,7 @@ export const McpLive = Layer.unwrapEffect(
       mcpRoutes(httpApp),
       McpToolsLive,
       McpContractLive,
-      Layer.scopedDiscard(forgetFinishedClients(protocol))
+      Layer.effectDiscard(forgetFinishedClients(protocol))
     ).pipe(Layer.provide(McpServer.layer(serverInfo).pipe(Layer.provide(Layer.succeed(RpcServer.Protocol, protocol)))))
   )
 ).pipe(

@@ -1,7 +1,7 @@
-import * as McpSchema from "@effect/ai/McpSchema"
-import * as McpServer from "@effect/ai/McpServer"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Cause, Clock, Context, Effect, JSONSchema, Layer, Option, ParseResult, type Redacted, Schema } from "effect"
+import * as McpSchema from "effect/ai/McpSchema"
+import * as McpServer from "effect/ai/McpServer"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { Authenticator } from "../Auth.js"
 import { BookingStatusPath } from "../Bookings/Api.js"
 import { Bookings } from "../Bookings/Bookings.js"
@@ -20,14 +20,14 @@ import { BookingSearch } from "../Search/Search.js"
 import { wireError } from "./Errors.js"
 
 /** Who sent the MCP HTTP request a tool call arrived on. */
-export class McpCaller extends Context.Tag("Booking/McpCaller")<
+export class McpCaller extends Context.Service<
   McpCaller,
   {
     /** The token presented on the request; empty when none was. */
     readonly token: Redacted.Redacted<string>
     readonly request: HttpServerRequest.HttpServerRequest
   }
->() {}
+>()("Booking/McpCaller") {}
 
 /**
  * @effect/rpc runs a handler with the context of the HTTP request that carried it, so the caller
@@ -58,7 +58,7 @@ const withoutIds = (value: unknown): unknown =>
  * clients compile every tool's schema into one validator, which refuses an `$id` seen twice.
  * Cleaned as the OpenAPI document's schemas are (formats, no framework titles).
  */
-export const toolJsonSchema = (schema: Schema.Schema.All): Record<string, unknown> => {
+export const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
   const $defs: Record<string, JSONSchema.JsonSchema7> = {}
   const root = JSONSchema.fromAST(schema.ast, { definitions: $defs, topLevelReferenceStrategy: "skip" })
   const document = cleanJsonSchema(
@@ -84,7 +84,7 @@ const toolResult = <E extends { readonly _tag: string }>(
 ): Effect.Effect<McpSchema.CallToolResult> =>
   effect.pipe(
     Effect.map((body) => new McpSchema.CallToolResult({ content: textOf(body), structuredContent: body })),
-    Effect.catchAllCause((cause) => {
+    Effect.catchCause((cause) => {
       if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
       const failure = Cause.failureOption(cause)
       const error: Effect.Effect<{ readonly _tag: string }> = Option.isSome(failure)
@@ -158,7 +158,10 @@ export type BookingToolName = keyof typeof bookingTools
  * outputSchema field, so the /mcp route adds these to tools/list results.
  */
 export const outputSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map(
-  Object.entries(bookingTools).map(([name, tool]) => [name, toolJsonSchema(Schema.Union(tool.output, ErrorBodyFields))])
+  Object.entries(bookingTools).map(([name, tool]) => [
+    name,
+    toolJsonSchema(Schema.Union([tool.output, ErrorBodyFields]))
+  ])
 )
 
 const encodeStatus = Schema.encode(BookingStatusResponse)

@@ -1,6 +1,6 @@
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as OpenApi from "@effect/platform/OpenApi"
+import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
+import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as OpenApi from "effect/http-api/OpenApi"
 import { RequestAuthentication } from "../AuthApi.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
@@ -13,7 +13,7 @@ export class RequestsApi extends HttpApiGroup.make("requests")
       .setPayload(ServiceRequestCreate)
       .setHeaders(IdempotencyKeyHeader)
       .addSuccess(ServiceRequestResponse, { status: 201 })
-      .addSuccess(ServiceRequestResponse.annotations({ description: "Idempotent replay" }))
+      .addSuccess(ServiceRequestResponse.annotate({ description: "Idempotent replay" }))
       .addError(errorBody(IdempotencyKeyReused))
       .addError(errorBody(RateLimited))
       .addError(errorBody(BookingUnavailable))

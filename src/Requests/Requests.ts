@@ -283,7 +283,7 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
                   postcode,
                   limit: maxCandidates
                 })
-                .pipe(Effect.catchAll(persistenceUnavailable("request", outageSteps.beforeWriting)))
+                .pipe(Effect.catch(persistenceUnavailable("request", outageSteps.beforeWriting)))
         const candidates = providers.map((provider) => ({
           provider,
           ...notifier.channelFor(

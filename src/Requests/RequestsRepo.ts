@@ -1,6 +1,6 @@
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Effect, Schema } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import * as SqlSchema from "effect/sql/SqlSchema"
 import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 
 /** The `service_requests` table: the one place that writes and reads it. */

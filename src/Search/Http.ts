@@ -1,7 +1,7 @@
 import { transcode } from "node:buffer"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Layer } from "effect"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
 import { RateLimiter } from "../RateLimiter.js"
 import { BookingSearch } from "./Search.js"
@@ -21,7 +21,7 @@ export const SearchLive = HttpApiBuilder.group(Api, "search", (handlers) =>
     const limiter = yield* RateLimiter
     return handlers.handle("search", ({ payload }) =>
       limiter.byClient("search").pipe(
-        Effect.zipRight(Clock.currentTimeMillis),
+        Effect.andThen(Clock.currentTimeMillis),
         Effect.flatMap((now) => search.search(payload, new Date(now))),
         // The body is built typed as the response schema; stringifying it directly skips a
         // second walk through the schema on the hottest endpoint.
