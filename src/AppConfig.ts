@@ -1,57 +1,69 @@
-import { Config, ConfigError, ConfigProvider, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { parseSigningKeys, type SigningKey } from "./Domain/BookingOption.js"
 
 export type AppEnv = "development" | "production"
 
-const appEnv = Config.literal("development", "production")("APP_ENV").pipe(Config.withDefault("development" as const))
+/**
+ * A variable's value refused with the message an operator reads ("Invalid configuration: …"),
+ * naming the variable; Effect 4's ConfigError carries it as the source's message.
+ */
+const invalid = (message: string) => Effect.fail(new Config.ConfigError(new ConfigProvider.SourceError({ message })))
+
+/** Config.validate of Effect 3: the value, or `message` when `validation` refuses it. */
+const validate =
+  <A>(options: { readonly message: string; readonly validation: (a: A) => boolean }) =>
+  (self: Config.Config<A>) =>
+    Config.mapEffect(self, (a) => (options.validation(a) ? Effect.succeed(a) : invalid(options.message)))
+
+const appEnv = Config.Literals(["development", "production"], "APP_ENV").pipe(
+  Config.withDefault("development" as const)
+)
 
 // 0 asks the system for a free port; the start log says which (tests).
-const port = Config.integer("PORT").pipe(
-  Config.validate({ message: "must be an integer from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 }),
+const port = Config.Int("PORT").pipe(
+  validate({ message: "must be an integer from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 }),
   Config.withDefault(8080)
 )
 
-const host = Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+const host = Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
 
 const httpUrl = (name: string) =>
-  Config.string(name).pipe(
-    Config.mapOrFail((raw) => {
+  Config.String(name).pipe(
+    Config.mapEffect((raw) => {
       try {
         const url = new URL(raw)
-        if (url.protocol === "http:" || url.protocol === "https:") return Either.right(raw.replace(/\/+$/, ""))
+        if (url.protocol === "http:" || url.protocol === "https:") return Effect.succeed(raw.replace(/\/+$/, ""))
       } catch {}
-      return Either.left(ConfigError.InvalidData([name], `${name} must be an absolute http(s) URL, got "${raw}"`))
+      return invalid(`${name} must be an absolute http(s) URL, got "${raw}"`)
     })
   )
 
-const postgresUrl = Config.redacted("DATABASE_URL").pipe(
-  Config.mapOrFail((secret) => {
+const postgresUrl = Config.Redacted("DATABASE_URL").pipe(
+  Config.mapEffect((secret) => {
     const raw = Redacted.value(secret)
     try {
       const url = new URL(raw)
-      if (url.protocol === "postgres:" || url.protocol === "postgresql:") return Either.right(secret)
+      if (url.protocol === "postgres:" || url.protocol === "postgresql:") return Effect.succeed(secret)
     } catch {}
-    return Either.left(
-      ConfigError.InvalidData(["DATABASE_URL"], "DATABASE_URL must be a postgres:// or postgresql:// URL")
-    )
+    return invalid("DATABASE_URL must be a postgres:// or postgresql:// URL")
   }),
   Config.option
 )
 
-const smtpUrl = Config.redacted("SMTP_URL").pipe(
-  Config.mapOrFail((secret) => {
+const smtpUrl = Config.Redacted("SMTP_URL").pipe(
+  Config.mapEffect((secret) => {
     try {
       const url = new URL(Redacted.value(secret))
-      if (url.protocol === "smtp:" || url.protocol === "smtps:") return Either.right(secret)
+      if (url.protocol === "smtp:" || url.protocol === "smtps:") return Effect.succeed(secret)
     } catch {}
-    return Either.left(ConfigError.InvalidData(["SMTP_URL"], "SMTP_URL must be an smtp:// or smtps:// URL"))
+    return invalid("SMTP_URL must be an smtp:// or smtps:// URL")
   }),
   Config.option
 )
 
 const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
-  Config.integer(name).pipe(
-    Config.validate({
+  Config.Int(name).pipe(
+    validate({
       message: `${name} must be an integer from ${min} to ${max}`,
       validation: (n) => n >= min && n <= max
     }),
@@ -59,8 +71,8 @@ const boundedInteger = (name: string, min: number, max: number, fallback: number
   )
 
 const perMinute = (name: string, fallback: number) =>
-  Config.integer(name).pipe(
-    Config.validate({
+  Config.Int(name).pipe(
+    validate({
       message: `${name} must be an integer from 1 to 100000`,
       validation: (n) => n >= 1 && n <= 100_000
     }),
@@ -69,7 +81,7 @@ const perMinute = (name: string, fallback: number) =>
 
 /** Comma-separated; blanks are ignored so a trailing comma is harmless. */
 const tokenList = (name: string) =>
-  Config.redacted(name).pipe(
+  Config.Redacted(name).pipe(
     Config.map((secret) =>
       Redacted.value(secret)
         .split(",")
@@ -84,50 +96,49 @@ export const appConfig = Config.all({
   appEnv,
   port,
   host,
-  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+  dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
   databaseUrl: postgresUrl,
   publicBaseUrl: httpUrl("PUBLIC_BASE_URL").pipe(Config.option),
   apiTokens: tokenList("SERVICE_REQUESTS_API_TOKENS"),
   sandboxApiTokens: tokenList("SANDBOX_API_TOKENS"),
-  authMode: Config.literal("open", "tokens")("AUTH_MODE").pipe(Config.option),
-  demoSupply: Config.boolean("DEMO_SUPPLY").pipe(Config.option),
-  logFormat: Config.literal("json", "pretty")("LOG_FORMAT").pipe(Config.option),
+  authMode: Config.Literals(["open", "tokens"], "AUTH_MODE").pipe(Config.option),
+  demoSupply: Config.Boolean("DEMO_SUPPLY").pipe(Config.option),
+  logFormat: Config.Literals(["json", "pretty"], "LOG_FORMAT").pipe(Config.option),
   rateLimitSearchPerMinute: perMinute("RATE_LIMIT_SEARCH_PER_MINUTE", 120),
   rateLimitConfirmPerMinute: perMinute("RATE_LIMIT_CONFIRM_PER_MINUTE", 30),
   rateLimitRequestsPerMinute: perMinute("RATE_LIMIT_REQUESTS_PER_MINUTE", 30),
-  redisUrl: Config.redacted("REDIS_URL").pipe(
-    Config.mapOrFail((secret) => {
+  redisUrl: Config.Redacted("REDIS_URL").pipe(
+    Config.mapEffect((secret) => {
       try {
         const url = new URL(Redacted.value(secret))
-        if (url.protocol === "redis:") return Either.right(secret)
+        if (url.protocol === "redis:") return Effect.succeed(secret)
       } catch {}
-      return Either.left(ConfigError.InvalidData(["REDIS_URL"], "REDIS_URL must be a redis:// URL"))
+      return invalid("REDIS_URL must be a redis:// URL")
     }),
     Config.option
   ),
   rateLimitStoreTimeoutMs: boundedInteger("RATE_LIMIT_STORE_TIMEOUT_MS", 10, 10_000, 250),
-  metricsToken: Config.redacted("METRICS_TOKEN").pipe(Config.option),
-  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
-  optionSigningKeys: Config.redacted("BOOKING_OPTION_SIGNING_KEYS").pipe(
-    Config.mapOrFail((raw) =>
-      Either.mapLeft(parseSigningKeys(Redacted.value(raw)), (problem) =>
-        ConfigError.InvalidData(
-          ["BOOKING_OPTION_SIGNING_KEYS"],
-          `BOOKING_OPTION_SIGNING_KEYS must be kid:secret,kid2:secret2 (the first key signs): ${problem}`
-        )
-      )
+  metricsToken: Config.Redacted("METRICS_TOKEN").pipe(Config.option),
+  trustProxy: Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  optionSigningKeys: Config.Redacted("BOOKING_OPTION_SIGNING_KEYS").pipe(
+    Config.mapEffect((raw) =>
+      Result.match(parseSigningKeys(Redacted.value(raw)), {
+        onSuccess: Effect.succeed,
+        onFailure: (problem) =>
+          invalid(`BOOKING_OPTION_SIGNING_KEYS must be kid:secret,kid2:secret2 (the first key signs): ${problem}`)
+      })
     ),
     Config.withDefault([] as ReadonlyArray<SigningKey>)
   ),
-  optionTtlSeconds: Config.integer("BOOKING_OPTION_TTL_SECONDS").pipe(
-    Config.validate({
+  optionTtlSeconds: Config.Int("BOOKING_OPTION_TTL_SECONDS").pipe(
+    validate({
       message: "BOOKING_OPTION_TTL_SECONDS must be an integer from 30 to 86400",
       validation: (n) => n >= 30 && n <= 86400
     }),
     Config.withDefault(900)
   ),
   smtpUrl,
-  notifyFrom: Config.string("NOTIFY_FROM").pipe(Config.withDefault("Bokning <bokning@localhost>")),
+  notifyFrom: Config.String("NOTIFY_FROM").pipe(Config.withDefault("Bokning <bokning@localhost>")),
   notifyWaitMs: boundedInteger("NOTIFY_WAIT_MS", 0, 10_000, 2000),
   notifyGiveUpHours: boundedInteger("NOTIFY_GIVE_UP_HOURS", 1, 168, 24),
   notifyPollMs: boundedInteger("NOTIFY_POLL_MS", 10, 600_000, 5000),
@@ -140,10 +151,10 @@ export const appConfig = Config.all({
   httpKeepAliveTimeoutMs: boundedInteger("HTTP_KEEP_ALIVE_TIMEOUT_MS", 100, 600_000, 5000),
   httpMaxConnections: boundedInteger("HTTP_MAX_CONNECTIONS", 1, 1_000_000, 1000)
 }).pipe(
-  Config.mapOrFail((config) =>
+  Config.mapEffect((config) =>
     config.appEnv === "production" && Option.getOrElse(config.demoSupply, () => false)
-      ? Either.left(ConfigError.InvalidData(["DEMO_SUPPLY"], "DEMO_SUPPLY cannot be enabled when APP_ENV=production"))
-      : Either.right(config)
+      ? invalid("DEMO_SUPPLY cannot be enabled when APP_ENV=production")
+      : Effect.succeed(config)
   ),
   Config.map((config) => ({
     ...config,
@@ -152,56 +163,37 @@ export const appConfig = Config.all({
     publicBaseUrl: Option.getOrElse(config.publicBaseUrl, () => `http://${hostForUrl(config.host)}:${config.port}`),
     publicBaseUrlConfigured: Option.isSome(config.publicBaseUrl)
   })),
-  Config.mapOrFail((config) =>
+  Config.mapEffect((config) =>
     config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs
-      ? Either.left(
-          ConfigError.InvalidData(
-            ["HTTP_HEADERS_TIMEOUT_MS"],
-            "HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request"
-          )
-        )
-      : Either.right(config)
+      ? invalid("HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request")
+      : Effect.succeed(config)
   ),
-  Config.mapOrFail((config) =>
+  Config.mapEffect((config) =>
     config.appEnv === "production" && Option.isNone(config.databaseUrl)
-      ? Either.left(
-          ConfigError.MissingData(
-            ["DATABASE_URL"],
-            "APP_ENV=production requires DATABASE_URL: the embedded PostgreSQL is for development only and is never started in production"
-          )
+      ? invalid(
+          "APP_ENV=production requires DATABASE_URL: the embedded PostgreSQL is for development only and is never started in production"
         )
-      : Either.right(config)
+      : Effect.succeed(config)
   ),
-  Config.mapOrFail((config) =>
+  Config.mapEffect((config) =>
     config.appEnv === "production" && Option.getOrUndefined(config.authMode) === "open"
-      ? Either.left(
-          ConfigError.InvalidData(
-            ["AUTH_MODE"],
-            "AUTH_MODE=open is for development only: production always needs tokens"
-          )
-        )
-      : Either.right(config)
+      ? invalid("AUTH_MODE=open is for development only: production always needs tokens")
+      : Effect.succeed(config)
   ),
-  Config.mapOrFail((config) => {
+  Config.mapEffect((config) => {
     const live = new Set(config.apiTokens.map(Redacted.value))
     return config.sandboxApiTokens.some((token) => live.has(Redacted.value(token)))
-      ? Either.left(
-          ConfigError.InvalidData(
-            ["SANDBOX_API_TOKENS"],
-            "SANDBOX_API_TOKENS must not repeat a token of SERVICE_REQUESTS_API_TOKENS: a token is live or sandbox, never both"
-          )
+      ? invalid(
+          "SANDBOX_API_TOKENS must not repeat a token of SERVICE_REQUESTS_API_TOKENS: a token is live or sandbox, never both"
         )
-      : Either.right(config)
+      : Effect.succeed(config)
   }),
-  Config.mapOrFail((config) =>
+  Config.mapEffect((config) =>
     config.appEnv === "production" && !config.publicBaseUrlConfigured
-      ? Either.left(
-          ConfigError.MissingData(
-            ["PUBLIC_BASE_URL"],
-            "APP_ENV=production requires PUBLIC_BASE_URL: fallback links must be an address partners can reach, not the bind address"
-          )
+      ? invalid(
+          "APP_ENV=production requires PUBLIC_BASE_URL: fallback links must be an address partners can reach, not the bind address"
         )
-      : Either.right(config)
+      : Effect.succeed(config)
   )
 )
 
@@ -211,20 +203,20 @@ export const hostForUrl = (host: string) =>
 
 /** `NAME=` (as `.env` files write it) means unset, for every variable alike. */
 const providerOf = (env: Readonly<Record<string, string | undefined>>) =>
-  ConfigProvider.fromMap(
-    new Map(Object.entries(env).filter((entry): entry is [string, string] => (entry[1] ?? "").trim() !== ""))
+  ConfigProvider.fromEnvRecord(
+    Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => (entry[1] ?? "").trim() !== ""))
   )
 
-export class AppConfig extends Effect.Service<AppConfig>()("Booking/AppConfig", {
-  effect: Effect.suspend(() => Effect.withConfigProvider(appConfig, providerOf(process.env)))
-}) {}
+const readFrom = (env: Readonly<Record<string, string | undefined>>) => appConfig.parse(providerOf(env))
+
+type AppConfigValues = typeof appConfig extends Config.Config<infer A> ? A : never
+
+export class AppConfig extends Context.Service<AppConfig, AppConfigValues>()("Booking/AppConfig") {
+  static readonly Default = Layer.effect(
+    AppConfig,
+    Effect.suspend(() => readFrom(process.env))
+  )
+}
 
 /** AppConfig read from an explicit environment instead of the process's (tests, tools). */
-export const appConfigFrom = (env: Readonly<Record<string, string>>) =>
-  Layer.effect(
-    AppConfig,
-    appConfig.pipe(
-      Effect.withConfigProvider(providerOf(env)),
-      Effect.map((config) => AppConfig.make(config))
-    )
-  )
+export const appConfigFrom = (env: Readonly<Record<string, string>>) => Layer.effect(AppConfig, readFrom(env))

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto"
-import { Clock, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { AppConfig } from "./AppConfig.js"
 import { Authentication, RequestAuthentication } from "./AuthApi.js"
@@ -193,15 +193,16 @@ const presented = (token: Redacted.Redacted<string>) => {
  * answers an unconfigured production server as confirm and status do (401), `requester` as
  * request creation does (503).
  */
-export class Authenticator extends Effect.Service<Authenticator>()("Booking/Authenticator", {
-  scoped: Effect.map(makeAuthenticate, ({ mode, authenticate }) => ({
+export class Authenticator extends Context.Service<Authenticator>()("Booking/Authenticator", {
+  make: Effect.map(makeAuthenticate, ({ mode, authenticate }) => ({
     mode,
     authenticate,
     partner: (token: Redacted.Redacted<string>) => authenticate(presented(token), unauthorized),
     requester: (token: Redacted.Redacted<string>) => authenticate(presented(token), notConfigured)
-  })),
-  dependencies: [Partners.Default]
-}) {}
+  }))
+}) {
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Partners.Default]))
+}
 
 /**
  * The platform tries the bearer scheme, then the header scheme; each reads both headers, so a

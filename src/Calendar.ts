@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { DirectQuery } from "./Database.js"
@@ -43,8 +43,8 @@ export interface CalendarBooking {
 }
 
 /** Free slots and the atomic booking of provider time (PostgreSQL). */
-export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
-  effect: Effect.gen(function* () {
+export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
+  make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const direct = yield* DirectQuery
     const { servesDestinationOfP, servesPostcodeOfP, workingHoursOfP } = yield* Supply
@@ -96,6 +96,7 @@ export class Calendar extends Effect.Service<Calendar>()("Booking/Calendar", {
                 tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.sandbox})`
 
     return { availability, booking } as const
-  }),
-  dependencies: [Supply.Default]
-}) {}
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Supply.Default]))
+}

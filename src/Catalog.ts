@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { catalogData } from "./CatalogData.js"
 import {
   CatalogData,
@@ -22,8 +22,8 @@ export interface UnknownJobTypeDetails {
 }
 
 /** The single source of verticals, job types and fixed-price seeds, decoded once at start. */
-export class Catalog extends Effect.Service<Catalog>()("Booking/Catalog", {
-  effect: Effect.gen(function* () {
+export class Catalog extends Context.Service<Catalog>()("Booking/Catalog", {
+  make: Effect.gen(function* () {
     const data = yield* Schema.decodeUnknown(CatalogData)(catalogData).pipe(Effect.orDie)
     const verticals = new Map<string, Vertical>(data.verticals.map((v) => [v.vertical_id, v]))
     const jobTypes = new Map<string, JobType>(
@@ -74,4 +74,6 @@ export class Catalog extends Effect.Service<Catalog>()("Booking/Catalog", {
       }
     }
   })
-}) {}
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { Data, Duration, Effect, Either, Option, Schedule } from "effect"
+import { Context, Data, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
@@ -130,8 +130,8 @@ export interface StoredKey {
 }
 
 /** Idempotency keys per partner and endpoint (PostgreSQL), kept for `idempotencyRetentionDays`. */
-export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempotency", {
-  scoped: Effect.gen(function* () {
+export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempotency", {
+  make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     // Every statement here runs straight on the pool (outside a transaction), without a span: the
     // write runs on every confirm and request creation.
@@ -248,4 +248,6 @@ export class Idempotency extends Effect.Service<Idempotency>()("Booking/Idempote
 
     return { find, write } as const
   })
-}) {}
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,12 +1,14 @@
 import { createHmac } from "node:crypto"
 import {
   Clock,
+  Context,
   Data,
   DateTime,
   Duration,
   Effect,
   Fiber,
   FiberSet,
+  Layer,
   Metric,
   MetricLabel,
   Option,
@@ -447,6 +449,8 @@ export const statesOrUnknown = <A, E, R>(read: Effect.Effect<ReadonlyArray<A>, E
  * booking, tried once right after commit (deliverNow) and retried by the dispatcher until sent or
  * given up. Delivery is at least once; a failure never touches the booking.
  */
-export class Notifier extends Effect.Service<Notifier>()("Booking/Notifier", {
-  scoped: make
-}) {}
+export class Notifier extends Context.Service<Notifier>()("Booking/Notifier", {
+  make: make
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto"
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { ConfigError, Effect, Either, Option, Redacted, Schema } from "effect"
+import { ConfigError, Context, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import {
   type OptionClaims,
@@ -256,6 +256,8 @@ const make = Effect.gen(function* () {
  * SignedOption and the tag its HMAC-SHA256 over `o1.<kid>.<payload>`. The first key signs and
  * every key verifies, so a rotation keeps the options already handed out.
  */
-export class OptionSigner extends Effect.Service<OptionSigner>()("Booking/OptionSigner", {
-  effect: make
-}) {}
+export class OptionSigner extends Context.Service<OptionSigner>()("Booking/OptionSigner", {
+  make: make
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto"
-import { DateTime, Effect, Option, Schema } from "effect"
+import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 
 export class PartnerError extends Schema.TaggedError<PartnerError>()("PartnerError", { message: Schema.String }) {}
@@ -34,8 +34,8 @@ const toEntry = (row: TokenRow): TokenEntry => ({
 })
 
 /** Partners and their API tokens (PostgreSQL); a token is shown once and kept only as a hash. */
-export class Partners extends Effect.Service<Partners>()("Booking/Partners", {
-  effect: Effect.gen(function* () {
+export class Partners extends Context.Service<Partners>()("Booking/Partners", {
+  make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     /** A sandbox partner's bookings and requests are marked and never notify anyone. */
@@ -119,4 +119,6 @@ export class Partners extends Effect.Service<Partners>()("Booking/Partners", {
 
     return { create, issueToken, revokeToken, list, liveTokens, liveToken, anyTokenEver, markUsed } as const
   })
-}) {}
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

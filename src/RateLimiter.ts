@@ -1,5 +1,5 @@
 import * as Limiter from "@effect/experimental/RateLimiter"
-import { Duration, Effect, Layer, Metric, MetricLabel, Option, Redacted, Runtime } from "effect"
+import { Context, Duration, Effect, Layer, Metric, MetricLabel, Option, Redacted, Runtime } from "effect"
 import * as HttpApp from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -259,8 +259,8 @@ const headersOf = (quota: Quota) => ({
  * RATE_LIMIT_STORE_TIMEOUT_MS the request is let through (counted in
  * rate_limit_store_failures_total): an outage of Redis must not take bookings down with it.
  */
-export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimiter", {
-  scoped: Effect.gen(function* () {
+export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLimiter", {
+  make: Effect.gen(function* () {
     const config = yield* AppConfig
     const limiter = yield* Limiter.make
     const window = Duration.minutes(1)
@@ -344,4 +344,6 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("Booking/RateLimi
     } as const
   }),
   dependencies: [RateLimitStoreLive]
-}) {}
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
-import { Effect, Layer, ParseResult, Schema } from "effect"
+import { Context, Effect, Layer, ParseResult, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { AppConfig } from "./AppConfig.js"
@@ -40,8 +40,8 @@ export const demoSupplyPath = fileURLToPath(new URL("../supply/demo.json", impor
  * Providers, the postcodes they serve, their fixed-price services and working hours. Built with
  * the demo supply already imported when DEMO_SUPPLY asks, so whatever reads supply sees it.
  */
-export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
-  effect: Effect.gen(function* () {
+export class Supply extends Context.Service<Supply>()("Booking/Supply", {
+  make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const direct = yield* DirectQuery
     const catalog = yield* Catalog
@@ -311,9 +311,10 @@ export class Supply extends Effect.Service<Supply>()("Booking/Supply", {
       servesDestinationOfP,
       workingHoursOfP
     } as const
-  }),
-  dependencies: [Catalog.Default]
+  })
 }) {
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Catalog.Default]))
+
   /** For the import tool and tests that write a supply of their own: never the demo supply. */
   static readonly WithoutDemo = Supply.Default.pipe(
     Layer.provide(

@@ -1,4 +1,4 @@
-import { Effect, Metric, Option } from "effect"
+import { Context, Effect, Layer, Metric, Option } from "effect"
 import type * as SqlError from "effect/sql/SqlError"
 import { Calendar } from "../Calendar.js"
 import {
@@ -104,8 +104,8 @@ const sandboxNote =
   "Sandbox: this booking is a test. No provider or customer was told (every message was recorded in the sandbox instead), and no provider's real calendar was touched. "
 
 /** Confirms options into durable bookings exactly once per key, and looks them up redacted. */
-export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
-  effect: Effect.gen(function* () {
+export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
+  make: Effect.gen(function* () {
     const calendar = yield* Calendar
     const supply = yield* Supply
     const bookings = yield* BookingsRepo
@@ -408,4 +408,6 @@ export class Bookings extends Effect.Service<Bookings>()("Booking/Bookings", {
     Notifier.Default,
     Idempotency.Default
   ]
-}) {}
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,11 +1,11 @@
-import { Effect, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 
 /** The `bookings` table: the one place that writes and reads it. */
-export class BookingsRepo extends Effect.Service<BookingsRepo>()("Booking/BookingsRepo", {
-  effect: Effect.gen(function* () {
+export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/BookingsRepo", {
+  make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     /**
@@ -53,4 +53,6 @@ export class BookingsRepo extends Effect.Service<BookingsRepo>()("Booking/Bookin
         findByRequestId({ partnerId, requestId }).pipe(Effect.withSpan("BookingsRepo.findByRequestId"))
     } as const
   })
-}) {}
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,4 +1,4 @@
-import { Duration, Effect, Schedule, Schema, SubscriptionRef } from "effect"
+import { Context, Duration, Effect, Layer, Schedule, Schema, SubscriptionRef } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
 import { type Document, etagOf, makeDocument } from "../Documents.js"
@@ -99,8 +99,8 @@ export const encodeDocument = (capabilities: Capabilities): Uint8Array =>
  * supply index, so a background fiber re-reads them and swaps the document only when they change
  * (supply import).
  */
-export class CapabilitiesDocument extends Effect.Service<CapabilitiesDocument>()("Booking/CapabilitiesDocument", {
-  scoped: Effect.gen(function* () {
+export class CapabilitiesDocument extends Context.Service<CapabilitiesDocument>()("Booking/CapabilitiesDocument", {
+  make: Effect.gen(function* () {
     const catalog = yield* Catalog
     const supply = yield* Supply
     yield* AppConfig
@@ -122,6 +122,7 @@ export class CapabilitiesDocument extends Effect.Service<CapabilitiesDocument>()
       Effect.forkScoped
     )
     return { current: SubscriptionRef.get(current) }
-  }),
-  dependencies: [Catalog.Default, Supply.Default]
-}) {}
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Catalog.Default, Supply.Default]))
+}

@@ -1,4 +1,4 @@
-import { Duration, Effect, Either, Option } from "effect"
+import { Context, Duration, Effect, Either, Layer, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Partners } from "../Partners.js"
 
@@ -19,8 +19,8 @@ export const readinessTimeout = Duration.seconds(2)
  * a webhook, never hear of a booking). Tokens are read from the database on every check, so a
  * partner token issued after the start makes the instance ready without a restart.
  */
-export class Readiness extends Effect.Service<Readiness>()("Booking/Readiness", {
-  effect: Effect.gen(function* () {
+export class Readiness extends Context.Service<Readiness>()("Booking/Readiness", {
+  make: Effect.gen(function* () {
     const config = yield* AppConfig
     const partners = yield* Partners
     const production = config.appEnv === "production"
@@ -75,6 +75,7 @@ export class Readiness extends Effect.Service<Readiness>()("Booking/Readiness", 
     }
 
     return { check } as const
-  }),
-  dependencies: [Partners.Default]
-}) {}
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Partners.Default]))
+}

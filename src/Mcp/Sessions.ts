@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Clock, Duration, Effect, Option } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 
 /** A session unused this long is gone; the client initializes a new one. */
 export const sessionIdleTimeout = Duration.minutes(30)
@@ -22,8 +22,8 @@ export interface Session {
  * MCP sessions of this instance, in memory: they hold no booking state, only who opened them and
  * the protocol version agreed, so a lost session costs the client one new initialize.
  */
-export class McpSessions extends Effect.Service<McpSessions>()("Booking/McpSessions", {
-  sync: () => {
+export class McpSessions extends Context.Service<McpSessions>()("Booking/McpSessions", {
+  make: Effect.sync(() => {
     // Kept in order of last use, so the first entries are the ones to evict.
     const sessions = new Map<string, Session>()
     const idleMillis = Duration.toMillis(sessionIdleTimeout)
@@ -68,5 +68,7 @@ export class McpSessions extends Effect.Service<McpSessions>()("Booking/McpSessi
       Effect.sync(() => sessions.get(id)?.owner === owner && sessions.delete(id))
 
     return { open, use, close } as const
-  }
-}) {}
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
 import { customerNameOf } from "../Domain/Booking.js"
@@ -195,8 +195,8 @@ const sandboxNote =
   "Sandbox: this request is a test. No provider received it: the hand-off below was recorded in the sandbox instead of sent, and nobody will contact the user. "
 
 /** Structured provider follow-up requests: stored after consent, handed to providers, never bookings. */
-export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
-  effect: Effect.gen(function* () {
+export class Requests extends Context.Service<Requests>()("Booking/Requests", {
+  make: Effect.gen(function* () {
     const catalog = yield* Catalog
     const supply = yield* Supply
     const notifier = yield* Notifier
@@ -343,6 +343,9 @@ export class Requests extends Effect.Service<Requests>()("Booking/Requests", {
     })
 
     return { create } as const
-  }),
-  dependencies: [Catalog.Default, Supply.Default, Notifier.Default, Idempotency.Default, RequestsRepo.Default]
-}) {}
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make).pipe(
+    Layer.provide([Catalog.Default, Supply.Default, Notifier.Default, Idempotency.Default, RequestsRepo.Default])
+  )
+}

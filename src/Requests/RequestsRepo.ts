@@ -1,11 +1,11 @@
-import { Effect, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 
 /** The `service_requests` table: the one place that writes and reads it. */
-export class RequestsRepo extends Effect.Service<RequestsRepo>()("Booking/RequestsRepo", {
-  effect: Effect.gen(function* () {
+export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/RequestsRepo", {
+  make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     /**
@@ -35,4 +35,6 @@ export class RequestsRepo extends Effect.Service<RequestsRepo>()("Booking/Reques
         findById({ partnerId, id }).pipe(Effect.withSpan("RequestsRepo.findById"))
     } as const
   })
-}) {}
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,4 +1,4 @@
-import { Array as Arr, Effect } from "effect"
+import { Array as Arr, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Calendar, type Candidate } from "../Calendar.js"
 import { Catalog } from "../Catalog.js"
@@ -97,8 +97,8 @@ interface Found {
 }
 
 /** Turns a search request into signed, bookable options, or the fallback when there are none. */
-export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/BookingSearch", {
-  effect: Effect.gen(function* () {
+export class BookingSearch extends Context.Service<BookingSearch>()("Booking/BookingSearch", {
+  make: Effect.gen(function* () {
     const catalog = yield* Catalog
     const calendar = yield* Calendar
     const signer = yield* OptionSigner
@@ -320,4 +320,6 @@ export class BookingSearch extends Effect.Service<BookingSearch>()("Booking/Book
     return { search: run } as const
   }),
   dependencies: [Catalog.Default, Calendar.Default, OptionSigner.Default]
-}) {}
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}
