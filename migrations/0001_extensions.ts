@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { Effect } from "effect"
 
 // btree_gist lets an exclusion constraint combine provider equality with time-range overlap.

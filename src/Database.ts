@@ -5,9 +5,8 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { Context, Duration, Effect, Layer, Option, Redacted, String as Str } from "effect"
 import * as Migrator from "effect/sql/Migrator"
 import * as SqlClient from "effect/sql/SqlClient"
-import { SqlError } from "effect/sql/SqlError"
+import { ConnectionError, SqlError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
-import * as Pg from "pg"
 import { AppConfig } from "./AppConfig.js"
 import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from "./EmbeddedPostgres.js"
 
@@ -25,174 +24,95 @@ export interface PoolOptions {
 const silenceMarginMs = 500
 
 /**
- * Each distinct statement text gets one name, so every connection parses and plans it once and
- * then only binds and executes it (the search's availability query took 1.6 ms of planning per
- * call unprepared). The texts are the code's own, a bounded set; past `maxNamedStatements` a
- * text runs unnamed, so statements built from data could never grow the server's memory.
- */
-const statementNames = new Map<string, string>()
-const maxNamedStatements = 500
-
-const statementName = (text: string) => {
-  let name = statementNames.get(text)
-  if (name === undefined && statementNames.size < maxNamedStatements) {
-    name = `s${statementNames.size}`
-    statementNames.set(text, name)
-  }
-  return name
-}
-
-/**
- * A query given up on our side may still be on the wire, its connection perhaps inside a
- * transaction: that connection is closed, so the pool never hands it to the next caller.
- * Closing it rolled its transaction back, so the ROLLBACK that follows is answered at once
- * (sent, it would fail and turn the caller's SqlError into a defect).
- */
-class ClosingOnTimeoutClient extends Pg.Client {
-  private givenUp = false
-
-  override query(...args: Array<any>): any {
-    const last = args.length - 1
-    const callback = args[last]
-    const query = (super.query as (...args: Array<any>) => any).bind(this)
-    if (typeof callback !== "function") return query(...args)
-    if (this.givenUp && typeof args[0] === "string" && args[0].startsWith("ROLLBACK")) {
-      process.nextTick(() => callback(null, { rows: [] }))
-      return undefined
-    }
-    const settled = (error: unknown, result: unknown) => {
-      if (error instanceof Error && error.message === "Query read timeout" && !this.givenUp) {
-        this.givenUp = true
-        this.end().catch(() => {})
-      }
-      callback(error, result)
-    }
-    const [text, values] = args
-    if (args.length === 3 && typeof text === "string" && Array.isArray(values) && values.length > 0) {
-      const name = statementName(text)
-      if (name !== undefined) return query({ name, text, values }, settled)
-    }
-    args[last] = settled
-    return query(...args)
-  }
-}
-
-const makePool = (url: Redacted.Redacted, options: PoolOptions) =>
-  Effect.acquireRelease(
-    Effect.sync(() => {
-      const pool = new Pg.Pool({
-        connectionString: Redacted.value(url),
-        Client: ClosingOnTimeoutClient,
-        application_name: "home-service-booking-api",
-        max: options.maxConnections ?? 10,
-        keepAlive: true,
-        ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
-        ...(options.statementTimeoutMs
-          ? {
-              statement_timeout: options.statementTimeoutMs,
-              query_timeout: options.statementTimeoutMs + silenceMarginMs
-            }
-          : {})
-      })
-      // An idle connection that breaks (a restarted server) is dropped by the pool; unheard, the event would crash the process.
-      pool.on("error", () => {})
-      return pool
-    }),
-    (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(Duration.seconds(1)))
-  ).pipe(
-    Effect.tap((pool) =>
-      Effect.tryPromise({
-        try: () => pool.query("SELECT 1"),
-        catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
-      }).pipe(
-        Effect.timeoutFail({
-          duration: Duration.millis(options.connectTimeoutMs ?? 5000),
-          onTimeout: () => new SqlError({ cause: new Error("timed out"), message: "PgClient: Connection timed out" })
-        })
-      )
-    )
-  )
-
-/**
- * Runs a statement as the SqlClient would, but outside a transaction straight on the pool: the
- * same pg call (so the same prepared name and timeouts), rows and SqlError (with @effect/sql-pg's
- * messages, so "Failed to acquire connection" still means the statement was never sent), without
- * the span, scope and acquirer @effect/sql builds around every statement (an eighth of a search's
- * CPU went there with its one statement). Inside a transaction it is the statement as usual, on
- * the transaction's connection. An interrupted caller does not cancel the statement on the
- * server: it finishes within the statement timeout and its connection goes back to the pool.
+ * Runs a statement outside a transaction with the database layer's bounds, which
+ * @effect/sql-pg 4 has no option for: the wait for a connection of the pool is bounded by the
+ * connect timeout and fails as a ConnectionError of operation "connect" (the statement was never
+ * sent), and a server that says nothing past the statement timeout is given up. The driver then
+ * drains the interrupted statement, sends PostgreSQL a cancel, and retires the connection unless
+ * the server confirms the cancel, so a connection given up mid-statement never serves the next
+ * caller. Inside a transaction it is the statement as usual, on the transaction's connection.
+ * The driver prepares every statement itself (one name per text and connection), which the
+ * hand-written pg.Client subclass of Effect 3's days did.
  */
 export class DirectQuery extends Context.Service<
   DirectQuery,
   <A extends object>(statement: Statement.Statement<A>) => Effect.Effect<ReadonlyArray<A>, SqlError>
 >()("Database/DirectQuery") {}
 
+/** The statement was never sent: no connection could be had in time. */
+export const notSentError = (cause: unknown, message: string) =>
+  new SqlError({ reason: new ConnectionError({ cause, message, operation: "connect" }) })
+
+const directQuery = (sql: SqlClient.SqlClient, options: PoolOptions) => {
+  const connectTimeout = Duration.millis(options.connectTimeoutMs ?? 5000)
+  const silence = options.statementTimeoutMs ? Duration.millis(options.statementTimeoutMs + silenceMarginMs) : undefined
+  return <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
+    Effect.flatMap(Effect.serviceOption(sql.transactionService), (transaction) => {
+      if (Option.isSome(transaction)) return statement
+      const [text, params] = statement.compile()
+      return Effect.scoped(
+        Effect.flatMap(
+          Effect.timeoutOrElse(sql.reserve, {
+            duration: connectTimeout,
+            orElse: () => Effect.fail(notSentError(new Error("timed out"), "Failed to acquire connection"))
+          }),
+          (connection) => {
+            const run = connection.execute(text, params, rowsNamed) as Effect.Effect<ReadonlyArray<A>, SqlError>
+            return silence === undefined
+              ? run
+              : Effect.timeoutOrElse(run, {
+                  duration: silence,
+                  orElse: () =>
+                    Effect.fail(
+                      new SqlError({
+                        reason: new ConnectionError({
+                          cause: new Error("Query read timeout"),
+                          message: "Query read timeout",
+                          operation: "query"
+                        })
+                      })
+                    )
+                })
+          }
+        )
+      )
+    })
+}
+
 const resultNames = Str.snakeToCamel
 const rowsNamed = Statement.defaultTransforms(resultNames, false).array
 
-/**
- * `text` on a connection of the pool. An error PostgreSQL answers leaves the connection as good
- * as before, so it goes back to the pool (pool.query would close it); one that breaks the
- * connection retires it.
- */
-const runOnPool = <A extends object>(pool: Pg.Pool, text: string, params: ReadonlyArray<unknown>) =>
-  Effect.callback<ReadonlyArray<A>, SqlError>((resume) => {
-    pool.connect((cause, client, release) => {
-      if (cause || client === undefined) {
-        resume(
-          Effect.fail(
-            new SqlError({ cause: cause ?? new Error("No client returned"), message: "Failed to acquire connection" })
-          )
-        )
-        return
-      }
-      let done = false
-      const onError = (error: Error) => {
-        if (done) return
-        done = true
-        release(error)
-        resume(Effect.fail(new SqlError({ cause: error, message: "Connection error" })))
-      }
-      client.once("error", onError)
-      client.query(text, params as Array<unknown>, (error, result) => {
-        client.off("error", onError)
-        if (done) return
-        done = true
-        release()
-        resume(
-          error
-            ? Effect.fail(new SqlError({ cause: error, message: "Failed to execute statement" }))
-            : Effect.succeed(rowsNamed(result.rows as Array<A>) as ReadonlyArray<A>)
-        )
-      })
-    })
-  })
-
-const directQuery =
-  (pool: Pg.Pool) =>
-  <A extends object>(statement: Statement.Statement<A>) =>
-    Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
-      if (Option.isSome(transaction)) return statement
-      const [text, params] = statement.compile()
-      return runOnPool<A>(pool, text, params)
-    })
-
 /** The client every service uses: snake_case in SQL, camelCase in TypeScript; and DirectQuery on its pool. */
-export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {}) =>
-  Layer.unwrapScoped(
-    Effect.map(makePool(url, options), (pool) =>
-      Layer.merge(
-        PgClient.layerFromPool({
-          acquire: Effect.succeed(pool),
-          transformQueryNames: Str.camelToSnake,
-          transformResultNames: resultNames,
-          // JSON columns hold wire-format documents (scope, terms, consent): their keys stay as stored.
-          transformJson: false
-        }),
-        Layer.succeed(DirectQuery, directQuery(pool))
-      )
+export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {}) => {
+  const client = PgClient.layer({
+    url,
+    applicationName: "home-service-booking-api",
+    maxConnections: options.maxConnections ?? 10,
+    keepAlive: Duration.seconds(10),
+    ...(options.connectTimeoutMs ? { connectTimeout: Duration.millis(options.connectTimeoutMs) } : {}),
+    ...(options.statementTimeoutMs
+      ? { startupParameters: { statement_timeout: String(options.statementTimeoutMs) } }
+      : {}),
+    transformQueryNames: Str.camelToSnake,
+    transformResultNames: resultNames,
+    // JSON columns hold wire-format documents (scope, terms, consent): their keys stay as stored.
+    transformJson: false
+  })
+  const direct = Layer.effect(
+    DirectQuery,
+    Effect.map(SqlClient.SqlClient, (sql) => directQuery(sql, options))
+  )
+  // One connection proves the server answers before the layer is built, as Effect 3's pool check did.
+  const probe = Layer.effectDiscard(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`).pipe(
+      Effect.timeoutOrElse({
+        duration: Duration.millis(options.connectTimeoutMs ?? 5000),
+        orElse: () => Effect.fail(notSentError(new Error("timed out"), "PgClient: Connection timed out"))
+      })
     )
   )
+  return Layer.merge(direct, probe).pipe(Layer.provideMerge(client))
+}
 
 /** The embedded cluster lives as long as the layer: started on build, stopped on release. */
 export const EmbeddedPostgresUrl = (dataDir: string, options?: { readonly attach?: boolean }) =>
@@ -254,7 +174,7 @@ const migrationsAt = (url: Redacted.Redacted, connectTimeoutMs: number) =>
   )
 
 const databaseLayer = (options: { readonly attach: boolean }) =>
-  Layer.unwrapScoped(
+  Layer.unwrap(
     Effect.gen(function* () {
       const config = yield* AppConfig
       const url = yield* Option.match(config.databaseUrl, {
