@@ -35,7 +35,7 @@ const notConfigured = new AuthNotConfigured({
     "The service has no API token configured; the operator must set SERVICE_REQUESTS_API_TOKENS or issue a partner token (npm run partner)."
 })
 
-type Identity = Partner["Type"]
+type Identity = Partner["Service"]
 
 const configuredPartner = (token: Redacted.Redacted<string>, sandbox: boolean) => {
   const digest = tokenDigest(Redacted.value(token))
@@ -175,7 +175,7 @@ const presentedTokens = Effect.map(HttpServerRequest.HttpServerRequest, (request
   const serviceToken = request.headers["x-service-requests-token"]
   return {
     bearer: authorization === undefined ? Option.none() : Option.some(bearerPattern.exec(authorization)?.[1] ?? ""),
-    serviceToken: Option.fromNullable(serviceToken)
+    serviceToken: Option.fromNullishOr(serviceToken)
   }
 })
 

@@ -24,7 +24,7 @@ export interface UnknownJobTypeDetails {
 /** The single source of verticals, job types and fixed-price seeds, decoded once at start. */
 export class Catalog extends Context.Service<Catalog>()("Booking/Catalog", {
   make: Effect.gen(function* () {
-    const data = yield* Schema.decodeUnknown(CatalogData)(catalogData).pipe(Effect.orDie)
+    const data = yield* Schema.decodeUnknownEffect(CatalogData)(catalogData).pipe(Effect.orDie)
     const verticals = new Map<string, Vertical>(data.verticals.map((v) => [v.vertical_id, v]))
     const jobTypes = new Map<string, JobType>(
       data.verticals.flatMap((v) => v.job_types.map((jt) => [`${v.vertical_id}/${jt.job_type_id}`, jt] as const))
@@ -42,7 +42,7 @@ export class Catalog extends Context.Service<Catalog>()("Booking/Catalog", {
       unavailableVerticals: data.unavailable_verticals,
       seeds,
       jobType: (verticalId: string, jobTypeId: string) =>
-        Option.fromNullable(jobTypes.get(`${verticalId}/${jobTypeId}`)),
+        Option.fromNullishOr(jobTypes.get(`${verticalId}/${jobTypeId}`)),
       /** The vertical and job type a request names, or the caller's refusal naming what exists. */
       resolve: <EV, EJ>(
         verticalId: string,

@@ -57,14 +57,14 @@ export const makeBookingClient = (options: BookingClientOptions) =>
       api: client,
       capabilities: () => client.capabilities.capabilities(),
       search: (body: typeof BookingSearchRequest.Encoded) =>
-        Effect.flatMap(Schema.decode(BookingSearchRequest)(body), (payload) => client.search.search({ payload })),
+        Effect.flatMap(Schema.decodeEffect(BookingSearchRequest)(body), (payload) => client.search.search({ payload })),
       confirm: (body: typeof BookingConfirmationRequest.Encoded, call?: IdempotentCall) =>
-        Effect.flatMap(Schema.decode(BookingConfirmationRequest)(body), (payload) =>
+        Effect.flatMap(Schema.decodeEffect(BookingConfirmationRequest)(body), (payload) =>
           client.bookings.confirm({ payload, headers: idempotencyHeaders(call) })
         ),
       status: (bookingId: string) => client.bookings.status({ path: { booking_id: bookingId } }),
       createRequest: (body: typeof ServiceRequestCreate.Encoded, call?: IdempotentCall) =>
-        Effect.flatMap(Schema.decode(ServiceRequestCreate)(body), (payload) =>
+        Effect.flatMap(Schema.decodeEffect(ServiceRequestCreate)(body), (payload) =>
           client.requests.create({ payload, headers: idempotencyHeaders(call) })
         )
     }

@@ -146,13 +146,13 @@ const make = (options: ListenerOptions) =>
       address: listening.address,
       serve: (app, middleware) =>
         (middleware ? listening.serve(app, middleware as never) : listening.serve(app)).pipe(
-          Effect.zipRight(Effect.sync(() => server.off("request", answerStarting))),
+          Effect.andThen(Effect.sync(() => server.off("request", answerStarting))),
           // Added after the platform's own finalizer, so it runs first: the handler stays attached while draining.
-          Effect.zipRight(Effect.addFinalizer(() => drain))
+          Effect.andThen(Effect.addFinalizer(() => drain))
         )
     })
   })
 
 /** The HttpServer and the platform services NodeHttpServer.layer provides, with the limits above. */
 export const listen = (options: ListenerOptions) =>
-  Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, make(options)), NodeHttpServer.layerContext)
+  Layer.mergeAll(Layer.effect(HttpServer.HttpServer, make(options)), NodeHttpServer.layerContext)

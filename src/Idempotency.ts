@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { Context, Data, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
+import { Context, Data, Duration, Effect, Layer, Option, Result, Schedule } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
@@ -46,9 +46,12 @@ export class NotWritten extends Data.TaggedError("NotWritten")<{ readonly cause:
 /** The writing statement was sent and no answer came: it may or may not have been carried out. */
 export class CommitUnknown extends Data.TaggedError("CommitUnknown")<{ readonly cause: SqlError.SqlError }> {}
 
-/** What pg reports of an error PostgreSQL answered with; nothing for a failure of another kind. */
+/**
+ * What PostgreSQL's ErrorResponse said (@effect/sql-pg 4 keeps its fields on the reason's cause);
+ * nothing for a failure of another kind.
+ */
 const pgErrorOf = (error: SqlError.SqlError) =>
-  (error.cause ?? {}) as { readonly severity?: unknown; readonly code?: unknown; readonly constraint?: unknown }
+  (error.reason.cause ?? {}) as { readonly severity?: unknown; readonly code?: unknown; readonly constraint?: unknown }
 
 /** The SQLSTATE PostgreSQL answered a statement with (23P01, 40001, ...), if it answered. */
 export const sqlStateOf = (error: SqlError.SqlError): string | undefined => {
@@ -56,8 +59,9 @@ export const sqlStateOf = (error: SqlError.SqlError): string | undefined => {
   return typeof code === "string" ? code : undefined
 }
 
-/** @effect/sql-pg's message when the pool gave no connection: the statement never left the process. */
-const notSent = "Failed to acquire connection"
+/** No connection could be had (connecting failed, or none was free in time): the statement never left the process. */
+const notSent = (error: SqlError.SqlError) =>
+  error.reason._tag === "ConnectionError" && error.reason.operation === "connect"
 
 /**
  * A statement outside a transaction commits on its own, so how it failed says what was written.
@@ -66,7 +70,7 @@ const notSent = "Failed to acquire connection"
  */
 export const writeOutcome = (error: SqlError.SqlError): NotWritten | CommitUnknown => {
   const answered = pgErrorOf(error).severity === "ERROR" && sqlStateOf(error) !== undefined
-  return answered || error.message === notSent ? new NotWritten({ cause: error }) : new CommitUnknown({ cause: error })
+  return answered || notSent(error) ? new NotWritten({ cause: error }) : new CommitUnknown({ cause: error })
 }
 
 /** The claim's insert met a key already committed: an earlier or concurrent attempt with it wrote first. */
@@ -142,7 +146,7 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
         direct(sql<StoredKey>`
         SELECT request_hash, resource_id FROM idempotency_keys
         WHERE partner_id = ${partnerId} AND scope = ${scope} AND key = ${key}`),
-        (rows) => Option.fromNullable(rows[0])
+        (rows) => Option.fromNullishOr(rows[0])
       )
 
     /**
@@ -216,16 +220,16 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
       // a used one. Only a prepare that fails must first learn whether the key is used, since a
       // stored key is replayed whatever the checks say now (an expired option, a changed offer).
       const prepare = yield* Effect.result(input.prepare)
-      if (Either.isLeft(prepare)) {
+      if (Result.isFailure(prepare)) {
         if (key !== undefined) {
           const existing = yield* find(input.partnerId, input.scope, key).pipe(
             Effect.catch(unavailable(steps.beforeWriting))
           )
           if (Option.isSome(existing)) return yield* replay(existing.value)
         }
-        return yield* Effect.fail(prepare.left)
+        return yield* Effect.fail(prepare.failure)
       }
-      const prepared = prepare.right
+      const prepared = prepare.success
       const { statements, result } = yield* input.write(prepared)
       const written = yield* direct(writeOnce(key, input, statements)).pipe(
         Effect.as(true),

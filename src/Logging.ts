@@ -1,4 +1,4 @@
-import { Cause, Context, FiberRef, FiberRefs, HashMap, Inspectable, Logger, type LogLevel, Option } from "effect"
+import { Cause, Context, type Fiber, Formatter, Logger, type LogLevel, Option, References } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 
 /**
@@ -18,7 +18,7 @@ const textOf = (message: unknown): string =>
         .join(" ")
     : typeof message === "string"
       ? message
-      : Inspectable.toStringUnknown(message, 0)
+      : Formatter.format(message)
 
 /** The LogFields of a message (`Effect.logInfo(text, fields)` logs the array [text, fields]). */
 const fieldsOf = (message: unknown): ReadonlyArray<LogFields> =>
@@ -49,11 +49,8 @@ export const requestIdOf = (request: HttpServerRequest.HttpServerRequest): strin
   requestIds.get(keyOf(request))
 
 /** The id of the request whose fiber (or descendant) logs the line, if any. */
-const requestIdIn = (context: FiberRefs.FiberRefs): string | undefined => {
-  const request = Context.getOption(
-    FiberRefs.getOrDefault(context, FiberRef.currentContext),
-    HttpServerRequest.HttpServerRequest
-  )
+const requestIdIn = (fiber: Fiber.Fiber<unknown, unknown>): string | undefined => {
+  const request = Context.getOption(fiber.context, HttpServerRequest.HttpServerRequest)
   return Option.isSome(request) ? requestIdOf(request.value) : undefined
 }
 
@@ -61,7 +58,7 @@ const isScalar = (value: unknown) =>
   value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean"
 
 /** `debug`, `info`, `warn`, `error`, `fatal`: as log collectors spell the levels. */
-const levelName = (level: LogLevel.LogLevel) => (level._tag === "Warning" ? "warn" : level._tag.toLowerCase())
+const levelName = (level: LogLevel.LogLevel) => level.toLowerCase()
 
 /**
  * One flat JSON object per line: `time`, `level`, `msg`, the `request_id` of the request it was
@@ -69,18 +66,20 @@ const levelName = (level: LogLevel.LogLevel) => (level._tag === "Warning" ? "war
  * `duration_ms` on the access line) and, for a failure, `error`. Nothing is nested, so a
  * collector indexes every field as it is.
  */
-export const jsonLogger = Logger.make(({ annotations, cause, context, date, logLevel, message }) => {
+export const jsonLogger = Logger.make(({ cause, date, fiber, logLevel, message }) => {
   const line: Record<string, unknown> = { time: date.toISOString(), level: levelName(logLevel), msg: textOf(message) }
-  const requestId = requestIdIn(context)
+  const requestId = requestIdIn(fiber)
   if (requestId !== undefined) line.request_id = requestId
-  for (const [key, value] of HashMap.toEntries(annotations)) {
+  const annotations = fiber.getRef(References.CurrentLogAnnotations)
+  for (const key in annotations) {
+    const value = annotations[key]
     if (reserved.has(key)) continue
     line[key] = isScalar(value) ? value : textOf(value)
   }
   for (const { fields } of fieldsOf(message)) {
     for (const key in fields) if (!reserved.has(key)) line[key] = fields[key]
   }
-  if (!Cause.isEmpty(cause)) line.error = Cause.pretty(cause)
+  if (cause.reasons.length > 0) line.error = Cause.pretty(cause)
   return JSON.stringify(line)
 })
 
@@ -111,17 +110,18 @@ export const batchedLines = (stream: NodeJS.WritableStream) => {
 
 /**
  * Effect's pretty logger with the `request_id` of the request a line was logged for, and the
- * line's LogFields, among its annotations, as the JSON lines carry them.
+ * line's LogFields, as the JSON lines carry them. Effect 4's loggers read annotations from the
+ * fiber, so these are written as `key=value` after the message instead of among them.
  */
 export const withLineFields = <O>(logger: Logger.Logger<unknown, O>) =>
-  Logger.mapInputOptions(logger, (options) => {
-    const requestId = requestIdIn(options.context)
+  Logger.make<unknown, O>((options) => {
+    const requestId = requestIdIn(options.fiber)
     const fields = fieldsOf(options.message)
-    if (requestId === undefined && fields.length === 0) return options
-    let annotations = options.annotations
-    if (requestId !== undefined) annotations = HashMap.set(annotations, "request_id", requestId as unknown)
+    if (requestId === undefined && fields.length === 0) return logger.log(options)
+    const parts: Array<string> = [textOf(options.message)]
+    if (requestId !== undefined) parts.push(`request_id=${requestId}`)
     for (const part of fields) {
-      for (const [key, value] of Object.entries(part.fields)) annotations = HashMap.set(annotations, key, value)
+      for (const [key, value] of Object.entries(part.fields)) parts.push(`${key}=${String(value)}`)
     }
-    return { ...options, message: textOf(options.message), annotations }
+    return logger.log({ ...options, message: parts.join(" ") })
   })

@@ -1,4 +1,4 @@
-import { Effect, Metric, MetricBoundaries, MetricLabel } from "effect"
+import { Effect, Metric } from "effect"
 
 const durationBoundaries = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -6,11 +6,10 @@ export const httpRequests = Metric.counter("http_requests_total", {
   description: "HTTP requests by route, method and status",
   incremental: true
 })
-export const httpDuration = Metric.histogram(
-  "http_request_duration_seconds",
-  MetricBoundaries.fromIterable(durationBoundaries),
-  "HTTP request latency by route"
-)
+export const httpDuration = Metric.histogram("http_request_duration_seconds", {
+  boundaries: Metric.boundariesFromIterable(durationBoundaries),
+  description: "HTTP request latency by route"
+})
 export const bookingsConfirmed = Metric.counter("bookings_confirmed_total", {
   description: "Bookings newly confirmed",
   incremental: true
@@ -40,18 +39,7 @@ export const rateLimitStoreFailures = Metric.counter("rate_limit_store_failures_
 
 /** Each label set is exported at 0 from the start, so a rate or an alert works before the first event. */
 export const presentFromStart = (
-  counter: Metric.Metric.Counter<number>,
+  counter: Metric.Counter<number>,
   labelSets: ReadonlyArray<Readonly<Record<string, string>>> = [{}]
 ) =>
-  Effect.forEach(
-    labelSets,
-    (labels) =>
-      Metric.incrementBy(
-        Metric.taggedWithLabels(
-          counter,
-          Object.entries(labels).map(([key, value]) => MetricLabel.make(key, value))
-        ),
-        0
-      ),
-    { discard: true }
-  )
+  Effect.forEach(labelSets, (labels) => Metric.update(Metric.withAttributes(counter, labels), 0), { discard: true })

@@ -10,7 +10,6 @@ import {
   FiberSet,
   Layer,
   Metric,
-  MetricLabel,
   Option,
   Random,
   Redacted
@@ -340,12 +339,7 @@ const make = Effect.gen(function* () {
       RETURNING status`
 
   const countOutcome = (row: ClaimedRow, outcome: string) =>
-    Metric.increment(
-      Metric.taggedWithLabels(notificationsTotal, [
-        MetricLabel.make("channel", row.channel),
-        MetricLabel.make("outcome", outcome)
-      ])
-    )
+    Metric.update(Metric.withAttributes(notificationsTotal, { channel: row.channel, outcome }), 1)
 
   /** Sends one claimed row and records the outcome; never fails, and logs no personal data. */
   const attempt = (row: ClaimedRow) => {
@@ -367,7 +361,7 @@ const make = Effect.gen(function* () {
         return yield* Effect.logInfo("notification sent").pipe(Effect.annotateLogs({ ...log, outcome: "sent" }))
       }
       const delayMs = retryDelayMs(row.attempts + 1, yield* Random.next)
-      const [updated] = yield* recordFailure(row, sent.left.reason, delayMs, yield* DateTime.nowAsDate)
+      const [updated] = yield* recordFailure(row, sent.failure.reason, delayMs, yield* DateTime.nowAsDate)
       const gaveUp = updated?.status === "failed"
       yield* countOutcome(row, gaveUp ? "failed" : "retry")
       yield* Effect.logWarning(gaveUp ? "notification given up" : "notification attempt failed").pipe(
@@ -375,7 +369,7 @@ const make = Effect.gen(function* () {
           ...log,
           outcome: gaveUp ? "failed" : "retry",
           attempts: row.attempts + 1,
-          reason: sent.left.reason
+          reason: sent.failure.reason
         })
       )
     })

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { Effect, Metric, type MetricKey, MetricKeyType, MetricLabel, MetricState, Option } from "effect"
+import { Effect, Metric } from "effect"
 import * as HttpMiddleware from "effect/http/HttpMiddleware"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -14,8 +14,6 @@ export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => 
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
-
-const noLabels: ReadonlyArray<MetricLabel.MetricLabel> = []
 
 /** X-Request-Id on every answer: the id requestObservability gave the request. */
 export const requestIdHeader = (
@@ -44,16 +42,15 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
   // Methods are the client's to choose, so only a bounded number of combinations is kept.
   const tagged = new Map<
     string,
-    { readonly requests: Metric.Metric.Counter<number>; readonly duration: Metric.Metric.Histogram<number> }
+    { readonly requests: Metric.Counter<number>; readonly duration: Metric.Histogram<number> }
   >()
   const metricsOf = (route: string, method: string, status: number) => {
     const key = `${route} ${method} ${status}`
     let metrics = tagged.get(key)
     if (metrics === undefined) {
-      const labels = [MetricLabel.make("route", route), MetricLabel.make("method", method)]
       metrics = {
-        requests: Metric.taggedWithLabels(httpRequests, [...labels, MetricLabel.make("status", String(status))]),
-        duration: Metric.taggedWithLabels(httpDuration, labels)
+        requests: Metric.withAttributes(httpRequests, { route, method, status: String(status) }),
+        duration: Metric.withAttributes(httpDuration, { route, method })
       }
       if (tagged.size < 1000) tagged.set(key, metrics)
     }
@@ -65,19 +62,20 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
       setRequestId(request, incoming !== undefined && requestIdPattern.test(incoming) ? incoming : randomUUID())
       const route = routeOf(request.url)
       const started = performance.now()
-      return Effect.onExit(app, (exit) => {
-        const status = exit._tag === "Success" ? exit.value.status : 500
-        const seconds = (performance.now() - started) / 1000
-        const { requests, duration } = metricsOf(route, request.method, status)
-        // Updated in place, as Metric.increment and Metric.update would with no fiber labels set
-        // (none are): three effects per request fewer.
-        requests.unsafeUpdate(1, noLabels)
-        duration.unsafeUpdate(seconds, noLabels)
-        return Effect.logInfo(
-          "request",
-          new LogFields({ method: request.method, route, status, duration_ms: Math.round(seconds * 1000) })
-        )
-      })
+      return Effect.onExit(app, (exit) =>
+        Effect.contextWith((context) => {
+          const status = exit._tag === "Success" ? exit.value.status : 500
+          const seconds = (performance.now() - started) / 1000
+          const { requests, duration } = metricsOf(route, request.method, status)
+          // Updated in place, as Metric.update does: two effects per request fewer.
+          requests.updateUnsafe(1, context)
+          duration.updateUnsafe(seconds, context)
+          return Effect.logInfo(
+            "request",
+            new LogFields({ method: request.method, route, status, duration_ms: Math.round(seconds * 1000) })
+          )
+        })
+      )
     })
   )
 }
@@ -85,26 +83,37 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")
 
 const labelText = (
-  labels: ReadonlyArray<MetricLabel.MetricLabel>,
+  attributes: Metric.Metric.AttributeSet | undefined,
   extra: ReadonlyArray<readonly [string, string]> = []
 ) => {
-  const all = [...labels.map((label) => [label.key, label.value] as const), ...extra]
+  const all = [...Object.entries(attributes ?? {}).map(([key, value]) => [key, String(value)] as const), ...extra]
   return all.length === 0 ? "" : `{${all.map(([key, value]) => `${key}="${escapeLabel(value)}"`).join(",")}}`
 }
 
-/** Effect's fiber lifetimes: a histogram in milliseconds with 32 buckets, of no use to an operator. */
-const leftOut = new Set(["effect_fiber_lifetimes"])
+/**
+ * Effect 4 counts its fibers as child_fibers_* (Metric.enableRuntimeMetrics); the series keep the
+ * names Effect 3 gave them, which dashboards and alerts already read.
+ */
+const renamed: Readonly<Record<string, string>> = {
+  child_fibers_active: "effect_fiber_active",
+  child_fibers_started: "effect_fiber_started",
+  child_fiber_successes: "effect_fiber_successes",
+  child_fiber_failures: "effect_fiber_failures"
+}
 
 /**
  * How Prometheus names an Effect metric: a counter that only goes up ends in `_total`, one that
- * goes both ways (effect_fiber_active) is a gauge.
+ * goes both ways is a gauge. The HELP of Effect's fiber metrics is their name, as it was.
  */
-const exposedAs = (key: MetricKey.MetricKey.Untyped, state: MetricState.MetricState.Untyped) => {
-  if (MetricState.isHistogramState(state)) return { name: key.name, type: "histogram" }
-  if (MetricState.isCounterState(state) && MetricKeyType.isCounterKey(key.keyType) && key.keyType.incremental) {
-    return { name: key.name.endsWith("_total") ? key.name : `${key.name}_total`, type: "counter" }
+const exposedAs = (snapshot: Metric.Metric.Snapshot) => {
+  const name = renamed[snapshot.id] ?? snapshot.id
+  const help = snapshot.id in renamed ? name : (snapshot.description ?? name)
+  if (snapshot.type === "Histogram") return { name, help, type: "histogram" }
+  if (snapshot.type === "Counter" && snapshot.state.incremental) {
+    const counter = name.endsWith("_total") ? name : `${name}_total`
+    return { name: counter, help: snapshot.id in renamed ? counter : help, type: "counter" }
   }
-  return { name: key.name, type: "gauge" }
+  return { name, help, type: "gauge" }
 }
 
 const startTimeSeconds = Math.round(Date.now() / 1000 - process.uptime())
@@ -125,35 +134,35 @@ const processMetrics = Effect.sync(() => {
   ]
 })
 
-/** The Prometheus text exposition format (0.0.4) of every metric of this process. */
-export const prometheusText = Effect.zipWith(Metric.snapshot, processMetrics, (pairs, lines) => {
-  const byName = new Map<string, Array<(typeof pairs)[number]>>()
-  for (const pair of pairs) {
-    if (leftOut.has(pair.metricKey.name)) continue
-    const list = byName.get(pair.metricKey.name) ?? []
-    list.push(pair)
-    byName.set(pair.metricKey.name, list)
+/**
+ * The Prometheus text exposition format (0.0.4) of every metric of this process. Effect 4's own
+ * writer (PrometheusMetrics.format) would name the fiber series child_fibers_* and leave out the
+ * process_* series, so this one stays, reading Effect's snapshot.
+ */
+export const prometheusText = Effect.zipWith(Metric.snapshot, processMetrics, (snapshots, lines) => {
+  const byName = new Map<string, Array<Metric.Metric.Snapshot>>()
+  for (const snapshot of snapshots) {
+    const list = byName.get(snapshot.id) ?? []
+    list.push(snapshot)
+    byName.set(snapshot.id, list)
   }
-  for (const list of [...byName.values()].sort(([a], [b]) => a!.metricKey.name.localeCompare(b!.metricKey.name))) {
-    const first = list[0]!
-    const { name, type } = exposedAs(first.metricKey, first.metricState)
-    const help = Option.getOrElse(first.metricKey.description, () => name)
+  const families = [...byName.values()].map((list) => ({ list, ...exposedAs(list[0]!) }))
+  for (const { list, name, help, type } of families.sort((a, b) => a.name.localeCompare(b.name))) {
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
-    for (const { metricKey, metricState } of list) {
-      if (MetricState.isCounterState(metricState))
-        lines.push(`${name}${labelText(metricKey.tags)} ${metricState.count}`)
-      else if (MetricState.isGaugeState(metricState))
-        lines.push(`${name}${labelText(metricKey.tags)} ${metricState.value}`)
-      else if (MetricState.isHistogramState(metricState)) {
-        for (const [boundary, count] of metricState.buckets) {
+    for (const snapshot of list) {
+      if (snapshot.type === "Counter") lines.push(`${name}${labelText(snapshot.attributes)} ${snapshot.state.count}`)
+      else if (snapshot.type === "Gauge") lines.push(`${name}${labelText(snapshot.attributes)} ${snapshot.state.value}`)
+      else if (snapshot.type === "Histogram") {
+        const { buckets, count, sum } = snapshot.state
+        for (const [boundary, bucketCount] of buckets) {
           const le = Number.isFinite(boundary) ? String(boundary) : "+Inf"
-          lines.push(`${name}_bucket${labelText(metricKey.tags, [["le", le]])} ${count}`)
+          lines.push(`${name}_bucket${labelText(snapshot.attributes, [["le", le]])} ${bucketCount}`)
         }
-        if (!metricState.buckets.some(([boundary]) => !Number.isFinite(boundary))) {
-          lines.push(`${name}_bucket${labelText(metricKey.tags, [["le", "+Inf"]])} ${metricState.count}`)
+        if (!buckets.some(([boundary]) => !Number.isFinite(boundary))) {
+          lines.push(`${name}_bucket${labelText(snapshot.attributes, [["le", "+Inf"]])} ${count}`)
         }
-        lines.push(`${name}_sum${labelText(metricKey.tags)} ${metricState.sum}`)
-        lines.push(`${name}_count${labelText(metricKey.tags)} ${metricState.count}`)
+        lines.push(`${name}_sum${labelText(snapshot.attributes)} ${sum}`)
+        lines.push(`${name}_count${labelText(snapshot.attributes)} ${count}`)
       }
     }
   }

@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto"
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { ConfigError, Context, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { ConfigError, Context, Effect, Layer, Option, Redacted, Result, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import {
   type OptionClaims,
@@ -63,13 +63,13 @@ const developmentKeys = (dataDir: string) =>
           catch: ioProblem(path)
         })
     const keys = parseSigningKeys(content)
-    if (Either.isLeft(keys) || keys.right.length === 0) {
-      const problem = Either.isLeft(keys) ? keys.left : "it is empty"
+    if (Result.isFailure(keys) || keys.success.length === 0) {
+      const problem = Result.isFailure(keys) ? keys.failure : "it is empty"
       return yield* Effect.fail(
         ConfigError.InvalidData(["DATA_DIR"], `${path} must hold kid:secret (delete it to have one made): ${problem}`)
       )
     }
-    return keys.right
+    return keys.success
   })
 
 /** Each secret's HMAC key is made once, not on every sign and verify. */
@@ -166,7 +166,7 @@ const make = Effect.gen(function* () {
   const keys =
     configured.length > 0 ? configured : config.appEnv === "development" ? yield* developmentKeys(config.dataDir) : []
   if (keys.length === 0) yield* Effect.logWarning(`${KEYS} is not set: no booking option can be signed`)
-  const signer = Option.fromNullable(keys[0])
+  const signer = Option.fromNullishOr(keys[0])
   const verifiers = new Map(keys.map((key) => [key.kid, key.secret]))
 
   /** The token of one option, or (Left) what to die with: claims outside the schema are the caller's bug. */
@@ -175,7 +175,7 @@ const make = Effect.gen(function* () {
     secret: Redacted.Redacted<string>,
     claims: OptionClaims,
     now: Date
-  ): Either.Either<SignedToken, unknown> => {
+  ): Result.Result<SignedToken, unknown> => {
     const option: SignedOption = {
       ...claims,
       // An option never outlives the start of its slot.
@@ -186,10 +186,10 @@ const make = Effect.gen(function* () {
     const json = payloadJson(option)
     if (json === undefined) {
       const refused = encodeOption(option)
-      return Either.left(Either.isLeft(refused) ? refused.left : option)
+      return Result.fail(Result.isFailure(refused) ? refused.failure : option)
     }
     const signed = `${VERSION}.${kid}.${Buffer.from(json, "utf8").toString("base64url")}`
-    return Either.right({ token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) })
+    return Result.succeed({ token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) })
   }
 
   /** Every option's token in order; the first that cannot be signed ends it. */
@@ -202,8 +202,8 @@ const make = Effect.gen(function* () {
     const tokens: Array<SignedToken> = []
     for (const one of claims) {
       const token = tokenFor(kid, secret, one, now)
-      if (Either.isLeft(token)) return Effect.die(token.left)
-      tokens.push(token.right)
+      if (Result.isFailure(token)) return Effect.die(token.failure)
+      tokens.push(token.success)
     }
     return Effect.succeed(tokens)
   }

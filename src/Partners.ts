@@ -101,7 +101,7 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
         SELECT t.prefix, t.token_sha256, p.id AS partner_id, p.name AS partner_name, p.sandbox
         FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
         WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEntry))
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
       )
 
     /** Whether a partner token was ever issued, revoked ones included. */

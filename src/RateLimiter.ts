@@ -1,5 +1,5 @@
 import * as Limiter from "@effect/experimental/RateLimiter"
-import { Context, Duration, Effect, Layer, Metric, MetricLabel, Option, Redacted, Runtime } from "effect"
+import { Context, Duration, Effect, Layer, Metric, Option, Redacted, Runtime } from "effect"
 import * as HttpApp from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -301,7 +301,7 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
       if (outcome._tag === "Allowed") return withHeaders
       return withHeaders.pipe(
         Effect.andThen(
-          Metric.increment(Metric.taggedWithLabels(rateLimited, [MetricLabel.make("endpoint", endpoint)]))
+          Metric.update(Metric.withAttributes(rateLimited, { endpoint }), 1)
         ),
         Effect.andThen(
           new RateLimited({
@@ -332,7 +332,7 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
               error.reason === "Exceeded"
                 ? answer(endpoint, limit, { _tag: "Exceeded", retryAfter: Duration.toSeconds(error.retryAfter) })
                 : // The store failed or did not answer: the request goes through, counted.
-                  Metric.increment(rateLimitStoreFailures)
+                  Metric.update(rateLimitStoreFailures, 1)
           })
         )
     }
@@ -342,8 +342,7 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
       byClient: (endpoint: LimitedEndpoint) => Effect.flatMap(clientKey, (key) => consume(endpoint, key)),
       byPartner: (endpoint: LimitedEndpoint, partnerId: string) => consume(endpoint, `partner:${partnerId}`)
     } as const
-  }),
-  dependencies: [RateLimitStoreLive]
+  })
 }) {
-  static readonly Default = Layer.effect(this, this.make)
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([RateLimitStoreLive]))
 }

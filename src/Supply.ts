@@ -18,7 +18,7 @@ export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidS
   }
 }
 
-const decodeSupplyFile = Schema.decodeUnknownEither(SupplyFile)
+const decodeSupplyFile = Schema.decodeUnknownResult(SupplyFile)
 
 /** Each distinct current-offer text decoded once (see decodedOnce): confirms of one service repeat it. */
 const currentOfferOf = decodedOnce(CurrentOffer)
@@ -124,14 +124,14 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
         const decoded = decodeSupplyFile(input, { errors: "all", onExcessProperty: "error" })
         const problems = [
           ...(decoded._tag === "Left"
-            ? ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map(
+            ? ParseResult.ArrayFormatter.formatErrorSync(decoded.failure).map(
                 (issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`
               )
             : []),
           ...crossCheck(input)
         ]
         if (problems.length > 0 || decoded._tag === "Left") return yield* new InvalidSupply({ problems })
-        return decoded.right
+        return decoded.success
       })
 
     /**

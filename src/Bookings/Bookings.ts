@@ -317,7 +317,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const confirm = Effect.fnUntraced(function* (
       request: BookingConfirmationRequest,
       headerKey: string | undefined,
-      partner: Partner["Type"],
+      partner: Partner["Service"],
       now: Date
     ) {
       const key = yield* keyOf(request, headerKey)
@@ -341,7 +341,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         return { status: 200 as const, body: respond(outcome.stored, states, true) }
       }
       const { stored, outbox, skipped } = outcome.written
-      if (!partner.sandbox) yield* Metric.increment(bookingsConfirmed)
+      if (!partner.sandbox) yield* Metric.update(bookingsConfirmed, 1)
       // Rows without a channel were written skipped, which is final: with nothing to deliver, the
       // states are what was just written, and reading them back would only cost a round trip.
       if (outbox.length === 0) return { status: 201 as const, body: respond(stored, Option.some(skipped), false) }
@@ -352,7 +352,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       return { status: 201 as const, body: respond(stored, states, false) }
     })
 
-    const status = Effect.fnUntraced(function* (bookingId: string, partner: Partner["Type"]) {
+    const status = Effect.fnUntraced(function* (bookingId: string, partner: Partner["Service"]) {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bookingId)
       const found = yield* (
         isUuid ? bookings.findById(partner.id, bookingId) : bookings.findByRequestId(partner.id, bookingId)
@@ -386,7 +386,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const countConflicts = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.tapError(effect, (error) =>
         conflictTags.has(error._tag)
-          ? Metric.increment(Metric.tagged(bookingConflicts, "code", error._tag))
+          ? Metric.update(Metric.withAttributes(bookingConflicts, { code: error._tag }), 1)
           : Effect.void
       )
 
@@ -394,20 +394,19 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       confirm: (
         request: BookingConfirmationRequest,
         headerKey: string | undefined,
-        partner: Partner["Type"],
+        partner: Partner["Service"],
         now: Date
       ) => countConflicts(confirm(request, headerKey, partner, now)),
       status
     } as const
-  }),
-  dependencies: [
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([
     Calendar.Default,
     Supply.Default,
     BookingsRepo.Default,
     OptionSigner.Default,
     Notifier.Default,
     Idempotency.Default
-  ]
-}) {
-  static readonly Default = Layer.effect(this, this.make)
+  ]))
 }

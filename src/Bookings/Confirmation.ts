@@ -27,7 +27,7 @@ export const newBookingIds = (): BookingIds => ({
 export interface Confirmation {
   readonly ids: BookingIds
   readonly request: BookingConfirmationRequest
-  readonly partner: Partner["Type"]
+  readonly partner: Partner["Service"]
   readonly option: SignedOption
   readonly offer: CurrentOffer
   readonly now: Date

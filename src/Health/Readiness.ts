@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Either, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option, Result } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Partners } from "../Partners.js"
 
@@ -35,15 +35,15 @@ export class Readiness extends Context.Service<Readiness>()("Booking/Readiness",
         Effect.timeoutFail({ duration: readinessTimeout, onTimeout: () => "timeout" as const }),
         Effect.either
       )
-      if (Either.isLeft(issued)) {
+      if (Result.isFailure(issued)) {
         problems.push(
-          issued.left === "timeout"
+          issued.failure === "timeout"
             ? `database: no answer within ${Duration.format(readinessTimeout)}`
             : "database: does not accept queries"
         )
       }
-      const tokens = config.apiTokens.length + (Either.isRight(issued) ? issued.right.length : 0)
-      const noTokens = Either.isRight(issued) && tokens === 0
+      const tokens = config.apiTokens.length + (Result.isSuccess(issued) ? issued.success.length : 0)
+      const noTokens = Result.isSuccess(issued) && tokens === 0
       if (production && config.optionSigningKeys.length === 0) {
         problems.push("BOOKING_OPTION_SIGNING_KEYS is not set: every search answers 503 signing_not_configured")
       }

@@ -52,7 +52,7 @@ export const agentContractFor = (capabilities: Capabilities) => {
   ].join("\n\n")
 }
 
-const decodeCapabilities = Schema.decodeUnknown(Schema.parseJson(Capabilities))
+const decodeCapabilities = Schema.decodeUnknownEffect(Schema.parseJson(Capabilities))
 const decoder = new TextDecoder()
 
 /** The capabilities document as it is served now (it is refreshed when supply changes). */

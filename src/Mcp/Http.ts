@@ -1,4 +1,4 @@
-import { Duration, Effect, Either, Layer, Option, Redacted, Schedule, type Scope } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, Result, Schedule, type Scope } from "effect"
 import * as McpServer from "effect/ai/McpServer"
 import type * as HttpApp from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -109,7 +109,7 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
        */
       const identify = Effect.fn("Mcp.identify")(function* (request: HttpServerRequest.HttpServerRequest) {
         const refused = originRefusal(request)
-        if (Option.isSome(refused)) return Either.left(refused.value)
+        if (Option.isSome(refused)) return Result.fail(refused.value)
         // Either header, the bearer first, as the REST middlewares take them.
         const tokens = [
           bearerTokenOf(request.headers),
@@ -120,15 +120,15 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
             tokens.map((token) => Effect.map(authenticator.requester(token), (partner) => ({ token, partner })))
           )
         )
-        if (Either.isRight(partner)) {
-          return Either.right({ token: partner.right.token, owner: `partner:${partner.right.partner.id}` })
+        if (Result.isSuccess(partner)) {
+          return Result.succeed({ token: partner.success.token, owner: `partner:${partner.success.partner.id}` })
         }
         const presented =
           request.headers.authorization !== undefined || request.headers["x-service-requests-token"] !== undefined
-        if (presented && partner.left._tag === "unauthorized") {
-          return Either.left(refusal(partner.left, { "www-authenticate": 'Bearer realm="mcp"' }))
+        if (presented && partner.failure._tag === "unauthorized") {
+          return Result.fail(refusal(partner.failure, { "www-authenticate": 'Bearer realm="mcp"' }))
         }
-        return Either.right({ token: Redacted.make(""), owner: `address:${addressOf(request)}` })
+        return Result.succeed({ token: Redacted.make(""), owner: `address:${addressOf(request)}` })
       })
 
       /** The session the request names, if it is the caller's and alive. */
@@ -138,7 +138,7 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
       ) {
         const id = request.headers["mcp-session-id"]
         if (id === undefined) {
-          return Either.left(
+          return Result.fail(
             refusal(
               new SessionRequired({
                 issues: ["mcp-session-id: is required on every request but initialize"],
@@ -149,7 +149,7 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
         }
         const session = yield* sessions.use(id, owner)
         if (Option.isNone(session)) {
-          return Either.left(
+          return Result.fail(
             refusal(
               new SessionNotFound({
                 issues: ["mcp-session-id: no live session with this id for this caller"],
@@ -158,14 +158,14 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
             )
           )
         }
-        return Either.right(session.value)
+        return Result.succeed(session.value)
       })
 
       const post = Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const caller = yield* identify(request)
-        if (Either.isLeft(caller)) return caller.left
-        const { owner, token } = caller.right
+        if (Result.isFailure(caller)) return caller.failure
+        const { owner, token } = caller.success
 
         // A body that is not JSON or too large is the error contract's to answer, as on REST.
         const body: unknown = yield* Effect.orDie(request.json)
@@ -176,12 +176,12 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
         const initialize = messages.length === 1 && messages[0]?.method === "initialize"
         if (!initialize) {
           const session = yield* sessionOf(request, owner)
-          if (Either.isLeft(session)) return session.left
+          if (Result.isFailure(session)) return session.failure
           const version = request.headers["mcp-protocol-version"]
-          if (version !== undefined && version !== session.right.protocolVersion) {
+          if (version !== undefined && version !== session.success.protocolVersion) {
             return refusal(
               new ProtocolVersionMismatch({
-                issues: [`mcp-protocol-version: the session agreed ${session.right.protocolVersion}, not ${version}`],
+                issues: [`mcp-protocol-version: the session agreed ${session.success.protocolVersion}, not ${version}`],
                 safe_next_step: "Send the protocolVersion that initialize returned."
               })
             )
@@ -223,10 +223,10 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
       const del = Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const caller = yield* identify(request)
-        if (Either.isLeft(caller)) return caller.left
-        const session = yield* sessionOf(request, caller.right.owner)
-        if (Either.isLeft(session)) return session.left
-        yield* sessions.close(session.right.id, caller.right.owner)
+        if (Result.isFailure(caller)) return caller.failure
+        const session = yield* sessionOf(request, caller.success.owner)
+        if (Result.isFailure(session)) return session.failure
+        yield* sessions.close(session.success.id, caller.success.owner)
         return HttpServerResponse.empty({ status: 204 })
       })
 

@@ -72,7 +72,7 @@ const invalidArguments = (error: ParseResult.ParseError) =>
   invalidRequestOf(ParseResult.ArrayFormatter.formatErrorSync(error))
 
 const decodeArguments = <A, I>(schema: Schema.Schema<A, I>, args: unknown) =>
-  Effect.mapError(Schema.decodeUnknown(schema)(args), invalidArguments)
+  Effect.mapError(Schema.decodeUnknownEffect(schema)(args), invalidArguments)
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -164,7 +164,7 @@ export const outputSchemas: ReadonlyMap<string, Record<string, unknown>> = new M
   ])
 )
 
-const encodeStatus = Schema.encode(BookingStatusResponse)
+const encodeStatus = Schema.encodeEffect(BookingStatusResponse)
 
 export const McpToolsLive = Layer.effectDiscard(
   Effect.gen(function* () {

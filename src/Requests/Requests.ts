@@ -268,7 +268,7 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
       request: ServiceRequestCreate,
       vertical: Vertical,
       jobType: JobType,
-      partner: Partner["Type"],
+      partner: Partner["Service"],
       id: string
     ) =>
       Effect.gen(function* () {
@@ -308,7 +308,7 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
     const create = Effect.fn("Requests.create")(function* (
       request: ServiceRequestCreate,
       headerKey: string | undefined,
-      partner: Partner["Type"],
+      partner: Partner["Service"],
       now: Date
     ) {
       const { vertical, jobType, key } = yield* validate(request, headerKey, now)

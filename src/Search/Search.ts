@@ -318,8 +318,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
 
     // No span: nothing exports traces, and even a no-op span costs a search two fiber-ref writes.
     return { search: run } as const
-  }),
-  dependencies: [Catalog.Default, Calendar.Default, OptionSigner.Default]
+  })
 }) {
-  static readonly Default = Layer.effect(this, this.make)
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Catalog.Default, Calendar.Default, OptionSigner.Default]))
 }
