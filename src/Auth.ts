@@ -208,7 +208,7 @@ export class Authenticator extends Context.Service<Authenticator>()("Booking/Aut
  * The platform tries the bearer scheme, then the header scheme; each reads both headers, so a
  * request with neither header is one without a token, whichever scheme is asked first.
  */
-const middlewareFor = <E>({ authenticate }: Authenticator, unconfigured: E) => {
+const middlewareFor = <E>({ authenticate }: Authenticator["Service"], unconfigured: E) => {
   const check = (pick: "bearer" | "serviceToken") =>
     Effect.flatMap(presentedTokens, (tokens) => {
       const chosen = tokens[pick]
@@ -218,7 +218,7 @@ const middlewareFor = <E>({ authenticate }: Authenticator, unconfigured: E) => {
   return { bearer: () => check("bearer"), serviceToken: () => check("serviceToken") }
 }
 
-export const AuthenticationLive = Layer.unwrapEffect(
+export const AuthenticationLive = Layer.unwrap(
   Effect.map(Authenticator, (authenticator) =>
     Layer.mergeAll(
       Layer.succeed(Authentication, middlewareFor(authenticator, unauthorized)),

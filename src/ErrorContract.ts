@@ -299,7 +299,7 @@ export const errorContractFor = (api: typeof Api) =>
           if (HttpMethod.hasBody(request.method)) jsonOnly(request)
           return httpApp.pipe(
             Effect.catchCause((cause) => {
-              const failure = Cause.failureOption(cause as Cause.Cause<unknown>)
+              const failure = Cause.findErrorOption(cause as Cause.Cause<unknown>)
               if (Option.isSome(failure)) {
                 const error: unknown = failure.value
                 if (error instanceof HttpServerError.RouteNotFound) {
@@ -322,7 +322,7 @@ export const errorContractFor = (api: typeof Api) =>
                 }
                 return Effect.failCause(cause as Cause.Cause<ContractError>)
               }
-              if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
+              if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
               const defect = Cause.squash(cause)
               if (isBodyRefusal(defect)) return Effect.fail(defect)
               return logFailure("unexpected defect", cause).pipe(

@@ -20,7 +20,7 @@ export const failureSummary = (failure: unknown): Record<string, string> => {
   if (typeof code === "string" && /^[A-Z0-9_]{1,32}$/.test(code)) {
     summary[/^[0-9A-Z]{5}$/.test(code) && !code.startsWith("E") ? "sql_state" : "code"] = code
   }
-  if (Cause.isCause(failure) && Cause.isInterruptedOnly(failure)) summary.error = "Interrupted"
+  if (Cause.isCause(failure) && Cause.hasInterruptsOnly(failure)) summary.error = "Interrupted"
   return summary
 }
 

@@ -85,7 +85,7 @@ export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
     Layer.provide(CountersLive)
   )
 
-export const HttpLive = Layer.unwrapEffect(
+export const HttpLive = Layer.unwrap(
   Effect.map(AppConfig, (config) =>
     serveApi(
       listen({

@@ -127,7 +127,7 @@ const make = (options: ListenerOptions) =>
       for (const socket of connections) if (!busy.has(socket)) socket.destroy()
       for (const response of inFlight) if (!response.headersSent) response.setHeader("connection", "close")
       const idle = yield* Deferred.make<void>()
-      onIdle = () => Deferred.unsafeDone(idle, Effect.void)
+      onIdle = () => Deferred.doneUnsafe(idle, Effect.void)
       if (inFlight.size === 0) onIdle()
       else {
         yield* Effect.logInfo(

@@ -41,5 +41,4 @@ export const rateLimitStoreFailures = Metric.counter("rate_limit_store_failures_
 export const presentFromStart = (
   counter: Metric.Counter<number>,
   labelSets: ReadonlyArray<Readonly<Record<string, string>>> = [{}]
-) =>
-  Effect.forEach(labelSets, (labels) => Metric.update(Metric.withAttributes(counter, labels), 0), { discard: true })
+) => Effect.forEach(labelSets, (labels) => Metric.update(Metric.withAttributes(counter, labels), 0), { discard: true })

@@ -292,9 +292,9 @@ const make = Effect.gen(function* () {
         }),
       catch: (error) => new DeliveryFailed({ reason: networkProblem(error) })
     }).pipe(
-      Effect.timeoutFail({
+      Effect.timeoutOrElse({
         duration: WEBHOOK_TIMEOUT,
-        onTimeout: () => new DeliveryFailed({ reason: "the webhook did not answer in time" })
+        orElse: () => Effect.fail(new DeliveryFailed({ reason: "the webhook did not answer in time" }))
       })
     )
     yield* Effect.promise(() => response.body?.cancel() ?? Promise.resolve()).pipe(Effect.ignore)
@@ -352,8 +352,11 @@ const make = Effect.gen(function* () {
       }
       const sent = yield* send(row).pipe(
         Effect.catchDefect(() => fail("unexpected error while sending")),
-        Effect.timeoutFail({ duration: ATTEMPT_TIMEOUT, onTimeout: () => new DeliveryFailed({ reason: "timed out" }) }),
-        Effect.either
+        Effect.timeoutOrElse({
+          duration: ATTEMPT_TIMEOUT,
+          orElse: () => Effect.fail(new DeliveryFailed({ reason: "timed out" }))
+        }),
+        Effect.result
       )
       if (sent._tag === "Right") {
         yield* recordSent(row, yield* DateTime.nowAsDate)

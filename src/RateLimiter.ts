@@ -185,7 +185,7 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefi
         redis.once("error", onError)
       })
       if (firstAttempt !== "ready") yield* outage.failed(firstAttempt)
-      const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+      const runFork = Runtime.runFork(yield* Effect.context<never>())
       redis.on("error", (error: NodeJS.ErrnoException) => runFork(outage.failed(error.code ?? error.message)))
       redis.on("ready", () => runFork(outage.answered))
 
@@ -229,7 +229,7 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefi
  * Redis start with `keyPrefix`, so tests sharing one Redis keep their counts apart.
  */
 export const rateLimitStoreWith = (keyPrefix: string) =>
-  Layer.unwrapEffect(
+  Layer.unwrap(
     Effect.map(AppConfig, (config) =>
       Option.match(config.redisUrl, {
         onNone: () => boundedMemoryStore,
@@ -300,9 +300,7 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
       )
       if (outcome._tag === "Allowed") return withHeaders
       return withHeaders.pipe(
-        Effect.andThen(
-          Metric.update(Metric.withAttributes(rateLimited, { endpoint }), 1)
-        ),
+        Effect.andThen(Metric.update(Metric.withAttributes(rateLimited, { endpoint }), 1)),
         Effect.andThen(
           new RateLimited({
             issues: [

@@ -103,7 +103,7 @@ const makeDue = (id: string) =>
     (sql) => sql`UPDATE notification_outbox SET next_attempt_at = now() - interval '1 minute' WHERE id = ${id}`
   )
 
-const stateOf = (notifier: Notifier, id: string) =>
+const stateOf = (notifier: Notifier["Service"], id: string) =>
   Effect.flatMap(
     Effect.flatMap(
       SqlClient.SqlClient,

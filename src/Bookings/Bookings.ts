@@ -401,12 +401,14 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([
-    Calendar.Default,
-    Supply.Default,
-    BookingsRepo.Default,
-    OptionSigner.Default,
-    Notifier.Default,
-    Idempotency.Default
-  ]))
+  static readonly Default = Layer.effect(this, this.make).pipe(
+    Layer.provide([
+      Calendar.Default,
+      Supply.Default,
+      BookingsRepo.Default,
+      OptionSigner.Default,
+      Notifier.Default,
+      Idempotency.Default
+    ])
+  )
 }

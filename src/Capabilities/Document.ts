@@ -25,7 +25,7 @@ import { idempotencyRetentionDays } from "../Idempotency.js"
 import { Supply } from "../Supply.js"
 
 export const buildCapabilities = (input: {
-  readonly catalog: Catalog
+  readonly catalog: Catalog["Service"]
   readonly counts: ReadonlyMap<VerticalId, number>
 }): Capabilities =>
   Capabilities.make({

@@ -32,8 +32,8 @@ export class Readiness extends Context.Service<Readiness>()("Booking/Readiness",
       const issued = yield* partners.liveTokens.pipe(
         // The answer does not wait for an abandoned query to be cancelled.
         Effect.disconnect,
-        Effect.timeoutFail({ duration: readinessTimeout, onTimeout: () => "timeout" as const }),
-        Effect.either
+        Effect.timeoutOrElse({ duration: readinessTimeout, orElse: () => Effect.fail("timeout" as const) }),
+        Effect.result
       )
       if (Result.isFailure(issued)) {
         problems.push(

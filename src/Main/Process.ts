@@ -10,7 +10,7 @@ import { reportStartFailure, runMain } from "./Run.js"
  * their stdout holds only their result (a token, a list).
  */
 export const LoggerLive = (to: "stdout" | "stderr") =>
-  Layer.unwrapEffect(
+  Layer.unwrap(
     Effect.map(AppConfig, (config) =>
       Layer.mergeAll(
         Logger.replace(
@@ -24,7 +24,7 @@ export const LoggerLive = (to: "stdout" | "stderr") =>
         Logger.minimumLogLevel(LogLevel.Info)
       )
     )
-  ).pipe(Layer.catchAll(() => Layer.empty))
+  ).pipe(Layer.catch(() => Layer.empty))
 
 /**
  * Runs a command-line tool: `services` on the database of a running development server (or

@@ -53,7 +53,7 @@ const describe = (error: unknown): string | undefined => {
 /** A start that fails says why in one line an operator can act on, then exits non-zero. */
 export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
   Effect.tapCause(self, (cause) => {
-    if (Cause.isInterruptedOnly(cause)) return Effect.void
+    if (Cause.hasInterruptsOnly(cause)) return Effect.void
     const error = Cause.squash(cause)
     return ConfigError.isConfigError(error)
       ? Console.error(`Invalid configuration: ${String(error)}`)

@@ -56,7 +56,7 @@ const decodeCapabilities = Schema.decodeUnknownEffect(Schema.parseJson(Capabilit
 const decoder = new TextDecoder()
 
 /** The capabilities document as it is served now (it is refreshed when supply changes). */
-export const capabilitiesOf = (document: CapabilitiesDocument) =>
+export const capabilitiesOf = (document: CapabilitiesDocument["Service"]) =>
   Effect.flatMap(document.current, ({ bodies }) => Effect.orDie(decodeCapabilities(decoder.decode(bodies.identity))))
 
 export const McpContractLive = Layer.mergeAll(

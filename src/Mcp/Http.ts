@@ -248,7 +248,7 @@ const forgetFinishedClients = (protocol: RpcServer.Protocol["Type"]) =>
   }).pipe(Effect.repeat(Schedule.spaced(Duration.minutes(1))), Effect.forkScoped)
 
 /** The MCP endpoint at /mcp: the REST operations as tools on the same services, Schemas and limits. */
-export const McpLive = Layer.unwrapEffect(
+export const McpLive = Layer.unwrap(
   Effect.map(RpcServer.makeProtocolWithHttpApp, ({ httpApp, protocol }) =>
     Layer.mergeAll(
       mcpRoutes(httpApp),

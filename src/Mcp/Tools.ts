@@ -85,8 +85,8 @@ const toolResult = <E extends { readonly _tag: string }>(
   effect.pipe(
     Effect.map((body) => new McpSchema.CallToolResult({ content: textOf(body), structuredContent: body })),
     Effect.catchCause((cause) => {
-      if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
-      const failure = Cause.failureOption(cause)
+      if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
+      const failure = Cause.findErrorOption(cause)
       const error: Effect.Effect<{ readonly _tag: string }> = Option.isSome(failure)
         ? Effect.succeed(failure.value)
         : Effect.as(

@@ -320,5 +320,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
     return { search: run } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Catalog.Default, Calendar.Default, OptionSigner.Default]))
+  static readonly Default = Layer.effect(this, this.make).pipe(
+    Layer.provide([Catalog.Default, Calendar.Default, OptionSigner.Default])
+  )
 }
