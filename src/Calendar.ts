@@ -3,15 +3,15 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { DirectQuery } from "./Database.js"
 import type { BookingId, ProviderId, ServiceId } from "./Domain/Ids.js"
-import { asStored, OfferedService } from "./Domain/Supply.js"
+import { OfferedService } from "./Domain/Supply.js"
 import { decodedOnce } from "./StoredJson.js"
 import { Supply } from "./Supply.js"
 
 /** An offered service with its provider's confirmed bookings in the searched range, epoch ms. */
 export const Candidate = Schema.Struct({
   ...OfferedService.fields,
-  busy: Schema.Array(Schema.Tuple(Schema.Number, Schema.Number))
-}).annotate(asStored)
+  busy: Schema.Array(Schema.Tuple([Schema.Number, Schema.Number]))
+})
 export type Candidate = typeof Candidate.Type
 
 /** A search's question to the calendar: a job at a postcode (and destination), over a range in epoch ms. */

@@ -358,7 +358,7 @@ const make = Effect.gen(function* () {
         }),
         Effect.result
       )
-      if (sent._tag === "Right") {
+      if (sent._tag === "Success") {
         yield* recordSent(row, yield* DateTime.nowAsDate)
         yield* countOutcome(row, "sent")
         return yield* Effect.logInfo("notification sent").pipe(Effect.annotateLogs({ ...log, outcome: "sent" }))

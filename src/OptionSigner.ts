@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto"
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { ConfigError, Context, Effect, Layer, Option, Redacted, Result, Schema } from "effect"
+import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted, Result, Schema } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import {
   type OptionClaims,
@@ -20,9 +20,11 @@ const MAX_TOKEN_LENGTH = 24000
 export const developmentKeyFile = "option-signing-key"
 
 const ioProblem = (path: string) => (cause: unknown) =>
-  ConfigError.InvalidData(
-    ["DATA_DIR"],
-    `cannot read or create the development signing key ${path}: ${cause instanceof Error ? cause.message : String(cause)}`
+  new Config.ConfigError(
+    new ConfigProvider.SourceError({
+      message: `cannot read or create the development signing key ${path}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      cause
+    })
   )
 
 /**
@@ -66,7 +68,11 @@ const developmentKeys = (dataDir: string) =>
     if (Result.isFailure(keys) || keys.success.length === 0) {
       const problem = Result.isFailure(keys) ? keys.failure : "it is empty"
       return yield* Effect.fail(
-        ConfigError.InvalidData(["DATA_DIR"], `${path} must hold kid:secret (delete it to have one made): ${problem}`)
+        new Config.ConfigError(
+          new ConfigProvider.SourceError({
+            message: `${path} must hold kid:secret (delete it to have one made): ${problem}`
+          })
+        )
       )
     }
     return keys.success
@@ -102,11 +108,11 @@ const nonce = () => {
   return text
 }
 
-const encodeOption = Schema.encodeEither(SignedOption)
+const encodeOption = Schema.encodeResult(SignedOption)
 /** What `verify` will accept: the claims as decoding checks them, ids' length bounds included. */
 const verifiable = decodable(SignedOption)
 /** The schema's own field order: the payload's JSON is what encoding through the schema wrote. */
-const payloadKeys = Object.keys(SignedOption.from.fields) as ReadonlyArray<keyof SignedOption>
+const payloadKeys = Object.keys(SignedOption.fields) as ReadonlyArray<keyof SignedOption>
 
 /**
  * The option's defined fields in the schema's order, and no others: what decoding gives back and

@@ -1,5 +1,5 @@
-import * as Limiter from "@effect/experimental/RateLimiter"
-import { Context, Duration, Effect, Layer, Metric, Option, Redacted, Runtime } from "effect"
+import { Context, Duration, Effect, Layer, Metric, Option, Redacted } from "effect"
+import * as Limiter from "effect/persistence/RateLimiter"
 import * as HttpApp from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -27,29 +27,38 @@ const countedAs: Record<LimitedEndpoint, string> = {
 /** Keys kept by the in-process store; beyond this the oldest are dropped. */
 export const memoryStoreCapacity = 10_000
 
+/** A store failure, as the limiter reports it. */
+const storeError = (message: string, cause?: unknown) =>
+  new Limiter.RateLimiterError({
+    reason: new Limiter.RateLimitStoreError(cause === undefined ? { message } : { message, cause })
+  })
+
+/** The limiter counts in fixed windows only; the store's other algorithms are refused. */
+const onlyFixedWindows = Effect.fail(storeError("only fixed windows are kept"))
+
 /**
  * The library's memory store never forgets a key; this one drops expired keys and, at capacity,
  * the oldest, so a flood of client addresses cannot grow it without bound.
  */
 export const boundedMemoryStore = Layer.sync(Limiter.RateLimiterStore, () => {
   const counters = new Map<string, { count: number; expiresAt: number }>()
-  const buckets = new Map<string, { tokens: number; lastRefill: number }>()
-  const makeRoom = <V>(map: Map<string, V>, expired: (value: V) => boolean) => {
-    if (map.size < memoryStoreCapacity) return
-    for (const [key, value] of map) if (expired(value)) map.delete(key)
-    for (const key of map.keys()) {
-      if (map.size < memoryStoreCapacity) break
-      map.delete(key)
+  const makeRoom = () => {
+    if (counters.size < memoryStoreCapacity) return
+    const now = Date.now()
+    for (const [key, value] of counters) if (value.expiresAt <= now) counters.delete(key)
+    for (const key of counters.keys()) {
+      if (counters.size < memoryStoreCapacity) break
+      counters.delete(key)
     }
   }
   return Limiter.RateLimiterStore.of({
     fixedWindow: (options) =>
       Effect.clockWith((clock) =>
         Effect.sync(() => {
-          const now = clock.unsafeCurrentTimeMillis()
+          const now = clock.currentTimeMillisUnsafe()
           let counter = counters.get(options.key)
           if (!counter || counter.expiresAt <= now) {
-            makeRoom(counters, (c) => c.expiresAt <= now)
+            makeRoom()
             counter = { count: 0, expiresAt: now }
             counters.delete(options.key)
             counters.set(options.key, counter)
@@ -62,28 +71,9 @@ export const boundedMemoryStore = Layer.sync(Limiter.RateLimiterStore, () => {
           return [counter.count, counter.expiresAt - now] as const
         })
       ),
-    tokenBucket: (options) =>
-      Effect.clockWith((clock) =>
-        Effect.sync(() => {
-          const now = clock.unsafeCurrentTimeMillis()
-          const refill = Duration.toMillis(options.refillRate)
-          let bucket = buckets.get(options.key)
-          if (!bucket) {
-            makeRoom(buckets, (b) => now - b.lastRefill >= refill * options.limit)
-            bucket = { tokens: options.limit, lastRefill: now }
-            buckets.set(options.key, bucket)
-          } else {
-            const added = Math.floor((now - bucket.lastRefill) / refill)
-            if (added > 0) {
-              bucket.tokens = Math.min(options.limit, bucket.tokens + added)
-              bucket.lastRefill += added * refill
-            }
-          }
-          const next = bucket.tokens - options.tokens
-          if (options.allowOverflow || next >= 0) bucket.tokens = next
-          return next
-        })
-      )
+    tokenBucket: () => onlyFixedWindows,
+    adaptiveConsume: () => onlyFixedWindows,
+    adaptiveFeedback: () => onlyFixedWindows
   })
 })
 
@@ -185,11 +175,10 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefi
         redis.once("error", onError)
       })
       if (firstAttempt !== "ready") yield* outage.failed(firstAttempt)
-      const runFork = Runtime.runFork(yield* Effect.context<never>())
+      const runFork = Effect.runForkWith(yield* Effect.context<never>())
       redis.on("error", (error: NodeJS.ErrnoException) => runFork(outage.failed(error.code ?? error.message)))
       redis.on("ready", () => runFork(outage.answered))
 
-      const unsupported = new Limiter.RateLimitStoreError({ message: "only fixed windows are kept in Redis" })
       return Limiter.RateLimiterStore.of({
         fixedWindow: (options) =>
           Effect.tryPromise({
@@ -201,25 +190,23 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefi
                 options.limit
               ),
             catch: (cause) =>
-              new Limiter.RateLimitStoreError({
-                message: redis.status === "ready" ? String(cause) : `not connected (${redis.status})`,
-                cause
-              })
+              storeError(redis.status === "ready" ? String(cause) : `not connected (${redis.status})`, cause)
           }).pipe(
             Effect.timeout(timeout),
-            Effect.catchTag("TimeoutException", () =>
+            Effect.catchTag("TimeoutError", () =>
               // Commands given up would otherwise pile up on a connection that never answers.
               Effect.sync(() => redis.disconnect(true)).pipe(
                 Effect.andThen(
-                  Effect.fail(
-                    new Limiter.RateLimitStoreError({ message: `no answer within ${Duration.format(timeout)}` })
-                  )
+                  Effect.fail(storeError(`no answer within ${Duration.format(timeout)}`))
                 )
               )
             ),
-            Effect.tapBoth({ onFailure: (error) => outage.failed(error.message), onSuccess: () => outage.answered })
+            Effect.tapError((error) => outage.failed(error.message)),
+            Effect.tap(() => outage.answered)
           ),
-        tokenBucket: () => Effect.fail(unsupported)
+        tokenBucket: () => onlyFixedWindows,
+        adaptiveConsume: () => onlyFixedWindows,
+        adaptiveFeedback: () => onlyFixedWindows
       })
     })
   )
@@ -295,9 +282,15 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
         outcome._tag === "Allowed"
           ? headersOf(quota)
           : { ...headersOf(quota), "retry-after": String(quota.resetSeconds) }
-      const withHeaders = HttpApp.appendPreResponseHandler((_, response) =>
-        Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-      )
+      // On the HTTP response of the request being served; an MCP tool call has its own request in context.
+      const withHeaders = Effect.withFiber((fiber) => {
+        if (Option.isSome(Context.getOption(fiber.context, HttpServerRequest.HttpServerRequest))) {
+          HttpApp.appendPreResponseHandlerUnsafe(fiber.context, (_, response) =>
+            Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+          )
+        }
+        return Effect.void
+      })
       if (outcome._tag === "Allowed") return withHeaders
       return withHeaders.pipe(
         Effect.andThen(Metric.update(Metric.withAttributes(rateLimited, { endpoint }), 1)),
@@ -327,8 +320,11 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
                 reset: Duration.toSeconds(result.resetAfter)
               }),
             onFailure: (error) =>
-              error.reason === "Exceeded"
-                ? answer(endpoint, limit, { _tag: "Exceeded", retryAfter: Duration.toSeconds(error.retryAfter) })
+              error.reason._tag === "RateLimitExceeded"
+                ? answer(endpoint, limit, {
+                    _tag: "Exceeded",
+                    retryAfter: Duration.toSeconds(error.reason.retryAfter)
+                  })
                 : // The store failed or did not answer: the request goes through, counted.
                   Metric.update(rateLimitStoreFailures, 1)
           })

@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
-import { Context, Effect, Layer, ParseResult, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { AppConfig } from "./AppConfig.js"
 import { Catalog } from "./Catalog.js"
 import { DirectQuery } from "./Database.js"
 import type { VerticalId } from "./Domain/Catalog.js"
+import { issuesOf } from "./Domain/Issues.js"
 import { CurrentOffer, postcodeNumber, SupplyFile } from "./Domain/Supply.js"
 import { decodedOnce } from "./StoredJson.js"
 
@@ -123,14 +124,14 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       Effect.gen(function* () {
         const decoded = decodeSupplyFile(input, { errors: "all", onExcessProperty: "error" })
         const problems = [
-          ...(decoded._tag === "Left"
-            ? ParseResult.ArrayFormatter.formatErrorSync(decoded.failure).map(
+          ...(decoded._tag === "Failure"
+            ? issuesOf(decoded.failure.issue).map(
                 (issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`
               )
             : []),
           ...crossCheck(input)
         ]
-        if (problems.length > 0 || decoded._tag === "Left") return yield* new InvalidSupply({ problems })
+        if (problems.length > 0 || decoded._tag === "Failure") return yield* new InvalidSupply({ problems })
         return decoded.success
       })
 
@@ -320,7 +321,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
     Layer.provide(
       Layer.effect(
         AppConfig,
-        Effect.map(AppConfig, (config) => AppConfig.make({ ...config, demoSupply: false }))
+        Effect.map(AppConfig, (config: AppConfig["Service"]) => AppConfig.of({ ...config, demoSupply: false }))
       )
     )
   )

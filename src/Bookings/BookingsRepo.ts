@@ -31,14 +31,14 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       slot_label, time_zone, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
       terms_version, confirmed_at, sandbox`)
 
-    const findById = SqlSchema.findOne({
+    const findById = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
       Result: StoredBooking,
       execute: ({ partnerId, id }) =>
         sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
     })
 
-    const findByRequestId = SqlSchema.findOne({
+    const findByRequestId = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, requestId: Schema.String }),
       Result: StoredBooking,
       execute: ({ partnerId, requestId }) =>

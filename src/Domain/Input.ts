@@ -8,7 +8,7 @@ import { isValidTimeZone, providerTimeZone } from "./Zone.js"
  * annotation of the schema: the Api carries them (HttpApi.PayloadParseOptions) and the MCP tools
  * and the tests decode with them.
  */
-export const inputParseOptions = { onExcessProperty: "error", errors: "all" } as const
+export const inputParseOptions = { onExcessProperty: "error", errors: "all", reportInput: true } as const
 
 /** A request body's schema; its decoding options are inputParseOptions (see there). */
 export const strictInput = <S extends Schema.Top>(schema: S): S => schema

@@ -1,4 +1,4 @@
-import { Context, Layer } from "effect"
+import { Context } from "effect"
 
 /**
  * The authenticated caller of a request; idempotency keys and bookings are scoped to it. A

@@ -124,7 +124,7 @@ export type Provider = typeof Provider.Type
 
 export const SupplyFile = Schema.Struct({
   providers: Schema.Array(Provider)
-}).annotate({ parseOptions: { onExcessProperty: "error", errors: "all" } })
+})
 export type SupplyFile = typeof SupplyFile.Type
 
 /** Working hours as the slot rules read them from the database: local "HH:MM" on an ISO weekday. */
@@ -150,12 +150,6 @@ const offeredService = {
   termsUrl: Terms.fields.url
 }
 
-/**
- * Rows keep their JSON objects' key order (jsonb's), because responses repeat scope and terms as
- * stored and a decoded struct would otherwise come out in the schema's order.
- */
-export const asStored = { parseOptions: { propertyOrder: "original" } } as const
-
 /** A provider's active fixed-price service for a job, as a search offers it. */
 export const OfferedService = Schema.Struct({
   providerId: ProviderId,
@@ -166,7 +160,7 @@ export const OfferedService = Schema.Struct({
   termsSections: Terms.fields.sections,
   termsSourceUrls: Schema.Array(Schema.String),
   hours: Schema.Array(OpeningHours)
-}).annotate(asStored)
+})
 export type OfferedService = typeof OfferedService.Type
 
 /** A provider and one of its services as they are now (the service's columns are null when it has no such service). */
@@ -190,5 +184,5 @@ export const CurrentOffer = Schema.Struct({
   servesPostcode: Schema.Boolean,
   servesDestination: Schema.Boolean,
   hours: Schema.Array(OpeningHours)
-}).annotate(asStored)
+})
 export type CurrentOffer = typeof CurrentOffer.Type

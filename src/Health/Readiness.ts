@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Option, Result } from "effect"
+import { Context, Duration, Effect, Fiber, Layer, Option, Result } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Partners } from "../Partners.js"
 
@@ -29,10 +29,14 @@ export class Readiness extends Context.Service<Readiness>()("Booking/Readiness",
       const problems: Array<string> = []
       const warnings: Array<string> = []
       // One round trip answers both whether the database is there and whether tokens are.
-      const issued = yield* partners.liveTokens.pipe(
-        // The answer does not wait for an abandoned query to be cancelled.
-        Effect.disconnect,
-        Effect.timeoutOrElse({ duration: readinessTimeout, orElse: () => Effect.fail("timeout" as const) }),
+      // The answer does not wait for an abandoned query to be cancelled: the query runs on a fiber
+      // of its own, which a timeout interrupts without waiting for it.
+      const query = yield* Effect.forkDetach(partners.liveTokens)
+      const issued = yield* Fiber.join(query).pipe(
+        Effect.timeoutOrElse({
+          duration: readinessTimeout,
+          orElse: () => Effect.andThen(Effect.forkDetach(Fiber.interrupt(query)), Effect.fail("timeout" as const))
+        }),
         Effect.result
       )
       if (Result.isFailure(issued)) {

@@ -20,7 +20,7 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
           ${JSON.stringify(request.body)}::jsonb, ${JSON.stringify(request.consent)}::jsonb,
           ${JSON.stringify(request.candidates)}::jsonb, ${request.handoff}, ${request.createdAt}, ${request.sandbox})`
 
-    const findById = SqlSchema.findOne({
+    const findById = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
       Result: StoredRequest,
       execute: ({ partnerId, id }) => sql`
