@@ -1,12 +1,30 @@
 import * as HttpApi from "effect/http-api/HttpApi"
+import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { BookingsApi } from "./Bookings/Api.js"
 import { CapabilitiesApi } from "./Capabilities/Api.js"
 import * as Errors from "./Domain/Errors.js"
+import { inputParseOptions } from "./Domain/Input.js"
 import { HealthApi } from "./Health/Api.js"
 import { completeDocument } from "./OpenApiDocument.js"
 import { RequestsApi } from "./Requests/Api.js"
 import { SearchApi } from "./Search/Api.js"
+
+/**
+ * The errors every endpoint may answer, whatever it does: the body, the path, the route and
+ * defects (ErrorContract.ts implements it). Effect 4 declares an Api's own errors on a middleware.
+ */
+export class ContractErrors extends HttpApiMiddleware.Service<ContractErrors>()("Booking/ContractErrors", {
+  error: [
+    Errors.errorBody(Errors.InvalidRequest),
+    Errors.errorBody(Errors.MalformedJson),
+    Errors.errorBody(Errors.NotFound),
+    Errors.errorBody(Errors.MethodNotAllowed),
+    Errors.errorBody(Errors.PayloadTooLarge),
+    Errors.errorBody(Errors.UnsupportedMediaType),
+    Errors.errorBody(Errors.InternalError)
+  ]
+}) {}
 
 export class Api extends HttpApi.make("home-service-booking-api")
   .add(CapabilitiesApi)
@@ -14,13 +32,8 @@ export class Api extends HttpApi.make("home-service-booking-api")
   .add(BookingsApi)
   .add(RequestsApi)
   .add(HealthApi)
-  .addError(Errors.errorBody(Errors.InvalidRequest))
-  .addError(Errors.errorBody(Errors.MalformedJson))
-  .addError(Errors.errorBody(Errors.NotFound))
-  .addError(Errors.errorBody(Errors.MethodNotAllowed))
-  .addError(Errors.errorBody(Errors.PayloadTooLarge))
-  .addError(Errors.errorBody(Errors.UnsupportedMediaType))
-  .addError(Errors.errorBody(Errors.InternalError))
+  .middleware(ContractErrors)
+  .annotate(HttpApi.PayloadParseOptions, inputParseOptions)
   .annotate(OpenApi.Title, "Home-service booking API (Sweden)")
   .annotate(OpenApi.Version, "public_bookings_api_v1 / public_requests_api_v1")
   .annotate(OpenApi.Transform, completeDocument)

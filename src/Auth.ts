@@ -4,7 +4,7 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { AppConfig } from "./AppConfig.js"
 import { Authentication, RequestAuthentication } from "./AuthApi.js"
 import { AuthNotConfigured, Unauthorized } from "./Domain/Errors.js"
-import type { Partner } from "./Domain/Partner.js"
+import { Partner } from "./Domain/Partner.js"
 import { logFailureWarning } from "./Failure.js"
 import { Partners, type TokenEntry, tokenDigest, tokenPattern } from "./Partners.js"
 
@@ -215,7 +215,11 @@ const middlewareFor = <E>({ authenticate }: Authenticator["Service"], unconfigur
       const other = tokens[pick === "bearer" ? "serviceToken" : "bearer"]
       return authenticate(Option.isSome(chosen) ? chosen : other, unconfigured)
     })
-  return { bearer: () => check("bearer"), serviceToken: () => check("serviceToken") }
+  const provided =
+    (pick: "bearer" | "serviceToken") =>
+    <A, E2, R>(effect: Effect.Effect<A, E2, R>) =>
+      Effect.flatMap(check(pick), (partner) => Effect.provideService(effect, Partner, partner))
+  return { bearer: provided("bearer"), serviceToken: provided("serviceToken") }
 }
 
 export const AuthenticationLive = Layer.unwrap(

@@ -1,4 +1,3 @@
-import { Schema } from "effect"
 import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import { AuthNotConfigured, errorBody, Unauthorized } from "./Domain/Errors.js"
@@ -14,18 +13,13 @@ const security = {
 }
 
 /** Confirm and status: a production server with no token configured answers 401 (spec section 5). */
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Booking/Authentication", {
-  failure: errorBody(Unauthorized),
-  provides: Partner,
-  security
-}) {}
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Partner }>()(
+  "Booking/Authentication",
+  { error: errorBody(Unauthorized), security }
+) {}
 
 /** Request creation: a production server with no token configured answers 503 (spec sections 4.5 and 5). */
-export class RequestAuthentication extends HttpApiMiddleware.Tag<RequestAuthentication>()(
+export class RequestAuthentication extends HttpApiMiddleware.Service<RequestAuthentication, { provides: Partner }>()(
   "Booking/RequestAuthentication",
-  {
-    failure: Schema.Union([errorBody(Unauthorized), errorBody(AuthNotConfigured)]),
-    provides: Partner,
-    security
-  }
+  { error: [errorBody(Unauthorized), errorBody(AuthNotConfigured)], security }
 ) {}

@@ -1,3 +1,4 @@
+import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
@@ -21,28 +22,32 @@ export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check
 
 export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
-    HttpApiEndpoint.post("confirm", "/api/public/bookings")
-      .setPayload(BookingConfirmationRequest)
-      .setHeaders(IdempotencyKeyHeader)
-      .addSuccess(BookingConfirmationResponse, { status: 201 })
-      .addSuccess(BookingConfirmationResponse.annotate({ description: "Idempotent replay" }))
-      .addError(errorBody(OptionExpired))
-      .addError(errorBody(OptionInvalid))
-      .addError(errorBody(PriceChanged))
-      .addError(errorBody(TermsChanged))
-      .addError(errorBody(ProviderUnavailable))
-      .addError(errorBody(SlotTaken))
-      .addError(errorBody(IdempotencyKeyReused))
-      .addError(errorBody(RateLimited))
-      .addError(errorBody(BookingUnavailable))
-      .annotate(OpenApi.Summary, "Confirm one booking option with the user's consent")
+    HttpApiEndpoint.post("confirm", "/api/public/bookings", {
+      payload: BookingConfirmationRequest,
+      headers: IdempotencyKeyHeader,
+      success: [
+        BookingConfirmationResponse.pipe(HttpApiSchema.status(201)),
+        BookingConfirmationResponse.annotate({ description: "Idempotent replay" })
+      ],
+      error: [
+        errorBody(OptionExpired),
+        errorBody(OptionInvalid),
+        errorBody(PriceChanged),
+        errorBody(TermsChanged),
+        errorBody(ProviderUnavailable),
+        errorBody(SlotTaken),
+        errorBody(IdempotencyKeyReused),
+        errorBody(RateLimited),
+        errorBody(BookingUnavailable)
+      ]
+    }).annotate(OpenApi.Summary, "Confirm one booking option with the user's consent")
   )
   .add(
-    HttpApiEndpoint.get("status", "/api/public/bookings/:booking_id")
-      .setPath(BookingStatusPath)
-      .addSuccess(BookingStatusResponse)
-      .addError(errorBody(BookingUnavailable))
-      .annotate(OpenApi.Summary, "Look up a booking by booking id or request id, redacted")
+    HttpApiEndpoint.get("status", "/api/public/bookings/:booking_id", {
+      params: BookingStatusPath,
+      success: BookingStatusResponse,
+      error: errorBody(BookingUnavailable)
+    }).annotate(OpenApi.Summary, "Look up a booking by booking id or request id, redacted")
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Bookings") {}

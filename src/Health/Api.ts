@@ -14,32 +14,26 @@ export class NotReady extends ContractError<NotReady>()(
 
 export class HealthApi extends HttpApiGroup.make("health")
   .add(
-    HttpApiEndpoint.get("healthz", "/healthz")
-      .addSuccess(Schema.Struct({ ok: Schema.Literal(true) }))
-      .annotate(OpenApi.Summary, "The process is up")
+    HttpApiEndpoint.get("healthz", "/healthz", { success: Schema.Struct({ ok: Schema.Literal(true) }) }).annotate(OpenApi.Summary, "The process is up")
   )
   .add(
-    HttpApiEndpoint.get("readyz", "/readyz")
-      .addSuccess(
-        Schema.Struct({
-          ok: Schema.Literal(true),
-          database: Schema.Literal("up"),
-          warnings: Schema.Array(Schema.String)
-        })
-      )
-      .addError(errorBody(NotReady))
-      .annotate(
+    HttpApiEndpoint.get("readyz", "/readyz", {
+      success: Schema.Struct({
+        ok: Schema.Literal(true),
+        database: Schema.Literal("up"),
+        warnings: Schema.Array(Schema.String)
+      }),
+      error: errorBody(NotReady)
+    }).annotate(
         OpenApi.Summary,
         "The instance can search and book: the database answers and, in production, signing keys, an API token and SMTP are configured"
       )
   )
   .add(
-    HttpApiEndpoint.get("metrics", "/metrics")
-      .addSuccess(
-        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/plain; version=0.0.4" }))
-      )
-      .addError(errorBody(Unauthorized))
-      .annotate(
+    HttpApiEndpoint.get("metrics", "/metrics", {
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" })),
+      error: errorBody(Unauthorized)
+    }).annotate(
         OpenApi.Summary,
         "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it"
       )

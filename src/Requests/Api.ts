@@ -1,3 +1,4 @@
+import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
@@ -9,16 +10,20 @@ import { EmergencyNotSupported } from "../Domain/Safety.js"
 
 export class RequestsApi extends HttpApiGroup.make("requests")
   .add(
-    HttpApiEndpoint.post("create", "/api/public/requests")
-      .setPayload(ServiceRequestCreate)
-      .setHeaders(IdempotencyKeyHeader)
-      .addSuccess(ServiceRequestResponse, { status: 201 })
-      .addSuccess(ServiceRequestResponse.annotate({ description: "Idempotent replay" }))
-      .addError(errorBody(IdempotencyKeyReused))
-      .addError(errorBody(RateLimited))
-      .addError(errorBody(BookingUnavailable))
-      .addError(errorBody(EmergencyNotSupported))
-      .annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
+    HttpApiEndpoint.post("create", "/api/public/requests", {
+      payload: ServiceRequestCreate,
+      headers: IdempotencyKeyHeader,
+      success: [
+        ServiceRequestResponse.pipe(HttpApiSchema.status(201)),
+        ServiceRequestResponse.annotate({ description: "Idempotent replay" })
+      ],
+      error: [
+        errorBody(IdempotencyKeyReused),
+        errorBody(RateLimited),
+        errorBody(BookingUnavailable),
+        errorBody(EmergencyNotSupported)
+      ]
+    }).annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
   )
   .middleware(RequestAuthentication)
   .annotate(OpenApi.Title, "Requests") {}

@@ -16,7 +16,7 @@ export const RequestsLive = HttpApiBuilder.group(Api, "requests", (handlers) =>
         yield* limiter.byPartner("requests", partner.id)
         const now = new Date(yield* Clock.currentTimeMillis)
         const { status, body } = yield* requests.create(payload, headers["idempotency-key"], partner, now)
-        return HttpServerResponse.unsafeJson(body, { status })
+        return HttpServerResponse.jsonUnsafe(body, { status })
       })
     )
   })

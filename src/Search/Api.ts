@@ -13,15 +13,17 @@ import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js
 
 export class SearchApi extends HttpApiGroup.make("search")
   .add(
-    HttpApiEndpoint.post("search", "/api/public/booking-options")
-      .setPayload(BookingSearchRequest)
-      .addSuccess(BookingSearchResponse)
-      .addError(errorBody(UnsupportedVertical))
-      .addError(errorBody(UnsupportedJobType))
-      .addError(errorBody(RateLimited))
-      .addError(errorBody(SigningNotConfigured))
-      .addError(errorBody(DatabaseUnavailable))
-      .annotate(
+    HttpApiEndpoint.post("search", "/api/public/booking-options", {
+      payload: BookingSearchRequest,
+      success: BookingSearchResponse,
+      error: [
+        errorBody(UnsupportedVertical),
+        errorBody(UnsupportedJobType),
+        errorBody(RateLimited),
+        errorBody(SigningNotConfigured),
+        errorBody(DatabaseUnavailable)
+      ]
+    }).annotate(
         OpenApi.Summary,
         "Search bookable options (provider, fixed price, free slot, terms) without personal data"
       )
