@@ -1,16 +1,15 @@
 import type { IncomingMessage } from "node:http"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Cause, Effect, type Exit, Option, Stream } from "effect"
-import type * as HttpApp from "effect/http/HttpEffect"
+import { Cause, Effect, type Exit, Layer, Option, Schema, Stream } from "effect"
 import * as HttpMethod from "effect/http/HttpMethod"
 import * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import type * as HttpApi from "effect/http-api/HttpApi"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import type * as HttpApiError from "effect/http-api/HttpApiError"
-import { Api } from "./Api.js"
+import * as HttpApiError from "effect/http-api/HttpApiError"
+import { type Api, ContractErrors } from "./Api.js"
 import {
+  type ErrorClass,
+  errorBody,
   InternalError,
   InvalidRequest,
   MalformedJson,
@@ -26,10 +25,9 @@ import {
   unstorableMessage,
   unstorableStrings
 } from "./Domain/Input.js"
+import { issuesOf } from "./Domain/Issues.js"
 import { logFailure } from "./Failure.js"
 import { pathOf, type Route, routesOf } from "./Routes.js"
-
-type ContractError = typeof Api extends HttpApi.HttpApi<infer _Id, infer _Groups, infer E, infer _R> ? E : never
 
 export const maxBodyBytes = 1024 * 1024
 
@@ -187,7 +185,7 @@ const jsonBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<C
   const contentType = request.headers["content-type"]
   if (!isJson(contentType)) return Effect.fail(notJson(contentType))
   if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return Effect.fail(tooLarge())
-  return Effect.flatMap(readBody(NodeHttpServerRequest.toIncomingMessage(request)), checkedBody)
+  return Effect.flatMap(readBody(NodeHttpServerRequest.toIncomingMessage(request) as IncomingMessage), checkedBody)
 }
 
 type BodyRefusal = InvalidRequest | MalformedJson | PayloadTooLarge | UnsupportedMediaType
@@ -235,7 +233,7 @@ const reader = <K extends keyof Readers>(
  * One descriptor map for every request, so installing them builds nothing per request.
  */
 const jsonOnlyReaders: Record<keyof Readers, PropertyDescriptor> = {
-  json: reader<"json">((request) => Effect.map(checkedBodyOf(request), ({ body }) => body)),
+  json: reader<"json">((request) => Effect.map(checkedBodyOf(request), ({ body }) => body as Schema.Json)),
   text: reader<"text">((request) => Effect.map(checkedBodyOf(request), ({ text }) => text)),
   arrayBuffer: reader<"arrayBuffer">((request) =>
     Effect.map(bytesOf(request), (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer)
@@ -278,64 +276,88 @@ export const contractHeadersFor = (api: typeof Api) => {
     )
 }
 
+/** The section 7 body of a contract error, for answers made outside the Api's own encoding. */
+const refusal = (error: { readonly _tag: string }) => {
+  const body = Schema.encodeSync(errorBody(error.constructor as unknown as ErrorClass))(error)
+  return HttpServerResponse.jsonUnsafe(body, { status: body.status })
+}
+
+/** A decoding failure of the path, headers or body, as the 400 `invalid_request` it is. */
+const invalidOf = (error: HttpApiError.HttpApiSchemaError) => invalidRequestOf(issuesOf(error.cause.issue))
+
+/**
+ * The Api's own errors (Api.ts's ContractErrors), for every endpoint: a request the schema
+ * refuses is the contract's 400 with its issues (Effect 4 answers it with an empty 400), and a
+ * body of another content type the contract's 415 (Effect 4 answers it in plain text).
+ */
+export const ContractErrorsLive = Layer.succeed(ContractErrors, (httpEffect, { endpoint }) =>
+  httpEffect.pipe(
+    Effect.catchCause((cause): Effect.Effect<never, unknown> => {
+      const failure = Cause.findErrorOption(cause)
+      if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
+        return Effect.fail(invalidOf(failure.value))
+      }
+      if (Option.isNone(failure) && !Cause.hasInterruptsOnly(cause)) {
+        const defect = Cause.squash(cause)
+        if (HttpApiError.HttpApiSchemaError.is(defect)) return Effect.fail(invalidOf(defect))
+      }
+      return Effect.failCause(cause)
+    }),
+    Effect.flatMap((response: HttpServerResponse.HttpServerResponse) =>
+      response.status === 415 && HttpMethod.hasBody(endpoint.method)
+        ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+            Effect.fail(notJson(request.headers["content-type"]))
+          )
+        : Effect.succeed(response)
+    )
+  ) as never
+)
+
 /**
  * Turns everything that is not a domain error into the section 7 body: undecodable paths and
- * bodies, decode failures, unknown routes, wrong methods and defects (their headers are
- * `contractHeadersFor`'s).
+ * bodies, unknown routes, wrong methods and defects (their headers are `contractHeadersFor`'s).
+ * The server's one middleware around the router (src/Http.ts).
  */
-export const errorContractFor = (api: typeof Api) =>
-  HttpApiBuilder.middleware(
-    api,
-    Effect.sync(() => {
-      const routes = routesOf(api)
-      const allowedMethods = methodsFor(routes)
-      const issuesOfPath = pathIssues(routes)
-      return (httpApp: HttpApp.Default): HttpApp.Default<ContractError> =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-          const path = pathOf(request.url)
-          const badPath = issuesOfPath(path)
-          if (badPath.length > 0) return Effect.fail(new InvalidRequest({ issues: badPath }))
-          // A GET, HEAD or OPTIONS payload is decoded from the query, never from a body (HttpMethod.hasBody).
-          if (HttpMethod.hasBody(request.method)) jsonOnly(request)
-          return httpApp.pipe(
-            Effect.catchCause((cause) => {
-              const failure = Cause.findErrorOption(cause as Cause.Cause<unknown>)
-              if (Option.isSome(failure)) {
-                const error: unknown = failure.value
-                if (error instanceof HttpServerError.RouteNotFound) {
-                  const allowed = allowedMethods(path)
-                  return allowed.length > 0
-                    ? Effect.fail(
-                        new MethodNotAllowed({
-                          issues: [`method: ${request.method} is not allowed here; use ${allowed.join(", ")}`]
-                        })
-                      )
-                    : Effect.fail(new NotFound({ issues: [`path: no route for ${request.method} ${path}`] }))
-                }
-                if (
-                  typeof error === "object" &&
-                  error !== null &&
-                  "_tag" in error &&
-                  error._tag === "HttpApiDecodeError"
-                ) {
-                  return Effect.fail(invalidRequestOf((error as HttpApiError.HttpApiDecodeError).issues))
-                }
-                return Effect.failCause(cause as Cause.Cause<ContractError>)
-              }
-              if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
-              const defect = Cause.squash(cause)
-              if (isBodyRefusal(defect)) return Effect.fail(defect)
-              return logFailure("unexpected defect", cause).pipe(
-                Effect.andThen(
-                  Effect.fail(
-                    new InternalError({ safe_next_step: "Retry later; if it persists, contact the operator." })
-                  )
+export const errorContractFor = (api: typeof Api) => {
+  const routes = routesOf(api)
+  const allowedMethods = methodsFor(routes)
+  const issuesOfPath = pathIssues(routes)
+  return <E, R>(
+    httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const path = pathOf(request.url)
+      const badPath = issuesOfPath(path)
+      if (badPath.length > 0) return Effect.succeed(refusal(new InvalidRequest({ issues: badPath })))
+      // A GET, HEAD or OPTIONS payload is decoded from the query, never from a body (HttpMethod.hasBody).
+      if (HttpMethod.hasBody(request.method)) jsonOnly(request)
+      return httpApp.pipe(
+        Effect.catchCause((cause) => {
+          const failure = Cause.findErrorOption(cause as Cause.Cause<unknown>)
+          if (Option.isSome(failure)) {
+            const error: unknown = failure.value
+            if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound") {
+              const allowed = allowedMethods(path)
+              return Effect.succeed(
+                refusal(
+                  allowed.length > 0
+                    ? new MethodNotAllowed({
+                        issues: [`method: ${request.method} is not allowed here; use ${allowed.join(", ")}`]
+                      })
+                    : new NotFound({ issues: [`path: no route for ${request.method} ${path}`] })
                 )
               )
-            })
+            }
+          }
+          if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
+          const defect = Option.isSome(failure) ? failure.value : Cause.squash(cause)
+          if (isBodyRefusal(defect)) return Effect.succeed(refusal(defect))
+          return logFailure("unexpected defect", cause).pipe(
+            Effect.as(
+              refusal(new InternalError({ safe_next_step: "Retry later; if it persists, contact the operator." }))
+            )
           )
         })
+      ) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest>
     })
-  )
-
-export const ErrorContractLive = errorContractFor(Api)
+}

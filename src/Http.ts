@@ -1,8 +1,8 @@
-import { Context, Effect, Layer, Option } from "effect"
-import * as HttpApp from "effect/http/HttpEffect"
+import { Context, Effect, Layer, Metric, References } from "effect"
 import * as HttpMiddleware from "effect/http/HttpMiddleware"
+import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
-import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "./Api.js"
@@ -12,7 +12,7 @@ import { conflictTags } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { DocsLive } from "./Docs/Http.js"
-import { contractHeadersFor, ErrorContractLive } from "./ErrorContract.js"
+import { ContractErrorsLive, contractHeadersFor, errorContractFor } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
 import { listen } from "./HttpListener.js"
 import { McpLive } from "./Mcp/Http.js"
@@ -51,37 +51,51 @@ const CountersLive = Layer.effectDiscard(
   ])
 )
 
-export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide(GroupsLive), Layer.provide(AuthenticationLive))
+export const ApiLive = HttpApiBuilder.layer(Api).pipe(
+  Layer.provide(GroupsLive),
+  Layer.provide(AuthenticationLive),
+  Layer.provide(ContractErrorsLive)
+)
 
 /**
- * The headers every answer gets from the server rather than its handler: X-Request-Id, and the
- * error contract's by status. Installed once, as the server's own pre-response handler that every
- * request's fiber starts with, instead of appended by each request (a fiber-ref write apiece).
+ * The server's one middleware around the router: the request id, access line and metrics
+ * (requestObservability), the error contract for what the Api does not answer itself, and the
+ * headers every answer gets from the server rather than its handler: X-Request-Id, and the error
+ * contract's by status.
  */
 const contractHeaders = contractHeadersFor(Api)
-const serverHeaders = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
-  Effect.flatMap(requestIdHeader(request, response), (withId) => contractHeaders(request, withId))
-const ServerHeadersLive = Layer.locallyScoped(HttpApp.currentPreResponseHandlers, Option.some(serverHeaders))
+const errorContract = errorContractFor(Api)
+const observed = requestObservability(routesOf(Api))
+const serverMiddleware = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  observed(
+    Effect.flatMap(errorContract(app), (response) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        Effect.flatMap(requestIdHeader(request, response), (withId) => contractHeaders(request, withId))
+      )
+    )
+  )
 
 /**
  * The Api with its docs, OpenAPI and error contract, on `server`. The server is built last, after
  * the database, the supply and every handler, so nothing listens before the app can answer.
  */
 export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
-  HttpApiBuilder.serve(requestObservability(routesOf(Api))).pipe(
+  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive), {
+    // requestObservability writes the access line; the listening address is logged by HttpLive.
+    disableLogger: true,
+    disableListenLog: true,
+    middleware: serverMiddleware
+  }).pipe(
     // No tracer is exported anywhere, so the platform's per-request server span (a URL parse,
     // every header copied into attributes) is work nobody reads; requests are observed by
     // requestObservability's access line and metrics instead.
-    HttpMiddleware.withTracerDisabledWhen(() => true),
+    Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true)),
     Layer.provideMerge(server),
     // For the same reason the spans of named services and SQL statements are made as no-ops, not
     // recorded with their attributes and timings for no one.
-    Layer.provide(Layer.setTracerEnabled(false)),
-    Layer.provide(ServerHeadersLive),
-    Layer.provide(DocsLive),
-    Layer.provide(McpLive),
-    Layer.provide(ErrorContractLive),
-    Layer.provide(ApiLive),
+    Layer.provide(Layer.succeed(References.TracerEnabled, false)),
+    // Effect's fiber counts, exported as effect_fiber_* (see prometheusText).
+    Layer.provide(Metric.enableRuntimeMetricsLayer),
     Layer.provide(CountersLive)
   )
 
@@ -100,7 +114,7 @@ export const HttpLive = Layer.unwrap(
     ).pipe(
       Layer.tap((context) => {
         const address = Context.get(context, HttpServer.HttpServer).address
-        const url = `http://${hostForUrl(config.host)}:${address._tag === "TcpAddress" ? address.port : config.port}`
+        const url = `http://${hostForUrl(config.host)}:${address._tag === "UnixPathAddress" ? config.port : address.port}`
         return Effect.logInfo(`serving ${url} (docs: ${url}/docs, OpenAPI: ${url}/openapi.json)`)
       })
     )

@@ -116,7 +116,13 @@ const make = (options: ListenerOptions) =>
     })
     server.on("request", answerStarting)
 
-    const listening = yield* NodeHttpServer.make(() => server, { host: options.host, port: options.port })
+    // The platform's own graceful shutdown is off: `drain` below closes the server, ends idle
+    // connections and bounds the wait by SHUTDOWN_GRACE_MS, as the contract's stop rules say.
+    const listening = yield* NodeHttpServer.make(() => server, {
+      host: options.host,
+      port: options.port,
+      disablePreemptiveShutdown: true
+    })
 
     const grace = Duration.millis(options.shutdownGraceMs)
     const drain = Effect.gen(function* () {
@@ -145,7 +151,7 @@ const make = (options: ListenerOptions) =>
     return HttpServer.make({
       address: listening.address,
       serve: (app, middleware) =>
-        (middleware ? listening.serve(app, middleware as never) : listening.serve(app)).pipe(
+        (middleware ? listening.serve(app, middleware) : listening.serve(app)).pipe(
           Effect.andThen(Effect.sync(() => server.off("request", answerStarting))),
           // Added after the platform's own finalizer, so it runs first: the handler stays attached while draining.
           Effect.andThen(Effect.addFinalizer(() => drain))
@@ -155,4 +161,4 @@ const make = (options: ListenerOptions) =>
 
 /** The HttpServer and the platform services NodeHttpServer.layer provides, with the limits above. */
 export const listen = (options: ListenerOptions) =>
-  Layer.mergeAll(Layer.effect(HttpServer.HttpServer, make(options)), NodeHttpServer.layerContext)
+  Layer.mergeAll(Layer.effect(HttpServer.HttpServer, make(options)), NodeHttpServer.layerHttpServices)

@@ -367,7 +367,7 @@ export const withServers = (spec: Json, publicBaseUrl: string): Json => {
 }
 
 /** The document `/openapi.json` serves: the Api's, with the public base URL as its server. */
-export const openApiDocument = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>,
+export const openApiDocument = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
   publicBaseUrl: string
-): Json => withServers(OpenApi.fromApi(api), publicBaseUrl)
+): Json => withServers(OpenApi.fromApi(api) as unknown as Json, publicBaseUrl)

@@ -12,4 +12,4 @@ const main = Effect.gen(function* () {
   return yield* Layer.launch(ServerLive)
 }).pipe(Effect.provide(AppConfig.Default))
 
-runMain(main.pipe(reportStartFailure), { disableErrorReporting: true, disablePrettyLogger: true })
+runMain(main.pipe(reportStartFailure), { disableErrorReporting: true })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import * as HttpApi from "effect/http-api/HttpApi"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import * as HttpRouter from "effect/http/HttpRouter"
+import { Api } from "../Api.js"
 import { AppConfig } from "../AppConfig.js"
 import { makeDocument, serveDocument } from "../Documents.js"
 import { openApiDocument } from "../OpenApiDocument.js"
@@ -19,14 +19,13 @@ const docsHeaders = {
  * PUBLIC_BASE_URL), compressed and
  * served with ETags (in place of the platform's OpenAPI middleware and Scalar page).
  */
-export const DocsLive = HttpApiBuilder.Router.use((router) =>
+export const DocsLive = HttpRouter.use((router) =>
   Effect.gen(function* () {
-    const { api } = yield* HttpApi.Api
     const config = yield* AppConfig
-    const spec = openApiDocument(api, config.publicBaseUrl)
+    const spec = openApiDocument(Api, config.publicBaseUrl)
     const openapi = makeDocument(JSON.stringify(spec), "application/json")
     const docs = makeDocument(renderDocsPage(spec), "text/html; charset=utf-8")
-    yield* router.get("/openapi.json", serveDocument(openapi, { "cache-control": "public, max-age=60" }))
-    yield* router.get("/docs", serveDocument(docs, docsHeaders))
+    yield* router.add("GET", "/openapi.json", serveDocument(openapi, { "cache-control": "public, max-age=60" }))
+    yield* router.add("GET", "/docs", serveDocument(docs, docsHeaders))
   })
 )

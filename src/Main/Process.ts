@@ -1,4 +1,4 @@
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Layer, Logger, References } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { ToolDatabaseLive } from "../Database.js"
 import { batchedLines, jsonLogger, withLineFields } from "../Logging.js"
@@ -13,15 +13,16 @@ export const LoggerLive = (to: "stdout" | "stderr") =>
   Layer.unwrap(
     Effect.map(AppConfig, (config) =>
       Layer.mergeAll(
-        Logger.replace(
-          Logger.defaultLogger,
+        Logger.layer([
           config.logFormat === "json"
             ? to === "stdout"
               ? batchedLines(process.stdout)
               : Logger.withConsoleError(jsonLogger)
-            : withLineFields(Logger.prettyLogger({ stderr: to === "stderr" }))
-        ),
-        Logger.minimumLogLevel(LogLevel.Info)
+            : to === "stderr"
+              ? withLineFields(Logger.withConsoleError(Logger.formatSimple))
+              : withLineFields(Logger.consolePretty())
+        ]),
+        Layer.succeed(References.MinimumLogLevel, "Info")
       )
     )
   ).pipe(Layer.catch(() => Layer.empty))
@@ -32,7 +33,7 @@ export const LoggerLive = (to: "stdout" | "stderr") =>
  */
 export const runTool = <A, E, R, E2>(
   program: Effect.Effect<A, E, R>,
-  services: Layer.Layer<R, E2, Layer.Layer.Success<typeof ToolDatabaseLive> | AppConfig>
+  services: Layer.Layer<R, E2, Layer.Success<typeof ToolDatabaseLive> | AppConfig>
 ) =>
   runMain(
     program.pipe(
@@ -45,5 +46,5 @@ export const runTool = <A, E, R, E2>(
       ),
       reportStartFailure
     ),
-    { disableErrorReporting: true, disablePrettyLogger: true }
+    { disableErrorReporting: true }
   )

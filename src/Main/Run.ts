@@ -1,5 +1,5 @@
 import { setFlagsFromString } from "node:v8"
-import { Cause, ConfigError, Console, Effect } from "effect"
+import { Cause, Config, Console, Effect } from "effect"
 import { makeRunMain } from "effect/Runtime"
 
 // Apart from Process.ts, which imports the database: src/main.ts runs a start through these
@@ -33,7 +33,7 @@ export const runMain = makeRunMain(({ fiber, teardown }) => {
   const onSignal = () => {
     if (stopping) return
     stopping = true
-    fiber.unsafeInterruptAsFork(fiber.id())
+    fiber.interruptUnsafe()
   }
   process.on("SIGINT", onSignal)
   process.on("SIGTERM", onSignal)
@@ -55,7 +55,7 @@ export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
   Effect.tapCause(self, (cause) => {
     if (Cause.hasInterruptsOnly(cause)) return Effect.void
     const error = Cause.squash(cause)
-    return ConfigError.isConfigError(error)
+    return error instanceof Config.ConfigError
       ? Console.error(`Invalid configuration: ${String(error)}`)
       : Console.error(describe(error) ?? Cause.pretty(cause))
   })

@@ -36,5 +36,5 @@ export const wireError = (error: { readonly _tag: string }): ErrorBody =>
 
 export const refusal = (error: { readonly _tag: string }, headers: Record<string, string> = {}) => {
   const body = wireError(error)
-  return HttpServerResponse.unsafeJson(body, { status: body.status, headers })
+  return HttpServerResponse.jsonUnsafe(body, { status: body.status, headers })
 }

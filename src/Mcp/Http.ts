@@ -66,7 +66,7 @@ const withOutputSchemas = (response: HttpServerResponse.HttpServerResponse) => {
       return outputSchema === undefined ? tool : { ...tool, outputSchema }
     })
   }
-  return lists.length === 0 ? response : HttpServerResponse.unsafeJson(body)
+  return lists.length === 0 ? response : HttpServerResponse.jsonUnsafe(body)
 }
 
 /**
@@ -215,7 +215,7 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
           if (result === undefined || typeof result.protocolVersion !== "string") return response
           const session = yield* sessions.open(owner, result.protocolVersion)
           result.instructions = instructionsFor(yield* capabilitiesOf(document))
-          return HttpServerResponse.unsafeJson(answer, { headers: { "mcp-session-id": session.id } })
+          return HttpServerResponse.jsonUnsafe(answer, { headers: { "mcp-session-id": session.id } })
         }
         return messages.some((message) => message.method === "tools/list") ? withOutputSchemas(response) : response
       })
