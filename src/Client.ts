@@ -62,7 +62,7 @@ export const makeBookingClient = (options: BookingClientOptions) =>
         Effect.flatMap(Schema.decodeEffect(BookingConfirmationRequest)(body), (payload) =>
           client.bookings.confirm({ payload, headers: idempotencyHeaders(call) })
         ),
-      status: (bookingId: string) => client.bookings.status({ path: { booking_id: bookingId } }),
+      status: (bookingId: string) => client.bookings.status({ params: { booking_id: bookingId } }),
       createRequest: (body: typeof ServiceRequestCreate.Encoded, call?: IdempotentCall) =>
         Effect.flatMap(Schema.decodeEffect(ServiceRequestCreate)(body), (payload) =>
           client.requests.create({ payload, headers: idempotencyHeaders(call) })
@@ -70,7 +70,7 @@ export const makeBookingClient = (options: BookingClientOptions) =>
     }
   })
 
-export type BookingClient = Effect.Effect.Success<ReturnType<typeof makeBookingClient>>
+export type BookingClient = Effect.Success<ReturnType<typeof makeBookingClient>>
 
 /** `makeBookingClient` on the platform's `fetch`, for a program that has no HttpClient of its own. */
 export const bookingClient = (options: BookingClientOptions) =>

@@ -15,7 +15,6 @@ import { DocsLive } from "./Docs/Http.js"
 import { ContractErrorsLive, contractHeadersFor, errorContractFor } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
 import { listen } from "./HttpListener.js"
-import { McpLive } from "./Mcp/Http.js"
 import {
   bookingConflicts,
   bookingsConfirmed,
@@ -58,33 +57,33 @@ export const ApiLive = HttpApiBuilder.layer(Api).pipe(
 )
 
 /**
- * The server's one middleware around the router: the request id, access line and metrics
- * (requestObservability), the error contract for what the Api does not answer itself, and the
- * headers every answer gets from the server rather than its handler: X-Request-Id, and the error
- * contract's by status.
+ * The router's one global middleware: the error contract for what the Api does not answer itself
+ * (paths, unknown routes and methods, body refusals, defects), and the headers every answer gets
+ * from the server rather than its handler: X-Request-Id, and the error contract's by status. In
+ * Effect 4 the server's own middleware sees a response only once it is sent, so this one is the
+ * router's; the request id, access line and metrics (requestObservability) are the server's.
  */
 const contractHeaders = contractHeadersFor(Api)
 const errorContract = errorContractFor(Api)
-const observed = requestObservability(routesOf(Api))
-const serverMiddleware = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  observed(
-    Effect.flatMap(errorContract(app), (response) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        Effect.flatMap(requestIdHeader(request, response), (withId) => contractHeaders(request, withId))
-      )
+const contractMiddleware = (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
+  Effect.flatMap(errorContract(app), (response) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      Effect.flatMap(requestIdHeader(request, response), (withId) => contractHeaders(request, withId))
     )
-  )
+  ).pipe(Effect.orDie)
+// It handles every error of every route (the error contract), which the router's types cannot say.
+const ContractLive = HttpRouter.middleware(contractMiddleware as never, { global: true })
 
 /**
  * The Api with its docs, OpenAPI and error contract, on `server`. The server is built last, after
  * the database, the supply and every handler, so nothing listens before the app can answer.
  */
 export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
-  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive), {
+  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, ContractLive), {
     // requestObservability writes the access line; the listening address is logged by HttpLive.
     disableLogger: true,
     disableListenLog: true,
-    middleware: serverMiddleware
+    middleware: requestObservability(routesOf(Api))
   }).pipe(
     // No tracer is exported anywhere, so the platform's per-request server span (a URL parse,
     // every header copied into attributes) is work nobody reads; requests are observed by
