@@ -1,7 +1,7 @@
 import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import { AuthNotConfigured, errorBody, Unauthorized } from "./Domain/Errors.js"
-import { Partner } from "./Domain/Partner.js"
+import type { Partner } from "./Domain/Partner.js"
 
 /**
  * The middleware tags only: what the Api declares (security schemes, failures, the partner it

@@ -5,6 +5,7 @@ import * as HttpMethod from "effect/http/HttpMethod"
 import * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiError from "effect/http-api/HttpApiError"
 import { type Api, ContractErrors } from "./Api.js"
 import {
@@ -21,6 +22,7 @@ import {
 import {
   hasUnstorableCharacters,
   type InputIssue,
+  inputParseOptions,
   nestingDepth,
   unstorableMessage,
   unstorableStrings
@@ -283,34 +285,58 @@ const refusal = (error: { readonly _tag: string }) => {
 }
 
 /** A decoding failure of the path, headers or body, as the 400 `invalid_request` it is. */
-const invalidOf = (error: HttpApiError.HttpApiSchemaError) => invalidRequestOf(issuesOf(error.cause.issue))
+const invalidOf = (error: HttpApiError.HttpApiSchemaError, endpoint: HttpApiEndpoint.Top) =>
+  invalidRequestOf(issuesOf(payloadIssue(error, endpoint)))
+
+/**
+ * Effect 4 decodes a payload as the union of the endpoint's payload schemas, even of one; a union
+ * picks its member by the literal fields (confirm's `user_consent_confirmed: true`), so a body
+ * without them fails as "no member matched", naming no field. The one member decoded on its own
+ * says which fields are wrong, as the contract's issues must.
+ */
+const payloadIssue = (error: HttpApiError.HttpApiSchemaError, endpoint: HttpApiEndpoint.Top) => {
+  const issue = error.cause.issue
+  const schemas = [...endpoint.payload.values()].flatMap((entry) => entry.schemas)
+  if (error.kind !== "Payload" || issue._tag !== "AnyOf" || issue.issues.length > 0 || schemas.length !== 1) {
+    return issue
+  }
+  const exit = Schema.decodeUnknownExit(Schema.toCodecJson(schemas[0]!) as unknown as Schema.Codec<unknown, unknown>)(
+    issue.input,
+    inputParseOptions
+  )
+  if (exit._tag === "Success") return issue
+  const failure = Cause.findErrorOption(exit.cause)
+  return Option.isSome(failure) && Schema.isSchemaError(failure.value) ? failure.value.issue : issue
+}
 
 /**
  * The Api's own errors (Api.ts's ContractErrors), for every endpoint: a request the schema
  * refuses is the contract's 400 with its issues (Effect 4 answers it with an empty 400), and a
  * body of another content type the contract's 415 (Effect 4 answers it in plain text).
  */
-export const ContractErrorsLive = Layer.succeed(ContractErrors, (httpEffect, { endpoint }) =>
-  httpEffect.pipe(
-    Effect.catchCause((cause): Effect.Effect<never, unknown> => {
-      const failure = Cause.findErrorOption(cause)
-      if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
-        return Effect.fail(invalidOf(failure.value))
-      }
-      if (Option.isNone(failure) && !Cause.hasInterruptsOnly(cause)) {
-        const defect = Cause.squash(cause)
-        if (HttpApiError.HttpApiSchemaError.is(defect)) return Effect.fail(invalidOf(defect))
-      }
-      return Effect.failCause(cause)
-    }),
-    Effect.flatMap((response: HttpServerResponse.HttpServerResponse) =>
-      response.status === 415 && HttpMethod.hasBody(endpoint.method)
-        ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-            Effect.fail(notJson(request.headers["content-type"]))
-          )
-        : Effect.succeed(response)
-    )
-  ) as never
+export const ContractErrorsLive = Layer.succeed(
+  ContractErrors,
+  (httpEffect, { endpoint }) =>
+    httpEffect.pipe(
+      Effect.catchCause((cause): Effect.Effect<never, unknown> => {
+        const failure = Cause.findErrorOption(cause)
+        if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
+          return Effect.fail(invalidOf(failure.value, endpoint))
+        }
+        if (Option.isNone(failure) && !Cause.hasInterruptsOnly(cause)) {
+          const defect = Cause.squash(cause)
+          if (HttpApiError.HttpApiSchemaError.is(defect)) return Effect.fail(invalidOf(defect, endpoint))
+        }
+        return Effect.failCause(cause)
+      }),
+      Effect.flatMap((response: HttpServerResponse.HttpServerResponse) =>
+        response.status === 415 && HttpMethod.hasBody(endpoint.method)
+          ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+              Effect.fail(notJson(request.headers["content-type"]))
+            )
+          : Effect.succeed(response)
+      )
+    ) as never
 )
 
 /**

@@ -1,8 +1,8 @@
 import { Context, Duration, Effect, Layer, Metric, Option, Redacted } from "effect"
-import * as Limiter from "effect/persistence/RateLimiter"
 import * as HttpApp from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Limiter from "effect/persistence/RateLimiter"
 import { Redis } from "ioredis"
 import { AppConfig } from "./AppConfig.js"
 import { RateLimited } from "./Domain/Errors.js"
@@ -196,9 +196,7 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefi
             Effect.catchTag("TimeoutError", () =>
               // Commands given up would otherwise pile up on a connection that never answers.
               Effect.sync(() => redis.disconnect(true)).pipe(
-                Effect.andThen(
-                  Effect.fail(storeError(`no answer within ${Duration.format(timeout)}`))
-                )
+                Effect.andThen(Effect.fail(storeError(`no answer within ${Duration.format(timeout)}`)))
               )
             ),
             Effect.tapError((error) => outage.failed(error.message)),

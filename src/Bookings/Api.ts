@@ -1,7 +1,7 @@
-import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { Authentication } from "../AuthApi.js"
 import {

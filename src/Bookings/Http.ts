@@ -20,6 +20,8 @@ export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
           return HttpServerResponse.jsonUnsafe(body, { status })
         })
       )
-      .handle("status", ({ params }) => Effect.flatMap(Partner, (partner) => bookings.status(params.booking_id, partner)))
+      .handle("status", ({ params }) =>
+        Effect.flatMap(Partner, (partner) => bookings.status(params.booking_id, partner))
+      )
   })
 ).pipe(Layer.provide([Bookings.Default, RateLimiter.Default]))

@@ -5,6 +5,9 @@ import { Capabilities } from "../Domain/Capabilities.js"
 
 export class CapabilitiesApi extends HttpApiGroup.make("capabilities")
   .add(
-    HttpApiEndpoint.get("capabilities", "/api/public/requests/capabilities", { success: Capabilities }).annotate(OpenApi.Summary, "What the service supports and the rules an assistant must follow")
+    HttpApiEndpoint.get("capabilities", "/api/public/requests/capabilities", { success: Capabilities }).annotate(
+      OpenApi.Summary,
+      "What the service supports and the rules an assistant must follow"
+    )
   )
   .annotate(OpenApi.Title, "Capabilities") {}

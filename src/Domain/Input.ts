@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Option, Schema, SchemaGetter } from "effect"
 import { isValidTimeZone, providerTimeZone } from "./Zone.js"
 
 /**
@@ -18,6 +18,26 @@ export const strictInput = <S extends Schema.Top>(schema: S): S => schema
  * an `undefined` member would add "Expected undefined" to every error on the field.
  */
 export const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
+
+/**
+ * An optional field that may also be `undefined`, decoded to `fallback` when absent or undefined:
+ * Effect 3's `optionalWith(schema, { default })`, whose issues also say the value is not undefined.
+ */
+export const optionalWithDefault = <S extends Schema.Top & { readonly Type: string; readonly Encoded: string }>(
+  schema: S,
+  fallback: S["Type"]
+) =>
+  Schema.optional(schema).pipe(
+    Schema.decodeTo(Schema.toType(schema), {
+      decode: SchemaGetter.transformOptional((value) =>
+        Option.orElseSome(
+          Option.filter(value, (present) => present !== undefined),
+          () => fallback
+        )
+      ),
+      encode: SchemaGetter.transformOptional((value) => value)
+    })
+  )
 
 /** Text with no leading or trailing whitespace and at least one character. */
 export const NonEmptyTrimmedString = Schema.Trimmed.check(Schema.isNonEmpty())

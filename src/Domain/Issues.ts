@@ -79,7 +79,14 @@ export const issuesOf = (issue: SchemaIssue.Issue): Array<InputIssue> => {
       case "AnyOf":
         if (issue.issues.length === 0) {
           out.push({ path, message: ownMessage(issue.ast) ?? `Expected ${expectedOf(issue.ast)}${actualOf(issue)}` })
-        } else for (const inner of issue.issues) walk(inner, path, issue.ast)
+          return
+        }
+        for (const inner of issue.issues) walk(inner, path, issue.ast)
+        // Effect 4 reports only the members the value could be; Effect 3 also said that an optional
+        // field's value was not `undefined`, and the contract's issues keep saying so.
+        if ("input" in issue && issue.input !== undefined && issue.ast.types.some((t) => t._tag === "Undefined")) {
+          out.push({ path, message: `Expected undefined${actualOf(issue)}` })
+        }
         return
       case "Encoding":
         return walk(issue.issue, path, issue.ast)

@@ -1,7 +1,7 @@
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
-import { nestingDepth, optional, strictInput, TimeZoneInput, text } from "./Input.js"
+import { nestingDepth, optional, optionalWithDefault, strictInput, TimeZoneInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
 import { providerTimeZone } from "./Zone.js"
 
@@ -77,8 +77,8 @@ export const BookingSearchRequest = strictInput(
     destination_location: optional(BookingSearchLocation),
     timing: Timing,
     details: optional(SearchDetails),
-    locale: text(2, 32).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("sv-SE"))),
-    timezone: TimeZoneInput.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(providerTimeZone)))
+    locale: optionalWithDefault(text(2, 32), "sv-SE"),
+    timezone: optionalWithDefault(TimeZoneInput, providerTimeZone)
   })
 )
 export type BookingSearchRequest = typeof BookingSearchRequest.Type

@@ -16,6 +16,7 @@ export type Zone = DateTime.TimeZone.Named
 
 const providerZone = DateTime.zoneMakeNamedUnsafe(providerTimeZone)
 const named = new Map<string, Option.Option<Zone>>()
+const offsetZone = /^[+\-\u2212]/
 
 /**
  * The named zone, if this runtime knows it. Asked on every search and confirm: `DateTime` caches
@@ -23,6 +24,8 @@ const named = new Map<string, Option.Option<Zone>>()
  * floods of made-up or case-variant names.
  */
 const namedZone = (timeZone: string): Option.Option<Zone> => {
+  // Node 24's Intl also takes a UTC offset ("+01:00") as a zone; the contract's zones are IANA names.
+  if (offsetZone.test(timeZone)) return Option.none()
   const known = named.get(timeZone)
   if (known !== undefined) return known
   const zone = DateTime.zoneMakeNamed(timeZone)

@@ -14,7 +14,10 @@ export class NotReady extends ContractError<NotReady>()(
 
 export class HealthApi extends HttpApiGroup.make("health")
   .add(
-    HttpApiEndpoint.get("healthz", "/healthz", { success: Schema.Struct({ ok: Schema.Literal(true) }) }).annotate(OpenApi.Summary, "The process is up")
+    HttpApiEndpoint.get("healthz", "/healthz", { success: Schema.Struct({ ok: Schema.Literal(true) }) }).annotate(
+      OpenApi.Summary,
+      "The process is up"
+    )
   )
   .add(
     HttpApiEndpoint.get("readyz", "/readyz", {
@@ -25,17 +28,17 @@ export class HealthApi extends HttpApiGroup.make("health")
       }),
       error: errorBody(NotReady)
     }).annotate(
-        OpenApi.Summary,
-        "The instance can search and book: the database answers and, in production, signing keys, an API token and SMTP are configured"
-      )
+      OpenApi.Summary,
+      "The instance can search and book: the database answers and, in production, signing keys, an API token and SMTP are configured"
+    )
   )
   .add(
     HttpApiEndpoint.get("metrics", "/metrics", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" })),
       error: errorBody(Unauthorized)
     }).annotate(
-        OpenApi.Summary,
-        "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it"
-      )
+      OpenApi.Summary,
+      "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it"
+    )
   )
   .annotate(OpenApi.Title, "Health") {}

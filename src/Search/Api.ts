@@ -24,8 +24,8 @@ export class SearchApi extends HttpApiGroup.make("search")
         errorBody(DatabaseUnavailable)
       ]
     }).annotate(
-        OpenApi.Summary,
-        "Search bookable options (provider, fixed price, free slot, terms) without personal data"
-      )
+      OpenApi.Summary,
+      "Search bookable options (provider, fixed price, free slot, terms) without personal data"
+    )
   )
   .annotate(OpenApi.Title, "Search") {}
