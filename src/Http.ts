@@ -1,20 +1,24 @@
-import { Context, Effect, Layer, Metric, References } from "effect"
+import { Context, Effect, Layer, Metric, References, type Scope } from "effect"
 import * as HttpMiddleware from "effect/http/HttpMiddleware"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
+import type * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import type * as SqlClient from "effect/sql/SqlClient"
 import { Api } from "./Api.js"
 import { AppConfig, hostForUrl } from "./AppConfig.js"
 import { AuthenticationLive } from "./Auth.js"
 import { conflictTags } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
+import type { DirectQuery } from "./Database.js"
 import { DocsLive } from "./Docs/Http.js"
 import { ContractErrorsLive, contractHeadersFor, errorContractFor } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
 import { listen } from "./HttpListener.js"
+import { McpLive } from "./Mcp/Http.js"
 import {
   bookingConflicts,
   bookingsConfirmed,
@@ -74,16 +78,25 @@ const contractMiddleware = (app: Effect.Effect<HttpServerResponse.HttpServerResp
 // It handles every error of every route (the error contract), which the router's types cannot say.
 const ContractLive = HttpRouter.middleware(contractMiddleware as never, { global: true })
 
+const observability = requestObservability(routesOf(Api))
+const observed = (
+  app: Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    HttpServerError.HttpServerError,
+    HttpServerRequest.HttpServerRequest | Scope.Scope
+  >
+) => observability(app)
+
 /**
  * The Api with its docs, OpenAPI and error contract, on `server`. The server is built last, after
  * the database, the supply and every handler, so nothing listens before the app can answer.
  */
 export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
-  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, ContractLive), {
+  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, ContractLive), {
     // requestObservability writes the access line; the listening address is logged by HttpLive.
     disableLogger: true,
     disableListenLog: true,
-    middleware: requestObservability(routesOf(Api))
+    middleware: observed
   }).pipe(
     // No tracer is exported anywhere, so the platform's per-request server span (a URL parse,
     // every header copied into attributes) is work nobody reads; requests are observed by
@@ -98,24 +111,25 @@ export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
     Layer.provide(CountersLive)
   )
 
-export const HttpLive = Layer.unwrap(
-  Effect.map(AppConfig, (config) =>
-    serveApi(
-      listen({
-        host: config.host,
-        port: config.port,
-        headersTimeoutMs: config.httpHeadersTimeoutMs,
-        requestTimeoutMs: config.httpRequestTimeoutMs,
-        keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
-        maxConnections: config.httpMaxConnections,
-        shutdownGraceMs: config.shutdownGraceMs
-      })
-    ).pipe(
-      Layer.tap((context) => {
-        const address = Context.get(context, HttpServer.HttpServer).address
-        const url = `http://${hostForUrl(config.host)}:${address._tag === "UnixPathAddress" ? config.port : address.port}`
-        return Effect.logInfo(`serving ${url} (docs: ${url}/docs, OpenAPI: ${url}/openapi.json)`)
-      })
+export const HttpLive: Layer.Layer<HttpServer.HttpServer, unknown, AppConfig | SqlClient.SqlClient | DirectQuery> =
+  Layer.unwrap(
+    Effect.map(AppConfig, (config) =>
+      serveApi(
+        listen({
+          host: config.host,
+          port: config.port,
+          headersTimeoutMs: config.httpHeadersTimeoutMs,
+          requestTimeoutMs: config.httpRequestTimeoutMs,
+          keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
+          maxConnections: config.httpMaxConnections,
+          shutdownGraceMs: config.shutdownGraceMs
+        })
+      ).pipe(
+        Layer.tap((context) => {
+          const address = Context.get(context, HttpServer.HttpServer).address
+          const url = `http://${hostForUrl(config.host)}:${address._tag === "UnixPathAddress" ? config.port : address.port}`
+          return Effect.logInfo(`serving ${url} (docs: ${url}/docs, OpenAPI: ${url}/openapi.json)`)
+        })
+      )
     )
   )
-)

@@ -52,30 +52,33 @@ export const agentContractFor = (capabilities: Capabilities) => {
   ].join("\n\n")
 }
 
-const decodeCapabilities = Schema.decodeUnknownEffect(Schema.parseJson(Capabilities))
+const decodeCapabilities = Schema.decodeUnknownEffect(Schema.fromJsonString(Capabilities))
 const decoder = new TextDecoder()
 
 /** The capabilities document as it is served now (it is refreshed when supply changes). */
 export const capabilitiesOf = (document: CapabilitiesDocument["Service"]) =>
   Effect.flatMap(document.current, ({ bodies }) => Effect.orDie(decodeCapabilities(decoder.decode(bodies.identity))))
 
-export const McpContractLive = Layer.mergeAll(
-  McpServer.resource({
-    uri: capabilitiesUri,
-    name: "capabilities",
-    description:
-      "The capabilities document of GET /api/public/requests/capabilities: supported trades and job types, price kinds, quantity bounds, emergencies and the assistant contract. It describes what is supported, never what is available now.",
-    mimeType: "application/json",
-    content: Effect.flatMap(CapabilitiesDocument, (document) =>
-      Effect.map(document.current, ({ bodies }) => ({
-        contents: [{ uri: capabilitiesUri, mimeType: "application/json", text: decoder.decode(bodies.identity) }]
-      }))
+/** Registered with the document the server already has, so a read needs no service of the request's. */
+export const McpContractLive = Layer.unwrap(
+  Effect.map(CapabilitiesDocument, (document) =>
+    Layer.mergeAll(
+      McpServer.resource({
+        uri: capabilitiesUri,
+        name: "capabilities",
+        description:
+          "The capabilities document of GET /api/public/requests/capabilities: supported trades and job types, price kinds, quantity bounds, emergencies and the assistant contract. It describes what is supported, never what is available now.",
+        mimeType: "application/json",
+        content: Effect.map(document.current, ({ bodies }) => ({
+          contents: [{ uri: capabilitiesUri, mimeType: "application/json", text: decoder.decode(bodies.identity) }]
+        }))
+      }),
+      McpServer.prompt({
+        name: "agent_contract",
+        description:
+          "The rules an assistant must follow with this server: consent before personal data, when a booking exists, what proves availability and price, no emergencies.",
+        content: () => Effect.map(capabilitiesOf(document), agentContractFor)
+      })
     )
-  }),
-  McpServer.prompt({
-    name: "agent_contract",
-    description:
-      "The rules an assistant must follow with this server: consent before personal data, when a booking exists, what proves availability and price, no emergencies.",
-    content: () => Effect.map(Effect.flatMap(CapabilitiesDocument, capabilitiesOf), agentContractFor)
-  })
+  )
 )

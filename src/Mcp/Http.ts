@@ -1,9 +1,9 @@
-import { Duration, Effect, Layer, Option, Redacted, Result, Schedule, type Scope } from "effect"
+import { Effect, Layer, Option, Redacted, Result, type Scope } from "effect"
+import * as McpProtocol from "effect/ai/McpProtocol"
 import * as McpServer from "effect/ai/McpServer"
-import type * as HttpApp from "effect/http/HttpEffect"
+import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as RpcSerialization from "effect/rpc/RpcSerialization"
 import * as RpcServer from "effect/rpc/RpcServer"
 import { AppConfig } from "../AppConfig.js"
@@ -18,7 +18,7 @@ import { BookingSearch } from "../Search/Search.js"
 import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
 import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
 import { McpSessions } from "./Sessions.js"
-import { McpCaller, McpToolsLive, outputSchemas } from "./Tools.js"
+import { McpCaller, McpToolsLive } from "./Tools.js"
 
 export const mcpPath = "/mcp"
 
@@ -36,13 +36,14 @@ const isRequest = (message: Message) => typeof message.method === "string" && me
 const isToolCall = (message: Message): message is Message & { readonly params: Record<string, unknown> } =>
   message.method === "tools/call" && isObject(message.params)
 
-/** What @effect/rpc's JSON-RPC codec cannot read, said in the REST way rather than as its garbled defect. */
+/** What the JSON-RPC codec cannot read, said in the REST way rather than as its garbled defect. */
 const messageIssues = (messages: ReadonlyArray<unknown>) =>
   messages.flatMap((message, index) => {
     const at = messages.length > 1 ? `[${index}].` : ""
     if (!isObject(message) || message.jsonrpc !== "2.0") return [`${at}jsonrpc: must be a JSON-RPC 2.0 message`]
-    return message.id !== undefined && !Number.isSafeInteger(message.id)
-      ? [`${at}id: must be an integer; this server answers numeric JSON-RPC ids`]
+    // JSON-RPC ids are strings or integers; Effect 4's codec answers both.
+    return message.id !== undefined && typeof message.id !== "string" && !Number.isSafeInteger(message.id)
+      ? [`${at}id: must be a string or an integer`]
       : []
   })
 
@@ -56,27 +57,20 @@ const resultsOf = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
     isObject(message) && isObject(message.result) ? [message.result] : []
   )
 
-/** McpSchema.Tool cannot carry outputSchema (its encoder drops the field), so it goes in here. */
-const withOutputSchemas = (response: HttpServerResponse.HttpServerResponse) => {
-  const body = jsonBodyOf(response)
-  const lists = resultsOf(body).filter((result) => Array.isArray(result.tools))
-  for (const result of lists) {
-    result.tools = (result.tools as Array<Record<string, unknown>>).map((tool) => {
-      const outputSchema = outputSchemas.get(String(tool.name))
-      return outputSchema === undefined ? tool : { ...tool, outputSchema }
-    })
-  }
-  return lists.length === 0 ? response : HttpServerResponse.jsonUnsafe(body)
-}
-
 /**
  * The /mcp route in front of McpServer's HTTP transport, which answers every POST on its own:
  * this adds what the Streamable HTTP transport asks of a server beside that (Origin check,
  * sessions, 202 for notifications, protocol version) and the service's own rules (the partner
  * token, sessions bounded per caller).
  */
-const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
-  HttpApiBuilder.Router.use((router) =>
+const mcpRoutes = (
+  httpApp: Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    never,
+    Scope.Scope | HttpServerRequest.HttpServerRequest
+  >
+) =>
+  HttpRouter.use((router) =>
     Effect.gen(function* () {
       const config = yield* AppConfig
       const authenticator = yield* Authenticator
@@ -217,7 +211,7 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
           result.instructions = instructionsFor(yield* capabilitiesOf(document))
           return HttpServerResponse.jsonUnsafe(answer, { headers: { "mcp-session-id": session.id } })
         }
-        return messages.some((message) => message.method === "tools/list") ? withOutputSchemas(response) : response
+        return response
       })
 
       const del = Effect.gen(function* () {
@@ -230,32 +224,22 @@ const mcpRoutes = (httpApp: HttpApp.Default<never, Scope.Scope>) =>
         return HttpServerResponse.empty({ status: 204 })
       })
 
-      yield* router.post(mcpPath, post)
-      yield* router.del(mcpPath, del)
+      yield* router.add("POST", mcpPath, post)
+      yield* router.add("DELETE", mcpPath, del)
     })
   )
 
-/**
- * McpServer keeps the id of every HTTP request that initialized until it next broadcasts a
- * notification, which this server never does (its tools are fixed); forgetting the finished
- * ones keeps that set bounded.
- */
-const forgetFinishedClients = (protocol: RpcServer.Protocol["Type"]) =>
-  Effect.gen(function* () {
-    const server = yield* McpServer.McpServer
-    const live = yield* protocol.clientIds
-    for (const id of server.initializedClients) if (!live.has(id)) server.initializedClients.delete(id)
-  }).pipe(Effect.repeat(Schedule.spaced(Duration.minutes(1))), Effect.forkScoped)
-
 /** The MCP endpoint at /mcp: the REST operations as tools on the same services, Schemas and limits. */
 export const McpLive = Layer.unwrap(
-  Effect.map(RpcServer.makeProtocolWithHttpApp, ({ httpApp, protocol }) =>
-    Layer.mergeAll(
-      mcpRoutes(httpApp),
-      McpToolsLive,
-      McpContractLive,
-      Layer.effectDiscard(forgetFinishedClients(protocol))
-    ).pipe(Layer.provide(McpServer.layer(serverInfo).pipe(Layer.provide(Layer.succeed(RpcServer.Protocol, protocol)))))
+  Effect.map(RpcServer.makeProtocolWithHttpEffect(), ({ httpEffect, protocol }) =>
+    Layer.mergeAll(mcpRoutes(httpEffect), McpToolsLive, McpContractLive).pipe(
+      Layer.provide(
+        McpServer.layer({
+          ...serverInfo,
+          protocols: [McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05]
+        }).pipe(Layer.provide(Layer.succeed(RpcServer.Protocol, protocol)))
+      )
+    )
   )
 ).pipe(
   Layer.provide(RpcSerialization.layerJsonRpc()),

@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Effect, JSONSchema, Layer, Option, ParseResult, type Redacted, Schema } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import * as McpSchema from "effect/ai/McpSchema"
 import * as McpServer from "effect/ai/McpServer"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -9,6 +9,8 @@ import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { BookingConfirmationRequest, BookingConfirmationResponse, BookingStatusResponse } from "../Domain/Booking.js"
 import { Capabilities } from "../Domain/Capabilities.js"
 import { ErrorBodyFields, InternalError } from "../Domain/Errors.js"
+import { inputParseOptions } from "../Domain/Input.js"
+import { issuesOf } from "../Domain/Issues.js"
 import { ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 import { invalidRequestOf } from "../ErrorContract.js"
@@ -33,10 +35,10 @@ export class McpCaller extends Context.Service<
  * @effect/rpc runs a handler with the context of the HTTP request that carried it, so the caller
  * the /mcp route provides is there; McpServer's handler type has no room to say so.
  */
-const currentCaller = Effect.flatMap(
+const currentCaller: Effect.Effect<McpCaller["Service"]> = Effect.flatMap(
   Effect.serviceOption(McpCaller),
   Option.match({
-    onNone: () => Effect.dieMessage("an MCP tool was called outside the /mcp route"),
+    onNone: () => Effect.die(new Error("an MCP tool was called outside the /mcp route")),
     onSome: Effect.succeed
   })
 )
@@ -59,8 +61,8 @@ const withoutIds = (value: unknown): unknown =>
  * Cleaned as the OpenAPI document's schemas are (formats, no framework titles).
  */
 export const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
-  const $defs: Record<string, JSONSchema.JsonSchema7> = {}
-  const root = JSONSchema.fromAST(schema.ast, { definitions: $defs, topLevelReferenceStrategy: "skip" })
+  const { schema: root, definitions } = Schema.toJsonSchemaDocument(schema)
+  const $defs = definitions as Record<string, unknown>
   const document = cleanJsonSchema(
     withoutIds(Object.keys($defs).length > 0 ? { ...root, $defs } : root) as Record<string, unknown>
   )
@@ -68,11 +70,13 @@ export const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
 }
 
 /** The 400 `invalid_request` body REST gives for the same body (see the error contract). */
-const invalidArguments = (error: ParseResult.ParseError) =>
-  invalidRequestOf(ParseResult.ArrayFormatter.formatErrorSync(error))
+const invalidArguments = (error: Schema.SchemaError) => invalidRequestOf(issuesOf(error.issue))
 
-const decodeArguments = <A, I>(schema: Schema.Schema<A, I>, args: unknown) =>
-  Effect.mapError(Schema.decodeUnknownEffect(schema)(args), invalidArguments)
+const decodeArguments = <S extends Schema.Codec<any, any>>(schema: S, args: unknown) =>
+  Effect.mapError(
+    Schema.decodeUnknownEffect(schema)(args, inputParseOptions) as Effect.Effect<S["Type"], Schema.SchemaError>,
+    invalidArguments
+  )
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -84,7 +88,7 @@ const toolResult = <E extends { readonly _tag: string }>(
 ): Effect.Effect<McpSchema.CallToolResult> =>
   effect.pipe(
     Effect.map((body) => new McpSchema.CallToolResult({ content: textOf(body), structuredContent: body })),
-    Effect.catchCause((cause) => {
+    Effect.catchCause((cause): Effect.Effect<McpSchema.CallToolResult> => {
       if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
       const failure = Cause.findErrorOption(cause)
       const error: Effect.Effect<{ readonly _tag: string }> = Option.isSome(failure)
@@ -154,8 +158,7 @@ export type BookingToolName = keyof typeof bookingTools
 
 /**
  * A result is the REST body of the operation, or on a tool error the REST error body (clients
- * check structuredContent against outputSchema also on errors). McpSchema.Tool has no
- * outputSchema field, so the /mcp route adds these to tools/list results.
+ * check structuredContent against outputSchema also on errors). Each tool carries its outputSchema.
  */
 export const outputSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map(
   Object.entries(bookingTools).map(([name, tool]) => [
@@ -233,9 +236,11 @@ export const McpToolsLive = Layer.effectDiscard(
           name,
           title: tool.title,
           description: tool.description,
-          inputSchema: toolJsonSchema(tool.input),
-          annotations: new McpSchema.ToolAnnotations({ title: tool.title, ...tool.annotations })
+          inputSchema: toolJsonSchema(tool.input) as never,
+          outputSchema: outputSchemas.get(name) as never,
+          annotations: McpSchema.ToolAnnotations.make({ title: tool.title, ...tool.annotations })
         }),
+        annotations: Context.empty(),
         handle: handlers[name as BookingToolName]
       })
     }
