@@ -1,6 +1,7 @@
 import { Effect, Layer, Option, Redacted, Result, type Scope } from "effect"
 import * as McpProtocol from "effect/ai/McpProtocol"
 import * as McpServer from "effect/ai/McpServer"
+import * as HttpEffect from "effect/http/HttpEffect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -49,8 +50,12 @@ const messageIssues = (messages: ReadonlyArray<unknown>) =>
 
 const decoder = new TextDecoder()
 
-const jsonBodyOf = (response: HttpServerResponse.HttpServerResponse): unknown =>
-  response.body._tag === "Uint8Array" ? JSON.parse(decoder.decode(response.body.body)) : undefined
+const jsonBodyOf = (response: HttpServerResponse.HttpServerResponse): unknown => {
+  const body = response.body
+  if (body._tag === "Uint8Array") return JSON.parse(decoder.decode(body.body))
+  if (body._tag === "Raw" && typeof body.body === "string") return JSON.parse(body.body)
+  return undefined
+}
 
 const resultsOf = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
   (Array.isArray(body) ? body : [body]).flatMap((message) =>
@@ -168,6 +173,7 @@ const mcpRoutes = (
         if (issues.length > 0) return refusal(new InvalidRequest({ issues }))
 
         const initialize = messages.length === 1 && messages[0]?.method === "initialize"
+        let transportId: string | undefined
         if (!initialize) {
           const session = yield* sessionOf(request, owner)
           if (Result.isFailure(session)) return session.failure
@@ -180,6 +186,7 @@ const mcpRoutes = (
               })
             )
           }
+          transportId = session.success.transportId
         }
 
         // McpSchema requires the tool arguments the protocol lets a client leave out.
@@ -188,15 +195,15 @@ const mcpRoutes = (
             ? { ...message, params: { ...message.params, arguments: {} } }
             : message
         )
-        const forwarded = complete.some((message, index) => message !== messages[index])
-          ? HttpServerRequest.fromWeb(
-              new Request(`http://mcp.invalid${mcpPath}`, {
-                method: "POST",
-                headers: { "content-type": "application/json" },
-                body: JSON.stringify(Array.isArray(body) ? complete : complete[0])
-              })
-            )
-          : request
+        // The transport's own session stands behind the caller's: it is named to the transport.
+        const { "mcp-session-id": _, ...headers } = request.headers
+        const forwarded = HttpServerRequest.fromWeb(
+          new Request(`http://mcp.invalid${mcpPath}`, {
+            method: "POST",
+            headers: { ...headers, ...(transportId === undefined ? {} : { "mcp-session-id": transportId }) },
+            body: JSON.stringify(Array.isArray(body) ? complete : complete[0])
+          })
+        )
         const response = yield* httpApp.pipe(
           Effect.provideService(HttpServerRequest.HttpServerRequest, forwarded),
           Effect.provideService(McpCaller, { token, request })
@@ -206,10 +213,19 @@ const mcpRoutes = (
         if (initialize) {
           const answer = jsonBodyOf(response)
           const [result] = resultsOf(answer)
-          if (result === undefined || typeof result.protocolVersion !== "string") return response
+          if (result === undefined || typeof result.protocolVersion !== "string") {
+            yield* Effect.logWarning(`MCP initialize answered no protocolVersion (${response.body._tag} body)`)
+            return response
+          }
           const session = yield* sessions.open(owner, result.protocolVersion)
           result.instructions = instructionsFor(yield* capabilitiesOf(document))
-          return HttpServerResponse.jsonUnsafe(answer, { headers: { "mcp-session-id": session.id } })
+          // Effect 4's transport names a session of its own in a pre-response handler; the
+          // session a caller gets is this route's (bound to its owner, bounded per caller).
+          yield* HttpEffect.appendPreResponseHandler((_, sent) => {
+            session.transportId = sent.headers["mcp-session-id"]
+            return Effect.succeed(HttpServerResponse.setHeader(sent, "mcp-session-id", session.id))
+          })
+          return HttpServerResponse.jsonUnsafe(answer)
         }
         return response
       })

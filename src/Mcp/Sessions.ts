@@ -16,6 +16,8 @@ export interface Session {
   readonly owner: string
   readonly protocolVersion: string
   lastUsed: number
+  /** The id Effect 4's transport gave the session it keeps behind this one. */
+  transportId: string | undefined
 }
 
 /**
@@ -47,7 +49,13 @@ export class McpSessions extends Context.Service<McpSessions>()("Booking/McpSess
       }
       if (owned >= sessionsPerCaller) evictOldest((session) => session.owner === owner)
       if (sessions.size >= sessionCapacity) evictOldest(() => true)
-      const session: Session = { id: randomBytes(24).toString("base64url"), owner, protocolVersion, lastUsed: now }
+      const session: Session = {
+        id: randomBytes(24).toString("base64url"),
+        owner,
+        protocolVersion,
+        lastUsed: now,
+        transportId: undefined
+      }
       sessions.set(session.id, session)
       return session
     })
