@@ -217,6 +217,12 @@ const mcpRoutes = (
             yield* Effect.logWarning(`MCP initialize answered no protocolVersion (${response.body._tag} body)`)
             return response
           }
+          // The capabilities as this server has always declared them: it sends no log messages,
+          // so Effect 4's `logging` capability is not offered.
+          if (isObject(result.capabilities)) {
+            const { completions, prompts, resources, tools } = result.capabilities
+            result.capabilities = { completions, prompts, resources, tools }
+          }
           const session = yield* sessions.open(owner, result.protocolVersion)
           result.instructions = instructionsFor(yield* capabilitiesOf(document))
           // Effect 4's transport names a session of its own in a pre-response handler; the
