@@ -67,6 +67,17 @@ const cachedOperations = new Set(["capabilities.capabilities", "docs.openapi", "
 /** Errors only a request with a body can cause. */
 const bodyErrors = new Set(["malformed_json", "payload_too_large", "unsupported_media_type"])
 
+/** Errors every operation shares (the error contract's and authentication's), listed before an operation's own. */
+const sharedErrors = new Set([
+  "invalid_request",
+  "malformed_json",
+  "payload_too_large",
+  "unsupported_media_type",
+  "internal_error",
+  "unauthorized",
+  "auth_not_configured"
+])
+
 /** Errors of a route that does not exist, or a method it does not have: never of a documented operation. */
 const routeErrors = new Set(["not_found", "method_not_allowed"])
 
@@ -132,8 +143,101 @@ const isUriKey = (key: string) => key === "url" || key === "endpoint"
 /** A JSON Schema cleaned as the document's are (the MCP tools' schemas must equal the REST bodies'). */
 export const cleanJsonSchema = <A>(schema: A): A => {
   const copy = structuredClone(schema)
+  const defs = (copy as Json)?.$defs
+  if (defs !== undefined) renameEncoded(copy, defs, "#/$defs/")
+  asBefore(copy)
   cleanSchema(copy)
   return copy
+}
+
+const safeInteger = 9007199254740991
+const schemaKeyOrder = ["type", "required", "properties", "additionalProperties"]
+
+/**
+ * A JSON Schema node as Effect 3 wrote it, which the contract's document keeps: an optional
+ * property is its schema (Effect 4 adds `anyOf [..., {type: null}]`, the JSON form of undefined),
+ * an integer has no safe-integer bounds, a struct lists `required` (empty too) before its
+ * properties and allows no other property, and the keys come in that order.
+ */
+const asBefore = (node: Json): void => {
+  if (Array.isArray(node)) {
+    for (const each of node) asBefore(each)
+    return
+  }
+  if (typeof node !== "object" || node === null) return
+  if (node.maximum === safeInteger) delete node.maximum
+  if (node.minimum === -safeInteger) delete node.minimum
+  // Effect 3 wrote an integer as a reference it then replaced, so `type` came after the bounds.
+  if (node.type === "integer" && Object.keys(node).length > 1) {
+    const { type, ...bounds } = node
+    for (const key of Object.keys(node)) delete node[key]
+    Object.assign(node, bounds, { type })
+  }
+  if (node.properties !== undefined && typeof node.properties === "object") {
+    const required: ReadonlyArray<string> = node.required ?? []
+    for (const [name, property] of Object.entries<Json>(node.properties)) {
+      if (required.includes(name)) continue
+      const alternatives = property?.anyOf
+      if (Array.isArray(alternatives) && alternatives.some((alternative: Json) => alternative?.type === "null")) {
+        const rest = alternatives.filter((alternative: Json) => alternative?.type !== "null")
+        node.properties[name] =
+          rest.length === 1 ? { ...rest[0], ...withoutAnyOf(property) } : { ...property, anyOf: rest }
+      }
+    }
+    node.required = required
+    if (node.additionalProperties === true && Object.keys(node.properties).length > 0) node.additionalProperties = false
+    const ordered: Record<string, Json> = {}
+    for (const key of schemaKeyOrder) if (key in node) ordered[key] = node[key]
+    for (const key of Object.keys(node)) if (!(key in ordered)) ordered[key] = node[key]
+    for (const key of Object.keys(node)) delete node[key]
+    Object.assign(node, ordered)
+  }
+  for (const value of Object.values<Json>(node)) if (typeof value === "object") asBefore(value)
+}
+
+const withoutAnyOf = (schema: Json): Json => {
+  const { anyOf: _, ...rest } = schema
+  return rest
+}
+
+/**
+ * Effect 4 names a component after its schema's identifier and encoding (`CapabilitiesEncoded`,
+ * `invalid_requestEncoded`): a named body keeps its name (`Capabilities`), and an error body is
+ * written inline, so completeDocument names it by its code as it always has (`InvalidRequestError`).
+ */
+const renameEncoded = (root: Json, components: Record<string, Json>, prefix: string): void => {
+  const inline = new Map<string, Json>()
+  const renamed = new Map<string, string>()
+  for (const [name, schema] of Object.entries<Json>(components)) {
+    const match = /^(.*?)Encoded(_\d+)?$/.exec(name)
+    if (match === null) continue
+    if (errorCodeOf(schema) !== undefined) inline.set(name, schema)
+    else if (components[match[1]!] === undefined) renamed.set(name, match[1]!)
+  }
+  const rewrite = (node: Json): Json => {
+    if (Array.isArray(node)) return node.map(rewrite)
+    if (typeof node !== "object" || node === null) return node
+    if (typeof node.$ref === "string" && node.$ref.startsWith(prefix)) {
+      const name = node.$ref.slice(prefix.length)
+      const schema = inline.get(name)
+      if (schema !== undefined) return rewrite(structuredClone(schema))
+      const to = renamed.get(name)
+      if (to !== undefined) return { ...node, $ref: `${prefix}${to}` }
+    }
+    const out: Record<string, Json> = {}
+    for (const [key, value] of Object.entries<Json>(node)) out[key] = rewrite(value)
+    return out
+  }
+  const rewritten = rewrite(root)
+  for (const key of Object.keys(root)) delete root[key]
+  Object.assign(root, rewritten)
+  const target = prefix === "#/$defs/" ? root.$defs : root.components.schemas
+  // Renamed in place: the document lists its components in the order they were made.
+  const entries = Object.entries<Json>(target)
+    .filter(([name]) => !inline.has(name))
+    .map(([name, schema]) => [renamed.get(name) ?? name, schema] as const)
+  for (const key of Object.keys(target)) delete target[key]
+  for (const [name, schema] of entries) target[name] = schema
 }
 
 /** Every schema node: no framework titles or $ids, one lower bound each, formats where the contract has them. */
@@ -220,6 +324,12 @@ const documentationPaths = {
  * `OpenApi.fromApi(Api)` is already the document partners get, but for its `servers`.
  */
 export const completeDocument = (spec: Json): Json => {
+  if (spec.components?.schemas !== undefined) renameEncoded(spec, spec.components.schemas, "#/components/schemas/")
+  asBefore(spec.paths)
+  asBefore(spec.components?.schemas)
+  for (const scheme of Object.values<Json>(spec.components?.securitySchemes ?? {})) {
+    if (scheme.type === "http" && typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
+  }
   spec.openapi = "3.1.0"
   spec.info = {
     ...spec.info,
@@ -273,6 +383,10 @@ export const completeDocument = (spec: Json): Json => {
       const responses: Json = operation.responses
       for (const [status, response] of Object.entries<Json>(responses)) {
         const media = response.content?.[json]
+        // Effect 3 described a text answer by its schema ("a string"); Effect 4 says "Success".
+        if (media === undefined && response.description === "Success" && response.content !== undefined) {
+          response.description = "a string"
+        }
         if (media === undefined) continue
         cleanSchema(media.schema)
         if (Number(status) < 400) {
@@ -300,6 +414,10 @@ export const completeDocument = (spec: Json): Json => {
           delete responses[status]
           continue
         }
+        // The Api's and the authentication's errors first, then the operation's own, as they were listed.
+        kept.sort(
+          (a, b) => Number(!sharedErrors.has(errorCodeOf(a) ?? "")) - Number(!sharedErrors.has(errorCodeOf(b) ?? ""))
+        )
         const refs = kept.map((schema) => {
           const code = errorCodeOf(schema)
           return code === undefined ? schema : hoist(componentName(code), schema)

@@ -74,9 +74,9 @@ export const ConfirmedBooking = Schema.Struct({
   /** Beside the spec's fields: what kind of price price_sek is (a starting price is not exact). */
   pricing_model: Schema.optional(Schema.String),
   price_type: Schema.optional(Schema.String),
-  unit_price_sek: Schema.optional(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0))),
+  unit_price_sek: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
   unit: Schema.optional(Schema.String),
-  quantity: Schema.optional(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0))),
+  quantity: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
   confirmed_at: DateTimeString,
   terms_version: Schema.String,
   customer_confirmation_status: Schema.optional(Status),

@@ -1,6 +1,7 @@
 import { Redacted, Result, Schema } from "effect"
 import { VerticalId } from "./Catalog.js"
 import { ContractError } from "./Errors.js"
+import { matching } from "./Input.js"
 
 // Branded as Ids.ts brands ProviderId and ServiceId, on the bounded claim. Bounded so that even a claim set of worst-case strings (six JSON bytes per UTF-16 unit)
 // signs to a booking_option_id well under the spec's 24000 characters.
@@ -34,7 +35,7 @@ export const SignedOption = Schema.Struct({
   /** The zone the search was made in; the confirmation labels the slot in it. */
   timeZone: Schema.optional(Claim),
   expiresAt: EpochMillis,
-  nonce: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{16}$/))
+  nonce: Schema.String.check(matching(/^[A-Za-z0-9_-]{16}$/))
 }).check(
   Schema.makeFilter((option) => option.slotStart < option.slotEnd || "slotStart must be before slotEnd", {
     identifier: "SignedOption"

@@ -112,8 +112,8 @@ const Endpoint = Schema.Struct({ method: Schema.Literals(["GET", "POST"]), path:
  * show up in generated examples as `"propertyName*": null`).
  */
 const QuantityBound = Schema.Struct({
-  min: Schema.Number,
-  max: Schema.Number,
+  min: Schema.Finite,
+  max: Schema.Finite,
   integer: Schema.Boolean,
   unit: Schema.String
 })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { NonEmptyTrimmedString } from "./Input.js"
+import { matching, NonEmptyTrimmedString } from "./Input.js"
 
 export const VerticalId = Schema.Literals(["vvs", "electrician", "moving", "cleaning"])
 export type VerticalId = typeof VerticalId.Type
@@ -27,12 +27,12 @@ export const FixedPriceSeed = Schema.Struct({
 export type FixedPriceSeed = typeof FixedPriceSeed.Type
 
 export const JobType = Schema.Struct({
-  job_type_id: Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_]{0,119}$/)),
+  job_type_id: Schema.String.check(matching(/^[a-z][a-z0-9_]{0,119}$/)),
   label_sv: NonEmptyTrimmedString,
   label_en: NonEmptyTrimmedString,
   routing_mode: RoutingMode,
   fixed_price_fit: FixedPriceFit,
-  required_signals: Schema.NonEmptyArray(Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_]*_known$/))),
+  required_signals: Schema.NonEmptyArray(Schema.String.check(matching(/^[a-z][a-z0-9_]*_known$/))),
   fixed_price_seed: Schema.optional(FixedPriceSeed)
 })
 export type JobType = typeof JobType.Type
@@ -48,7 +48,7 @@ export const Vertical = Schema.Struct({
 export type Vertical = typeof Vertical.Type
 
 export const UnavailableVertical = Schema.Struct({
-  vertical_id: Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_]*$/)),
+  vertical_id: Schema.String.check(matching(/^[a-z][a-z0-9_]*$/)),
   label_sv: NonEmptyTrimmedString,
   label_en: NonEmptyTrimmedString,
   safe_next_step: NonEmptyTrimmedString

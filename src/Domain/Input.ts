@@ -39,8 +39,21 @@ export const optionalWithDefault = <S extends Schema.Top & { readonly Type: stri
     })
   )
 
+/**
+ * A string matching `pattern`, with the pattern in the JSON Schema: Effect 4's `isPattern` leaves
+ * it out of the generated document, where the contract's OpenAPI document has always shown it.
+ */
+export const matching = (pattern: RegExp, annotations?: { readonly message?: string }) =>
+  Schema.makeFilter((s: string) => pattern.test(s), {
+    toJsonSchema: () => ({ pattern: pattern.source }),
+    expected: `a string matching the pattern ${pattern.source}`,
+    ...annotations
+  })
+
 /** Text with no leading or trailing whitespace and at least one character. */
-export const NonEmptyTrimmedString = Schema.Trimmed.check(Schema.isNonEmpty())
+export const NonEmptyTrimmedString = Schema.Trimmed.check(Schema.isNonEmpty()).annotate({
+  identifier: "NonEmptyTrimmedString"
+})
 
 /** Code points, as the contract's and JSON Schema's lengths count, not UTF-16 units; stops past `limit`. */
 const codePointsUpTo = (s: string, limit: number) => {

@@ -36,28 +36,29 @@ const tooManyKeys = (value: unknown): boolean =>
  * keys it knows (the moving facts and the quantities unit prices need) and ignores the rest;
  * it never stores or logs `details`.
  */
-export const FreeFormDetails = Schema.Record(Schema.String, Schema.Unknown).check(
-  Schema.makeFilter(
-    (details) =>
-      nestingDepth(details, detailsBounds.depth) > detailsBounds.depth
-        ? `must be nested at most ${detailsBounds.depth} levels deep`
-        : tooManyKeys(details)
-          ? `must have at most ${detailsBounds.keys} keys in each object`
-          : Buffer.byteLength(JSON.stringify(details)) > detailsBounds.jsonBytes
-            ? `must be at most ${detailsBounds.jsonBytes} bytes as JSON`
-            : true,
-    {
-      jsonSchema: { additionalProperties: true },
-      description: `Free-form job facts (at most ${detailsBounds.depth} levels, ${detailsBounds.keys} keys per object, ${detailsBounds.jsonBytes} bytes); unit prices read their quantity from here`,
-      examples: [{ area_sqm: 76, floor: 3 }]
-    }
+export const FreeFormDetails = Schema.Record(Schema.String, Schema.Unknown)
+  .check(
+    Schema.makeFilter(
+      (details) =>
+        nestingDepth(details, detailsBounds.depth) > detailsBounds.depth
+          ? `must be nested at most ${detailsBounds.depth} levels deep`
+          : tooManyKeys(details)
+            ? `must have at most ${detailsBounds.keys} keys in each object`
+            : Buffer.byteLength(JSON.stringify(details)) > detailsBounds.jsonBytes
+              ? `must be at most ${detailsBounds.jsonBytes} bytes as JSON`
+              : true,
+      { toJsonSchema: () => ({ required: [], properties: {}, additionalProperties: true }) }
+    )
   )
-)
+  .annotate({
+    description: `Free-form job facts (at most ${detailsBounds.depth} levels, ${detailsBounds.keys} keys per object, ${detailsBounds.jsonBytes} bytes); unit prices read their quantity from here`,
+    examples: [{ area_sqm: 76, floor: 3 }]
+  })
 
 /** A JSON object of any properties, said as such in the OpenAPI document. */
-export const JsonObject = Schema.Record(Schema.String, Schema.Unknown).annotate({
-  jsonSchema: { type: "object", additionalProperties: true }
-})
+export const JsonObject = Schema.Record(Schema.String, Schema.Unknown).check(
+  Schema.makeFilter(() => true, { toJsonSchema: () => ({ additionalProperties: true }) })
+)
 
 export const SearchDetails = FreeFormDetails
 export type SearchDetails = typeof SearchDetails.Type
@@ -108,9 +109,9 @@ export const BookingOption = Schema.Struct({
     currency: Schema.Literal("SEK"),
     pricing_model: Schema.String,
     price_type: Schema.String,
-    unit_price_sek: Schema.optional(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0))),
+    unit_price_sek: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
     unit: Schema.optional(Schema.String),
-    quantity: Schema.optional(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0)))
+    quantity: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)))
   }),
   scope: Schema.Struct({
     included_sv: Schema.optional(Schema.Array(Schema.String)),

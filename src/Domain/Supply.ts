@@ -1,11 +1,11 @@
 import { Effect, Schema } from "effect"
 import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
 import { ProviderId, ServiceId } from "./Ids.js"
-import { NonEmptyTrimmedString, optional } from "./Input.js"
+import { matching, NonEmptyTrimmedString, optional } from "./Input.js"
 
 /** Swedish postcode: three digits, an optional single space, two digits ("111 22", "11122"). */
 export const Postcode = Schema.String.check(
-  Schema.isPattern(/^\d{3}\s?\d{2}$/, {
+  matching(/^\d{3}\s?\d{2}$/, {
     message: "must be a Swedish postcode: three digits, an optional space, two digits (NNN NN)"
   })
 )
@@ -18,9 +18,7 @@ export const formatPostcode = (postcode: number): string => {
   return `${digits.slice(0, 3)} ${digits.slice(3)}`
 }
 
-const LocalTime = Schema.String.check(
-  Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a local time HH:MM" })
-)
+const LocalTime = Schema.String.check(matching(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a local time HH:MM" }))
 
 const Sv = Schema.Array(NonEmptyTrimmedString)
 
@@ -62,7 +60,7 @@ export const unitPricedModels = [
 ] as const satisfies ReadonlyArray<PricingModel>
 
 export const ProviderService = Schema.Struct({
-  service_id: Schema.String.check(Schema.isPattern(/^[a-z][a-z0-9_]{2,119}$/)),
+  service_id: Schema.String.check(matching(/^[a-z][a-z0-9_]{2,119}$/)),
   vertical_id: VerticalId,
   job_type_id: Schema.String,
   label_sv: NonEmptyTrimmedString,
@@ -106,13 +104,13 @@ export const PostcodeArea = Schema.Struct({ from: AreaPostcode, to: AreaPostcode
 )
 
 export const Provider = Schema.Struct({
-  id: Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9_-]{1,63}$/)),
+  id: Schema.String.check(matching(/^[a-z0-9][a-z0-9_-]{1,63}$/)),
   name: NonEmptyTrimmedString,
   city: NonEmptyTrimmedString,
   rating_label: optional(NonEmptyTrimmedString),
   active: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(true))),
   notify: Schema.Struct({
-    email: optional(Schema.String.check(Schema.isPattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/))),
+    email: optional(Schema.String.check(matching(/^[^@\s]+@[^@\s]+\.[^@\s]+$/))),
     webhook_url: optional(HttpsUrl),
     webhook_secret: optional(Schema.String.check(Schema.isMinLength(16)))
   }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed({}))),
