@@ -165,6 +165,12 @@ const asBefore = (node: Json): void => {
     return
   }
   if (typeof node !== "object" || node === null) return
+  // A check's own JSON Schema (details') comes as allOf; Effect 3 wrote it into the node.
+  if (Array.isArray(node.allOf) && node.allOf.every((part: Json) => Object.keys(part).every((key) => !(key in node)))) {
+    const parts = node.allOf
+    delete node.allOf
+    for (const part of parts) Object.assign(node, part)
+  }
   if (node.maximum === safeInteger) delete node.maximum
   if (node.minimum === -safeInteger) delete node.minimum
   // Effect 3 wrote an integer as a reference it then replaced, so `type` came after the bounds.

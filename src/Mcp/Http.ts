@@ -62,6 +62,18 @@ const resultsOf = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
     isObject(message) && isObject(message.result) ? [message.result] : []
   )
 
+/** Each tool's fields in the order tools/list has always given them: its output schema last. */
+const toolsAsListed = (response: HttpServerResponse.HttpServerResponse) => {
+  const body = jsonBodyOf(response)
+  const lists = resultsOf(body).filter((result) => Array.isArray(result.tools))
+  for (const result of lists) {
+    result.tools = (result.tools as Array<Record<string, unknown>>).map(({ outputSchema, ...tool }) =>
+      outputSchema === undefined ? tool : { ...tool, outputSchema }
+    )
+  }
+  return lists.length === 0 ? response : HttpServerResponse.jsonUnsafe(body)
+}
+
 /**
  * The /mcp route in front of McpServer's HTTP transport, which answers every POST on its own:
  * this adds what the Streamable HTTP transport asks of a server beside that (Origin check,
@@ -233,7 +245,7 @@ const mcpRoutes = (
           })
           return HttpServerResponse.jsonUnsafe(answer)
         }
-        return response
+        return messages.some((message) => message.method === "tools/list") ? toolsAsListed(response) : response
       })
 
       const del = Effect.gen(function* () {

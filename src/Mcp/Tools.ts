@@ -62,11 +62,26 @@ const withoutIds = (value: unknown): unknown =>
  */
 export const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
   const { schema: root, definitions } = Schema.toJsonSchemaDocument(schema)
-  const $defs = definitions as Record<string, unknown>
-  const document = cleanJsonSchema(
-    withoutIds(Object.keys($defs).length > 0 ? { ...root, $defs } : root) as Record<string, unknown>
-  )
+  const document = cleanJsonSchema(withoutIds(inlined(root, definitions)) as Record<string, unknown>)
+  // An empty struct: any object, as the tools' schemas have always said it.
+  if (isNotNull(document)) return { type: "object", anyOf: [{ type: "object" }, { type: "array" }] }
   return document.type === "object" ? document : { type: "object", ...document }
+}
+
+const isNotNull = (document: Record<string, unknown>) =>
+  JSON.stringify(document) === JSON.stringify({ type: "object", not: { type: "null" } }) ||
+  JSON.stringify(document) === JSON.stringify({ not: { type: "null" } })
+
+/** Every `$defs` reference written in place: the tools' schemas stand alone, without definitions. */
+const inlined = (node: unknown, definitions: Readonly<Record<string, unknown>>): unknown => {
+  if (Array.isArray(node)) return node.map((each) => inlined(each, definitions))
+  if (typeof node !== "object" || node === null) return node
+  const ref = (node as { readonly $ref?: unknown }).$ref
+  if (typeof ref === "string" && ref.startsWith("#/$defs/")) {
+    const { $ref: _, ...rest } = node as Record<string, unknown>
+    return { ...(inlined(definitions[ref.slice("#/$defs/".length)], definitions) as object), ...rest }
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inlined(value, definitions)]))
 }
 
 /** The 400 `invalid_request` body REST gives for the same body (see the error contract). */
