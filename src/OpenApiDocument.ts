@@ -145,7 +145,7 @@ export const cleanJsonSchema = <A>(schema: A): A => {
   const copy = structuredClone(schema)
   const defs = (copy as Json)?.$defs
   if (defs !== undefined) renameEncoded(copy, defs, "#/$defs/")
-  asBefore(copy)
+  asBefore(copy, false)
   cleanSchema(copy)
   return copy
 }
@@ -159,9 +159,9 @@ const schemaKeyOrder = ["type", "required", "properties", "additionalProperties"
  * an integer has no safe-integer bounds, a struct lists `required` (empty too) before its
  * properties and allows no other property, and the keys come in that order.
  */
-const asBefore = (node: Json): void => {
+const asBefore = (node: Json, integerTypeLast = true): void => {
   if (Array.isArray(node)) {
-    for (const each of node) asBefore(each)
+    for (const each of node) asBefore(each, integerTypeLast)
     return
   }
   if (typeof node !== "object" || node === null) return
@@ -173,8 +173,9 @@ const asBefore = (node: Json): void => {
   }
   if (node.maximum === safeInteger) delete node.maximum
   if (node.minimum === -safeInteger) delete node.minimum
-  // Effect 3 wrote an integer as a reference it then replaced, so `type` came after the bounds.
-  if (node.type === "integer" && Object.keys(node).length > 1) {
+  // Effect 3's document wrote an integer as a reference it then replaced, so `type` came after the
+  // bounds there (not in the MCP tools' schemas).
+  if (integerTypeLast && node.type === "integer" && Object.keys(node).length > 1) {
     const { type, ...bounds } = node
     for (const key of Object.keys(node)) delete node[key]
     Object.assign(node, bounds, { type })
@@ -198,7 +199,7 @@ const asBefore = (node: Json): void => {
     for (const key of Object.keys(node)) delete node[key]
     Object.assign(node, ordered)
   }
-  for (const value of Object.values<Json>(node)) if (typeof value === "object") asBefore(value)
+  for (const value of Object.values<Json>(node)) if (typeof value === "object") asBefore(value, integerTypeLast)
 }
 
 const withoutAnyOf = (schema: Json): Json => {

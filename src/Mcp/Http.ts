@@ -19,7 +19,7 @@ import { BookingSearch } from "../Search/Search.js"
 import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
 import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
 import { McpSessions } from "./Sessions.js"
-import { McpCaller, McpToolsLive } from "./Tools.js"
+import { inputSchemas, McpCaller, McpToolsLive, outputSchemas } from "./Tools.js"
 
 export const mcpPath = "/mcp"
 
@@ -62,13 +62,20 @@ const resultsOf = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
     isObject(message) && isObject(message.result) ? [message.result] : []
   )
 
-/** Each tool's fields in the order tools/list has always given them: its output schema last. */
+/**
+ * Each tool as tools/list has always given it: its schemas as generated (the transport's encoding
+ * of a tool's JSON Schema reorders its keys), its output schema last.
+ */
 const toolsAsListed = (response: HttpServerResponse.HttpServerResponse) => {
   const body = jsonBodyOf(response)
   const lists = resultsOf(body).filter((result) => Array.isArray(result.tools))
   for (const result of lists) {
-    result.tools = (result.tools as Array<Record<string, unknown>>).map(({ outputSchema, ...tool }) =>
-      outputSchema === undefined ? tool : { ...tool, outputSchema }
+    result.tools = (result.tools as Array<Record<string, unknown>>).map(
+      ({ name, title, description, inputSchema, annotations, outputSchema, ...rest }) => {
+        const input = inputSchemas.get(String(name)) ?? inputSchema
+        const output = outputSchemas.get(String(name)) ?? outputSchema
+        return { name, title, description, inputSchema: input, annotations, ...rest, outputSchema: output }
+      }
     )
   }
   return lists.length === 0 ? response : HttpServerResponse.jsonUnsafe(body)

@@ -68,6 +68,12 @@ export const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
   return document.type === "object" ? document : { type: "object", ...document }
 }
 
+/** A schema's JSON Schema, cleaned and without definitions. */
+const jsonSchemaOf = (schema: Schema.Top): Record<string, unknown> => {
+  const { schema: root, definitions } = Schema.toJsonSchemaDocument(schema)
+  return cleanJsonSchema(withoutIds(inlined(root, definitions)) as Record<string, unknown>)
+}
+
 const isNotNull = (document: Record<string, unknown>) =>
   JSON.stringify(document) === JSON.stringify({ type: "object", not: { type: "null" } }) ||
   JSON.stringify(document) === JSON.stringify({ not: { type: "null" } })
@@ -178,8 +184,14 @@ export type BookingToolName = keyof typeof bookingTools
 export const outputSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map(
   Object.entries(bookingTools).map(([name, tool]) => [
     name,
-    toolJsonSchema(Schema.Union([tool.output, ErrorBodyFields]))
+    // The result's schema and the error body's side by side, each as generated on its own.
+    { type: "object", anyOf: [jsonSchemaOf(tool.output), jsonSchemaOf(ErrorBodyFields)] }
   ])
+)
+
+/** Each tool's argument schema, as tools/list gives it (src/Mcp/Http.ts writes these over the transport's encoding). */
+export const inputSchemas: ReadonlyMap<string, Record<string, unknown>> = new Map(
+  Object.entries(bookingTools).map(([name, tool]) => [name, toolJsonSchema(tool.input)])
 )
 
 const encodeStatus = Schema.encodeEffect(BookingStatusResponse)
@@ -251,7 +263,7 @@ export const McpToolsLive = Layer.effectDiscard(
           name,
           title: tool.title,
           description: tool.description,
-          inputSchema: toolJsonSchema(tool.input) as never,
+          inputSchema: inputSchemas.get(name) as never,
           outputSchema: outputSchemas.get(name) as never,
           annotations: McpSchema.ToolAnnotations.make({ title: tool.title, ...tool.annotations })
         }),
