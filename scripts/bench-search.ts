@@ -81,7 +81,7 @@ const layer = BookingSearch.DefaultWithoutDependencies.pipe(
   Layer.provide(config)
 )
 
-const decode = Schema.decodeUnknown(BookingSearchRequest)
+const decode = Schema.decodeUnknownEffect(BookingSearchRequest)
 const start = Date.UTC(2026, 10, 23, 7, 13, 5, 417)
 const rounds = Number(process.env.ROUNDS ?? 4000)
 

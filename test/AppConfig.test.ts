@@ -1,17 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
+import { ConfigProvider, Effect, Option, Redacted, Result } from "effect"
 import { AppConfig, appConfig, appConfigFrom } from "../src/AppConfig.js"
 
 const load = (env: Record<string, string>) =>
-  Effect.either(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  Effect.result(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
 
 const failure = (env: Record<string, string>) =>
-  Effect.map(load(env), (result) => (Either.isLeft(result) ? String(result.left) : "loaded"))
+  Effect.map(load(env), (result) => (Result.isFailure(result) ? String(result.left) : "loaded"))
 
 describe("AppConfig", () => {
   it.effect("defaults: development, 127.0.0.1:8080, ./.data, embedded database, no tokens, demo supply", () =>
     Effect.gen(function* () {
-      const config = yield* Effect.flatMap(load({}), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
+      const config = yield* Effect.flatMap(load({}), Result.match({ onFailure: Effect.die, onSuccess: Effect.succeed }))
       expect(config).toMatchObject({
         appEnv: "development",
         host: "127.0.0.1",
@@ -28,7 +28,7 @@ describe("AppConfig", () => {
   it.effect("tokens are split on commas, trimmed, and kept Redacted", () =>
     Effect.gen(function* () {
       const result = yield* load({ SERVICE_REQUESTS_API_TOKENS: " one-token , two-token,," })
-      const config = Either.getOrThrow(result)
+      const config = Result.getOrThrow(result)
       expect(config.apiTokens.map(Redacted.value)).toEqual(["one-token", "two-token"])
       expect(String(config.apiTokens[0])).toBe("<redacted>")
     })
@@ -36,10 +36,10 @@ describe("AppConfig", () => {
 
   it.effect("PUBLIC_BASE_URL defaults from HOST and PORT, and loses a trailing slash when given", () =>
     Effect.gen(function* () {
-      expect(Either.getOrThrow(yield* load({ HOST: "0.0.0.0", PORT: "9090" })).publicBaseUrl).toBe(
+      expect(Result.getOrThrow(yield* load({ HOST: "0.0.0.0", PORT: "9090" })).publicBaseUrl).toBe(
         "http://127.0.0.1:9090"
       )
-      expect(Either.getOrThrow(yield* load({ PUBLIC_BASE_URL: "https://api.example.se/" })).publicBaseUrl).toBe(
+      expect(Result.getOrThrow(yield* load({ PUBLIC_BASE_URL: "https://api.example.se/" })).publicBaseUrl).toBe(
         "https://api.example.se"
       )
     })
@@ -58,7 +58,7 @@ describe("AppConfig", () => {
 
   it.effect("the operating limits have documented defaults, and a bad one names its variable", () =>
     Effect.gen(function* () {
-      expect(Either.getOrThrow(yield* load({}))).toMatchObject({
+      expect(Result.getOrThrow(yield* load({}))).toMatchObject({
         shutdownGraceMs: 10_000,
         httpHeadersTimeoutMs: 10_000,
         httpRequestTimeoutMs: 30_000,
@@ -69,7 +69,7 @@ describe("AppConfig", () => {
         databaseStatementTimeoutMs: 3000,
         rateLimitStoreTimeoutMs: 250
       })
-      expect(Either.getOrThrow(yield* load({ PORT: "0" })).port).toBe(0)
+      expect(Result.getOrThrow(yield* load({ PORT: "0" })).port).toBe(0)
       for (const variable of [
         "SHUTDOWN_GRACE_MS",
         "HTTP_MAX_CONNECTIONS",
@@ -106,7 +106,7 @@ describe("AppConfig", () => {
         PUBLIC_BASE_URL: "https://api.example.se",
         DATABASE_URL: "postgres://u@db.internal/booking"
       }
-      expect(Either.getOrThrow(yield* load(env)).demoSupply).toBe(false)
+      expect(Result.getOrThrow(yield* load(env)).demoSupply).toBe(false)
       expect(yield* failure({ ...env, DEMO_SUPPLY: "true" })).toContain("DEMO_SUPPLY")
     })
   )
@@ -129,9 +129,9 @@ describe("AppConfig", () => {
         PUBLIC_BASE_URL: "https://api.example.se",
         DATABASE_URL: "postgres://u@db.internal/booking"
       }
-      expect(Either.getOrThrow(yield* load({})).authMode).toEqual(Option.none())
-      expect(Either.getOrThrow(yield* load({ AUTH_MODE: "tokens" })).authMode).toEqual(Option.some("tokens"))
-      expect(Either.getOrThrow(yield* load({ ...production, AUTH_MODE: "tokens" })).authMode).toEqual(
+      expect(Result.getOrThrow(yield* load({})).authMode).toEqual(Option.none())
+      expect(Result.getOrThrow(yield* load({ AUTH_MODE: "tokens" })).authMode).toEqual(Option.some("tokens"))
+      expect(Result.getOrThrow(yield* load({ ...production, AUTH_MODE: "tokens" })).authMode).toEqual(
         Option.some("tokens")
       )
       expect(yield* failure({ AUTH_MODE: "closed" })).toContain("AUTH_MODE")
@@ -141,7 +141,7 @@ describe("AppConfig", () => {
 
   it.effect("SANDBOX_API_TOKENS are read like the live tokens and may not repeat one of them", () =>
     Effect.gen(function* () {
-      const config = Either.getOrThrow(yield* load({ SANDBOX_API_TOKENS: "sandbox-one, sandbox-two," }))
+      const config = Result.getOrThrow(yield* load({ SANDBOX_API_TOKENS: "sandbox-one, sandbox-two," }))
       expect(config.sandboxApiTokens.map(Redacted.value)).toEqual(["sandbox-one", "sandbox-two"])
       expect(String(config.sandboxApiTokens[0])).toBe("<redacted>")
       expect(

@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
-import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Fiber, Layer, Redacted } from "effect"
+import { SqlError } from "effect/sql/SqlError"
 import { DirectQuery, migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
 import { writeOutcome } from "../src/Idempotency.js"
 import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
@@ -70,7 +70,7 @@ describe.concurrent("migrations", () => {
         yield* book("p1", "[2027-01-04 10:00+01, 2027-01-04 12:00+01)")
         yield* book("p1", "[2027-01-04 12:00+01, 2027-01-04 13:00+01)")
         yield* book("p2", "[2027-01-04 11:00+01, 2027-01-04 12:00+01)")
-        return yield* Effect.either(book("p1", "[2027-01-04 11:59+01, 2027-01-04 12:01+01)"))
+        return yield* Effect.result(book("p1", "[2027-01-04 11:59+01, 2027-01-04 12:01+01)"))
       }).pipe(Effect.provide(pgClientLayer(Redacted.make(url))), Effect.scoped)
       expect(result._tag).toBe("Left")
       expect(JSON.stringify(result)).toContain("23P01")
@@ -195,7 +195,7 @@ describe("DirectQuery", () => {
           const direct = yield* DirectQuery
           const holding = yield* Deferred.make<void>()
           yield* Effect.forkScoped(
-            sql.withTransaction(Effect.zipRight(Deferred.succeed(holding, undefined), Effect.never))
+            sql.withTransaction(Effect.andThen(Deferred.succeed(holding, undefined), Effect.never))
           )
           yield* Deferred.await(holding)
           return yield* Effect.flip(direct(sql`SELECT ${1}::int AS one`))
@@ -218,7 +218,7 @@ describe("readiness", () => {
         expect((yield* get("/readyz")).status).toBe(200)
         yield* adminSql(
           Effect.flatMap(SqlClient.SqlClient, (admin) =>
-            Effect.zipRight(
+            Effect.andThen(
               admin.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`),
               admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${name}`
             )

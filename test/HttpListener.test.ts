@@ -30,7 +30,7 @@ const serving = (options: Partial<ListenerOptions>, scope: Scope.Scope) =>
       HttpRouter.get(
         "/slow",
         Deferred.succeed(entered, undefined).pipe(
-          Effect.zipRight(Deferred.await(release)),
+          Effect.andThen(Deferred.await(release)),
           Effect.as(HttpServerResponse.text("done"))
         )
       ),

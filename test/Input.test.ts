@@ -50,7 +50,7 @@ const expectInvalid = (response: { status: number; body: any }, issue: RegExp) =
 /** Writes raw bytes on one connection and reads until it closes or `responses` answers have come. */
 const rawExchange = (bytes: ReadonlyArray<Buffer | string>, responses: number) =>
   Effect.flatMap(HttpServer.addressWith(Effect.succeed), (address) =>
-    Effect.async<string>((resume) => {
+    Effect.callback<string>((resume) => {
       const port = address._tag === "TcpAddress" ? address.port : 0
       const socket = connect(port, "127.0.0.1")
       let received = ""
@@ -221,7 +221,7 @@ describe("input PostgreSQL cannot store, and HTTP edges, are the client's 4xx", 
         const port = yield* HttpServer.addressWith((address) =>
           Effect.succeed(address._tag === "TcpAddress" ? address.port : 0)
         )
-        yield* Effect.async<void>((resume) => {
+        yield* Effect.callback<void>((resume) => {
           const socket = connect(port, "127.0.0.1", () => {
             socket.write(`POST ${paths.search} HTTP/1.1\r\nHost: test\r\nContent-Length: 5000\r\n\r\n{"vertical_id":`)
             setImmediate(() => {

@@ -1,6 +1,6 @@
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Logger } from "effect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { jsonLogger, LogFields, requestIdOf, setRequestId } from "../src/Logging.js"
 
 /** The JSON lines `effect` logs, as LOG_FORMAT=json writes them. */

@@ -6,11 +6,11 @@ import {
   ConfigProvider,
   Context,
   Effect,
-  Either,
   Fiber,
   Layer,
   Option,
   Redacted,
+  Result,
   Schedule,
   type Scope,
   TestClock
@@ -141,12 +141,12 @@ const dispatcherPass = (pollMs: number, count = 1) =>
   })
 
 const loadConfig = (env: Record<string, string>) =>
-  Effect.either(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  Effect.result(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
 
 describe("notification settings", () => {
   it.effect("have defaults, keep SMTP_URL Redacted, and name the variable when a value is wrong", () =>
     Effect.gen(function* () {
-      const defaults = Either.getOrThrow(yield* loadConfig({}))
+      const defaults = Result.getOrThrow(yield* loadConfig({}))
       expect(defaults).toMatchObject({
         notifyFrom: "Bokning <bokning@localhost>",
         notifyWaitMs: 2000,
@@ -154,7 +154,7 @@ describe("notification settings", () => {
         notifyPollMs: 5000
       })
       expect(Option.isNone(defaults.smtpUrl)).toBe(true)
-      const smtp = Either.getOrThrow(yield* loadConfig({ SMTP_URL: "smtps://user:secret@mail.example.se:465" }))
+      const smtp = Result.getOrThrow(yield* loadConfig({ SMTP_URL: "smtps://user:secret@mail.example.se:465" }))
       expect(Option.map(smtp.smtpUrl, Redacted.value)).toEqual(Option.some("smtps://user:secret@mail.example.se:465"))
       expect(String(Option.getOrThrow(smtp.smtpUrl))).toBe("<redacted>")
       for (const [name, value] of [
@@ -167,8 +167,8 @@ describe("notification settings", () => {
         ["NOTIFY_POLL_MS", "fast"]
       ] as const) {
         const result = yield* loadConfig({ [name]: value })
-        expect(Either.isLeft(result) ? String(result.left) : "loaded").toContain(name)
-        expect(Either.isLeft(result) ? String(result.left) : "").not.toContain("secret")
+        expect(Result.isFailure(result) ? String(result.left) : "loaded").toContain(name)
+        expect(Result.isFailure(result) ? String(result.left) : "").not.toContain("secret")
       }
     })
   )
@@ -207,7 +207,7 @@ describe("Notifier", () => {
           Effect.map(([row]) => row!.n)
         )
         const refused = yield* sql
-          .withTransaction(Effect.zipRight(notifier.enqueue(rows, now), Effect.fail("booking refused" as const)))
+          .withTransaction(Effect.andThen(notifier.enqueue(rows, now), Effect.fail("booking refused" as const)))
           .pipe(Effect.flip)
         expect(refused).toBe("booking refused")
         expect(yield* stored).toBe(0)

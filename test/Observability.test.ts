@@ -186,7 +186,7 @@ describe("observability", () => {
   it.effect("no span is recorded while serving: nothing exports them, so they are made as no-ops", () =>
     Effect.gen(function* () {
       const recorded: Array<string> = []
-      const recording = Layer.unwrapEffect(
+      const recording = Layer.unwrap(
         Effect.map(Effect.tracer, (native) =>
           Layer.setTracer(
             Tracer.make({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Either, Layer, Schema } from "effect"
+import { Arbitrary, Effect, Layer, Result, Schema } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { type OptionClaims, SignedOption } from "../src/Domain/BookingOption.js"
 import { claimsOf, OptionSigner } from "../src/OptionSigner.js"
@@ -154,7 +154,7 @@ describe("OptionSigner laws", () => {
 
 describe("a verified payload's claims", () => {
   const { parameters: claimsRuns } = propSettings("payload claims", { quick: 1000, deep: 20_000 }, 0.2)
-  const decode = Schema.decodeUnknownEither(Schema.parseJson(SignedOption))
+  const decode = Schema.decodeUnknownResult(Schema.parseJson(SignedOption))
   const payloads = fc.oneof(
     Arbitrary.make(SignedOption).map((option) => JSON.stringify(option)),
     fc
@@ -176,7 +176,7 @@ describe("a verified payload's claims", () => {
     ([json]) => {
       const decoded = decode(json)
       const claims = claimsOf(json)
-      if (Either.isLeft(decoded)) expect(claims).toBeUndefined()
+      if (Result.isFailure(decoded)) expect(claims).toBeUndefined()
       else {
         expect(claims).toEqual(decoded.right)
         expect(Object.keys(claims!)).toEqual(Object.keys(decoded.right))

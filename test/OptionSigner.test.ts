@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, Result } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import type { OptionClaims } from "../src/Domain/BookingOption.js"
 import { parseSigningKeys } from "../src/Domain/BookingOption.js"
@@ -23,7 +23,9 @@ const signerLayer = (env: Record<string, string>) => OptionSigner.Default.pipe(L
 const signerWith = (env: Record<string, string>) => Effect.provide(OptionSigner, signerLayer(env))
 
 const constructionFailure = (env: Record<string, string>) =>
-  Effect.map(Effect.either(signerWith(env)), (result) => (Either.isLeft(result) ? String(result.left) : "constructed"))
+  Effect.map(Effect.result(signerWith(env)), (result) =>
+    Result.isFailure(result) ? String(result.left) : "constructed"
+  )
 
 const MINUTE = 60_000
 const now = new Date("2026-03-02T08:00:00Z")
@@ -271,15 +273,15 @@ describe("OptionSigner", () => {
       }
       const signer = yield* signerWith({ BOOKING_OPTION_SIGNING_KEYS: ` , B:${secretB} ,, A:${secretA}:with:colons, ` })
       expect((yield* signer.sign(claims, now)).token.startsWith("o1.B.")).toBe(true)
-      expect(parseSigningKeys(`A:${secretA}:with:colons`).pipe(Either.map((keys) => keys.map((k) => k.kid)))).toEqual(
-        Either.right(["A"])
+      expect(parseSigningKeys(`A:${secretA}:with:colons`).pipe(Result.map((keys) => keys.map((k) => k.kid)))).toEqual(
+        Result.succeed(["A"])
       )
     })
   )
 
   it.effect("the secret stays Redacted in the parsed keys", () =>
     Effect.sync(() => {
-      const keys = Either.getOrThrow(parseSigningKeys(`A:${secretA}`))
+      const keys = Result.getOrThrow(parseSigningKeys(`A:${secretA}`))
       expect(String(keys[0]?.secret)).toBe("<redacted>")
       expect(JSON.stringify(keys)).not.toContain(secretA)
     })

@@ -37,7 +37,7 @@ const confirmBody = (option: any, key = `outage-${++keys}`) => ({
   idempotency_key: key
 })
 
-const search = Effect.zipRight(TestClock.setTime(testNow), postJson("/api/public/booking-options", searchBody))
+const search = Effect.andThen(TestClock.setTime(testNow), postJson("/api/public/booking-options", searchBody))
 const options = Effect.map(search, (response) => response.body.options as Array<any>)
 const confirm = (body: unknown) => postJson("/api/public/bookings", body, auth)
 

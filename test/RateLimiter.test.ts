@@ -105,7 +105,7 @@ describe("rate limits", () => {
         const [a, b] = [yield* instance(), yield* instance()]
         // Counted apart, each instance would admit all of its own three or four.
         const results = yield* Effect.forEach([a, b, a, b, a, b, a], (limiter) =>
-          Effect.either(limiter.byPartner("confirm", "shared"))
+          Effect.result(limiter.byPartner("confirm", "shared"))
         )
         expect(results.map((r) => r._tag)).toEqual(["Right", "Right", "Right", "Right", "Right", "Left", "Left"])
         if (shared) expect(yield* sharedRedisKeys(prefix)).toEqual([`${prefix}confirm:partner:shared`])
@@ -117,7 +117,7 @@ describe("rate limits", () => {
             )
           )
         ).pipe(Effect.map(Context.get(RateLimiter)))
-        const outcomes = yield* Effect.forEach([1, 2, 3], () => Effect.either(down.byPartner("confirm", "anyone")))
+        const outcomes = yield* Effect.forEach([1, 2, 3], () => Effect.result(down.byPartner("confirm", "anyone")))
         expect(outcomes.map((o) => o._tag)).toEqual(["Right", "Right", "Right"])
       }).pipe(Effect.scoped),
     20_000
@@ -151,7 +151,7 @@ describe("a Redis store that fails", () => {
         for (const port of [(yield* closingServer).port, (yield* silentServer).port]) {
           lines.length = 0
           const store = yield* storeAt(`redis://127.0.0.1:${port}/0`)
-          const results = yield* Effect.forEach([1, 2, 3], () => Effect.either(hit(store)))
+          const results = yield* Effect.forEach([1, 2, 3], () => Effect.result(hit(store)))
           expect(results.map((result) => result._tag)).toEqual(["Left", "Left", "Left"])
           expect(warnings()).toEqual([expect.stringContaining(`Redis at 127.0.0.1:${port} does not answer`)])
           expect(lines.join("\n")).not.toMatch(/\n\s+at /)
@@ -170,14 +170,14 @@ describe("a Redis store that fails", () => {
         expect((yield* answered)[0]).toBe(1)
 
         redis.freeze()
-        const waiting = yield* Effect.fork(Effect.either(hit(store)))
+        const waiting = yield* Effect.fork(Effect.result(hit(store)))
         yield* untilWaiting
         yield* TestClock.adjust("249 millis")
         expect(waiting.unsafePoll()).toBeNull()
         yield* TestClock.adjust("1 millis")
         expect((yield* Fiber.join(waiting))._tag).toBe("Left")
         // The silent connection was dropped; until Redis answers on a new one, a request fails at once.
-        expect((yield* Effect.either(hit(store)))._tag).toBe("Left")
+        expect((yield* Effect.result(hit(store)))._tag).toBe("Left")
 
         redis.thaw()
         // The command given up while Redis was frozen still counted when it woke.

@@ -57,7 +57,7 @@ const confirm = (body: unknown, headers: Record<string, string> = auth) =>
 const typedConfirm = (body: unknown) =>
   Effect.gen(function* () {
     const client = yield* apiClient(token)
-    const payload = yield* Schema.decodeUnknown(BookingConfirmationRequest)(body).pipe(Effect.orDie)
+    const payload = yield* Schema.decodeUnknownEffect(BookingConfirmationRequest)(body).pipe(Effect.orDie)
     return yield* wire(BookingConfirmationResponse)(
       client.bookings.confirm({ payload, headers: {}, withResponse: true })
     )

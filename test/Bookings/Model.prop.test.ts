@@ -223,7 +223,7 @@ layer(PropLayer(), { excludeTestServices: true })("Bookings as a state machine",
               anyCommands,
               async (prices, slots, commands) => {
                 const providers = prices.map((amountSek, index) => provider(`model-p${index}`, amountSek))
-                await run(Effect.zipRight(resetBookings, importSupply(providers)))
+                await run(Effect.andThen(resetBookings, importSupply(providers)))
                 const model = new CalendarModel()
                 await fc.asyncModelRun(() => ({ model, real: { run, providers, slots } }), commands)
                 const rows = await run(calendarRows)

@@ -65,7 +65,7 @@ layer(PropLayer(), { excludeTestServices: true })("Bookings.confirm against the 
               fc.array(anyAttempt, { minLength: 1, maxLength: 12 }),
               async (specs, attempts) => {
                 const providers = specs.map((spec, index) => provider(`prop-p${index}`, spec.amountSek, spec.hours))
-                await run(Effect.zipRight(resetBookings, importSupply(providers)))
+                await run(Effect.andThen(resetBookings, importSupply(providers)))
                 const accepted: Array<{ readonly providerId: string; readonly slot: Slot; readonly id: string }> = []
                 for (const [index, attempt] of attempts.entries()) {
                   const p = providers[attempt.provider % providers.length]!

@@ -121,7 +121,7 @@ layer(PropLayer(), { excludeTestServices: true })("Bookings.confirm revalidates 
               const slot = slotAt(option.day, option.startStep, option.durationSteps)
               const claims = claimsFor(base, slot, option.postcode)
               const { token, expiresAt } = await run(
-                Effect.zipRight(Effect.zipRight(resetBookings, importSupply([base])), sign(claims))
+                Effect.andThen(Effect.andThen(resetBookings, importSupply([base])), sign(claims))
               )
               const original = requestFor({ token, claims, key: "reval-original" })
 
@@ -160,7 +160,7 @@ layer(PropLayer(), { excludeTestServices: true })("Bookings.confirm revalidates 
               expect(await run(rowCounts)).toEqual(before)
 
               // Undone, the same option confirms: the change alone was the reason.
-              await run(Effect.zipRight(resetBookings, importSupply([base])))
+              await run(Effect.andThen(resetBookings, importSupply([base])))
               const undone = await run(confirm({ ...original, idempotency_key: "reval-undone" }))
               expect(undone, describeOutcome(undone)).toMatchObject({ _tag: "Confirmed", status: 201 })
             }),

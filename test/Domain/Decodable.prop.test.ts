@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Either, Schema } from "effect"
+import { Arbitrary, Result, Schema } from "effect"
 import { SignedOption } from "../../src/Domain/BookingOption.js"
 import { decodable } from "../../src/Domain/Decodable.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
@@ -33,7 +33,7 @@ describe("decodable", () => {
     "answers as decoding does for signed options, valid, changed or anything at all",
     [fc.oneof(Arbitrary.make(SignedOption), mutated(Arbitrary.make(SignedOption)), fc.anything())],
     ([value]) => {
-      const decoded = Either.isRight(Schema.decodeUnknownEither(SignedOption)(value))
+      const decoded = Result.isSuccess(Schema.decodeUnknownResult(SignedOption)(value))
       expect(decodable(SignedOption)(value)).toBe(decoded)
     },
     { fastCheck: parameters }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import {
   DateTimeString,
   nestingDepth,
@@ -15,7 +15,7 @@ const { parameters } = propSettings("input schemas", { quick: 100, deep: 2000 })
 const accepts =
   <A, I>(schema: Schema.Schema<A, I>) =>
   (input: unknown) =>
-    Either.isRight(Schema.decodeUnknownEither(schema)(input))
+    Result.isSuccess(Schema.decodeUnknownResult(schema)(input))
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 
@@ -67,9 +67,9 @@ describe("input schemas", () => {
 
   it("whitespace alone is blank; the empty string is too short", () => {
     const issue = (input: string) =>
-      Either.match(Schema.decodeUnknownEither(text(1, 80))(input), {
-        onLeft: (error) => error.message,
-        onRight: () => "accepted"
+      Result.match(Schema.decodeUnknownResult(text(1, 80))(input), {
+        onFailure: (error) => error.message,
+        onSuccess: () => "accepted"
       })
     expect(issue(" \t\n\u00a0\u3000")).toMatch(/must not be blank$/)
     expect(issue("")).toMatch(/Expected a string at least 1 character\(s\) long$/)

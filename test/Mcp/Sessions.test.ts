@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, TestClock } from "effect"
 import { McpSessions, sessionCapacity, sessionIdleTimeout, sessionsPerCaller } from "../../src/Mcp/Sessions.js"
 
-const alive = (sessions: McpSessions["Service"], id: string, owner: string) => Effect.map(sessions.use(id, owner), Option.isSome)
+const alive = (sessions: McpSessions["Service"], id: string, owner: string) =>
+  Effect.map(sessions.use(id, owner), Option.isSome)
 
 describe("MCP sessions", () => {
   it.effect("a session unused for the idle timeout is gone; using it keeps it alive", () =>

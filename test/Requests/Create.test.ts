@@ -35,7 +35,7 @@ const create = (body: unknown, headers: Record<string, string> = auth) => postJs
 const typedCreate = (body: unknown) =>
   Effect.gen(function* () {
     const client = yield* apiClient(token)
-    const payload = yield* Schema.decodeUnknown(ServiceRequestCreate)(body).pipe(Effect.orDie)
+    const payload = yield* Schema.decodeUnknownEffect(ServiceRequestCreate)(body).pipe(Effect.orDie)
     return yield* wire(ServiceRequestResponse)(client.requests.create({ payload, headers: {}, withResponse: true }))
   })
 

@@ -104,7 +104,7 @@ describe("request creation properties", () => {
       "any accepted request body round-trips to the stored record",
       () =>
         Effect.gen(function* () {
-          const runtime = yield* Effect.runtime<any>()
+          const runtime = yield* Effect.context<any>()
           const run = Runtime.runPromise(runtime)
           const sql = yield* SqlClient.SqlClient
           yield* Effect.promise(() =>
@@ -128,7 +128,7 @@ describe("request creation properties", () => {
       "any body the contract rejects is a 400 and stores nothing",
       () =>
         Effect.gen(function* () {
-          const runtime = yield* Effect.runtime<any>()
+          const runtime = yield* Effect.context<any>()
           const run = Runtime.runPromise(runtime)
           const sql = yield* SqlClient.SqlClient
           const count = sql<{ n: number }>`SELECT count(*)::int AS n FROM service_requests`.pipe(

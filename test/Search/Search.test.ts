@@ -26,7 +26,7 @@ const faucet = {
   timing: { preferred_time_text: "den här veckan" }
 }
 
-const search = (body: unknown) => Effect.zipRight(TestClock.setTime(now), postJson(path, body))
+const search = (body: unknown) => Effect.andThen(TestClock.setTime(now), postJson(path, body))
 
 const signer = OptionSigner.Default.pipe(Layer.provide(appConfigFrom(testEnv)))
 
@@ -52,7 +52,7 @@ describe("POST /api/public/booking-options", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(now)
         const client = yield* apiClient()
-        const payload = yield* Schema.decodeUnknown(BookingSearchRequest)(faucet)
+        const payload = yield* Schema.decodeUnknownEffect(BookingSearchRequest)(faucet)
         const { status, body } = yield* wire(BookingSearchResponse)(
           client.search.search({ payload, withResponse: true })
         )

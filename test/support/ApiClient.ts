@@ -20,7 +20,7 @@ export const wire =
   <A, I>(schema: Schema.Schema<A, I>) =>
   <E, R>(call: Effect.Effect<[A, HttpClientResponse.HttpClientResponse], E, R>) =>
     Effect.flatMap(call, ([value, response]) =>
-      Effect.map(Schema.encode(schema)(value), (body) => ({
+      Effect.map(Schema.encodeEffect(schema)(value), (body) => ({
         status: response.status,
         headers: response.headers,
         body: body as any

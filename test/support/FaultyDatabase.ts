@@ -16,7 +16,7 @@ export interface DatabaseFaults {
   readonly loseNextWrite: (when: "before_write" | "after_write") => Effect.Effect<void>
 }
 
-export class DatabaseProxy extends Context.Tag("test/DatabaseProxy")<DatabaseProxy, DatabaseFaults>() {}
+export class DatabaseProxy extends Context.Service<DatabaseProxy, DatabaseFaults>()("test/DatabaseProxy") {}
 
 /** Only the writing statement inserts into idempotency_keys. */
 const writing = "INSERT INTO idempotency_keys"
@@ -66,78 +66,80 @@ const writeDetector = () => {
 
 const startProxy = (target: { readonly host: string; readonly port: number }) =>
   Effect.acquireRelease(
-    Effect.async<{ readonly port: number; readonly faults: DatabaseFaults; readonly close: () => void }>((resume) => {
-      const pairs = new Set<readonly [Socket, Socket]>()
-      let down = false
-      let loseWrite: "before_write" | "after_write" | undefined
-      const server = createServer((client) => {
-        if (down) {
-          client.destroy()
-          return
-        }
-        const upstream = connect(target.port, target.host)
-        const pair = [client, upstream] as const
-        pairs.add(pair)
-        let dropOnAnswer = false
-        const runsWrite = writeDetector()
-        const close = () => {
-          pairs.delete(pair)
-          client.destroy()
-          upstream.destroy()
-        }
-        client.on("data", (chunk: Buffer) => {
-          if (runsWrite(chunk) && loseWrite !== undefined) {
-            const when = loseWrite
-            loseWrite = undefined
-            if (when === "before_write") return close()
-            // PostgreSQL answers once the statement has run and committed: that answer is lost.
-            dropOnAnswer = true
+    Effect.callback<{ readonly port: number; readonly faults: DatabaseFaults; readonly close: () => void }>(
+      (resume) => {
+        const pairs = new Set<readonly [Socket, Socket]>()
+        let down = false
+        let loseWrite: "before_write" | "after_write" | undefined
+        const server = createServer((client) => {
+          if (down) {
+            client.destroy()
+            return
           }
-          upstream.write(chunk)
+          const upstream = connect(target.port, target.host)
+          const pair = [client, upstream] as const
+          pairs.add(pair)
+          let dropOnAnswer = false
+          const runsWrite = writeDetector()
+          const close = () => {
+            pairs.delete(pair)
+            client.destroy()
+            upstream.destroy()
+          }
+          client.on("data", (chunk: Buffer) => {
+            if (runsWrite(chunk) && loseWrite !== undefined) {
+              const when = loseWrite
+              loseWrite = undefined
+              if (when === "before_write") return close()
+              // PostgreSQL answers once the statement has run and committed: that answer is lost.
+              dropOnAnswer = true
+            }
+            upstream.write(chunk)
+          })
+          upstream.on("data", (chunk: Buffer) => (dropOnAnswer ? close() : client.write(chunk)))
+          client.on("error", close)
+          upstream.on("error", close)
+          client.on("close", close)
+          upstream.on("close", close)
         })
-        upstream.on("data", (chunk: Buffer) => (dropOnAnswer ? close() : client.write(chunk)))
-        client.on("error", close)
-        upstream.on("error", close)
-        client.on("close", close)
-        upstream.on("close", close)
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(
-          Effect.succeed({
-            port: (server.address() as AddressInfo).port,
-            close: () => {
-              for (const [client, upstream] of pairs) {
-                client.destroy()
-                upstream.destroy()
-              }
-              server.close()
-            },
-            faults: {
-              outage: Effect.sync(() => {
-                down = true
+        server.listen(0, "127.0.0.1", () =>
+          resume(
+            Effect.succeed({
+              port: (server.address() as AddressInfo).port,
+              close: () => {
                 for (const [client, upstream] of pairs) {
                   client.destroy()
                   upstream.destroy()
                 }
-                pairs.clear()
-              }),
-              restore: Effect.sync(() => {
-                down = false
-              }),
-              loseNextWrite: (when) =>
-                Effect.sync(() => {
-                  loseWrite = when
-                })
-            }
-          })
+                server.close()
+              },
+              faults: {
+                outage: Effect.sync(() => {
+                  down = true
+                  for (const [client, upstream] of pairs) {
+                    client.destroy()
+                    upstream.destroy()
+                  }
+                  pairs.clear()
+                }),
+                restore: Effect.sync(() => {
+                  down = false
+                }),
+                loseNextWrite: (when) =>
+                  Effect.sync(() => {
+                    loseWrite = when
+                  })
+              }
+            })
+          )
         )
-      )
-    }),
+      }
+    ),
     ({ close }) => Effect.sync(close)
   )
 
 /** A fresh test database reached through a proxy the test can break (DatabaseProxy). */
-export const FaultyDatabaseLive = Layer.unwrapScoped(
+export const FaultyDatabaseLive = Layer.unwrap(
   Effect.gen(function* () {
     const { url } = yield* makeDatabase()
     const parsed = new URL(url)

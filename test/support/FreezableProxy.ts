@@ -17,7 +17,7 @@ export interface FreezableProxy {
  */
 export const freezableProxy = (target: { readonly host: string; readonly port: number }) =>
   Effect.acquireRelease(
-    Effect.async<FreezableProxy & { readonly close: () => Promise<void> }>((resume) => {
+    Effect.callback<FreezableProxy & { readonly close: () => Promise<void> }>((resume) => {
       let frozen = false
       const pairs = new Set<readonly [Socket, Socket]>()
       const held: Array<() => void> = []

@@ -35,7 +35,7 @@ type Code = keyof typeof errorClasses
 
 const EchoPayload = strictInput(
   Schema.Struct({
-    name: Schema.String.pipe(Schema.minLength(2)),
+    name: Schema.String.check(Schema.isMinLength(2)),
     location: Schema.Struct({ postcode: Postcode, city: Schema.optional(Schema.String) })
   })
 )
@@ -47,7 +47,7 @@ class ProbeGroup extends HttpApiGroup.make("probe")
     HttpApiEndpoint.get("fail", "/probe/fail/:code")
       .setPath(Schema.Struct({ code: Schema.Literal(...(Object.keys(errorClasses) as Array<Code>)) }))
       .addSuccess(Schema.Struct({ ok: Schema.Boolean }))
-      .addError(Schema.Union(...Object.values(errorClasses).map((cls) => Errors.errorBody(cls))))
+      .addError(Schema.Union([...Object.values(errorClasses).map((cls) => Errors.errorBody(cls))]))
   )
   .add(
     HttpApiEndpoint.get("whoami", "/probe/whoami")

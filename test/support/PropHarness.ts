@@ -17,7 +17,7 @@ import { testEnv, testNow } from "./TestServer.js"
 export const PropLayer = (options?: { readonly maxConnections?: number }) =>
   Layer.mergeAll(Bookings.Default, Supply.Default, OptionSigner.Default).pipe(
     Layer.provideMerge(
-      Layer.unwrapScoped(
+      Layer.unwrap(
         Effect.map(freshDatabaseUrl, ({ url }) =>
           pgClientLayer(Redacted.make(url), { maxConnections: options?.maxConnections ?? 10 })
         )
@@ -32,7 +32,7 @@ export type PropRun = <A, E>(effect: Effect.Effect<A, E, PropServices>) => Promi
 
 /** Runs Effects from inside fast-check's async properties, with the services of the suite's layer. */
 export const propRunner = Effect.map(
-  Effect.runtime<PropServices>(),
+  Effect.context<PropServices>(),
   (runtime): PropRun =>
     (effect) =>
       Runtime.runPromise(runtime)(effect)
@@ -237,7 +237,7 @@ export const confirm = (request: BookingConfirmationRequest, now: Date = searche
           booking: body.booking
         }
       }
-      const failure = Cause.failureOption(exit.cause)
+      const failure = Cause.findErrorOption(exit.cause)
       return Option.isSome(failure)
         ? {
             _tag: "Rejected",

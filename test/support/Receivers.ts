@@ -56,7 +56,7 @@ const parseMail = (raw: string, to: ReadonlyArray<string>): ReceivedMail => {
 
 export const smtpServer = () =>
   Effect.acquireRelease(
-    Effect.async<{ readonly port: number; readonly messages: Array<ReceivedMail>; readonly server: SMTPServer }>(
+    Effect.callback<{ readonly port: number; readonly messages: Array<ReceivedMail>; readonly server: SMTPServer }>(
       (resume) => {
         const messages: Array<ReceivedMail> = []
         const server = new SMTPServer({
@@ -80,7 +80,7 @@ export const smtpServer = () =>
         )
       }
     ),
-    ({ server }) => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+    ({ server }) => Effect.callback<void>((resume) => server.close(() => resume(Effect.void)))
   )
 
 /**
@@ -89,7 +89,7 @@ export const smtpServer = () =>
  * real server (`smtp.server.server`), as if the peer came back on the same port.
  */
 export const closingServer = Effect.acquireRelease(
-  Effect.async<{
+  Effect.callback<{
     readonly port: number
     readonly handTo: (server: NetServer) => void
     readonly close: () => Promise<void>
@@ -116,7 +116,7 @@ export const closingServer = Effect.acquireRelease(
 
 /** Accepts connections and never says a word, like an SMTP server that hangs. */
 export const silentServer = Effect.acquireRelease(
-  Effect.async<{
+  Effect.callback<{
     readonly port: number
     /** Connections open now. */
     readonly connections: () => number
@@ -143,7 +143,7 @@ export const silentServer = Effect.acquireRelease(
 /** Answers the given statuses in turn, then 200. */
 export const webhookReceiver = (statuses: Array<number> = []) =>
   Effect.acquireRelease(
-    Effect.async<{
+    Effect.callback<{
       readonly url: string
       readonly received: Array<ReceivedHook>
       readonly server: ReturnType<typeof createHttpServer>
@@ -172,7 +172,7 @@ export const webhookReceiver = (statuses: Array<number> = []) =>
       )
     }),
     ({ server }) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })

@@ -76,7 +76,7 @@ const takeCommands = (buffer: string): { readonly commands: Array<Array<string>>
  * fixed-window script (EVALSHA) answered with a count per key. It can be frozen mid-service.
  */
 export const fakeRedis = Effect.acquireRelease(
-  Effect.async<FakeRedis & { readonly close: () => Promise<void> }>((resume) => {
+  Effect.callback<FakeRedis & { readonly close: () => Promise<void> }>((resume) => {
     const received: Array<string> = []
     const counts = new Map<string, number>()
     const sockets = new Set<Socket>()

@@ -34,6 +34,6 @@ export const freshDatabaseUrl = makeDatabase()
 export const adminSql = admin
 
 /** SqlClient on this test file's own database. */
-export const TestDatabaseLive = Layer.unwrapScoped(
+export const TestDatabaseLive = Layer.unwrap(
   Effect.map(freshDatabaseUrl, ({ url }) => pgClientLayer(Redacted.make(url)))
 ).pipe(Layer.orDie)

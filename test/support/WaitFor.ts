@@ -6,7 +6,7 @@ import { vi } from "vitest"
  * its own time (vi.waitFor's polling, with its timeout as the only bound).
  */
 export const waitFor = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (value: A) => void) =>
-  Effect.flatMap(Effect.runtime<R>(), (runtime) =>
+  Effect.flatMap(Effect.context<R>(), (runtime) =>
     Effect.promise(() =>
       vi.waitFor(() => Runtime.runPromise(runtime)(effect).then(check), { timeout: 10_000, interval: 50 })
     )
