@@ -12,7 +12,8 @@ export default defineConfig({
     // Vitest's default on 2 cores is one fork; every file has its own database, so two run at once.
     // Files share their fork's modules (isolate: false): importing effect, the platform and the
     // app once per fork instead of once per file; test/support/setup.ts resets what leaks.
-    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
+    maxWorkers: 2,
+    isolate: false,
     sequence: { concurrent: false, sequencer: LongestFirst }
   }
 })

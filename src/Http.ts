@@ -67,19 +67,22 @@ export const ApiLive = HttpApiBuilder.layer(Api).pipe(
  * Effect 4 the server's own middleware sees a response only once it is sent, so this one is the
  * router's; the request id, access line and metrics (requestObservability) are the server's.
  */
-const contractHeaders = contractHeadersFor(Api)
-const errorContract = errorContractFor(Api)
-const contractMiddleware = (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
-  Effect.flatMap(errorContract(app), (response) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      Effect.flatMap(requestIdHeader(request, response), (withId) => contractHeaders(request, withId))
-    )
-  ).pipe(Effect.orDie)
-// It handles every error of every route (the error contract), which the router's types cannot say.
-const ContractLive = HttpRouter.middleware(contractMiddleware as never, { global: true })
+export const contractLiveFor = (api: typeof Api) => {
+  const contractHeaders = contractHeadersFor(api)
+  const errorContract = errorContractFor(api)
+  const contractMiddleware = (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
+    Effect.flatMap(errorContract(app), (response) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        Effect.flatMap(requestIdHeader(request, response), (withId) => contractHeaders(request, withId))
+      )
+    ).pipe(Effect.orDie)
+  // It handles every error of every route (the error contract), which the router's types cannot say.
+  return HttpRouter.middleware(contractMiddleware as never, { global: true })
+}
+const ContractLive = contractLiveFor(Api)
 
 const observability = requestObservability(routesOf(Api))
-const observed = (
+export const observed = (
   app: Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     HttpServerError.HttpServerError,

@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { Calendar } from "../src/Calendar.js"
 import type { BookingId, ProviderId, ServiceId } from "../src/Domain/Ids.js"

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs"
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Fiber, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { SqlError } from "effect/sql/SqlError"
 import { DirectQuery, migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
 import { writeOutcome } from "../src/Idempotency.js"

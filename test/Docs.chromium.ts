@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { HttpServer } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { HttpServer } from "effect/http"
 import { chromium } from "playwright-core"
 import { TestServerLive } from "./support/TestServer.js"
 

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
 import { chooseCoding, compressionThresholdBytes, makeDocument } from "../src/Documents.js"
 import { get, TestServerLive } from "./support/TestServer.js"
 

@@ -1,6 +1,6 @@
-import { HttpApiSchema } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { HttpApiSchema } from "effect/http-api"
 import { errorClasses, ProbeServerLive } from "./support/ProbeApi.js"
 import { get, postJson, postRaw } from "./support/TestServer.js"
 

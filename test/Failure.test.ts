@@ -1,6 +1,6 @@
-import { SqlError } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Logger } from "effect"
+import { SqlError } from "effect/sql"
 import { failureSummary, logFailure } from "../src/Failure.js"
 
 /** What PostgreSQL sends back when it rejects a JSON document: its detail and context quote the values. */

@@ -1,4 +1,4 @@
-import { SqlError } from "@effect/sql"
+import { SqlError } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { writeOutcome } from "../src/Idempotency.js"
 

@@ -1,8 +1,9 @@
 import { connect } from "node:net"
-import { HttpClientRequest, HttpServer } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, Stream, TestClock } from "effect"
+import { Effect, Layer, Logger, Stream } from "effect"
+import { HttpClientRequest, HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
 import { confirmBody, customer, paths, requestBody, searchBody } from "./support/Bodies.js"
 import { call, get, postJson, postRaw, TestServerLive, testNow } from "./support/TestServer.js"
 

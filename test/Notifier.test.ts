@@ -1,5 +1,4 @@
 import { createHmac, randomUUID } from "node:crypto"
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import {
   Chunk,
@@ -12,9 +11,10 @@ import {
   Redacted,
   Result,
   Schedule,
-  type Scope,
-  TestClock
+  type Scope
 } from "effect"
+import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
 import { vi } from "vitest"
 import { appConfig, appConfigFrom } from "../src/AppConfig.js"
 import { bookingConfirmation } from "../src/Domain/Messages.js"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, TestClock, Tracer } from "effect"
+import { Effect, Layer, Logger, Tracer } from "effect"
+import { TestClock } from "effect/testing"
 import { Api } from "../src/Api.js"
 import { jsonLogger } from "../src/Logging.js"
 import { routeLabeller } from "../src/Observability.js"

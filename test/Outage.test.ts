@@ -1,6 +1,7 @@
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, TestClock } from "effect"
+import { Effect, Layer, Logger } from "effect"
+import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
 import { DatabaseProxy, FaultyDatabaseLive } from "./support/FaultyDatabase.js"
 import { get, postJson, TestServerWith, testNow } from "./support/TestServer.js"
 

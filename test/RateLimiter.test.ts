@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto"
 import { RateLimiter as Limiter } from "@effect/experimental"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Fiber, Layer, Logger, Schedule, TestClock, TestServices } from "effect"
+import { Context, Duration, Effect, Fiber, Layer, Logger, Schedule, TestServices } from "effect"
+import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../src/AppConfig.js"
 import {
   boundedMemoryStore,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { type AppConfig, appConfigFrom } from "../src/AppConfig.js"
 import type { DirectQuery } from "../src/Database.js"
 import { demoSupplyPath, Supply } from "../src/Supply.js"

@@ -1,6 +1,7 @@
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Schema, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
 import {
   BookingConfirmationRequest,
   BookingConfirmationResponse,

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto"
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { closingServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { get, postJson, TestServerLive } from "../support/TestServer.js"
 

@@ -1,6 +1,7 @@
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
 import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
 import { type Connected, callTool, connect } from "./McpClient.js"
 

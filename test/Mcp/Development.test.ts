@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { TestServerLive, testNow } from "../support/TestServer.js"
 import { callTool, connect, requestArgs, searchArgs } from "./McpClient.js"
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, TestClock } from "effect"
+import { Effect, Layer, Logger } from "effect"
+import { TestClock } from "effect/testing"
 import { TestServerLive, testNow } from "../support/TestServer.js"
 import { callTool, connect } from "./McpClient.js"
 

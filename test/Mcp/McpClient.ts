@@ -1,7 +1,7 @@
-import { HttpServer } from "@effect/platform"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
+import { HttpServer } from "effect/http"
 
 /** The app's /mcp on the port the test server bound. */
 export const mcpUrl = Effect.map(HttpServer.HttpServer, (server) => {

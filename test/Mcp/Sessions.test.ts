@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Option, TestClock } from "effect"
+import { Duration, Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { McpSessions, sessionCapacity, sessionIdleTimeout, sessionsPerCaller } from "../../src/Mcp/Sessions.js"
 
 const alive = (sessions: McpSessions["Service"], id: string, owner: string) =>

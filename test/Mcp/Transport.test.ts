@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { sessionsPerCaller } from "../../src/Mcp/Sessions.js"
 import { TestServerLive, testNow } from "../support/TestServer.js"
 import { connect, initializeMessage, mcpUrl, postMcp } from "./McpClient.js"

@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import { inject } from "vitest"
 import { catalogData } from "../../src/CatalogData.js"
 import { supportedVerticalIds } from "../../src/Domain/Catalog.js"

@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Runtime, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import { catalogData } from "../../src/CatalogData.js"
 import { ServiceRequestCreate } from "../../src/Domain/Request.js"
 import { isEmergency } from "../../src/Domain/Safety.js"
@@ -105,7 +105,7 @@ describe("request creation properties", () => {
       () =>
         Effect.gen(function* () {
           const runtime = yield* Effect.context<any>()
-          const run = Runtime.runPromise(runtime)
+          const run = Effect.runPromiseWith(runtime)
           const sql = yield* SqlClient.SqlClient
           yield* Effect.promise(() =>
             fc.assert(
@@ -129,7 +129,7 @@ describe("request creation properties", () => {
       () =>
         Effect.gen(function* () {
           const runtime = yield* Effect.context<any>()
-          const run = Runtime.runPromise(runtime)
+          const run = Effect.runPromiseWith(runtime)
           const sql = yield* SqlClient.SqlClient
           const count = sql<{ n: number }>`SELECT count(*)::int AS n FROM service_requests`.pipe(
             Effect.map((rows) => rows[0]?.n ?? 0)

@@ -1,7 +1,8 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schema, TestClock } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
 import { inject } from "vitest"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { catalogData } from "../../src/CatalogData.js"
@@ -136,7 +137,7 @@ describe("POST /api/public/booking-options", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(now)
         const client = yield* HttpClient.HttpClient
-        const response = yield* client.execute(HttpClientRequest.bodyUnsafeJson(HttpClientRequest.post(path), faucet))
+        const response = yield* client.execute(HttpClientRequest.bodyJsonUnsafe(HttpClientRequest.post(path), faucet))
         const bytes = Buffer.from(yield* response.arrayBuffer)
         expect(response.status).toBe(200)
         expect(response.headers["content-type"]).toBe("application/json")

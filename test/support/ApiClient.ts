@@ -1,5 +1,6 @@
-import { HttpApiClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
 import { Api } from "../../src/Api.js"
 
 /**
@@ -17,7 +18,7 @@ export const apiClient = (token?: string) =>
  * the decoded body encoded back to JSON by the endpoint's own schema.
  */
 export const wire =
-  <A, I>(schema: Schema.Schema<A, I>) =>
+  <A, I>(schema: Schema.Codec<A, I>) =>
   <E, R>(call: Effect.Effect<[A, HttpClientResponse.HttpClientResponse], E, R>) =>
     Effect.flatMap(call, ([value, response]) =>
       Effect.map(Schema.encodeEffect(schema)(value), (body) => ({

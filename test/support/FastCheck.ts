@@ -1,6 +1,6 @@
-// The fast-check that effect bundles, the one `it.effect.prop` and `Arbitrary.make` are built on:
-// one version, configured here once for every property of the suite.
-import { FastCheck as fc } from "effect"
+// fast-check, configured here once for every property of the suite. Effect 4 has its own
+// Arbitrary module and no longer bundles fast-check; the suite's properties use fast-check itself.
+import * as fc from "fast-check"
 
 export { fc }
 

@@ -1,6 +1,7 @@
-import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Effect, Layer, Redacted, Schema } from "effect"
-import { Api } from "../../src/Api.js"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { Api, ContractErrors } from "../../src/Api.js"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { Authentication, AuthenticationLive } from "../../src/Auth.js"
 import { pgClientLayer } from "../../src/Database.js"
@@ -8,8 +9,8 @@ import * as Errors from "../../src/Domain/Errors.js"
 import { strictInput } from "../../src/Domain/Input.js"
 import { Partner } from "../../src/Domain/Partner.js"
 import { Postcode } from "../../src/Domain/Supply.js"
-import { errorContractFor } from "../../src/ErrorContract.js"
-import { GroupsLive } from "../../src/Http.js"
+import { ContractErrorsLive } from "../../src/ErrorContract.js"
+import { contractLiveFor, GroupsLive, observed } from "../../src/Http.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
 import { NodeServerTest, testEnv } from "./TestServer.js"
 
@@ -41,28 +42,31 @@ const EchoPayload = strictInput(
 )
 
 class ProbeGroup extends HttpApiGroup.make("probe")
-  .add(HttpApiEndpoint.post("echo", "/probe/echo").setPayload(EchoPayload).addSuccess(EchoPayload))
-  .add(HttpApiEndpoint.get("defect", "/probe/defect").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
+  .add(HttpApiEndpoint.post("echo", "/probe/echo", { payload: EchoPayload, success: EchoPayload }))
+  .add(HttpApiEndpoint.get("defect", "/probe/defect", { success: Schema.Struct({ ok: Schema.Boolean }) }))
   .add(
-    HttpApiEndpoint.get("fail", "/probe/fail/:code")
-      .setPath(Schema.Struct({ code: Schema.Literal(...(Object.keys(errorClasses) as Array<Code>)) }))
-      .addSuccess(Schema.Struct({ ok: Schema.Boolean }))
-      .addError(Schema.Union([...Object.values(errorClasses).map((cls) => Errors.errorBody(cls))]))
+    HttpApiEndpoint.get("fail", "/probe/fail/:code", {
+      params: Schema.Struct({ code: Schema.Literals(Object.keys(errorClasses) as Array<Code>) }),
+      success: Schema.Struct({ ok: Schema.Boolean }),
+      error: Object.values(errorClasses).map((cls) => Errors.errorBody(cls))
+    })
   )
   .add(
-    HttpApiEndpoint.get("whoami", "/probe/whoami")
-      .addSuccess(Schema.Struct({ partner_id: Schema.String, sandbox: Schema.Boolean }))
-      .middleware(Authentication)
+    HttpApiEndpoint.get("whoami", "/probe/whoami", {
+      success: Schema.Struct({ partner_id: Schema.String, sandbox: Schema.Boolean })
+    }).middleware(Authentication)
   ) {}
 
 /** The real Api plus probe endpoints that reach every error path through the real middleware. */
-export class ProbeApi extends Api.add(ProbeGroup) {}
+export const ProbeApi = Api.add(ProbeGroup).middleware(ContractErrors)
 
 const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
   handlers
     .handle("echo", ({ payload }) => Effect.succeed(payload))
     .handle("defect", () => Effect.die(new Error("secret internal detail: stack and all")))
-    .handle("fail", ({ path }) => Effect.fail(new errorClasses[path.code]({ safe_next_step: "probe" }) as never))
+    .handle("fail", ({ params }) =>
+      Effect.fail(new errorClasses[params.code as Code]({ safe_next_step: "probe" }) as never)
+    )
     .handle("whoami", () => Effect.map(Partner, (partner) => ({ partner_id: partner.id, sandbox: partner.sandbox })))
 )
 
@@ -71,11 +75,17 @@ const databaseFor = (databaseUrl: string | undefined) =>
   databaseUrl === undefined ? TestDatabaseLive : pgClientLayer(Redacted.make(databaseUrl)).pipe(Layer.orDie)
 
 export const ProbeServerLive = (env: Record<string, string> = {}, databaseUrl?: string) =>
-  HttpApiBuilder.serve().pipe(
-    Layer.provide(errorContractFor(ProbeApi as unknown as typeof Api)),
-    Layer.provide(
-      HttpApiBuilder.api(ProbeApi).pipe(Layer.provide([GroupsLive, ProbeLive]), Layer.provide(AuthenticationLive))
+  HttpRouter.serve(
+    Layer.mergeAll(
+      HttpApiBuilder.layer(ProbeApi).pipe(
+        Layer.provide([GroupsLive, ProbeLive]),
+        Layer.provide(AuthenticationLive),
+        Layer.provide(ContractErrorsLive)
+      ),
+      contractLiveFor(ProbeApi as unknown as typeof Api)
     ),
+    { disableLogger: true, disableListenLog: true, middleware: observed }
+  ).pipe(
     Layer.provideMerge(NodeServerTest),
     Layer.provideMerge(databaseFor(databaseUrl)),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env }))
@@ -87,4 +97,4 @@ export const withProbeServer =
   <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.scoped(
       Effect.flatMap(Layer.build(ProbeServerLive(env, databaseUrl)), (context) => Effect.provide(effect, context))
-    ) as Effect.Effect<A, E, Exclude<R, Layer.Layer.Success<ReturnType<typeof ProbeServerLive>>>>
+    ) as Effect.Effect<A, E, Exclude<R, Layer.Success<ReturnType<typeof ProbeServerLive>>>>

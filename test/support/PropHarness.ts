@@ -1,5 +1,5 @@
-import { SqlClient } from "@effect/sql"
-import { Cause, Effect, Exit, Layer, Option, Redacted, Runtime, Schema } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Redacted, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import { pgClientLayer } from "../../src/Database.js"
@@ -35,11 +35,11 @@ export const propRunner = Effect.map(
   Effect.context<PropServices>(),
   (runtime): PropRun =>
     (effect) =>
-      Runtime.runPromise(runtime)(effect)
+      Effect.runPromiseWith(runtime)(effect)
 )
 
-export const partner: Partner["Type"] = { id: "partner-prop", name: "Property partner", sandbox: false }
-export const otherPartner: Partner["Type"] = { id: "partner-other", name: "Other partner", sandbox: false }
+export const partner: Partner["Service"] = { id: "partner-prop", name: "Property partner", sandbox: false }
+export const otherPartner: Partner["Service"] = { id: "partner-other", name: "Other partner", sandbox: false }
 
 /** Options are signed at the search, Monday 23 November 2026 09:00 in Stockholm, and confirmed then too. */
 export const searchedAt = new Date(testNow)

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
-import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { inject } from "vitest"
 import { pgClientLayer } from "../../src/Database.js"
 import { databaseUrlFor } from "./databaseUrl.js"

@@ -1,6 +1,7 @@
-import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, TestClock } from "effect"
+import { Effect, Layer } from "effect"
+import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } from "effect/http"
+import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { serveApi } from "../../src/Http.js"
 import { createHttpServer } from "../../src/HttpListener.js"
@@ -24,8 +25,7 @@ export const testNow = Date.parse("2026-11-23T09:00:00+01:00")
 
 /** `NodeHttpServer.layerTest`, on the server the app really runs on (its clientError answers). */
 export const NodeServerTest = HttpServer.layerTestClient.pipe(
-  Layer.provide(NodeHttpClient.layerWithoutAgent),
-  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: false })),
   Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0 }))
 )
 
@@ -87,7 +87,7 @@ export const get = (path: string, headers: Record<string, string> = {}) =>
   call(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
 
 export const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  call(HttpClientRequest.post(path).pipe(HttpClientRequest.setHeaders(headers), HttpClientRequest.bodyUnsafeJson(body)))
+  call(HttpClientRequest.post(path).pipe(HttpClientRequest.setHeaders(headers), HttpClientRequest.bodyJsonUnsafe(body)))
 
 export const postRaw = (path: string, body: string, contentType: string, headers: Record<string, string> = {}) =>
   call(

@@ -1,4 +1,4 @@
-import { Effect, Runtime } from "effect"
+import { Effect } from "effect"
 import { vi } from "vitest"
 
 /**
@@ -8,6 +8,6 @@ import { vi } from "vitest"
 export const waitFor = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (value: A) => void) =>
   Effect.flatMap(Effect.context<R>(), (runtime) =>
     Effect.promise(() =>
-      vi.waitFor(() => Runtime.runPromise(runtime)(effect).then(check), { timeout: 10_000, interval: 50 })
+      vi.waitFor(() => Effect.runPromiseWith(runtime)(effect).then(check), { timeout: 10_000, interval: 50 })
     )
   )
