@@ -2,11 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Option, Redacted, Result } from "effect"
 import { AppConfig, appConfig, appConfigFrom } from "../src/AppConfig.js"
 
-const load = (env: Record<string, string>) =>
-  Effect.result(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+const load = (env: Record<string, string>) => Effect.result(appConfig.parse(ConfigProvider.fromEnvRecord(env)))
 
 const failure = (env: Record<string, string>) =>
-  Effect.map(load(env), (result) => (Result.isFailure(result) ? String(result.left) : "loaded"))
+  Effect.map(load(env), (result) => (Result.isFailure(result) ? String(result.failure) : "loaded"))
 
 describe("AppConfig", () => {
   it.effect("defaults: development, 127.0.0.1:8080, ./.data, embedded database, no tokens, demo supply", () =>

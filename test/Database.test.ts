@@ -277,8 +277,8 @@ describe("a database that stops answering", () => {
               yield* sql`INSERT INTO outage_probe VALUES (2)`
             })
           )
-          .pipe(Effect.flip, Effect.fork)
-        const waiting = yield* sql`SELECT 1`.pipe(Effect.flip, Effect.fork)
+          .pipe(Effect.flip, Effect.forkChild)
+        const waiting = yield* sql`SELECT 1`.pipe(Effect.flip, Effect.forkChild)
         const [statement, acquire] = [yield* Fiber.join(stuck), yield* Fiber.join(waiting)]
         expect(statement).toBeInstanceOf(SqlError)
         expect(String((statement as SqlError).cause)).toContain("Query read timeout")

@@ -22,11 +22,11 @@ describe("failure logging", () => {
   it.effect("a logged database rejection carries no personal data", () =>
     Effect.gen(function* () {
       const lines: Array<string> = []
-      const logger = Logger.map(Logger.jsonLogger, (line) => {
+      const logger = Logger.map(Logger.formatJson, (line) => {
         lines.push(line)
       })
       yield* logFailure("booking persistence failed", new SqlError.SqlError({ cause: rejection })).pipe(
-        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+        Effect.provide(Logger.layer([logger]))
       )
       expect(lines).toHaveLength(1)
       expect(lines[0]).toContain("booking persistence failed")

@@ -11,12 +11,11 @@ const production = {
 }
 
 const lines: Array<string> = []
-const collector = Logger.replace(
-  Logger.defaultLogger,
-  Logger.map(Logger.logfmtLogger, (line) => {
+const collector = Logger.layer([
+  Logger.map(Logger.formatLogFmt, (line) => {
     lines.push(line)
   })
-)
+])
 
 describe("readiness", () => {
   it.effect(

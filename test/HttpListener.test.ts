@@ -123,7 +123,7 @@ describe("HTTP listener", () => {
         upload.socket.write("POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: 100\r\n\r\n{")
         const idle = yield* Effect.promise(() => rawConnect(port))
 
-        const stopping = yield* Effect.fork(Scope.close(scope, Exit.void))
+        const stopping = yield* Effect.forkChild(Scope.close(scope, Exit.void))
         yield* Effect.promise(() => vi.waitFor(() => expect(connectOutcome(port)).resolves.toBe("ECONNREFUSED")))
         yield* Effect.promise(() => idle.closed)
 

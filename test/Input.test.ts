@@ -13,12 +13,11 @@ const unstorable = "must not contain NUL or unpaired surrogate characters"
 
 /** Every log line the app writes, as the JSON logger would print it. */
 const lines: Array<string> = []
-const collector = Logger.replace(
-  Logger.defaultLogger,
-  Logger.map(Logger.jsonLogger, (line) => {
+const collector = Logger.layer([
+  Logger.map(Logger.formatJson, (line) => {
     lines.push(line)
   })
-)
+])
 
 const rowCounts = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

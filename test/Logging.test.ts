@@ -6,12 +6,11 @@ import { jsonLogger, LogFields, requestIdOf, setRequestId } from "../src/Logging
 /** The JSON lines `effect` logs, as LOG_FORMAT=json writes them. */
 const linesOf = <A, E>(effect: Effect.Effect<A, E>) => {
   const lines: Array<Record<string, unknown>> = []
-  const collector = Logger.replace(
-    Logger.defaultLogger,
+  const collector = Logger.layer([
     Logger.map(jsonLogger, (line) => {
       lines.push(JSON.parse(line))
     })
-  )
+  ])
   return Effect.as(Effect.provide(effect, collector), lines)
 }
 
@@ -24,7 +23,7 @@ describe("log lines", () => {
         Effect.gen(function* () {
           yield* Effect.logInfo("inside").pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request))
           yield* Effect.logWarning("forked").pipe(
-            Effect.fork,
+            Effect.forkChild,
             Effect.flatMap((fiber) => fiber.await),
             Effect.provideService(HttpServerRequest.HttpServerRequest, request)
           )

@@ -140,8 +140,7 @@ const dispatcherPass = (pollMs: number, count = 1) =>
     yield* untilSleeping((yield* TestClock.currentTimeMillis) + pollMs, count)
   })
 
-const loadConfig = (env: Record<string, string>) =>
-  Effect.result(Effect.withConfigProvider(appConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+const loadConfig = (env: Record<string, string>) => Effect.result(appConfig.parse(ConfigProvider.fromEnvRecord(env)))
 
 describe("notification settings", () => {
   it.effect("have defaults, keep SMTP_URL Redacted, and name the variable when a value is wrong", () =>
@@ -167,8 +166,8 @@ describe("notification settings", () => {
         ["NOTIFY_POLL_MS", "fast"]
       ] as const) {
         const result = yield* loadConfig({ [name]: value })
-        expect(Result.isFailure(result) ? String(result.left) : "loaded").toContain(name)
-        expect(Result.isFailure(result) ? String(result.left) : "").not.toContain("secret")
+        expect(Result.isFailure(result) ? String(result.failure) : "loaded").toContain(name)
+        expect(Result.isFailure(result) ? String(result.failure) : "").not.toContain("secret")
       }
     })
   )
@@ -456,7 +455,7 @@ describe("Notifier", () => {
         const notifier = yield* notifierWith({ ...smtpAt(silent.port), ...noDispatcher, NOTIFY_WAIT_MS: "500" })
         const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
         const started = yield* TestClock.currentTimeMillis
-        const answering = yield* Effect.fork(notifier.deliverNow([id]))
+        const answering = yield* Effect.forkChild(notifier.deliverNow([id]))
         yield* untilSleeping(started + 500)
         // The attempt has taken its lease and is talking to the silent server.
         yield* Effect.promise(() => vi.waitFor(() => expect(silent.connections()).toBe(1)))

@@ -12,12 +12,11 @@ const auth = { authorization: `Bearer ${token}` }
 
 /** Every log line the app writes during the test, as LOG_FORMAT=json prints it. */
 const lines: Array<string> = []
-const collector = Logger.replace(
-  Logger.defaultLogger,
+const collector = Logger.layer([
   Logger.map(jsonLogger, (line) => {
     lines.push(line)
   })
-)
+])
 
 /**
  * The value of one series in a /metrics text, 0 when absent. Effect's metrics are one registry per

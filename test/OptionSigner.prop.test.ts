@@ -178,8 +178,8 @@ describe("a verified payload's claims", () => {
       const claims = claimsOf(json)
       if (Result.isFailure(decoded)) expect(claims).toBeUndefined()
       else {
-        expect(claims).toEqual(decoded.right)
-        expect(Object.keys(claims!)).toEqual(Object.keys(decoded.right))
+        expect(claims).toEqual(decoded.success)
+        expect(Object.keys(claims!)).toEqual(Object.keys(decoded.success))
       }
     },
     { fastCheck: claimsRuns }

@@ -24,7 +24,7 @@ const signerWith = (env: Record<string, string>) => Effect.provide(OptionSigner,
 
 const constructionFailure = (env: Record<string, string>) =>
   Effect.map(Effect.result(signerWith(env)), (result) =>
-    Result.isFailure(result) ? String(result.left) : "constructed"
+    Result.isFailure(result) ? String(result.failure) : "constructed"
   )
 
 const MINUTE = 60_000
@@ -366,7 +366,7 @@ describe("OptionSigner", () => {
       const signer = yield* Effect.provide(
         OptionSigner,
         OptionSigner.Default.pipe(Layer.provide(appConfigFrom(env)))
-      ).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+      ).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)))
       expect(signer.ttlSeconds).toBe(120)
       expect((yield* signer.sign(claims, now)).token.startsWith("o1.B.")).toBe(true)
     })

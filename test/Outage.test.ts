@@ -54,12 +54,11 @@ const bookingCount = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 /** Every log line of the app, as the JSON logger prints it: failures must not quote personal data. */
 const lines: Array<string> = []
-const collector = Logger.replace(
-  Logger.defaultLogger,
-  Logger.map(Logger.jsonLogger, (line) => {
+const collector = Logger.layer([
+  Logger.map(Logger.formatJson, (line) => {
     lines.push(line)
   })
-)
+])
 const personalData = /Astrid|Lindqvist|Karin|Berg\b|123 45 67|765 43 21|example\.se|Drottninggatan/
 
 const expectNoPersonalDataLogged = () => {

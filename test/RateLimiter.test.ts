@@ -127,12 +127,11 @@ describe("rate limits", () => {
 
 describe("a Redis store that fails", () => {
   const lines: Array<string> = []
-  const collector = Logger.replace(
-    Logger.defaultLogger,
-    Logger.map(Logger.logfmtLogger, (line) => {
+  const collector = Logger.layer([
+    Logger.map(Logger.formatLogFmt, (line) => {
       lines.push(line)
     })
-  )
+  ])
   const storeAt = (url: string) =>
     Layer.build(RateLimitStoreLive.pipe(Layer.provide(appConfigFrom({ ...testEnv, REDIS_URL: url })))).pipe(
       Effect.map(Context.get(Limiter.RateLimiterStore))
@@ -171,7 +170,7 @@ describe("a Redis store that fails", () => {
         expect((yield* answered)[0]).toBe(1)
 
         redis.freeze()
-        const waiting = yield* Effect.fork(Effect.result(hit(store)))
+        const waiting = yield* Effect.forkChild(Effect.result(hit(store)))
         yield* untilWaiting
         yield* TestClock.adjust("249 millis")
         expect(waiting.unsafePoll()).toBeNull()

@@ -529,10 +529,10 @@ describe("POST /api/public/bookings", () => {
                 yield* Deferred.await(release)
               })
             )
-            .pipe(Effect.fork)
+            .pipe(Effect.forkChild)
           yield* Deferred.await(inserted)
           const before = yield* counts
-          const racing = yield* Effect.fork(confirm(confirmBody(options[1], { idempotency_key: key })))
+          const racing = yield* Effect.forkChild(confirm(confirmBody(options[1], { idempotency_key: key })))
           yield* waitFor(
             sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
               WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO idempotency_keys%'`,

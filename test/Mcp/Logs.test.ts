@@ -31,12 +31,11 @@ const confirmArgs = (option: any, idempotencyKey: string) => ({
 
 /** Every log line the app writes, as the JSON logger would print it. */
 const lines: Array<string> = []
-const collector = Logger.replace(
-  Logger.defaultLogger,
-  Logger.map(Logger.jsonLogger, (line) => {
+const collector = Logger.layer([
+  Logger.map(Logger.formatJson, (line) => {
     lines.push(line)
   })
-)
+])
 
 describe("MCP logs", () => {
   it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }).pipe(Layer.provide(collector)))((it) => {
