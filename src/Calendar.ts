@@ -98,5 +98,7 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
     return { availability, booking } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Supply.Default]))
+  /** Without the services it needs, for tests that provide their own. */
+  static readonly DefaultWithoutDependencies = Layer.effect(this, this.make)
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide([Supply.Default]))
 }

@@ -187,6 +187,12 @@ const jsonBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<C
   const contentType = request.headers["content-type"]
   if (!isJson(contentType)) return Effect.fail(notJson(contentType))
   if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return Effect.fail(tooLarge())
+  // A client that asked to be told before it sends the body is told now (Node leaves that to the
+  // server once one listens for checkContinue, as Effect 4's does).
+  if (/100-continue/i.test(request.headers.expect ?? "")) {
+    const response = NodeHttpServerRequest.toServerResponse(request)
+    if (!response.headersSent && "writeContinue" in response) response.writeContinue()
+  }
   return Effect.flatMap(readBody(NodeHttpServerRequest.toIncomingMessage(request) as IncomingMessage), checkedBody)
 }
 

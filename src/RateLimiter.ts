@@ -336,5 +336,7 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
     } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([RateLimitStoreLive]))
+  /** Without the services it needs, for tests that provide their own. */
+  static readonly DefaultWithoutDependencies = Layer.effect(this, this.make)
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide([RateLimitStoreLive]))
 }

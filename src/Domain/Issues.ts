@@ -91,9 +91,11 @@ export const issuesOf = (issue: SchemaIssue.Issue): Array<InputIssue> => {
       case "Encoding":
         return walk(issue.issue, path, issue.ast)
       case "Filter": {
-        const message = issue.filter.annotations?.message
+        const { message, expected } = issue.filter.annotations ?? {}
         if (typeof message === "string") out.push({ path, message })
-        else walk(issue.issue, path, parent)
+        else if (typeof expected === "string" && issue.issue._tag === "InvalidValue" && !issue.issue.annotations) {
+          out.push({ path, message: `Expected ${expected}${actualOf(issue.issue)}` })
+        } else walk(issue.issue, path, parent)
         return
       }
       case "MissingKey":

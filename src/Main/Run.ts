@@ -1,6 +1,7 @@
 import { setFlagsFromString } from "node:v8"
-import { Cause, Config, Console, Effect } from "effect"
+import { Cause, Config, Console, Effect, Exit, Schema } from "effect"
 import { makeRunMain } from "effect/Runtime"
+import { issuesOf } from "../Domain/Issues.js"
 
 // Apart from Process.ts, which imports the database: src/main.ts runs a start through these
 // before it has imported any of the server's modules (see there).
@@ -39,6 +40,9 @@ export const runMain = makeRunMain(({ fiber, teardown }) => {
   process.on("SIGTERM", onSignal)
   fiber.addObserver((exit) => {
     clearInterval(keepAlive)
+    // An orderly stop (the fiber interrupted by a signal) exits 0, as it did on Effect 3; Effect 4's
+    // default teardown would exit 130.
+    if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) process.exit(0)
     teardown(exit, (code) => process.exit(code))
   })
 })
@@ -50,12 +54,20 @@ const describe = (error: unknown): string | undefined => {
   return describe((error as { cause?: unknown }).cause) ?? error.name
 }
 
+/** What is wrong with the configuration, in one line naming the variable. */
+const configProblem = (error: Config.ConfigError) =>
+  Schema.isSchemaError(error.cause)
+    ? issuesOf(error.cause.issue)
+        .map((issue) => `${issue.path.map(String).join(".")}: ${issue.message}`)
+        .join("; ")
+    : error.cause.message
+
 /** A start that fails says why in one line an operator can act on, then exits non-zero. */
 export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
   Effect.tapCause(self, (cause) => {
     if (Cause.hasInterruptsOnly(cause)) return Effect.void
     const error = Cause.squash(cause)
     return error instanceof Config.ConfigError
-      ? Console.error(`Invalid configuration: ${String(error)}`)
+      ? Console.error(`Invalid configuration: ${configProblem(error)}`)
       : Console.error(describe(error) ?? Cause.pretty(cause))
   })

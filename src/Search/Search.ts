@@ -320,7 +320,9 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
     return { search: run } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make).pipe(
+  /** Without the services it needs, for tests that provide their own. */
+  static readonly DefaultWithoutDependencies = Layer.effect(this, this.make)
+  static readonly Default = this.DefaultWithoutDependencies.pipe(
     Layer.provide([Catalog.Default, Calendar.Default, OptionSigner.Default])
   )
 }
