@@ -15,8 +15,15 @@ export const failureSummary = (failure: unknown): Record<string, string> => {
   const tagged = error as { readonly _tag?: unknown; readonly name?: unknown; readonly cause?: unknown }
   summary.error =
     typeof tagged._tag === "string" ? tagged._tag : typeof tagged.name === "string" ? tagged.name : "Error"
-  const inner = tagged.cause as { readonly code?: unknown; readonly errno?: unknown } | undefined
-  const code = typeof inner?.code === "string" ? inner.code : (error as { readonly code?: unknown }).code
+  // The code sits on the error, its cause, or (Effect 4's SqlError: reason, then the driver's
+  // error) its cause's cause.
+  let code: unknown = (error as { readonly code?: unknown }).code
+  for (let inner: unknown = tagged.cause, depth = 0; code === undefined && depth < 3; depth++) {
+    if (typeof inner !== "object" || inner === null) break
+    const candidate = (inner as { readonly code?: unknown }).code
+    if (typeof candidate === "string") code = candidate
+    inner = (inner as { readonly cause?: unknown }).cause
+  }
   if (typeof code === "string" && /^[A-Z0-9_]{1,32}$/.test(code)) {
     summary[/^[0-9A-Z]{5}$/.test(code) && !code.startsWith("E") ? "sql_state" : "code"] = code
   }

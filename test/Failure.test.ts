@@ -12,10 +12,17 @@ const rejection = Object.assign(new Error("unsupported Unicode escape sequence")
 
 describe("failure logging", () => {
   it("keeps the kind and the SQLSTATE of a database error, never its message, detail or context", () => {
-    const error = new SqlError.SqlError({ cause: rejection, message: "Failed to execute statement" })
+    const error = new SqlError.SqlError({
+      reason: new SqlError.UnknownError({ cause: rejection, message: "PgConnection: Query failed", operation: "query" })
+    })
     expect(failureSummary(error)).toEqual({ error: "SqlError", sql_state: "22P05" })
     expect(failureSummary(Cause.die(error))).toEqual({ error: "SqlError", sql_state: "22P05" })
-    const refused = new SqlError.SqlError({ cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) })
+    const refused = new SqlError.SqlError({
+      reason: new SqlError.ConnectionError({
+        cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }),
+        operation: "connect"
+      })
+    })
     expect(failureSummary(refused)).toEqual({ error: "SqlError", code: "ECONNREFUSED" })
   })
 
@@ -25,7 +32,7 @@ describe("failure logging", () => {
       const logger = Logger.map(Logger.formatJson, (line) => {
         lines.push(line)
       })
-      yield* logFailure("booking persistence failed", new SqlError.SqlError({ cause: rejection })).pipe(
+      yield* logFailure("booking persistence failed", new SqlError.SqlError({ reason: new SqlError.UnknownError({ cause: rejection }) })).pipe(
         Effect.provide(Logger.layer([logger]))
       )
       expect(lines).toHaveLength(1)

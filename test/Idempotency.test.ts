@@ -2,8 +2,14 @@ import { SqlError } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { writeOutcome } from "../src/Idempotency.js"
 
-/** A failure as @effect/sql-pg reports it, around what pg gave it. */
-const failed = (cause: unknown, message = "Failed to execute statement") => new SqlError.SqlError({ cause, message })
+/** A failure as @effect/sql-pg 4 reports it: a statement it sent, or (connect) one that got no connection. */
+const failed = (cause: unknown, message = "PgConnection: Query failed", operation = "query") =>
+  new SqlError.SqlError({
+    reason:
+      operation === "connect"
+        ? new SqlError.ConnectionError({ cause, message, operation })
+        : new SqlError.UnknownError({ cause, message, operation })
+  })
 
 describe("writeOutcome: what a failed writing statement says about what was written", () => {
   it("an ERROR PostgreSQL answered aborted the statement: not written", () => {
@@ -14,7 +20,7 @@ describe("writeOutcome: what a failed writing statement says about what was writ
 
   it("a statement that never got a connection was never sent: not written", () => {
     expect(
-      writeOutcome(failed(new Error("timeout exceeded when trying to connect"), "Failed to acquire connection"))._tag
+      writeOutcome(failed(new Error("timed out"), "Failed to acquire connection", "connect"))._tag
     ).toBe("NotWritten")
   })
 
