@@ -94,7 +94,9 @@ export const observed = (
  * The Api with its docs, OpenAPI and error contract, on `server`. The server is built last, after
  * the database, the supply and every handler, so nothing listens before the app can answer.
  */
-export const serveApi = <ROut, E, RIn>(server: Layer.Layer<ROut, E, RIn>) =>
+export const serveApi = <ROut, E, RIn>(
+  server: Layer.Layer<ROut, E, RIn>
+): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient | DirectQuery> =>
   HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, ContractLive), {
     // requestObservability writes the access line; the listening address is logged by HttpLive.
     disableLogger: true,

@@ -13,7 +13,7 @@ describe("GET /api/public/requests/capabilities", () => {
       Effect.gen(function* () {
         const client = yield* apiClient()
         const { status, headers, body } = yield* wire(Capabilities)(
-          client.capabilities.capabilities({ withResponse: true })
+          client.capabilities.capabilities({ responseMode: "decoded-and-response" })
         )
         expect(status).toBe(200)
         expect(headers["content-type"]).toBe("application/json")

@@ -32,9 +32,10 @@ describe("failure logging", () => {
       const logger = Logger.map(Logger.formatJson, (line) => {
         lines.push(line)
       })
-      yield* logFailure("booking persistence failed", new SqlError.SqlError({ reason: new SqlError.UnknownError({ cause: rejection }) })).pipe(
-        Effect.provide(Logger.layer([logger]))
-      )
+      yield* logFailure(
+        "booking persistence failed",
+        new SqlError.SqlError({ reason: new SqlError.UnknownError({ cause: rejection }) })
+      ).pipe(Effect.provide(Logger.layer([logger])))
       expect(lines).toHaveLength(1)
       expect(lines[0]).toContain("booking persistence failed")
       expect(lines[0]).toContain("22P05")

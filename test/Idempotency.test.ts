@@ -19,9 +19,9 @@ describe("writeOutcome: what a failed writing statement says about what was writ
   })
 
   it("a statement that never got a connection was never sent: not written", () => {
-    expect(
-      writeOutcome(failed(new Error("timed out"), "Failed to acquire connection", "connect"))._tag
-    ).toBe("NotWritten")
+    expect(writeOutcome(failed(new Error("timed out"), "Failed to acquire connection", "connect"))._tag).toBe(
+      "NotWritten"
+    )
   })
 
   it("no answer, a lost connection or a FATAL may have come after the commit: unknown", () => {

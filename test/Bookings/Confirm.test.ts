@@ -60,13 +60,15 @@ const typedConfirm = (body: unknown) =>
     const client = yield* apiClient(token)
     const payload = yield* Schema.decodeUnknownEffect(BookingConfirmationRequest)(body).pipe(Effect.orDie)
     return yield* wire(BookingConfirmationResponse)(
-      client.bookings.confirm({ payload, headers: {}, withResponse: true })
+      client.bookings.confirm({ payload, headers: {}, responseMode: "decoded-and-response" })
     )
   })
 
 const typedStatus = (bookingId: string) =>
   Effect.flatMap(apiClient(token), (client) =>
-    wire(BookingStatusResponse)(client.bookings.status({ path: { booking_id: bookingId }, withResponse: true }))
+    wire(BookingStatusResponse)(
+      client.bookings.status({ params: { booking_id: bookingId }, responseMode: "decoded-and-response" })
+    )
   )
 
 const counts = Effect.gen(function* () {

@@ -36,7 +36,9 @@ const typedCreate = (body: unknown) =>
   Effect.gen(function* () {
     const client = yield* apiClient(token)
     const payload = yield* Schema.decodeUnknownEffect(ServiceRequestCreate)(body).pipe(Effect.orDie)
-    return yield* wire(ServiceRequestResponse)(client.requests.create({ payload, headers: {}, withResponse: true }))
+    return yield* wire(ServiceRequestResponse)(
+      client.requests.create({ payload, headers: {}, responseMode: "decoded-and-response" })
+    )
   })
 
 const counts = Effect.gen(function* () {

@@ -55,7 +55,7 @@ describe("POST /api/public/booking-options", () => {
         const client = yield* apiClient()
         const payload = yield* Schema.decodeUnknownEffect(BookingSearchRequest)(faucet)
         const { status, body } = yield* wire(BookingSearchResponse)(
-          client.search.search({ payload, withResponse: true })
+          client.search.search({ payload, responseMode: "decoded-and-response" })
         )
         expect(status).toBe(200)
         expect(body).toMatchObject({
