@@ -1,4 +1,5 @@
 import { readdir } from "node:fs/promises"
+import * as Net from "node:net"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import * as PgClient from "@effect/sql-pg/PgClient"
@@ -82,10 +83,54 @@ const directQuery = (sql: SqlClient.SqlClient, options: PoolOptions) => {
 const resultNames = Str.snakeToCamel
 const rowsNamed = Statement.defaultTransforms(resultNames, false).array
 
+/** Whether a chunk of PostgreSQL's answer ends with ReadyForQuery ('Z', length 5, status): a cycle is over. */
+const endsWithReadyForQuery = (chunk: Buffer) =>
+  chunk.length >= 6 && chunk[chunk.length - 6] === 0x5a && chunk.readInt32BE(chunk.length - 5) === 5
+
+/**
+ * The connection's socket, given up when the server says nothing for `silenceMs` while a statement
+ * waits for its answer (a frozen or unreachable server): the socket is destroyed, so the statement
+ * fails as a lost connection (outcome unknown) and the pool replaces the connection, which is never
+ * used again. @effect/sql-pg 4 has no client-side statement timeout of its own; PostgreSQL's
+ * statement_timeout bounds a server that is alive. An idle connection is never timed out.
+ */
+const silenceBoundedSocket = (host: string, port: number, silenceMs: number) => () => {
+  const socket = Net.connect({ host, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: 10_000 })
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const arm = () => {
+    timer ??= setTimeout(() => socket.destroy(new Error("Query read timeout")), silenceMs)
+  }
+  const disarm = () => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+  }
+  const write = socket.write.bind(socket) as (...args: Array<unknown>) => boolean
+  socket.write = ((...args: Array<unknown>) => {
+    arm()
+    return write(...args)
+  }) as typeof socket.write
+  socket.on("data", (chunk: Buffer) => {
+    disarm()
+    if (!endsWithReadyForQuery(chunk)) arm()
+  })
+  socket.on("close", disarm)
+  return socket
+}
+
 /** The client every service uses: snake_case in SQL, camelCase in TypeScript; and DirectQuery on its pool. */
 export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {}) => {
+  const address = new URL(Redacted.value(url))
   const client = PgClient.layer({
     url,
+    ...(options.statementTimeoutMs
+      ? {
+          stream: silenceBoundedSocket(
+            decodeURIComponent(address.hostname),
+            Number(address.port || 5432),
+            options.statementTimeoutMs + silenceMarginMs
+          )
+        }
+      : {}),
     applicationName: "home-service-booking-api",
     maxConnections: options.maxConnections ?? 10,
     keepAlive: Duration.seconds(10),
