@@ -106,15 +106,20 @@ const make = (options: ListenerOptions) =>
     const inFlight = new Set<ServerResponse>()
     let draining = false
     let onIdle = () => {}
-    server.on("request", (_, response: ServerResponse) => {
+    const track = (_: IncomingMessage, response: ServerResponse) => {
       inFlight.add(response)
       if (draining) response.setHeader("connection", "close")
       response.once("close", () => {
         inFlight.delete(response)
         if (inFlight.size === 0) onIdle()
       })
-    })
+    }
+    // A request that sends Expect: 100-continue arrives as checkContinue once anyone listens for it,
+    // as Effect 4's server does: it is in flight all the same.
+    server.on("request", track)
+    server.on("checkContinue", track)
     server.on("request", answerStarting)
+    server.on("checkContinue", answerStarting)
 
     // The platform's own graceful shutdown is off: `drain` below closes the server, ends idle
     // connections and bounds the wait by SHUTDOWN_GRACE_MS, as the contract's stop rules say.
@@ -152,7 +157,12 @@ const make = (options: ListenerOptions) =>
       address: listening.address,
       serve: (app, middleware) =>
         (middleware ? listening.serve(app, middleware) : listening.serve(app)).pipe(
-          Effect.andThen(Effect.sync(() => server.off("request", answerStarting))),
+          Effect.andThen(
+            Effect.sync(() => {
+              server.off("request", answerStarting)
+              server.off("checkContinue", answerStarting)
+            })
+          ),
           // Added after the platform's own finalizer, so it runs first: the handler stays attached while draining.
           Effect.andThen(Effect.addFinalizer(() => drain))
         )
