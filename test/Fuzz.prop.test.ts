@@ -266,7 +266,7 @@ describe("fuzzing every endpoint", () => {
           const search = yield* postJson(paths.search, searchBody)
           const option = { id: search.body.options[0].booking_option_id, terms: search.body.options[0].terms.version }
           const address = (yield* HttpServer.HttpServer).address
-          if (address._tag !== "TcpAddress") return yield* Effect.die("the test server has no TCP address")
+          if (address._tag === "UnixPathAddress") return yield* Effect.die("the test server has no TCP address")
           const client = sender(address.port)
           yield* Effect.addFinalizer(() => Effect.sync(client.close))
           yield* Effect.promise(() =>

@@ -49,23 +49,25 @@ const expectInvalid = (response: { status: number; body: any }, issue: RegExp) =
 
 /** Writes raw bytes on one connection and reads until it closes or `responses` answers have come. */
 const rawExchange = (bytes: ReadonlyArray<Buffer | string>, responses: number) =>
-  Effect.flatMap(HttpServer.addressWith(Effect.succeed), (address) =>
-    Effect.callback<string>((resume) => {
-      const port = address._tag === "TcpAddress" ? address.port : 0
-      const socket = connect(port, "127.0.0.1")
-      let received = ""
-      const done = () => {
-        socket.destroy()
-        resume(Effect.succeed(received))
-      }
-      socket.on("data", (chunk) => {
-        received += chunk.toString("utf8")
-        if ((received.match(/HTTP\/1\.1 \d{3} /g) ?? []).length >= responses && received.endsWith("}")) done()
+  Effect.flatMap(
+    Effect.map(HttpServer.HttpServer, (server) => server.address),
+    (address) =>
+      Effect.callback<string>((resume) => {
+        const port = address._tag === "UnixPathAddress" ? 0 : address.port
+        const socket = connect(port, "127.0.0.1")
+        let received = ""
+        const done = () => {
+          socket.destroy()
+          resume(Effect.succeed(received))
+        }
+        socket.on("data", (chunk) => {
+          received += chunk.toString("utf8")
+          if ((received.match(/HTTP\/1\.1 \d{3} /g) ?? []).length >= responses && received.endsWith("}")) done()
+        })
+        socket.on("close", done)
+        socket.on("error", (error) => resume(Effect.succeed(`${received}\nsocket error: ${error.message}`)))
+        for (const chunk of bytes) socket.write(chunk)
       })
-      socket.on("close", done)
-      socket.on("error", (error) => resume(Effect.succeed(`${received}\nsocket error: ${error.message}`)))
-      for (const chunk of bytes) socket.write(chunk)
-    })
   )
 
 describe("input PostgreSQL cannot store, and HTTP edges, are the client's 4xx", () => {
@@ -218,8 +220,9 @@ describe("input PostgreSQL cannot store, and HTTP edges, are the client's 4xx", 
 
     it.effect("a client that goes away in the middle of a body leaves the server answering", () =>
       Effect.gen(function* () {
-        const port = yield* HttpServer.addressWith((address) =>
-          Effect.succeed(address._tag === "TcpAddress" ? address.port : 0)
+        const port = yield* Effect.flatMap(
+          Effect.map(HttpServer.HttpServer, (server) => server.address),
+          (address) => Effect.succeed(address._tag === "UnixPathAddress" ? 0 : address.port)
         )
         yield* Effect.callback<void>((resume) => {
           const socket = connect(port, "127.0.0.1", () => {
@@ -298,7 +301,7 @@ describe("input PostgreSQL cannot store, and HTTP edges, are the client's 4xx", 
         expect(wrongMethod.status).toBe(405)
         expect(wrongMethod.headers.allow).toBe("GET, HEAD")
         expect((yield* call(HttpClientRequest.head(paths.capabilities))).status).toBe(200)
-        const deleteBookings = yield* call(HttpClientRequest.del(paths.confirm))
+        const deleteBookings = yield* call(HttpClientRequest.delete(paths.confirm))
         expect(deleteBookings.status).toBe(405)
         expect(deleteBookings.headers.allow).toBe("POST")
         const getBookings = yield* get(paths.confirm)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger } from "effect"
+import { Effect, Fiber, Logger } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { jsonLogger, LogFields, requestIdOf, setRequestId } from "../src/Logging.js"
 
@@ -24,7 +24,7 @@ describe("log lines", () => {
           yield* Effect.logInfo("inside").pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request))
           yield* Effect.logWarning("forked").pipe(
             Effect.forkChild,
-            Effect.flatMap((fiber) => fiber.await),
+            Effect.flatMap((fiber) => Fiber.await(fiber)),
             Effect.provideService(HttpServerRequest.HttpServerRequest, request)
           )
           yield* Effect.logInfo("outside")

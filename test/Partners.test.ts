@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { type Console, Context, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { Console, Context, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../src/AppConfig.js"
@@ -22,12 +22,13 @@ const inProcess =
       const stderr: Array<string> = []
       const print =
         (to: Array<string>) =>
-        (...parts: ReadonlyArray<unknown>) =>
-          Effect.sync(() => {
-            to.push(`${parts.join(" ")}\n`)
-          })
-      const console: Console.Console = { ...(yield* Effect.console), log: print(stdout), error: print(stderr) }
-      const exit = yield* Effect.exit(partnerCommand(args).pipe(Effect.provide(partners), Effect.withConsole(console)))
+        (...parts: ReadonlyArray<unknown>) => {
+          to.push(`${parts.join(" ")}\n`)
+        }
+      const console: Console.Console = { ...(yield* Console.Console), log: print(stdout), error: print(stderr) }
+      const exit = yield* Effect.exit(
+        partnerCommand(args).pipe(Effect.provide(partners), Effect.provideService(Console.Console, console))
+      )
       return { ok: Exit.isSuccess(exit), stdout: stdout.join(""), stderr: stderr.join("") }
     })
 

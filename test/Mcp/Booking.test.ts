@@ -100,7 +100,7 @@ const toolNames = [
 
 describe("MCP at /mcp, driven by the official SDK client", () => {
   it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
-    it.scoped("initialize negotiates 2025-06-18 or newer and lists the five tools with the REST Schemas", () =>
+    it.effect("initialize negotiates 2025-06-18 or newer and lists the five tools with the REST Schemas", () =>
       Effect.gen(function* () {
         const { client, transport } = yield* connect(auth)
         expect(transport.protocolVersion! >= "2025-06-18").toBe(true)
@@ -145,7 +145,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
       })
     )
 
-    it.scoped("the capabilities document is a resource and the assistant rules a prompt", () =>
+    it.effect("the capabilities document is a resource and the assistant rules a prompt", () =>
       Effect.gen(function* () {
         const { client } = yield* connect()
         const { resources } = yield* Effect.promise(() => client.listResources())
@@ -170,7 +170,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
       })
     )
 
-    it.scoped("a booking over MCP: search, confirm, status, each result the REST body, every truth flag set", () =>
+    it.effect("a booking over MCP: search, confirm, status, each result the REST body, every truth flag set", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const mcp = yield* connect(auth)
@@ -229,7 +229,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
       })
     )
 
-    it.scoped("a follow-up request over MCP is never a booking, and an emergency is refused with the 112 advice", () =>
+    it.effect("a follow-up request over MCP is never a booking, and an emergency is refused with the 112 advice", () =>
       Effect.gen(function* () {
         const { client } = yield* connect(auth)
         const created = yield* callTool(client, "create_follow_up_request", requestArgs())
@@ -251,7 +251,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
       })
     )
 
-    it.scoped("an expired option is 409 option_expired with option_refresh_required, as a tool error", () =>
+    it.effect("an expired option is 409 option_expired with option_refresh_required, as a tool error", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const mcp = yield* connect(auth)
@@ -276,7 +276,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
       })
     )
 
-    it.scoped("without a token: capabilities and search answer; confirm, status and requests are REST's 401", () =>
+    it.effect("without a token: capabilities and search answer; confirm, status and requests are REST's 401", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const anonymous = yield* connect()
@@ -303,7 +303,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
       })
     )
 
-    it.scoped("a replayed idempotency key returns the same booking; another request with it is refused", () =>
+    it.effect("a replayed idempotency key returns the same booking; another request with it is refused", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const mcp = yield* connect(auth)
@@ -353,7 +353,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
       })
     )
 
-    it.scoped("arguments are decoded as REST bodies: consent, bounds and unknown fields give REST's 400 body", () =>
+    it.effect("arguments are decoded as REST bodies: consent, bounds and unknown fields give REST's 400 body", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const mcp = yield* connect(auth)

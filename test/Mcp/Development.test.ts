@@ -6,7 +6,7 @@ import { callTool, connect, requestArgs, searchArgs } from "./McpClient.js"
 
 describe("MCP in development without a configured token, as REST", () => {
   it.layer(TestServerLive({ APP_ENV: "development" }))((it) => {
-    it.scoped("development: a caller without a token is the anonymous partner and may book", () =>
+    it.effect("development: a caller without a token is the anonymous partner and may book", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const { client } = yield* connect()

@@ -39,7 +39,7 @@ const collector = Logger.layer([
 
 describe("MCP logs", () => {
   it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }).pipe(Layer.provide(collector)))((it) => {
-    it.scoped("a booking, a refused confirm and a follow-up request over MCP log no personal data", () =>
+    it.effect("a booking, a refused confirm and a follow-up request over MCP log no personal data", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         lines.length = 0

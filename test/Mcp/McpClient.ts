@@ -6,7 +6,7 @@ import { HttpServer } from "effect/http"
 /** The app's /mcp on the port the test server bound. */
 export const mcpUrl = Effect.map(HttpServer.HttpServer, (server) => {
   const address = server.address
-  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
+  if (address._tag === "UnixPathAddress") throw new Error("the test server listens on TCP")
   return new URL(`http://127.0.0.1:${address.port}/mcp`)
 })
 

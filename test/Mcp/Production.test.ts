@@ -13,7 +13,7 @@ describe("MCP in production without a configured token, as REST", () => {
       DEMO_SUPPLY: "false"
     })
   )((it) => {
-    it.scoped("production: search answers; confirm and status are 401 and requests 503, as tool errors", () =>
+    it.effect("production: search answers; confirm and status are 401 and requests 503, as tool errors", () =>
       Effect.gen(function* () {
         const own = yield* postMcp(initializeMessage, { origin: "https://api.example.se" })
         expect(own.status, JSON.stringify(own.body)).toBe(200)

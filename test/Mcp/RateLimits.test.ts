@@ -35,7 +35,7 @@ describe("MCP shares REST's rate limits", () => {
       RATE_LIMIT_CONFIRM_PER_MINUTE: "2"
     })
   )((it) => {
-    it.scoped("searches by client and confirms by partner count the same over REST and MCP", () =>
+    it.effect("searches by client and confirms by partner count the same over REST and MCP", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const { client } = yield* connect(auth)
