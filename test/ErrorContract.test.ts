@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { HttpApiSchema } from "effect/http-api"
+import * as Errors from "../src/Domain/Errors.js"
 import { errorClasses, ProbeServerLive } from "./support/ProbeApi.js"
 import { get, postJson, postRaw } from "./support/TestServer.js"
 
@@ -133,7 +133,7 @@ describe("error contract", () => {
         const seen = new Set<number>()
         for (const [code, cls] of Object.entries(errorClasses)) {
           const response = yield* get(`/probe/fail/${code}`)
-          const status = HttpApiSchema.getStatusError(cls)
+          const status = Errors.errorStatus(cls)
           seen.add(status)
           expect(response.status, code).toBe(status)
           expect(response.body, code).toEqual({ ok: false, error: code, status, safe_next_step: "probe" })

@@ -47,6 +47,9 @@ const statusByTag = new Map<string, number>()
 
 export type ErrorClass = Schema.Top & { readonly identifier: string }
 
+/** The HTTP status an error class answers with. */
+export const errorStatus = (error: { readonly identifier: string }): number => statusByTag.get(error.identifier)!
+
 export const ErrorBodyFields = Schema.Struct({
   ok: Schema.Literal(false),
   error: Schema.String,

@@ -44,11 +44,16 @@ export const optionalWithDefault = <S extends Schema.Top & { readonly Type: stri
  * it out of the generated document, where the contract's OpenAPI document has always shown it.
  */
 export const matching = (pattern: RegExp, annotations?: { readonly message?: string }) =>
-  Schema.makeFilter((s: string) => pattern.test(s), {
-    toJsonSchema: () => ({ pattern: pattern.source }),
-    expected: `a string matching the pattern ${pattern.source}`,
-    ...annotations
-  })
+  Schema.makeFilter(
+    (s: string) => pattern.test(s),
+    {
+      toJsonSchema: () => ({ pattern: pattern.source }),
+      expected: `a string matching the pattern ${pattern.source}`,
+      ...annotations
+    },
+    // A value that fails here is not checked further, as Effect 3's refinements stopped at the first.
+    true
+  )
 
 /** Text with no leading or trailing whitespace and at least one character. */
 export const NonEmptyTrimmedString = Schema.Trimmed.check(Schema.isNonEmpty()).annotate({
@@ -81,7 +86,9 @@ export const text = (min: number, max: number) =>
       {
         toJsonSchema: () => ({ minLength: min, maxLength: max }),
         arbitraryConstraint: { minLength: min, maxLength: Math.min(max, min + 40) }
-      }
+      },
+      // Text that fails here is not checked further (a time zone's name, say), as in Effect 3.
+      true
     )
   )
 

@@ -43,6 +43,24 @@ const actualOf = (issue: { readonly input?: unknown }) => {
   }
 }
 
+/** Effect 4's words for its built-in checks, as Effect 3 said them (the contract's issues keep those). */
+const asBefore: ReadonlyArray<readonly [RegExp, (...groups: Array<string>) => string]> = [
+  [/^a value between (\S+) and (\S+)$/, (min, max) => `a number between ${min} and ${max}`],
+  [/^a value with a length of at least (\d+)$/, (n) => `a string at least ${n} character(s) long`],
+  [/^a value with a length of at most (\d+)$/, (n) => `a string at most ${n} character(s) long`],
+  [/^a value greater than or equal to 0$/, () => "a non-negative number"],
+  [/^a value greater than or equal to (\S+)$/, (n) => `a number greater than or equal to ${n}`],
+  [/^a value less than or equal to (\S+)$/, (n) => `a number less than or equal to ${n}`]
+]
+
+const worded = (expected: string) => {
+  for (const [pattern, word] of asBefore) {
+    const match = pattern.exec(expected)
+    if (match !== null) return word(...match.slice(1))
+  }
+  return expected
+}
+
 /** A message annotation on the schema wins over the default wording, as it did. */
 const ownMessage = (ast: SchemaAST.AST): string | undefined => {
   const message = ast.annotations?.message
@@ -94,7 +112,7 @@ export const issuesOf = (issue: SchemaIssue.Issue): Array<InputIssue> => {
         const { message, expected } = issue.filter.annotations ?? {}
         if (typeof message === "string") out.push({ path, message })
         else if (typeof expected === "string" && issue.issue._tag === "InvalidValue" && !issue.issue.annotations) {
-          out.push({ path, message: `Expected ${expected}${actualOf(issue.issue)}` })
+          out.push({ path, message: `Expected ${worded(expected)}${actualOf(issue.issue)}` })
         } else walk(issue.issue, path, parent)
         return
       }
