@@ -154,7 +154,7 @@ describe("Calendar.availability", () => {
         expect(yield* faucetAt(11151)).toHaveLength(1)
         yield* sql`UPDATE provider_services SET pricing_model = 'by_mood' WHERE provider_id = 'cal-damaged'`
         const exit = yield* Effect.exit(faucetAt(11151))
-        expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+        expect(Exit.isFailure(exit) && Cause.hasDies(exit.cause)).toBe(true)
         expect(String(exit)).toContain("by_mood")
       })
     )

@@ -13,7 +13,7 @@ import { fc, propSettings } from "../support/FastCheck.js"
 const { parameters } = propSettings("input schemas", { quick: 100, deep: 2000 })
 
 const accepts =
-  <A, I>(schema: Schema.Schema<A, I>) =>
+  <A, I>(schema: Schema.Codec<A, I>) =>
   (input: unknown) =>
     Result.isSuccess(Schema.decodeUnknownResult(schema)(input))
 

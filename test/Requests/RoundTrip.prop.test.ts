@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Runtime, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { catalogData } from "../../src/CatalogData.js"
 import { ServiceRequestCreate } from "../../src/Domain/Request.js"

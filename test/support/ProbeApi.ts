@@ -1,10 +1,11 @@
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import type { SqlClient } from "effect/sql"
 import { Api, ContractErrors } from "../../src/Api.js"
-import { appConfigFrom } from "../../src/AppConfig.js"
+import { type AppConfig, appConfigFrom } from "../../src/AppConfig.js"
 import { Authentication, AuthenticationLive } from "../../src/Auth.js"
-import { pgClientLayer } from "../../src/Database.js"
+import { type DirectQuery, pgClientLayer } from "../../src/Database.js"
 import * as Errors from "../../src/Domain/Errors.js"
 import { strictInput } from "../../src/Domain/Input.js"
 import { Partner } from "../../src/Domain/Partner.js"
@@ -74,7 +75,11 @@ const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
 const databaseFor = (databaseUrl: string | undefined) =>
   databaseUrl === undefined ? TestDatabaseLive : pgClientLayer(Redacted.make(databaseUrl)).pipe(Layer.orDie)
 
-export const ProbeServerLive = (env: Record<string, string> = {}, databaseUrl?: string) =>
+export const ProbeServerLive = (
+  env: Record<string, string> = {},
+  databaseUrl?: string
+): Layer.Layer<Layer.Success<typeof NodeServerTest> | AppConfig | SqlClient.SqlClient | DirectQuery, unknown> =>
+  // HttpRouter.serve's inference leaves its requirements `any`; everything it needs is provided here.
   HttpRouter.serve(
     Layer.mergeAll(
       HttpApiBuilder.layer(ProbeApi).pipe(
@@ -89,7 +94,7 @@ export const ProbeServerLive = (env: Record<string, string> = {}, databaseUrl?: 
     Layer.provideMerge(NodeServerTest),
     Layer.provideMerge(databaseFor(databaseUrl)),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env }))
-  )
+  ) as never
 
 /** Runs `effect` against a probe server built for `env` and torn down afterwards. */
 export const withProbeServer =
