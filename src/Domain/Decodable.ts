@@ -1,11 +1,13 @@
-import { Schema } from "effect"
+import { Result, Schema } from "effect"
 
 /**
- * Whether decoding `schema` would accept `u`, told by the schema's own checks without building a
- * decoded copy. Effect 3 needed a hand-written compiler of the AST here (its `Schema.is` copied
- * every struct and wrapped every field in an Either); Effect 4's parser checks a value of a
- * check-only schema in place, so `Schema.is` on the schema's type side is the whole of it. Only
- * for schemas whose decoding checks and never changes a value (the signed option's claims).
+ * Whether `Schema.decodeUnknownResult(schema)` would accept `u`. Effect 3 needed a hand-written
+ * compiler of the AST here, calling the schema's own refinements on `u` in place, because its
+ * decoding copied every struct and wrapped every field in an Either (several times the cost, on
+ * every verified option). Effect 4's parser decodes a check-only struct without those wrappers,
+ * so the answer is decoding's own; the decoder is built once per schema.
  */
-export const decodable = <S extends Schema.Top>(schema: S): ((u: unknown) => u is S["Type"]) =>
-  Schema.is(Schema.toType(schema)) as (u: unknown) => u is S["Type"]
+export const decodable = <S extends Schema.Codec<any, any>>(schema: S): ((u: unknown) => u is S["Type"]) => {
+  const decode = Schema.decodeUnknownResult(schema)
+  return (u: unknown): u is S["Type"] => Result.isSuccess(decode(u))
+}

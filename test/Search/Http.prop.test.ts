@@ -31,13 +31,18 @@ const anyBody = fc.letrec((tie) => ({
 })).value
 
 describe("the search response's bytes", () => {
-  it.prop(
-    "jsonUtf8 gives the bytes TextEncoder gives for JSON.stringify (what unsafeJson sends)",
-    [fc.dictionary(anyText, anyBody, { maxKeys: 8 })],
-    ([body]) => {
-      expect(Buffer.from(jsonUtf8(body)).equals(Buffer.from(encoder.encode(JSON.stringify(body))))).toBe(true)
+  // fast-check itself: Effect 4's it.prop takes its own Arbitrary or a Schema.
+  it(
+    "jsonUtf8 gives the bytes TextEncoder gives for JSON.stringify (what jsonUnsafe sends)",
+    () => {
+      fc.assert(
+        fc.property(fc.dictionary(anyText, anyBody, { maxKeys: 8 }), (body) => {
+          expect(Buffer.from(jsonUtf8(body)).equals(Buffer.from(encoder.encode(JSON.stringify(body))))).toBe(true)
+        }),
+        parameters
+      )
     },
-    { timeout, fastCheck: parameters }
+    timeout
   )
 
   it("an answer longer than any before it gives the same bytes as a short one", () => {
