@@ -21,7 +21,7 @@ const appEnv = Config.Literals(["development", "production"], "APP_ENV").pipe(
 
 // 0 asks the system for a free port; the start log says which (tests).
 const port = Config.Int("PORT").pipe(
-  validate({ message: "must be an integer from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 }),
+  validate({ message: "PORT must be an integer from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 }),
   Config.withDefault(8080)
 )
 

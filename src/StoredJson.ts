@@ -38,7 +38,8 @@ export const decodedOnce = <S extends Schema.Codec<any, any>>(
   schema: S,
   capacity = 5000
 ): ((text: string) => S["Type"]) => {
-  const decode = Schema.decodeUnknownSync(schema)
+  // The value that did not decode is named in the defect: a stored offer holds no personal data.
+  const decode = Schema.decodeUnknownSync(schema, { reportInput: true })
   const decoded = new Map<string, S["Type"]>()
   return (text) => {
     let value = decoded.get(text)
