@@ -130,7 +130,7 @@ describe("HTTP listener", () => {
         expect(inFlight.received()).toMatch(/done$/)
 
         expect(upload.socket.destroyed).toBe(false)
-        expect(stopping.pollUnsafe()).toBeNull()
+        expect(stopping.pollUnsafe()).toBeUndefined()
         yield* TestClock.adjust("10 seconds")
         yield* Fiber.join(stopping)
         yield* Effect.promise(() => upload.closed)

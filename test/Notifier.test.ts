@@ -464,7 +464,7 @@ describe("Notifier", () => {
         // The attempt has taken its lease and is talking to the silent server.
         yield* Effect.promise(() => vi.waitFor(() => expect(silent.connections()).toBe(1)))
         yield* TestClock.adjust("499 millis")
-        expect(answering.pollUnsafe()).toBeNull()
+        expect(answering.pollUnsafe()).toBeUndefined()
         yield* TestClock.adjust("1 millis")
         const [state] = yield* Fiber.join(answering)
         // Still being attempted in the background, under its lease of 60 s.

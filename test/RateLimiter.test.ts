@@ -174,7 +174,7 @@ describe("a Redis store that fails", () => {
         const waiting = yield* Effect.forkChild(Effect.result(hit(store)))
         yield* untilWaiting
         yield* TestClock.adjust("249 millis")
-        expect(waiting.pollUnsafe()).toBeNull()
+        expect(waiting.pollUnsafe()).toBeUndefined()
         yield* TestClock.adjust("1 millis")
         expect((yield* Fiber.join(waiting))._tag).toBe("Left")
         // The silent connection was dropped; until Redis answers on a new one, a request fails at once.
