@@ -108,7 +108,7 @@ describe("rate limits", () => {
         const results = yield* Effect.forEach([a, b, a, b, a, b, a], (limiter) =>
           Effect.result(limiter.byPartner("confirm", "shared"))
         )
-        expect(results.map((r) => r._tag)).toEqual(["Right", "Right", "Right", "Right", "Right", "Left", "Left"])
+        expect(results.map((r) => r._tag)).toEqual(["Success", "Success", "Success", "Success", "Success", "Failure", "Failure"])
         if (shared) expect(yield* sharedRedisKeys(prefix)).toEqual([`${prefix}confirm:partner:shared`])
 
         const down = yield* Layer.build(
@@ -119,7 +119,7 @@ describe("rate limits", () => {
           )
         ).pipe(Effect.map(Context.get(RateLimiter)))
         const outcomes = yield* Effect.forEach([1, 2, 3], () => Effect.result(down.byPartner("confirm", "anyone")))
-        expect(outcomes.map((o) => o._tag)).toEqual(["Right", "Right", "Right"])
+        expect(outcomes.map((o) => o._tag)).toEqual(["Success", "Success", "Success"])
       }).pipe(Effect.scoped),
     20_000
   )
@@ -153,7 +153,7 @@ describe("a Redis store that fails", () => {
           lines.length = 0
           const store = yield* storeAt(`redis://127.0.0.1:${port}/0`)
           const results = yield* Effect.forEach([1, 2, 3], () => Effect.result(hit(store)))
-          expect(results.map((result) => result._tag)).toEqual(["Left", "Left", "Left"])
+          expect(results.map((result) => result._tag)).toEqual(["Failure", "Failure", "Failure"])
           expect(warnings()).toEqual([expect.stringContaining(`Redis at 127.0.0.1:${port} does not answer`)])
           expect(lines.join("\n")).not.toMatch(/\n\s+at /)
         }
@@ -176,9 +176,9 @@ describe("a Redis store that fails", () => {
         yield* TestClock.adjust("249 millis")
         expect(waiting.pollUnsafe()).toBeUndefined()
         yield* TestClock.adjust("1 millis")
-        expect((yield* Fiber.join(waiting))._tag).toBe("Left")
+        expect((yield* Fiber.join(waiting))._tag).toBe("Failure")
         // The silent connection was dropped; until Redis answers on a new one, a request fails at once.
-        expect((yield* Effect.result(hit(store)))._tag).toBe("Left")
+        expect((yield* Effect.result(hit(store)))._tag).toBe("Failure")
 
         redis.thaw()
         // The command given up while Redis was frozen still counted when it woke.
