@@ -21,8 +21,9 @@ import { join } from "node:path"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import autocannon from "autocannon"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, References, Schema } from "effect"
 import * as HttpMiddleware from "effect/http/HttpMiddleware"
+import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
@@ -48,8 +49,8 @@ const serveBare = (port: number) =>
   }).listen(port, "127.0.0.1", () => console.log("serving"))
 
 class Floor extends HttpApiGroup.make("floor")
-  .add(HttpApiEndpoint.get("get", "/get").addSuccess(Schema.Unknown))
-  .add(HttpApiEndpoint.post("post", "/post").setPayload(BookingSearchRequest).addSuccess(Schema.Unknown)) {}
+  .add(HttpApiEndpoint.get("get", "/get", { success: Schema.Unknown }))
+  .add(HttpApiEndpoint.post("post", "/post", { payload: BookingSearchRequest, success: Schema.Unknown })) {}
 class FloorApi extends HttpApi.make("floor").add(Floor) {}
 
 const serveHttpApi = (port: number) => {
@@ -58,10 +59,12 @@ const serveHttpApi = (port: number) => {
   const FloorLive = HttpApiBuilder.group(FloorApi, "floor", (handlers) =>
     handlers.handle("get", () => respond).handle("post", () => respond)
   )
-  const server = HttpApiBuilder.serve().pipe(
-    HttpMiddleware.withTracerDisabledWhen(() => true),
-    Layer.provide(HttpApiBuilder.api(FloorApi).pipe(Layer.provide(FloorLive))),
-    Layer.provide(Layer.setTracerEnabled(false)),
+  const server = HttpRouter.serve(HttpApiBuilder.layer(FloorApi).pipe(Layer.provide(FloorLive)), {
+    disableLogger: true,
+    disableListenLog: true
+  }).pipe(
+    Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true)),
+    Layer.provide(Layer.succeed(References.TracerEnabled, false)),
     Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
     Layer.tap(() => Effect.sync(() => console.log("serving")))
   )

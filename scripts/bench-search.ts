@@ -67,7 +67,7 @@ const candidates = (input: { verticalId: string; jobTypeId: string; postcode: nu
 
 const FakeCalendar = Layer.succeed(
   Calendar,
-  Calendar.make({
+  Calendar.of({
     availability: (input) => Effect.succeed(candidates(input)),
     booking: () => {
       throw new Error("a search never books")
