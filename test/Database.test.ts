@@ -97,7 +97,10 @@ describe("statements", () => {
             })
           )
         }).pipe(Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1 })), Effect.scoped)
-        expect(prepared.map((row) => row.statement).sort()).toEqual(["SELECT $1::int AS n", "SELECT 42 AS unparameterised"])
+        expect(prepared.map((row) => row.statement).sort()).toEqual([
+          "SELECT $1::int AS n",
+          "SELECT 42 AS unparameterised"
+        ])
       }).pipe(Effect.scoped)
   )
 })

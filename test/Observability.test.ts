@@ -187,14 +187,15 @@ describe("observability", () => {
     Effect.gen(function* () {
       const recorded: Array<string> = []
       const recording = Layer.unwrap(
-        Effect.map(Effect.tracer, (native) =>
-          Layer.setTracer(
+        Effect.map(Tracer.Tracer, (native: Tracer.Tracer) =>
+          Layer.succeed(
+            Tracer.Tracer,
             Tracer.make({
-              span: (name, ...rest) => {
-                recorded.push(name)
-                return native.span(name, ...rest)
-              },
-              context: native.context
+              ...native,
+              span: (options) => {
+                recorded.push(options.name)
+                return native.span(options)
+              }
             })
           )
         )

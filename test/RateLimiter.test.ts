@@ -108,7 +108,15 @@ describe("rate limits", () => {
         const results = yield* Effect.forEach([a, b, a, b, a, b, a], (limiter) =>
           Effect.result(limiter.byPartner("confirm", "shared"))
         )
-        expect(results.map((r) => r._tag)).toEqual(["Success", "Success", "Success", "Success", "Success", "Failure", "Failure"])
+        expect(results.map((r) => r._tag)).toEqual([
+          "Success",
+          "Success",
+          "Success",
+          "Success",
+          "Success",
+          "Failure",
+          "Failure"
+        ])
         if (shared) expect(yield* sharedRedisKeys(prefix)).toEqual([`${prefix}confirm:partner:shared`])
 
         const down = yield* Layer.build(
