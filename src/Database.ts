@@ -3,7 +3,7 @@ import * as Net from "node:net"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Context, Duration, Effect, Layer, Option, Redacted, String as Str } from "effect"
+import { Context, Duration, Effect, Layer, Option, Redacted, References, String as Str } from "effect"
 import * as Migrator from "effect/sql/Migrator"
 import * as SqlClient from "effect/sql/SqlClient"
 import { ConnectionError, SqlError } from "effect/sql/SqlError"
@@ -156,7 +156,12 @@ export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {})
       })
     )
   )
-  return Layer.merge(direct, probe).pipe(Layer.provideMerge(client))
+  // Nothing exports traces: the driver's spans (a statement's, a connection's) are made as no-ops,
+  // as the server's are (src/Http.ts).
+  return Layer.merge(direct, probe).pipe(
+    Layer.provideMerge(client),
+    Layer.provide(Layer.succeed(References.TracerEnabled, false))
+  )
 }
 
 /** The embedded cluster lives as long as the layer: started on build, stopped on release. */
