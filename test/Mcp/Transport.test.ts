@@ -153,21 +153,30 @@ describe("MCP Streamable HTTP transport", () => {
       })
     )
 
-    it.effect("what the JSON-RPC codec cannot read is a 400 naming it; tools/call may leave out arguments", () =>
-      Effect.gen(function* () {
-        const session = yield* openSession()
-        const stringId = yield* postMcp({ ...listTools, id: "abc" }, inSession(session))
-        expect(stringId.status).toBe(400)
-        expect(stringId.body).toMatchObject({ error: "invalid_request", issues: [expect.stringMatching(/^id: /)] })
-        const malformed = yield* postMcp("{not json", inSession(session))
-        expect(malformed).toMatchObject({ status: 400, body: { error: "malformed_json" } })
+    it.effect(
+      "JSON-RPC string ids are answered; what the codec cannot read is a 400 naming it; tools/call may leave out arguments",
+      () =>
+        Effect.gen(function* () {
+          const session = yield* openSession()
+          // The protocol allows string ids, and Effect 4's codec answers them with the same id.
+          const stringId = yield* postMcp({ ...listTools, id: "abc" }, inSession(session))
+          expect(stringId.status).toBe(200)
+          expect(stringId.body).toMatchObject({ jsonrpc: "2.0", id: "abc", result: { tools: expect.any(Array) } })
+          const fractionalId = yield* postMcp({ ...listTools, id: 1.5 }, inSession(session))
+          expect(fractionalId.status).toBe(400)
+          expect(fractionalId.body).toMatchObject({
+            error: "invalid_request",
+            issues: [expect.stringMatching(/^id: /)]
+          })
+          const malformed = yield* postMcp("{not json", inSession(session))
+          expect(malformed).toMatchObject({ status: 400, body: { error: "malformed_json" } })
 
-        const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_capabilities" } }
-        const answered = yield* postMcp(call, inSession(session))
-        expect(answered.status).toBe(200)
-        expect(answered.body).toMatchObject({ id: 3, result: { structuredContent: { ok: true } } })
-        expect(answered.body.result.isError).toBeFalsy()
-      })
+          const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_capabilities" } }
+          const answered = yield* postMcp(call, inSession(session))
+          expect(answered.status).toBe(200)
+          expect(answered.body).toMatchObject({ id: 3, result: { structuredContent: { ok: true } } })
+          expect(answered.body.result.isError).toBeFalsy()
+        })
     )
   })
 })
