@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Layer, Result, Schema } from "effect"
+import { Effect, Layer, Result, Schema } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { type OptionClaims, SignedOption } from "../src/Domain/BookingOption.js"
 import { claimsOf, OptionSigner } from "../src/OptionSigner.js"
@@ -23,17 +23,93 @@ const signerWith = (keys: string) => Effect.provide(OptionSigner, signerLayer(ke
 
 const tokenChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."
 
-const withoutSignerFields = ({ nonce: _nonce, expiresAt: _expiresAt, ...claims }: SignedOption): OptionClaims => claims
+/**
+ * Any claims the schema accepts, written for fast-check: Effect 4's Arbitrary is its own, no longer
+ * fast-check's, and finds no SignedOption through the schema's checks. The bounds are the schema's.
+ */
+const claim = fc.string({ minLength: 0, maxLength: 256 })
+const sek = fc.nat({ max: 100_000_000 })
+const epochMillis = fc.integer({ min: 1, max: 8_640_000_000_000_000 })
+const postcode = fc.integer({ min: 10000, max: 99999 })
+const anyClaims: fc.Arbitrary<OptionClaims> = fc
+  .record(
+    {
+      providerId: claim,
+      serviceId: claim,
+      verticalId: fc.constantFrom("vvs", "electrician", "moving", "cleaning"),
+      jobTypeId: claim,
+      amountSek: sek,
+      pricingModel: claim,
+      priceType: claim,
+      unitPriceSek: sek,
+      unit: claim,
+      quantity: fc.double({ min: 0, max: 1e9, noNaN: true, noDefaultInfinity: true }),
+      slotStart: epochMillis,
+      length: fc.integer({ min: 1, max: 86_400_000 }),
+      termsVersion: claim,
+      originPostcode: postcode,
+      destinationPostcode: postcode,
+      timeZone: claim
+    },
+    {
+      requiredKeys: [
+        "providerId",
+        "serviceId",
+        "verticalId",
+        "jobTypeId",
+        "amountSek",
+        "pricingModel",
+        "priceType",
+        "slotStart",
+        "length",
+        "termsVersion",
+        "originPostcode"
+      ]
+    }
+  )
+  .filter((claims) => claims.slotStart + claims.length <= 8_640_000_000_000_000)
+  .map(({ length, ...claims }) => ({ ...claims, slotEnd: claims.slotStart + length }) as unknown as OptionClaims)
 
-/** Claims from the schema itself, and a `now` at or after 1970 but before the slot starts, so the option is live. */
-const anyOffer = fc
+/** A whole signed option: the claims with an expiry and a nonce. */
+const anySigned: fc.Arbitrary<SignedOption> = fc
   .record({
-    claims: Arbitrary.make(SignedOption)
-      .map(withoutSignerFields)
-      .filter((claims) => claims.slotStart > 0),
-    lead: fc.integer({ min: 1, max: 30 * 24 * 3_600_000 })
+    claims: anyClaims,
+    expiresAt: fc.integer({ min: 0, max: 8_640_000_000_000_000 }),
+    nonce: fc.stringMatching(/^[A-Za-z0-9_-]{16}$/)
   })
+  .map(({ claims, expiresAt, nonce }) => ({ ...claims, expiresAt, nonce }) as SignedOption)
+
+/** Claims, and a `now` at or after 1970 but before the slot starts, so the option is live. */
+const anyOffer = fc
+  .record({ claims: anyClaims, lead: fc.integer({ min: 1, max: 30 * 24 * 3_600_000 }) })
   .map(({ claims, lead }) => ({ claims, now: new Date(Math.max(0, claims.slotStart - lead)) }))
+
+/**
+ * Effect 3's `it.effect.prop`, on fast-check itself (Effect 4's takes its own Arbitrary or a
+ * Schema): each run is an Effect run with the test's services.
+ */
+const effectProp = <A extends Record<string, unknown>, R>(
+  test: { readonly effect: (name: string, self: () => Effect.Effect<void, unknown, any>, timeout?: number) => void },
+  name: string,
+  arbitraries: { readonly [K in keyof A]: fc.Arbitrary<A[K]> },
+  body: (value: A) => Effect.Effect<void, unknown, R>,
+  settings: typeof options
+) =>
+  test.effect(
+    name,
+    () =>
+      Effect.flatMap(Effect.context<R>(), (context) =>
+        Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(fc.record(arbitraries) as fc.Arbitrary<A>, (value) =>
+              Effect.runPromiseWith(context)(body(value))
+            ),
+            settings.fastCheck
+          )
+        )
+      ),
+    settings.timeout
+  )
 
 const expectInvalid = (verification: Effect.Effect<unknown, { readonly _tag: string }>) =>
   Effect.map(Effect.flip(verification), (error) => expect(error._tag).toBe("option_invalid"))
@@ -49,7 +125,8 @@ const K1 = "k1:first-key-secret-0123456789-abcdefghij"
 
 describe("OptionSigner laws", () => {
   it.layer(signerLayer(K1))((it) => {
-    it.effect.prop(
+    effectProp(
+      it,
       "sign then verify returns the same claims for any option",
       { offer: anyOffer },
       ({ offer }) =>
@@ -65,7 +142,8 @@ describe("OptionSigner laws", () => {
       options
     )
 
-    it.effect.prop(
+    effectProp(
+      it,
       "changing any single character of a token makes it fail verification",
       {
         offer: anyOffer,
@@ -88,7 +166,8 @@ describe("OptionSigner laws", () => {
       options
     )
 
-    it.effect.prop(
+    effectProp(
+      it,
       "flipping any bit of the decoded payload or tag fails",
       { offer: anyOffer, part: fc.constantFrom(2, 3), bit: fc.nat() },
       ({ offer, part, bit }) =>
@@ -103,7 +182,8 @@ describe("OptionSigner laws", () => {
       options
     )
 
-    it.effect.prop(
+    effectProp(
+      it,
       "truncating or extending a token fails",
       {
         offer: anyOffer,
@@ -129,7 +209,8 @@ describe("OptionSigner laws", () => {
     )
   })
 
-  it.effect.prop(
+  effectProp(
+    it,
     "a token signed by an unknown key fails",
     {
       offer: anyOffer,
@@ -154,34 +235,32 @@ describe("OptionSigner laws", () => {
 
 describe("a verified payload's claims", () => {
   const { parameters: claimsRuns } = propSettings("payload claims", { quick: 1000, deep: 20_000 }, 0.2)
-  const decode = Schema.decodeUnknownResult(Schema.parseJson(SignedOption))
+  const decode = Schema.decodeUnknownResult(Schema.fromJsonString(SignedOption))
   const payloads = fc.oneof(
-    Arbitrary.make(SignedOption).map((option) => JSON.stringify(option)),
+    anySigned.map((option) => JSON.stringify(option)),
     fc
-      .record({ option: Arbitrary.make(SignedOption), extra: fc.dictionary(fc.string(), fc.jsonValue()) })
+      .record({ option: anySigned, extra: fc.dictionary(fc.string(), fc.jsonValue()) })
       .map(({ option, extra }) => JSON.stringify({ ...extra, ...option })),
-    fc
-      .record({ option: Arbitrary.make(SignedOption), key: fc.nat(), value: fc.jsonValue() })
-      .map(({ option, key, value }) => {
-        const keys = Object.keys(option)
-        return JSON.stringify({ ...option, [keys[key % keys.length]!]: value })
-      }),
+    fc.record({ option: anySigned, key: fc.nat(), value: fc.jsonValue() }).map(({ option, key, value }) => {
+      const keys = Object.keys(option)
+      return JSON.stringify({ ...option, [keys[key % keys.length]!]: value })
+    }),
     fc.json(),
     fc.string()
   )
 
-  it.prop(
-    "are what decoding the JSON with the schema gives, or none where decoding fails",
-    [payloads],
-    ([json]) => {
-      const decoded = decode(json)
-      const claims = claimsOf(json)
-      if (Result.isFailure(decoded)) expect(claims).toBeUndefined()
-      else {
-        expect(claims).toEqual(decoded.success)
-        expect(Object.keys(claims!)).toEqual(Object.keys(decoded.success))
-      }
-    },
-    { fastCheck: claimsRuns }
-  )
+  it("are what decoding the JSON with the schema gives, or none where decoding fails", () => {
+    fc.assert(
+      fc.property(payloads, (json) => {
+        const decoded = decode(json)
+        const claims = claimsOf(json)
+        if (Result.isFailure(decoded)) expect(claims).toBeUndefined()
+        else {
+          expect(claims).toEqual(decoded.success)
+          expect(Object.keys(claims!)).toEqual(Object.keys(decoded.success))
+        }
+      }),
+      claimsRuns
+    )
+  })
 })
