@@ -223,7 +223,8 @@ describe("Supply.importFile", () => {
         })
       )
 
-      describe("an invalid file", () => {
+      // An invalid file. A block, not a describe: @effect/vitest 4 releases it.layer's layer when its own tests are done, before a nested describe's run.
+      {
         const valid = { providers: [provider("invalid-a"), provider("invalid-b")] }
 
         /** The valid file with three problems the schema finds, three only the catalog finds, or all six. */
@@ -335,7 +336,7 @@ describe("Supply.importFile", () => {
             expect(error._tag === "InvalidSupply" ? error.problems : []).toEqual([expect.stringMatching(path)])
           })
         )
-      })
+      }
     })
   })
 })
