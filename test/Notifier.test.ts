@@ -32,8 +32,17 @@ const notifierWith = (env: Record<string, string>) =>
 const noDispatcher = { NOTIFY_POLL_MS: "600000" }
 const smtpAt = (port: number) => ({ SMTP_URL: `smtp://127.0.0.1:${port}` })
 
+/**
+ * The test clock is brought to now before the database is built: @effect/sql-pg 4's pool keeps its
+ * timers on the fiber's clock, and moving a test clock from 1970 to a test's date afterwards would
+ * replay 56 years of them. Under `it.live` the clock is the real one and is left alone.
+ */
+const clockToNow = Effect.clockWith((clock) =>
+  "setTime" in clock ? TestClock.setTime(Date.now()) : Effect.void
+)
+
 const withDatabase = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | Scope.Scope>) =>
-  effect.pipe(Effect.scoped, Effect.provide(TestDatabaseLive))
+  Effect.andThen(clockToNow, effect.pipe(Effect.scoped, Effect.provide(TestDatabaseLive)))
 
 const confirmation = bookingConfirmation({
   bookingId: "0b6c3d4e-1f2a-4b5c-8d9e-0a1b2c3d4e5f",
