@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Effect, Layer, Redacted } from "effect"
+import { Clock, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { inject } from "vitest"
 import { pgClientLayer } from "../../src/Database.js"
@@ -33,7 +33,11 @@ export const freshDatabaseUrl = makeDatabase()
 /** Runs SQL as the server's superuser on its maintenance database. */
 export const adminSql = admin
 
-/** SqlClient on this test file's own database. */
+/**
+ * SqlClient on this test file's own database. Its pool runs on the real clock: @effect/sql-pg 4
+ * keeps the pool's timers on the clock it was built with, and a test moving a TestClock from 1970
+ * to its own date would otherwise replay decades of them.
+ */
 export const TestDatabaseLive = Layer.unwrap(
   Effect.map(freshDatabaseUrl, ({ url }) => pgClientLayer(Redacted.make(url)))
-).pipe(Layer.orDie)
+).pipe(Layer.orDie, Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue())))
