@@ -204,8 +204,9 @@ describe("DirectQuery", () => {
           yield* Deferred.await(holding)
           return yield* Effect.flip(direct(sql`SELECT ${1}::int AS one`))
         }).pipe(
-          Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1, connectTimeoutMs: 300 })),
-          Effect.scoped
+          // The holding fibre ends before the pool closes: @effect/sql-pg 4's pool waits for its connections.
+          Effect.scoped,
+          Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1, connectTimeoutMs: 300 }))
         )
         expect(starved.message).toBe("Failed to acquire connection")
         expect(writeOutcome(starved)._tag).toBe("NotWritten")
