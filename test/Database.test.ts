@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Fiber, Layer, Redacted } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { SqlError } from "effect/sql/SqlError"
 import { DirectQuery, migrate, migrationsDirectory, pgClientLayer } from "../src/Database.js"
@@ -282,9 +282,13 @@ describe("a database that stops answering", () => {
               yield* sql`INSERT INTO outage_probe VALUES (2)`
             })
           )
-          .pipe(Effect.flip, Effect.forkChild)
+          .pipe(Effect.exit, Effect.forkChild)
         const waiting = yield* sql`SELECT 1`.pipe(Effect.flip, Effect.forkChild)
-        const [statement, acquire] = [yield* Fiber.join(stuck), yield* Fiber.join(waiting)]
+        const [exit, acquire] = [yield* Fiber.join(stuck), yield* Fiber.join(waiting)]
+        // Effect 4's withTransaction turns the failed ROLLBACK on the dead connection into a defect,
+        // and a cause with a defect makes its typed failure a defect too: the statement's error comes first.
+        const first = Exit.isFailure(exit) ? exit.cause.reasons[0] : undefined
+        const statement = first?._tag === "Fail" ? first.error : first?._tag === "Die" ? first.defect : undefined
         expect(statement).toBeInstanceOf(SqlError)
         expect(String((statement as SqlError).reason.cause)).toContain("Query read timeout")
         // Waiting behind the stuck transaction, it gets a new connection once that one is given up,
