@@ -88,10 +88,15 @@ const pathIssues = (routes: ReadonlyArray<Route>) => (path: string) => {
 
 const tooLarge = () => new PayloadTooLarge({ issues: [`body: must be at most ${maxBodyBytes} bytes`] })
 
+/** How much of a body past `maxBodyBytes` is read and discarded so the connection stays usable. */
+const maxDiscardBytes = maxBodyBytes
+
 /**
- * The body up to `maxBodyBytes`, however it is framed. Past the limit it stops listening but does
- * not destroy the stream: Node discards the rest of the body, and the client reads a 413 where a
- * destroyed socket would have given it a connection reset.
+ * The body up to `maxBodyBytes`, however it is framed. Past the limit it reads on and discards up
+ * to `maxDiscardBytes` more before answering: @effect/platform-node 4 drains at most 256 KiB of an
+ * unread body after the response and closes the connection past that, where Node (and Effect 3)
+ * drained it all. A longer body still gets its 413, then the connection is closed. The stream is
+ * never destroyed: the client reads a 413 where a destroyed socket would have reset it.
  */
 const readBody = (source: IncomingMessage) =>
   Effect.callback<Buffer, PayloadTooLarge>((resume) => {
@@ -104,14 +109,15 @@ const readBody = (source: IncomingMessage) =>
     }
     const onData = (chunk: Buffer) => {
       bytes += chunk.length
-      if (bytes > maxBodyBytes) {
+      if (bytes <= maxBodyBytes) chunks.push(chunk)
+      else if (bytes > maxBodyBytes + maxDiscardBytes) {
         stop()
         resume(Effect.fail(tooLarge()))
-      } else chunks.push(chunk)
+      } else chunks.length = 0
     }
     const onEnd = () => {
       stop()
-      resume(Effect.succeed(Buffer.concat(chunks)))
+      resume(bytes > maxBodyBytes ? Effect.fail(tooLarge()) : Effect.succeed(Buffer.concat(chunks)))
     }
     // The client went away mid-body: nobody is left to answer.
     const onAbort = () => {
