@@ -1,12 +1,16 @@
 import { randomBytes } from "node:crypto"
-import { Clock, Effect, Layer, Redacted } from "effect"
+import { Clock, Effect, Layer, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { inject } from "vitest"
 import { pgClientLayer } from "../../src/Database.js"
 import { databaseUrlFor } from "./databaseUrl.js"
 
+/** The harness's own statements make no spans: tests that watch the tracer see only the server's. */
 const admin = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
-  Effect.provide(effect, pgClientLayer(Redacted.make(inject("databaseUrl")), { maxConnections: 1 })).pipe(Effect.scoped)
+  Effect.provide(effect, pgClientLayer(Redacted.make(inject("databaseUrl")), { maxConnections: 1 })).pipe(
+    Effect.scoped,
+    Effect.provideService(References.TracerEnabled, false)
+  )
 
 /**
  * A fresh database, dropped when the scope closes: a clone of the migrated template, or
