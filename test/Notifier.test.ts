@@ -37,9 +37,7 @@ const smtpAt = (port: number) => ({ SMTP_URL: `smtp://127.0.0.1:${port}` })
  * timers on the fiber's clock, and moving a test clock from 1970 to a test's date afterwards would
  * replay 56 years of them. Under `it.live` the clock is the real one and is left alone.
  */
-const clockToNow = Effect.clockWith((clock) =>
-  "setTime" in clock ? TestClock.setTime(Date.now()) : Effect.void
-)
+const clockToNow = Effect.clockWith((clock) => ("setTime" in clock ? TestClock.setTime(Date.now()) : Effect.void))
 
 const withDatabase = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | Scope.Scope>) =>
   Effect.andThen(clockToNow, effect.pipe(Effect.scoped, Effect.provide(TestDatabaseLive)))
