@@ -8,6 +8,7 @@ import {
   BookingConfirmationResponse,
   BookingStatusResponse,
   BookingUnavailable,
+  OptionAlreadyBooked,
   PriceChanged,
   ProviderUnavailable,
   SlotTaken,
@@ -32,6 +33,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       .addError(errorBody(TermsChanged))
       .addError(errorBody(ProviderUnavailable))
       .addError(errorBody(SlotTaken))
+      .addError(errorBody(OptionAlreadyBooked))
       .addError(errorBody(IdempotencyKeyReused))
       .addError(errorBody(RateLimited))
       .addError(errorBody(BookingUnavailable))

@@ -142,3 +142,6 @@ export const TimeZoneInput = text(2, 80).pipe(
     arbitrary: () => (fc) => fc.constantFrom(providerTimeZone, "Europe/London", "America/New_York", "UTC")
   })
 )
+
+/** A free-text field as a retry that retypes it would: case kept, spacing collapsed. */
+export const sameText = (text: string) => text.trim().replace(/\s+/g, " ")

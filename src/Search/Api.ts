@@ -6,6 +6,7 @@ import {
   DatabaseUnavailable,
   errorBody,
   RateLimited,
+  Unauthorized,
   UnsupportedJobType,
   UnsupportedVertical
 } from "../Domain/Errors.js"
@@ -18,6 +19,7 @@ export class SearchApi extends HttpApiGroup.make("search")
       .addSuccess(BookingSearchResponse)
       .addError(errorBody(UnsupportedVertical))
       .addError(errorBody(UnsupportedJobType))
+      .addError(errorBody(Unauthorized))
       .addError(errorBody(RateLimited))
       .addError(errorBody(SigningNotConfigured))
       .addError(errorBody(DatabaseUnavailable))

@@ -1,8 +1,10 @@
 import { transcode } from "node:buffer"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Layer } from "effect"
 import { Api } from "../Api.js"
+import { Authenticator } from "../Auth.js"
 import { RateLimiter } from "../RateLimiter.js"
 import { BookingSearch } from "./Search.js"
 
@@ -19,14 +21,19 @@ export const SearchLive = HttpApiBuilder.group(Api, "search", (handlers) =>
   Effect.gen(function* () {
     const search = yield* BookingSearch
     const limiter = yield* RateLimiter
+    const authenticator = yield* Authenticator
     return handlers.handle("search", ({ payload }) =>
       limiter.byClient("search").pipe(
-        Effect.zipRight(Clock.currentTimeMillis),
-        Effect.flatMap((now) => search.search(payload, new Date(now))),
+        Effect.zipRight(HttpServerRequest.HttpServerRequest),
+        // A token is optional: a sandbox partner's search also sees what its sandbox booked.
+        Effect.flatMap((request) => authenticator.optionalCaller(request.headers)),
+        Effect.flatMap((partner) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) => search.search(payload, new Date(now), partner))
+        ),
         // The body is built typed as the response schema; stringifying it directly skips a
         // second walk through the schema on the hottest endpoint.
         Effect.map((body) => HttpServerResponse.uint8Array(jsonUtf8(body), { contentType: "application/json" }))
       )
     )
   })
-).pipe(Layer.provide([BookingSearch.Default, RateLimiter.Default]))
+).pipe(Layer.provide([BookingSearch.Default, RateLimiter.Default, Authenticator.Default]))

@@ -30,8 +30,9 @@ const seller = provider("idem-provider", 2290)
 
 /**
  * Each key's requests book slots in the key's own four hours, so requests of different keys never
- * compete for time: only the key decides. Two requests of one key always differ (a fresh token
- * at least), the same request is sent again by repeating its index.
+ * compete for time: only the key decides. Two requests of one key are the same request when they
+ * book the same slot for the same customer (each has its own freshly signed option); the same
+ * body is sent again by repeating its index.
  */
 const anyPlan = fc
   .array(
@@ -59,6 +60,8 @@ type Plan = typeof anyPlan extends fc.Arbitrary<infer A> ? A : never
 interface Prepared {
   readonly key: number
   readonly request: number
+  /** The slot and customer: what makes two of a key's requests the same booking request. */
+  readonly what: string
   readonly slot: Slot
   readonly body: BookingConfirmationRequest
 }
@@ -72,7 +75,11 @@ const prepare = (plan: Plan) =>
       Effect.forEach(k.requests, (r) => {
         const { day, fromStep } = regionOf(key)
         const slot = slotAt(day, fromStep + r.startStep, r.durationSteps)
-        return Effect.map(optionRequest(seller, slot, `idem-key-${key}`, r.customer), (body) => ({ slot, body }))
+        return Effect.map(optionRequest(seller, slot, `idem-key-${key}`, r.customer), (body) => ({
+          slot,
+          body,
+          what: `${slot.start}-${slot.end}-${r.customer}`
+        }))
       })
     )
     return plan.order.map(({ key, request }): Prepared => ({ key, request, ...bodies[key]![request]! }))
@@ -132,11 +139,15 @@ layer(PropLayer({ maxConnections: 8 }), { excludeTestServices: true })("Bookings
                 if (winner === undefined) {
                   expect(outcome, report).toMatchObject({ _tag: "Confirmed", status: 201, replay: false })
                   if (outcome._tag === "Confirmed") winners.set(s.key, { sent: s, bookingId: outcome.booking.id })
-                } else if (winner.sent.request === s.request) {
+                } else if (winner.sent.what === s.what) {
                   expect(outcome, report).toMatchObject({ _tag: "Confirmed", status: 200, replay: true })
                   if (outcome._tag === "Confirmed") expect(outcome.booking.id, report).toBe(winner.bookingId)
                 } else {
-                  expect(outcome, report).toMatchObject({ _tag: "Rejected", code: "idempotency_key_reused" })
+                  expect(outcome, report).toMatchObject({
+                    _tag: "Rejected",
+                    code: "idempotency_key_reused",
+                    bookingId: winner.bookingId
+                  })
                 }
               }
               await expectOneBookingPerKey(run, winners, trace(sent, outcomes))
@@ -178,15 +189,17 @@ layer(PropLayer({ maxConnections: 8 }), { excludeTestServices: true })("Bookings
                 for (const { s, outcome } of tried) {
                   if (outcome === first.outcome) continue
                   if (outcome._tag === "Confirmed") {
-                    expect(s.request, report).toBe(first.s.request)
+                    expect(s.what, report).toBe(first.s.what)
                     expect(outcome, report).toMatchObject({ status: 200, replay: true })
                     expect(outcome.booking.id, report).toBe(bookingId)
                   } else {
-                    // The same request under the key always replays; only a different one is refused.
-                    expect(s.request, `${report}\n${describeOutcome(outcome)}`).not.toBe(first.s.request)
-                    expect(outcome._tag === "Rejected" ? outcome.code : describeOutcome(outcome), report).toBe(
-                      "idempotency_key_reused"
-                    )
+                    // The same request under the key always replays; only a different one is refused, naming the booking.
+                    expect(s.what, `${report}\n${describeOutcome(outcome)}`).not.toBe(first.s.what)
+                    expect(outcome, report).toMatchObject({
+                      _tag: "Rejected",
+                      code: "idempotency_key_reused",
+                      bookingId
+                    })
                   }
                 }
               }
