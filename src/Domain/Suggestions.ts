@@ -56,14 +56,17 @@ export const similarity = (a: string, b: string) => {
   return total === 0 ? 0 : (2 * shared) / total
 }
 
-/** A word the caller used stands for one of ours: the same, or the same stem (elektrisk ~ elektriker). */
+/**
+ * A word the caller used stands for one of ours: the same, or the same stem (elektrisk ~
+ * elektriker), the shared start being most of the longer word, so a compound is not its first part
+ * (flyttstädning is not flytt).
+ */
 const sameWord = (said: string, ours: string) => {
   if (said === ours) return true
   const shorter = Math.min(said.length, ours.length)
-  if (shorter < 4) return false
   let common = 0
   while (common < shorter && said[common] === ours[common]) common++
-  return common >= 5 && common >= 0.7 * shorter
+  return common >= 5 && common >= 0.7 * Math.max(said.length, ours.length)
 }
 
 const isWordOf = (said: string, words: ReadonlyArray<string>) => words.some((word) => sameWord(said, normalWords(word)))

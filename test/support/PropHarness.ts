@@ -235,8 +235,13 @@ export type Outcome =
   | { readonly _tag: "Defect"; readonly cause: string }
 
 /** What a partner would see of one confirm, with a defect kept as a value so a property can name it. */
-export const confirm = (request: BookingConfirmationRequest, now: Date = searchedAt, who = partner) =>
-  Effect.flatMap(Bookings, (bookings) => Effect.exit(bookings.confirm(request, undefined, who, now))).pipe(
+export const confirm = (
+  request: BookingConfirmationRequest,
+  now: Date = searchedAt,
+  who = partner,
+  headerKey: string | undefined = undefined
+) =>
+  Effect.flatMap(Bookings, (bookings) => Effect.exit(bookings.confirm(request, headerKey, who, now))).pipe(
     Effect.map((exit): Outcome => {
       if (Exit.isSuccess(exit)) {
         const { status, body } = exit.value
