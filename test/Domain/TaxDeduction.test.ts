@@ -15,6 +15,7 @@ import {
   ruleInForce,
   stockholmDate
 } from "../../src/Domain/TaxDeductionRules.js"
+import { graphOf } from "../support/ImportGraph.js"
 
 const fixed: PriceFacts = { amountSek: 1990, pricingModel: "flat", priceType: "avg_fixed" }
 const starting: PriceFacts = { amountSek: 2495, pricingModel: "starting_price", priceType: "starting_price" }
@@ -250,5 +251,12 @@ describe("no personal identity number", () => {
       const source = readFileSync(new URL(`../../src/Domain/${file}`, import.meta.url), "utf8")
       expect(source, file).not.toMatch(named)
     }
+  })
+})
+
+describe("the modules' imports", () => {
+  it("load no package at all: plain TypeScript, whichever Effect the project is on", () => {
+    for (const file of ["TaxDeduction.ts", "TaxDeductionRules.ts", "TaxDeductionSupply.ts"])
+      expect(graphOf(`src/Domain/${file}`).external, file).toEqual([])
   })
 })
