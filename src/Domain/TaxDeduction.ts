@@ -332,12 +332,21 @@ export const taxDeduction = (
   }
 }
 
-const quantityNote = (d: TaxDeduction) =>
-  d.price_kind === "starting"
-    ? " Every figure is a from-figure: the provider sets the final price, and the deduction on it, on site; never say either as exact."
-    : d.price_kind === "unit"
-      ? " The figures are for the stated quantity; another quantity gives other figures, so search again rather than scale them."
-      : ""
+const quantityNote = (d: TaxDeduction) => {
+  const deduction = d.kind !== "none"
+  switch (d.price_kind) {
+    case "starting":
+      return deduction
+        ? " Every figure is a from-figure: the provider sets the final price, and the deduction on it, on site; never say either as exact."
+        : ' It is a starting price: say "from" and that the provider sets the final price on site.'
+    case "unit":
+      return deduction
+        ? " The figures are for the stated quantity; another quantity gives other figures, so search again rather than scale them."
+        : " It covers the stated quantity; another quantity gives another price, so search again rather than scale it."
+    case "fixed":
+      return ""
+  }
+}
 
 /**
  * The assistant's instruction (English, for `safe_next_step`) on how to say a price and its
@@ -346,7 +355,7 @@ const quantityNote = (d: TaxDeduction) =>
 export const deductionStep = (d: TaxDeduction): string => {
   if (d.kind === "none")
     return d.reason === "not_claimed"
-      ? `This service claims no RUT or ROT deduction: say the price as the full price and do not mention or promise a deduction.${quantityNote(d)}`
+      ? `This service claims no RUT or ROT deduction: say the price as it stands, with no deduction, and do not mention or promise one.${quantityNote(d)}`
       : `No RUT or ROT rules are known for this date: say the price without a deduction and let the provider answer questions about one.${quantityNote(d)}`
   const name = names[d.kind]
   return `This price is set with the ${name} deduction in mind. Say both figures and the condition, in the user's language: "${d.conditions_en}" Never give the after-deduction figure alone or as certain: it holds only if the user is eligible and has room under this year's cap, and the provider deducts it on the invoice.${quantityNote(d)} Do not ask for, store or pass on any identity number: the provider collects the identity details it needs.`

@@ -170,7 +170,15 @@ describe("taxDeduction", () => {
         "The price (SEK 1,990) stands without a deduction: the provider claims no RUT or ROT deduction for this service."
     })
     expect(deductionStep(result)).toContain("claims no RUT or ROT deduction")
-    expect(deductionStep(result)).toContain("do not mention or promise a deduction")
+    expect(deductionStep(result)).toContain("do not mention or promise one")
+  })
+
+  it("words a no-deduction step by price kind, never with a deduction in it", () => {
+    const from = deductionStep(taxDeduction(starting, { kind: "none" }, march2026))
+    expect(from).toContain('say "from"')
+    expect(from).not.toMatch(/the deduction on it|figures/)
+    const unit = deductionStep(taxDeduction(perSqm, { kind: "none" }, march2026))
+    expect(unit).toContain("It covers the stated quantity")
   })
 
   it("gives no figures for a date the rules table does not cover", () => {
