@@ -29,7 +29,7 @@ export interface AttemptResult {
 }
 
 export const defaultTimeoutMs = 10_000
-/** Enough to say why a receiver refused; a receiver cannot make an attempt hold more memory than this. */
+/** Enough to say why a receiver refused; whatever a receiver sends, no more of it is kept or waited for. */
 export const maxResponseBytes = 4 * 1024
 const maxQuotedChars = 200
 
