@@ -42,48 +42,45 @@ const limitSteps = (iterator: ICAL.RecurIterator, budget: number) => {
   iterator.next_year = guard(iterator.next_year.bind(iterator)) as () => 0 | 1
 }
 
-const plainWeekday = /^(MO|TU|WE|TH|FR|SA|SU)$/
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
 const daysSinceEpoch = (time: ICAL.Time) => Date.UTC(time.year, time.month - 1, time.day) / day
 
 /**
- * The whole number of days by which the rule's start can move without changing which
- * instances it makes from there on, or undefined when there is none. Daily and weekly rules
- * without COUNT repeat every INTERVAL days or weeks (every multiple of 7 days, too, when BYDAY
- * picks weekdays); COUNT counts from the first instance, and the other BY parts tie the rule to
- * months and years.
- */
-const periodInDays = (rule: ICAL.Recur): number | undefined => {
-  const parts = rule.parts
-  const tied = ["BYSETPOS", "BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYHOUR", "BYMINUTE", "BYSECOND"]
-  if (rule.count || tied.some((part) => part in parts)) return undefined
-  if (parts.BYDAY && !parts.BYDAY.every((weekday: string) => plainWeekday.test(weekday))) return undefined
-  const interval = rule.interval || 1
-  if (rule.freq === "WEEKLY") return 7 * interval
-  if (rule.freq !== "DAILY") return undefined
-  return parts.BYDAY ? (7 * interval) / gcd(7, interval) : interval
-}
-
-/**
- * A start that skips whole periods up to a day or two before `from`: ical.js walks a rule
- * instance by instance from its start (~60 µs each), so a daily event begun years ago would
- * cost a second and the instance limit before it reached this week.
+ * A later start for the rule that makes the same instances from `from` on: ical.js walks a rule
+ * instance by instance from its start (60 µs to 4 ms each), so a series begun years ago would
+ * cost seconds and the instance limit before it reached this week. Without COUNT, a daily,
+ * weekly or monthly rule repeats every INTERVAL days, weeks or months: its BY parts pick days
+ * within each period or filter by the calendar, so moving the start by whole periods changes
+ * nothing after the new start. The new start itself (which ical.js may make an instance when
+ * the rule does not) lands at least a day before `from`, where the caller drops it. A monthly
+ * start after the 28th stays, since a shorter month would move it into the next one.
  */
 const skipAhead = (rule: ICAL.Recur, start: ICAL.Time, from: number): ICAL.Time => {
-  const period = periodInDays(rule)
-  if (period === undefined) return start
-  const periods = Math.floor((Math.floor(from / day) - 2 - daysSinceEpoch(start)) / period)
-  if (periods <= 0) return start
+  if (rule.count) return start
+  const interval = rule.interval || 1
+  const lastDay = Math.floor(from / day) - 2
   const moved = start.clone()
-  moved.adjust(periods * period, 0, 0, 0)
+  if (rule.freq === "DAILY" || rule.freq === "WEEKLY") {
+    const period = rule.freq === "DAILY" ? interval : 7 * interval
+    const periods = Math.floor((lastDay - daysSinceEpoch(start)) / period)
+    if (periods <= 0) return start
+    moved.adjust(periods * period, 0, 0, 0)
+    return moved
+  }
+  if (rule.freq !== "MONTHLY" || start.day > 28) return start
+  const last = new Date(lastDay * day)
+  const months =
+    12 * (last.getUTCFullYear() - start.year) +
+    last.getUTCMonth() +
+    1 -
+    start.month -
+    (last.getUTCDate() < start.day ? 1 : 0)
+  const periods = Math.floor(months / interval)
+  if (periods <= 0) return start
+  const month = 12 * start.year + start.month - 1 + periods * interval
+  moved.year = Math.floor(month / 12)
+  moved.month = (month % 12) + 1
   return moved
 }
-
-const weekdayOf = (time: ICAL.Time) => ICAL.Recur.numericDayToIcalDay(time.dayOfWeek())
-
-/** ical.js makes a daily rule's start an instance even when BYDAY rules its weekday out. */
-const madeByRule = (rule: ICAL.Recur, start: ICAL.Time) =>
-  !rule.parts.BYDAY || rule.parts.BYDAY.includes(weekdayOf(start))
 
 const dateKey = (time: ICAL.Time) => `${time.year}-${time.month}-${time.day}`
 
@@ -112,7 +109,7 @@ export const occurrenceStarts = (
   for (const rule of rules) {
     const first = skipAhead(rule, start, window.from)
     const iterator = rule.iterator(first)
-    limitSteps(iterator, 20_000 + 50 * maxInstances)
+    limitSteps(iterator, 1_000 + 8 * maxInstances)
     try {
       for (let walked = 0, next = iterator.next(); next; next = iterator.next()) {
         if (instantOf(next) >= window.until) break
@@ -120,7 +117,6 @@ export const occurrenceStarts = (
           truncated = true
           break
         }
-        if (first !== start && next.compare(first) === 0 && !madeByRule(rule, first)) continue
         starts.push(next.clone())
       }
     } catch (error) {
