@@ -34,6 +34,9 @@ export const defaultRefreshIntervalSeconds = 900
  */
 const textOf = (text: string) => text.replace(/\r\n?/g, "\n").replace(/[^\P{Cc}\t\n]/gu, "")
 
+/** An empty description or location is none: no property rather than an empty one. */
+const optionalText = (text: string | undefined) => textOf(text ?? "") || null
+
 /** TEXT escaping (RFC 5545 3.3.11), for the values ical-generator writes as given: UID, NAME, PRODID. */
 const escapedText = (text: string) =>
   textOf(text)
@@ -82,8 +85,8 @@ export const calendarFeed = (input: CalendarFeedInput): string => {
       start: event.start,
       end: event.end,
       summary: textOf(event.summary),
-      description: event.description === undefined ? null : textOf(event.description),
-      location: event.location === undefined ? null : textOf(event.location),
+      description: optionalText(event.description),
+      location: optionalText(event.location),
       status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
       // A calendar that ignores STATUS still shows a cancelled booking as free time.
       transparency: cancelled ? ICalEventTransparency.TRANSPARENT : ICalEventTransparency.OPAQUE
