@@ -111,6 +111,20 @@ export const busyTimes = (
   window: { readonly start: Date; readonly end: Date },
   options: BusyTimesOptions = {}
 ): BusyTimes => {
+  try {
+    return read(icsText, window, options)
+  } catch (error) {
+    // Each event's errors are caught and counted where it is read; this is for what ical.js may still throw.
+    const reason = error instanceof Error ? error.message : String(error)
+    return failure(`the calendar could not be read (${reason.slice(0, 80)})`)
+  }
+}
+
+const read = (
+  icsText: string,
+  window: { readonly start: Date; readonly end: Date },
+  options: BusyTimesOptions
+): BusyTimes => {
   const limits = { ...busyTimesDefaults, ...options }
   const windowStart = window.start.getTime()
   const windowEnd = window.end.getTime()

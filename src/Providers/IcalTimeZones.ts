@@ -3,7 +3,7 @@ import { tzlib_get_ical_block, tzlib_get_timezones } from "timezones-ical-librar
 import { findIana } from "windows-iana"
 
 /** Where the providers work: floating times, all-day dates and unknown zones are read as this zone's clock. */
-export const homeZone = "Europe/Stockholm"
+const homeZone = "Europe/Stockholm"
 
 const knownIanaZones: ReadonlySet<string> = new Set(tzlib_get_timezones() as ReadonlyArray<string>)
 
