@@ -304,6 +304,32 @@ const exercise = async (base: string): Promise<Array<Answer>> => {
     headers: { ...json, authorization: `Bearer ${sandboxToken}` },
     body: send(confirmBody(second.booking_option_id, second.terms.version, "snap-k3"))
   })
+  await call("confirm: slot taken by someone else", "POST", confirmPath, {
+    headers: auth,
+    body: send({
+      ...confirmBody(first.booking_option_id, first.terms.version, "snap-k4"),
+      customer: { name: "Bertil Holm", phone: "+46 70 555 12 12", email: "bertil.holm@example.se" }
+    })
+  })
+  await call("confirm: retry with new stamps", "POST", confirmPath, {
+    headers: auth,
+    body: send({
+      ...confirmBody(first.booking_option_id, first.terms.version, "snap-k1"),
+      booking_terms_accepted_at: new Date().toISOString()
+    })
+  })
+  await call("search: sandbox token", "POST", "/api/public/booking-options", {
+    headers: { ...json, authorization: `Bearer ${sandboxToken}` },
+    body: send(searchBody)
+  })
+  await call("search: wrong token", "POST", "/api/public/booking-options", {
+    headers: { ...json, authorization: "Bearer not-a-token-at-all" },
+    body: send(searchBody)
+  })
+  await call("search: vertical in other words", "POST", "/api/public/booking-options", {
+    headers: json,
+    body: send({ ...searchBody, vertical_id: "plumbing" })
+  })
   const booking = JSON.parse(created.raw) as { request_id: string; booking?: { id: string } }
 
   // Status
@@ -319,7 +345,7 @@ const exercise = async (base: string): Promise<Array<Answer>> => {
 
   // Follow-up requests
   const requests = "/api/public/requests"
-  await call("requests: 201", "POST", requests, {
+  const createdRequest = await call("requests: 201", "POST", requests, {
     headers: { ...auth, "idempotency-key": "snap-r1" },
     body: send(requestBody)
   })
@@ -331,6 +357,9 @@ const exercise = async (base: string): Promise<Array<Answer>> => {
     headers: { ...auth, "idempotency-key": "snap-r1" },
     body: send({ ...requestBody, budget_sek: 6000 })
   })
+  const requestId = (JSON.parse(createdRequest.raw) as { request?: { id?: string } }).request?.id
+  await call("request status", "GET", `${requests}/${requestId}`, { headers: auth })
+  await call("request status: unknown", "GET", `${requests}/req_AAAAAAAAAAAAAAAAAAAA`, { headers: auth })
   await call("requests: without key", "POST", requests, { headers: auth, body: send(requestBody) })
   await call("requests: search location", "POST", requests, {
     headers: { ...auth, "idempotency-key": "snap-r2" },

@@ -4,7 +4,7 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { AppConfig } from "./AppConfig.js"
 import { Authentication, RequestAuthentication } from "./AuthApi.js"
 import { AuthNotConfigured, Unauthorized } from "./Domain/Errors.js"
-import { Partner } from "./Domain/Partner.js"
+import { anonymousPartnerId, Partner } from "./Domain/Partner.js"
 import { logFailureWarning } from "./Failure.js"
 import { Partners, type TokenEntry, tokenDigest, tokenPattern } from "./Partners.js"
 
@@ -12,7 +12,7 @@ import { Partners, type TokenEntry, tokenDigest, tokenPattern } from "./Partners
 export { Authentication, RequestAuthentication }
 
 export const anonymousPartner = {
-  id: "anonymous",
+  id: anonymousPartnerId,
   name: "Anonymous (development, AUTH_MODE=open)",
   sandbox: false
 }
@@ -198,7 +198,20 @@ export class Authenticator extends Context.Service<Authenticator>()("Booking/Aut
     mode,
     authenticate,
     partner: (token: Redacted.Redacted<string>) => authenticate(presented(token), unauthorized),
-    requester: (token: Redacted.Redacted<string>) => authenticate(presented(token), notConfigured)
+    requester: (token: Redacted.Redacted<string>) => authenticate(presented(token), notConfigured),
+    /**
+     * The caller where a token is optional (search): none when the request sends no token, or when
+     * no token is configured at all (as MCP treats it), else the token's partner. A token that is
+     * sent while tokens exist is checked, so a wrong one is 401, never "none".
+     */
+    optionalCaller: (headers: Readonly<Record<string, string | undefined>>) => {
+      const { authorization, "x-service-requests-token": serviceToken } = headers
+      if (authorization === undefined && serviceToken === undefined) return Effect.succeed(undefined)
+      const token = authorization === undefined ? (serviceToken ?? "") : (bearerPattern.exec(authorization)?.[1] ?? "")
+      return authenticate(Option.some(token), notConfigured).pipe(
+        Effect.catchTag("auth_not_configured", () => Effect.succeed(undefined))
+      )
+    }
   }))
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Partners.Default]))

@@ -20,7 +20,9 @@ const AvailabilityQuery = Schema.Struct({
   jobTypeId: Schema.String,
   postcode: Schema.Number,
   destinationPostcode: Schema.UndefinedOr(Schema.Number),
-  range: Schema.Struct({ start: Schema.Number, end: Schema.Number })
+  range: Schema.Struct({ start: Schema.Number, end: Schema.Number }),
+  /** Whose bookings are busy besides the real ones: `calendarOf` the caller. */
+  calendar: Schema.String
 })
 type AvailabilityQuery = typeof AvailabilityQuery.Type
 
@@ -32,14 +34,25 @@ const decodeRows = Schema.decodeUnknownSync(Schema.Array(CandidateRow))
 /** Each distinct offer text decoded once (see decodedOnce). */
 const offerOf = decodedOnce(OfferedService)
 
+/** The real calendar every booking of a live partner takes time in. */
+export const liveCalendar = "live"
+
+/**
+ * The calendar a caller books in and searches against: the real one, or a sandbox partner's own
+ * (partner ids hold no colon, so a sandbox's name is never another's). A search sees the real
+ * bookings and, for a sandbox partner, its own sandbox's too.
+ */
+export const calendarOf = (partner: { readonly id: string; readonly sandbox: boolean } | undefined) =>
+  partner?.sandbox === true ? `sandbox:${partner.id}` : liveCalendar
+
 export interface CalendarBooking {
   readonly id: BookingId
   readonly providerId: ProviderId
   readonly serviceId: ServiceId
   readonly slotStart: Date
   readonly slotEnd: Date
-  /** A sandbox booking takes its slot in the sandbox calendar, never the provider's real one. */
-  readonly sandbox: boolean
+  /** A sandbox booking takes its slot in its partner's sandbox calendar, never the provider's real one. */
+  readonly calendar: string
 }
 
 /** Free slots and the atomic booking of provider time (PostgreSQL). */
@@ -67,7 +80,7 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
             SELECT json_agg(json_build_array(
               (extract(epoch FROM lower(b.during)) * 1000)::bigint, (extract(epoch FROM upper(b.during)) * 1000)::bigint))
             FROM calendar_bookings b
-            WHERE b.provider_id = p.id AND NOT b.sandbox AND b.during && tstzrange(${new Date(input.range.start)}, ${new Date(input.range.end)})
+            WHERE b.provider_id = p.id AND b.calendar IN (${liveCalendar}, ${input.calendar}) AND b.during && tstzrange(${new Date(input.range.start)}, ${new Date(input.range.end)})
           ), '[]') AS busy
         FROM provider_services s
         JOIN providers p ON p.id = s.provider_id
@@ -91,9 +104,10 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
      * refuses an overlap (23P01) whatever ran before.
      */
     const booking = (booking: CalendarBooking) => sql`
-        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox)
+        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar)
         VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
-                tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.sandbox})`
+                tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.calendar !== liveCalendar},
+                ${booking.calendar})`
 
     return { availability, booking } as const
   })

@@ -919,3 +919,70 @@ export const catalogData = {
     }
   ]
 } satisfies typeof CatalogData.Encoded
+
+/**
+ * Words people use for a vertical or a job type beside the catalog's labels, in Swedish and
+ * English: only to suggest the closest supported id when a caller names one we do not have.
+ */
+export const catalogSynonyms: {
+  readonly verticals: Readonly<Record<string, ReadonlyArray<string>>>
+  readonly jobTypes: Readonly<Record<string, ReadonlyArray<string>>>
+} = {
+  verticals: {
+    vvs: ["plumbing", "plumber", "plumbers", "rörmokare", "rörmokeri", "rörarbete", "rör", "vvs-montör", "avlopp"],
+    electrician: [
+      "electrical",
+      "electric",
+      "electricity",
+      "electrician",
+      "electricians",
+      "el",
+      "elektriker",
+      "elektrisk",
+      "elinstallation",
+      "elarbete",
+      "elfirma",
+      "wiring"
+    ],
+    moving: [
+      "move",
+      "moving",
+      "mover",
+      "movers",
+      "removal",
+      "removals",
+      "relocation",
+      "flytt",
+      "flytta",
+      "flyttning",
+      "flyttfirma",
+      "flytthjälp",
+      "bärhjälp"
+    ],
+    cleaning: [
+      "clean",
+      "cleaning",
+      "cleaner",
+      "cleaners",
+      "städ",
+      "städa",
+      "städning",
+      "städfirma",
+      "städhjälp",
+      "rengöring",
+      "housekeeping"
+    ],
+    painting: ["paint", "painter", "painters", "målning", "måla", "målare", "måleri", "tapetsering"],
+    carpentry: ["carpenter", "carpenters", "joinery", "joiner", "snickare", "snickeri", "snickra"],
+    gardening: ["garden", "gardener", "landscaping", "lawn", "trädgård", "trädgårdsarbete", "gräsklippning"]
+  },
+  jobTypes: {
+    install_faucet: ["blandare", "kran", "faucet", "tap", "mixer"],
+    install_toilet: ["toalett", "toalettstol", "toilet"],
+    electrical_install_ev_charger: ["laddbox", "elbilsladdare", "wallbox", "ev charger"],
+    moving_piano: ["piano", "pianoflytt"],
+    cleaning_move_out: ["flyttstädning", "flyttstäd", "move out cleaning"],
+    cleaning_window: ["fönsterputs", "fönstertvätt", "window cleaning"],
+    cleaning_home_deep: ["storstädning", "storstäd", "deep cleaning"]
+  }
+}

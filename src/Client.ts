@@ -25,7 +25,11 @@ export type {
   BookingStatusResponse
 } from "./Domain/Booking.js"
 export type { Capabilities } from "./Domain/Capabilities.js"
-export type { ServiceRequestCreate, ServiceRequestResponse } from "./Domain/Request.js"
+export type {
+  ServiceRequestCreate,
+  ServiceRequestResponse,
+  ServiceRequestStatusResponse
+} from "./Domain/Request.js"
 export type { BookingSearchRequest, BookingSearchResponse } from "./Domain/Search.js"
 
 export interface BookingClientOptions {
@@ -66,7 +70,9 @@ export const makeBookingClient = (options: BookingClientOptions) =>
       createRequest: (body: typeof ServiceRequestCreate.Encoded, call?: IdempotentCall) =>
         Effect.flatMap(Schema.decodeEffect(ServiceRequestCreate)(body), (payload) =>
           client.requests.create({ payload, headers: idempotencyHeaders(call) })
-        )
+        ),
+      /** A follow-up request by its `request.id` (or `session_id`); never a booking. */
+      requestStatus: (requestId: string) => client.requests.status({ params: { request_id: requestId } })
     }
   })
 

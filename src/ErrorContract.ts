@@ -58,8 +58,10 @@ export const invalidRequestOf = (issues: ReadonlyArray<InputIssue>) =>
       : {})
   })
 
-const methodsFor = (routes: ReadonlyArray<Route>) => (path: string) =>
-  routes.filter((route) => route.pattern.test(path)).map((route) => route.method)
+/** Each method once: a path two routes match (`/requests/capabilities` and `/requests/:request_id`) lists GET once. */
+const methodsFor = (routes: ReadonlyArray<Route>) => (path: string) => [
+  ...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))
+]
 
 /** Per RFC 9110, with HEAD wherever GET is served (the router answers it). */
 const allowHeader = (methods: ReadonlyArray<string>) =>

@@ -5,7 +5,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import { DirectQuery } from "./Database.js"
 import { BookingUnavailable } from "./Domain/Booking.js"
-import { IdempotencyKeyReused, InvalidRequest } from "./Domain/Errors.js"
+import { type IdempotencyKeyReused, InvalidRequest } from "./Domain/Errors.js"
 import { failLogged, logFailureWarning } from "./Failure.js"
 
 export type IdempotencyScope = "booking" | "request"
@@ -24,11 +24,19 @@ const canonical = (value: unknown): unknown =>
         )
       : value
 
-/** "The same request": the same decoded body, whatever its key order. */
+/** A digest of a value, whatever its objects' key order. */
 export const requestHash = (body: unknown): string =>
   createHash("sha256")
     .update(JSON.stringify(canonical(body)))
     .digest("hex")
+
+/**
+ * "The same request" is what it asks for, not when or how it was asked: the feature names the
+ * fields that decide it (what is booked or requested, for whom, where), and time stamps, consent
+ * wording and source metadata are left out, so a retry that re-stamps them replays. Stored
+ * hashes are of `fingerprint:v2` values; keys stored before it held the whole body's hash.
+ */
+export const fingerprintHash = (what: unknown): string => requestHash({ fingerprint: "v2", what })
 
 /** The key from the body or the Idempotency-Key header, either may be absent; two must agree. */
 export const idempotencyKeyOf = (bodyKey: string | undefined, headerKey: string | undefined) =>
@@ -93,12 +101,18 @@ export interface OutageSteps {
 export interface IdempotentWrite<S, P, W, EL, RL, EP, RP, EW, RW, EC> {
   /** Also names the resource in logs: "booking persistence failed". */
   readonly scope: IdempotencyScope
-  readonly keyReusedStep: string
+  /**
+   * The refusal of a request that differs from the one its key holds, naming what the key holds
+   * (never "use a new key": the caller may only want what exists).
+   */
+  readonly keyReused: (stored: S) => IdempotencyKeyReused
   readonly steps: OutageSteps
   readonly partnerId: string
   /** Without a key the write happens every time, and nothing is replayed. */
   readonly key: string | undefined
   readonly hash: string
+  /** A stored hash of an earlier form that this request also matches (keys stored before `fingerprintHash`). */
+  readonly sameAsStored?: (storedHash: string) => boolean
   /** The id the write gives its resource, stored with the key. */
   readonly resourceId: string
   /** The resource a stored key points at, to replay it. */
@@ -203,16 +217,12 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
 
       const replay = (stored: StoredKey) =>
         Effect.gen(function* () {
-          if (stored.requestHash !== input.hash) {
-            return yield* new IdempotencyKeyReused({
-              issues: ["idempotency_key: was already used with a different request"],
-              safe_next_step: input.keyReusedStep
-            })
-          }
+          const same = stored.requestHash === input.hash || input.sameAsStored?.(stored.requestHash) === true
           const found = yield* input.load(stored.resourceId).pipe(Effect.catch(unavailable(steps.replayUnreadable)))
           if (Option.isNone(found)) {
             return yield* unavailable(steps.replayUnreadable)(`idempotency key without its ${input.scope}`)
           }
+          if (!same) return yield* input.keyReused(found.value)
           return { _tag: "Replayed", stored: found.value } as WriteOutcome<S, P, W>
         })
 

@@ -18,6 +18,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
 import nodemailer from "nodemailer"
 import { AppConfig } from "./AppConfig.js"
+import { isUuid } from "./Domain/Ids.js"
 import type { Notification, OutboxRow } from "./Domain/Outbox.js"
 import { logFailure } from "./Failure.js"
 import { notifications as notificationsTotal } from "./Metrics.js"
@@ -92,8 +93,6 @@ export const retryDelayMs = (failedAttempts: number, random: number): number =>
 class DeliveryFailed extends Data.TaggedError("DeliveryFailed")<{ readonly reason: string }> {}
 
 const fail = (reason: string) => Effect.fail(new DeliveryFailed({ reason }))
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
 
@@ -406,7 +405,7 @@ const make = Effect.gen(function* () {
    * Attempts still running go on in the background and record their outcome themselves.
    */
   const deliverNow = Effect.fn("Notifier.deliverNow")(function* (ids: ReadonlyArray<string>) {
-    const wanted = [...new Set(ids)].filter((id) => uuidPattern.test(id))
+    const wanted = [...new Set(ids)].filter((id) => isUuid(id))
     if (wanted.length === 0) return [] as ReadonlyArray<DeliveryState>
     const delivering = yield* Effect.sync(() => runInBackground(deliverDue(Option.some(wanted))))
     yield* Fiber.await(delivering).pipe(Effect.timeout(Duration.millis(waitMs)), Effect.ignore)
@@ -416,7 +415,7 @@ const make = Effect.gen(function* () {
 
   /** The notifications of the given bookings or requests. */
   const statesOf = Effect.fn("Notifier.statesOf")(function* (subjectIds: ReadonlyArray<string>) {
-    const wanted = [...new Set(subjectIds)].filter((id) => uuidPattern.test(id))
+    const wanted = [...new Set(subjectIds)].filter((id) => isUuid(id))
     if (wanted.length === 0) return [] as ReadonlyArray<SubjectDeliveryState>
     return yield* readStates("subject_id", wanted)
   })

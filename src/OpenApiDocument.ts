@@ -28,13 +28,15 @@ const operationDescriptions: Readonly<Record<string, string>> = {
   "capabilities.capabilities":
     "The capabilities document: supported verticals and job types, required fields, the booking lifecycle and the rules an assistant must follow. Cached with an ETag: send `If-None-Match` to get 304.",
   "search.search":
-    "Finds bookable options for a job at a Swedish postcode: provider, fixed price, a free slot and the booking terms. No personal data is sent or needed. Every option carries a signed `booking_option_id` valid until `expires_at`; nothing is booked until it is confirmed.",
+    "Finds bookable options for a job at a Swedish postcode: provider, fixed price, a free slot and the booking terms. No personal data is sent or needed. Every option carries a signed `booking_option_id` valid until `expires_at`; nothing is booked until it is confirmed. A token is optional: with a sandbox token the options leave out slots that sandbox already booked; a token that is sent is checked (401 if it is wrong).",
   "bookings.confirm":
-    "Confirms one option from a search, after the user has picked it, accepted its terms and consented to sharing contact details. Idempotent: send the same `Idempotency-Key` header (or `idempotency_key`) on a retry to get the first answer again (200) instead of a second booking (201).",
+    "Confirms one option from a search, after the user has picked it, accepted its terms and consented to sharing contact details. Idempotent: send the same `Idempotency-Key` header (or `idempotency_key`) on a retry to get the first answer again (200) instead of a second booking (201). A retry is the same request when it books the same option for the same customer at the same addresses under the same terms version; new acceptance or consent time stamps, consent wording and `source` do not change that. A key that holds another booking is 409 `idempotency_key_reused` naming it; an option this partner already booked for this customer is 409 `option_already_booked` naming it.",
   "bookings.status":
     "Looks a booking up by its `booking.id` or `request_id`, with personal data redacted. Only the partner that made the booking sees it.",
   "requests.create":
-    "Hands a job to providers as a follow-up request when no option could be booked directly. It is never a booking: providers contact the customer. Idempotent like confirm.",
+    "Hands a job to providers as a follow-up request when no option could be booked directly. It is never a booking: providers contact the customer. Idempotent like confirm. Keep `request.id` to look the request up later.",
+  "requests.status":
+    "Looks a follow-up request up by its `request.id` (or `session_id`): whether providers have received it, with personal data redacted. It is never a booking. Only the partner that created it sees it; any other id is 404 `request_not_found`.",
   "health.healthz": "Answers 200 while the process is up; for liveness probes.",
   "health.readyz": "Answers 200 when this instance can search and book, 503 with the missing pieces when it cannot.",
   "health.metrics": "Prometheus metrics of this instance in the text exposition format.",
@@ -44,8 +46,9 @@ const operationDescriptions: Readonly<Record<string, string>> = {
 
 const parameterDescriptions: Readonly<Record<string, string>> = {
   booking_id: "The booking's `booking.id` or the `request_id` of its confirmation.",
+  request_id: "The follow-up request's `request.id` (or its `session_id`), from the creation answer.",
   "idempotency-key":
-    "Makes a retry safe: the same key with the same body replays the first answer (200, `idempotent_replay: true`); with another body it is 409 `idempotency_key_reused`."
+    "Makes a retry safe: the same key with the same request replays the first answer (200, `idempotent_replay: true`); with a different request it is 409 `idempotency_key_reused`, naming what the key holds."
 }
 
 /** Names of the generated inline bodies, so they are components a generated client can name. */
@@ -54,6 +57,7 @@ const bodyNames: Readonly<Record<string, { readonly request?: string; readonly r
   "bookings.confirm": { request: "BookingConfirmationRequest", response: "BookingConfirmationResponse" },
   "bookings.status": { response: "BookingStatusResponse" },
   "requests.create": { request: "ServiceRequestCreate", response: "ServiceRequestResponse" },
+  "requests.status": { response: "ServiceRequestStatusResponse" },
   "health.healthz": { response: "Liveness" },
   "health.readyz": { response: "Readiness" }
 }
@@ -63,6 +67,9 @@ const limitedOperations = new Set(["search.search", "bookings.confirm", "request
 
 /** Documents served from memory with a strong ETag and 304 on `If-None-Match`. */
 const cachedOperations = new Set(["capabilities.capabilities", "docs.openapi", "docs.page"])
+
+/** Operations that take a partner token but need none: an empty requirement first makes it optional. */
+const optionalTokenOperations = new Set(["search.search"])
 
 /** Errors only a request with a body can cause. */
 const bodyErrors = new Set(["malformed_json", "payload_too_large", "unsupported_media_type"])
@@ -330,6 +337,20 @@ const documentationPaths = {
  * Cleans and completes the generated document in place: the `OpenApi.Transform` of the Api, so
  * `OpenApi.fromApi(Api)` is already the document partners get, but for its `servers`.
  */
+/**
+ * The shared schemas in the order the document has always listed them: Effect 4 generates the
+ * error details' named schemas (ExistingBooking, ExistingRequest) ahead of the rest, Effect 3
+ * after the capabilities' own. A partner's diff of the document stays empty.
+ */
+const detailSchemasAfter = { after: "NonEmptyTrimmedString", names: ["ExistingBooking", "ExistingRequest"] } as const
+
+const inDocumentOrder = (schemas: Json): Json => {
+  const entries = Object.entries<Json>(schemas).filter(([name]) => !detailSchemasAfter.names.includes(name as never))
+  const details = detailSchemasAfter.names.flatMap((name) => (name in schemas ? [[name, schemas[name]] as const] : []))
+  const at = entries.findIndex(([name]) => name === detailSchemasAfter.after) + 1
+  return Object.fromEntries([...entries.slice(0, at), ...details, ...entries.slice(at)])
+}
+
 export const completeDocument = (spec: Json): Json => {
   if (spec.components?.schemas !== undefined) renameEncoded(spec, spec.components.schemas, "#/components/schemas/")
   asBefore(spec.paths)
@@ -343,7 +364,7 @@ export const completeDocument = (spec: Json): Json => {
     license: { name: "Proprietary: use under a partner agreement", identifier: "LicenseRef-Proprietary" }
   }
   spec.paths = { ...spec.paths, ...structuredClone(documentationPaths) }
-  spec.components = { ...spec.components, schemas: { ...spec.components?.schemas } }
+  spec.components = { ...spec.components, schemas: inDocumentOrder(spec.components?.schemas ?? {}) }
   const components = spec.components
   const schemas = components.schemas
   for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "Int"]) delete schemas[name]
@@ -371,7 +392,9 @@ export const completeDocument = (spec: Json): Json => {
       const hasBody = operation.requestBody !== undefined
       const names = bodyNames[id] ?? {}
       operation.description = operationDescriptions[id] ?? operation.summary
-      operation.security ??= []
+      operation.security ??= optionalTokenOperations.has(id)
+        ? [{}, ...Object.keys(components.securitySchemes ?? {}).map((scheme) => ({ [scheme]: [] }))]
+        : []
       for (const parameter of operation.parameters ?? []) {
         cleanSchema(parameter.schema)
         const description = parameterDescriptions[parameter.name]
@@ -384,7 +407,7 @@ export const completeDocument = (spec: Json): Json => {
         cleanSchema(media.schema)
         if (names.request !== undefined && media.schema.$ref === undefined)
           media.schema = hoist(names.request, media.schema)
-        const example = operationExamples[id.split(".")[1] ?? ""]?.request
+        const example = operationExamples[id]?.request
         if (example !== undefined) media.example = example
       }
       const responses: Json = operation.responses
@@ -448,7 +471,7 @@ export const completeDocument = (spec: Json): Json => {
           responses[key].description = `${responses[key].description.replace(/^Error:/, "Errors:")}, \`${error.code}\``
         }
       }
-      const example = operationExamples[id.split(".")[1] ?? ""]?.response
+      const example = operationExamples[id]?.response
       for (const [status, response] of Object.entries<Json>(responses)) {
         const code = Number(status)
         const names = [

@@ -55,8 +55,49 @@ const bookingFactsExample = {
 const confirmedStepExample =
   "The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking."
 
+/** A created request, as creation and the lookup show it. */
+const requestExample = {
+  id: "00577a56-5746-487b-84d4-f43c3757e092",
+  session_id: "req_eMTkx7r7cFBixfh4294J",
+  status: "ready_to_send",
+  vertical_id: "vvs",
+  job_type_id: "leak_hidden",
+  taxonomy_confidence: "medium",
+  customer_next_step: "contact_me",
+  booking_mode: "request_only",
+  candidate_provider_count: 3,
+  provider_candidates: [
+    {
+      id: "ekstrom-ror-sthlm",
+      name: "Rörmokare Ekström & Son AB",
+      can_receive_request: false,
+      direct_booking: false
+    },
+    {
+      id: "norrmalms-ror-sthlm",
+      name: "Norrmalms Rör & Värme AB",
+      can_receive_request: false,
+      direct_booking: false
+    },
+    {
+      id: "soderlunds-vvs-sthlm",
+      name: "Söderlunds VVS AB",
+      can_receive_request: false,
+      direct_booking: false
+    }
+  ],
+  persistence_status: "stored",
+  persistence_backend: "postgresql",
+  handoff: {
+    status: "not_sent",
+    providers_reached: 0,
+    providers_pending: 0,
+    reason: "no_reachable_candidates"
+  }
+}
+
 export const operationExamples: Readonly<Record<string, { readonly request?: unknown; readonly response: unknown }>> = {
-  capabilities: {
+  "capabilities.capabilities": {
     response: {
       ok: true,
       spec_version: Contract.requestsSpecVersion,
@@ -148,12 +189,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
         }
       ],
       auth: { ...Contract.authRules, token_required_for: Contract.authRules.token_required_for.slice(0, 2) },
-      idempotency: {
-        scope: "per partner token and endpoint",
-        retention_hours: 168,
-        same_key_same_request: "200 with the stored result and idempotent_replay true (also after the option expired)",
-        same_key_different_request: "409 idempotency_key_reused; nothing is written"
-      },
+      idempotency: { ...Contract.idempotencyRules, retention_hours: 168 },
       agent_contract: {
         consent_required_before_pii_submission: true,
         required_fields: Contract.requiredFields.slice(0, 2),
@@ -173,7 +209,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       geographic_scope: Contract.geographicScope
     }
   },
-  search: {
+  "search.search": {
     request: {
       vertical_id: "vvs",
       job_type_id: "install_faucet",
@@ -284,7 +320,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
         "Show the user each option's provider, price, time and terms. Prices: a price_type avg_fixed amount is the exact price of the described work. Only after the user picks one and consents to sharing contact details, confirm it with POST /api/public/bookings before expires_at. Nothing is booked until that confirmation succeeds."
     }
   },
-  confirm: {
+  "bookings.confirm": {
     request: {
       booking_option_id:
         "o1.test-1.eyJwcm92aWRlcklkIjoibm9ycm1hbG1zLXJvci1zdGhsbSIsInNlcnZpY2VJZCI6InZ2c19pbnN0YWxsX2ZhdWNldF9zdGFuZGFyZCIsInZlcnRpY2FsSWQiOiJ2dnMiLCJqb2JUeXBlSWQiOiJpbnN0YWxsX2ZhdWNldCIsImFtb3VudFNlayI6MjE5MCwicHJpY2luZ01vZGVsIjoiZmxhdCIsInByaWNlVHlwZSI6ImF2Z19maXhlZCIsInNsb3RTdGFydCI6MTc5NjAyMjAwMDAwMCwic2xvdEVuZCI6MTc5NjAyOTIwMDAwMCwidGVybXNWZXJzaW9uIjoibm9ycm1hbG1zLXJvci1zdGhsbS92dnNfaW5zdGFsbF9mYXVjZXRfc3RhbmRhcmQvMjAyNi0xMC0wMS52MyIsIm9yaWdpblBvc3Rjb2RlIjoxMTEyMiwidGltZVpvbmUiOiJFdXJvcGUvU3RvY2tob2xtIiwiZXhwaXJlc0F0IjoxNzk1NDIxNzAwMDAwLCJub25jZSI6IlE2bWhSVHY1bUtJNDA5YlUifQ.84BFzHYGCs7aWzpvzSigxUwSMc16LernCjk3dx4Zyoo",
@@ -312,7 +348,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       safe_next_step: confirmedStepExample
     }
   },
-  status: {
+  "bookings.status": {
     response: {
       ok: true,
       spec_version: "public_bookings_api_v1",
@@ -321,7 +357,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       safe_next_step: confirmedStepExample
     }
   },
-  create: {
+  "requests.create": {
     request: {
       vertical_id: "vvs",
       job_type_id: "leak_hidden",
@@ -343,77 +379,51 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
     response: {
       ok: true,
       spec_version: "public_requests_api_v1",
-      request: {
-        id: "00577a56-5746-487b-84d4-f43c3757e092",
-        session_id: "req_eMTkx7r7cFBixfh4294J",
-        status: "ready_to_send",
-        vertical_id: "vvs",
-        job_type_id: "leak_hidden",
-        taxonomy_confidence: "medium",
-        customer_next_step: "contact_me",
-        booking_mode: "request_only",
-        candidate_provider_count: 3,
-        provider_candidates: [
-          {
-            id: "ekstrom-ror-sthlm",
-            name: "Rörmokare Ekström & Son AB",
-            can_receive_request: false,
-            direct_booking: false
-          },
-          {
-            id: "norrmalms-ror-sthlm",
-            name: "Norrmalms Rör & Värme AB",
-            can_receive_request: false,
-            direct_booking: false
-          },
-          {
-            id: "soderlunds-vvs-sthlm",
-            name: "Söderlunds VVS AB",
-            can_receive_request: false,
-            direct_booking: false
-          }
-        ],
-        persistence_status: "stored",
-        persistence_backend: "postgresql",
-        handoff: {
-          status: "not_sent",
-          providers_reached: 0,
-          providers_pending: 0,
-          reason: "no_reachable_candidates"
-        }
-      },
+      request: requestExample,
       booking_created: false,
       availability_checked: false,
       provider_selected: false,
       idempotent_replay: false,
       safe_next_step:
-        "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed. Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly."
+        "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed. Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly. Keep request.id (00577a56-5746-487b-84d4-f43c3757e092) to look the request up later with GET /api/public/requests/00577a56-5746-487b-84d4-f43c3757e092."
     }
   },
-  healthz: {
+  "requests.status": {
+    response: {
+      ok: true,
+      spec_version: "public_requests_api_v1",
+      request: requestExample,
+      booking_created: false,
+      availability_checked: false,
+      provider_selected: false,
+      safe_next_step:
+        "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed. Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly. Keep request.id (00577a56-5746-487b-84d4-f43c3757e092) to look the request up later with GET /api/public/requests/00577a56-5746-487b-84d4-f43c3757e092."
+    }
+  },
+  "health.healthz": {
     response: {
       ok: true
     }
   },
-  readyz: {
+  "health.readyz": {
     response: {
       ok: true,
       database: "up",
       warnings: []
     }
   },
-  metrics: {
+  "health.metrics": {
     response:
       "# HELP bookings_confirmed_total Bookings confirmed\n# TYPE bookings_confirmed_total counter\nbookings_confirmed_total 1\n"
   },
-  openapi: {
+  "docs.openapi": {
     response: {
       openapi: "3.1.0",
       info: { title: "Home-service booking API (Sweden)", version: "public_bookings_api_v1 / public_requests_api_v1" },
       paths: {}
     }
   },
-  page: {
+  "docs.page": {
     response:
       '<!doctype html><html lang="en"><head><title>Home-service booking API (Sweden)</title></head><body>…</body></html>'
   }

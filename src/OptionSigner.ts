@@ -155,16 +155,29 @@ interface SignedToken {
 
 const refresh = {
   option_refresh_required: true,
-  safe_next_step: "Search again and use a booking_option_id from the new results."
+  safe_next_step:
+    "Search again and use a booking_option_id from the new results, passed on exactly as the search returned it."
 }
-const invalid = new OptionInvalid(refresh)
+
+/** Why an id is refused, in the caller's terms; never the key or its name. */
+const invalidBecause = (issue: string) => new OptionInvalid({ ...refresh, issues: [`booking_option_id: ${issue}`] })
+export const optionRefusals = {
+  malformed: invalidBecause(
+    "is not a booking option id: it is malformed or cut short (an id is o1.<key>.<payload>.<signature>, passed on unchanged)"
+  ),
+  unknownKey: invalidBecause(
+    "was signed with a key this service does not hold: it comes from another server or environment (or from a key since retired)"
+  ),
+  altered: invalidBecause("does not match its signature: it was altered after it was signed"),
+  unreadable: invalidBecause("is signed but does not hold a booking option this service can read")
+} as const
 const expired = new OptionExpired(refresh)
 const notConfigured = new SigningNotConfigured({
   safe_next_step: `The service has no booking option signing key; the operator must set ${KEYS}.`
 })
 
-// The reason goes to the trace only: a caller learns no more than that the id is not ours.
-const rejected = (reason: string) => Effect.andThen(Effect.annotateCurrentSpan("rejected", reason), invalid)
+/** Written so that an invalid `now` (NaN) counts as expired. */
+export const hasExpired = (option: SignedOption, now: Date) => !(now.getTime() < option.expiresAt)
 
 const make = Effect.gen(function* () {
   const config = yield* AppConfig
@@ -228,33 +241,41 @@ const make = Effect.gen(function* () {
   const sign = (claims: OptionClaims, now: Date): Effect.Effect<SignedToken, SigningNotConfigured> =>
     Effect.map(signAll([claims], now), (tokens) => tokens[0] as SignedToken)
 
-  // No span: every confirm verifies, and nothing exports traces.
-  const verify = Effect.fnUntraced(function* (token: string, now: Date) {
+  /** The option a token carries, once its signature holds, whether or not it has expired. */
+  const open = (token: string): Result.Result<SignedOption, OptionInvalid> => {
     const parts = token.length <= MAX_TOKEN_LENGTH ? tokenPattern.exec(token) : null
-    if (parts === null) return yield* rejected("format")
+    if (parts === null) return Result.fail(optionRefusals.malformed)
     const [, kid = "", payload = "", tag = ""] = parts
     const secret = verifiers.get(kid)
-    if (secret === undefined) return yield* rejected("unknown_kid")
+    if (secret === undefined) return Result.fail(optionRefusals.unknownKey)
     // Compared as the canonical base64url text: decoding first would accept the variants
     // that differ only in the unused low bits of the last character.
     const expected = Buffer.from(tagOf(secret, `${VERSION}.${kid}.${payload}`), "utf8")
     const presented = Buffer.from(tag, "utf8")
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-      return yield* rejected("bad_tag")
+      return Result.fail(optionRefusals.altered)
     }
     const option = claimsOf(Buffer.from(payload, "base64url").toString("utf8"))
-    if (option === undefined) return yield* rejected("undecodable_payload")
-    // Written so that an invalid `now` (NaN) counts as expired.
-    if (!(now.getTime() < option.expiresAt)) return yield* expired
-    return option
-  })
+    return option === undefined ? Result.fail(optionRefusals.unreadable) : Result.succeed(option)
+  }
+
+  // No span: every confirm verifies, and nothing exports traces.
+  const verify = (token: string, now: Date): Effect.Effect<SignedOption, OptionInvalid | OptionExpired> =>
+    Effect.suspend((): Effect.Effect<SignedOption, OptionInvalid | OptionExpired> => {
+      const opened = open(token)
+      if (Result.isFailure(opened)) return Effect.fail(opened.failure)
+      return hasExpired(opened.success, now) ? Effect.fail(expired) : Effect.succeed(opened.success)
+    })
+
+  /** The refusal of an option that has expired, as `verify` gives it. */
+  const expiredRefusal: OptionExpired = expired
 
   /** Search answers 503 without a key even when it would find nothing to sign. */
   const ensureConfigured: Effect.Effect<void, SigningNotConfigured> = Option.isSome(signer)
     ? Effect.void
     : Effect.fail(notConfigured)
 
-  return { ttlSeconds, ensureConfigured, sign, signAll, verify } as const
+  return { ttlSeconds, ensureConfigured, sign, signAll, open, verify, expiredRefusal } as const
 })
 
 /**

@@ -2,8 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { appConfigFrom } from "../src/AppConfig.js"
-import { Calendar } from "../src/Calendar.js"
+import { Calendar, calendarOf, liveCalendar } from "../src/Calendar.js"
 import type { BookingId, ProviderId, ServiceId } from "../src/Domain/Ids.js"
+import { sqlStateOf } from "../src/Idempotency.js"
 import { Supply } from "../src/Supply.js"
 import { TestDatabaseLive } from "./support/TestDatabase.js"
 import { testEnv } from "./support/TestServer.js"
@@ -57,28 +58,32 @@ const supplyOf = (id: string, postcode: string, changes: Record<string, unknown>
 
 const importSupply = (file: unknown) => Effect.flatMap(Supply, (supply) => supply.importFile(file)).pipe(Effect.orDie)
 
-const faucetAt = (postcode: number) =>
-  Effect.flatMap(Calendar, (calendar) =>
-    calendar.availability({
+const faucetAt = (postcode: number, calendar = liveCalendar) =>
+  Effect.flatMap(Calendar, (calendars) =>
+    calendars.availability({
       verticalId: "vvs",
       jobTypeId: "install_faucet",
       postcode,
       destinationPostcode: undefined,
-      range: week
+      range: week,
+      calendar
     })
   )
 
-const book = (providerId: string, start: number, end: number, sandbox = false) =>
-  Effect.flatMap(Calendar, (calendar) =>
-    calendar.booking({
+const book = (providerId: string, start: number, end: number, calendar = liveCalendar) =>
+  Effect.flatMap(Calendar, (calendars) =>
+    calendars.booking({
       id: crypto.randomUUID() as BookingId,
       providerId: providerId as ProviderId,
       serviceId: "vvs_install_faucet_standard" as ServiceId,
       slotStart: new Date(start),
       slotEnd: new Date(end),
-      sandbox
+      calendar
     })
   )
+
+const sandboxA = calendarOf({ id: "sandbox-a", sandbox: true })
+const sandboxB = calendarOf({ id: "sandbox-b", sandbox: true })
 
 describe("Calendar.availability", () => {
   it.layer(CalendarLive)((it) => {
@@ -89,7 +94,7 @@ describe("Calendar.availability", () => {
           yield* importSupply(supplyOf("cal-shape", "111 31"))
           const tuesday = monday + day + 9 * 3_600_000
           yield* book("cal-shape", tuesday, tuesday + 2 * 3_600_000)
-          yield* book("cal-shape", tuesday + 3 * 3_600_000, tuesday + 4 * 3_600_000, true)
+          yield* book("cal-shape", tuesday + 3 * 3_600_000, tuesday + 4 * 3_600_000, sandboxA)
           yield* book("cal-shape", monday + 8 * day, monday + 8 * day + 3_600_000)
           const expected = [
             {
@@ -123,6 +128,43 @@ describe("Calendar.availability", () => {
           expect(JSON.stringify(first)).toBe(JSON.stringify(expected))
           expect(JSON.stringify(again)).toBe(JSON.stringify(expected))
           expect(yield* faucetAt(11132)).toEqual([])
+        })
+    )
+
+    it.effect(
+      "a sandbox partner's search sees the real bookings and its own sandbox's, never another sandbox's; a live one only the real",
+      () =>
+        Effect.gen(function* () {
+          yield* importSupply(supplyOf("cal-sandbox", "111 71"))
+          const tuesday = monday + day + 9 * 3_600_000
+          const real: [number, number] = [tuesday, tuesday + 3_600_000]
+          const ownSandbox: [number, number] = [tuesday + 2 * 3_600_000, tuesday + 3 * 3_600_000]
+          const otherSandbox: [number, number] = [tuesday + 4 * 3_600_000, tuesday + 5 * 3_600_000]
+          yield* book("cal-sandbox", ...real)
+          yield* book("cal-sandbox", ...ownSandbox, sandboxA)
+          yield* book("cal-sandbox", ...otherSandbox, sandboxB)
+          expect((yield* faucetAt(11171)).map((c) => c.busy)).toEqual([[real]])
+          expect((yield* faucetAt(11171, sandboxA)).map((c) => c.busy)).toEqual([[real, ownSandbox]])
+          expect((yield* faucetAt(11171, sandboxB)).map((c) => c.busy)).toEqual([[real, otherSandbox]])
+        })
+    )
+
+    it.effect(
+      "one sandbox's booking takes no time from another sandbox or the real calendar, and conflicts in its own",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* importSupply(supplyOf("cal-sandbox-overlap", "111 72"))
+          const slot: [number, number] = [monday + day + 9 * 3_600_000, monday + day + 10 * 3_600_000]
+          const write = (calendar: string) => book("cal-sandbox-overlap", ...slot, calendar)
+          yield* write(sandboxA)
+          yield* write(sandboxB)
+          yield* write(liveCalendar)
+          const again = yield* Effect.flip(write(sandboxA))
+          expect(sqlStateOf(again)).toBe("23P01")
+          const [row] = yield* sql<{ count: number }>`
+          SELECT count(*)::int AS count FROM calendar_bookings WHERE provider_id = 'cal-sandbox-overlap'`
+          expect(row?.count).toBe(3)
         })
     )
 

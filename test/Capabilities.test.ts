@@ -24,6 +24,7 @@ describe("GET /api/public/requests/capabilities", () => {
           confirm_booking: { method: "POST", path: "/api/public/bookings" },
           booking_status: { method: "GET", path: "/api/public/bookings/{booking_id}" },
           create_request: { method: "POST", path: "/api/public/requests" },
+          request_status: { method: "GET", path: "/api/public/requests/{request_id}" },
           capabilities: { method: "GET", path: "/api/public/requests/capabilities" }
         })
         expect(body.lifecycle).toMatchObject({

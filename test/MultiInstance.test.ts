@@ -65,7 +65,8 @@ describe("several instances on one PostgreSQL", () => {
           (i) =>
             post(i % 2 === 0 ? a.base : b.base, "/api/public/bookings", {
               booking_option_id: option.booking_option_id,
-              customer: { name: "Karin Berg", phone: "0701234567", email: "karin@example.se" },
+              // A customer each: every loser lost the slot to someone else.
+              customer: { name: `Karin Berg ${i}`, phone: `070123456${i}`, email: `karin${i}@example.se` },
               service_location: { country_code: "SE", address: "Sveavägen 44", postcode: "111 22" },
               user_consent_confirmed: true,
               booking_terms_accepted: true,

@@ -67,7 +67,12 @@ describe("observability", () => {
         const confirm = yield* postJson("/api/public/bookings", confirmBody, auth)
         expect(confirm.status).toBe(201)
         expect(confirm.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/)
-        const taken = yield* postJson("/api/public/bookings", { ...confirmBody, idempotency_key: "observed-2" }, auth)
+        const someoneElse = { name: "Bertil Holm", phone: "+46 70 555 12 12", email: "bertil.holm@example.se" }
+        const taken = yield* postJson(
+          "/api/public/bookings",
+          { ...confirmBody, customer: someoneElse, idempotency_key: "observed-2" },
+          auth
+        )
         expect(taken.body.error).toBe("slot_taken")
         const request = yield* postJson(
           "/api/public/requests",
@@ -107,7 +112,14 @@ describe("observability", () => {
           duration_ms: expect.any(Number)
         })
         expect(log).toContain('"route":"/api/public/bookings"')
-        for (const secret of ["Greta", "Gustafsson", "555 12 34", "greta.gustafsson@example.se", "Hornsgatan"]) {
+        for (const secret of [
+          "Greta",
+          "Gustafsson",
+          "555 12 34",
+          "greta.gustafsson@example.se",
+          "Hornsgatan",
+          "Bertil"
+        ]) {
           expect(log).not.toContain(secret)
         }
       })

@@ -16,16 +16,20 @@ const searchBody = {
   location: { country_code: "SE", postcode: "111 22" },
   timing: { preferred_time_text: "nästa vecka" }
 }
-const search = postJson("/api/public/booking-options", searchBody).pipe(
-  Effect.map((response) => response.body.options as Array<any>)
-)
+const searchAs = (headers: Record<string, string> = {}) =>
+  postJson("/api/public/booking-options", searchBody, headers).pipe(
+    Effect.map((response) => response.body.options as Array<any>)
+  )
+const search = searchAs()
 
-const confirm = (option: any, token: string, key: string) =>
+const astrid = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" }
+
+const confirm = (option: any, token: string, key: string, customer: object = astrid) =>
   postJson(
     "/api/public/bookings",
     {
       booking_option_id: option.booking_option_id,
-      customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
+      customer,
       service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
       user_consent_confirmed: true,
       booking_terms_accepted: true,
@@ -89,7 +93,24 @@ describe("sandbox partners", () => {
         })
         const again = yield* run(confirm(option, sandboxToken, "sandbox-booking-2"))
         expect(again.status).toBe(409)
-        expect(again.body.error).toBe("slot_taken")
+        expect(again.body).toMatchObject({ error: "option_already_booked", request_id: booked.body.request_id })
+        expect(again.body.safe_next_step).toMatch(/^Sandbox: /)
+        const bertil = { name: "Bertil Holm", phone: "+46 70 555 12 12", email: "bertil@example.se" }
+        const taken = yield* run(confirm(option, sandboxToken, "sandbox-booking-3", bertil))
+        expect(taken.body.error).toBe("slot_taken")
+
+        // The sandbox's own searches leave the slot out; no token, or a live one, still sees it free.
+        const slotOf = (o: any) => `${o.provider.id} ${o.slot.start_at}`
+        expect((yield* run(searchAs(bearer(sandboxToken)))).map(slotOf)).not.toContain(slotOf(option))
+        expect((yield* run(searchAs({ "x-service-requests-token": sandboxToken }))).map(slotOf)).not.toContain(
+          slotOf(option)
+        )
+        expect((yield* run(search)).map(slotOf)).toContain(slotOf(option))
+        expect((yield* run(searchAs(bearer(liveToken)))).map(slotOf)).toContain(slotOf(option))
+        // A token that is sent is checked, on search too.
+        const wrong = yield* run(postJson("/api/public/booking-options", searchBody, bearer("not-a-token-at-all")))
+        expect(wrong.status).toBe(401)
+        expect(wrong.body.error).toBe("unauthorized")
 
         // A partner made with the CLI's --sandbox is a sandbox partner too.
         const partners = yield* run(Effect.provide(Partners, Partners.Default))
@@ -123,7 +144,6 @@ describe("sandbox partners", () => {
         expect(marks).toEqual({ bookings: true, calendar: true, requests: true })
 
         // The real calendar never saw the sandbox booking: the slot is still offered and a live partner books it.
-        const slotOf = (o: any) => `${o.provider.id} ${o.slot.start_at}`
         expect((yield* run(search)).map(slotOf)).toContain(slotOf(option))
         const live = yield* run(confirm(option, liveToken, "live-booking-1"))
         expect(live.status, JSON.stringify(live.body)).toBe(201)

@@ -9,6 +9,7 @@ import {
   BookingConfirmationResponse,
   BookingStatusResponse,
   BookingUnavailable,
+  OptionAlreadyBooked,
   PriceChanged,
   ProviderUnavailable,
   SlotTaken,
@@ -36,6 +37,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         errorBody(TermsChanged),
         errorBody(ProviderUnavailable),
         errorBody(SlotTaken),
+        errorBody(OptionAlreadyBooked),
         errorBody(IdempotencyKeyReused),
         errorBody(RateLimited),
         errorBody(BookingUnavailable)

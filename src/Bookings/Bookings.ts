@@ -1,39 +1,59 @@
-import { Context, Effect, Layer, Metric, Option } from "effect"
+import { Context, Effect, Layer, Metric, Option, Result } from "effect"
 import type * as SqlError from "effect/sql/SqlError"
-import { Calendar } from "../Calendar.js"
+import { Calendar, calendarOf } from "../Calendar.js"
 import {
+  type BookingConfirmationLocation,
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
   type BookingStatusResponse,
+  type BookingUnavailable,
   type ConfirmedBooking,
+  type Customer,
+  customerIdentity,
   type Delivery,
+  OptionAlreadyBooked,
   PriceChanged,
   ProviderUnavailable,
   SlotTaken,
   TermsChanged
 } from "../Domain/Booking.js"
-import type { SignedOption } from "../Domain/BookingOption.js"
+import type { OptionExpired, OptionInvalid, SignedOption } from "../Domain/BookingOption.js"
 import { priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
-import { InvalidRequest } from "../Domain/Errors.js"
+import { type ExistingBooking, IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import { isUuid } from "../Domain/Ids.js"
+import { sameText } from "../Domain/Input.js"
 import type { Notification } from "../Domain/Outbox.js"
-import type { Partner } from "../Domain/Partner.js"
+import { anonymousPartnerId, type Partner } from "../Domain/Partner.js"
 import { priceFor, priceWording } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
-import { formatPostcode, postcodeNumber } from "../Domain/Supply.js"
+import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
+import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { formatInZone } from "../Domain/Zone.js"
-import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash, sqlStateOf } from "../Idempotency.js"
+import {
+  fingerprintHash,
+  Idempotency,
+  idempotencyKeyOf,
+  persistenceUnavailable,
+  requestHash,
+  sqlStateOf
+} from "../Idempotency.js"
 import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
-import { OptionSigner } from "../OptionSigner.js"
+import { hasExpired, OptionSigner } from "../OptionSigner.js"
 import { Supply } from "../Supply.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, newBookingIds } from "./Confirmation.js"
 
-const refresh = { option_refresh_required: true, safe_next_step: "Search again and offer the user the new options." }
+/** A 409 that searching again fixes; it comes after the check that the option is not already this customer's. */
+const refreshWith = (surface: Surface) => ({
+  option_refresh_required: true,
+  safe_next_step: `This call booked nothing. Search again (${surface.search}) and offer the user the new options.`
+})
 
 export const conflictTags = new Set([
+  "option_already_booked",
   "slot_taken",
   "price_changed",
   "terms_changed",
@@ -47,10 +67,56 @@ export const conflictTags = new Set([
 const conflictCodes = new Set(["23P01", "40P01", "40001"])
 
 /** A confirm that lost a race for the slot rolled back: the client's conflict, not an outage. */
-const slotJustTaken = (error: SqlError.SqlError) =>
+const slotJustTaken = (surface: Surface) => (error: SqlError.SqlError) =>
   conflictCodes.has(sqlStateOf(error) ?? "")
-    ? new SlotTaken({ ...refresh, issues: ["booking_option_id: the slot was just taken"] })
+    ? new SlotTaken({ ...refreshWith(surface), issues: ["booking_option_id: the slot was just taken"] })
     : undefined
+
+/** Refusals of an option that can no longer be booked, after which the option may still be this customer's booking. */
+const refusedOption = new Set([
+  "slot_taken",
+  "price_changed",
+  "terms_changed",
+  "provider_unavailable",
+  "option_expired"
+])
+
+/**
+ * The same person, as a retry under a new key would name them: the same name, and the same e-mail
+ * or phone (a household sharing an e-mail is not one customer, nor a namesake).
+ */
+const sameCustomer = (a: Customer, b: Customer) => {
+  const [left, right] = [customerIdentity(a), customerIdentity(b)]
+  return left.name === right.name && (left.email === right.email || left.phone === right.phone)
+}
+
+/** The option's facts that decide what is booked: not its expiry, nonce or the zone its labels are in. */
+const optionIdentity = ({ expiresAt: _e, nonce: _n, timeZone: _z, ...what }: SignedOption) => what
+
+const locationIdentity = (location: BookingConfirmationLocation) => ({
+  country_code: location.country_code,
+  address: sameText(location.address),
+  postcode: postcodeNumber(location.postcode)
+})
+
+/**
+ * What makes two confirms the same booking request: the option (its facts, or the id as sent when
+ * it does not verify), the customer, the service and destination locations and the terms version
+ * accepted. Acceptance and consent stamps, consent wording, `source`, `external_reference` and
+ * `spec_version` are how it was asked, not what, so a retry that changes only them replays.
+ */
+export const confirmFingerprint = (
+  request: BookingConfirmationRequest,
+  opened: Result.Result<SignedOption, OptionInvalid>
+) =>
+  fingerprintHash({
+    option: Result.isSuccess(opened) ? optionIdentity(opened.success) : request.booking_option_id,
+    customer: customerIdentity(request.customer),
+    service_location: locationIdentity(request.service_location),
+    destination_location:
+      request.destination_location === undefined ? null : locationIdentity(request.destination_location),
+    terms_version: request.booking_terms_version
+  })
 
 /** Delivery states could not be read: say so rather than guess. */
 const unknownDelivery: Delivery = { status: "unknown", channel: "unknown" }
@@ -97,8 +163,49 @@ const outageSteps = {
     "The booking's status cannot be read right now because the database does not answer. This says nothing about whether the booking exists: do not tell the user it is booked or that it is not, and do not book again. Retry this lookup in a moment."
 } as const
 
-const commitUnknownStep = (requestId: string) =>
-  `The outcome is unknown: the database stopped answering while the booking was being saved, so it may or may not exist. Do not tell the user it is booked, and do not tell them it is not. Retry the same request with the same idempotency_key (safe: it returns the booking if it was saved), or look it up with GET /api/public/bookings/${requestId} once the service answers.`
+const commitUnknownStep = (surface: Surface, requestId: string) =>
+  `The outcome is unknown: the database stopped answering while the booking was being saved, so it may or may not exist. Do not tell the user it is booked, and do not tell them it is not. Retry the same request with the same idempotency_key (safe: it returns the booking if it was saved), or look it up with ${surface.bookingStatus(requestId)} once the service answers.`
+
+const alreadyBookedUnreadable =
+  "This option cannot be booked now, and whether it is already booked for this customer could not be read because the database does not answer. This call booked nothing. Do not tell the user it is booked or that it is not, and do not search for another option yet: retry the same request (same idempotency_key) in a moment."
+
+/** A booking a refusal names: enough to say which booking it is, never the customer's details. */
+const existingBooking = (stored: StoredBooking): ExistingBooking => ({
+  id: stored.id,
+  request_id: stored.requestId,
+  status: "confirmed",
+  provider_id: stored.providerId,
+  provider_name: stored.providerName,
+  service_id: stored.serviceId,
+  slot_start_at: formatInZone(stored.slotStart, stored.timeZone),
+  slot_end_at: formatInZone(stored.slotEnd, stored.timeZone),
+  slot_label: stored.slotLabel
+})
+
+const bookingNamed = (stored: StoredBooking) =>
+  `${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (request_id ${stored.requestId})`
+
+/** The key holds another booking request's booking: name it, and never send the caller to book again for it. */
+const keyHolds = (surface: Surface) => (stored: StoredBooking) =>
+  new IdempotencyKeyReused({
+    issues: [
+      "idempotency_key: already holds a confirmed booking made with other details (option, customer, address or terms version)"
+    ],
+    booking_id: stored.id,
+    request_id: stored.requestId,
+    existing_booking: existingBooking(stored),
+    safe_next_step: `${stored.sandbox ? "Sandbox: " : ""}This idempotency_key already holds a confirmed booking: ${bookingNamed(stored)}. This call booked nothing new. Look that booking up with ${surface.bookingStatus(stored.requestId)} and tell the user about it. Only if the user wants a second, separate booking, confirm it with a new idempotency_key.`
+  })
+
+/** The option is already this customer's booking, made by this partner under another key. */
+const alreadyBooked = (surface: Surface, stored: StoredBooking) =>
+  new OptionAlreadyBooked({
+    issues: ["booking_option_id: this option is already booked for this customer"],
+    booking_id: stored.id,
+    request_id: stored.requestId,
+    existing_booking: existingBooking(stored),
+    safe_next_step: `${stored.sandbox ? "Sandbox: " : ""}This option is already booked for this customer: ${bookingNamed(stored)} is confirmed. This call booked nothing new. Tell the user it is already booked, and look it up with ${surface.bookingStatus(stored.requestId)} when they ask about it. Do not book it again.`
+  })
 
 const sandboxNote =
   "Sandbox: this booking is a test. No provider or customer was told (every message was recorded in the sandbox instead), and no provider's real calendar was touched. "
@@ -195,8 +302,9 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     }
 
     /** What changed on our side since the search: 409 with option_refresh_required. */
-    const revalidate = (option: SignedOption) =>
+    const revalidate = (option: SignedOption, surface: Surface) =>
       Effect.gen(function* () {
+        const refresh = refreshWith(surface)
         const offer = yield* supply.currentOffer({
           providerId: option.providerId,
           serviceId: option.serviceId,
@@ -259,21 +367,72 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       return issues.length > 0 ? Effect.fail(new InvalidRequest({ issues })) : Effect.void
     }
 
-    /** The signed option, and the client's own statements checked against it. */
-    const verifyOption = (request: BookingConfirmationRequest, now: Date) =>
-      Effect.tap(signer.verify(request.booking_option_id, now), (option) => checkAgainstOption(request, option))
+    /**
+     * Before the key is claimed, since the write is one statement: the option still open, the
+     * client's own statements against it, and the offer as it is now. A database failure here
+     * wrote nothing.
+     */
+    const prepare = (
+      request: BookingConfirmationRequest,
+      opened: Result.Result<SignedOption, OptionInvalid>,
+      now: Date,
+      surface: Surface
+    ): Effect.Effect<
+      { readonly option: SignedOption; readonly offer: CurrentOffer },
+      | OptionInvalid
+      | OptionExpired
+      | InvalidRequest
+      | ProviderUnavailable
+      | TermsChanged
+      | PriceChanged
+      | SlotTaken
+      | BookingUnavailable
+    > =>
+      Result.isFailure(opened)
+        ? Effect.fail(opened.failure)
+        : hasExpired(opened.success, now)
+          ? Effect.fail(signer.expiredRefusal)
+          : Effect.andThen(
+              checkAgainstOption(request, opened.success),
+              revalidate(opened.success, surface).pipe(
+                Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten)),
+                Effect.map((offer) => ({ option: opened.success, offer }))
+              )
+            )
 
     /**
-     * Before the key is claimed, since the write is one statement: the offer as it is now. A
-     * database failure here wrote nothing.
+     * An option that can no longer be booked may be so because this partner already booked it for
+     * this customer (a retry under a new key, after its own success): then that is the answer, and
+     * "search again" (this call booked nothing, the slot went to someone else) is not.
      */
-    const prepare = (request: BookingConfirmationRequest, now: Date) =>
-      Effect.flatMap(verifyOption(request, now), (option) =>
-        revalidate(option).pipe(
-          Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten)),
-          Effect.map((offer) => ({ option, offer }))
-        )
-      )
+    const orAlreadyBooked =
+      (
+        request: BookingConfirmationRequest,
+        opened: Result.Result<SignedOption, OptionInvalid>,
+        partner: Partner["Service"],
+        surface: Surface
+      ) =>
+      <E extends { readonly _tag: string }>(
+        error: E
+      ): Effect.Effect<never, E | OptionAlreadyBooked | BookingUnavailable> => {
+        if (!refusedOption.has(error._tag) || Result.isFailure(opened)) return Effect.fail(error)
+        const option = opened.success
+        return bookings
+          .findSameOption({
+            partnerId: partner.id,
+            providerId: option.providerId,
+            serviceId: option.serviceId,
+            slotStart: new Date(option.slotStart),
+            slotEnd: new Date(option.slotEnd)
+          })
+          .pipe(
+            Effect.catch(persistenceUnavailable("booking", alreadyBookedUnreadable)),
+            Effect.flatMap((found) => {
+              const mine = found.find(({ customer }) => sameCustomer(customer, request.customer))
+              return Effect.fail<E | OptionAlreadyBooked>(mine === undefined ? error : alreadyBooked(surface, mine))
+            })
+          )
+      }
 
     /** Announce, hold the slot, record: the statements written with the claim of the key. */
     const book = (confirming: Confirmation) =>
@@ -298,7 +457,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
             serviceId: option.serviceId,
             slotStart: record.slotStart,
             slotEnd: record.slotEnd,
-            sandbox: partner.sandbox
+            calendar: calendarOf(partner)
           }),
           bookings.insertion(record)
         ]
@@ -320,22 +479,28 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       partner: Partner["Service"],
       now: Date
     ) {
+      const surface = yield* CurrentSurface
       const key = yield* keyOf(request, headerKey)
       yield* checkStamps(request, now)
+      const opened = signer.open(request.booking_option_id)
       const ids = newBookingIds()
-      const outcome = yield* idempotency.write({
-        scope: "booking",
-        keyReusedStep: "Use a new idempotency_key for a different booking request.",
-        steps: { ...outageSteps, commitUnknown: commitUnknownStep(ids.requestId) },
-        partnerId: partner.id,
-        key,
-        hash: requestHash({ ...request, idempotency_key: key }),
-        resourceId: ids.bookingId,
-        load: (bookingId) => bookings.findById(partner.id, bookingId),
-        prepare: prepare(request, now),
-        write: ({ option, offer }) => book({ ids, request, partner, option, offer, now }),
-        refused: slotJustTaken
-      })
+      const outcome = yield* idempotency
+        .write({
+          scope: "booking",
+          keyReused: keyHolds(surface),
+          steps: { ...outageSteps, commitUnknown: commitUnknownStep(surface, ids.requestId) },
+          partnerId: partner.id,
+          key,
+          hash: confirmFingerprint(request, opened),
+          // Keys stored before the fingerprint held the hash of the whole body.
+          sameAsStored: (stored) => stored === requestHash({ ...request, idempotency_key: key }),
+          resourceId: ids.bookingId,
+          load: (bookingId) => bookings.findById(partner.id, bookingId),
+          prepare: prepare(request, opened, now, surface),
+          write: ({ option, offer }) => book({ ids, request, partner, option, offer, now }),
+          refused: slotJustTaken(surface)
+        })
+        .pipe(Effect.catch(orAlreadyBooked(request, opened, partner, surface)))
       if (outcome._tag === "Replayed") {
         const states = yield* deliveryStates([outcome.stored.id])
         return { status: 200 as const, body: respond(outcome.stored, states, true) }
@@ -353,9 +518,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     })
 
     const status = Effect.fnUntraced(function* (bookingId: string, partner: Partner["Service"]) {
-      const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bookingId)
       const found = yield* (
-        isUuid ? bookings.findById(partner.id, bookingId) : bookings.findByRequestId(partner.id, bookingId)
+        isUuid(bookingId) ? bookings.findById(partner.id, bookingId) : bookings.findByRequestId(partner.id, bookingId)
       ).pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.statusUnreadable)))
       if (Option.isNone(found)) {
         const response: BookingStatusResponse = {
@@ -364,7 +528,9 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           found: false,
           booking_id: bookingId,
           safe_next_step:
-            "No booking with this id exists for your token. Do not tell the user anything is booked; search again or check the id."
+            partner.id === anonymousPartnerId
+              ? "No token was sent, so only bookings made without a token were looked up, and none has this id. A booking made with a partner token is found only with that token: send it (Authorization: Bearer <token>). Until then, do not tell the user whether this booking exists."
+              : "No booking with this id exists for your token. Do not tell the user anything is booked; search again or check the id."
         }
         return response
       }

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
+import { Customer } from "../Domain/Booking.js"
 import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 
 /** The `bookings` table: the one place that writes and reads it. */
@@ -45,8 +46,30 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
         sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND request_id = ${requestId}`
     })
 
+    /**
+     * The partner's bookings of this very option (provider, service, slot), with the customer each
+     * was made for: what a confirm refused for the slot may be up against. At most a few rows (one
+     * live, one per sandbox).
+     */
+    const findSameOption = SqlSchema.findAll({
+      Request: Schema.Struct({
+        partnerId: Schema.String,
+        providerId: Schema.String,
+        serviceId: Schema.String,
+        slotStart: Schema.Date,
+        slotEnd: Schema.Date
+      }),
+      Result: Schema.Struct({ ...StoredBooking.fields, customer: Customer }),
+      execute: (option) => sql`
+        SELECT ${columns}, customer FROM bookings
+        WHERE partner_id = ${option.partnerId} AND provider_id = ${option.providerId}
+          AND service_id = ${option.serviceId} AND slot_start = ${option.slotStart} AND slot_end = ${option.slotEnd}
+        ORDER BY confirmed_at`
+    })
+
     return {
       insertion,
+      findSameOption,
       findById: (partnerId: string, id: string) =>
         findById({ partnerId, id }).pipe(Effect.withSpan("BookingsRepo.findById")),
       findByRequestId: (partnerId: string, requestId: string) =>

@@ -11,6 +11,7 @@ import {
   emergencyRule,
   forbiddenClaims,
   geographicScope,
+  idempotencyRules,
   priceTypes,
   requestLifecycle,
   requestsSpecVersion,
@@ -63,10 +64,8 @@ export const buildCapabilities = (input: {
     })),
     auth: authRules,
     idempotency: {
-      scope: "per partner token and endpoint",
-      retention_hours: idempotencyRetentionDays * 24,
-      same_key_same_request: "200 with the stored result and idempotent_replay true (also after the option expired)",
-      same_key_different_request: "409 idempotency_key_reused; nothing is written"
+      ...idempotencyRules,
+      retention_hours: idempotencyRetentionDays * 24
     },
     agent_contract: {
       consent_required_before_pii_submission: true,

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { ContractError } from "./Errors.js"
-import { DateTimeString, optional, strictInput, text } from "./Input.js"
+import { DateTimeString, optional, sameText, strictInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
 
 const Email = text(1, 255).check(
@@ -26,6 +26,13 @@ export type Customer = typeof Customer.Type
 /** The name to address the customer by: `name`, else first and last name. */
 export const customerNameOf = (customer: Customer) =>
   customer.name ?? `${customer.first_name ?? ""} ${customer.last_name ?? ""}`.trim()
+
+/** Who the customer is, as a retry would repeat it: the name however split, phone digits, e-mail in any case. */
+export const customerIdentity = (customer: Customer) => ({
+  name: sameText(customerNameOf(customer)),
+  phone: customer.phone.replace(/[^\d+]/g, ""),
+  email: customer.email.trim().toLowerCase()
+})
 
 export const BookingConfirmationLocation = Schema.Struct({
   country_code: Schema.Literal("SE").annotate({ message: "must be SE: the service covers Sweden only" }),
@@ -162,6 +169,17 @@ export class SlotTaken extends ContractError<SlotTaken>()(
   409,
   "The slot is no longer free in the provider's calendar",
   ["issues", "option_refresh_required"]
+) {}
+
+/**
+ * This partner already booked the option for this customer, under another idempotency key: the
+ * body names that booking, and nothing new was booked. Not a refresh: the booking stands.
+ */
+export class OptionAlreadyBooked extends ContractError<OptionAlreadyBooked>()(
+  "option_already_booked",
+  409,
+  "The option is already booked for this customer by this partner; the body names the booking",
+  ["issues", "booking_id", "request_id", "existing_booking"]
 ) {}
 
 export class BookingUnavailable extends ContractError<BookingUnavailable>()(

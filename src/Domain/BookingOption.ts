@@ -49,8 +49,8 @@ export type OptionClaims = Omit<SignedOption, "nonce" | "expiresAt">
 export class OptionInvalid extends ContractError<OptionInvalid>()(
   "option_invalid",
   409,
-  "The booking_option_id was not issued by this service or was altered",
-  ["option_refresh_required"]
+  "The booking_option_id was not issued by this service or was altered; issues say which",
+  ["issues", "option_refresh_required"]
 ) {}
 
 export class OptionExpired extends ContractError<OptionExpired>()(

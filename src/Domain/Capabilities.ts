@@ -11,6 +11,7 @@ export const capabilityEndpoints = {
   confirm_booking: { method: "POST", path: "/api/public/bookings" },
   booking_status: { method: "GET", path: "/api/public/bookings/{booking_id}" },
   create_request: { method: "POST", path: "/api/public/requests" },
+  request_status: { method: "GET", path: "/api/public/requests/{request_id}" },
   capabilities: { method: "GET", path: "/api/public/requests/capabilities" }
 } as const
 
@@ -67,13 +68,28 @@ export const authRules = {
   development:
     "A development server may run open (AUTH_MODE=open, or by default while no token was ever configured): a request without a token then passes as anonymous. A token that is sent is always checked: an unknown or revoked one is 401.",
   sandbox:
-    "A sandbox token (SANDBOX_API_TOKENS, or a partner created with --sandbox) uses the same endpoints; its bookings and requests are marked sandbox: true, notify no one (confirmation_delivery shows channel sandbox) and never take a provider's real calendar time.",
+    "A sandbox token (SANDBOX_API_TOKENS, or a partner created with --sandbox) uses the same endpoints; its bookings and requests are marked sandbox: true, notify no one (confirmation_delivery shows channel sandbox) and never take a provider's real calendar time: each sandbox books in a calendar of its own, which its searches (sent with its token) take into account.",
   token_required_for: [
     "POST /api/public/bookings",
     "GET /api/public/bookings/{booking_id}",
-    "POST /api/public/requests"
+    "POST /api/public/requests",
+    "GET /api/public/requests/{request_id}"
   ],
-  token_not_required_for: ["GET /api/public/requests/capabilities", "POST /api/public/booking-options"]
+  token_not_required_for: ["GET /api/public/requests/capabilities", "POST /api/public/booking-options"],
+  optional_token:
+    "POST /api/public/booking-options takes a token but needs none: a sandbox token's search leaves out slots its sandbox already booked; a token that is sent is checked (401 if wrong)."
+} as const
+
+/** What makes a retry the same request, and what a used key or a booked option answers. */
+export const idempotencyRules = {
+  scope: "per partner token and endpoint",
+  same_request:
+    "A confirm is the same booking request when it books the same option (provider, service, slot, price, terms) for the same customer (name, phone, e-mail) at the same service and destination addresses under the same accepted terms version; a follow-up request when it asks the same job (vertical, job type, description), for the same customer, at the same location and timing, with the same budget, details and next step. Time stamps (booking_terms_accepted_at, consent_collected_at), consent wording and source, source, external_reference and spec_version do not make a different request.",
+  same_key_same_request: "200 with the stored result and idempotent_replay true (also after the option expired)",
+  same_key_different_request:
+    "409 idempotency_key_reused naming what the key holds (booking_id, request_id and existing_booking, or request_id and existing_request); nothing is written. Tell the user about that booking or request; use a new key only for a second, separate one.",
+  same_option_new_key:
+    "409 option_already_booked when this partner already booked the option for this customer under another key: it names the booking, and nothing new is booked."
 } as const
 
 export const agentSafeNextStep =
@@ -170,6 +186,7 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
     confirm_booking: Endpoint,
     booking_status: Endpoint,
     create_request: Endpoint,
+    request_status: Endpoint,
     capabilities: Endpoint
   }),
   lifecycle: Schema.Struct({
@@ -199,13 +216,16 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
     development: Schema.String,
     sandbox: Schema.String,
     token_required_for: Schema.Array(Schema.String),
-    token_not_required_for: Schema.Array(Schema.String)
+    token_not_required_for: Schema.Array(Schema.String),
+    optional_token: Schema.String
   }),
   idempotency: Schema.Struct({
     scope: Schema.String,
     retention_hours: Schema.Int,
+    same_request: Schema.String,
     same_key_same_request: Schema.String,
-    same_key_different_request: Schema.String
+    same_key_different_request: Schema.String,
+    same_option_new_key: Schema.String
   }),
   agent_contract: Schema.Struct({
     consent_required_before_pii_submission: Schema.Literal(true),

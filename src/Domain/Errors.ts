@@ -15,14 +15,60 @@ const errorDetails = {
   safe_next_step: Schema.optional(Schema.String)
 }
 
-type Detail = Exclude<keyof typeof errorDetails, "safe_next_step">
+/** The confirmed booking a refusal is about (a used key, an option already booked): never the customer's details. */
+export const ExistingBooking = Schema.Struct({
+  id: Schema.String,
+  request_id: Schema.String,
+  status: Schema.Literal("confirmed"),
+  provider_id: Schema.String,
+  provider_name: Schema.String,
+  service_id: Schema.String,
+  slot_start_at: Schema.String,
+  slot_end_at: Schema.String,
+  slot_label: Schema.String
+}).annotate({ identifier: "ExistingBooking" })
+export type ExistingBooking = typeof ExistingBooking.Type
+
+/** The follow-up request a used key holds: never the customer's details. */
+export const ExistingRequest = Schema.Struct({
+  id: Schema.String,
+  session_id: Schema.String,
+  status: Schema.Literal("ready_to_send"),
+  vertical_id: VerticalId,
+  job_type_id: Schema.String
+}).annotate({ identifier: "ExistingRequest" })
+export type ExistingRequest = typeof ExistingRequest.Type
+
+/**
+ * Details beside section 7's, each carried only by the classes that name it, so the other
+ * error bodies stay as section 7 draws them: what a refusal is about, and the closest supported
+ * vertical or job type when the caller named one we do not have.
+ */
+const extraDetails = {
+  booking_id: Schema.optional(Schema.String),
+  request_id: Schema.optional(Schema.String),
+  existing_booking: Schema.optional(ExistingBooking),
+  existing_request: Schema.optional(ExistingRequest),
+  suggested_vertical_id: Schema.optional(VerticalId),
+  suggested_job_type_id: Schema.optional(Schema.String)
+}
+
+const allDetails = { ...errorDetails, ...extraDetails }
+
+type Detail = Exclude<keyof typeof allDetails, "safe_next_step">
 
 /** Every error may tell the assistant what to do next; the other details are the class's own. */
 const detailsOf = <Carries extends Array<Detail>>(carries: Carries) =>
-  Object.fromEntries([...carries, "safe_next_step" as const].map((detail) => [detail, errorDetails[detail]])) as Pick<
-    typeof errorDetails,
+  Object.fromEntries([...carries, "safe_next_step" as const].map((detail) => [detail, allDetails[detail]])) as Pick<
+    typeof allDetails,
     Carries[number] | "safe_next_step"
   >
+
+/** The extra details a class carries: its wire body adds exactly these to section 7's. */
+const extraDetailsOf = (error: ErrorClass) => {
+  const fields = (error as unknown as { readonly fields?: Record<string, unknown> }).fields ?? {}
+  return Object.fromEntries(Object.entries(extraDetails).filter(([name]) => name in fields)) as typeof extraDetails
+}
 
 /**
  * An error class of the contract: its `_tag` is the `error` code, its status (with the description
@@ -54,7 +100,8 @@ export const ErrorBodyFields = Schema.Struct({
   ok: Schema.Literal(false),
   error: Schema.String,
   status: Schema.Int,
-  ...errorDetails
+  ...errorDetails,
+  ...extraDetails
 })
 export type ErrorBody = typeof ErrorBodyFields.Type
 
@@ -65,7 +112,8 @@ export const errorBody = <E extends ErrorClass>(error: E): Schema.Codec<E["Type"
     ok: Schema.Literal(false),
     error: Schema.Literal(error.identifier),
     status: Schema.Literal(status),
-    ...errorDetails
+    ...errorDetails,
+    ...extraDetailsOf(error)
   })
   const wire = body.pipe(
     Schema.decodeTo(
@@ -89,7 +137,9 @@ export class InvalidRequest extends ContractError<InvalidRequest>()(
     "accepted_job_type_ids",
     "supported_vertical_ids",
     "consent_required_before_create",
-    "option_refresh_required"
+    "option_refresh_required",
+    "suggested_vertical_id",
+    "suggested_job_type_id"
   ]
 ) {}
 
@@ -126,14 +176,14 @@ export class UnsupportedVertical extends ContractError<UnsupportedVertical>()(
   "unsupported_vertical",
   422,
   "The vertical is not supported",
-  ["issues", "supported_vertical_ids"]
+  ["issues", "supported_vertical_ids", "suggested_vertical_id", "suggested_job_type_id"]
 ) {}
 
 export class UnsupportedJobType extends ContractError<UnsupportedJobType>()(
   "unsupported_job_type",
   422,
   "The job type is not one of the vertical's job types",
-  ["issues", "accepted_job_type_ids"]
+  ["issues", "accepted_job_type_ids", "suggested_vertical_id", "suggested_job_type_id"]
 ) {}
 
 export class RateLimited extends ContractError<RateLimited>()("rate_limited", 429, "Rate limit exceeded", ["issues"]) {}
@@ -152,9 +202,13 @@ export class AuthNotConfigured extends ContractError<AuthNotConfigured>()(
   "Production has no API token configured"
 ) {}
 
+/**
+ * The key already holds a booking or a request made with different details. The body names what
+ * it holds, so nobody is sent to book again for something that exists.
+ */
 export class IdempotencyKeyReused extends ContractError<IdempotencyKeyReused>()(
   "idempotency_key_reused",
   409,
-  "The idempotency key was used with a different request",
-  ["issues"]
+  "The idempotency key was used with a different request; the body names what it holds",
+  ["issues", "booking_id", "request_id", "existing_booking", "existing_request"]
 ) {}

@@ -11,3 +11,6 @@ export type ServiceId = typeof ServiceId.Type
 /** A booking's id, shared with its calendar entry and the subject of its notifications. */
 export const BookingId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("BookingId"))
 export type BookingId = typeof BookingId.Type
+
+/** Whether an id the caller sent is a UUID (a `booking.id`, a `request.id`) rather than a reference. */
+export const isUuid = Schema.is(Schema.String.check(Schema.isUUID()))

@@ -183,3 +183,6 @@ export const DateTimeString = Schema.String.check(
 export const TimeZoneInput = text(2, 80).check(
   Schema.makeFilter((zone: string) => isValidTimeZone(zone) || `must be an IANA time zone such as ${providerTimeZone}`)
 )
+
+/** A free-text field as a retry that retypes it would: case kept, spacing collapsed. */
+export const sameText = (text: string) => text.trim().replace(/\s+/g, " ")

@@ -8,3 +8,6 @@ export class Partner extends Context.Service<
   Partner,
   { readonly id: string; readonly name: string; readonly sandbox: boolean }
 >()("Booking/Partner") {}
+
+/** The partner a request without a token passes as in open development mode (AUTH_MODE=open). */
+export const anonymousPartnerId = "anonymous"

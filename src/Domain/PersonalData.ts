@@ -33,5 +33,5 @@ export const stringsIn = (value: unknown, root: string): Array<readonly [string,
   return found
 }
 
-export const personalDataIssue = (path: string, kind: PersonalDataKind) =>
-  `${path}: looks like it contains a ${kind}; search takes no personal data, which belongs to the confirmation (POST /api/public/bookings) after the user's consent`
+export const personalDataIssue = (path: string, kind: PersonalDataKind, confirm = "POST /api/public/bookings") =>
+  `${path}: looks like it contains a ${kind}; search takes no personal data, which belongs to the confirmation (${confirm}) after the user's consent`

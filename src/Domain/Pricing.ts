@@ -114,7 +114,7 @@ export const priceKind = (price: Pick<PriceFacts, "pricingModel" | "priceType">)
       ? "unit"
       : "fixed"
 
-const unitWords: Record<keyof typeof quantityKeys, { readonly sv: string; readonly en: string }> = {
+export const unitWords: Record<keyof typeof quantityKeys, { readonly sv: string; readonly en: string }> = {
   per_sqm: { sv: "kvm", en: "m²" },
   per_window: { sv: "fönster", en: "windows" },
   per_hour: { sv: "timmar", en: "hours" },
@@ -128,10 +128,10 @@ const kronorEnFormat = new Intl.NumberFormat("en-GB")
 const quantitySvFormat = new Intl.NumberFormat("sv-SE", { maximumFractionDigits: 2 })
 const quantityEnFormat = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 2 })
 
-const kronorSv = (amount: number) => kronorSvFormat.format(amount).replace(/\s/g, " ")
-const kronorEn = (amount: number) => kronorEnFormat.format(amount)
-const quantitySv = (q: number) => quantitySvFormat.format(q)
-const quantityEn = (q: number) => quantityEnFormat.format(q)
+export const kronorSv = (amount: number) => kronorSvFormat.format(amount).replace(/\s/g, " ")
+export const kronorEn = (amount: number) => kronorEnFormat.format(amount)
+export const quantitySv = (q: number) => quantitySvFormat.format(q)
+export const quantityEn = (q: number) => quantityEnFormat.format(q)
 
 /**
  * The price as a person should hear it, by its kind (truth rule 4): a fixed price is the exact

@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { Customer } from "./Booking.js"
 import { requestsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
+import { ContractError } from "./Errors.js"
 import { DateTimeString, optional, strictInput, TimeZoneInput, text } from "./Input.js"
 import { describedJob, FreeFormDetails, Timing } from "./Search.js"
 import { providerTimeZone } from "./Zone.js"
@@ -101,3 +102,25 @@ export const ServiceRequestResponse = Schema.Struct({
   safe_next_step: Schema.String
 })
 export type ServiceRequestResponse = typeof ServiceRequestResponse.Type
+
+/** A follow-up request looked up by its partner: what creation answered, redacted as it is, never a booking. */
+export const ServiceRequestStatusResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(requestsSpecVersion),
+  request: CreatedRequest,
+  booking_created: Schema.Literal(false),
+  availability_checked: Schema.Literal(false),
+  provider_selected: Schema.Literal(false),
+  safe_next_step: Schema.String
+})
+export type ServiceRequestStatusResponse = typeof ServiceRequestStatusResponse.Type
+
+export const RequestStatusPath = Schema.Struct({ request_id: Schema.String.check(Schema.isMinLength(1)) })
+
+/** No follow-up request of the caller's has this id (another partner's is not told apart from none). */
+export class RequestNotFound extends ContractError<RequestNotFound>()(
+  "request_not_found",
+  404,
+  "No follow-up request of this partner has this id",
+  ["issues"]
+) {}

@@ -6,14 +6,14 @@ import { Capabilities, capabilityEndpoints as endpoints } from "../Domain/Capabi
 export const capabilitiesUri = "booking://capabilities"
 
 /** The contract's texts name REST endpoints; an assistant on MCP needs to know which tool each is. */
-const toolsForEndpoints = `The contract names REST endpoints; here each is a tool: POST ${endpoints.search_booking_options.path} is search_booking_options, POST ${endpoints.confirm_booking.path} is confirm_booking, GET ${endpoints.booking_status.path} is get_booking_status, POST ${endpoints.create_request.path} is create_follow_up_request, GET ${endpoints.capabilities.path} is get_capabilities.`
+const toolsForEndpoints = `The contract names REST endpoints; here each is a tool: POST ${endpoints.search_booking_options.path} is search_booking_options, POST ${endpoints.confirm_booking.path} is confirm_booking, GET ${endpoints.booking_status.path} is get_booking_status, POST ${endpoints.create_request.path} is create_follow_up_request, GET ${endpoints.request_status.path} is get_follow_up_request, GET ${endpoints.capabilities.path} is get_capabilities.`
 
 const workflow = [
   "1. get_capabilities: choose vertical_id and job_type_id for the user's job.",
   "2. search_booking_options with the job, the postcode and the timing only: never personal data.",
   "3. Show the options (provider, price, time, terms). When the user has picked one, accepted its terms and explicitly agreed to share name, phone, e-mail and address, call confirm_booking with a new idempotency_key.",
   "4. When no direct booking is available, offer create_follow_up_request, with the same consent; it is not a booking.",
-  "5. get_booking_status answers later questions about a booking."
+  "5. get_booking_status answers later questions about a booking, get_follow_up_request about a follow-up request."
 ]
 
 const strings = (value: unknown): ReadonlyArray<string> =>

@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import * as McpSchema from "effect/ai/McpSchema"
 import * as McpServer from "effect/ai/McpServer"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -11,8 +11,14 @@ import { Capabilities } from "../Domain/Capabilities.js"
 import { ErrorBodyFields, InternalError } from "../Domain/Errors.js"
 import { inputParseOptions } from "../Domain/Input.js"
 import { issuesOf } from "../Domain/Issues.js"
-import { ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
+import {
+  RequestStatusPath,
+  ServiceRequestCreate,
+  ServiceRequestResponse,
+  ServiceRequestStatusResponse
+} from "../Domain/Request.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
+import { CurrentSurface, mcpSurface } from "../Domain/Surface.js"
 import { invalidRequestOf } from "../ErrorContract.js"
 import { logFailure } from "../Failure.js"
 import { cleanJsonSchema } from "../OpenApiDocument.js"
@@ -103,11 +109,15 @@ const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 const textOf = (body: unknown) => [{ type: "text" as const, text: JSON.stringify(body) }]
 
-/** The REST body as the result, and every failure as a tool error carrying the REST error body. */
+/**
+ * The REST body as the result, and every failure as a tool error carrying the REST error body.
+ * Its next steps name tools, not REST paths (CurrentSurface).
+ */
 const toolResult = <E extends { readonly _tag: string }>(
   effect: Effect.Effect<unknown, E>
 ): Effect.Effect<McpSchema.CallToolResult> =>
   effect.pipe(
+    Effect.provideService(CurrentSurface, mcpSurface),
     Effect.map((body) => new McpSchema.CallToolResult({ content: textOf(body), structuredContent: body })),
     Effect.catchCause((cause): Effect.Effect<McpSchema.CallToolResult> => {
       if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
@@ -144,7 +154,7 @@ export const bookingTools = {
   search_booking_options: {
     title: "Search bookable options (no personal data)",
     description:
-      "Search bookable options for a home-service job in Sweden. The MCP form of POST /api/public/booking-options. Send the job (vertical_id, job_type_id, a description), the Swedish postcode (NNN NN), the timing in the user's words and, for unit prices, the quantities in details. Never send personal data here: no names, phone numbers, e-mail or street addresses (they are refused). Each option has a provider, a price, a free slot, booking terms and a booking_option_id that expires at expires_at, minutes after the search. Availability is proven only by a result with direct_booking_available true, and a search books nothing. If direct_booking_available is false, tell the user nothing is booked and offer create_follow_up_request. This service is not for emergencies: the emergency job types (agent_contract.emergencies in get_capabilities) get no options, and the user gets the 112 advice in safe_next_step. Read-only; needs no token.",
+      "Search bookable options for a home-service job in Sweden. The MCP form of POST /api/public/booking-options. Send the job (vertical_id, job_type_id, a description), the Swedish postcode (NNN NN), the timing in the user's words and, for unit prices, the quantities in details. Never send personal data here: no names, phone numbers, e-mail or street addresses (they are refused). Each option has a provider, a price, a free slot, booking terms and a booking_option_id that expires at expires_at, minutes after the search. Availability is proven only by a result with direct_booking_available true, and a search books nothing. If direct_booking_available is false, read safe_next_step first: when it asks for a missing quantity or detail, ask the user and search again; otherwise tell the user nothing is booked and offer create_follow_up_request. A refused vertical_id or job_type_id comes with the closest supported one (suggested_vertical_id, suggested_job_type_id) when there is one. With a sandbox token, options leave out slots that sandbox already booked. This service is not for emergencies: the emergency job types (agent_contract.emergencies in get_capabilities) get no options, and the user gets the 112 advice in safe_next_step. Read-only; needs no token.",
     input: BookingSearchRequest,
     output: BookingSearchResponse,
     annotations: readOnly
@@ -152,7 +162,7 @@ export const bookingTools = {
   confirm_booking: {
     title: "Book one searched option (after the user's consent)",
     description:
-      "Book one option from search_booking_options. The MCP form of POST /api/public/bookings. Call it only after the user has picked the option, accepted its booking terms (send its terms.version as booking_terms_version) and explicitly agreed that their name, phone, e-mail and address are sent to the provider: never send personal data before that consent, and set user_consent_confirmed and booking_terms_accepted to true only then. Send an idempotency_key that is new for each booking the user asks for, and the same key when retrying the same request: a retry returns the same booking (idempotent_replay true) and never books twice, while the same key with a different request is refused. A booking exists only when the result has booking_created, availability_checked and provider_selected all true and booking.status confirmed; the price is booking.price_sek of that result, not an earlier figure. An error with option_refresh_required true (option expired, slot taken, price or terms changed) means nothing was booked: search again and offer the new options. Requires the partner token.",
+      "Book one option from search_booking_options. The MCP form of POST /api/public/bookings. Call it only after the user has picked the option, accepted its booking terms (send its terms.version as booking_terms_version) and explicitly agreed that their name, phone, e-mail and address are sent to the provider: never send personal data before that consent, and set user_consent_confirmed and booking_terms_accepted to true only then. Send an idempotency_key that is new for each booking the user asks for, and the same key when retrying: a retry of the same booking (same option, customer, addresses and terms version; new time stamps do not matter) returns the same booking (idempotent_replay true) and never books twice. If the key already holds a booking made with other details, the error idempotency_key_reused names that booking (booking_id, request_id, existing_booking): tell the user about it, and use a new key only if they want a second, separate booking. option_already_booked means this option is already booked for this customer: say so, and do not book again. A booking exists only when the result has booking_created, availability_checked and provider_selected all true and booking.status confirmed; the price is booking.price_sek of that result, not an earlier figure. An error with option_refresh_required true (option expired, slot taken, price or terms changed) means this call booked nothing: search again and offer the new options. option_invalid says in issues why the id was refused. Requires the partner token.",
     input: BookingConfirmationRequest,
     output: BookingConfirmationResponse,
     annotations: write
@@ -160,7 +170,7 @@ export const bookingTools = {
   get_booking_status: {
     title: "Look up a booking",
     description:
-      "Look up a booking made with confirm_booking, by its booking.id or request_id. The MCP form of GET /api/public/bookings/{booking_id}. A booking exists only when found is true and the result has booking_created, availability_checked and provider_selected true and booking.status confirmed; found false means no booking with this id exists for your token. Use it when the user asks about a booking, or to learn the outcome when confirm_booking said it was unknown. Customer details are never returned. Read-only; requires the partner token.",
+      "Look up a booking made with confirm_booking, by its booking.id or request_id. The MCP form of GET /api/public/bookings/{booking_id}. A booking exists only when found is true and the result has booking_created, availability_checked and provider_selected true and booking.status confirmed; found false means no booking with this id exists for your token (or, when no token was sent, among bookings made without one). Use it when the user asks about a booking, or to learn the outcome when confirm_booking said it was unknown. Customer details are never returned. Read-only; requires the partner token.",
     input: BookingStatusPath,
     output: BookingStatusResponse,
     annotations: readOnly
@@ -168,10 +178,18 @@ export const bookingTools = {
   create_follow_up_request: {
     title: "Hand the job to providers (never a booking)",
     description:
-      "Hand a job to providers as a follow-up request, when search_booking_options found no direct booking (direct_booking_available false) or the user prefers to be contacted. The MCP form of POST /api/public/requests. It is never a booking: no provider, time or price is reserved (booking_created, availability_checked and provider_selected are false), so tell the user that providers will contact them. Ask for the user's explicit consent before sending their name, phone, e-mail and address, and set user_consent_confirmed to true only then. Send an idempotency_key and reuse it when retrying: a retry returns the same request and never sends it twice. Emergencies are refused with the advice to call 112. Requires the partner token.",
+      "Hand a job to providers as a follow-up request, when search_booking_options found no direct booking (direct_booking_available false) or the user prefers to be contacted. The MCP form of POST /api/public/requests. It is never a booking: no provider, time or price is reserved (booking_created, availability_checked and provider_selected are false), so tell the user that providers will contact them. Ask for the user's explicit consent before sending their name, phone, e-mail and address, and set user_consent_confirmed to true only then. Send an idempotency_key and reuse it when retrying: a retry of the same request returns it and never sends it twice; if the key already holds a request made with other details, the error names it (request_id, existing_request). Keep request.id to look the request up later with get_follow_up_request. Emergencies are refused with the advice to call 112. Requires the partner token.",
     input: ServiceRequestCreate,
     output: ServiceRequestResponse,
     annotations: write
+  },
+  get_follow_up_request: {
+    title: "Look up a follow-up request",
+    description:
+      "Look up a follow-up request made with create_follow_up_request, by its request.id (or session_id). The MCP form of GET /api/public/requests/{request_id}. It tells whether providers have received it (request.handoff); it is never a booking: booking_created, availability_checked and provider_selected are always false. Customer details are never returned. An unknown id, or another partner's, is the error request_not_found. Read-only; requires the partner token.",
+    input: RequestStatusPath,
+    output: ServiceRequestStatusResponse,
+    annotations: readOnly
   }
 } as const
 
@@ -220,7 +238,9 @@ export const McpToolsLive = Layer.effectDiscard(
             yield* limiter
               .byClient("search")
               .pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, caller.request))
-            return yield* search.search(request, yield* now)
+            // The route identified the caller: an empty token is an anonymous one.
+            const partner = Redacted.value(caller.token) === "" ? undefined : yield* authenticator.partner(caller.token)
+            return yield* search.search(request, yield* now, partner)
           })
         ),
       confirm_booking: (args) =>
@@ -253,6 +273,15 @@ export const McpToolsLive = Layer.effectDiscard(
             yield* limiter.byPartner("requests", partner.id)
             const { body } = yield* requests.create(request, undefined, partner, yield* now)
             return body
+          })
+        ),
+      get_follow_up_request: (args) =>
+        toolResult(
+          Effect.gen(function* () {
+            const caller = yield* currentCaller
+            const partner = yield* authenticator.requester(caller.token)
+            const { request_id } = yield* decodeArguments(RequestStatusPath, args)
+            return yield* requests.status(request_id, partner)
           })
         )
     }

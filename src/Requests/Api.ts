@@ -5,7 +5,14 @@ import * as OpenApi from "effect/http-api/OpenApi"
 import { RequestAuthentication } from "../AuthApi.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
-import { IdempotencyKeyHeader, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
+import {
+  IdempotencyKeyHeader,
+  RequestNotFound,
+  RequestStatusPath,
+  ServiceRequestCreate,
+  ServiceRequestResponse,
+  ServiceRequestStatusResponse
+} from "../Domain/Request.js"
 import { EmergencyNotSupported } from "../Domain/Safety.js"
 
 export class RequestsApi extends HttpApiGroup.make("requests")
@@ -24,6 +31,13 @@ export class RequestsApi extends HttpApiGroup.make("requests")
         errorBody(EmergencyNotSupported)
       ]
     }).annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
+  )
+  .add(
+    HttpApiEndpoint.get("status", "/api/public/requests/:request_id", {
+      params: RequestStatusPath,
+      success: ServiceRequestStatusResponse,
+      error: [errorBody(RequestNotFound), errorBody(BookingUnavailable)]
+    }).annotate(OpenApi.Summary, "Look up a follow-up request by request.id or session_id, redacted (never a booking)")
   )
   .middleware(RequestAuthentication)
   .annotate(OpenApi.Title, "Requests") {}

@@ -10,14 +10,18 @@ export const RequestsLive = HttpApiBuilder.group(Api, "requests", (handlers) =>
   Effect.gen(function* () {
     const requests = yield* Requests
     const limiter = yield* RateLimiter
-    return handlers.handle("create", ({ payload, headers }) =>
-      Effect.gen(function* () {
-        const partner = yield* Partner
-        yield* limiter.byPartner("requests", partner.id)
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const { status, body } = yield* requests.create(payload, headers["idempotency-key"], partner, now)
-        return HttpServerResponse.jsonUnsafe(body, { status })
-      })
-    )
+    return handlers
+      .handle("create", ({ payload, headers }) =>
+        Effect.gen(function* () {
+          const partner = yield* Partner
+          yield* limiter.byPartner("requests", partner.id)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const { status, body } = yield* requests.create(payload, headers["idempotency-key"], partner, now)
+          return HttpServerResponse.jsonUnsafe(body, { status })
+        })
+      )
+      .handle("status", ({ params }) =>
+        Effect.flatMap(Partner, (partner) => requests.status(params.request_id, partner))
+      )
   })
 ).pipe(Layer.provide([Requests.Default, RateLimiter.Default]))

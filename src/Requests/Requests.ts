@@ -2,18 +2,34 @@ import { randomUUID } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
-import { customerNameOf } from "../Domain/Booking.js"
+import { customerIdentity, customerNameOf } from "../Domain/Booking.js"
 import { requestsSpecVersion } from "../Domain/Capabilities.js"
 import type { JobType, Vertical } from "../Domain/Catalog.js"
-import { InvalidRequest } from "../Domain/Errors.js"
+import { type ExistingRequest, IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import { sameText } from "../Domain/Input.js"
 import { requestForProvider } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
-import type { Partner } from "../Domain/Partner.js"
-import type { CreatedRequest, Handoff, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
+import { anonymousPartnerId, type Partner } from "../Domain/Partner.js"
+import {
+  type CreatedRequest,
+  type Handoff,
+  RequestNotFound,
+  type ServiceRequestCreate,
+  type ServiceRequestResponse,
+  type ServiceRequestStatusResponse
+} from "../Domain/Request.js"
 import type { HandoffPlan, NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
-import { Idempotency, idempotencyKeyOf, type OutageSteps, persistenceUnavailable, requestHash } from "../Idempotency.js"
+import { CurrentSurface, type Surface } from "../Domain/Surface.js"
+import {
+  fingerprintHash,
+  Idempotency,
+  idempotencyKeyOf,
+  type OutageSteps,
+  persistenceUnavailable,
+  requestHash
+} from "../Idempotency.js"
 import { type ChannelChoice, type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
 import { randomReference } from "../References.js"
 import { Supply } from "../Supply.js"
@@ -60,8 +76,8 @@ export const handoffOf = (
   }
 }
 
-/** Never "has been sent" unless it was: the words follow the hand-off. */
-export const nextStepFor = (handoff: Handoff, giveUpHours: number): string => {
+/** Never "has been sent" unless it was: the words follow the hand-off. `lookUp` names how to read it again. */
+export const nextStepFor = (handoff: Handoff, giveUpHours: number, lookUp?: string): string => {
   const nothingBooked = "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed."
   switch (handoff.status) {
     case "sent":
@@ -69,7 +85,7 @@ export const nextStepFor = (handoff: Handoff, giveUpHours: number): string => {
     case "queued":
       return `${nothingBooked} No provider has received the request yet: delivery to ${providers(handoff.providers_pending)} is queued and retried for up to ${giveUpHours} hours. If none can be reached, nobody will contact the user about it.`
     case "unknown":
-      return `${nothingBooked} The request is stored, but whether providers have received it could not be read right now. Do not tell the user it was sent; look again later by repeating the request with the same idempotency key.`
+      return `${nothingBooked} The request is stored, but whether providers have received it could not be read right now. Do not tell the user it was sent; look again later${lookUp === undefined ? " by repeating the request with the same idempotency key" : ` with ${lookUp}`}.`
     case "not_sent":
       return handoff.reason === "no_postcode"
         ? `${nothingBooked} Nobody has received this request: the location has no Swedish postcode we could read, so no provider was found. The request is stored but will not be sent. Ask the user for the postcode and create a new request with location.postcode.`
@@ -78,6 +94,52 @@ export const nextStepFor = (handoff: Handoff, giveUpHours: number): string => {
           : `${nothingBooked} Nobody has received this request: no provider in this service covers this job at this location. The request is stored but will not be sent, and nobody will contact the user about it. Suggest the user contacts a local provider directly.`
   }
 }
+
+/** What makes two creations the same request: what is asked, for whom, where and when; not consent stamps or source. */
+export const requestFingerprint = (request: ServiceRequestCreate) =>
+  fingerprintHash({
+    vertical_id: request.vertical_id,
+    job_type_id: request.job_type_id,
+    description: sameText(request.description),
+    customer: customerIdentity(request.customer),
+    location: {
+      input: request.location.input === undefined ? null : sameText(request.location.input),
+      address: request.location.address === undefined ? null : sameText(request.location.address),
+      postcode: request.location.postcode === undefined ? null : sameText(request.location.postcode)
+    },
+    timing: {
+      preferred_time_text:
+        request.timing.preferred_time_text === undefined ? null : sameText(request.timing.preferred_time_text),
+      urgency: request.timing.urgency === undefined ? null : sameText(request.timing.urgency)
+    },
+    timezone: request.timezone,
+    budget_sek: request.budget_sek ?? null,
+    details: request.details ?? null,
+    customer_next_step: request.customer_next_step ?? "contact_me"
+  })
+
+const existingRequest = (stored: StoredRequest): ExistingRequest => ({
+  id: stored.id,
+  session_id: stored.sessionId,
+  status: "ready_to_send",
+  vertical_id: stored.verticalId,
+  job_type_id: stored.jobTypeId
+})
+
+/** The key holds another follow-up request: name it, and never send the caller to create one again for it. */
+const keyHolds = (surface: Surface) => (stored: StoredRequest) =>
+  new IdempotencyKeyReused({
+    issues: ["idempotency_key: already holds a follow-up request made with other details"],
+    request_id: stored.id,
+    existing_request: existingRequest(stored),
+    safe_next_step: `${stored.sandbox ? "Sandbox: " : ""}This idempotency key already holds a follow-up request (request.id ${stored.id}, ${stored.verticalId} / ${stored.jobTypeId}); this call created and sent nothing new. Look it up with ${surface.requestStatus(stored.id)} and tell the user about it: it is not a booking. Only if the user wants a second, separate request, send it with a new idempotency key.`
+  })
+
+const keepId = (surface: Surface, id: string) =>
+  `Keep request.id (${id}) to look the request up later with ${surface.requestStatus(id)}.`
+
+const statusUnreadable =
+  "The request cannot be read right now because the database does not answer. This says nothing about whether it exists or was sent: do not tell the user either, and do not create another. Retry this lookup in a moment."
 
 const outageSteps: OutageSteps = {
   beforeWriting:
@@ -204,53 +266,56 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
     const requests = yield* RequestsRepo
     const config = yield* AppConfig
 
+    const presented = (stored: StoredRequest, states: Option.Option<ReadonlyArray<DeliveryState>>) => {
+      const handoff = handoffOf(stored.handoff, stored.hasPostcode, states)
+      const request: CreatedRequest = {
+        id: stored.id,
+        session_id: stored.sessionId,
+        status: "ready_to_send",
+        vertical_id: stored.verticalId,
+        job_type_id: stored.jobTypeId,
+        taxonomy_confidence: stored.taxonomyConfidence,
+        customer_next_step: stored.customerNextStep,
+        booking_mode: stored.bookingMode,
+        candidate_provider_count: stored.candidates.length,
+        provider_candidates: stored.candidates,
+        persistence_status: "stored",
+        persistence_backend: "postgresql",
+        handoff,
+        ...(stored.sandbox ? { sandbox: true as const } : {})
+      }
+      return request
+    }
+
+    const nextStep = (stored: StoredRequest, handoff: Handoff, surface: Surface) =>
+      `${stored.sandbox ? sandboxNote : ""}${nextStepFor(handoff, config.notifyGiveUpHours, surface.requestStatus(stored.id))} ${keepId(surface, stored.id)}`
+
     const respond = (
       stored: StoredRequest,
       states: Option.Option<ReadonlyArray<DeliveryState>>,
-      replay: boolean
+      replay: boolean,
+      surface: Surface
     ): ServiceRequestResponse => {
-      const handoff = handoffOf(stored.handoff, stored.hasPostcode, states)
+      const request = presented(stored, states)
       return {
         ok: true,
         spec_version: requestsSpecVersion,
-        request: {
-          id: stored.id,
-          session_id: stored.sessionId,
-          status: "ready_to_send",
-          vertical_id: stored.verticalId,
-          job_type_id: stored.jobTypeId,
-          taxonomy_confidence: stored.taxonomyConfidence,
-          customer_next_step: stored.customerNextStep,
-          booking_mode: stored.bookingMode,
-          candidate_provider_count: stored.candidates.length,
-          provider_candidates: stored.candidates,
-          persistence_status: "stored",
-          persistence_backend: "postgresql",
-          handoff,
-          ...(stored.sandbox ? { sandbox: true as const } : {})
-        },
+        request,
         booking_created: false,
         availability_checked: false,
         provider_selected: false,
         idempotent_replay: replay,
-        safe_next_step: `${stored.sandbox ? sandboxNote : ""}${nextStepFor(handoff, config.notifyGiveUpHours)}`
+        safe_next_step: nextStep(stored, request.handoff, surface)
       }
     }
 
-    const validate = (request: ServiceRequestCreate, headerKey: string | undefined, now: Date) =>
+    const validate = (request: ServiceRequestCreate, headerKey: string | undefined, now: Date, surface: Surface) =>
       Effect.gen(function* () {
         const key = yield* idempotencyKeyOf(request.idempotency_key, headerKey)
-        const { vertical, jobType } = yield* catalog.resolve(request.vertical_id, request.job_type_id, {
-          vertical: (details) =>
-            new InvalidRequest({
-              ...details,
-              safe_next_step: "Do not submit this job: tell the user it is not supported through this service yet."
-            }),
-          jobType: (details) =>
-            new InvalidRequest({
-              ...details,
-              safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and send again."
-            })
+        const again = `send the request again (${surface.createRequest})`
+        const { vertical, jobType } = yield* catalog.resolve(request.vertical_id, request.job_type_id, again, {
+          vertical: (details) => new InvalidRequest(details),
+          jobType: (details) => new InvalidRequest(details)
         })
         if (isEmergency(jobType)) {
           return yield* new EmergencyNotSupported({
@@ -311,15 +376,18 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
       partner: Partner["Service"],
       now: Date
     ) {
-      const { vertical, jobType, key } = yield* validate(request, headerKey, now)
+      const surface = yield* CurrentSurface
+      const { vertical, jobType, key } = yield* validate(request, headerKey, now, surface)
       const id = randomUUID()
       const outcome = yield* idempotency.write({
         scope: "request",
-        keyReusedStep: "Use a new idempotency key for a different request.",
+        keyReused: keyHolds(surface),
         steps: outageSteps,
         partnerId: partner.id,
         key,
-        hash: requestHash({ ...request, idempotency_key: key }),
+        hash: requestFingerprint(request),
+        // Keys stored before the fingerprint held the hash of the whole body.
+        sameAsStored: (stored) => stored === requestHash({ ...request, idempotency_key: key }),
         resourceId: id,
         load: (resourceId) => requests.findById(partner.id, resourceId),
         prepare: plan(request, vertical, jobType, partner, id),
@@ -334,15 +402,46 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
       })
       if (outcome._tag === "Replayed") {
         const states = yield* statesOrUnknown(notifier.statesOf([outcome.stored.id]))
-        return { status: 200 as const, body: respond(outcome.stored, states, true) }
+        return { status: 200 as const, body: respond(outcome.stored, states, true, surface) }
       }
       const { stored, outbox } = outcome.prepared
       // The hand-off is tried within the bounded wait; the dispatcher retries what is left.
       const states = yield* statesOrUnknown(notifier.deliverNow(outbox.map((row) => row.id)))
-      return { status: 201 as const, body: respond(stored, states, false) }
+      return { status: 201 as const, body: respond(stored, states, false, surface) }
     })
 
-    return { create } as const
+    /** A request of this partner by its `request.id` or `session_id`, redacted; another's is not found. */
+    const status = Effect.fn("Requests.status")(function* (requestId: string, partner: Partner["Service"]) {
+      const surface = yield* CurrentSurface
+      const found = yield* requests
+        .find(partner.id, requestId)
+        .pipe(Effect.catch(persistenceUnavailable("request", statusUnreadable)))
+      if (Option.isNone(found)) {
+        return yield* new RequestNotFound({
+          issues: [
+            `request_id: no follow-up request ${requestId} exists for ${partner.id === anonymousPartnerId ? "requests made without a token" : "your token"}`
+          ],
+          safe_next_step:
+            partner.id === anonymousPartnerId
+              ? "No token was sent, so only requests made without a token were looked up. A request made with a partner token is found only with that token: send it. Do not tell the user anything about this request on the strength of this answer."
+              : "No follow-up request with this id exists for your token. Check the id (request.id or request.session_id of the creation answer). Do not tell the user anything is booked."
+        })
+      }
+      const states = yield* statesOrUnknown(notifier.statesOf([found.value.id]))
+      const request = presented(found.value, states)
+      const response: ServiceRequestStatusResponse = {
+        ok: true,
+        spec_version: requestsSpecVersion,
+        request,
+        booking_created: false,
+        availability_checked: false,
+        provider_selected: false,
+        safe_next_step: nextStep(found.value, request.handoff, surface)
+      }
+      return response
+    })
+
+    return { create, status } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(

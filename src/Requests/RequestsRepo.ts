@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
+import { isUuid } from "../Domain/Ids.js"
 import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 
 /** The `service_requests` table: the one place that writes and reads it. */
@@ -20,17 +21,31 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
           ${JSON.stringify(request.body)}::jsonb, ${JSON.stringify(request.consent)}::jsonb,
           ${JSON.stringify(request.candidates)}::jsonb, ${request.handoff}, ${request.createdAt}, ${request.sandbox})`
 
+    const columns = sql.literal(`id, session_id, vertical_id, job_type_id, taxonomy_confidence, customer_next_step,
+      booking_mode, candidates, handoff, (handoff <> 'no_candidates' OR body->'location' ? 'postcode') AS has_postcode,
+      sandbox`)
+
     const findById = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
       Result: StoredRequest,
-      execute: ({ partnerId, id }) => sql`
-        SELECT id, session_id, vertical_id, job_type_id, taxonomy_confidence, customer_next_step, booking_mode,
-          candidates, handoff, (handoff <> 'no_candidates' OR body->'location' ? 'postcode') AS has_postcode, sandbox
-        FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`
+      execute: ({ partnerId, id }) =>
+        sql`SELECT ${columns} FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`
     })
+
+    const findBySessionId = SqlSchema.findOneOption({
+      Request: Schema.Struct({ partnerId: Schema.String, sessionId: Schema.String }),
+      Result: StoredRequest,
+      execute: ({ partnerId, sessionId }) =>
+        sql`SELECT ${columns} FROM service_requests WHERE session_id = ${sessionId} AND partner_id = ${partnerId}`
+    })
+
+    /** A UUID is a `request.id`, anything else may be a `session_id`: never a uuid cast of arbitrary text. */
+    const find = (partnerId: string, id: string) =>
+      isUuid(id) ? findById({ partnerId, id }) : findBySessionId({ partnerId, sessionId: id })
 
     return {
       insertion,
+      find,
       findById: (partnerId: string, id: string) =>
         findById({ partnerId, id }).pipe(Effect.withSpan("RequestsRepo.findById"))
     } as const

@@ -6,6 +6,7 @@ import {
   DatabaseUnavailable,
   errorBody,
   RateLimited,
+  Unauthorized,
   UnsupportedJobType,
   UnsupportedVertical
 } from "../Domain/Errors.js"
@@ -19,6 +20,7 @@ export class SearchApi extends HttpApiGroup.make("search")
       error: [
         errorBody(UnsupportedVertical),
         errorBody(UnsupportedJobType),
+        errorBody(Unauthorized),
         errorBody(RateLimited),
         errorBody(SigningNotConfigured),
         errorBody(DatabaseUnavailable)

@@ -3,6 +3,7 @@ import { Clock, Effect, Layer } from "effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
+import { Authenticator } from "../Auth.js"
 import { RateLimiter } from "../RateLimiter.js"
 import { BookingSearch } from "./Search.js"
 
@@ -19,14 +20,20 @@ export const SearchLive = HttpApiBuilder.group(Api, "search", (handlers) =>
   Effect.gen(function* () {
     const search = yield* BookingSearch
     const limiter = yield* RateLimiter
-    return handlers.handle("search", ({ payload }) =>
+    const authenticator = yield* Authenticator
+    return handlers.handle("search", ({ payload, request }) =>
       limiter.byClient("search").pipe(
         Effect.andThen(Clock.currentTimeMillis),
-        Effect.flatMap((now) => search.search(payload, new Date(now))),
+        // A token is optional: a sandbox partner's search also sees what its sandbox booked.
+        Effect.flatMap((now) =>
+          Effect.flatMap(authenticator.optionalCaller(request.headers), (partner) =>
+            search.search(payload, new Date(now), partner)
+          )
+        ),
         // The body is built typed as the response schema; stringifying it directly skips a
         // second walk through the schema on the hottest endpoint.
         Effect.map((body) => HttpServerResponse.uint8Array(jsonUtf8(body), { contentType: "application/json" }))
       )
     )
   })
-).pipe(Layer.provide([BookingSearch.Default, RateLimiter.Default]))
+).pipe(Layer.provide([BookingSearch.Default, RateLimiter.Default, Authenticator.Default]))

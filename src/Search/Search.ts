@@ -1,18 +1,20 @@
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { Calendar, type Candidate } from "../Calendar.js"
+import { Calendar, type Candidate, calendarOf } from "../Calendar.js"
 import { Catalog } from "../Catalog.js"
 import type { OptionClaims } from "../Domain/BookingOption.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
 import { DatabaseUnavailable, InvalidRequest, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
 import { slotLabel } from "../Domain/Labels.js"
+import type { Partner } from "../Domain/Partner.js"
 import { personalDataIn, personalDataIssue, stringsIn } from "../Domain/PersonalData.js"
 import { type PriceKind, priceKind, quantityBounds, quote } from "../Domain/Pricing.js"
 import { emergencyStep, isEmergency } from "../Domain/Safety.js"
 import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 import { bufferMinutes, freeSlots, type Interval, longestWorkingDayMinutes } from "../Domain/Slots.js"
 import { postcodeNumber } from "../Domain/Supply.js"
+import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { formatInZone, MINUTE } from "../Domain/Zone.js"
 import { failLogged } from "../Failure.js"
 import { OptionSigner } from "../OptionSigner.js"
@@ -25,8 +27,31 @@ export const maxOptionsPerProvider = 2
 const destinationRequired = new Set(["moving_home", "moving_office", "moving_piano"])
 const movingHomeDetails = ["home_size_sqm", "boxes", "elevator_origin", "elevator_destination"] as const
 
-const noOptionsStep =
-  "No direct booking is available for this job now. Tell the user nothing is booked, and offer to send the job to providers as a follow-up request (POST /api/public/requests) once the user consents to sharing contact details."
+const noOptionsStep = (surface: Surface) =>
+  `No direct booking is available for this job now. Tell the user nothing is booked, and offer to send the job to providers as a follow-up request (${surface.createRequest}) once the user consents to sharing contact details.`
+
+/** What a quantity key asks the user for, in words an assistant can repeat. */
+const quantityQuestions: Readonly<Record<string, string>> = {
+  area_sqm: "the area in square metres",
+  home_size_sqm: "the home's size in square metres",
+  window_count: "the number of windows",
+  hours: "the number of hours",
+  item_count: "the number of items"
+}
+
+const askFor = (keys: ReadonlyArray<string>) =>
+  keys.map((key) => `${quantityQuestions[key] ?? key} (details.${key})`).join(" or ")
+
+/**
+ * The price is per unit and the search did not say how many: the fix is the user's answer, so it
+ * comes before any fallback.
+ */
+const missingQuantityStep = (surface: Surface, keys: ReadonlyArray<string>) =>
+  `Nothing is booked. This job is priced per unit, so the search needs ${askFor(keys)}: ask the user and search again (${surface.search}) with it in details. Only if they cannot say, offer a follow-up request (${surface.createRequest}) once they consent to sharing contact details.`
+
+/** A detail the search needs is missing or out of bounds: ask the user, then search again. */
+const detailsStep = (surface: Surface, issues: ReadonlyArray<string>) =>
+  `Nothing is booked. Ask the user for the details named in issues (${issues.map((issue) => issue.split(":")[0]).join(", ")}) and search again (${surface.search}) with the corrected values.`
 const priceNotes: Record<PriceKind, string> = {
   fixed: "a price_type avg_fixed amount is the exact price of the described work",
   starting:
@@ -35,8 +60,8 @@ const priceNotes: Record<PriceKind, string> = {
 }
 
 /** The options' prices worded by kind, so no starting price is ever repeated as exact. */
-const optionsStep = (kinds: ReadonlySet<PriceKind>) =>
-  `Show the user each option's provider, price, time and terms. Prices: ${[...kinds].map((kind) => priceNotes[kind]).join("; ")}. Only after the user picks one and consents to sharing contact details, confirm it with POST /api/public/bookings before expires_at. Nothing is booked until that confirmation succeeds.`
+const optionsStep = (surface: Surface, kinds: ReadonlySet<PriceKind>) =>
+  `Show the user each option's provider, price, time and terms. Prices: ${[...kinds].map((kind) => priceNotes[kind]).join("; ")}. Only after the user picks one and consents to sharing contact details, confirm it with ${surface.confirm} before expires_at. Nothing is booked until that confirmation succeeds.`
 
 const unavailableStep =
   "Search is unavailable because the database does not answer. A search never books anything, so nothing was booked. Retry the same search in a moment."
@@ -63,7 +88,7 @@ const detailIssues = (details: Readonly<Record<string, unknown>> | undefined): A
   return issues
 }
 
-const personalDataIssues = (request: BookingSearchRequest): Array<string> => {
+const personalDataIssues = (request: BookingSearchRequest, surface: Surface): Array<string> => {
   const fields = [
     ...stringsIn(request.description, "description"),
     ...stringsIn(request.location.city, "location.city"),
@@ -73,7 +98,7 @@ const personalDataIssues = (request: BookingSearchRequest): Array<string> => {
   ]
   return fields.flatMap(([path, text]) => {
     const kind = personalDataIn(text)
-    return kind === undefined ? [] : [personalDataIssue(path, kind)]
+    return kind === undefined ? [] : [personalDataIssue(path, kind, surface.confirm)]
   })
 }
 
@@ -105,21 +130,15 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
     const config = yield* AppConfig
     const fallbackEndpoint = `${config.publicBaseUrl}/api/public/requests`
 
-    const validate = (request: BookingSearchRequest) =>
+    const validate = (request: BookingSearchRequest, surface: Surface) =>
       Effect.gen(function* () {
-        const { vertical, jobType } = yield* catalog.resolve(request.vertical_id, request.job_type_id, {
-          vertical: (details) =>
-            new UnsupportedVertical({
-              ...details,
-              safe_next_step: "Tell the user this kind of job is not bookable through this service yet."
-            }),
-          jobType: (details) =>
-            new UnsupportedJobType({
-              ...details,
-              safe_next_step: "Pick the closest job_type_id from accepted_job_type_ids and search again."
-            })
+        const again = `search again (${surface.search})`
+        const { vertical, jobType } = yield* catalog.resolve(request.vertical_id, request.job_type_id, again, {
+          vertical: (details) => new UnsupportedVertical(details),
+          jobType: (details) => new UnsupportedJobType(details)
         })
-        const issues: Array<string> = [...personalDataIssues(request), ...detailIssues(request.details)]
+        const personal = personalDataIssues(request, surface)
+        const issues: Array<string> = [...detailIssues(request.details)]
         if (destinationRequired.has(request.job_type_id) && request.destination_location === undefined) {
           issues.push(`destination_location: is required for ${request.job_type_id}`)
         }
@@ -130,7 +149,14 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
             for (const key of movingHomeDetails)
               if (request.details[key] === undefined) issues.push(`details.${key}: is required for moving_home`)
         }
-        if (issues.length > 0) return yield* new InvalidRequest({ issues })
+        if (personal.length > 0) {
+          return yield* new InvalidRequest({
+            issues: [...personal, ...issues],
+            safe_next_step: `Nothing is booked. Search again (${surface.search}) without personal data: describe the job, the postcode and the time only. Names, phone numbers, e-mail and street addresses belong to the confirmation (${surface.confirm}), after the user's consent.`
+          })
+        }
+        if (issues.length > 0)
+          return yield* new InvalidRequest({ issues, safe_next_step: detailsStep(surface, issues) })
         const verticalId = vertical.vertical_id
         const destination = movesBetweenPostcodes(verticalId) ? request.destination_location : undefined
         return { verticalId, jobType, destination }
@@ -211,8 +237,14 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
       }
     }
 
-    const run = Effect.fnUntraced(function* (request: BookingSearchRequest, now: Date) {
-      const { verticalId, jobType, destination } = yield* validate(request)
+    /** `partner`: the caller when it sent a token; a sandbox partner's search also sees its own sandbox bookings. */
+    const run = Effect.fnUntraced(function* (
+      request: BookingSearchRequest,
+      now: Date,
+      partner: Partner["Service"] | undefined = undefined
+    ) {
+      const surface = yield* CurrentSurface
+      const { verticalId, jobType, destination } = yield* validate(request, surface)
       if (isEmergency(jobType)) return emergencyResponse
       yield* signer.ensureConfigured
       const window = parseTimeWindow({
@@ -228,7 +260,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           jobTypeId: jobType.job_type_id,
           postcode: postcodeNumber(request.location.postcode),
           destinationPostcode: destination && postcodeNumber(destination.postcode),
-          range: { start: window.start.getTime() - buffer, end: window.end.getTime() + buffer }
+          range: { start: window.start.getTime() - buffer, end: window.end.getTime() + buffer },
+          calendar: calendarOf(partner)
         })
         .pipe(
           Effect.catchTag(
@@ -241,6 +274,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
         )
 
       const missingQuantity = new Set<string>()
+      const missingKeys = new Set<string>()
       let unpriced = 0
       const priced: Array<{ readonly durationMinutes: number; readonly longestDayMinutes: number }> = []
       const found: Array<Found> = []
@@ -248,6 +282,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
         const quoted = quote(candidate, request.details)
         if (quoted._tag === "MissingQuantity") {
           missingQuantity.add(quoted.keys.map((key) => `details.${key}`).join(" or "))
+          for (const key of quoted.keys) missingKeys.add(key)
           unpriced += 1
           continue
         }
@@ -311,7 +346,11 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           ? { fallback: { type: "provider_follow_up_request" as const, endpoint: fallbackEndpoint, reason } }
           : {}),
         safe_next_step:
-          options.length > 0 ? optionsStep(new Set(chosen.map((f) => priceKind(f.candidate)))) : noOptionsStep
+          options.length > 0
+            ? optionsStep(surface, new Set(chosen.map((f) => priceKind(f.candidate))))
+            : missingKeys.size > 0
+              ? missingQuantityStep(surface, [...missingKeys])
+              : noOptionsStep(surface)
       }
       return response
     })

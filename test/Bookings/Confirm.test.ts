@@ -205,7 +205,7 @@ describe("POST /api/public/bookings", () => {
       })
     )
 
-    it.effect("a second confirm of a slot already booked is 409 slot_taken and writes nothing", () =>
+    it.effect("a second confirm of a slot already booked for someone else is 409 slot_taken and writes nothing", () =>
       Effect.gen(function* () {
         const [option] = yield* searchOptions()
         const [same] = (yield* searchOptions()).filter(
@@ -213,9 +213,57 @@ describe("POST /api/public/bookings", () => {
         )
         expect((yield* confirm(confirmBody(option))).status).toBe(201)
         const before = yield* counts
-        expectConflict(yield* confirm(confirmBody(same ?? option)), "slot_taken")
+        const someoneElse = { name: "Bertil Holm", phone: "+46 70 555 12 12", email: "bertil.holm@example.se" }
+        const response = yield* confirm(confirmBody(same ?? option, { customer: someoneElse }))
+        expectConflict(response, "slot_taken")
+        expect(response.body.safe_next_step).toContain("This call booked nothing")
+        expect(response.body).not.toHaveProperty("booking_id")
         expect(yield* counts).toEqual(before)
       })
+    )
+
+    it.effect(
+      "the same option confirmed again for the same customer under a new key is 409 option_already_booked naming the booking, with no refresh",
+      () =>
+        Effect.gen(function* () {
+          const [option] = yield* searchOptions()
+          const first = yield* confirm(confirmBody(option))
+          expect(first.status).toBe(201)
+          const before = yield* counts
+          // The same person as a retry would name them: other spacing, e-mail case and phone format.
+          const again = yield* confirm(
+            confirmBody(option, {
+              customer: { name: " Astrid  Lindqvist", phone: "+46701234567", email: "Astrid.Lindqvist@Example.se" }
+            })
+          )
+          expect(again.status, JSON.stringify(again.body)).toBe(409)
+          expect(again.body).toMatchObject({
+            ok: false,
+            error: "option_already_booked",
+            status: 409,
+            booking_id: first.body.booking.id,
+            request_id: first.body.request_id,
+            existing_booking: {
+              id: first.body.booking.id,
+              request_id: first.body.request_id,
+              status: "confirmed",
+              provider_id: option.provider.id,
+              provider_name: option.provider.name,
+              slot_start_at: first.body.booking.slot_start_at,
+              slot_end_at: first.body.booking.slot_end_at
+            }
+          })
+          expect(again.body.option_refresh_required).toBeUndefined()
+          expect(again.body.safe_next_step).toContain("already booked")
+          expect(again.body.safe_next_step).toContain(`GET /api/public/bookings/${first.body.request_id}`)
+          expect(again.body.safe_next_step).not.toMatch(/search again|new idempotency_key/i)
+          expect(yield* counts).toEqual(before)
+          // After the option has expired the answer is the same: it is booked, not "search again".
+          yield* TestClock.setTime(Date.parse(option.expires_at))
+          const late = yield* confirm(confirmBody(option))
+          expect(late.body.error).toBe("option_already_booked")
+          expect(late.body.request_id).toBe(first.body.request_id)
+        })
     )
 
     it.effect("a refused slot rolls back the outbox rows its transaction wrote before the calendar refused it", () =>
@@ -500,9 +548,17 @@ describe("POST /api/public/bookings", () => {
             )
           )
         )
-        const responses = yield* Effect.forEach(sameSlot, (option) => confirm(confirmBody(option)), {
-          concurrency: "unbounded"
-        })
+        // Each attempt for another customer: the losers lost the slot to someone else.
+        const responses = yield* Effect.forEach(
+          sameSlot,
+          (option, i) =>
+            confirm(
+              confirmBody(option, {
+                customer: { name: `Kund ${i}`, phone: `+46 70 100 00 ${10 + i}`, email: `kund${i}@example.se` }
+              })
+            ),
+          { concurrency: "unbounded" }
+        )
         expect(responses.filter((r) => r.status === 201)).toHaveLength(1)
         for (const r of responses.filter((r) => r.status !== 201)) expectConflict(r, "slot_taken")
       })

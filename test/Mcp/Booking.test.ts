@@ -3,7 +3,7 @@ import { Cause, Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
-import { type Connected, callTool, connect } from "./McpClient.js"
+import { type Connected, callTool, connect, overMcp } from "./McpClient.js"
 
 const token = "partner-mcp-a-token-0123456789"
 const otherToken = "partner-mcp-b-token-9876543210"
@@ -95,12 +95,13 @@ const toolNames = [
   "search_booking_options",
   "confirm_booking",
   "get_booking_status",
-  "create_follow_up_request"
+  "create_follow_up_request",
+  "get_follow_up_request"
 ]
 
 describe("MCP at /mcp, driven by the official SDK client", () => {
   it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
-    it.effect("initialize negotiates 2025-06-18 or newer and lists the five tools with the REST Schemas", () =>
+    it.effect("initialize negotiates 2025-06-18 or newer and lists the six tools with the REST Schemas", () =>
       Effect.gen(function* () {
         const { client, transport } = yield* connect(auth)
         expect(transport.protocolVersion! >= "2025-06-18").toBe(true)
@@ -111,7 +112,12 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         const { tools } = yield* Effect.promise(() => client.listTools())
         expect(tools.map((tool) => tool.name)).toEqual(toolNames)
         const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]))
-        for (const name of ["get_capabilities", "search_booking_options", "get_booking_status"]) {
+        for (const name of [
+          "get_capabilities",
+          "search_booking_options",
+          "get_booking_status",
+          "get_follow_up_request"
+        ]) {
           expect(byName[name]!.annotations, name).toMatchObject({ readOnlyHint: true })
         }
         for (const name of ["confirm_booking", "create_follow_up_request"]) {
@@ -142,6 +148,8 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         ).toEqual(requestBody("/api/public/requests"))
         const [bookingId] = openapi.paths["/api/public/bookings/{booking_id}"].get.parameters
         expect(byName.get_booking_status!.inputSchema.properties!.booking_id).toEqual(bookingId.schema)
+        const [requestId] = openapi.paths["/api/public/requests/{request_id}"].get.parameters
+        expect(byName.get_follow_up_request!.inputSchema.properties!.request_id).toEqual(requestId.schema)
       })
     )
 
@@ -177,8 +185,9 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         const restSearch = yield* postJson("/api/public/booking-options", searchArgs())
         const searched = yield* callTool(mcp.client, "search_booking_options", searchArgs())
         // Equal to REST's answer but for the signed option ids, whose nonces differ per search.
+        // Its steps name tools where REST's name paths.
         expect(searched.structuredContent).toEqual({
-          ...restSearch.body,
+          ...overMcp(restSearch.body),
           options: restSearch.body.options.map((option: any) => ({ ...option, booking_option_id: expect.any(String) }))
         })
         expect(searched.structuredContent).toMatchObject({
@@ -214,7 +223,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         for (const id of [body.booking.id, body.request_id]) {
           const status = yield* callTool(mcp.client, "get_booking_status", { booking_id: id })
           const rest = yield* get(`/api/public/bookings/${id}`, auth)
-          expect(status.structuredContent).toEqual(rest.body)
+          expect(status.structuredContent).toEqual(overMcp(rest.body))
           expect(status.structuredContent).toMatchObject({
             found: true,
             booking_created: true,
@@ -246,7 +255,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         const emergencyArgs = requestArgs({ vertical_id: "electrician", job_type_id: "electrical_emergency" })
         const emergency = yield* callTool(client, "create_follow_up_request", emergencyArgs)
         const rest = yield* postJson("/api/public/requests", emergencyArgs, auth)
-        expect(emergency).toMatchObject({ isError: true, structuredContent: rest.body })
+        expect(emergency).toMatchObject({ isError: true, structuredContent: overMcp(rest.body) })
         expect(rest.body).toMatchObject({ error: "emergency_not_supported", status: 400 })
       })
     )
@@ -271,7 +280,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         expect(JSON.parse(expired.content[0]!.text!)).toEqual(expired.structuredContent)
         const rest = yield* postJson("/api/public/bookings", { ...args, idempotency_key: "rest-expired" }, auth)
         expect(rest.status).toBe(409)
-        expect(expired.structuredContent).toEqual(rest.body)
+        expect(expired.structuredContent).toEqual(overMcp(rest.body))
         expect(yield* counts).toEqual(before)
       })
     )
@@ -291,7 +300,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
           const refused = yield* callTool(anonymous.client, tool, args)
           const rest = yield* postJson(path, args)
           expect(rest.status).toBe(401)
-          expect(refused, tool).toMatchObject({ isError: true, structuredContent: rest.body })
+          expect(refused, tool).toMatchObject({ isError: true, structuredContent: overMcp(rest.body) })
         }
         const status = yield* callTool(anonymous.client, "get_booking_status", { booking_id: "bkg_anything" })
         expect(status).toMatchObject({ isError: true, structuredContent: (yield* get("/api/public/bookings/x")).body })
@@ -380,7 +389,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
           expect(rest.status, JSON.stringify(rest.body)).toBe(400)
           expect(refused, `${tool} ${JSON.stringify(rest.body)}`).toMatchObject({
             isError: true,
-            structuredContent: rest.body
+            structuredContent: overMcp(rest.body)
           })
         }
         const consent = yield* callTool(

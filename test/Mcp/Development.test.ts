@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { TestServerLive, testNow } from "../support/TestServer.js"
+import { get, TestServerLive, testNow } from "../support/TestServer.js"
 import { callTool, connect, requestArgs, searchArgs } from "./McpClient.js"
 
 describe("MCP in development without a configured token, as REST", () => {
@@ -26,6 +26,27 @@ describe("MCP in development without a configured token, as REST", () => {
           booking_id: booked.structuredContent.booking.id
         })
         expect(status.structuredContent).toMatchObject({ found: true })
+      })
+    )
+
+    it.effect("a lookup without a token says no token was sent, over REST and MCP", () =>
+      Effect.gen(function* () {
+        const booking = yield* get("/api/public/bookings/bkg_made-with-a-token")
+        expect(booking.body).toMatchObject({ ok: true, found: false })
+        expect(booking.body.safe_next_step).toMatch(/^No token was sent/)
+        expect(booking.body.safe_next_step).not.toContain("for your token")
+        const request = yield* get("/api/public/requests/req_made-with-a-token")
+        expect(request.status).toBe(404)
+        expect(request.body.issues).toEqual([
+          "request_id: no follow-up request req_made-with-a-token exists for requests made without a token"
+        ])
+        expect(request.body.safe_next_step).toMatch(/^No token was sent/)
+
+        const { client } = yield* connect()
+        const overMcp = yield* callTool(client, "get_booking_status", { booking_id: "bkg_made-with-a-token" })
+        expect(overMcp.structuredContent.safe_next_step).toMatch(/^No token was sent/)
+        const requestOverMcp = yield* callTool(client, "get_follow_up_request", { request_id: "req_made-with-a-token" })
+        expect(requestOverMcp).toMatchObject({ isError: true, structuredContent: { error: "request_not_found" } })
       })
     )
   })

@@ -49,7 +49,7 @@ describe("MCP logs", () => {
         const booked = yield* callTool(client, "confirm_booking", confirmArgs(option, "logged-1"))
         expect(booked.structuredContent.booking_created).toBe(true)
         const taken = yield* callTool(client, "confirm_booking", confirmArgs(option, "logged-2"))
-        expect(taken.structuredContent.error).toBe("slot_taken")
+        expect(taken.structuredContent.error).toBe("option_already_booked")
         const refused = yield* callTool(client, "confirm_booking", {
           ...confirmArgs(option, "logged-3"),
           user_consent_confirmed: false

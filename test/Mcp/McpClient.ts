@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
+import { mcpSurface, restSurface } from "../../src/Domain/Surface.js"
 
 /** The app's /mcp on the port the test server bound. */
 export const mcpUrl = Effect.map(HttpServer.HttpServer, (server) => {
@@ -82,3 +83,22 @@ export const requestArgs = {
   location: { address: "Sveavägen 1", postcode: "111 57" },
   timing: { urgency: "snarast" }
 }
+
+/** A REST text as the same answer words it over MCP: each REST action named as its tool. */
+const mcpWording = (text: string) =>
+  text
+    .replace(/GET \/api\/public\/bookings\/([A-Za-z0-9_-]+)/g, (_, id: string) => mcpSurface.bookingStatus(id))
+    .replace(/GET \/api\/public\/requests\/([A-Za-z0-9_-]+)/g, (_, id: string) => mcpSurface.requestStatus(id))
+    .replaceAll(restSurface.search, mcpSurface.search)
+    .replaceAll(restSurface.confirm, mcpSurface.confirm)
+    .replaceAll(restSurface.createRequest, mcpSurface.createRequest)
+
+/** A REST body as the MCP tool answers it: the same, but its steps and issues name tools. */
+export const overMcp = (body: unknown): any =>
+  typeof body === "string"
+    ? mcpWording(body)
+    : Array.isArray(body)
+      ? body.map(overMcp)
+      : body !== null && typeof body === "object"
+        ? Object.fromEntries(Object.entries(body).map(([key, value]) => [key, overMcp(value)]))
+        : body

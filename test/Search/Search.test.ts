@@ -275,21 +275,47 @@ describe("POST /api/public/booking-options", () => {
       })
     )
 
-    it.effect("a vertical that is not supported is 422 with supported_vertical_ids", () =>
+    it.effect("a vertical listed as not bookable yet is 422 with supported_vertical_ids and its own next step", () =>
       Effect.gen(function* () {
-        for (const vertical of ["painting", "carpentry", "gardening", "plumbing"]) {
-          const { status, body } = yield* search({ ...faucet, vertical_id: vertical })
+        for (const unavailable of catalogData.unavailable_verticals) {
+          const { status, body } = yield* search({ ...faucet, vertical_id: unavailable.vertical_id })
           expect(status).toBe(422)
           expect(body).toEqual({
             ok: false,
             error: "unsupported_vertical",
             status: 422,
-            issues: [`vertical_id: ${vertical} is not supported; use one of vvs, electrician, moving, cleaning`],
+            issues: [
+              `vertical_id: ${unavailable.vertical_id} is not supported; use one of vvs, electrician, moving, cleaning`
+            ],
             supported_vertical_ids: supportedVerticalIds,
-            safe_next_step: "Tell the user this kind of job is not bookable through this service yet."
+            safe_next_step: unavailable.safe_next_step
           })
         }
       })
+    )
+
+    it.effect(
+      "a vertical that names a supported one in other words is 422 naming it, and the step says to use it",
+      () =>
+        Effect.gen(function* () {
+          const { status, body } = yield* search({ ...faucet, vertical_id: "plumbing" })
+          expect(status).toBe(422)
+          expect(body).toEqual({
+            ok: false,
+            error: "unsupported_vertical",
+            status: 422,
+            issues: [
+              "vertical_id: plumbing is not supported; it looks like vvs; use one of vvs, electrician, moving, cleaning"
+            ],
+            supported_vertical_ids: supportedVerticalIds,
+            suggested_vertical_id: "vvs",
+            suggested_job_type_id: "install_faucet",
+            safe_next_step:
+              "This job is vertical_id vvs, job_type_id install_faucet (Byte eller montering av blandare / Install or replace a tap) here: search again (POST /api/public/booking-options) with those ids."
+          })
+          const retried = yield* search({ ...faucet, vertical_id: body.suggested_vertical_id })
+          expect(retried.status).toBe(200)
+        })
     )
 
     it.effect("a job type that is not in the vertical is 422 with accepted_job_type_ids", () =>

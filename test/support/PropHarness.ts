@@ -184,6 +184,10 @@ export const customers = [
   { name: "Greta Berg", phone: "08-123 456", email: "greta@example.se" }
 ] as const
 
+/** The i-th customer: one of the three above, then as many distinct others as a property needs. */
+export const customerAt = (i: number) =>
+  customers[i] ?? { name: `Kund ${i}`, phone: `+46 70 200 ${String(i).padStart(4, "0")}`, email: `kund${i}@example.se` }
+
 const decodeRequest = Schema.decodeUnknownSync(BookingConfirmationRequest)
 
 /** A valid confirm body, decoded as the endpoint would decode it. */
@@ -195,7 +199,7 @@ export const requestFor = (input: {
 }) =>
   decodeRequest({
     booking_option_id: input.token,
-    customer: customers[(input.customer ?? 0) % customers.length],
+    customer: customerAt(input.customer ?? 0),
     service_location: {
       country_code: "SE",
       address: "Drottninggatan 12",
@@ -220,12 +224,24 @@ export type Outcome =
       readonly requestId: string
       readonly booking: ConfirmedBooking
     }
-  | { readonly _tag: "Rejected"; readonly code: string; readonly refresh: boolean | undefined }
+  | {
+      readonly _tag: "Rejected"
+      readonly code: string
+      readonly refresh: boolean | undefined
+      /** The booking a refusal names (a used key, an option already booked), and what it tells to do. */
+      readonly bookingId?: string | undefined
+      readonly step?: string | undefined
+    }
   | { readonly _tag: "Defect"; readonly cause: string }
 
 /** What a partner would see of one confirm, with a defect kept as a value so a property can name it. */
-export const confirm = (request: BookingConfirmationRequest, now: Date = searchedAt, who = partner) =>
-  Effect.flatMap(Bookings, (bookings) => Effect.exit(bookings.confirm(request, undefined, who, now))).pipe(
+export const confirm = (
+  request: BookingConfirmationRequest,
+  now: Date = searchedAt,
+  who = partner,
+  headerKey: string | undefined = undefined
+) =>
+  Effect.flatMap(Bookings, (bookings) => Effect.exit(bookings.confirm(request, headerKey, who, now))).pipe(
     Effect.map((exit): Outcome => {
       if (Exit.isSuccess(exit)) {
         const { status, body } = exit.value
@@ -242,7 +258,9 @@ export const confirm = (request: BookingConfirmationRequest, now: Date = searche
         ? {
             _tag: "Rejected",
             code: failure.value._tag,
-            refresh: "option_refresh_required" in failure.value ? failure.value.option_refresh_required : undefined
+            refresh: "option_refresh_required" in failure.value ? failure.value.option_refresh_required : undefined,
+            ...("booking_id" in failure.value ? { bookingId: failure.value.booking_id } : {}),
+            ...("safe_next_step" in failure.value ? { step: failure.value.safe_next_step } : {})
           }
         : { _tag: "Defect", cause: Cause.pretty(exit.cause) }
     })

@@ -1,0 +1,91 @@
+import { kronorEn, kronorSv } from "./Pricing.js"
+import { formatInZone, HOUR, zoneFor } from "./Zone.js"
+
+/**
+ * A provider's cancellation and change policy for a service, as the supply file states it:
+ * cancelling is free until `freeCancellationHours` before the start, after which the provider
+ * may charge `lateFeeSek` under its terms (0: never), and the time can be changed until
+ * `changeHours` before the start.
+ */
+export interface CancellationPolicy {
+  readonly freeCancellationHours: number
+  readonly lateFeeSek: number
+  readonly changeHours: number
+}
+
+/** The policy as an option and a booking carry it: deadlines of this slot, in the caller's zone. */
+export interface PolicyTerms {
+  readonly free_until: string
+  readonly late_fee_sek: number
+  readonly change_until: string
+  readonly summary_sv: string
+  readonly summary_en: string
+}
+
+/** The instants the policy puts on a slot; both at or before the start. */
+export const deadlinesOf = (policy: CancellationPolicy, slotStart: number) => ({
+  // Without a fee, cancelling is free until the start itself.
+  freeUntil: policy.lateFeeSek === 0 ? slotStart : slotStart - Math.max(0, policy.freeCancellationHours) * HOUR,
+  changeUntil: slotStart - Math.max(0, policy.changeHours) * HOUR
+})
+
+const dayTimeFormats = new Map<string, { readonly sv: Intl.DateTimeFormat; readonly en: Intl.DateTimeFormat }>()
+
+/** "måndag 30 november kl. 08:00" / "Monday 30 November, 08:00", in the zone, named unless Swedish time. */
+const dayTime = (instant: number, timeZone: string) => {
+  const zone = zoneFor(timeZone).id
+  let formats = dayTimeFormats.get(zone)
+  if (formats === undefined) {
+    const options = {
+      timeZone: zone,
+      weekday: "long",
+      day: "numeric",
+      month: "long",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23"
+    } as const
+    formats = { sv: new Intl.DateTimeFormat("sv-SE", options), en: new Intl.DateTimeFormat("en-GB", options) }
+    if (dayTimeFormats.size >= 100) dayTimeFormats.clear()
+    dayTimeFormats.set(zone, formats)
+  }
+  const named = zone === "Europe/Stockholm" ? "" : ` (${zone})`
+  return { sv: `${formats.sv.format(instant)}${named}`, en: `${formats.en.format(instant)}${named}` }
+}
+
+/**
+ * What the policy means for this slot, in words that never say more than the provider's terms:
+ * a late fee is what the provider "may charge under its terms", never what the customer owes.
+ */
+export const policyTerms = (policy: CancellationPolicy, slotStart: number, timeZone: string): PolicyTerms => {
+  const { freeUntil, changeUntil } = deadlinesOf(policy, slotStart)
+  const free = dayTime(freeUntil, timeZone)
+  const change = dayTime(changeUntil, timeZone)
+  const summarySv =
+    policy.lateFeeSek === 0
+      ? `Avbokning är kostnadsfri fram till starttiden, ${free.sv}.`
+      : `Kostnadsfri avbokning fram till ${free.sv}. Vid senare avbokning får utföraren enligt sina villkor ta ut en avgift på ${kronorSv(policy.lateFeeSek)} kr inkl. moms.`
+  const summaryEn =
+    policy.lateFeeSek === 0
+      ? `Cancelling is free until the start, ${free.en}.`
+      : `Free cancellation until ${free.en}. After that the provider may charge a fee of SEK ${kronorEn(policy.lateFeeSek)} incl. VAT under its terms.`
+  return {
+    free_until: formatInZone(freeUntil, timeZone),
+    late_fee_sek: policy.lateFeeSek,
+    change_until: formatInZone(changeUntil, timeZone),
+    summary_sv: `${summarySv} Tiden kan ändras fram till ${change.sv}.`,
+    summary_en: `${summaryEn} The time can be changed until ${change.en}.`
+  }
+}
+
+/** What cancelling now would cost under the policy; a booking whose slot has started cannot be cancelled. */
+export const cancellationAt = (policy: CancellationPolicy, slotStart: number, now: number) => {
+  if (!(now < slotStart)) return { _tag: "Started" } as const
+  const { freeUntil } = deadlinesOf(policy, slotStart)
+  const withinFreePeriod = now <= freeUntil
+  return { _tag: "Open", withinFreePeriod, feeSek: withinFreePeriod ? 0 : policy.lateFeeSek, freeUntil } as const
+}
+
+/** Whether the time can still be changed now (at or before the change deadline, and before the start). */
+export const changeableAt = (policy: CancellationPolicy, slotStart: number, now: number) =>
+  now < slotStart && now <= deadlinesOf(policy, slotStart).changeUntil

@@ -1,0 +1,34 @@
+import { Context } from "effect"
+
+/**
+ * How a `safe_next_step` names the action it sends the caller to. An assistant repeats the step,
+ * so over REST it names the endpoint and over MCP the tool it can call.
+ */
+export interface Surface {
+  readonly search: string
+  readonly confirm: string
+  readonly bookingStatus: (bookingId: string) => string
+  readonly createRequest: string
+  readonly requestStatus: (requestId: string) => string
+}
+
+export const restSurface: Surface = {
+  search: "POST /api/public/booking-options",
+  confirm: "POST /api/public/bookings",
+  bookingStatus: (bookingId) => `GET /api/public/bookings/${bookingId}`,
+  createRequest: "POST /api/public/requests",
+  requestStatus: (requestId) => `GET /api/public/requests/${requestId}`
+}
+
+export const mcpSurface: Surface = {
+  search: "the search_booking_options tool",
+  confirm: "the confirm_booking tool",
+  bookingStatus: (bookingId) => `the get_booking_status tool with booking_id "${bookingId}"`,
+  createRequest: "the create_follow_up_request tool",
+  requestStatus: (requestId) => `the get_follow_up_request tool with request_id "${requestId}"`
+}
+
+/** The surface of the call being answered: REST unless the MCP route says otherwise. */
+export const CurrentSurface = Context.Reference<Surface>("Booking/CurrentSurface", {
+  defaultValue: () => restSurface
+})

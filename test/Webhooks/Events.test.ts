@@ -1,0 +1,176 @@
+import { describe, expect, it } from "@effect/vitest"
+import {
+  type BookingFacts,
+  bookingCancelled,
+  bookingConfirmationFailed,
+  bookingConfirmed,
+  bookingRescheduled,
+  eventBody,
+  isWebhookEventType,
+  requestCreated,
+  requestHandoffChanged,
+  webhookEventTypes,
+  webhookTest
+} from "../../src/Webhooks/Events.js"
+import { fc, propSettings } from "../support/FastCheck.js"
+
+const at = new Date("2025-03-04T08:00:00.000Z")
+
+const booking: BookingFacts = {
+  id: "bkg_1",
+  requestId: "req_1",
+  providerId: "prv_1",
+  serviceId: "svc_1",
+  slotStart: new Date("2025-03-10T07:00:00.000Z"),
+  slotEnd: new Date("2025-03-10T09:00:00.000Z"),
+  priceSek: 1450,
+  sandbox: false
+}
+
+const bookingData = {
+  booking_id: "bkg_1",
+  request_id: "req_1",
+  provider_id: "prv_1",
+  service_id: "svc_1",
+  slot: { start_at: "2025-03-10T07:00:00.000Z", end_at: "2025-03-10T09:00:00.000Z" },
+  price_sek: 1450,
+  currency: "SEK",
+  sandbox: false
+}
+
+describe("event types", () => {
+  it("are the seven a subscription can name, and nothing else passes", async () => {
+    expect([...webhookEventTypes].sort()).toEqual([
+      "booking.cancelled",
+      "booking.confirmation_failed",
+      "booking.confirmed",
+      "booking.rescheduled",
+      "request.created",
+      "request.handoff_changed",
+      "webhook.test"
+    ])
+    for (const type of webhookEventTypes) expect(isWebhookEventType(type)).toBe(true)
+    for (const other of ["booking.*", "Booking.Confirmed", "booking.confirmed ", "", "booking"])
+      expect(isWebhookEventType(other)).toBe(false)
+  })
+})
+
+describe("event builders", () => {
+  it("booking.confirmed", async () => {
+    expect(bookingConfirmed(booking, at)).toEqual({
+      type: "booking.confirmed",
+      timestamp: "2025-03-04T08:00:00.000Z",
+      data: { ...bookingData, status: "confirmed" }
+    })
+  })
+
+  it("booking.cancelled names who cancelled", async () => {
+    expect(bookingCancelled(booking, "provider", at).data).toEqual({
+      ...bookingData,
+      status: "cancelled",
+      cancelled_by: "provider"
+    })
+  })
+
+  it("booking.rescheduled carries the old slot and the new", async () => {
+    const previous = { slotStart: new Date("2025-03-09T07:00:00Z"), slotEnd: new Date("2025-03-09T09:00:00Z") }
+    expect(bookingRescheduled(booking, previous, at).data).toEqual({
+      ...bookingData,
+      status: "confirmed",
+      previous_slot: { start_at: "2025-03-09T07:00:00.000Z", end_at: "2025-03-09T09:00:00.000Z" }
+    })
+  })
+
+  it("booking.confirmation_failed names the recipient who was not told", async () => {
+    expect(bookingConfirmationFailed({ ...booking, sandbox: true }, "customer", at).data).toEqual({
+      ...bookingData,
+      sandbox: true,
+      status: "confirmed",
+      recipient: "customer"
+    })
+  })
+
+  it("request.created and request.handoff_changed", async () => {
+    const request = { id: "req_2", verticalId: "cleaning", jobTypeId: "window_cleaning", sandbox: false }
+    expect(
+      requestCreated(
+        request,
+        { status: "not_sent", providers_reached: 0, providers_pending: 0, reason: "no_candidates" },
+        at
+      )
+    ).toEqual({
+      type: "request.created",
+      timestamp: "2025-03-04T08:00:00.000Z",
+      data: {
+        request_id: "req_2",
+        status: "ready_to_send",
+        vertical_id: "cleaning",
+        job_type_id: "window_cleaning",
+        handoff: { status: "not_sent", providers_reached: 0, providers_pending: 0, reason: "no_candidates" },
+        sandbox: false
+      }
+    })
+    expect(
+      requestHandoffChanged(request, { status: "sent", providers_reached: 2, providers_pending: 1 }, "queued", at).data
+    ).toEqual({
+      request_id: "req_2",
+      handoff: { status: "sent", providers_reached: 2, providers_pending: 1 },
+      previous_handoff_status: "queued",
+      sandbox: false
+    })
+  })
+
+  it("webhook.test", async () => {
+    expect(JSON.parse(eventBody(webhookTest({ id: "ep_1", sandbox: true }, at)))).toEqual({
+      type: "webhook.test",
+      timestamp: "2025-03-04T08:00:00.000Z",
+      data: { endpoint_id: "ep_1", sandbox: true }
+    })
+  })
+
+  it("no personal data reaches a payload, whatever else the booking or request passed in carries", async () => {
+    const { parameters } = propSettings("payloads carry no personal data", { quick: 100, deep: 2000 })
+    // Markers no id, status or time can contain, so finding one in a body can only mean a leak.
+    const personal = fc.record({
+      customer: fc.record({
+        name: fc.string().map((s) => `NAME§${s}`),
+        email: fc.emailAddress().map((s) => `EMAIL§${s}`),
+        phone: fc.string().map((s) => `PHONE§${s}`)
+      }),
+      serviceLocation: fc.record({
+        address: fc.string().map((s) => `ADDRESS§${s}`),
+        postcode: fc.constant("POSTCODE§")
+      }),
+      consent: fc.constant({ statement: "CONSENT§" })
+    })
+    const facts = fc.record({
+      id: fc.uuid(),
+      requestId: fc.uuid(),
+      providerId: fc.string({ maxLength: 20 }).map((s) => s.replaceAll("§", "")),
+      serviceId: fc.string({ maxLength: 20 }).map((s) => s.replaceAll("§", "")),
+      slotStart: fc.date({ noInvalidDate: true }),
+      slotEnd: fc.date({ noInvalidDate: true }),
+      priceSek: fc.nat(),
+      sandbox: fc.boolean(),
+      verticalId: fc.constantFrom("cleaning", "moving"),
+      jobTypeId: fc.constantFrom("window_cleaning", "home_move")
+    })
+    const handoff = { status: "queued", providers_reached: 0, providers_pending: 1 } as const
+    fc.assert(
+      fc.property(facts, personal, (fact, extra) => {
+        const carrier = { ...fact, ...extra }
+        const events = [
+          bookingConfirmed(carrier, at),
+          bookingCancelled(carrier, "customer", at),
+          bookingRescheduled(carrier, carrier, at),
+          bookingConfirmationFailed(carrier, "provider", at),
+          requestCreated(carrier, { ...handoff, ...extra } as typeof handoff, at),
+          requestHandoffChanged(carrier, handoff, "unknown", at),
+          webhookTest({ ...carrier, id: "ep_1" }, at)
+        ]
+        for (const event of events) expect(eventBody(event)).not.toContain("§")
+      }),
+      parameters
+    )
+  })
+})
