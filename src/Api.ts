@@ -6,7 +6,7 @@ import { CapabilitiesApi } from "./Capabilities/Api.js"
 import * as Errors from "./Domain/Errors.js"
 import { inputParseOptions } from "./Domain/Input.js"
 import { HealthApi } from "./Health/Api.js"
-import { completeDocument } from "./OpenApiDocument.js"
+import { completeDocument } from "./Http/OpenApiDocument.js"
 import { RequestsApi } from "./Requests/Api.js"
 import { SearchApi } from "./Search/Api.js"
 

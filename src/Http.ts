@@ -9,16 +9,14 @@ import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { Api } from "./Api.js"
 import { AppConfig, hostForUrl } from "./AppConfig.js"
-import { AuthenticationLive } from "./Auth.js"
 import { conflictTags } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
-import type { DirectQuery } from "./Database.js"
+import type { DirectQuery } from "./Database/Database.js"
 import { DocsLive } from "./Docs/Http.js"
-import { ContractErrorsLive, contractHeadersFor, errorContractFor } from "./ErrorContract.js"
 import { HealthLive } from "./Health/Http.js"
-import { listen } from "./HttpListener.js"
-import { McpLive } from "./Mcp/Http.js"
+import { ContractErrorsLive, contractHeadersFor, errorContractFor } from "./Http/ErrorContract.js"
+import { listen } from "./Http/Listener.js"
 import {
   bookingConflicts,
   bookingsConfirmed,
@@ -27,11 +25,13 @@ import {
   presentFromStart,
   rateLimited,
   rateLimitStoreFailures
-} from "./Metrics.js"
-import { requestIdHeader, requestObservability } from "./Observability.js"
-import { limitedEndpoints } from "./RateLimiter.js"
+} from "./Http/Metrics.js"
+import { requestIdHeader, requestObservability } from "./Http/Observability.js"
+import { limitedEndpoints } from "./Http/RateLimiter.js"
+import { routesOf } from "./Http/Routes.js"
+import { McpLive } from "./Mcp/Http.js"
+import { AuthenticationLive } from "./Partners/Authentication.js"
 import { RequestsLive } from "./Requests/Http.js"
-import { routesOf } from "./Routes.js"
 import { SearchLive } from "./Search/Http.js"
 
 /** Every group's handlers, each with its services; the Api and test Apis are built from it. */

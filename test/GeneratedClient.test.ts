@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
 import { Api } from "../src/Api.js"
-import { openApiDocument } from "../src/OpenApiDocument.js"
+import { openApiDocument } from "../src/Http/OpenApiDocument.js"
 
 const run = promisify(execFile)
 const bin = (name: string) => join(process.cwd(), "node_modules", ".bin", name)

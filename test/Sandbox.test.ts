@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Partners } from "../src/Partners.js"
+import { Partners } from "../src/Partners/Partners.js"
 import { smtpServer, webhookReceiver } from "./support/Receivers.js"
 import { get, postJson, TestServerLive } from "./support/TestServer.js"
 

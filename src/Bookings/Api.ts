@@ -3,7 +3,6 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { Authentication } from "../AuthApi.js"
 import {
   BookingConfirmationRequest,
   BookingConfirmationResponse,
@@ -18,6 +17,7 @@ import {
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
+import { Authentication } from "../Partners/AuthApi.js"
 
 export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check(Schema.isMinLength(1)) })
 

@@ -1,6 +1,5 @@
 import { Context, Effect, Layer, Metric, Option, Result } from "effect"
 import type * as SqlError from "effect/sql/SqlError"
-import { Calendar, calendarOf } from "../Calendar.js"
 import {
   type BookingConfirmationLocation,
   type BookingConfirmationRequest,
@@ -31,6 +30,9 @@ import { futureStampIssues } from "../Domain/Stamps.js"
 import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { formatInZone } from "../Domain/Zone.js"
+import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
+import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifications/Notifier.js"
+import { Calendar, calendarOf } from "../Shared/Calendar.js"
 import {
   fingerprintHash,
   Idempotency,
@@ -38,11 +40,9 @@ import {
   persistenceUnavailable,
   requestHash,
   sqlStateOf
-} from "../Idempotency.js"
-import { bookingConflicts, bookingsConfirmed } from "../Metrics.js"
-import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
-import { hasExpired, OptionSigner } from "../OptionSigner.js"
-import { Supply } from "../Supply.js"
+} from "../Shared/Idempotency.js"
+import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
+import { Supply } from "../Supply/Supply.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, newBookingIds } from "./Confirmation.js"
 

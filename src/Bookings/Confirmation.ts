@@ -9,8 +9,8 @@ import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { CurrentOffer } from "../Domain/Supply.js"
 import { knownTimeZone } from "../Domain/Zone.js"
-import type { ChannelChoice } from "../Notifier.js"
-import { randomReference } from "../References.js"
+import type { ChannelChoice } from "../Notifications/Notifier.js"
+import { randomReference } from "../Shared/References.js"
 
 /** The booking's id, stored with the idempotency key, and the reference the customer is given. */
 export interface BookingIds {

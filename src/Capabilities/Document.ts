@@ -1,7 +1,6 @@
 import { Context, Duration, Effect, Layer, Schedule, Schema, SubscriptionRef } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog.js"
-import { type Document, etagOf, makeDocument } from "../Documents.js"
 import {
   agentSafeNextStep,
   authRules,
@@ -21,9 +20,10 @@ import {
 import type { VerticalId } from "../Domain/Catalog.js"
 import { quantityBounds, quantityKeys } from "../Domain/Pricing.js"
 import { emergencyAdvice, isEmergency } from "../Domain/Safety.js"
-import { logFailureWarning } from "../Failure.js"
-import { idempotencyRetentionDays } from "../Idempotency.js"
-import { Supply } from "../Supply.js"
+import { type Document, etagOf, makeDocument } from "../Http/DocumentCache.js"
+import { logFailureWarning } from "../Http/FailureSummary.js"
+import { idempotencyRetentionDays } from "../Shared/Idempotency.js"
+import { Supply } from "../Supply/Supply.js"
 
 export const buildCapabilities = (input: {
   readonly catalog: Catalog["Service"]

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
-import { serveDocument } from "../Documents.js"
+import { serveDocument } from "../Http/DocumentCache.js"
 import { CapabilitiesDocument } from "./Document.js"
 
 export const CapabilitiesLive = HttpApiBuilder.group(Api, "capabilities", (handlers) =>

@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import { Api } from "../Api.js"
 import { AppConfig } from "../AppConfig.js"
-import { makeDocument, serveDocument } from "../Documents.js"
-import { openApiDocument } from "../OpenApiDocument.js"
+import { makeDocument, serveDocument } from "../Http/DocumentCache.js"
+import { openApiDocument } from "../Http/OpenApiDocument.js"
 import { renderDocsPage } from "./Page.js"
 
 /** The page needs nothing from anywhere, and the browser is told to load nothing from anywhere. */

@@ -1,6 +1,6 @@
 import { Context, Duration, Effect, Fiber, Layer, Option, Result } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { Partners } from "../Partners.js"
+import { Partners } from "../Partners/Partners.js"
 
 export interface ReadinessReport {
   /** What stops the service from doing its job: any of these and it is not ready. */

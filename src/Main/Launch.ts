@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { DatabaseLive } from "../Database.js"
+import { DatabaseLive } from "../Database/Database.js"
 import { HttpLive } from "../Http.js"
 import { LoggerLive } from "./Process.js"
 

@@ -1,7 +1,7 @@
 import { Effect, Layer, Logger, References } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { ToolDatabaseLive } from "../Database.js"
-import { batchedLines, jsonLogger, withLineFields } from "../Logging.js"
+import { ToolDatabaseLive } from "../Database/Database.js"
+import { batchedLines, jsonLogger, withLineFields } from "../Http/Logging.js"
 import { reportStartFailure, runMain } from "./Run.js"
 
 /**

@@ -2,7 +2,6 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { RequestAuthentication } from "../AuthApi.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import {
@@ -14,6 +13,7 @@ import {
   ServiceRequestStatusResponse
 } from "../Domain/Request.js"
 import { EmergencyNotSupported } from "../Domain/Safety.js"
+import { RequestAuthentication } from "../Partners/AuthApi.js"
 
 export class RequestsApi extends HttpApiGroup.make("requests")
   .add(

@@ -3,7 +3,7 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"
-import { RateLimiter } from "../RateLimiter.js"
+import { RateLimiter } from "../Http/RateLimiter.js"
 import { Requests } from "./Requests.js"
 
 export const RequestsLive = HttpApiBuilder.group(Api, "requests", (handlers) =>

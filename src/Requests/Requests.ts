@@ -22,6 +22,7 @@ import type { HandoffPlan, NewRequest, StoredRequest } from "../Domain/RequestRe
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
+import { type ChannelChoice, type DeliveryState, Notifier, statesOrUnknown } from "../Notifications/Notifier.js"
 import {
   fingerprintHash,
   Idempotency,
@@ -29,10 +30,9 @@ import {
   type OutageSteps,
   persistenceUnavailable,
   requestHash
-} from "../Idempotency.js"
-import { type ChannelChoice, type DeliveryState, Notifier, statesOrUnknown } from "../Notifier.js"
-import { randomReference } from "../References.js"
-import { Supply } from "../Supply.js"
+} from "../Shared/Idempotency.js"
+import { randomReference } from "../Shared/References.js"
+import { Supply } from "../Supply/Supply.js"
 import { RequestsRepo } from "./RequestsRepo.js"
 
 /** At most this many providers receive one request. */

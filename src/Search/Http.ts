@@ -3,8 +3,8 @@ import { Clock, Effect, Layer } from "effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
-import { Authenticator } from "../Auth.js"
-import { RateLimiter } from "../RateLimiter.js"
+import { RateLimiter } from "../Http/RateLimiter.js"
+import { Authenticator } from "../Partners/Authentication.js"
 import { BookingSearch } from "./Search.js"
 
 /**

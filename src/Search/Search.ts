@@ -1,6 +1,5 @@
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { Calendar, type Candidate, calendarOf } from "../Calendar.js"
 import { Catalog } from "../Catalog.js"
 import type { OptionClaims } from "../Domain/BookingOption.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
@@ -16,8 +15,9 @@ import { bufferMinutes, freeSlots, type Interval, longestWorkingDayMinutes } fro
 import { postcodeNumber } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { formatInZone, MINUTE } from "../Domain/Zone.js"
-import { failLogged } from "../Failure.js"
-import { OptionSigner } from "../OptionSigner.js"
+import { failLogged } from "../Http/FailureSummary.js"
+import { Calendar, type Candidate, calendarOf } from "../Shared/Calendar.js"
+import { OptionSigner } from "../Shared/OptionSigner.js"
 import { parseTimeWindow } from "./TimeWindow.js"
 
 /** At most this many options, and at most this many per provider (spec 4.2 leaves both open). */

@@ -1,5 +1,5 @@
 import { Console, Effect } from "effect"
-import { PartnerError, Partners } from "../Partners.js"
+import { PartnerError, Partners } from "../Partners/Partners.js"
 
 const usage = `usage:
   npm run partner -- create [--sandbox] <partner-id> <name...>

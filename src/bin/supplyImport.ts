@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises"
 import { Console, Effect } from "effect"
 import { runTool } from "../Main/Process.js"
-import { Supply } from "../Supply.js"
+import { Supply } from "../Supply/Supply.js"
 
 const usage = "usage: npm run supply:import -- FILE.json"
 

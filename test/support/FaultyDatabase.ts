@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net"
 import { connect, createServer, type Socket } from "node:net"
 import { Context, Effect, Layer, Redacted } from "effect"
-import { pgClientLayer } from "../../src/Database.js"
+import { pgClientLayer } from "../../src/Database/Database.js"
 import { makeDatabase } from "./TestDatabase.js"
 
 /**

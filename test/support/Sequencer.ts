@@ -11,15 +11,15 @@ const slowest = [
   "test/Fuzz.prop.test.ts",
   "test/Main.test.ts",
   "test/Main/Stop.test.ts",
-  "test/DatabaseFreeze.test.ts",
-  "test/Database.test.ts",
-  "test/Partners.test.ts",
-  "test/Auth.test.ts",
+  "test/Database/DatabaseFreeze.test.ts",
+  "test/Database/Database.test.ts",
+  "test/Partners/Partners.test.ts",
+  "test/Partners/Authentication.test.ts",
   "test/Bookings/Idempotency.prop.test.ts",
   "test/MultiInstance.test.ts",
   "test/Requests/Create.test.ts",
   "test/Bookings/Confirm.test.ts",
-  "test/Notifier.test.ts"
+  "test/Notifications/Notifier.test.ts"
 ]
 
 /** Vitest's order (by last run's durations) where it has them for every file, else `slowest` first. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto"
 import { Clock, Effect, Layer, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { inject } from "vitest"
-import { pgClientLayer } from "../../src/Database.js"
+import { pgClientLayer } from "../../src/Database/Database.js"
 import { databaseUrlFor } from "./databaseUrl.js"
 
 /** The harness's own statements make no spans: tests that watch the tracer see only the server's. */

@@ -3,8 +3,8 @@ import { Effect, Layer } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } from "effect/http"
 import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
+import { createHttpServer } from "../../src/Http/Listener.js"
 import { serveApi } from "../../src/Http.js"
-import { createHttpServer } from "../../src/HttpListener.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
 
 /** Signing key of the test runs, so no test writes a development key under ./.data. */

@@ -4,8 +4,8 @@ import { join } from "node:path"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { TestProject } from "vitest/node"
-import { migrate, pgClientLayer } from "../../src/Database.js"
-import { startEmbeddedPostgres } from "../../src/EmbeddedPostgres.js"
+import { migrate, pgClientLayer } from "../../src/Database/Database.js"
+import { startEmbeddedPostgres } from "../../src/Database/EmbeddedPostgres.js"
 import { databaseUrlFor } from "./databaseUrl.js"
 
 declare module "vitest" {

@@ -1,0 +1,246 @@
+import { readdir } from "node:fs/promises"
+import * as Net from "node:net"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { Context, Duration, Effect, Layer, Option, Redacted, References, String as Str } from "effect"
+import * as Migrator from "effect/sql/Migrator"
+import * as SqlClient from "effect/sql/SqlClient"
+import { ConnectionError, SqlError } from "effect/sql/SqlError"
+import * as Statement from "effect/sql/Statement"
+import { AppConfig } from "../AppConfig.js"
+import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from "./EmbeddedPostgres.js"
+
+export const migrationsDirectory = fileURLToPath(new URL("../../migrations", import.meta.url))
+
+export interface PoolOptions {
+  readonly maxConnections?: number | undefined
+  /** Bounds connecting and waiting for a free connection of the pool; none when unset. */
+  readonly connectTimeoutMs?: number | undefined
+  /** PostgreSQL cancels longer statements, and a server that does not answer is given up soon after; none when unset. */
+  readonly statementTimeoutMs?: number | undefined
+}
+
+/** Beyond the statement timeout, how long a server that says nothing at all is waited for. */
+const silenceMarginMs = 500
+
+/**
+ * Runs a statement outside a transaction with the database layer's bounds, which
+ * @effect/sql-pg 4 has no option for: the wait for a connection of the pool is bounded by the
+ * connect timeout and fails as a ConnectionError of operation "connect" (the statement was never
+ * sent), and a server that says nothing past the statement timeout is given up. The driver then
+ * drains the interrupted statement, sends PostgreSQL a cancel, and retires the connection unless
+ * the server confirms the cancel, so a connection given up mid-statement never serves the next
+ * caller. Inside a transaction it is the statement as usual, on the transaction's connection.
+ * The driver prepares every statement itself (one name per text and connection), which the
+ * hand-written pg.Client subclass of Effect 3's days did.
+ */
+export class DirectQuery extends Context.Service<
+  DirectQuery,
+  <A extends object>(statement: Statement.Statement<A>) => Effect.Effect<ReadonlyArray<A>, SqlError>
+>()("Database/DirectQuery") {}
+
+/** The statement was never sent: no connection could be had in time. */
+export const notSentError = (cause: unknown, message: string) =>
+  new SqlError({ reason: new ConnectionError({ cause, message, operation: "connect" }) })
+
+const directQuery = (sql: SqlClient.SqlClient, options: PoolOptions) => {
+  const connectTimeout = Duration.millis(options.connectTimeoutMs ?? 5000)
+  const silence = options.statementTimeoutMs ? Duration.millis(options.statementTimeoutMs + silenceMarginMs) : undefined
+  return <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
+    Effect.flatMap(Effect.serviceOption(sql.transactionService), (transaction) => {
+      if (Option.isSome(transaction)) return statement
+      const [text, params] = statement.compile()
+      return Effect.scoped(
+        Effect.flatMap(
+          Effect.timeoutOrElse(sql.reserve, {
+            duration: connectTimeout,
+            orElse: () => Effect.fail(notSentError(new Error("timed out"), "Failed to acquire connection"))
+          }),
+          (connection) => {
+            const run = connection.execute(text, params, rowsNamed) as Effect.Effect<ReadonlyArray<A>, SqlError>
+            return silence === undefined
+              ? run
+              : Effect.timeoutOrElse(run, {
+                  duration: silence,
+                  orElse: () =>
+                    Effect.fail(
+                      new SqlError({
+                        reason: new ConnectionError({
+                          cause: new Error("Query read timeout"),
+                          message: "Query read timeout",
+                          operation: "query"
+                        })
+                      })
+                    )
+                })
+          }
+        )
+      )
+    })
+}
+
+const resultNames = Str.snakeToCamel
+const rowsNamed = Statement.defaultTransforms(resultNames, false).array
+
+/** Whether a chunk of PostgreSQL's answer ends with ReadyForQuery ('Z', length 5, status): a cycle is over. */
+const endsWithReadyForQuery = (chunk: Buffer) =>
+  chunk.length >= 6 && chunk[chunk.length - 6] === 0x5a && chunk.readInt32BE(chunk.length - 5) === 5
+
+/**
+ * The connection's socket, given up when the server says nothing for `silenceMs` while a statement
+ * waits for its answer (a frozen or unreachable server): the socket is destroyed, so the statement
+ * fails as a lost connection (outcome unknown) and the pool replaces the connection, which is never
+ * used again. @effect/sql-pg 4 has no client-side statement timeout of its own; PostgreSQL's
+ * statement_timeout bounds a server that is alive. An idle connection is never timed out.
+ */
+const silenceBoundedSocket = (host: string, port: number, silenceMs: number) => () => {
+  const socket = Net.connect({ host, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: 10_000 })
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const arm = () => {
+    timer ??= setTimeout(() => socket.destroy(new Error("Query read timeout")), silenceMs)
+  }
+  const disarm = () => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+  }
+  const write = socket.write.bind(socket) as (...args: Array<unknown>) => boolean
+  socket.write = ((...args: Array<unknown>) => {
+    arm()
+    return write(...args)
+  }) as typeof socket.write
+  socket.on("data", (chunk: Buffer) => {
+    disarm()
+    if (!endsWithReadyForQuery(chunk)) arm()
+  })
+  socket.on("close", disarm)
+  return socket
+}
+
+/** The client every service uses: snake_case in SQL, camelCase in TypeScript; and DirectQuery on its pool. */
+export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {}) => {
+  const address = new URL(Redacted.value(url))
+  const client = PgClient.layer({
+    url,
+    ...(options.statementTimeoutMs
+      ? {
+          stream: silenceBoundedSocket(
+            decodeURIComponent(address.hostname),
+            Number(address.port || 5432),
+            options.statementTimeoutMs + silenceMarginMs
+          )
+        }
+      : {}),
+    applicationName: "home-service-booking-api",
+    maxConnections: options.maxConnections ?? 10,
+    keepAlive: Duration.seconds(10),
+    ...(options.connectTimeoutMs ? { connectTimeout: Duration.millis(options.connectTimeoutMs) } : {}),
+    ...(options.statementTimeoutMs
+      ? { startupParameters: { statement_timeout: String(options.statementTimeoutMs) } }
+      : {}),
+    transformQueryNames: Str.camelToSnake,
+    transformResultNames: resultNames,
+    // JSON columns hold wire-format documents (scope, terms, consent): their keys stay as stored.
+    transformJson: false
+  })
+  const direct = Layer.effect(
+    DirectQuery,
+    Effect.map(SqlClient.SqlClient, (sql) => directQuery(sql, options))
+  )
+  // One connection proves the server answers before the layer is built, as Effect 3's pool check did.
+  const probe = Layer.effectDiscard(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`).pipe(
+      Effect.timeoutOrElse({
+        duration: Duration.millis(options.connectTimeoutMs ?? 5000),
+        orElse: () => Effect.fail(notSentError(new Error("timed out"), "PgClient: Connection timed out"))
+      })
+    )
+  )
+  // Nothing exports traces: the driver's spans (a statement's, a connection's) are made as no-ops,
+  // as the server's are (src/Http.ts).
+  return Layer.merge(direct, probe).pipe(
+    Layer.provideMerge(client),
+    Layer.provide(Layer.succeed(References.TracerEnabled, false))
+  )
+}
+
+/** The embedded cluster lives as long as the layer: started on build, stopped on release. */
+export const EmbeddedPostgresUrl = (dataDir: string, options?: { readonly attach?: boolean }) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => (options?.attach ? attachOrStartEmbeddedPostgres : startEmbeddedPostgres)({ dataDir }),
+      catch: (error) => (error instanceof Error ? error : new Error(String(error)))
+    }),
+    (pg) => Effect.promise(() => pg.stop()).pipe(Effect.tap(Effect.logInfo("embedded PostgreSQL stopped")))
+  ).pipe(
+    Effect.tap((pg) => Effect.logInfo(`embedded PostgreSQL started on 127.0.0.1:${pg.port} (data in ${dataDir})`)),
+    Effect.map((pg) => Redacted.make(pg.url))
+  )
+
+/** Imported from here rather than inside @effect/sql, so tsx and vitest can load TypeScript migrations. */
+const migrationLoader = Effect.promise(() => readdir(migrationsDirectory)).pipe(
+  Effect.flatMap((files) =>
+    Migrator.fromGlob(
+      Object.fromEntries(files.map((file) => [file, () => import(pathToFileURL(join(migrationsDirectory, file)).href)]))
+    )
+  )
+)
+
+/**
+ * Applies pending migrations. The advisory lock serialises instances that start at once on a
+ * fresh database, where the migrator's own table creation would otherwise race.
+ */
+export const migrate = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    Effect.gen(function* () {
+      yield* sql`SELECT pg_advisory_xact_lock(hashtext('home-service-booking-api:migrations'))`
+      yield* sql`CREATE TABLE IF NOT EXISTS effect_sql_migrations (
+        migration_id integer PRIMARY KEY,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        name text NOT NULL
+      )`
+      return yield* Migrator.make({})({ loader: migrationLoader })
+    })
+  )
+}).pipe(Effect.withSpan("Database.migrate"))
+
+/**
+ * Migrations run on a connection of their own, closed when they are done: a migration may
+ * take longer than the statement timeout that guards requests.
+ */
+const migrationsAt = (url: Redacted.Redacted, connectTimeoutMs: number) =>
+  Layer.effectDiscard(
+    migrate.pipe(
+      Effect.provide(pgClientLayer(url, { maxConnections: 1, connectTimeoutMs })),
+      Effect.scoped,
+      Effect.tap((applied) =>
+        applied.length > 0
+          ? Effect.logInfo(`applied migrations: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+          : Effect.void
+      ),
+      Effect.orDie
+    )
+  )
+
+const databaseLayer = (options: { readonly attach: boolean }) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const url = yield* Option.match(config.databaseUrl, {
+        onSome: Effect.succeed,
+        onNone: () => EmbeddedPostgresUrl(config.dataDir, options)
+      })
+      return pgClientLayer(url, {
+        maxConnections: config.databasePoolSize,
+        connectTimeoutMs: config.databaseConnectTimeoutMs,
+        statementTimeoutMs: config.databaseStatementTimeoutMs
+      }).pipe(Layer.provide(migrationsAt(url, config.databaseConnectTimeoutMs)))
+    })
+  )
+
+/** PostgreSQL at DATABASE_URL, or an embedded one under DATA_DIR, migrated before use. */
+export const DatabaseLive = databaseLayer({ attach: false })
+
+/** The same for command-line tools, which share the cluster of a running development server. */
+export const ToolDatabaseLive = databaseLayer({ attach: true })

@@ -1,0 +1,521 @@
+/**
+ * The OpenAPI document as partners get it: generated from the same `Api` the server runs, then
+ * cleaned and completed so that Redocly, Spectral and Ajv accept it without a finding
+ * (test/Http/OpenApi.test.ts runs all three). Pure: no configuration is read here, the public base
+ * URL is passed in, so the typed client can import the Api without server code.
+ */
+import type * as HttpApi from "effect/http-api/HttpApi"
+import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as OpenApi from "effect/http-api/OpenApi"
+import { operationExamples } from "./OpenApiExamples.js"
+
+type Json = any
+
+const json = "application/json"
+
+/** What each tag is for (Redocly and Spectral want a description on every tag). */
+const tagDescriptions: Readonly<Record<string, string>> = {
+  Capabilities: "What the service supports today: verticals, job types, rules an assistant must follow.",
+  Search: "Bookable options (provider, fixed price, free slot, terms) for a job, without personal data.",
+  Bookings: "Confirm an option with the user's consent, and look a booking up afterwards.",
+  Requests: "Hand a job to providers as a follow-up request when no option can be booked directly.",
+  Health: "Liveness, readiness and metrics of one instance, for operators and load balancers.",
+  Documentation: "This document and its rendered page."
+}
+
+/** A paragraph per operation: what it does and what a partner must do before and after. */
+const operationDescriptions: Readonly<Record<string, string>> = {
+  "capabilities.capabilities":
+    "The capabilities document: supported verticals and job types, required fields, the booking lifecycle and the rules an assistant must follow. Cached with an ETag: send `If-None-Match` to get 304.",
+  "search.search":
+    "Finds bookable options for a job at a Swedish postcode: provider, fixed price, a free slot and the booking terms. No personal data is sent or needed. Every option carries a signed `booking_option_id` valid until `expires_at`; nothing is booked until it is confirmed. A token is optional: with a sandbox token the options leave out slots that sandbox already booked; a token that is sent is checked (401 if it is wrong).",
+  "bookings.confirm":
+    "Confirms one option from a search, after the user has picked it, accepted its terms and consented to sharing contact details. Idempotent: send the same `Idempotency-Key` header (or `idempotency_key`) on a retry to get the first answer again (200) instead of a second booking (201). A retry is the same request when it books the same option for the same customer at the same addresses under the same terms version; new acceptance or consent time stamps, consent wording and `source` do not change that. A key that holds another booking is 409 `idempotency_key_reused` naming it; an option this partner already booked for this customer is 409 `option_already_booked` naming it.",
+  "bookings.status":
+    "Looks a booking up by its `booking.id` or `request_id`, with personal data redacted. Only the partner that made the booking sees it.",
+  "requests.create":
+    "Hands a job to providers as a follow-up request when no option could be booked directly. It is never a booking: providers contact the customer. Idempotent like confirm. Keep `request.id` to look the request up later.",
+  "requests.status":
+    "Looks a follow-up request up by its `request.id` (or `session_id`): whether providers have received it, with personal data redacted. It is never a booking. Only the partner that created it sees it; any other id is 404 `request_not_found`.",
+  "health.healthz": "Answers 200 while the process is up; for liveness probes.",
+  "health.readyz": "Answers 200 when this instance can search and book, 503 with the missing pieces when it cannot.",
+  "health.metrics": "Prometheus metrics of this instance in the text exposition format.",
+  "docs.openapi": "This OpenAPI 3.1 document, built from the Api the server runs. Cached with an ETag.",
+  "docs.page": "This document rendered as an HTML page. Cached with an ETag."
+}
+
+const parameterDescriptions: Readonly<Record<string, string>> = {
+  booking_id: "The booking's `booking.id` or the `request_id` of its confirmation.",
+  request_id: "The follow-up request's `request.id` (or its `session_id`), from the creation answer.",
+  "idempotency-key":
+    "Makes a retry safe: the same key with the same request replays the first answer (200, `idempotent_replay: true`); with a different request it is 409 `idempotency_key_reused`, naming what the key holds."
+}
+
+/** Names of the generated inline bodies, so they are components a generated client can name. */
+const bodyNames: Readonly<Record<string, { readonly request?: string; readonly response?: string }>> = {
+  "search.search": { request: "BookingSearchRequest", response: "BookingSearchResponse" },
+  "bookings.confirm": { request: "BookingConfirmationRequest", response: "BookingConfirmationResponse" },
+  "bookings.status": { response: "BookingStatusResponse" },
+  "requests.create": { request: "ServiceRequestCreate", response: "ServiceRequestResponse" },
+  "requests.status": { response: "ServiceRequestStatusResponse" },
+  "health.healthz": { response: "Liveness" },
+  "health.readyz": { response: "Readiness" }
+}
+
+/** Operations under a per-minute limit: every answer of theirs carries RateLimit and RateLimit-Policy. */
+const limitedOperations = new Set(["search.search", "bookings.confirm", "requests.create"])
+
+/** Documents served from memory with a strong ETag and 304 on `If-None-Match`. */
+const cachedOperations = new Set(["capabilities.capabilities", "docs.openapi", "docs.page"])
+
+/** Operations that take a partner token but need none: an empty requirement first makes it optional. */
+const optionalTokenOperations = new Set(["search.search"])
+
+/** Errors only a request with a body can cause. */
+const bodyErrors = new Set(["malformed_json", "payload_too_large", "unsupported_media_type"])
+
+/** Errors every operation shares (the error contract's and authentication's), listed before an operation's own. */
+const sharedErrors = new Set([
+  "invalid_request",
+  "malformed_json",
+  "payload_too_large",
+  "unsupported_media_type",
+  "internal_error",
+  "unauthorized",
+  "auth_not_configured"
+])
+
+/** Errors of a route that does not exist, or a method it does not have: never of a documented operation. */
+const routeErrors = new Set(["not_found", "method_not_allowed"])
+
+/**
+ * Answers of the listener itself, before any route is chosen, so possible on every operation
+ * (src/Http/Listener.ts): headers over 16 KB, a request that does not arrive in time, and a
+ * connection made while the app is still starting.
+ */
+const listenerErrors: ReadonlyArray<{ readonly code: string; readonly status: number; readonly description: string }> =
+  [
+    { code: "request_timeout", status: 408, description: "The request did not arrive in time" },
+    { code: "headers_too_large", status: 431, description: "The request headers are larger than 16 KB" },
+    { code: "starting", status: 503, description: "The service is starting; retry after Retry-After seconds" }
+  ]
+
+const headers: Json = {
+  "X-Request-Id": {
+    description:
+      "The request's id: the caller's `X-Request-Id` when it is a plain token, else a new one. Quote it to support.",
+    schema: { type: "string" }
+  },
+  RateLimit: {
+    description:
+      'The quota left in the current window (IETF httpapi RateLimit draft): `"<policy>";r=<remaining>;t=<seconds to reset>`.',
+    schema: { type: "string" }
+  },
+  "RateLimit-Policy": {
+    description: 'The quota of this operation: `"<policy>";q=<requests>;w=60` (per 60-second window).',
+    schema: { type: "string" }
+  },
+  "Retry-After": {
+    description: "Seconds to wait before trying again.",
+    schema: { type: "integer", minimum: 0 }
+  },
+  ETag: {
+    description: "Strong validator of this representation; send it back as `If-None-Match` to get 304.",
+    schema: { type: "string" }
+  }
+}
+
+const ifNoneMatch = {
+  name: "If-None-Match",
+  in: "header",
+  required: false,
+  description: "An ETag from an earlier answer: 304 without a body when the document is unchanged.",
+  schema: { type: "string" }
+}
+
+/** `invalid_request` → `InvalidRequestError`. */
+const componentName = (code: string) =>
+  `${code
+    .split("_")
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("")}Error`
+
+/** Effect's descriptions of its own filters ("a string at least 1 character(s) long"), not the API's words. */
+const frameworkDescription =
+  /^(an? (string|number|integer|non[- ]?\w+|positive|negative|valid)\b|a non empty string$)|character\(s\)|^Error$/
+
+const isDateTimeKey = (key: string) => key.endsWith("_at")
+const isUriKey = (key: string) => key === "url" || key === "endpoint"
+
+/** A JSON Schema cleaned as the document's are (the MCP tools' schemas must equal the REST bodies'). */
+export const cleanJsonSchema = <A>(schema: A): A => {
+  const copy = structuredClone(schema)
+  const defs = (copy as Json)?.$defs
+  if (defs !== undefined) renameEncoded(copy, defs, "#/$defs/")
+  asBefore(copy, false)
+  cleanSchema(copy)
+  return copy
+}
+
+const safeInteger = 9007199254740991
+const schemaKeyOrder = ["type", "required", "properties", "additionalProperties"]
+
+/**
+ * A JSON Schema node as Effect 3 wrote it, which the contract's document keeps: an optional
+ * property is its schema (Effect 4 adds `anyOf [..., {type: null}]`, the JSON form of undefined),
+ * an integer has no safe-integer bounds, a struct lists `required` (empty too) before its
+ * properties and allows no other property, and the keys come in that order.
+ */
+const asBefore = (node: Json, integerTypeLast = true): void => {
+  if (Array.isArray(node)) {
+    for (const each of node) asBefore(each, integerTypeLast)
+    return
+  }
+  if (typeof node !== "object" || node === null) return
+  // A check's own JSON Schema (details') comes as allOf; Effect 3 wrote it into the node.
+  if (Array.isArray(node.allOf) && node.allOf.every((part: Json) => Object.keys(part).every((key) => !(key in node)))) {
+    const parts = node.allOf
+    delete node.allOf
+    for (const part of parts) Object.assign(node, part)
+  }
+  if (node.maximum === safeInteger) delete node.maximum
+  if (node.minimum === -safeInteger) delete node.minimum
+  // Effect 3's document wrote an integer as a reference it then replaced, so `type` came after the
+  // bounds there (not in the MCP tools' schemas).
+  if (integerTypeLast && node.type === "integer" && Object.keys(node).length > 1) {
+    const { type, ...bounds } = node
+    for (const key of Object.keys(node)) delete node[key]
+    Object.assign(node, bounds, { type })
+  }
+  if (node.properties !== undefined && typeof node.properties === "object") {
+    const required: ReadonlyArray<string> = node.required ?? []
+    for (const [name, property] of Object.entries<Json>(node.properties)) {
+      if (required.includes(name)) continue
+      const alternatives = property?.anyOf
+      if (Array.isArray(alternatives) && alternatives.some((alternative: Json) => alternative?.type === "null")) {
+        const rest = alternatives.filter((alternative: Json) => alternative?.type !== "null")
+        node.properties[name] =
+          rest.length === 1 ? { ...rest[0], ...withoutAnyOf(property) } : { ...property, anyOf: rest }
+      }
+    }
+    node.required = required
+    if (node.additionalProperties === true && Object.keys(node.properties).length > 0) node.additionalProperties = false
+    const ordered: Record<string, Json> = {}
+    for (const key of schemaKeyOrder) if (key in node) ordered[key] = node[key]
+    for (const key of Object.keys(node)) if (!(key in ordered)) ordered[key] = node[key]
+    for (const key of Object.keys(node)) delete node[key]
+    Object.assign(node, ordered)
+  }
+  for (const value of Object.values<Json>(node)) if (typeof value === "object") asBefore(value, integerTypeLast)
+}
+
+const withoutAnyOf = (schema: Json): Json => {
+  const { anyOf: _, ...rest } = schema
+  return rest
+}
+
+/**
+ * Effect 4 names a component after its schema's identifier and encoding (`CapabilitiesEncoded`,
+ * `invalid_requestEncoded`): a named body keeps its name (`Capabilities`), and an error body is
+ * written inline, so completeDocument names it by its code as it always has (`InvalidRequestError`).
+ */
+const renameEncoded = (root: Json, components: Record<string, Json>, prefix: string): void => {
+  const inline = new Map<string, Json>()
+  const renamed = new Map<string, string>()
+  for (const [name, schema] of Object.entries<Json>(components)) {
+    const match = /^(.*?)Encoded(_\d+)?$/.exec(name)
+    if (match === null) continue
+    if (errorCodeOf(schema) !== undefined) inline.set(name, schema)
+    else if (components[match[1]!] === undefined) renamed.set(name, match[1]!)
+  }
+  const rewrite = (node: Json): Json => {
+    if (Array.isArray(node)) return node.map(rewrite)
+    if (typeof node !== "object" || node === null) return node
+    if (typeof node.$ref === "string" && node.$ref.startsWith(prefix)) {
+      const name = node.$ref.slice(prefix.length)
+      const schema = inline.get(name)
+      if (schema !== undefined) return rewrite(structuredClone(schema))
+      const to = renamed.get(name)
+      if (to !== undefined) return { ...node, $ref: `${prefix}${to}` }
+    }
+    const out: Record<string, Json> = {}
+    for (const [key, value] of Object.entries<Json>(node)) out[key] = rewrite(value)
+    return out
+  }
+  const rewritten = rewrite(root)
+  for (const key of Object.keys(root)) delete root[key]
+  Object.assign(root, rewritten)
+  const target = prefix === "#/$defs/" ? root.$defs : root.components.schemas
+  // Renamed in place: the document lists its components in the order they were made.
+  const entries = Object.entries<Json>(target)
+    .filter(([name]) => !inline.has(name))
+    .map(([name, schema]) => [renamed.get(name) ?? name, schema] as const)
+  for (const key of Object.keys(target)) delete target[key]
+  for (const [name, schema] of entries) target[name] = schema
+}
+
+/** Every schema node: no framework titles or $ids, one lower bound each, formats where the contract has them. */
+const cleanSchema = (node: Json, key?: string): void => {
+  if (Array.isArray(node)) {
+    for (const each of node) cleanSchema(each)
+    return
+  }
+  if (typeof node !== "object" || node === null) return
+  delete node.$id
+  delete node.title
+  if (node.$ref === "#/components/schemas/Int") {
+    delete node.$ref
+    node.type = "integer"
+  }
+  if (typeof node.description === "string" && frameworkDescription.test(node.description)) delete node.description
+  if (node.minimum !== undefined && node.exclusiveMinimum !== undefined) {
+    if (node.exclusiveMinimum >= node.minimum) delete node.minimum
+    else delete node.exclusiveMinimum
+  }
+  if (node.maximum !== undefined && node.exclusiveMaximum !== undefined) {
+    if (node.exclusiveMaximum <= node.maximum) delete node.maximum
+    else delete node.exclusiveMaximum
+  }
+  if (node.type === "string" && node.format === undefined && key !== undefined) {
+    if (isDateTimeKey(key)) node.format = "date-time"
+    else if (isUriKey(key)) node.format = "uri"
+    else if (key === "email") node.format = "email"
+  }
+  if (key === "source_urls" && node.items?.type === "string") node.items.format = "uri"
+  for (const [name, value] of Object.entries<Json>(node.properties ?? {})) cleanSchema(value, name)
+  for (const [name, value] of Object.entries<Json>(node)) {
+    if (name !== "properties" && typeof value === "object") cleanSchema(value)
+  }
+}
+
+const errorCodeOf = (schema: Json): string | undefined => {
+  const code = schema?.properties?.error?.enum
+  return schema?.properties?.ok?.enum?.[0] === false && Array.isArray(code) && code.length === 1 ? code[0] : undefined
+}
+
+const errorSchema = (code: string, status: number): Json => ({
+  type: "object",
+  required: ["ok", "error", "status"],
+  properties: {
+    ok: { type: "boolean", enum: [false] },
+    error: { type: "string", enum: [code] },
+    status: { type: "integer", enum: [status] },
+    issues: { type: "array", items: { type: "string" } },
+    safe_next_step: { type: "string" }
+  },
+  additionalProperties: false
+})
+
+const headerRefs = (names: ReadonlyArray<string>) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]))
+
+/** The paths the platform does not generate: the document itself and its page (src/Docs/Http.ts). */
+const documentationPaths = {
+  "/openapi.json": {
+    get: {
+      tags: ["Documentation"],
+      operationId: "docs.openapi",
+      summary: "This OpenAPI document",
+      responses: {
+        "200": { description: "The OpenAPI 3.1 document", content: { [json]: { schema: { type: "object" } } } }
+      }
+    }
+  },
+  "/docs": {
+    get: {
+      tags: ["Documentation"],
+      operationId: "docs.page",
+      summary: "This document as a page",
+      responses: {
+        "200": { description: "The rendered page", content: { "text/html": { schema: { type: "string" } } } }
+      }
+    }
+  }
+}
+
+/**
+ * Cleans and completes the generated document in place: the `OpenApi.Transform` of the Api, so
+ * `OpenApi.fromApi(Api)` is already the document partners get, but for its `servers`.
+ */
+/**
+ * The shared schemas in the order the document has always listed them: Effect 4 generates the
+ * error details' named schemas (ExistingBooking, ExistingRequest) ahead of the rest, Effect 3
+ * after the capabilities' own. A partner's diff of the document stays empty.
+ */
+const detailSchemasAfter = { after: "NonEmptyTrimmedString", names: ["ExistingBooking", "ExistingRequest"] } as const
+
+const inDocumentOrder = (schemas: Json): Json => {
+  const entries = Object.entries<Json>(schemas).filter(([name]) => !detailSchemasAfter.names.includes(name as never))
+  const details = detailSchemasAfter.names.flatMap((name) => (name in schemas ? [[name, schemas[name]] as const] : []))
+  const at = entries.findIndex(([name]) => name === detailSchemasAfter.after) + 1
+  return Object.fromEntries([...entries.slice(0, at), ...details, ...entries.slice(at)])
+}
+
+export const completeDocument = (spec: Json): Json => {
+  if (spec.components?.schemas !== undefined) renameEncoded(spec, spec.components.schemas, "#/components/schemas/")
+  asBefore(spec.paths)
+  asBefore(spec.components?.schemas)
+  for (const scheme of Object.values<Json>(spec.components?.securitySchemes ?? {})) {
+    if (scheme.type === "http" && typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
+  }
+  spec.openapi = "3.1.0"
+  spec.info = {
+    ...spec.info,
+    license: { name: "Proprietary: use under a partner agreement", identifier: "LicenseRef-Proprietary" }
+  }
+  spec.paths = { ...spec.paths, ...structuredClone(documentationPaths) }
+  spec.components = { ...spec.components, schemas: inDocumentOrder(spec.components?.schemas ?? {}) }
+  const components = spec.components
+  const schemas = components.schemas
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "Int"]) delete schemas[name]
+  cleanSchema(schemas)
+  components.headers = structuredClone(headers)
+  spec.tags = Object.entries(tagDescriptions).map(([name, description]) => ({ name, description }))
+  delete spec.security
+
+  const named = new Map<string, string>()
+  /** The schema as a component, one per distinct body: named ones by the table, errors by their code. */
+  const hoist = (name: string, schema: Json): Json => {
+    const text = JSON.stringify(schema)
+    const existing = named.get(text)
+    if (existing !== undefined) return { $ref: `#/components/schemas/${existing}` }
+    let unique = name
+    for (let n = 2; schemas[unique] !== undefined; n++) unique = `${name}${n}`
+    schemas[unique] = schema
+    named.set(text, unique)
+    return { $ref: `#/components/schemas/${unique}` }
+  }
+
+  for (const operations of Object.values<Json>(spec.paths)) {
+    for (const operation of Object.values<Json>(operations)) {
+      const id: string = operation.operationId
+      const hasBody = operation.requestBody !== undefined
+      const names = bodyNames[id] ?? {}
+      operation.description = operationDescriptions[id] ?? operation.summary
+      operation.security ??= optionalTokenOperations.has(id)
+        ? [{}, ...Object.keys(components.securitySchemes ?? {}).map((scheme) => ({ [scheme]: [] }))]
+        : []
+      for (const parameter of operation.parameters ?? []) {
+        cleanSchema(parameter.schema)
+        const description = parameterDescriptions[parameter.name]
+        if (description !== undefined) parameter.description = description
+        else if (typeof parameter.description === "string" && frameworkDescription.test(parameter.description))
+          delete parameter.description
+      }
+      if (hasBody) {
+        const media = operation.requestBody.content[json]
+        cleanSchema(media.schema)
+        if (names.request !== undefined && media.schema.$ref === undefined)
+          media.schema = hoist(names.request, media.schema)
+        const example = operationExamples[id]?.request
+        if (example !== undefined) media.example = example
+      }
+      const responses: Json = operation.responses
+      for (const [status, response] of Object.entries<Json>(responses)) {
+        const media = response.content?.[json]
+        // Effect 3 described a text answer by its schema ("a string"); Effect 4 says "Success".
+        if (media === undefined && response.description === "Success" && response.content !== undefined) {
+          response.description = "a string"
+        }
+        if (media === undefined) continue
+        cleanSchema(media.schema)
+        if (Number(status) < 400) {
+          if (media.schema.description === response.description) delete media.schema.description
+          if (names.response !== undefined && media.schema.$ref === undefined)
+            media.schema = hoist(names.response, media.schema)
+          continue
+        }
+        const alternatives: Array<Json> = Array.isArray(media.schema.anyOf) ? media.schema.anyOf : [media.schema]
+        const kept = alternatives.filter((schema) => {
+          if (schema.$ref === "#/components/schemas/HttpApiDecodeError") return false
+          const code = errorCodeOf(schema)
+          if (code === undefined) return true
+          if (routeErrors.has(code)) return false
+          if (
+            !hasBody &&
+            (bodyErrors.has(code) || code === "invalid_request") &&
+            (operation.parameters ?? []).length === 0
+          )
+            return false
+          if (!hasBody && bodyErrors.has(code)) return false
+          return true
+        })
+        if (kept.length === 0) {
+          delete responses[status]
+          continue
+        }
+        // The Api's and the authentication's errors first, then the operation's own, as they were listed.
+        kept.sort(
+          (a, b) => Number(!sharedErrors.has(errorCodeOf(a) ?? "")) - Number(!sharedErrors.has(errorCodeOf(b) ?? ""))
+        )
+        const refs = kept.map((schema) => {
+          const code = errorCodeOf(schema)
+          return code === undefined ? schema : hoist(componentName(code), schema)
+        })
+        const codes = kept.map(errorCodeOf).filter((code) => code !== undefined)
+        media.schema = refs.length === 1 ? refs[0] : { anyOf: refs }
+        response.description = `Error${codes.length > 1 ? "s" : ""}: ${codes.map((code) => `\`${code}\``).join(", ")}`
+      }
+      for (const error of listenerErrors) {
+        const key = String(error.status)
+        const ref = hoist(componentName(error.code), errorSchema(error.code, error.status))
+        const existing = responses[key]?.content?.[json]
+        if (existing === undefined) {
+          responses[key] = {
+            description: `Error: \`${error.code}\`: ${error.description}`,
+            content: { [json]: { schema: ref } }
+          }
+        } else {
+          const refs = Array.isArray(existing.schema.anyOf) ? existing.schema.anyOf : [existing.schema]
+          existing.schema = { anyOf: [...refs, ref] }
+          responses[key].description = `${responses[key].description.replace(/^Error:/, "Errors:")}, \`${error.code}\``
+        }
+      }
+      const example = operationExamples[id]?.response
+      for (const [status, response] of Object.entries<Json>(responses)) {
+        const code = Number(status)
+        const names = [
+          "X-Request-Id",
+          ...(limitedOperations.has(id) ? ["RateLimit", "RateLimit-Policy"] : []),
+          ...(code === 429 || code === 503 ? ["Retry-After"] : []),
+          ...(cachedOperations.has(id) && code === 200 ? ["ETag"] : [])
+        ]
+        response.headers = { ...response.headers, ...headerRefs(names) }
+        if (code >= 200 && code < 300 && example !== undefined) {
+          const media = Object.values<Json>(response.content ?? {})[0]
+          if (media !== undefined)
+            media.example =
+              code === 200 && id.endsWith("confirm")
+                ? { ...(example as object), idempotent_replay: true }
+                : code === 200 && id.endsWith("create")
+                  ? { ...(example as object), idempotent_replay: true }
+                  : example
+        }
+      }
+      if (cachedOperations.has(id)) {
+        operation.parameters = [...(operation.parameters ?? []), ifNoneMatch]
+        responses["304"] = {
+          description: "Not modified: the `If-None-Match` ETag is current",
+          headers: headerRefs(["X-Request-Id", "ETag"])
+        }
+      }
+    }
+  }
+  return spec
+}
+
+/** The servers a partner calls: the one this instance is reachable at (PUBLIC_BASE_URL). */
+export const withServers = (spec: Json, publicBaseUrl: string): Json => {
+  const url = publicBaseUrl.replace(/\/+$/, "")
+  return {
+    ...spec,
+    info: { ...spec.info, contact: { name: "Partner support", url: `${url}/docs` } },
+    servers: [{ url, description: "This service" }]
+  }
+}
+
+/** The document `/openapi.json` serves: the Api's, with the public base URL as its server. */
+export const openApiDocument = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  publicBaseUrl: string
+): Json => withServers(OpenApi.fromApi(api) as unknown as Json, publicBaseUrl)

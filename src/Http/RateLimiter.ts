@@ -1,0 +1,342 @@
+import { Context, Duration, Effect, Layer, Metric, Option, Redacted } from "effect"
+import * as HttpApp from "effect/http/HttpEffect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Limiter from "effect/persistence/RateLimiter"
+import { Redis } from "ioredis"
+import { AppConfig } from "../AppConfig.js"
+import { RateLimited } from "../Domain/Errors.js"
+import { rateLimited, rateLimitStoreFailures } from "./Metrics.js"
+
+export const limitedEndpoints = ["search", "confirm", "requests"] as const
+export type LimitedEndpoint = (typeof limitedEndpoints)[number]
+
+/** The client's address: the first X-Forwarded-For hop only behind a trusted proxy. */
+export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean) => {
+  const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
+  return trustProxy && forwarded ? forwarded : Option.getOrElse(request.remoteAddress, () => "unknown")
+}
+
+/** What a refusal counts, in words: "at most 2 follow-up requests per minute". */
+const countedAs: Record<LimitedEndpoint, string> = {
+  search: "searches",
+  confirm: "confirmations",
+  requests: "follow-up requests"
+}
+
+/** Keys kept by the in-process store; beyond this the oldest are dropped. */
+export const memoryStoreCapacity = 10_000
+
+/** A store failure, as the limiter reports it. */
+const storeError = (message: string, cause?: unknown) =>
+  new Limiter.RateLimiterError({
+    reason: new Limiter.RateLimitStoreError(cause === undefined ? { message } : { message, cause })
+  })
+
+/** The limiter counts in fixed windows only; the store's other algorithms are refused. */
+const onlyFixedWindows = Effect.fail(storeError("only fixed windows are kept"))
+
+/**
+ * The library's memory store never forgets a key; this one drops expired keys and, at capacity,
+ * the oldest, so a flood of client addresses cannot grow it without bound.
+ */
+export const boundedMemoryStore = Layer.sync(Limiter.RateLimiterStore, () => {
+  const counters = new Map<string, { count: number; expiresAt: number }>()
+  const makeRoom = () => {
+    if (counters.size < memoryStoreCapacity) return
+    const now = Date.now()
+    for (const [key, value] of counters) if (value.expiresAt <= now) counters.delete(key)
+    for (const key of counters.keys()) {
+      if (counters.size < memoryStoreCapacity) break
+      counters.delete(key)
+    }
+  }
+  return Limiter.RateLimiterStore.of({
+    fixedWindow: (options) =>
+      Effect.clockWith((clock) =>
+        Effect.sync(() => {
+          const now = clock.currentTimeMillisUnsafe()
+          let counter = counters.get(options.key)
+          if (!counter || counter.expiresAt <= now) {
+            makeRoom()
+            counter = { count: 0, expiresAt: now }
+            counters.delete(options.key)
+            counters.set(options.key, counter)
+          }
+          if (options.limit && counter.count + options.tokens > options.limit) {
+            return [counter.count + options.tokens, counter.expiresAt - now] as const
+          }
+          counter.count += options.tokens
+          counter.expiresAt += Duration.toMillis(options.refillRate) * options.tokens
+          return [counter.count, counter.expiresAt - now] as const
+        })
+      ),
+    tokenBucket: () => onlyFixedWindows,
+    adaptiveConsume: () => onlyFixedWindows,
+    adaptiveFeedback: () => onlyFixedWindows
+  })
+})
+
+/** The library's fixed-window script: a count per key that expires with its window. */
+const fixedWindowScript = `
+local key = KEYS[1]
+local tokens = tonumber(ARGV[1])
+local refillms = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local current = tonumber(redis.call("GET", key))
+
+if not current then
+  local nextpttl = refillms * tokens
+  redis.call("SET", key, tokens, "PX", nextpttl)
+  return { tokens, nextpttl }
+end
+
+local currentpttl = tonumber(redis.call("PTTL", key) or "0")
+local next = current + tokens
+if limit and next > limit then
+  return { next, currentpttl }
+end
+
+local nextpttl = currentpttl + (refillms * tokens)
+redis.call("SET", key, next, "PX", nextpttl)
+return { next, nextpttl }
+`
+
+interface RedisWithFixedWindow extends Redis {
+  fixedWindow(key: string, tokens: number, refillMillis: number, limit?: number): Promise<[number, number]>
+}
+
+/** One log line when the shared store stops answering, one when it answers again. */
+const outageLog = (where: string) => {
+  let down = false
+  return {
+    failed: (reason: string) =>
+      Effect.suspend(() => {
+        if (down) return Effect.void
+        down = true
+        return Effect.logWarning(`Redis at ${where} does not answer (${reason}); rate limits fail open until it does`)
+      }),
+    answered: Effect.suspend(() => {
+      if (!down) return Effect.void
+      down = false
+      return Effect.logInfo(`Redis at ${where} answers again; rate limits are shared again`)
+    })
+  }
+}
+
+/**
+ * REDIS_URL shares the counts between instances. The library's Redis store is not used: it
+ * queues commands while Redis is down (requests waited seconds for the reconnects), leaves
+ * the client's errors unheard (a stack trace on stderr per attempt) and closes with QUIT,
+ * which a dead Redis never answers. Here a command is refused at once while Redis is not
+ * connected, given up after the store timeout when Redis stays silent (the connection is then
+ * dropped and made again), and an outage is logged once.
+ */
+const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefix: string) =>
+  Layer.effect(
+    Limiter.RateLimiterStore,
+    Effect.gen(function* () {
+      const parsed = new URL(Redacted.value(url))
+      const where = `${parsed.hostname}:${parsed.port || 6379}`
+      const redis = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const client = new Redis({
+            host: parsed.hostname,
+            port: Number(parsed.port || 6379),
+            ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+            ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+            db: Number(parsed.pathname.slice(1) || 0),
+            connectTimeout: 1000,
+            enableOfflineQueue: false,
+            maxRetriesPerRequest: 0,
+            // While Redis is down the client reconnects at most every 10 s.
+            retryStrategy: (attempt: number) => Math.min(attempt * 500, 10_000)
+          }) as RedisWithFixedWindow
+          // Heard from the first moment: an unheard error is printed by the client with its stack.
+          client.on("error", () => {})
+          return client
+        }),
+        (redis) => Effect.sync(() => redis.disconnect())
+      )
+      redis.defineCommand("fixedWindow", { lua: fixedWindowScript, numberOfKeys: 1 })
+      const outage = outageLog(where)
+      // The first requests should find the connection made: the start waits for it, up to a second.
+      const firstAttempt = yield* Effect.callback<string>((resume) => {
+        const settle = (outcome: string) => {
+          clearTimeout(timer)
+          redis.off("ready", onReady)
+          redis.off("error", onError)
+          resume(Effect.succeed(outcome))
+        }
+        const onReady = () => settle("ready")
+        const onError = (error: NodeJS.ErrnoException) => settle(error.code ?? error.message)
+        const timer = setTimeout(() => settle("no answer within 1 s"), 1000)
+        redis.once("ready", onReady)
+        redis.once("error", onError)
+      })
+      if (firstAttempt !== "ready") yield* outage.failed(firstAttempt)
+      const runFork = Effect.runForkWith(yield* Effect.context<never>())
+      redis.on("error", (error: NodeJS.ErrnoException) => runFork(outage.failed(error.code ?? error.message)))
+      redis.on("ready", () => runFork(outage.answered))
+
+      return Limiter.RateLimiterStore.of({
+        fixedWindow: (options) =>
+          Effect.tryPromise({
+            try: () =>
+              redis.fixedWindow(
+                `${keyPrefix}${options.key}`,
+                options.tokens,
+                Duration.toMillis(options.refillRate),
+                options.limit
+              ),
+            catch: (cause) =>
+              storeError(redis.status === "ready" ? String(cause) : `not connected (${redis.status})`, cause)
+          }).pipe(
+            Effect.timeout(timeout),
+            Effect.catchTag("TimeoutError", () =>
+              // Commands given up would otherwise pile up on a connection that never answers.
+              Effect.sync(() => redis.disconnect(true)).pipe(
+                Effect.andThen(Effect.fail(storeError(`no answer within ${Duration.format(timeout)}`)))
+              )
+            ),
+            Effect.tapError((error) => outage.failed(error.message)),
+            Effect.tap(() => outage.answered)
+          ),
+        tokenBucket: () => onlyFixedWindows,
+        adaptiveConsume: () => onlyFixedWindows,
+        adaptiveFeedback: () => onlyFixedWindows
+      })
+    })
+  )
+
+/**
+ * The store: Redis when REDIS_URL is set (shared by all instances), else bounded memory. Keys in
+ * Redis start with `keyPrefix`, so tests sharing one Redis keep their counts apart.
+ */
+export const rateLimitStoreWith = (keyPrefix: string) =>
+  Layer.unwrap(
+    Effect.map(AppConfig, (config) =>
+      Option.match(config.redisUrl, {
+        onNone: () => boundedMemoryStore,
+        onSome: (url) => redisStore(url, Duration.millis(config.rateLimitStoreTimeoutMs), keyPrefix)
+      })
+    )
+  )
+
+export const RateLimitStoreLive = rateLimitStoreWith("booking-api:ratelimit:")
+
+export interface Quota {
+  readonly policy: string
+  readonly limit: number
+  readonly remaining: number
+  readonly resetSeconds: number
+}
+
+/** RateLimit and RateLimit-Policy of the IETF httpapi draft, on every limited response. */
+const headersOf = (quota: Quota) => ({
+  "ratelimit-policy": `"${quota.policy}";q=${quota.limit};w=60`,
+  ratelimit: `"${quota.policy}";r=${quota.remaining};t=${quota.resetSeconds}`
+})
+
+/**
+ * Per-minute limits on search, confirm and request creation, keyed by partner (or by client
+ * address for unauthenticated search). If the store fails or does not answer within
+ * RATE_LIMIT_STORE_TIMEOUT_MS the request is let through (counted in
+ * rate_limit_store_failures_total): an outage of Redis must not take bookings down with it.
+ */
+export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLimiter", {
+  make: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const limiter = yield* Limiter.make
+    const window = Duration.minutes(1)
+    const limits: Record<LimitedEndpoint, number> = {
+      search: config.rateLimitSearchPerMinute,
+      confirm: config.rateLimitConfirmPerMinute,
+      requests: config.rateLimitRequestsPerMinute
+    }
+
+    /** The client address: X-Forwarded-For's first hop only when TRUST_PROXY says a proxy sets it. */
+    const clientKey = Effect.map(
+      HttpServerRequest.HttpServerRequest,
+      (request) => `ip:${clientAddressOf(request, config.trustProxy)}`
+    )
+
+    type Outcome =
+      | { readonly _tag: "Allowed"; readonly remaining: number; readonly reset: number }
+      | { readonly _tag: "Exceeded"; readonly retryAfter: number }
+
+    /** The quota's headers on the answer, whatever it turns out to be; past the limit, the 429. */
+    const answer = (endpoint: LimitedEndpoint, limit: number, outcome: Outcome): Effect.Effect<void, RateLimited> => {
+      const quota: Quota =
+        outcome._tag === "Allowed"
+          ? {
+              policy: endpoint,
+              limit,
+              remaining: Math.max(0, outcome.remaining),
+              resetSeconds: Math.ceil(outcome.reset)
+            }
+          : { policy: endpoint, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(outcome.retryAfter)) }
+      const headers =
+        outcome._tag === "Allowed"
+          ? headersOf(quota)
+          : { ...headersOf(quota), "retry-after": String(quota.resetSeconds) }
+      // On the HTTP response of the request being served; an MCP tool call has its own request in context.
+      const withHeaders = Effect.withFiber((fiber) => {
+        if (Option.isSome(Context.getOption(fiber.context, HttpServerRequest.HttpServerRequest))) {
+          HttpApp.appendPreResponseHandlerUnsafe(fiber.context, (_, response) =>
+            Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+          )
+        }
+        return Effect.void
+      })
+      if (outcome._tag === "Allowed") return withHeaders
+      return withHeaders.pipe(
+        Effect.andThen(Metric.update(Metric.withAttributes(rateLimited, { endpoint }), 1)),
+        Effect.andThen(
+          new RateLimited({
+            issues: [
+              `rate limit: at most ${limit} ${countedAs[endpoint]} per minute; retry after ${quota.resetSeconds} s`
+            ],
+            safe_next_step: `Wait ${quota.resetSeconds} seconds before retrying.`
+          })
+        )
+      )
+    }
+
+    // Plain combinators and no span: this runs on every search, confirm and request creation, where
+    // a generator's steps and a no-op span (nothing exports traces) cost more than the count itself.
+    const consume = (endpoint: LimitedEndpoint, key: string): Effect.Effect<void, RateLimited> => {
+      const limit = limits[endpoint]
+      return limiter
+        .consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key: `${endpoint}:${key}` })
+        .pipe(
+          Effect.matchEffect({
+            onSuccess: (result) =>
+              answer(endpoint, limit, {
+                _tag: "Allowed",
+                remaining: result.remaining,
+                reset: Duration.toSeconds(result.resetAfter)
+              }),
+            onFailure: (error) =>
+              error.reason._tag === "RateLimitExceeded"
+                ? answer(endpoint, limit, {
+                    _tag: "Exceeded",
+                    retryAfter: Duration.toSeconds(error.reason.retryAfter)
+                  })
+                : // The store failed or did not answer: the request goes through, counted.
+                  Metric.update(rateLimitStoreFailures, 1)
+          })
+        )
+    }
+
+    return {
+      /** For the unauthenticated search. */
+      byClient: (endpoint: LimitedEndpoint) => Effect.flatMap(clientKey, (key) => consume(endpoint, key)),
+      byPartner: (endpoint: LimitedEndpoint, partnerId: string) => consume(endpoint, `partner:${partnerId}`)
+    } as const
+  })
+}) {
+  /** Without the services it needs, for tests that provide their own. */
+  static readonly DefaultWithoutDependencies = Layer.effect(this, this.make)
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide([RateLimitStoreLive]))
+}

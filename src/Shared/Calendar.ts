@@ -1,0 +1,118 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { DirectQuery } from "../Database/Database.js"
+import { decodedOnce } from "../Database/StoredJson.js"
+import type { BookingId, ProviderId, ServiceId } from "../Domain/Ids.js"
+import { OfferedService } from "../Domain/Supply.js"
+import { Supply } from "../Supply/Supply.js"
+
+/** An offered service with its provider's confirmed bookings in the searched range, epoch ms. */
+export const Candidate = Schema.Struct({
+  ...OfferedService.fields,
+  busy: Schema.Array(Schema.Tuple([Schema.Number, Schema.Number]))
+})
+export type Candidate = typeof Candidate.Type
+
+/** A search's question to the calendar: a job at a postcode (and destination), over a range in epoch ms. */
+const AvailabilityQuery = Schema.Struct({
+  verticalId: Schema.String,
+  jobTypeId: Schema.String,
+  postcode: Schema.Number,
+  destinationPostcode: Schema.UndefinedOr(Schema.Number),
+  range: Schema.Struct({ start: Schema.Number, end: Schema.Number }),
+  /** Whose bookings are busy besides the real ones: `calendarOf` the caller. */
+  calendar: Schema.String
+})
+type AvailabilityQuery = typeof AvailabilityQuery.Type
+
+/** A candidate as the statement returns it: the offer as JSON text, the bookings as JSON. */
+const CandidateRow = Schema.Struct({ offer: Schema.String, busy: Candidate.fields.busy })
+
+const decodeRows = Schema.decodeUnknownSync(Schema.Array(CandidateRow))
+
+/** Each distinct offer text decoded once (see decodedOnce). */
+const offerOf = decodedOnce(OfferedService)
+
+/** The real calendar every booking of a live partner takes time in. */
+export const liveCalendar = "live"
+
+/**
+ * The calendar a caller books in and searches against: the real one, or a sandbox partner's own
+ * (partner ids hold no colon, so a sandbox's name is never another's). A search sees the real
+ * bookings and, for a sandbox partner, its own sandbox's too.
+ */
+export const calendarOf = (partner: { readonly id: string; readonly sandbox: boolean } | undefined) =>
+  partner?.sandbox === true ? `sandbox:${partner.id}` : liveCalendar
+
+export interface CalendarBooking {
+  readonly id: BookingId
+  readonly providerId: ProviderId
+  readonly serviceId: ServiceId
+  readonly slotStart: Date
+  readonly slotEnd: Date
+  /** A sandbox booking takes its slot in its partner's sandbox calendar, never the provider's real one. */
+  readonly calendar: string
+}
+
+/** Free slots and the atomic booking of provider time (PostgreSQL). */
+export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
+  make: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const direct = yield* DirectQuery
+    const { servesDestinationOfP, servesPostcodeOfP, workingHoursOfP } = yield* Supply
+
+    /**
+     * Everything a search needs in one round trip: the active providers serving the postcode(s)
+     * with an active fixed-price service for the job, their working hours, and their confirmed
+     * bookings overlapping the searched range. The offer comes as JSON text, keyed as
+     * `OfferedService` is and in its order, so `offerOf` reads each distinct text once.
+     */
+    const statement = (input: AvailabilityQuery) =>
+      sql<typeof CandidateRow.Encoded>`
+        SELECT json_build_object('providerId', p.id, 'providerName', p.name, 'city', p.city,
+          'ratingLabel', p.rating_label, 'serviceId', s.service_id, 'labelSv', s.label_sv, 'labelEn', s.label_en,
+          'pricingModel', s.pricing_model, 'priceType', s.price_type, 'amountSek', s.amount_sek,
+          'unitPriceSek', s.unit_price_sek, 'unit', s.unit, 'durationMinutes', s.duration_minutes, 'scope', s.scope,
+          'termsVersion', s.terms_version, 'termsUrl', s.terms_url, 'termsSections', s.terms_sections,
+          'termsSourceUrls', s.terms_source_urls, 'hours', ${workingHoursOfP})::text AS offer,
+          coalesce((
+            SELECT json_agg(json_build_array(
+              (extract(epoch FROM lower(b.during)) * 1000)::bigint, (extract(epoch FROM upper(b.during)) * 1000)::bigint))
+            FROM calendar_bookings b
+            WHERE b.provider_id = p.id AND b.calendar IN (${liveCalendar}, ${input.calendar}) AND b.during && tstzrange(${new Date(input.range.start)}, ${new Date(input.range.end)})
+          ), '[]') AS busy
+        FROM provider_services s
+        JOIN providers p ON p.id = s.provider_id
+        WHERE s.active AND p.active AND s.vertical_id = ${input.verticalId} AND s.job_type_id = ${input.jobTypeId}
+          AND ${servesPostcodeOfP(input.postcode)} AND ${servesDestinationOfP(input.destinationPostcode)}
+        ORDER BY p.id, s.service_id`
+
+    /**
+     * A stored row that does not decode is a bug or a damaged table, not an answer for the client:
+     * the ParseError thrown by `decodeRows` or `offerOf` is a defect. The rows are decoded in one
+     * synchronous step and there is no span: this runs on every search, where SqlSchema's Effect
+     * steps around the statement and a no-op span (nothing exports traces) cost more than decoding.
+     */
+    const availability = (input: AvailabilityQuery): Effect.Effect<ReadonlyArray<Candidate>, SqlError> =>
+      Effect.map(direct(statement(input)), (rows) =>
+        decodeRows(rows).map((row): Candidate => ({ ...offerOf(row.offer), busy: row.busy }))
+      )
+
+    /**
+     * The statement that takes the slot, for the writer to run; the calendar's exclusion constraint
+     * refuses an overlap (23P01) whatever ran before.
+     */
+    const booking = (booking: CalendarBooking) => sql`
+        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar)
+        VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
+                tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.calendar !== liveCalendar},
+                ${booking.calendar})`
+
+    return { availability, booking } as const
+  })
+}) {
+  /** Without the services it needs, for tests that provide their own. */
+  static readonly DefaultWithoutDependencies = Layer.effect(this, this.make)
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide([Supply.Default]))
+}

@@ -1,0 +1,328 @@
+import { readFile } from "node:fs/promises"
+import { fileURLToPath } from "node:url"
+import { Context, Effect, Layer, Schema } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { AppConfig } from "../AppConfig.js"
+import { Catalog } from "../Catalog.js"
+import { DirectQuery } from "../Database/Database.js"
+import { decodedOnce } from "../Database/StoredJson.js"
+import type { VerticalId } from "../Domain/Catalog.js"
+import { issuesOf } from "../Domain/Issues.js"
+import { CurrentOffer, postcodeNumber, SupplyFile } from "../Domain/Supply.js"
+
+export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidSupply", {
+  problems: Schema.Array(Schema.String)
+}) {
+  override get message() {
+    return `the supply file has ${this.problems.length} problem(s):\n${this.problems.map((p) => `  - ${p}`).join("\n")}`
+  }
+}
+
+const decodeSupplyFile = Schema.decodeUnknownResult(SupplyFile)
+
+/** Each distinct current-offer text decoded once (see decodedOnce): confirms of one service repeat it. */
+const currentOfferOf = decodedOnce(CurrentOffer)
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** Confirm's question: one provider's service as it is now, at the option's postcode (and destination). */
+const OfferQuery = Schema.Struct({
+  providerId: Schema.String,
+  serviceId: Schema.String,
+  postcode: Schema.Number,
+  destinationPostcode: Schema.UndefinedOr(Schema.Number)
+})
+
+export const demoSupplyPath = fileURLToPath(new URL("../../supply/demo.json", import.meta.url))
+
+/**
+ * Providers, the postcodes they serve, their fixed-price services and working hours. Built with
+ * the demo supply already imported when DEMO_SUPPLY asks, so whatever reads supply sees it.
+ */
+export class Supply extends Context.Service<Supply>()("Booking/Supply", {
+  make: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const direct = yield* DirectQuery
+    const catalog = yield* Catalog
+    const config = yield* AppConfig
+
+    /** Distinct fixed-price services per vertical that an active provider offers. */
+    const fixedPriceServiceCounts = Effect.fn("Supply.fixedPriceServiceCounts")(function* () {
+      const rows = yield* sql<{ verticalId: VerticalId; services: number }>`
+        SELECT s.vertical_id, count(DISTINCT s.service_id)::int AS services
+        FROM provider_services s JOIN providers p ON p.id = s.provider_id
+        WHERE s.active AND p.active
+        GROUP BY s.vertical_id`
+      return new Map(rows.map((row) => [row.verticalId, row.services]))
+    })
+
+    /**
+     * What the schema cannot see: duplicates, the catalog's job types and seeds, overlapping
+     * hours. Read defensively from the raw input, so these problems are listed beside the
+     * schema's own even when the file does not decode.
+     */
+    const crossCheck = (input: unknown): Array<string> => {
+      const problems: Array<string> = []
+      const providers = isRecord(input) && Array.isArray(input.providers) ? input.providers : []
+      const seedById = new Map(catalog.seeds.map((seed) => [seed.service_id, seed]))
+      const providerIds = new Set<unknown>()
+      providers.forEach((provider: unknown, p) => {
+        if (!isRecord(provider)) return
+        if (typeof provider.id === "string" && providerIds.has(provider.id)) {
+          problems.push(`providers.${p}.id: duplicate provider id ${provider.id}`)
+        }
+        providerIds.add(provider.id)
+        const serviceIds = new Set<unknown>()
+        const services = Array.isArray(provider.services) ? provider.services : []
+        services.forEach((service: unknown, s) => {
+          if (!isRecord(service)) return
+          const at = `providers.${p}.services.${s}`
+          if (typeof service.service_id === "string" && serviceIds.has(service.service_id)) {
+            problems.push(`${at}.service_id: duplicate ${service.service_id}`)
+          }
+          serviceIds.add(service.service_id)
+          if (
+            typeof service.vertical_id === "string" &&
+            typeof service.job_type_id === "string" &&
+            catalog.jobType(service.vertical_id, service.job_type_id)._tag === "None"
+          ) {
+            problems.push(`${at}.job_type_id: ${service.job_type_id} is not a job type of ${service.vertical_id}`)
+          }
+          const seed = typeof service.service_id === "string" ? seedById.get(service.service_id) : undefined
+          if (seed) {
+            for (const key of ["vertical_id", "job_type_id", "pricing_model", "price_type"] as const) {
+              if (seed[key] !== service[key]) problems.push(`${at}.${key}: must be ${seed[key]} for ${seed.service_id}`)
+            }
+          }
+        })
+        const hours = Array.isArray(provider.working_hours) ? provider.working_hours : []
+        hours.forEach((h: unknown, i) => {
+          if (!isRecord(h)) return
+          const clash = hours.findIndex(
+            (other: unknown, j) =>
+              j < i &&
+              isRecord(other) &&
+              other.iso_weekday === h.iso_weekday &&
+              typeof other.opens === "string" &&
+              typeof other.closes === "string" &&
+              typeof h.opens === "string" &&
+              typeof h.closes === "string" &&
+              h.opens < other.closes &&
+              other.opens < h.closes
+          )
+          if (clash >= 0)
+            problems.push(`providers.${p}.working_hours.${i}: overlaps working_hours.${clash} on the same day`)
+        })
+      })
+      return problems
+    }
+
+    /** Every problem of the file, each naming its path; the catalog is the reference for services. */
+    const validate = (input: unknown) =>
+      Effect.gen(function* () {
+        const decoded = decodeSupplyFile(input, { errors: "all", onExcessProperty: "error" })
+        const problems = [
+          ...(decoded._tag === "Failure"
+            ? issuesOf(decoded.failure.issue).map(
+                (issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`
+              )
+            : []),
+          ...crossCheck(input)
+        ]
+        if (problems.length > 0 || decoded._tag === "Failure") return yield* new InvalidSupply({ problems })
+        return decoded.success
+      })
+
+    /**
+     * Upserts the file's providers in one transaction with a fixed number of statements.
+     * A provider's areas and hours become exactly the file's; services missing from the file
+     * are deactivated, never deleted, because bookings keep referring to them.
+     */
+    const importFile = Effect.fn("Supply.importFile")(function* (input: unknown) {
+      const file = yield* validate(input)
+      const providers = file.providers.map((p) => ({
+        id: p.id,
+        name: p.name,
+        city: p.city,
+        rating_label: p.rating_label ?? null,
+        active: p.active,
+        notify_email: p.notify.email ?? null,
+        notify_webhook_url: p.notify.webhook_url ?? null,
+        notify_webhook_secret: p.notify.webhook_secret ?? null
+      }))
+      const areas = file.providers.flatMap((p) =>
+        p.areas.map((a) => ({ provider_id: p.id, lo: postcodeNumber(a.from), hi: postcodeNumber(a.to) }))
+      )
+      const hours = file.providers.flatMap((p) => p.working_hours.map((h) => ({ provider_id: p.id, ...h })))
+      const services = file.providers.flatMap((p) =>
+        p.services.map((s) => ({
+          provider_id: p.id,
+          service_id: s.service_id,
+          vertical_id: s.vertical_id,
+          job_type_id: s.job_type_id,
+          label_sv: s.label_sv,
+          label_en: s.label_en ?? null,
+          pricing_model: s.pricing_model,
+          price_type: s.price_type,
+          amount_sek: s.amount_sek ?? null,
+          unit_price_sek: s.unit_price_sek ?? null,
+          unit: s.unit ?? null,
+          duration_minutes: s.duration_minutes,
+          scope: s.scope,
+          terms_version: s.terms.version,
+          terms_url: s.terms.url,
+          terms_sections: s.terms.sections,
+          terms_source_urls: s.terms.source_urls,
+          active: s.active
+        }))
+      )
+      const ids = providers.map((p) => p.id)
+      yield* sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`
+            INSERT INTO providers (id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret)
+            SELECT id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret
+            FROM jsonb_to_recordset(${JSON.stringify(providers)}::jsonb) AS x(
+              id text, name text, city text, rating_label text, active boolean,
+              notify_email text, notify_webhook_url text, notify_webhook_secret text)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, city = excluded.city,
+              rating_label = excluded.rating_label, active = excluded.active, notify_email = excluded.notify_email,
+              notify_webhook_url = excluded.notify_webhook_url, notify_webhook_secret = excluded.notify_webhook_secret,
+              updated_at = now()`
+          yield* sql`DELETE FROM provider_areas WHERE provider_id = ANY(${ids})`
+          yield* sql`
+            INSERT INTO provider_areas (provider_id, postcodes)
+            SELECT provider_id, int4range(lo, hi, '[]')
+            FROM jsonb_to_recordset(${JSON.stringify(areas)}::jsonb) AS x(provider_id text, lo int, hi int)
+            ON CONFLICT DO NOTHING`
+          yield* sql`DELETE FROM provider_working_hours WHERE provider_id = ANY(${ids})`
+          yield* sql`
+            INSERT INTO provider_working_hours (provider_id, iso_weekday, opens, closes)
+            SELECT provider_id, iso_weekday, opens::time, closes::time
+            FROM jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) AS x(provider_id text, iso_weekday int, opens text, closes text)`
+          yield* sql`
+            UPDATE provider_services SET active = false, updated_at = now()
+            WHERE provider_id = ANY(${ids}) AND (provider_id, service_id) NOT IN (
+              SELECT provider_id, service_id FROM jsonb_to_recordset(${JSON.stringify(services)}::jsonb)
+                AS x(provider_id text, service_id text))`
+          yield* sql`
+            INSERT INTO provider_services (provider_id, service_id, vertical_id, job_type_id, label_sv, label_en,
+              pricing_model, price_type, amount_sek, unit_price_sek, unit, duration_minutes, scope,
+              terms_version, terms_url, terms_sections, terms_source_urls, active)
+            SELECT provider_id, service_id, vertical_id, job_type_id, label_sv, label_en, pricing_model, price_type,
+              amount_sek, unit_price_sek, unit, duration_minutes, scope, terms_version, terms_url, terms_sections,
+              terms_source_urls, active
+            FROM jsonb_to_recordset(${JSON.stringify(services)}::jsonb) AS x(provider_id text, service_id text,
+              vertical_id text, job_type_id text, label_sv text, label_en text, pricing_model text, price_type text,
+              amount_sek int, unit_price_sek int, unit text, duration_minutes int, scope jsonb, terms_version text,
+              terms_url text, terms_sections jsonb, terms_source_urls jsonb, active boolean)
+            ON CONFLICT (provider_id, service_id) DO UPDATE SET vertical_id = excluded.vertical_id,
+              job_type_id = excluded.job_type_id, label_sv = excluded.label_sv, label_en = excluded.label_en,
+              pricing_model = excluded.pricing_model, price_type = excluded.price_type, amount_sek = excluded.amount_sek,
+              unit_price_sek = excluded.unit_price_sek, unit = excluded.unit, duration_minutes = excluded.duration_minutes,
+              scope = excluded.scope, terms_version = excluded.terms_version, terms_url = excluded.terms_url,
+              terms_sections = excluded.terms_sections, terms_source_urls = excluded.terms_source_urls,
+              active = excluded.active, updated_at = now()`
+        })
+      )
+      return { providers: providers.length, services: services.length }
+    })
+
+    /** SQL condition: provider `p` serves the postcode (a null postcode is served by no one). */
+    const servesPostcodeOfP = (postcode: number | null) =>
+      sql`EXISTS (SELECT 1 FROM provider_areas a WHERE a.provider_id = p.id AND a.postcodes @> ${postcode}::int)`
+
+    /** SQL condition: provider `p` serves the destination, or there is none. */
+    const servesDestinationOfP = (postcode: number | undefined) =>
+      sql`(${postcode ?? null}::int IS NULL OR ${servesPostcodeOfP(postcode ?? null)})`
+
+    /** SQL value: the working hours of provider `p`, as the slot rules read them. */
+    const workingHoursOfP = sql.literal(`coalesce((
+      SELECT json_agg(json_build_object('isoWeekday', h.iso_weekday,
+        'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
+      FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
+
+    /**
+     * The provider and service as they are now, for confirm to compare with the signed option;
+     * undefined when there is no such provider. The row is one JSON text keyed as `CurrentOffer`
+     * is and in its order, so each distinct text is decoded once (currentOfferOf); a stored row
+     * that does not decode is a bug or a damaged table, and its ParseError, thrown here, a defect.
+     * Straight on the pool, as the search's availability read: every confirm runs it.
+     */
+    const currentOffer = (input: typeof OfferQuery.Type): Effect.Effect<CurrentOffer | undefined, SqlError> =>
+      Effect.map(
+        direct(sql<{ readonly offer: string }>`
+        SELECT json_build_object('providerActive', p.active, 'providerName', p.name,
+          'notifyEmail', p.notify_email, 'notifyWebhookUrl', p.notify_webhook_url,
+          'serviceActive', s.active, 'labelSv', s.label_sv, 'labelEn', s.label_en,
+          'pricingModel', s.pricing_model, 'priceType', s.price_type, 'amountSek', s.amount_sek,
+          'unitPriceSek', s.unit_price_sek, 'unit', s.unit, 'durationMinutes', s.duration_minutes,
+          'scope', s.scope, 'termsVersion', s.terms_version, 'termsUrl', s.terms_url,
+          'servesPostcode', ${servesPostcodeOfP(input.postcode)},
+          'servesDestination', ${servesDestinationOfP(input.destinationPostcode)},
+          'hours', ${workingHoursOfP})::text AS offer
+        FROM providers p
+        LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
+        WHERE p.id = ${input.providerId}`),
+        (rows) => (rows[0] === undefined ? undefined : currentOfferOf(rows[0].offer))
+      )
+
+    /**
+     * Providers that serve the postcode in the vertical, those offering the job type at a fixed
+     * price first; the hand-off of a follow-up request goes to these.
+     */
+    const candidates = Effect.fn("Supply.candidates")(function* (input: {
+      readonly verticalId: string
+      readonly jobTypeId: string
+      readonly postcode: number
+      readonly limit: number
+    }) {
+      return yield* sql<{
+        id: string
+        name: string
+        notifyEmail: string | null
+        notifyWebhookUrl: string | null
+        directBooking: boolean
+      }>`
+        SELECT p.id, p.name, p.notify_email, p.notify_webhook_url, bool_or(s.job_type_id = ${input.jobTypeId}) AS direct_booking
+        FROM providers p
+        JOIN provider_services s ON s.provider_id = p.id AND s.active AND s.vertical_id = ${input.verticalId}
+        WHERE p.active AND ${servesPostcodeOfP(input.postcode)}
+        GROUP BY p.id
+        ORDER BY direct_booking DESC, p.id
+        LIMIT ${input.limit}`
+    })
+
+    // Development starts with the demo supply (an ordinary supply file); production never does.
+    if (config.demoSupply) {
+      const file = yield* Effect.promise(() => readFile(demoSupplyPath, "utf8").then(JSON.parse))
+      const imported = yield* importFile(file).pipe(Effect.orDie)
+      yield* Effect.logInfo(`demo supply loaded: ${imported.providers} providers, ${imported.services} services`)
+    }
+
+    return {
+      fixedPriceServiceCounts,
+      validate,
+      importFile,
+      candidates,
+      currentOffer,
+      servesPostcodeOfP,
+      servesDestinationOfP,
+      workingHoursOfP
+    } as const
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Catalog.Default]))
+
+  /** For the import tool and tests that write a supply of their own: never the demo supply. */
+  static readonly WithoutDemo = Supply.Default.pipe(
+    Layer.provide(
+      Layer.effect(
+        AppConfig,
+        Effect.map(AppConfig, (config: AppConfig["Service"]) => AppConfig.of({ ...config, demoSupply: false }))
+      )
+    )
+  )
+}

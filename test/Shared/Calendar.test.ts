@@ -1,0 +1,214 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { appConfigFrom } from "../../src/AppConfig.js"
+import type { BookingId, ProviderId, ServiceId } from "../../src/Domain/Ids.js"
+import { Calendar, calendarOf, liveCalendar } from "../../src/Shared/Calendar.js"
+import { sqlStateOf } from "../../src/Shared/Idempotency.js"
+import { Supply } from "../../src/Supply/Supply.js"
+import { TestDatabaseLive } from "../support/TestDatabase.js"
+import { testEnv } from "../support/TestServer.js"
+
+const CalendarLive = Calendar.DefaultWithoutDependencies.pipe(
+  Layer.provideMerge(Supply.WithoutDemo),
+  Layer.provideMerge(TestDatabaseLive),
+  Layer.provide(appConfigFrom(testEnv))
+)
+
+const day = 86_400_000
+const monday = Date.parse("2027-01-04T00:00:00+01:00")
+const week = { start: monday, end: monday + 7 * day }
+
+/** One provider at its own postcode with one faucet service; `changes` overrides the service's fields. */
+const supplyOf = (id: string, postcode: string, changes: Record<string, unknown> = {}) => ({
+  providers: [
+    {
+      id,
+      name: `Rör ${id} AB`,
+      city: "Stockholm",
+      rating_label: "4,8 av 5",
+      areas: [{ from: postcode, to: postcode }],
+      working_hours: [
+        { iso_weekday: 2, opens: "08:00", closes: "16:00" },
+        { iso_weekday: 1, opens: "08:00", closes: "12:00" }
+      ],
+      services: [
+        {
+          service_id: "vvs_install_faucet_standard",
+          vertical_id: "vvs",
+          job_type_id: "install_faucet",
+          label_sv: "Byte av blandare",
+          pricing_model: "flat",
+          price_type: "avg_fixed",
+          amount_sek: 1990,
+          duration_minutes: 120,
+          scope: { quote_triggers_sv: ["Rör i vägg"], included_sv: ["Montering", "Provkörning"] },
+          terms: {
+            version: `${id}/faucet/v1`,
+            url: `https://villkor.example/${id}`,
+            sections: [{ title_sv: "Pris", id: "price", text_sv: "Fast pris inklusive moms." }],
+            source_urls: [`https://villkor.example/${id}`]
+          },
+          ...changes
+        }
+      ]
+    }
+  ]
+})
+
+const importSupply = (file: unknown) => Effect.flatMap(Supply, (supply) => supply.importFile(file)).pipe(Effect.orDie)
+
+const faucetAt = (postcode: number, calendar = liveCalendar) =>
+  Effect.flatMap(Calendar, (calendars) =>
+    calendars.availability({
+      verticalId: "vvs",
+      jobTypeId: "install_faucet",
+      postcode,
+      destinationPostcode: undefined,
+      range: week,
+      calendar
+    })
+  )
+
+const book = (providerId: string, start: number, end: number, calendar = liveCalendar) =>
+  Effect.flatMap(Calendar, (calendars) =>
+    calendars.booking({
+      id: crypto.randomUUID() as BookingId,
+      providerId: providerId as ProviderId,
+      serviceId: "vvs_install_faucet_standard" as ServiceId,
+      slotStart: new Date(start),
+      slotEnd: new Date(end),
+      calendar
+    })
+  )
+
+const sandboxA = calendarOf({ id: "sandbox-a", sandbox: true })
+const sandboxB = calendarOf({ id: "sandbox-b", sandbox: true })
+
+describe("Calendar.availability", () => {
+  it.layer(CalendarLive)((it) => {
+    it.effect(
+      "a candidate is the stored offer in the order responses repeat it (scope and terms keys as jsonb keeps them), with the provider's real bookings in the range in epoch ms",
+      () =>
+        Effect.gen(function* () {
+          yield* importSupply(supplyOf("cal-shape", "111 31"))
+          const tuesday = monday + day + 9 * 3_600_000
+          yield* book("cal-shape", tuesday, tuesday + 2 * 3_600_000)
+          yield* book("cal-shape", tuesday + 3 * 3_600_000, tuesday + 4 * 3_600_000, sandboxA)
+          yield* book("cal-shape", monday + 8 * day, monday + 8 * day + 3_600_000)
+          const expected = [
+            {
+              providerId: "cal-shape",
+              providerName: "Rör cal-shape AB",
+              city: "Stockholm",
+              ratingLabel: "4,8 av 5",
+              serviceId: "vvs_install_faucet_standard",
+              labelSv: "Byte av blandare",
+              labelEn: null,
+              pricingModel: "flat",
+              priceType: "avg_fixed",
+              amountSek: 1990,
+              unitPriceSek: null,
+              unit: null,
+              durationMinutes: 120,
+              scope: { included_sv: ["Montering", "Provkörning"], quote_triggers_sv: ["Rör i vägg"] },
+              termsVersion: "cal-shape/faucet/v1",
+              termsUrl: "https://villkor.example/cal-shape",
+              termsSections: [{ id: "price", text_sv: "Fast pris inklusive moms.", title_sv: "Pris" }],
+              termsSourceUrls: ["https://villkor.example/cal-shape"],
+              hours: [
+                { isoWeekday: 2, opens: "08:00", closes: "16:00" },
+                { isoWeekday: 1, opens: "08:00", closes: "12:00" }
+              ],
+              busy: [[tuesday, tuesday + 2 * 3_600_000]]
+            }
+          ]
+          const first = yield* faucetAt(11131)
+          const again = yield* faucetAt(11131)
+          expect(JSON.stringify(first)).toBe(JSON.stringify(expected))
+          expect(JSON.stringify(again)).toBe(JSON.stringify(expected))
+          expect(yield* faucetAt(11132)).toEqual([])
+        })
+    )
+
+    it.effect(
+      "a sandbox partner's search sees the real bookings and its own sandbox's, never another sandbox's; a live one only the real",
+      () =>
+        Effect.gen(function* () {
+          yield* importSupply(supplyOf("cal-sandbox", "111 71"))
+          const tuesday = monday + day + 9 * 3_600_000
+          const real: [number, number] = [tuesday, tuesday + 3_600_000]
+          const ownSandbox: [number, number] = [tuesday + 2 * 3_600_000, tuesday + 3 * 3_600_000]
+          const otherSandbox: [number, number] = [tuesday + 4 * 3_600_000, tuesday + 5 * 3_600_000]
+          yield* book("cal-sandbox", ...real)
+          yield* book("cal-sandbox", ...ownSandbox, sandboxA)
+          yield* book("cal-sandbox", ...otherSandbox, sandboxB)
+          expect((yield* faucetAt(11171)).map((c) => c.busy)).toEqual([[real]])
+          expect((yield* faucetAt(11171, sandboxA)).map((c) => c.busy)).toEqual([[real, ownSandbox]])
+          expect((yield* faucetAt(11171, sandboxB)).map((c) => c.busy)).toEqual([[real, otherSandbox]])
+        })
+    )
+
+    it.effect(
+      "one sandbox's booking takes no time from another sandbox or the real calendar, and conflicts in its own",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* importSupply(supplyOf("cal-sandbox-overlap", "111 72"))
+          const slot: [number, number] = [monday + day + 9 * 3_600_000, monday + day + 10 * 3_600_000]
+          const write = (calendar: string) => book("cal-sandbox-overlap", ...slot, calendar)
+          yield* write(sandboxA)
+          yield* write(sandboxB)
+          yield* write(liveCalendar)
+          const again = yield* Effect.flip(write(sandboxA))
+          expect(sqlStateOf(again)).toBe("23P01")
+          const [row] = yield* sql<{ count: number }>`
+          SELECT count(*)::int AS count FROM calendar_bookings WHERE provider_id = 'cal-sandbox-overlap'`
+          expect(row?.count).toBe(3)
+        })
+    )
+
+    it.effect("a service changed by a re-import, or by another instance's writer, is read as it is now", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* importSupply(supplyOf("cal-change", "111 41"))
+        expect((yield* faucetAt(11141)).map((c) => [c.labelSv, c.amountSek, c.scope])).toEqual([
+          ["Byte av blandare", 1990, { included_sv: ["Montering", "Provkörning"], quote_triggers_sv: ["Rör i vägg"] }]
+        ])
+        yield* importSupply(
+          supplyOf("cal-change", "111 41", { label_sv: "Byte av blandare, ny", amount_sek: 2290, scope: {} })
+        )
+        expect((yield* faucetAt(11141)).map((c) => [c.labelSv, c.amountSek, c.scope])).toEqual([
+          ["Byte av blandare, ny", 2290, {}]
+        ])
+        yield* sql`UPDATE provider_services SET amount_sek = 2490 WHERE provider_id = 'cal-change'`
+        yield* sql`UPDATE providers SET rating_label = NULL WHERE id = 'cal-change'`
+        expect((yield* faucetAt(11141)).map((c) => [c.amountSek, c.ratingLabel])).toEqual([[2490, null]])
+        yield* sql`UPDATE provider_services SET active = false WHERE provider_id = 'cal-change'`
+        expect(yield* faucetAt(11141)).toEqual([])
+      })
+    )
+
+    it.effect("a stored offer that does not decode is a defect, not an answer", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* importSupply(supplyOf("cal-damaged", "111 51"))
+        expect(yield* faucetAt(11151)).toHaveLength(1)
+        yield* sql`UPDATE provider_services SET pricing_model = 'by_mood' WHERE provider_id = 'cal-damaged'`
+        const exit = yield* Effect.exit(faucetAt(11151))
+        expect(Exit.isFailure(exit) && Cause.hasDies(exit.cause)).toBe(true)
+        expect(String(exit)).toContain("by_mood")
+      })
+    )
+
+    it.effect("offers are shared by searches, so they cannot be changed by one", () =>
+      Effect.gen(function* () {
+        yield* importSupply(supplyOf("cal-frozen", "111 61"))
+        const [candidate] = yield* faucetAt(11161)
+        expect(() => ((candidate?.hours ?? []) as Array<unknown>).push({})).toThrow(TypeError)
+        expect(() => Object.assign(candidate?.scope ?? {}, { included_sv: [] })).toThrow(TypeError)
+        expect((yield* faucetAt(11161))[0]?.hours).toHaveLength(2)
+      })
+    )
+  })
+})
