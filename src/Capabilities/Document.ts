@@ -1,6 +1,6 @@
 import { Context, Duration, Effect, Layer, Schedule, Schema, SubscriptionRef } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { Catalog } from "../Catalog.js"
+import { Catalog } from "../Catalog/Catalog.js"
 import { type Document, etagOf, makeDocument } from "../Documents.js"
 import {
   agentSafeNextStep,

@@ -1,7 +1,7 @@
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Calendar, type Candidate, calendarOf } from "../Calendar.js"
-import { Catalog } from "../Catalog.js"
+import { Catalog } from "../Catalog/Catalog.js"
 import type { OptionClaims } from "../Domain/BookingOption.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"

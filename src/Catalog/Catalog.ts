@@ -7,8 +7,8 @@ import {
   supportedVerticalIds,
   type Vertical,
   type VerticalId
-} from "./Domain/Catalog.js"
-import { type Suggestion, suggestJobType, suggestVertical, type VocabularyVertical } from "./Domain/Suggestions.js"
+} from "../Domain/Catalog.js"
+import { type Suggestion, suggestJobType, suggestVertical, type VocabularyVertical } from "../Domain/Suggestions.js"
 
 /** A vertical id the catalog does not have: the issue, and the ids it does. */
 export interface UnsupportedVerticalDetails {
