@@ -18,7 +18,7 @@ import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { formatInZone, MINUTE } from "../Domain/Zone.js"
 import { failLogged } from "../Failure.js"
 import { OptionSigner } from "../OptionSigner.js"
-import { parseTimeWindow } from "./TimeWindow.js"
+import { parseTimeWindow } from "./Timing/TimeWindow.js"
 
 /** At most this many options, and at most this many per provider (spec 4.2 leaves both open). */
 export const maxOptions = 10
