@@ -34,6 +34,8 @@
           installPhase = ''
             runHook preInstall
             mkdir -p $out/lib/booking-api $out/bin
+            # Production carries no dev dependencies: no tsx, no embedded PostgreSQL (docs/client.md, README).
+            npm prune --omit=dev --ignore-scripts --no-audit --no-fund
             cp -r dist package.json node_modules $out/lib/booking-api/
             makeWrapper ${pkgs.nodejs_24}/bin/node $out/bin/booking-api \
               --add-flags "--max-semi-space-size=16 $out/lib/booking-api/dist/src/main.js"

@@ -13,7 +13,9 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Layer, Schema } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
-import { Catalog } from "../src/Catalog.js"
+
+
+import { Catalog } from "../src/Catalog/Catalog.js"
 import { BookingSearchRequest } from "../src/Domain/Search.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { BookingSearch } from "../src/Search/Search.js"

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto"
 import { slotLabel } from "../src/Domain/Labels.js"
 import { freeSlots, type WorkingHours } from "../src/Domain/Slots.js"
 import { formatInZone } from "../src/Domain/Zone.js"
-import { parseTimeWindow } from "../src/Search/TimeWindow.js"
+import { parseTimeWindow } from "../src/Search/Timing/TimeWindow.js"
 
 const weekdays: ReadonlyArray<WorkingHours> = [1, 2, 3, 4, 5].map((isoWeekday) => ({
   isoWeekday,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { catalogData } from "../src/CatalogData.js"
+import { catalogData } from "../src/Catalog/CatalogData.js"
 import type { PriceType, PricingModel, Vertical, VerticalId } from "../src/Domain/Catalog.js"
 import type { Provider, ProviderService, ServiceScope, SupplyFile, WorkingHours } from "../src/Domain/Supply.js"
 

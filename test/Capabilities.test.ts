@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { catalogData } from "../src/CatalogData.js"
+import { catalogData } from "../src/Catalog/CatalogData.js"
 import { Capabilities } from "../src/Domain/Capabilities.js"
 import { apiClient, wire } from "./support/ApiClient.js"
 import { get, getText, TestServerLive } from "./support/TestServer.js"

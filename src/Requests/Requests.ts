@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { Catalog } from "../Catalog.js"
+import { Catalog } from "../Catalog/Catalog.js"
 import { customerIdentity, customerNameOf } from "../Domain/Booking.js"
 import { requestsSpecVersion } from "../Domain/Capabilities.js"
 import type { JobType, Vertical } from "../Domain/Catalog.js"

@@ -1,6 +1,7 @@
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { Catalog } from "../Catalog.js"
+
+import { Catalog } from "../Catalog/Catalog.js"
 import type { OptionClaims } from "../Domain/BookingOption.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
@@ -18,7 +19,7 @@ import { formatInZone, MINUTE } from "../Domain/Zone.js"
 import { failLogged } from "../Http/FailureSummary.js"
 import { Calendar, type Candidate, calendarOf } from "../Shared/Calendar.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
-import { parseTimeWindow } from "./TimeWindow.js"
+import { parseTimeWindow } from "./Timing/TimeWindow.js"
 
 /** At most this many options, and at most this many per provider (spec 4.2 leaves both open). */
 export const maxOptions = 10

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { catalogData, catalogSynonyms } from "../../src/CatalogData.js"
+import { catalogData, catalogSynonyms } from "../../src/Catalog/CatalogData.js"
 import {
   normalWords,
   similarity,

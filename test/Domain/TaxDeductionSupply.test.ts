@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { catalogData } from "../../src/CatalogData.js"
+import { catalogData } from "../../src/Catalog/CatalogData.js"
 import {
   type DeclaredService,
   declarationIssues,

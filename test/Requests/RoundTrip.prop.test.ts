@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { catalogData } from "../../src/CatalogData.js"
+import { catalogData } from "../../src/Catalog/CatalogData.js"
 import { ServiceRequestCreate } from "../../src/Domain/Request.js"
 import { isEmergency } from "../../src/Domain/Safety.js"
 import { fc, propSettings } from "../support/FastCheck.js"

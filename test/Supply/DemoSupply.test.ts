@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
+
 import { buildDemoSupply } from "../../scripts/generate-demo-supply.js"
-import { catalogData } from "../../src/CatalogData.js"
+import { catalogData } from "../../src/Catalog/CatalogData.js"
 import type { Vertical } from "../../src/Domain/Catalog.js"
 import { type Provider, postcodeNumber, SupplyFile, unitPricedModels } from "../../src/Domain/Supply.js"
 

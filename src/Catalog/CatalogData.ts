@@ -1,4 +1,10 @@
-import type { CatalogData } from "./Domain/Catalog.js"
+/**
+ * Declared data: the catalog (verticals, job types, fixed-price seeds) as spec section 2.2 lists
+ * it, and the synonyms used only for suggestions. No logic lives here; the Catalog service
+ * (./Catalog.ts) decodes it once at start with the CatalogData schema.
+ */
+
+import type { CatalogData } from "../Domain/Catalog.js"
 
 export const catalogData = {
   verticals: [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { catalogData } from "../src/CatalogData.js"
-import { CatalogData, type JobType } from "../src/Domain/Catalog.js"
+import { catalogData } from "../../src/Catalog/CatalogData.js"
+import { CatalogData, type JobType } from "../../src/Domain/Catalog.js"
 
 // Transcribed by hand from spec section 2.2, in table order.
 const specJobTypeIds = {

@@ -1,5 +1,4 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { catalogData, catalogSynonyms } from "./CatalogData.js"
 import {
   CatalogData,
   type FixedPriceSeed,
@@ -7,8 +6,9 @@ import {
   supportedVerticalIds,
   type Vertical,
   type VerticalId
-} from "./Domain/Catalog.js"
-import { type Suggestion, suggestJobType, suggestVertical, type VocabularyVertical } from "./Domain/Suggestions.js"
+} from "../Domain/Catalog.js"
+import { type Suggestion, suggestJobType, suggestVertical, type VocabularyVertical } from "../Domain/Suggestions.js"
+import { catalogData, catalogSynonyms } from "./CatalogData.js"
 
 /** A vertical id the catalog does not have: the issue, and the ids it does. */
 export interface UnsupportedVerticalDetails {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { wallClockToInstant } from "../../src/Domain/Zone.js"
-import { defaultDays, horizonDays, parseTimeWindow, type TimeWindow } from "../../src/Search/TimeWindow.js"
+import { wallClockToInstant } from "../../../src/Domain/Zone.js"
+import { defaultDays, horizonDays, parseTimeWindow, type TimeWindow } from "../../../src/Search/Timing/TimeWindow.js"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { wallClockToInstant } from "../../src/Domain/Zone.js"
-import { parseTimeWindow } from "../../src/Search/TimeWindow.js"
+import { wallClockToInstant } from "../../../src/Domain/Zone.js"
+import { parseTimeWindow } from "../../../src/Search/Timing/TimeWindow.js"
 
 /**
  * Phrases as people give them to an assistant, each with the window it means. "general" marks a

@@ -1,0 +1,109 @@
+/**
+ * Phrases that name a period and may take "början / mitten / slutet av".
+ */
+import { DAY } from "../../Domain/Zone.js"
+import { month, period, relativeMonth, relativeYear, week, weekThirds } from "./Atoms.js"
+import { isoWeekMonday, mondayOf, yearOf } from "./Calendar.js"
+import type { Context, DayAtom } from "./Tokens.js"
+import { MONTH, monthIndex, YEAR } from "./Words.js"
+
+interface PeriodPhrase {
+  readonly source: string
+  readonly read: (m: RegExpExecArray, ctx: Context) => DayAtom | undefined
+}
+
+const periodPhrases: ReadonlyArray<PeriodPhrase> = [
+  {
+    source:
+      "nasta\\s+vecka|next\\s+week|till\\s+veckan|kommande\\s+vecka|(?:the\\s+)?coming\\s+week|veckan\\s+som\\s+kommer",
+    read: (_m, ctx) => week(1, { sv: "nästa vecka", en: "next week" }, ctx)
+  },
+  {
+    source: "denna\\s+vecka|den\\s+har\\s+veckan|(?:i|under)\\s+veckan|this\\s+week|veckan",
+    read: (_m, ctx) => week(0, { sv: "denna vecka", en: "this week" }, ctx)
+  },
+  {
+    source: "(?:vecka|v\\.?|week|w)\\s*(\\d{1,2})(?!\\d)",
+    read: (m, ctx) => {
+      const number = Number(m[1])
+      return period(
+        (from) => {
+          const thisIsoYear = yearOf(mondayOf(from) + 3 * DAY)
+          for (const year of [thisIsoYear, thisIsoYear + 1]) {
+            const monday = isoWeekMonday(year, number)
+            if (monday !== undefined && monday + 6 * DAY >= Math.min(from, ctx.today)) {
+              return { first: monday, last: monday + 6 * DAY }
+            }
+          }
+          return undefined
+        },
+        { sv: `vecka ${number}`, en: `week ${number}` },
+        weekThirds
+      )
+    }
+  },
+  {
+    source: "nasta\\s+manad|next\\s+month|kommande\\s+manad|(?:the\\s+)?coming\\s+month",
+    read: (_m, ctx) => relativeMonth(1, { sv: "nästa månad", en: "next month" }, ctx)
+  },
+  {
+    source: "denna\\s+manad|den\\s+har\\s+manaden|this\\s+month|(?:the\\s+)?month|manaden",
+    read: (_m, ctx) => relativeMonth(0, { sv: "denna månad", en: "this month" }, ctx)
+  },
+  {
+    source: `${MONTH}(?:\\s+${YEAR})?`,
+    read: (m) => {
+      const monthNumber = monthIndex.get(m[1] ?? "")
+      return monthNumber === undefined ? undefined : month(monthNumber, m[2] === undefined ? undefined : Number(m[2]))
+    }
+  },
+  {
+    source: "nasta\\s+ar|next\\s+year",
+    read: (_m, ctx) => relativeYear(1, { sv: "nästa år", en: "next year" }, ctx)
+  },
+  {
+    source: "(?:i\\s+|detta\\s+|det\\s+har\\s+)ar|aret|this\\s+year|the\\s+year",
+    read: (_m, ctx) => relativeYear(0, { sv: "i år", en: "this year" }, ctx)
+  }
+]
+
+export const readPeriod = (text: string, ctx: Context): DayAtom | undefined => {
+  for (const { read, source } of periodPhrases) {
+    const m = new RegExp(`^(?:${source})$`, "u").exec(text)
+    if (m !== null) return read(m, ctx)
+  }
+  return undefined
+}
+
+export const PERIOD = `(${periodPhrases.map(({ source }) => source.replace(/\((?!\?)/g, "(?:")).join("|")})`
+
+const thirdNames = [
+  { sv: "början av", en: "early" },
+  { sv: "mitten av", en: "mid" },
+  { sv: "slutet av", en: "late" }
+] as const
+
+export const partOfPeriod = (which: 0 | 1 | 2, inner: DayAtom | undefined): DayAtom | undefined => {
+  const thirds = inner?.thirds
+  if (inner === undefined || thirds === undefined) return undefined
+  return {
+    kind: "period",
+    endPart: which === 2,
+    occurrence: (from) => {
+      // The first occurrence whose part has not ended: "slutet av månaden" on the 31st is today.
+      for (let probe = from, i = 0; i < 3; i++) {
+        const whole = inner.occurrence(probe)
+        if (whole === undefined) return undefined
+        const part = thirds(whole)[which]
+        if (part.last >= from) return part
+        probe = whole.last + DAY
+      }
+      return undefined
+    },
+    label: (span) => {
+      const innerLabel = inner.label(inner.occurrence(span.first) ?? span)
+      const name = thirdNames[which]
+      return { sv: `${name.sv} ${innerLabel.sv}`, en: `${name.en} ${innerLabel.en}` }
+    }
+  }
+}

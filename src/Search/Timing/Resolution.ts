@@ -1,0 +1,290 @@
+/**
+ * Resolution: from the groups to one window, materialised in the request's zone; a text's
+ * tokens are kept per day and zone.
+ */
+import { DAY, MINUTE, toInstant, type Zone } from "../../Domain/Zone.js"
+import { isoDate } from "./Calendar.js"
+import { evalGroup, shareContext, split } from "./Grammar.js"
+import { joinLabels } from "./Labels.js"
+import { lex } from "./Lexer.js"
+import { normalize } from "./Normalize.js"
+import { dayOf, type Issue, intersectPlans, type Moment, type Plan, type Reader, type Span, within } from "./Plan.js"
+import type { Hours, Label, Token } from "./Tokens.js"
+import {
+  defaultDays,
+  horizonDays,
+  minimumRemainingMinutes,
+  type TimeWindow,
+  wholeDay,
+  worthSearching
+} from "./Window.js"
+
+/** Today and the 13 days after it, whole days, so the last one is not cut at the current time of day. */
+const defaultSpan = (ctx: Moment): Span => ({
+  start: ctx.now,
+  end: toInstant(ctx.today + defaultDays * DAY, ctx.zone)
+})
+const defaultLabel: Label = { sv: `de närmaste ${defaultDays} dagarna`, en: `the next ${defaultDays} days` }
+
+const bounded = (plan: Plan, ctx: Moment): Plan =>
+  plan.span !== undefined
+    ? plan
+    : { ...plan, span: defaultSpan(ctx), label: joinLabels([plan.label, defaultLabel], ", ") }
+
+/** Alternatives: every day any of them wants, with hours that cover all of theirs. */
+const union = (plans: ReadonlyArray<Plan>, ctx: Moment): Plan => {
+  if (plans.length === 1 && plans[0] !== undefined) return plans[0]
+  const hours = plans.map((p) => p.hours ?? wholeDay)
+  const from = Math.min(...hours.map((h) => h.from))
+  const to = Math.max(...hours.map((h) => h.to))
+  const joined = {
+    ...(from === 0 && to === 24 * 60 ? {} : { hours: { from, to } }),
+    label: joinLabels(
+      plans.map((p) => p.label),
+      " eller ",
+      " or "
+    ),
+    notes: plans.flatMap((p) => p.notes)
+  }
+  // "tisdagar eller torsdagar": kinds of day, still without a span.
+  if (plans.every((p) => p.span === undefined)) {
+    return { keep: (day) => plans.some((p) => p.keep?.(day) ?? true), ...joined }
+  }
+  const spans = plans.map((p) => p.span ?? defaultSpan(ctx))
+  return {
+    span: { start: Math.min(...spans.map((s) => s.start)), end: Math.max(...spans.map((s) => s.end)) },
+    keep: (day) => plans.some((p) => within(p, day, ctx.zone)),
+    ...joined
+  }
+}
+
+/** The largest part of `hours` that is not in `without`. */
+const subtractHours = (hours: Hours, without: Hours): Hours | undefined => {
+  const pieces = [
+    { from: hours.from, to: Math.min(hours.to, without.from) },
+    { from: Math.max(hours.from, without.to), to: hours.to }
+  ].filter((piece) => piece.from < piece.to)
+  return pieces.sort((a, b) => b.to - b.from - (a.to - a.from))[0]
+}
+
+type Materialized =
+  | { readonly _tag: "Window"; readonly window: Omit<TimeWindow, "label" | "understood"> }
+  | { readonly _tag: "OutOfReach"; readonly reason: Label }
+
+/** The plan's wanted parts of each local day, inside [now, now + horizon]. */
+const materialize = (plan: Plan, ctx: Moment): Materialized => {
+  const { now, zone } = ctx
+  const span = plan.span ?? defaultSpan(ctx)
+  const hours = plan.hours ?? wholeDay
+  const horizonEnd = now + horizonDays * DAY
+  const kept: Array<{ readonly day: number; readonly start: number; readonly end: number }> = []
+  let over = true
+  const lastDay = dayOf(Math.min(span.end, horizonEnd) - 1, zone)
+  for (let day = dayOf(Math.max(span.start, now - DAY), zone); day <= lastDay; day += DAY) {
+    if (!(plan.keep?.(day) ?? true)) continue
+    // A part already under way needs enough of it left; one that has not begun is kept however short.
+    const begins = toInstant(day + hours.from * MINUTE, zone)
+    const start = Math.max(begins, span.start)
+    const end = Math.min(toInstant(day + hours.to * MINUTE, zone), span.end, horizonEnd)
+    if (end <= start) continue
+    if (end - now >= minimumRemainingMinutes * MINUTE) over = false
+    if (worthSearching(begins < now ? begins : start, end, now)) kept.push({ day, start: Math.max(start, now), end })
+  }
+  const first = kept[0]
+  const last = kept.at(-1)
+  if (first === undefined || last === undefined) {
+    const reason =
+      span.start >= horizonEnd
+        ? { sv: `ligger mer än ${horizonDays} dagar fram`, en: `is more than ${horizonDays} days ahead` }
+        : over
+          ? { sv: "har redan varit", en: "has already passed" }
+          : { sv: "lämnar ingen tid att söka i", en: "leaves no time to search" }
+    return { _tag: "OutOfReach", reason }
+  }
+  const keptDays = new Set(kept.map((k) => k.day))
+  const excludedDates: Array<string> = []
+  for (let day = first.day; day <= last.day; day += DAY) if (!keptDays.has(day)) excludedDates.push(isoDate(day))
+  const narrowed = plan.hours !== undefined && (plan.hours.from > 0 || plan.hours.to < 24 * 60)
+  return {
+    _tag: "Window",
+    window: {
+      start: new Date(first.start),
+      end: new Date(last.end),
+      ...(narrowed && last.day > first.day ? { dailyHours: { fromHour: hours.from / 60, toHour: hours.to / 60 } } : {}),
+      ...(excludedDates.length > 0 ? { excludedDates } : {})
+    }
+  }
+}
+
+export type Reading =
+  | { readonly _tag: "Window"; readonly window: Omit<TimeWindow, "label" | "understood">; readonly label: Label }
+  /** Something in the text is about time but was not understood, or the parts contradict each other. */
+  | {
+      readonly _tag: "Tentative"
+      readonly understood?: Label
+      readonly issues: ReadonlyArray<Issue>
+      readonly reach?: number
+    }
+  | { readonly _tag: "OutOfReach"; readonly label: Label; readonly reason: Label }
+  | { readonly _tag: "Nothing" }
+
+interface Lexed {
+  readonly normalized: ReturnType<typeof normalize>
+  readonly tokens: ReadonlyArray<Token>
+}
+
+const lexedTexts = new Map<string, Lexed>()
+
+/**
+ * A text's normalized form and tokens. They depend on its words, the local day and the zone and
+ * on nothing else (the vocabulary never sees the current instant), and searches keep sending the
+ * same few phrases, so each is lexed once a day per zone; the cache is emptied when it holds 1000.
+ */
+const lexed = (text: string, today: number, zone: Zone): Lexed => {
+  const key = `${zone.id}\n${today}\n${text}`
+  const cached = lexedTexts.get(key)
+  if (cached !== undefined) return cached
+  const normalized = normalize(text)
+  // A context of its own, holding no instant, since the tokens' day atoms keep it.
+  const entry: Lexed = { normalized, tokens: lex(normalized.text, { today, zone }) }
+  if (lexedTexts.size >= 1000) lexedTexts.clear()
+  lexedTexts.set(key, entry)
+  return entry
+}
+
+export const read = (text: string, now: number, zone: Zone): Reading => {
+  const ctx: Moment = { now, today: dayOf(now, zone), zone }
+  const { normalized, tokens } = lexed(text, ctx.today, zone)
+  const reader: Reader = {
+    ctx,
+    text: normalized.text,
+    quote: (from, to) => text.slice(normalized.origin[from] ?? 0, normalized.origin[to] ?? text.length).trim(),
+    issues: []
+  }
+  const alternatives: Array<Plan> = []
+  const dailyHours: Array<Plan> = []
+  const exclusions: Array<{ readonly plan: Plan; readonly words: string }> = []
+  const preferences: Array<string> = []
+  let anytime = false
+  let hard = false
+  const groups = split(tokens)
+  shareContext(groups)
+  groups.forEach((group, i) => {
+    const result = evalGroup(reader, group.tokens, group.negative)
+    if (result === undefined) return
+    const first = group.tokens[0]
+    const last = group.tokens.at(-1)
+    const words = first === undefined || last === undefined ? "" : reader.quote(first.at[0], last.at[1])
+    if (group.negative) {
+      if (result !== "anytime") exclusions.push({ plan: result, words })
+      return
+    }
+    // "helst" before anything else is the wish itself ("helst förmiddag"); after it, a preference that does not narrow.
+    if (group.soft && hard) {
+      preferences.push(words)
+      return
+    }
+    hard = true
+    if (result === "anytime") anytime = true
+    // "efter 16 eller i helgen": hours said as an alternative are not hours for every alternative.
+    else if (
+      result.span === undefined &&
+      result.keep === undefined &&
+      !group.alternative &&
+      groups[i + 1]?.alternative !== true
+    )
+      dailyHours.push(result)
+    else alternatives.push(result)
+  })
+
+  const understoodLabel = (): Label | undefined => {
+    const labels = [...alternatives, ...dailyHours].map((p) => p.label)
+    return labels.length === 0 ? undefined : joinLabels(labels, ", ")
+  }
+  if (reader.issues.length > 0) {
+    const understood = understoodLabel()
+    const reach = Math.max(
+      ...alternatives.map((p) =>
+        p.span === undefined ? now : Number.isFinite(p.span.end) ? p.span.end : p.span.start + defaultDays * DAY
+      )
+    )
+    return {
+      _tag: "Tentative",
+      ...(understood === undefined ? {} : { understood }),
+      issues: reader.issues,
+      reach
+    }
+  }
+  if (alternatives.length === 0 && dailyHours.length === 0 && exclusions.length === 0 && !anytime) {
+    return { _tag: "Nothing" }
+  }
+
+  // "tisdag eller onsdag förmiddag": one part of the day said once holds for every alternative.
+  const withHours = alternatives.filter((p) => p.hours !== undefined && (p.span !== undefined || p.keep !== undefined))
+  const shared = withHours.length === 1 && alternatives.length > 1 ? withHours[0]?.hours : undefined
+  const spread = alternatives.map((p) => (shared !== undefined && p.hours === undefined ? { ...p, hours: shared } : p))
+  let plan: Plan =
+    spread.length > 0
+      ? union(spread.every((p) => p.span === undefined) ? spread : spread.map((p) => bounded(p, ctx)), ctx)
+      : { label: anytime ? { sv: "när som helst", en: "any time" } : { sv: "", en: "" }, notes: [] }
+  for (const hours of dailyHours) {
+    const narrowed = intersectPlans(plan, hours)
+    if (narrowed === "empty") {
+      return {
+        _tag: "OutOfReach",
+        label: joinLabels([plan.label, hours.label]),
+        reason: { sv: "går inte ihop", en: "does not add up" }
+      }
+    }
+    plan = { ...narrowed, label: joinLabels([plan.label, hours.label], plan.label.sv === "" ? "" : ", ") }
+  }
+  // "från måndag" and "efter jul" are open-ended unless something else ends them.
+  if (plan.span?.end === Number.POSITIVE_INFINITY) {
+    const start = Math.max(plan.span.start, now)
+    plan = { ...plan, span: { start, end: toInstant(dayOf(start, zone) + defaultDays * DAY, zone) } }
+  }
+  if (plan.span === undefined) {
+    plan = {
+      ...plan,
+      span: defaultSpan(ctx),
+      label: plan.label.sv === "" ? defaultLabel : joinLabels([plan.label, defaultLabel], ", ")
+    }
+  }
+  for (const { plan: exclusion, words } of exclusions) {
+    const label = { sv: `utom ${exclusion.label.sv}`, en: `except ${exclusion.label.en}` }
+    const namesDays = exclusion.span !== undefined || exclusion.keep !== undefined
+    if (namesDays && exclusion.hours !== undefined) {
+      reader.issues.push({
+        quote: words,
+        note: { sv: "kan inte uteslutas bara delvis", en: "cannot be left out in part" }
+      })
+      return { _tag: "Tentative", ...(understoodLabel() ? { understood: plan.label } : {}), issues: reader.issues }
+    }
+    if (namesDays) {
+      const keep = plan.keep
+      plan = {
+        ...plan,
+        keep: (day) => (keep?.(day) ?? true) && !within(exclusion, day, ctx.zone),
+        label: joinLabels([plan.label, label], ", ")
+      }
+    } else if (exclusion.hours !== undefined) {
+      const hours = subtractHours(plan.hours ?? wholeDay, exclusion.hours)
+      if (hours === undefined) {
+        return {
+          _tag: "OutOfReach",
+          label: joinLabels([plan.label, label], ", "),
+          reason: { sv: "lämnar ingen tid", en: "leaves no time" }
+        }
+      }
+      plan = { ...plan, hours, label: joinLabels([plan.label, label], ", ") }
+    }
+  }
+  const label = joinLabels(
+    [plan.label, ...preferences.map((p) => ({ sv: `helst ”${p}”`, en: `preferably “${p}”` })), ...plan.notes],
+    "; "
+  )
+  const materialized = materialize(plan, ctx)
+  return materialized._tag === "Window"
+    ? { _tag: "Window", window: materialized.window, label }
+    : { _tag: "OutOfReach", label, reason: materialized.reason }
+}
