@@ -14,7 +14,6 @@ import { join } from "node:path"
 import { Effect, Layer, Schema } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
 
-
 import { Catalog } from "../src/Catalog/Catalog.js"
 import { BookingSearchRequest } from "../src/Domain/Search.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"

@@ -1,5 +1,6 @@
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { parseSigningKeys, type SigningKey } from "./Domain/BookingOption.js"
+import { parseTrustProxy, type TrustProxy } from "./Http/ClientAddress.js"
 
 export type AppEnv = "development" | "production"
 
@@ -119,7 +120,13 @@ export const appConfig = Config.all({
   ),
   rateLimitStoreTimeoutMs: boundedInteger("RATE_LIMIT_STORE_TIMEOUT_MS", 10, 10_000, 250),
   metricsToken: Config.Redacted("METRICS_TOKEN").pipe(Config.option),
-  trustProxy: Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  trustProxy: Config.String("TRUST_PROXY").pipe(
+    Config.withDefault(""),
+    Config.mapEffect((raw) => {
+      const parsed = parseTrustProxy(raw)
+      return parsed.ok ? Effect.succeed<TrustProxy>(parsed.trust) : invalid(parsed.message)
+    })
+  ),
   optionSigningKeys: Config.Redacted("BOOKING_OPTION_SIGNING_KEYS").pipe(
     Config.mapEffect((raw) =>
       Result.match(parseSigningKeys(Redacted.value(raw)), {
@@ -149,7 +156,14 @@ export const appConfig = Config.all({
   httpHeadersTimeoutMs: boundedInteger("HTTP_HEADERS_TIMEOUT_MS", 100, 600_000, 10_000),
   httpRequestTimeoutMs: boundedInteger("HTTP_REQUEST_TIMEOUT_MS", 100, 3_600_000, 30_000),
   httpKeepAliveTimeoutMs: boundedInteger("HTTP_KEEP_ALIVE_TIMEOUT_MS", 100, 600_000, 5000),
-  httpMaxConnections: boundedInteger("HTTP_MAX_CONNECTIONS", 1, 1_000_000, 1000)
+  httpMaxConnections: boundedInteger("HTTP_MAX_CONNECTIONS", 1, 1_000_000, 1000),
+  httpMaxConnectionsPerAddress: Config.Int("HTTP_MAX_CONNECTIONS_PER_ADDRESS").pipe(
+    validate({
+      message: "HTTP_MAX_CONNECTIONS_PER_ADDRESS must be an integer from 1 to 1000000",
+      validation: (n) => n >= 1 && n <= 1_000_000
+    }),
+    Config.option
+  )
 }).pipe(
   Config.mapEffect((config) =>
     config.appEnv === "production" && Option.getOrElse(config.demoSupply, () => false)
@@ -161,8 +175,18 @@ export const appConfig = Config.all({
     demoSupply: Option.getOrElse(config.demoSupply, () => config.appEnv === "development"),
     logFormat: Option.getOrElse(config.logFormat, () => (config.appEnv === "production" ? "json" : "pretty")),
     publicBaseUrl: Option.getOrElse(config.publicBaseUrl, () => `http://${hostForUrl(config.host)}:${config.port}`),
-    publicBaseUrlConfigured: Option.isSome(config.publicBaseUrl)
+    publicBaseUrlConfigured: Option.isSome(config.publicBaseUrl),
+    httpMaxConnectionsPerAddress: Option.getOrElse(config.httpMaxConnectionsPerAddress, () =>
+      defaultConnectionsPerAddress(config.httpMaxConnections)
+    )
   })),
+  Config.mapEffect((config) =>
+    config.httpMaxConnectionsPerAddress > config.httpMaxConnections
+      ? invalid(
+          `HTTP_MAX_CONNECTIONS_PER_ADDRESS (${config.httpMaxConnectionsPerAddress}) must not exceed HTTP_MAX_CONNECTIONS (${config.httpMaxConnections}): it is one address's share of them`
+        )
+      : Effect.succeed(config)
+  ),
   Config.mapEffect((config) =>
     config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs
       ? invalid("HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request")
@@ -196,6 +220,12 @@ export const appConfig = Config.all({
       : Effect.succeed(config)
   )
 )
+
+/**
+ * One address's share of the connections when HTTP_MAX_CONNECTIONS_PER_ADDRESS is not set: a
+ * tenth, so an address holding all it may still leaves nine tenths to everyone else.
+ */
+export const defaultConnectionsPerAddress = (maxConnections: number) => Math.max(1, Math.ceil(maxConnections / 10))
 
 /** How HOST appears in a URL: a wildcard bind is reached on loopback, IPv6 goes in brackets. */
 export const hostForUrl = (host: string) =>

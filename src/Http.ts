@@ -4,7 +4,7 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
 import type * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
-import type * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { Api } from "./Api.js"
@@ -15,8 +15,10 @@ import { CapabilitiesLive } from "./Capabilities/Http.js"
 import type { DirectQuery } from "./Database/Database.js"
 import { DocsLive } from "./Docs/Http.js"
 import { HealthLive } from "./Health/Http.js"
+import { isTrustedProxy } from "./Http/ClientAddress.js"
 import { ContractErrorsLive, contractHeadersFor, errorContractFor } from "./Http/ErrorContract.js"
-import { listen } from "./Http/Listener.js"
+import { listen, securityHeaders } from "./Http/Listener.js"
+import { requestIdOf } from "./Http/Logging.js"
 import {
   bookingConflicts,
   bookingsConfirmed,
@@ -26,7 +28,7 @@ import {
   rateLimited,
   rateLimitStoreFailures
 } from "./Http/Metrics.js"
-import { requestIdHeader, requestObservability } from "./Http/Observability.js"
+import { requestObservability } from "./Http/Observability.js"
 import { limitedEndpoints } from "./Http/RateLimiter.js"
 import { routesOf } from "./Http/Routes.js"
 import { McpLive } from "./Mcp/Http.js"
@@ -60,10 +62,29 @@ export const ApiLive = HttpApiBuilder.layer(Api).pipe(
   Layer.provide(ContractErrorsLive)
 )
 
+const nosniffOnly = { "x-content-type-options": securityHeaders["x-content-type-options"] } as const
+
+/**
+ * X-Request-Id (the id requestObservability gave the request) and the security headers, in one
+ * step; a response that chose its own Cache-Control (the cacheable documents) keeps it.
+ */
+const withServerHeaders = (
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+) => {
+  const fixed = response.headers["cache-control"] === undefined ? securityHeaders : nosniffOnly
+  const requestId = requestIdOf(request)
+  return HttpServerResponse.setHeaders(
+    response,
+    requestId === undefined ? fixed : { ...fixed, "x-request-id": requestId }
+  )
+}
+
 /**
  * The router's one global middleware: the error contract for what the Api does not answer itself
  * (paths, unknown routes and methods, body refusals, defects), and the headers every answer gets
- * from the server rather than its handler: X-Request-Id, and the error contract's by status. In
+ * from the server rather than its handler: X-Request-Id, Cache-Control and X-Content-Type-Options,
+ * and the error contract's by status. In
  * Effect 4 the server's own middleware sees a response only once it is sent, so this one is the
  * router's; the request id, access line and metrics (requestObservability) are the server's.
  */
@@ -73,7 +94,7 @@ export const contractLiveFor = (api: typeof Api) => {
   const contractMiddleware = (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
     Effect.flatMap(errorContract(app), (response) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        Effect.flatMap(requestIdHeader(request, response), (withId) => contractHeaders(request, withId))
+        contractHeaders(request, withServerHeaders(request, response))
       )
     ).pipe(Effect.orDie)
   // It handles every error of every route (the error contract), which the router's types cannot say.
@@ -127,6 +148,8 @@ export const HttpLive: Layer.Layer<HttpServer.HttpServer, unknown, AppConfig | S
           requestTimeoutMs: config.httpRequestTimeoutMs,
           keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
           maxConnections: config.httpMaxConnections,
+          maxConnectionsPerAddress: config.httpMaxConnectionsPerAddress,
+          trustedProxy: isTrustedProxy(config.trustProxy),
           shutdownGraceMs: config.shutdownGraceMs
         })
       ).pipe(

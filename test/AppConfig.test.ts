@@ -148,4 +148,33 @@ describe("AppConfig", () => {
       ).toContain("SANDBOX_API_TOKENS must not repeat a token of SERVICE_REQUESTS_API_TOKENS")
     })
   )
+
+  it.effect("TRUST_PROXY names proxies or a hop count; the old true is refused with what to write instead", () =>
+    Effect.gen(function* () {
+      expect(Result.getOrThrow(yield* load({})).trustProxy).toEqual({ _tag: "None" })
+      expect(Result.getOrThrow(yield* load({ TRUST_PROXY: "loopback,10.0.0.0/8" })).trustProxy).toEqual({
+        _tag: "Addresses",
+        addresses: ["loopback", "10.0.0.0/8"]
+      })
+      expect(Result.getOrThrow(yield* load({ TRUST_PROXY: "2" })).trustProxy).toEqual({ _tag: "Hops", hops: 2 })
+      const refused = yield* failure({ TRUST_PROXY: "true" })
+      expect(refused).toContain("TRUST_PROXY=true is no longer accepted")
+      expect(refused).toContain("TRUST_PROXY=loopback")
+      expect(yield* failure({ TRUST_PROXY: "proxy.internal" })).toContain("TRUST_PROXY")
+    })
+  )
+
+  it.effect("HTTP_MAX_CONNECTIONS_PER_ADDRESS is a tenth of HTTP_MAX_CONNECTIONS unless set, and never more", () =>
+    Effect.gen(function* () {
+      expect(Result.getOrThrow(yield* load({})).httpMaxConnectionsPerAddress).toBe(100)
+      expect(Result.getOrThrow(yield* load({ HTTP_MAX_CONNECTIONS: "5" })).httpMaxConnectionsPerAddress).toBe(1)
+      expect(
+        Result.getOrThrow(yield* load({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: "250" })).httpMaxConnectionsPerAddress
+      ).toBe(250)
+      expect(yield* failure({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0" })).toContain("HTTP_MAX_CONNECTIONS_PER_ADDRESS")
+      expect(yield* failure({ HTTP_MAX_CONNECTIONS: "50", HTTP_MAX_CONNECTIONS_PER_ADDRESS: "51" })).toContain(
+        "HTTP_MAX_CONNECTIONS_PER_ADDRESS (51) must not exceed HTTP_MAX_CONNECTIONS (50)"
+      )
+    })
+  )
 })

@@ -59,6 +59,13 @@ describe.concurrent("npm start", () => {
     expect(server.output()).toMatch(/Invalid configuration: .*PORT/)
   })
 
+  it("TRUST_PROXY=true fails the start, saying what to write instead", async () => {
+    const server = spawnServer({ TRUST_PROXY: "true" })
+    expect(await server.exited).not.toBe(0)
+    expect(server.output()).toMatch(/Invalid configuration: .*TRUST_PROXY=true is no longer accepted/)
+    expect(server.output()).toContain("TRUST_PROXY=loopback")
+  })
+
   // One fresh start serves both the race with early requests and the first of the two starts on
   // one data directory: each start costs seconds of CPU (tsx, a new cluster, the migrations).
   it(

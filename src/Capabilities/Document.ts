@@ -1,7 +1,6 @@
 import { Context, Duration, Effect, Layer, Schedule, Schema, SubscriptionRef } from "effect"
 import { AppConfig } from "../AppConfig.js"
 
-
 import { Catalog } from "../Catalog/Catalog.js"
 import {
   agentSafeNextStep,

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from "node:http"
+import { Option } from "effect"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import proxyAddr from "proxy-addr"
 
 /**
@@ -77,4 +79,21 @@ export const clientAddressOf = (trust: TrustProxy) => {
     } as unknown as IncomingMessage
     return proxyAddr(request, trusted)
   }
+}
+
+/** A request's client address by the same rule: what rate limits and anonymous MCP sessions are keyed by. */
+export const requestClientAddressOf = (trust: TrustProxy) => {
+  const addressOf = clientAddressOf(trust)
+  return (request: HttpServerRequest.HttpServerRequest): string =>
+    addressOf(Option.getOrUndefined(request.remoteAddress), request.headers["x-forwarded-for"])
+}
+
+/**
+ * Whether a connection from `socketAddress` comes from a trusted proxy, whose connections carry
+ * many clients and so are not held to one address's share. With a hop count every peer is a
+ * proxy: that setting says nothing reaches the service except through them.
+ */
+export const isTrustedProxy = (trust: TrustProxy): ((socketAddress: string) => boolean) => {
+  const trusted = trustOf(trust)
+  return (socketAddress) => trusted(socketAddress, 0)
 }

@@ -5,6 +5,7 @@ import type { Duplex } from "node:stream"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Deferred, Duration, Effect, Layer, Option } from "effect"
 import * as HttpServer from "effect/http/HttpServer"
+import ipaddr from "ipaddr.js"
 
 export interface ListenerOptions {
   readonly host: string
@@ -13,8 +14,19 @@ export interface ListenerOptions {
   readonly requestTimeoutMs: number
   readonly keepAliveTimeoutMs: number
   readonly maxConnections: number
+  /** One peer address's share of `maxConnections`; a trusted proxy's connections are not held to it. */
+  readonly maxConnectionsPerAddress: number
+  readonly trustedProxy?: ((address: string) => boolean) | undefined
   readonly shutdownGraceMs: number
 }
+
+/**
+ * Headers of every answer, errors included: nothing the API says is for a shared cache (confirm
+ * and status answers name provider, slot, price and request id), and no browser guesses a type.
+ * The cacheable documents set their own Cache-Control, which is kept.
+ */
+export const securityHeaders = { "cache-control": "no-store", "x-content-type-options": "nosniff" } as const
+const securityHeaderLines = "cache-control: no-store\r\nx-content-type-options: nosniff\r\n"
 
 const startingBody = JSON.stringify({
   ok: false,
@@ -30,9 +42,45 @@ const answerStarting = (_: IncomingMessage, response: ServerResponse) => {
     "content-length": Buffer.byteLength(startingBody),
     "retry-after": "1",
     "x-request-id": randomUUID(),
+    ...securityHeaders,
     connection: "close"
   })
   response.end(startingBody)
+}
+
+/**
+ * The address a connection counts against: an IPv4 address as it is (IPv4-mapped IPv6 read as
+ * IPv4), an IPv6 address by its /64, which one host or site is given whole.
+ */
+export const addressShareOf = (address: string): string => {
+  if (!address.includes(":")) return address
+  try {
+    const parsed = ipaddr.parse(address)
+    if (parsed.kind() === "ipv4") return parsed.toString()
+    const ipv6 = parsed as ipaddr.IPv6
+    if (ipv6.isIPv4MappedAddress()) return ipv6.toIPv4Address().toString()
+    return `${ipv6.parts
+      .slice(0, 4)
+      .map((part) => part.toString(16))
+      .join(":")}::/64`
+  } catch {
+    return address
+  }
+}
+
+/**
+ * What a connection past its address's share is told before it is closed: made before any
+ * request, so it is all that can be said, and said once, here.
+ */
+const shareExceeded = (perAddress: number) => {
+  const body = JSON.stringify({
+    ok: false,
+    error: "too_many_connections",
+    status: 503,
+    issues: [`connections: at most ${perAddress} may be open at once from one address`],
+    safe_next_step: "Close idle connections from this address, or retry in a second."
+  })
+  return `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\n${securityHeaderLines}connection: close\r\n\r\n${body}`
 }
 
 const unparsable = (error: NodeJS.ErrnoException) => {
@@ -71,7 +119,7 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
     const { status, reason, ...rest } = unparsable(error)
     const body = JSON.stringify({ ok: false, error: rest.error, status, issues: [rest.issue] })
     socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${securityHeaderLines}connection: close\r\n\r\n${body}`
     )
   }
   socket.destroy()
@@ -99,7 +147,32 @@ const make = (options: ListenerOptions) =>
     server.on("clientError", answerClientError)
 
     const connections = new Set<Socket>()
+    // Open connections by address share; Node has already dropped those past maxConnections.
+    const openByAddress = new Map<string, number>()
+    const exceeded = shareExceeded(options.maxConnectionsPerAddress)
+    const trustedProxy = options.trustedProxy ?? (() => false)
+    // Before Node's own listener gives the connection a parser: a connection past its share is
+    // answered and closed here, so no request it may already have sent is ever read.
+    server.prependListener("connection", (socket: Socket) => {
+      const address = socket.remoteAddress
+      if (address === undefined || trustedProxy(address)) return
+      const share = addressShareOf(address)
+      const open = openByAddress.get(share) ?? 0
+      if (open >= options.maxConnectionsPerAddress) {
+        socket.on("error", () => {})
+        socket.end(exceeded)
+        socket.destroy()
+        return
+      }
+      openByAddress.set(share, open + 1)
+      socket.once("close", () => {
+        const left = openByAddress.get(share)! - 1
+        if (left === 0) openByAddress.delete(share)
+        else openByAddress.set(share, left)
+      })
+    })
     server.on("connection", (socket: Socket) => {
+      if (socket.destroyed) return
       connections.add(socket)
       socket.once("close", () => connections.delete(socket))
     })

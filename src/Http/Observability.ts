@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto"
-import { Effect, Metric } from "effect"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import { Cause, Context, Effect, Metric, Option } from "effect"
 import * as HttpMiddleware from "effect/http/HttpMiddleware"
+import * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { LogFields, requestIdOf, setRequestId } from "./Logging.js"
+import { LogFields, setRequestId } from "./Logging.js"
 import { httpDuration, httpRequests } from "./Metrics.js"
 import { pathOf, type Route } from "./Routes.js"
 
@@ -15,20 +16,26 @@ export const routeLabeller = (routes: ReadonlyArray<Route>) => (url: string) => 
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
 
-/** X-Request-Id on every answer: the id requestObservability gave the request. */
-export const requestIdHeader = (
-  request: HttpServerRequest.HttpServerRequest,
-  response: HttpServerResponse.HttpServerResponse
-) => {
-  const requestId = requestIdOf(request)
-  return Effect.succeed(
-    requestId === undefined ? response : HttpServerResponse.setHeader(response, "x-request-id", requestId)
-  )
+/** nginx's code for a request whose client closed the connection before the answer. */
+export const clientClosedRequest = 499
+
+/**
+ * The status a request that ended without a response of its own is counted and logged with: the
+ * one the platform answers (499 when it saw the client leave, carried as a defect), or for a
+ * bare interruption 499 when the client's connection is gone (a body read cut short) and 503
+ * when the server stopped it; 500 only for what is left.
+ */
+const failedStatus = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) => {
+  if (!Cause.hasInterruptsOnly(cause)) return HttpServerError.causeResponseStripped(cause)[0].status
+  const clientLeft =
+    Option.isSome(Context.getOption(Cause.annotations(cause), HttpServerError.ClientAbort)) ||
+    NodeHttpServerRequest.toIncomingMessage(request).socket?.destroyed === true
+  return clientLeft ? clientClosedRequest : 503
 }
 
 /**
  * Every request gets an id (the caller's X-Request-Id when it is a plain token, else a new
- * one), returned as X-Request-Id (`requestIdHeader`) and named by every log line of the request
+ * one), returned as X-Request-Id (src/Http.ts) and named by every log line of the request
  * (see jsonLogger). One access line per request names route, method, status and duration: never
  * the query string or body, so no personal data reaches the log.
  *
@@ -64,7 +71,7 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
       const started = performance.now()
       return Effect.onExit(app, (exit) =>
         Effect.contextWith((context) => {
-          const status = exit._tag === "Success" ? exit.value.status : 500
+          const status = exit._tag === "Success" ? exit.value.status : failedStatus(exit.cause, request)
           const seconds = (performance.now() - started) / 1000
           const { requests, duration } = metricsOf(route, request.method, status)
           // Updated in place, as Metric.update does: two effects per request fewer.

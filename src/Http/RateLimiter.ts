@@ -6,16 +6,11 @@ import * as Limiter from "effect/persistence/RateLimiter"
 import { Redis } from "ioredis"
 import { AppConfig } from "../AppConfig.js"
 import { RateLimited } from "../Domain/Errors.js"
+import { requestClientAddressOf } from "./ClientAddress.js"
 import { rateLimited, rateLimitStoreFailures } from "./Metrics.js"
 
 export const limitedEndpoints = ["search", "confirm", "requests"] as const
 export type LimitedEndpoint = (typeof limitedEndpoints)[number]
-
-/** The client's address: the first X-Forwarded-For hop only behind a trusted proxy. */
-export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean) => {
-  const forwarded = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
-  return trustProxy && forwarded ? forwarded : Option.getOrElse(request.remoteAddress, () => "unknown")
-}
 
 /** What a refusal counts, in words: "at most 2 follow-up requests per minute". */
 const countedAs: Record<LimitedEndpoint, string> = {
@@ -255,11 +250,9 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
       requests: config.rateLimitRequestsPerMinute
     }
 
-    /** The client address: X-Forwarded-For's first hop only when TRUST_PROXY says a proxy sets it. */
-    const clientKey = Effect.map(
-      HttpServerRequest.HttpServerRequest,
-      (request) => `ip:${clientAddressOf(request, config.trustProxy)}`
-    )
+    /** The client address: the rightmost X-Forwarded-For hop no proxy named by TRUST_PROXY vouches for. */
+    const clientAddressOf = requestClientAddressOf(config.trustProxy)
+    const clientKey = Effect.map(HttpServerRequest.HttpServerRequest, (request) => `ip:${clientAddressOf(request)}`)
 
     type Outcome =
       | { readonly _tag: "Allowed"; readonly remaining: number; readonly reset: number }

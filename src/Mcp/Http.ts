@@ -12,7 +12,8 @@ import { Bookings } from "../Bookings/Bookings.js"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities.js"
 import { InvalidRequest } from "../Domain/Errors.js"
-import { clientAddressOf, RateLimiter } from "../Http/RateLimiter.js"
+import { requestClientAddressOf } from "../Http/ClientAddress.js"
+import { RateLimiter } from "../Http/RateLimiter.js"
 import { Authenticator, bearerTokenOf } from "../Partners/Authentication.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
@@ -118,7 +119,7 @@ const mcpRoutes = (
       }
 
       /** The address of a caller without a token, by the rate limiter's rule. */
-      const addressOf = (request: HttpServerRequest.HttpServerRequest) => clientAddressOf(request, config.trustProxy)
+      const addressOf = requestClientAddressOf(config.trustProxy)
 
       /**
        * No token is an anonymous caller, who may use capabilities and search as over REST; a token

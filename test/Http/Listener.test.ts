@@ -3,7 +3,7 @@ import { Context, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { TestClock } from "effect/testing"
 import { vi } from "vitest"
-import { type ListenerOptions, listen } from "../../src/Http/Listener.js"
+import { addressShareOf, type ListenerOptions, listen } from "../../src/Http/Listener.js"
 import { connectOutcome, rawConnect, statusOf } from "../support/RawHttp.js"
 
 const defaults: ListenerOptions = {
@@ -13,6 +13,7 @@ const defaults: ListenerOptions = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5000,
   maxConnections: 1000,
+  maxConnectionsPerAddress: 1000,
   shutdownGraceMs: 10_000
 }
 
@@ -59,6 +60,8 @@ describe("HTTP listener", () => {
       expect(statusOf(response)).toBe(503)
       expect(response).toMatch(/\r\nretry-after: 1\r\n/i)
       expect(response).toMatch(/\r\nconnection: close\r\n/i)
+      expect(response).toMatch(/\r\ncache-control: no-store\r\n/i)
+      expect(response).toMatch(/\r\nx-content-type-options: nosniff\r\n/i)
       expect(JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4))).toMatchObject({
         ok: false,
         error: "starting",
@@ -78,6 +81,9 @@ describe("HTTP listener", () => {
       halfBody.socket.write("POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: 100\r\n\r\n{")
       yield* Effect.promise(() => Promise.all([silent.closed, halfHeader.closed, halfBody.closed]))
       expect([silent, halfHeader, halfBody].map((c) => statusOf(c.received()))).toEqual([408, 408, 408])
+      for (const connection of [silent, halfHeader, halfBody]) {
+        expect(connection.received()).toMatch(/\r\ncache-control: no-store\r\nx-content-type-options: nosniff\r\n/i)
+      }
     }).pipe(Effect.scoped)
   )
 
@@ -105,6 +111,63 @@ describe("HTTP listener", () => {
       yield* Effect.promise(() => vi.waitFor(() => expect(statusOf(first!.received())).toBe(200)))
     }).pipe(Effect.scoped)
   )
+
+  it.effect(
+    "one address holding its share of the connections cannot keep another address out; a trusted proxy has no share",
+    () =>
+      Effect.gen(function* () {
+        const scope = yield* Effect.scope
+        const { port } = yield* serving(
+          { maxConnections: 10, maxConnectionsPerAddress: 3, trustedProxy: (address) => address === "127.0.0.4" },
+          scope
+        )
+        const from = (address: string) => Effect.promise(() => rawConnect(port, "127.0.0.1", address))
+        // Slow clients that send nothing, as a slowloris does until the headers timeout.
+        const held = [yield* from("127.0.0.2"), yield* from("127.0.0.2"), yield* from("127.0.0.2")]
+        const beyond = yield* from("127.0.0.2")
+        yield* Effect.promise(() => beyond.closed)
+        expect(statusOf(beyond.received())).toBe(503)
+        expect(JSON.parse(beyond.received().slice(beyond.received().indexOf("\r\n\r\n") + 4))).toEqual({
+          ok: false,
+          error: "too_many_connections",
+          status: 503,
+          issues: ["connections: at most 3 may be open at once from one address"],
+          safe_next_step: "Close idle connections from this address, or retry in a second."
+        })
+
+        const others = [yield* from("127.0.0.3"), yield* from("127.0.0.3")]
+        for (const other of others) other.socket.write(get("/"))
+        yield* Effect.promise(() =>
+          vi.waitFor(() => expect(others.map((c) => statusOf(c.received()))).toEqual([200, 200]))
+        )
+        const proxied = yield* Effect.forEach([1, 2, 3, 4, 5], () => from("127.0.0.4"))
+        for (const connection of proxied) connection.socket.write(get("/"))
+        yield* Effect.promise(() =>
+          vi.waitFor(() => expect(proxied.map((c) => statusOf(c.received()))).toEqual([200, 200, 200, 200, 200]))
+        )
+
+        // A closed connection gives its place back.
+        held[0]!.socket.destroy()
+        yield* Effect.promise(() => held[0]!.closed)
+        const again = yield* Effect.promise(() =>
+          vi.waitFor(async () => {
+            const connection = await rawConnect(port, "127.0.0.1", "127.0.0.2")
+            connection.socket.write(get("/"))
+            await vi.waitFor(() => expect(connection.received()).toMatch(/\r\n\r\n/))
+            return connection
+          })
+        )
+        expect(statusOf(again.received())).toBe(200)
+      })
+  )
+
+  it("a connection counts against its IPv4 address, or its IPv6 /64", () => {
+    expect(addressShareOf("203.0.113.7")).toBe("203.0.113.7")
+    expect(addressShareOf("::ffff:203.0.113.7")).toBe("203.0.113.7")
+    expect(addressShareOf("2001:db8:1:2:aaaa::1")).toBe(addressShareOf("2001:db8:1:2:bbbb:cccc:dddd:eeee"))
+    expect(addressShareOf("2001:db8:1:2::1")).not.toBe(addressShareOf("2001:db8:1:3::1"))
+    expect(addressShareOf("::1")).toBe("0:0:0:0::/64")
+  })
 
   it.effect(
     "stopping refuses new connections, lets an in-flight request finish and closes its connection, then closes a half-sent upload after the grace period",

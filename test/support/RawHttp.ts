@@ -8,9 +8,10 @@ export interface RawConnection {
   readonly closed: Promise<void>
 }
 
-export const rawConnect = (port: number, host = "127.0.0.1") =>
+/** `localAddress` picks the client's source address: all of 127.0.0.0/8 is loopback on Linux. */
+export const rawConnect = (port: number, host = "127.0.0.1", localAddress?: string) =>
   new Promise<RawConnection>((resolve, reject) => {
-    const socket = createConnection({ port, host })
+    const socket = createConnection(localAddress === undefined ? { port, host } : { port, host, localAddress })
     let received = ""
     socket.setEncoding("utf8")
     socket.on("data", (chunk: string) => {
