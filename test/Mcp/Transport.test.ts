@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { sessionsPerCaller } from "../../src/Mcp/Sessions.js"
+import { sessionLimits } from "../../src/Mcp/Sessions.js"
+
+const sessionsPerCaller = sessionLimits.perPartner
+
 import { TestServerLive, testNow } from "../support/TestServer.js"
 import { connect, initializeMessage, mcpUrl, postMcp } from "./McpClient.js"
 
@@ -140,10 +143,16 @@ describe("MCP Streamable HTTP transport", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const sessions: Array<string> = []
-        for (let i = 0; i < sessionsPerCaller; i++) sessions.push(yield* openSession(otherAuth))
+        // A second apart, so "least recently used" names one session.
+        for (let i = 0; i < sessionsPerCaller; i++) {
+          sessions.push(yield* openSession(otherAuth))
+          yield* TestClock.adjust("1 second")
+        }
         const elsewhere = yield* openSession()
+        yield* TestClock.adjust("1 second")
         // The first is used again, so the second becomes the least recently used.
         expect((yield* postMcp(listTools, inSession(sessions[0]!, otherAuth))).status).toBe(200)
+        yield* TestClock.adjust("1 second")
         const newest = yield* openSession(otherAuth)
         expect((yield* postMcp(listTools, inSession(sessions[1]!, otherAuth))).status).toBe(404)
         for (const alive of [sessions[0]!, sessions[2]!, newest]) {
@@ -154,7 +163,7 @@ describe("MCP Streamable HTTP transport", () => {
     )
 
     it.effect(
-      "JSON-RPC string ids are answered; what the codec cannot read is a 400 naming it; tools/call may leave out arguments",
+      "JSON-RPC string ids are answered; what is not JSON-RPC is a 400 with JSON-RPC's code naming it; tools/call may leave out arguments",
       () =>
         Effect.gen(function* () {
           const session = yield* openSession()
@@ -164,12 +173,17 @@ describe("MCP Streamable HTTP transport", () => {
           expect(stringId.body).toMatchObject({ jsonrpc: "2.0", id: "abc", result: { tools: expect.any(Array) } })
           const fractionalId = yield* postMcp({ ...listTools, id: 1.5 }, inSession(session))
           expect(fractionalId.status).toBe(400)
-          expect(fractionalId.body).toMatchObject({
-            error: "invalid_request",
-            issues: [expect.stringMatching(/^id: /)]
+          expect(fractionalId.body).toEqual({
+            jsonrpc: "2.0",
+            id: null,
+            error: {
+              code: -32600,
+              message: "Invalid Request: id: must be a string or an integer",
+              data: { issues: ["id: must be a string or an integer"] }
+            }
           })
           const malformed = yield* postMcp("{not json", inSession(session))
-          expect(malformed).toMatchObject({ status: 400, body: { error: "malformed_json" } })
+          expect(malformed).toMatchObject({ status: 400, body: { jsonrpc: "2.0", id: null, error: { code: -32700 } } })
 
           const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_capabilities" } }
           const answered = yield* postMcp(call, inSession(session))
