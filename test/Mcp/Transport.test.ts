@@ -163,6 +163,27 @@ describe("MCP Streamable HTTP transport", () => {
     )
 
     it.effect(
+      `anonymous initializes: at most ${sessionLimits.perAddress} sessions per address, and a partner's session stays`,
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(testNow)
+          const held = yield* openSession(otherAuth)
+          yield* TestClock.adjust("1 second")
+          const anonymous: Array<string> = []
+          for (let i = 0; i < sessionLimits.perAddress + 5; i++) {
+            anonymous.push(yield* openSession({}))
+            yield* TestClock.adjust("1 second")
+          }
+          // The address's oldest five went; its newest answer; the partner's session was never at stake.
+          for (const gone of anonymous.slice(0, 5))
+            expect((yield* postMcp(listTools, inSession(gone, {}))).status).toBe(404)
+          for (const alive of anonymous.slice(5))
+            expect((yield* postMcp(listTools, inSession(alive, {}))).status).toBe(200)
+          expect((yield* postMcp(listTools, inSession(held, otherAuth))).status).toBe(200)
+        })
+    )
+
+    it.effect(
       "JSON-RPC string ids are answered; what is not JSON-RPC is a 400 with JSON-RPC's code naming it; tools/call may leave out arguments",
       () =>
         Effect.gen(function* () {
