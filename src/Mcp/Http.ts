@@ -11,15 +11,34 @@ import { AppConfig } from "../AppConfig.js"
 import { Bookings } from "../Bookings/Bookings.js"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities.js"
-import { InvalidRequest } from "../Domain/Errors.js"
+import { DatabaseUnavailable, MalformedJson } from "../Domain/Errors.js"
 import { requestClientAddressOf } from "../Http/ClientAddress.js"
+import { logFailureWarning } from "../Http/FailureSummary.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Authenticator, bearerTokenOf } from "../Partners/Authentication.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
 import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
 import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
-import { McpSessions } from "./Sessions.js"
+import {
+  cleanError,
+  errorResponse,
+  idOf,
+  initializeIssues,
+  invalidParamsError,
+  invalidRequestError,
+  isObject,
+  isRequest,
+  type JsonRpcError,
+  type Message,
+  messageIssues,
+  methodNotFoundError,
+  notJson,
+  rejected,
+  toolCallIssues,
+  unofferedMethods
+} from "./JsonRpc.js"
+import { McpSessions, type SessionOwner } from "./Sessions.js"
 import { inputSchemas, McpCaller, McpToolsLive, outputSchemas } from "./Tools.js"
 
 export const mcpPath = "/mcp"
@@ -29,31 +48,21 @@ const serverInfo = {
   version: `${bookingsSpecVersion} / ${requestsSpecVersion}`
 }
 
-type Message = { readonly method?: unknown; readonly id?: unknown; readonly params?: unknown }
+/** The protocol versions /mcp speaks, the newest first (a client offering another gets the newest). */
+const protocols = [McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05] as const
+const protocolVersions: ReadonlyArray<string> = protocols.map((protocol) => protocol.protocolVersion)
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
-
-const isRequest = (message: Message) => typeof message.method === "string" && message.id !== undefined
+const negotiated = (offered: unknown) =>
+  typeof offered === "string" && protocolVersions.includes(offered) ? offered : protocolVersions[0]!
 
 const isToolCall = (message: Message): message is Message & { readonly params: Record<string, unknown> } =>
   message.method === "tools/call" && isObject(message.params)
-
-/** What the JSON-RPC codec cannot read, said in the REST way rather than as its garbled defect. */
-const messageIssues = (messages: ReadonlyArray<unknown>) =>
-  messages.flatMap((message, index) => {
-    const at = messages.length > 1 ? `[${index}].` : ""
-    if (!isObject(message) || message.jsonrpc !== "2.0") return [`${at}jsonrpc: must be a JSON-RPC 2.0 message`]
-    // JSON-RPC ids are strings or integers; Effect 4's codec answers both.
-    return message.id !== undefined && typeof message.id !== "string" && !Number.isSafeInteger(message.id)
-      ? [`${at}id: must be a string or an integer`]
-      : []
-  })
 
 const decoder = new TextDecoder()
 
 const jsonBodyOf = (response: HttpServerResponse.HttpServerResponse): unknown => {
   const body = response.body
-  if (body._tag === "Uint8Array") return JSON.parse(decoder.decode(body.body))
+  if (body._tag === "Uint8Array") return body.body.length === 0 ? undefined : JSON.parse(decoder.decode(body.body))
   if (body._tag === "Raw" && typeof body.body === "string") return JSON.parse(body.body)
   return undefined
 }
@@ -67,10 +76,8 @@ const resultsOf = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
  * Each tool as tools/list has always given it: its schemas as generated (the transport's encoding
  * of a tool's JSON Schema reorders its keys), its output schema last.
  */
-const toolsAsListed = (response: HttpServerResponse.HttpServerResponse) => {
-  const body = jsonBodyOf(response)
-  const lists = resultsOf(body).filter((result) => Array.isArray(result.tools))
-  for (const result of lists) {
+const listToolsAsGenerated = (body: unknown) => {
+  for (const result of resultsOf(body).filter((result) => Array.isArray(result.tools))) {
     result.tools = (result.tools as Array<Record<string, unknown>>).map(
       ({ name, title, description, inputSchema, annotations, outputSchema, ...rest }) => {
         const input = inputSchemas.get(String(name)) ?? inputSchema
@@ -79,14 +86,37 @@ const toolsAsListed = (response: HttpServerResponse.HttpServerResponse) => {
       }
     )
   }
-  return lists.length === 0 ? response : HttpServerResponse.jsonUnsafe(body)
 }
+
+/** What the route answers itself instead of the transport: the methods it does not offer, and params it cannot take. */
+const routeError = (message: Message): JsonRpcError | undefined => {
+  const method = String(message.method)
+  if (unofferedMethods.has(method)) return methodNotFoundError(method)
+  if (method === "tools/call") {
+    const issues = toolCallIssues(message.params)
+    return issues.length > 0 ? invalidParamsError(method, issues) : undefined
+  }
+  return undefined
+}
+
+interface Caller {
+  readonly token: Redacted.Redacted<string>
+  readonly owner: SessionOwner
+}
+
+const databaseUnavailable = (safe_next_step: string) => refusal(new DatabaseUnavailable({ safe_next_step }))
 
 /**
  * The /mcp route in front of McpServer's HTTP transport, which answers every POST on its own:
  * this adds what the Streamable HTTP transport asks of a server beside that (Origin check,
- * sessions, 202 for notifications, protocol version) and the service's own rules (the partner
- * token, sessions bounded per caller).
+ * sessions, 202 for notifications, protocol version, JSON-RPC's error codes) and the service's own
+ * rules (the partner token, sessions bounded per caller).
+ *
+ * Sessions are this route's, kept in PostgreSQL (McpSessions), so any instance serves any session.
+ * Behind them each instance holds one session of the transport's own per protocol version, opened
+ * on first use and shared by every caller's session of that version: the transport keeps nothing
+ * of a caller (its tools read the caller from each request), so no caller's state lives in one
+ * instance, and no caller can grow the transport's memory.
  */
 const mcpRoutes = (
   httpApp: Effect.Effect<
@@ -102,6 +132,64 @@ const mcpRoutes = (
       const sessions = yield* McpSessions
       const document = yield* CapabilitiesDocument
       const allowedOrigin = new URL(config.publicBaseUrl).origin
+
+      /** A request to the transport, as a root of its own: its pre-response handlers are its own. */
+      const internalPost = (body: unknown, headers: Record<string, string>) =>
+        Effect.gen(function* () {
+          let sent: HttpServerResponse.HttpServerResponse | undefined
+          const request = HttpServerRequest.fromWeb(
+            new Request(`http://mcp.invalid${mcpPath}`, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                accept: "application/json, text/event-stream",
+                ...headers
+              },
+              body: JSON.stringify(body)
+            })
+          )
+          yield* HttpEffect.toHandled(httpApp, (_, response) =>
+            Effect.sync(() => {
+              sent = response
+            })
+          ).pipe(
+            Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+            Effect.provideService(McpCaller, { token: Redacted.make(""), request })
+          )
+          return sent
+        })
+
+      /** This instance's transport session for a protocol version, and what its initialize answered. */
+      const transportSessions = new Map<
+        string,
+        Effect.Effect<{ readonly id: string; readonly result: Record<string, unknown> }>
+      >()
+      for (const version of protocolVersions) {
+        const open = Effect.gen(function* () {
+          const opened = yield* internalPost(
+            {
+              jsonrpc: "2.0",
+              id: 0,
+              method: "initialize",
+              params: {
+                protocolVersion: version,
+                capabilities: {},
+                clientInfo: { name: `${serverInfo.name} /mcp`, version: "1" }
+              }
+            },
+            {}
+          )
+          const id = opened?.headers["mcp-session-id"]
+          const [result] = opened === undefined ? [] : resultsOf(jsonBodyOf(opened))
+          if (id === undefined || result === undefined) {
+            return yield* Effect.die(new Error(`the MCP transport opened no session for ${version}`))
+          }
+          yield* internalPost({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": id })
+          return { id, result }
+        })
+        transportSessions.set(version, yield* Effect.cached(open))
+      }
+      const transportSession = (version: string) => transportSessions.get(negotiated(version))!
 
       /** A page of another site must not reach /mcp through the user's browser (DNS rebinding). */
       const originRefusal = (request: HttpServerRequest.HttpServerRequest) => {
@@ -140,20 +228,23 @@ const mcpRoutes = (
           )
         )
         if (Result.isSuccess(partner)) {
-          return Result.succeed({ token: partner.success.token, owner: `partner:${partner.success.partner.id}` })
+          const owner: SessionOwner = { _tag: "Partner", partnerId: partner.success.partner.id }
+          return Result.succeed<Caller>({ token: partner.success.token, owner })
         }
         const presented =
           request.headers.authorization !== undefined || request.headers["x-service-requests-token"] !== undefined
         if (presented && partner.failure._tag === "unauthorized") {
           return Result.fail(refusal(partner.failure, { "www-authenticate": 'Bearer realm="mcp"' }))
         }
-        return Result.succeed({ token: Redacted.make(""), owner: `address:${addressOf(request)}` })
+        // The address of a caller without a token, by the rate limiter's rule.
+        const owner: SessionOwner = { _tag: "Address", address: addressOf(request) }
+        return Result.succeed<Caller>({ token: Redacted.make(""), owner })
       })
 
       /** The session the request names, if it is the caller's and alive. */
       const sessionOf = Effect.fn("Mcp.session")(function* (
         request: HttpServerRequest.HttpServerRequest,
-        owner: string
+        owner: SessionOwner
       ) {
         const id = request.headers["mcp-session-id"]
         if (id === undefined) {
@@ -166,8 +257,14 @@ const mcpRoutes = (
             )
           )
         }
-        const session = yield* sessions.use(id, owner)
-        if (Option.isNone(session)) {
+        const session = yield* Effect.result(sessions.use(id, owner))
+        if (Result.isFailure(session)) {
+          yield* logFailureWarning("MCP session look-up failed", session.failure)
+          return Result.fail(
+            databaseUnavailable("The database does not answer: send the same request again in a few seconds.")
+          )
+        }
+        if (Option.isNone(session.success)) {
           return Result.fail(
             refusal(
               new SessionNotFound({
@@ -177,7 +274,38 @@ const mcpRoutes = (
             )
           )
         }
-        return Result.succeed(session.value)
+        return Result.succeed(session.success.value)
+      })
+
+      /** initialize, answered here: the caller's session is opened in PostgreSQL, the transport's is shared. */
+      const initialize = Effect.fn("Mcp.initialize")(function* (message: Message, owner: SessionOwner) {
+        const id = idOf(message)
+        if (!isRequest(message)) return HttpServerResponse.empty({ status: 202 })
+        const issues = initializeIssues(message.params)
+        if (issues.length > 0)
+          return HttpServerResponse.jsonUnsafe(errorResponse(id, invalidParamsError("initialize", issues)))
+        const version = negotiated((message.params as Record<string, unknown>).protocolVersion)
+        const { result } = yield* transportSession(version)
+        // The capabilities as this server has always declared them: it sends no log messages,
+        // so Effect 4's `logging` capability is not offered.
+        const { completions, prompts, resources, tools } = isObject(result.capabilities) ? result.capabilities : {}
+        const answer = {
+          protocolVersion: version,
+          capabilities: { completions, prompts, resources, tools },
+          serverInfo: result.serverInfo,
+          instructions: instructionsFor(yield* capabilitiesOf(document))
+        }
+        const session = yield* Effect.result(sessions.open(owner, version))
+        if (Result.isFailure(session)) {
+          yield* logFailureWarning("MCP session could not be opened", session.failure)
+          return databaseUnavailable(
+            "The database does not answer: no session was opened; send initialize again in a few seconds."
+          )
+        }
+        return HttpServerResponse.jsonUnsafe(
+          { jsonrpc: "2.0", id, result: answer },
+          { headers: { "mcp-session-id": session.success.id, "mcp-protocol-version": version } }
+        )
       })
 
       const post = Effect.gen(function* () {
@@ -186,74 +314,84 @@ const mcpRoutes = (
         if (Result.isFailure(caller)) return caller.failure
         const { owner, token } = caller.success
 
-        // A body that is not JSON or too large is the error contract's to answer, as on REST.
-        const body: unknown = yield* Effect.orDie(request.json)
+        // A body too large (or of another media type) is the error contract's to answer, as on
+        // REST; one that is not JSON is JSON-RPC's parse error.
+        const parsed = yield* Effect.orDie(request.json).pipe(
+          Effect.map((body): { readonly body: unknown } => ({ body })),
+          Effect.catchDefect((defect) =>
+            defect instanceof MalformedJson ? Effect.succeed(undefined) : Effect.die(defect)
+          )
+        )
+        if (parsed === undefined) return rejected(null, notJson)
+        const body = parsed.body
+        const issues = messageIssues(body)
+        if (issues.length > 0) return rejected(Array.isArray(body) ? null : idOf(body), invalidRequestError(issues))
         const messages: ReadonlyArray<Message> = Array.isArray(body) ? body : [body]
-        const issues = messageIssues(messages)
-        if (issues.length > 0) return refusal(new InvalidRequest({ issues }))
 
-        const initialize = messages.length === 1 && messages[0]?.method === "initialize"
-        let transportId: string | undefined
-        if (!initialize) {
-          const session = yield* sessionOf(request, owner)
-          if (Result.isFailure(session)) return session.failure
-          const version = request.headers["mcp-protocol-version"]
-          if (version !== undefined && version !== session.success.protocolVersion) {
-            return refusal(
-              new ProtocolVersionMismatch({
-                issues: [`mcp-protocol-version: the session agreed ${session.success.protocolVersion}, not ${version}`],
-                safe_next_step: "Send the protocolVersion that initialize returned."
-              })
-            )
-          }
-          transportId = session.success.transportId
+        if (messages.length === 1 && messages[0]!.method === "initialize") return yield* initialize(messages[0]!, owner)
+
+        const session = yield* sessionOf(request, owner)
+        if (Result.isFailure(session)) return session.failure
+        const version = request.headers["mcp-protocol-version"]
+        if (version !== undefined && version !== session.success.protocolVersion) {
+          return refusal(
+            new ProtocolVersionMismatch({
+              issues: [`mcp-protocol-version: the session agreed ${session.success.protocolVersion}, not ${version}`],
+              safe_next_step: "Send the protocolVersion that initialize returned."
+            })
+          )
         }
 
+        // What the route answers itself, and what goes on to the transport.
+        const answered: Array<unknown> = []
+        const forwarded: Array<Message> = []
+        for (const message of messages) {
+          const error = routeError(message)
+          if (error === undefined) forwarded.push(message)
+          else if (isRequest(message)) answered.push(errorResponse(idOf(message), error))
+        }
         // McpSchema requires the tool arguments the protocol lets a client leave out.
-        const complete = messages.map((message) =>
+        const complete = forwarded.map((message) =>
           isToolCall(message) && message.params.arguments === undefined
             ? { ...message, params: { ...message.params, arguments: {} } }
             : message
         )
-        // The transport's own session stands behind the caller's: it is named to the transport.
-        const { "mcp-session-id": _, ...headers } = request.headers
-        const forwarded = HttpServerRequest.fromWeb(
-          new Request(`http://mcp.invalid${mcpPath}`, {
-            method: "POST",
-            headers: { ...headers, ...(transportId === undefined ? {} : { "mcp-session-id": transportId }) },
-            body: JSON.stringify(Array.isArray(body) ? complete : complete[0])
-          })
-        )
-        const response = yield* httpApp.pipe(
-          Effect.provideService(HttpServerRequest.HttpServerRequest, forwarded),
-          Effect.provideService(McpCaller, { token, request })
-        )
+
+        let response: HttpServerResponse.HttpServerResponse | undefined
+        if (complete.length > 0) {
+          const transport = yield* transportSession(session.success.protocolVersion)
+          // The caller's session stands for the transport's shared one of its version.
+          const { "mcp-session-id": _, ...headers } = request.headers
+          const inner = HttpServerRequest.fromWeb(
+            new Request(`http://mcp.invalid${mcpPath}`, {
+              method: "POST",
+              headers: { ...headers, "mcp-session-id": transport.id },
+              body: JSON.stringify(Array.isArray(body) ? complete : complete[0])
+            })
+          )
+          response = yield* httpApp.pipe(
+            Effect.provideService(HttpServerRequest.HttpServerRequest, inner),
+            Effect.provideService(McpCaller, { token, request })
+          )
+        }
 
         if (!messages.some(isRequest)) return HttpServerResponse.empty({ status: 202 })
-        if (initialize) {
-          const answer = jsonBodyOf(response)
-          const [result] = resultsOf(answer)
-          if (result === undefined || typeof result.protocolVersion !== "string") {
-            yield* Effect.logWarning(`MCP initialize answered no protocolVersion (${response.body._tag} body)`)
-            return response
-          }
-          // The capabilities as this server has always declared them: it sends no log messages,
-          // so Effect 4's `logging` capability is not offered.
-          if (isObject(result.capabilities)) {
-            const { completions, prompts, resources, tools } = result.capabilities
-            result.capabilities = { completions, prompts, resources, tools }
-          }
-          const session = yield* sessions.open(owner, result.protocolVersion)
-          result.instructions = instructionsFor(yield* capabilitiesOf(document))
-          // Effect 4's transport names a session of its own in a pre-response handler; the
-          // session a caller gets is this route's (bound to its owner, bounded per caller).
-          yield* HttpEffect.appendPreResponseHandler((_, sent) => {
-            session.transportId = sent.headers["mcp-session-id"]
-            return Effect.succeed(HttpServerResponse.setHeader(sent, "mcp-session-id", session.id))
-          })
-          return HttpServerResponse.jsonUnsafe(answer)
+        const fromTransport = response === undefined ? undefined : jsonBodyOf(response)
+        const replies = [
+          ...(fromTransport === undefined ? [] : Array.isArray(fromTransport) ? fromTransport : [fromTransport]),
+          ...answered
+        ]
+        for (const reply of replies) {
+          if (!isObject(reply) || reply.error === undefined) continue
+          const { error, unexpected } = cleanError(reply.error)
+          if (unexpected) yield* Effect.logWarning("MCP transport answered an error without a JSON-RPC code")
+          reply.error = error
         }
-        return messages.some((message) => message.method === "tools/list") ? toolsAsListed(response) : response
+        if (messages.some((message) => message.method === "tools/list")) listToolsAsGenerated(replies)
+        return HttpServerResponse.jsonUnsafe(Array.isArray(body) ? replies : replies[0], {
+          status: response?.status ?? 200,
+          headers: response === undefined ? {} : { ...response.headers, "content-type": "application/json" }
+        })
       })
 
       const del = Effect.gen(function* () {
@@ -262,7 +400,11 @@ const mcpRoutes = (
         if (Result.isFailure(caller)) return caller.failure
         const session = yield* sessionOf(request, caller.success.owner)
         if (Result.isFailure(session)) return session.failure
-        yield* sessions.close(session.success.id, caller.success.owner)
+        const closed = yield* Effect.result(sessions.close(session.success.id, caller.success.owner))
+        if (Result.isFailure(closed)) {
+          yield* logFailureWarning("MCP session could not be closed", closed.failure)
+          return databaseUnavailable("The database does not answer: send DELETE again in a few seconds.")
+        }
         return HttpServerResponse.empty({ status: 204 })
       })
 
@@ -278,7 +420,7 @@ export const McpLive = Layer.unwrap(
       Layer.provide(
         McpServer.layer({
           ...serverInfo,
-          protocols: [McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05]
+          protocols: [...protocols]
         }).pipe(Layer.provide(Layer.succeed(RpcServer.Protocol, protocol)))
       )
     )

@@ -1,82 +1,119 @@
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { DirectQuery } from "../Database/Database.js"
 
 /** A session unused this long is gone; the client initializes a new one. */
 export const sessionIdleTimeout = Duration.minutes(30)
 
-/** Sessions one caller (a partner, or an address without a token) may hold; the oldest-used goes first. */
-export const sessionsPerCaller = 100
+export interface SessionLimits {
+  /** Sessions one partner may hold; its least recently used goes when it opens one more. */
+  readonly perPartner: number
+  /** Sessions one client address without a token may hold; its least recently used goes first. */
+  readonly perAddress: number
+  /**
+   * Sessions without a token, of every address together; beyond it the least recently used
+   * anonymous session goes. A partner's session is never counted here, nor ended for it.
+   */
+  readonly anonymous: number
+}
 
-/** Sessions of every caller together, so a flood of addresses cannot grow the map without bound. */
-export const sessionCapacity = 10_000
+export const sessionLimits: SessionLimits = { perPartner: 100, perAddress: 20, anonymous: 10_000 }
+
+/** Who opened a session: a partner (by its token), or a client address without a token. */
+export type SessionOwner =
+  | { readonly _tag: "Partner"; readonly partnerId: string }
+  | { readonly _tag: "Address"; readonly address: string }
+
+export const ownerKey = (owner: SessionOwner) =>
+  owner._tag === "Partner" ? `partner:${owner.partnerId}` : `address:${owner.address}`
 
 export interface Session {
   readonly id: string
-  /** `partner:<id>` or `address:<client address>`: a session answers only to the caller who opened it. */
-  readonly owner: string
   readonly protocolVersion: string
-  lastUsed: number
-  /** The id Effect 4's transport gave the session it keeps behind this one. */
-  transportId: string | undefined
 }
 
+/** Only the id's digest is stored, so a reader of the table cannot use a session. */
+const idHash = (id: string) => createHash("sha256").update(id).digest("hex")
+
+/** Serialises the anonymous capacity check of every instance (one lock for all anonymous opens). */
+const anonymousLock = "home-service-booking-api:mcp-anonymous-sessions"
+
 /**
- * MCP sessions of this instance, in memory: they hold no booking state, only who opened them and
- * the protocol version agreed, so a lost session costs the client one new initialize.
+ * MCP sessions in PostgreSQL, so that any instance serves a session's next call: they hold no
+ * booking state, only who opened them and the protocol version agreed, so a lost session costs
+ * the client one new initialize. Times are the instance's clock, as the outbox's are.
  */
-export class McpSessions extends Context.Service<McpSessions>()("Booking/McpSessions", {
-  make: Effect.sync(() => {
-    // Kept in order of last use, so the first entries are the ones to evict.
-    const sessions = new Map<string, Session>()
-    const idleMillis = Duration.toMillis(sessionIdleTimeout)
-    const expired = (session: Session, now: number) => now - session.lastUsed >= idleMillis
-
-    const evictOldest = (ofOwner: (session: Session) => boolean) => {
-      for (const session of sessions.values()) {
-        if (ofOwner(session)) {
-          sessions.delete(session.id)
-          return
-        }
-      }
-    }
-
-    const open = Effect.fn("McpSessions.open")(function* (owner: string, protocolVersion: string) {
-      const now = yield* Clock.currentTimeMillis
-      let owned = 0
-      for (const session of sessions.values()) {
-        if (expired(session, now)) sessions.delete(session.id)
-        else if (session.owner === owner) owned++
-      }
-      if (owned >= sessionsPerCaller) evictOldest((session) => session.owner === owner)
-      if (sessions.size >= sessionCapacity) evictOldest(() => true)
-      const session: Session = {
-        id: randomBytes(24).toString("base64url"),
-        owner,
-        protocolVersion,
-        lastUsed: now,
-        transportId: undefined
-      }
-      sessions.set(session.id, session)
-      return session
-    })
-
+export class McpSessions extends Context.Service<
+  McpSessions,
+  {
+    readonly open: (owner: SessionOwner, protocolVersion: string) => Effect.Effect<Session, SqlError>
     /** The caller's live session by id, marked as used now. */
-    const use = Effect.fn("McpSessions.use")(function* (id: string, owner: string) {
-      const now = yield* Clock.currentTimeMillis
-      const session = sessions.get(id)
-      if (session === undefined || session.owner !== owner) return Option.none<Session>()
-      sessions.delete(id)
-      if (expired(session, now)) return Option.none<Session>()
-      session.lastUsed = now
-      sessions.set(id, session)
-      return Option.some(session)
+    readonly use: (id: string, owner: SessionOwner) => Effect.Effect<Option.Option<Session>, SqlError>
+    /** Ends the caller's session; false when it had none by this id. */
+    readonly close: (id: string, owner: SessionOwner) => Effect.Effect<boolean, SqlError>
+  }
+>()("Booking/McpSessions") {
+  static readonly make = (limits: SessionLimits) =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const direct = yield* DirectQuery
+      const idleMillis = Duration.toMillis(sessionIdleTimeout)
+      const times = Effect.map(Clock.currentTimeMillis, (now) => ({
+        now: new Date(now),
+        expiry: new Date(now - idleMillis)
+      }))
+
+      const open = Effect.fn("McpSessions.open")(function* (owner: SessionOwner, protocolVersion: string) {
+        const { now, expiry } = yield* times
+        const key = ownerKey(owner)
+        const anonymous = owner._tag === "Address"
+        const perOwner = anonymous ? limits.perAddress : limits.perPartner
+        const id = randomBytes(24).toString("base64url")
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            // One owner's opens wait for each other on every instance, so its count is exact.
+            yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`
+            yield* sql`DELETE FROM mcp_sessions WHERE owner = ${key} AND (last_used_at <= ${expiry} OR id_hash IN (
+              SELECT id_hash FROM mcp_sessions WHERE owner = ${key} AND last_used_at > ${expiry}
+              ORDER BY last_used_at DESC, id_hash OFFSET ${perOwner - 1}))`
+            if (anonymous) {
+              // Only anonymous sessions make room for an anonymous one: a partner's are never touched.
+              yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${anonymousLock}, 0))`
+              yield* sql`DELETE FROM mcp_sessions WHERE anonymous AND (last_used_at <= ${expiry} OR id_hash IN (
+                SELECT id_hash FROM mcp_sessions WHERE anonymous AND last_used_at > ${expiry}
+                ORDER BY last_used_at DESC, id_hash OFFSET ${limits.anonymous - 1}))`
+            }
+            yield* sql`INSERT INTO mcp_sessions (id_hash, owner, anonymous, protocol_version, created_at, last_used_at)
+              VALUES (${idHash(id)}, ${key}, ${anonymous}, ${protocolVersion}, ${now}, ${now})`
+          })
+        )
+        return { id, protocolVersion } satisfies Session
+      })
+
+      const use = Effect.fn("McpSessions.use")(function* (id: string, owner: SessionOwner) {
+        const { now, expiry } = yield* times
+        const rows = yield* direct(
+          sql<{ readonly protocolVersion: string }>`UPDATE mcp_sessions SET last_used_at = ${now}
+            WHERE id_hash = ${idHash(id)} AND owner = ${ownerKey(owner)} AND last_used_at > ${expiry}
+            RETURNING protocol_version`
+        )
+        return Option.map(Option.fromNullishOr(rows[0]), ({ protocolVersion }) => ({ id, protocolVersion }))
+      })
+
+      const close = Effect.fn("McpSessions.close")(function* (id: string, owner: SessionOwner) {
+        const { expiry } = yield* times
+        const rows = yield* direct(
+          sql`DELETE FROM mcp_sessions WHERE id_hash = ${idHash(id)} AND owner = ${ownerKey(owner)}
+            RETURNING last_used_at > ${expiry} AS live`
+        )
+        return rows.some((row) => (row as { readonly live?: unknown }).live === true)
+      })
+
+      return McpSessions.of({ open, use, close })
     })
 
-    const close = (id: string, owner: string) =>
-      Effect.sync(() => sessions.get(id)?.owner === owner && sessions.delete(id))
-
-    return { open, use, close } as const
-  })
-}) {
-  static readonly Default = Layer.effect(this, this.make)
+  static readonly layer = (limits: SessionLimits) => Layer.effect(this, this.make(limits))
+  static readonly Default = this.layer(sessionLimits)
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { sessionsPerCaller } from "../../src/Mcp/Sessions.js"
+import { sessionLimits } from "../../src/Mcp/Sessions.js"
+
+const sessionsPerCaller = sessionLimits.perPartner
+
 import { TestServerLive, testNow } from "../support/TestServer.js"
 import { connect, initializeMessage, mcpUrl, postMcp } from "./McpClient.js"
 
@@ -140,10 +143,16 @@ describe("MCP Streamable HTTP transport", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const sessions: Array<string> = []
-        for (let i = 0; i < sessionsPerCaller; i++) sessions.push(yield* openSession(otherAuth))
+        // A second apart, so "least recently used" names one session.
+        for (let i = 0; i < sessionsPerCaller; i++) {
+          sessions.push(yield* openSession(otherAuth))
+          yield* TestClock.adjust("1 second")
+        }
         const elsewhere = yield* openSession()
+        yield* TestClock.adjust("1 second")
         // The first is used again, so the second becomes the least recently used.
         expect((yield* postMcp(listTools, inSession(sessions[0]!, otherAuth))).status).toBe(200)
+        yield* TestClock.adjust("1 second")
         const newest = yield* openSession(otherAuth)
         expect((yield* postMcp(listTools, inSession(sessions[1]!, otherAuth))).status).toBe(404)
         for (const alive of [sessions[0]!, sessions[2]!, newest]) {
@@ -154,7 +163,28 @@ describe("MCP Streamable HTTP transport", () => {
     )
 
     it.effect(
-      "JSON-RPC string ids are answered; what the codec cannot read is a 400 naming it; tools/call may leave out arguments",
+      `anonymous initializes: at most ${sessionLimits.perAddress} sessions per address, and a partner's session stays`,
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(testNow)
+          const held = yield* openSession(otherAuth)
+          yield* TestClock.adjust("1 second")
+          const anonymous: Array<string> = []
+          for (let i = 0; i < sessionLimits.perAddress + 5; i++) {
+            anonymous.push(yield* openSession({}))
+            yield* TestClock.adjust("1 second")
+          }
+          // The address's oldest five went; its newest answer; the partner's session was never at stake.
+          for (const gone of anonymous.slice(0, 5))
+            expect((yield* postMcp(listTools, inSession(gone, {}))).status).toBe(404)
+          for (const alive of anonymous.slice(5))
+            expect((yield* postMcp(listTools, inSession(alive, {}))).status).toBe(200)
+          expect((yield* postMcp(listTools, inSession(held, otherAuth))).status).toBe(200)
+        })
+    )
+
+    it.effect(
+      "JSON-RPC string ids are answered; what is not JSON-RPC is a 400 with JSON-RPC's code naming it; tools/call may leave out arguments",
       () =>
         Effect.gen(function* () {
           const session = yield* openSession()
@@ -164,12 +194,17 @@ describe("MCP Streamable HTTP transport", () => {
           expect(stringId.body).toMatchObject({ jsonrpc: "2.0", id: "abc", result: { tools: expect.any(Array) } })
           const fractionalId = yield* postMcp({ ...listTools, id: 1.5 }, inSession(session))
           expect(fractionalId.status).toBe(400)
-          expect(fractionalId.body).toMatchObject({
-            error: "invalid_request",
-            issues: [expect.stringMatching(/^id: /)]
+          expect(fractionalId.body).toEqual({
+            jsonrpc: "2.0",
+            id: null,
+            error: {
+              code: -32600,
+              message: "Invalid Request: id: must be a string or an integer",
+              data: { issues: ["id: must be a string or an integer"] }
+            }
           })
           const malformed = yield* postMcp("{not json", inSession(session))
-          expect(malformed).toMatchObject({ status: 400, body: { error: "malformed_json" } })
+          expect(malformed).toMatchObject({ status: 400, body: { jsonrpc: "2.0", id: null, error: { code: -32700 } } })
 
           const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_capabilities" } }
           const answered = yield* postMcp(call, inSession(session))
