@@ -49,6 +49,7 @@ const supplyOf = (id: string, postcode: string, changes: Record<string, unknown>
             sections: [{ title_sv: "Pris", id: "price", text_sv: "Fast pris inklusive moms." }],
             source_urls: [`https://villkor.example/${id}`]
           },
+          tax_deduction: { kind: "rot", labour: { share: 0.9 } },
           ...changes
         }
       ]

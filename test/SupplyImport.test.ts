@@ -27,7 +27,8 @@ const flatService = (serviceId: string, jobTypeId: string, amountSek: number) =>
     url: `https://villkor.example/${serviceId}`,
     sections: [{ id: "price", text_sv: "Fast pris inklusive moms." }],
     source_urls: [`https://villkor.example/${serviceId}`]
-  }
+  },
+  tax_deduction: { kind: "rot", labour: { share: 0.9 } }
 })
 
 const faucet = flatService("vvs_install_faucet_standard", "install_faucet", 1990)
