@@ -216,7 +216,8 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
           advice_en: emergencyAdvice.en
         },
         price_types: Contract.priceTypes,
-        quantity_bounds: quantityBounds
+        quantity_bounds: quantityBounds,
+        tax_deduction: Contract.taxDeductionRules
       },
       required_fields: Contract.requiredFields.slice(0, 2),
       geographic_scope: Contract.geographicScope
