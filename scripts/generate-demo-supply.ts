@@ -5,6 +5,8 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { catalogData } from "../src/Catalog/CatalogData.js"
 import type { PriceType, PricingModel, Vertical, VerticalId } from "../src/Domain/Catalog.js"
 import type { Provider, ProviderService, ServiceScope, SupplyFile, WorkingHours } from "../src/Domain/Supply.js"
+import type { DeductionDeclaration } from "../src/Domain/TaxDeduction.js"
+import { suggestedDeclaration } from "../src/Domain/TaxDeductionSupply.js"
 
 export const demoSupplyPath = fileURLToPath(new URL("../supply/demo.json", import.meta.url))
 
@@ -988,6 +990,23 @@ const warrantyText: Readonly<Record<VerticalId, string>> = {
   cleaning: "Städgaranti: brister som anmäls inom 5 dagar åtgärdas kostnadsfritt."
 }
 
+/**
+ * The declaration in words for the terms version, so the version changes whenever the deduction
+ * does: confirm revalidates an option by its terms version.
+ */
+export const deductionTag = (declaration: DeductionDeclaration): string =>
+  declaration.kind === "none"
+    ? "no-deduction"
+    : "share" in declaration.labour
+      ? `${declaration.kind}${Number((declaration.labour.share * 100).toFixed(4))}pct`
+      : `${declaration.kind}${declaration.labour.amount_sek}kr`
+
+const declarationOf = (offer: DemoOffer): DeductionDeclaration => {
+  const declaration = suggestedDeclaration(offer.job_type_id)
+  if (declaration === undefined) throw new Error(`no demo tax deduction for job type ${offer.job_type_id}`)
+  return declaration
+}
+
 const termsOf = (
   id: string,
   vertical: VerticalId,
@@ -1009,7 +1028,7 @@ const termsOf = (
     }
   ]
   return {
-    version: `${id}/${offer.service_id}/${termsDate}.v${1 + (hashOf(`${id}/${offer.service_id}/version`) % 4)}`,
+    version: `${id}/${offer.service_id}/${termsDate}.v${1 + (hashOf(`${id}/${offer.service_id}/version`) % 4)}-${deductionTag(declarationOf(offer))}`,
     url,
     sections,
     source_urls: hashOf(`${id}/sources`) % 2 === 0 ? [url, "https://www.konsumentverket.se/"] : [url]
@@ -1031,7 +1050,8 @@ const serviceOf = (id: string, offer: DemoOffer, price: number): typeof Provider
     ...(text.unit === undefined ? { amount_sek: price } : { unit_price_sek: price, unit: text.unit }),
     duration_minutes: text.duration_minutes,
     scope,
-    terms: termsOf(id, offer.vertical_id, offer, text.unit)
+    terms: termsOf(id, offer.vertical_id, offer, text.unit),
+    tax_deduction: declarationOf(offer)
   }
 }
 

@@ -31,6 +31,7 @@ export type {
   ServiceRequestStatusResponse
 } from "./Domain/Request.js"
 export type { BookingSearchRequest, BookingSearchResponse } from "./Domain/Search.js"
+export type { TaxDeductionAnswer as TaxDeduction } from "./Domain/TaxDeductionSchema.js"
 
 export interface BookingClientOptions {
   /** Where the API is, e.g. `https://api.example.se` (no trailing path). */

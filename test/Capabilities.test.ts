@@ -104,6 +104,20 @@ describe("GET /api/public/requests/capabilities", () => {
       })
     )
 
+    it.effect("tells agents to say a RUT or ROT deduction as an if, and never to ask for an identity number", () =>
+      Effect.gen(function* () {
+        const { body } = yield* get("/api/public/requests/capabilities")
+        const rules = body.agent_contract.tax_deduction
+        expect(rules.how_to_say).toContain(
+          "X SEK, or Y SEK after RUT if you are eligible and have room under this year's cap; the provider applies it on the invoice"
+        )
+        expect(rules.how_to_say).toContain("Never give price_after_deduction_sek alone or as certain")
+        expect(rules.figures).toContain("amount_sek (price_sek in a booking) is the price before any deduction")
+        expect(rules.request).toContain("tax_deduction_requested: true")
+        expect(rules.request).toContain("Never ask for, send or store a personal identity number")
+      })
+    )
+
     it.effect("tells agents which details key each unit-priced seed reads its quantity from", () =>
       Effect.gen(function* () {
         const { body } = yield* get(path)

@@ -29,6 +29,8 @@ import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
+import { taxDeduction } from "../Domain/TaxDeduction.js"
+import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { formatInZone } from "../Domain/Zone.js"
 import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
 import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifications/Notifier.js"
@@ -101,8 +103,8 @@ const locationIdentity = (location: BookingConfirmationLocation) => ({
 
 /**
  * What makes two confirms the same booking request: the option (its facts, or the id as sent when
- * it does not verify), the customer, the service and destination locations and the terms version
- * accepted. Acceptance and consent stamps, consent wording, `source`, `external_reference` and
+ * it does not verify), the customer, the service and destination locations, the terms version
+ * accepted and whether the tax deduction is asked for. Acceptance and consent stamps, consent wording, `source`, `external_reference` and
  * `spec_version` are how it was asked, not what, so a retry that changes only them replays.
  */
 export const confirmFingerprint = (
@@ -115,7 +117,9 @@ export const confirmFingerprint = (
     service_location: locationIdentity(request.service_location),
     destination_location:
       request.destination_location === undefined ? null : locationIdentity(request.destination_location),
-    terms_version: request.booking_terms_version
+    terms_version: request.booking_terms_version,
+    // Only when asked, so the fingerprints of requests without it stay those already stored.
+    ...(request.tax_deduction_requested === true ? { tax_deduction_requested: true } : {})
   })
 
 /** Delivery states could not be read: say so rather than guess. */
@@ -150,6 +154,30 @@ const skippedState = (row: Notification): DeliveryState => ({
 const reported = (d: Delivery) => (d.status === "pending" || d.status === "unknown" ? undefined : d.status)
 
 const priceOf = (stored: StoredBooking) => priceWording(priceFactsOf(stored))
+
+const priceFactsOfOption = (option: SignedOption) => ({
+  amountSek: option.amountSek,
+  pricingModel: option.pricingModel,
+  priceType: option.priceType,
+  unitPriceSek: option.unitPriceSek,
+  quantity: option.quantity
+})
+
+/** What the confirmation stated; a booking from before deductions were stated says it was not declared. */
+const deductionOf = (stored: StoredBooking): TaxDeductionAnswer =>
+  stored.taxDeduction ?? deductionAnswer(taxDeduction(priceFactsOf(stored), undefined, stored.slotStart))
+
+/** The booking's deduction as an assistant may say it: both figures and the condition, never a promise. */
+const deductionStep = (stored: StoredBooking) => {
+  const d = deductionOf(stored)
+  if (d.kind === "none")
+    return ` The price has no RUT or ROT deduction stated (tax_deduction.reason ${d.reason}): promise none.`
+  const name = d.kind.toUpperCase()
+  const asked = stored.taxDeductionRequested
+    ? `The user asked for it: the provider will collect the identity details it needs; do not ask for them.`
+    : `The user did not ask for it in the booking; if they want it, they tell the provider, who collects the identity details it needs.`
+  return ` price_sek is the price before any deduction. Say the ${name} deduction as tax_deduction.conditions_en words it ("X SEK, or Y SEK after ${name} if you are eligible and have room under this year's cap; the provider deducts it on the invoice"), never the lower figure alone or as certain. ${asked}`
+}
 
 /** What an assistant may say when the database does not answer, by what is known. */
 const outageSteps = {
@@ -255,11 +283,16 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         ...(providerStatus ? { provider_confirmation_status: providerStatus } : {}),
         ...(stored.sandbox ? { sandbox: true as const } : {})
       }
-      return { booking, confirmation_delivery: { customer, provider } }
+      return {
+        booking,
+        confirmation_delivery: { customer, provider },
+        tax_deduction: deductionOf(stored),
+        tax_deduction_requested: stored.taxDeductionRequested
+      }
     }
 
     const confirmedStep = (stored: StoredBooking) =>
-      `${stored.sandbox ? sandboxNote : ""}The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking.`
+      `${stored.sandbox ? sandboxNote : ""}The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this.${deductionStep(stored)} Confirmation messages are reported separately and do not change the booking.`
 
     const respond = (stored: StoredBooking, states: Option.Option<ReadonlyArray<DeliveryState>>, replay: boolean) => {
       const response: BookingConfirmationResponse = {
@@ -344,6 +377,32 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         return offer
       })
 
+    /**
+     * The deduction the option's price allows under the offer's declaration (unchanged since the
+     * search: it changes only with the terms version). Asking for one the service does not have is
+     * the client's mistake: telling the provider the customer wants it would state a false premise.
+     */
+    const deductionFor = (
+      request: BookingConfirmationRequest,
+      option: SignedOption,
+      offer: CurrentOffer,
+      surface: Surface
+    ): Effect.Effect<TaxDeductionAnswer, InvalidRequest> => {
+      const deduction = deductionAnswer(
+        taxDeduction(priceFactsOfOption(option), offer.taxDeduction ?? undefined, option.slotStart)
+      )
+      return request.tax_deduction_requested === true && deduction.kind === "none"
+        ? Effect.fail(
+            new InvalidRequest({
+              issues: [
+                `tax_deduction_requested: this option has no RUT or ROT deduction (price.tax_deduction.reason ${deduction.reason})`
+              ],
+              safe_next_step: `Nothing is booked. This option's price has no RUT or ROT deduction: tell the user so, and only if they still want it, confirm again (${surface.confirm}) without tax_deduction_requested.`
+            })
+          )
+        : Effect.succeed(deduction)
+    }
+
     /** One key is required, in the body or the Idempotency-Key header. */
     const keyOf = (request: BookingConfirmationRequest, headerKey: string | undefined) =>
       Effect.flatMap(idempotencyKeyOf(request.idempotency_key, headerKey), (key) =>
@@ -378,7 +437,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       now: Date,
       surface: Surface
     ): Effect.Effect<
-      { readonly option: SignedOption; readonly offer: CurrentOffer },
+      { readonly option: SignedOption; readonly offer: CurrentOffer; readonly deduction: TaxDeductionAnswer },
       | OptionInvalid
       | OptionExpired
       | InvalidRequest
@@ -396,7 +455,13 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
               checkAgainstOption(request, opened.success),
               revalidate(opened.success, surface).pipe(
                 Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten)),
-                Effect.map((offer) => ({ option: opened.success, offer }))
+                Effect.flatMap((offer) =>
+                  Effect.map(deductionFor(request, opened.success, offer, surface), (deduction) => ({
+                    option: opened.success,
+                    offer,
+                    deduction
+                  }))
+                )
               )
             )
 
@@ -497,7 +562,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           resourceId: ids.bookingId,
           load: (bookingId) => bookings.findById(partner.id, bookingId),
           prepare: prepare(request, opened, now, surface),
-          write: ({ option, offer }) => book({ ids, request, partner, option, offer, now }),
+          write: ({ option, offer, deduction }) => book({ ids, request, partner, option, offer, deduction, now }),
           refused: slotJustTaken(surface)
         })
         .pipe(Effect.catch(orAlreadyBooked(request, opened, partner, surface)))

@@ -17,7 +17,8 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
         INSERT INTO bookings (id, request_id, partner_id, provider_id, provider_name, service_id, vertical_id,
           job_type_id, service_label_sv, slot_start, slot_end, slot_label, time_zone, price_sek, pricing_model,
           price_type, unit_price_sek, unit, quantity, terms_version, terms_url, scope, customer, service_location,
-          destination_location, consent, source, external_reference, confirmed_at, sandbox)
+          destination_location, consent, source, external_reference, confirmed_at, sandbox, tax_deduction,
+          tax_deduction_requested)
         VALUES (${booking.id}::uuid, ${booking.requestId}, ${booking.partnerId}, ${booking.providerId},
           ${booking.providerName}, ${booking.serviceId}, ${booking.verticalId}, ${booking.jobTypeId},
           ${booking.serviceLabelSv}, ${booking.slotStart}, ${booking.slotEnd}, ${booking.slotLabel}, ${booking.timeZone},
@@ -26,11 +27,13 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
           ${JSON.stringify(booking.customer)}::jsonb, ${JSON.stringify(booking.serviceLocation)}::jsonb,
           ${booking.destinationLocation === null ? null : JSON.stringify(booking.destinationLocation)}::jsonb,
           ${JSON.stringify(booking.consent)}::jsonb, ${booking.source}, ${booking.externalReference},
-          ${booking.confirmedAt}, ${booking.sandbox})`
+          ${booking.confirmedAt}, ${booking.sandbox},
+          ${booking.taxDeduction === null ? null : JSON.stringify(booking.taxDeduction)}::jsonb,
+          ${booking.taxDeductionRequested})`
 
     const columns = sql.literal(`id, request_id, provider_id, provider_name, service_id, slot_start, slot_end,
       slot_label, time_zone, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
-      terms_version, confirmed_at, sandbox`)
+      terms_version, confirmed_at, sandbox, tax_deduction, tax_deduction_requested`)
 
     const findById = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),

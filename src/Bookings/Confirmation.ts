@@ -8,6 +8,7 @@ import { bookingConfirmation } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { CurrentOffer } from "../Domain/Supply.js"
+import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { knownTimeZone } from "../Domain/Zone.js"
 import type { ChannelChoice } from "../Notifications/Notifier.js"
 import { randomReference } from "../Shared/References.js"
@@ -30,11 +31,13 @@ export interface Confirmation {
   readonly partner: Partner["Service"]
   readonly option: SignedOption
   readonly offer: CurrentOffer
+  /** The deduction the option's price allows, under the offer's declaration as it is now. */
+  readonly deduction: TaxDeductionAnswer
   readonly now: Date
 }
 
 /** The `bookings` row: the offer as confirmed, the customer's details and the consent record. */
-export const bookingRecord = ({ ids, request, partner, option, offer, now }: Confirmation): NewBooking => {
+export const bookingRecord = ({ ids, request, partner, option, offer, deduction, now }: Confirmation): NewBooking => {
   const timeZone = knownTimeZone(option.timeZone)
   return {
     id: ids.bookingId,
@@ -75,7 +78,9 @@ export const bookingRecord = ({ ids, request, partner, option, offer, now }: Con
     source: request.source,
     externalReference: request.external_reference ?? null,
     confirmedAt: now,
-    sandbox: partner.sandbox
+    sandbox: partner.sandbox,
+    taxDeduction: deduction,
+    taxDeductionRequested: request.tax_deduction_requested === true
   }
 }
 
@@ -98,7 +103,9 @@ export const confirmationOutbox = (
     termsVersion: record.termsVersion,
     termsUrl: record.termsUrl,
     serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
-    customerName: customerNameOf(request.customer)
+    customerName: customerNameOf(request.customer),
+    taxDeduction: record.taxDeduction,
+    taxDeductionRequested: record.taxDeductionRequested
   })
   return [
     {

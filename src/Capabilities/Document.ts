@@ -16,6 +16,7 @@ import {
   requestLifecycle,
   requestsSpecVersion,
   requiredFields,
+  taxDeductionRules,
   truthRules
 } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
@@ -83,7 +84,8 @@ export const buildCapabilities = (input: {
         advice_en: emergencyAdvice.en
       },
       price_types: priceTypes,
-      quantity_bounds: quantityBounds
+      quantity_bounds: quantityBounds,
+      tax_deduction: taxDeductionRules
     },
     required_fields: requiredFields,
     geographic_scope: geographicScope

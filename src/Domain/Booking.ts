@@ -3,6 +3,7 @@ import { bookingsSpecVersion } from "./Capabilities.js"
 import { ContractError } from "./Errors.js"
 import { DateTimeString, optional, sameText, strictInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
+import { TaxDeductionAnswer } from "./TaxDeductionSchema.js"
 
 const Email = text(1, 255).check(
   Schema.makeFilter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) || "must be an e-mail address")
@@ -60,7 +61,12 @@ export const BookingConfirmationRequest = strictInput(
     source: text(1, 80).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("external_model"))),
     external_reference: optional(text(1, 160)),
     /** Required unless the Idempotency-Key header carries it (the service checks one is present). */
-    idempotency_key: optional(text(1, 200))
+    idempotency_key: optional(text(1, 200)),
+    /**
+     * The customer wants the option's RUT or ROT deduction made on the invoice; the provider is
+     * told so and collects the identity details it needs. Absent or false: not asked for.
+     */
+    tax_deduction_requested: optional(Schema.Boolean)
   })
 )
 export type BookingConfirmationRequest = typeof BookingConfirmationRequest.Type
@@ -113,7 +119,11 @@ const bookingFacts = {
   provider_selected: Schema.Literal(true),
   availability_checked: Schema.Literal(true),
   booking_created: Schema.Literal(true),
-  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery })
+  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
+  /** The deduction the confirmation stated, with the figures of the option; booking.price_sek stays the price before it. */
+  tax_deduction: TaxDeductionAnswer,
+  /** Whether the customer asked for the deduction at confirm (tax_deduction_requested). */
+  tax_deduction_requested: Schema.Boolean
 }
 
 export const BookingConfirmationResponse = Schema.Struct({

@@ -1,6 +1,7 @@
 import { Schema, Struct } from "effect"
 import { BookingId, ProviderId, ServiceId } from "./Ids.js"
 import type { PriceFacts } from "./Pricing.js"
+import { TaxDeductionAnswer } from "./TaxDeductionSchema.js"
 
 /** A confirmed booking as it is written: the offer, the customer's details and the consent record. */
 export const NewBooking = Schema.Struct({
@@ -33,7 +34,10 @@ export const NewBooking = Schema.Struct({
   source: Schema.String,
   externalReference: Schema.NullOr(Schema.String),
   confirmedAt: Schema.Date,
-  sandbox: Schema.Boolean
+  sandbox: Schema.Boolean,
+  /** Null for a booking confirmed before deductions were stated. */
+  taxDeduction: Schema.NullOr(TaxDeductionAnswer),
+  taxDeductionRequested: Schema.Boolean
 })
 export type NewBooking = typeof NewBooking.Type
 
@@ -57,7 +61,9 @@ export const StoredBooking = NewBooking.mapFields(
     "quantity",
     "termsVersion",
     "confirmedAt",
-    "sandbox"
+    "sandbox",
+    "taxDeduction",
+    "taxDeductionRequested"
   ])
 )
 export type StoredBooking = typeof StoredBooking.Type

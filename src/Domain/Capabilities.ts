@@ -84,7 +84,7 @@ export const authRules = {
 export const idempotencyRules = {
   scope: "per partner token and endpoint",
   same_request:
-    "A confirm is the same booking request when it books the same option (provider, service, slot, price, terms) for the same customer (name, phone, e-mail) at the same service and destination addresses under the same accepted terms version; a follow-up request when it asks the same job (vertical, job type, description), for the same customer, at the same location and timing, with the same budget, details and next step. Time stamps (booking_terms_accepted_at, consent_collected_at), consent wording and source, source, external_reference and spec_version do not make a different request.",
+    "A confirm is the same booking request when it books the same option (provider, service, slot, price, terms) for the same customer (name, phone, e-mail) at the same service and destination addresses under the same accepted terms version, asking for the tax deduction (tax_deduction_requested true) or not; a follow-up request when it asks the same job (vertical, job type, description), for the same customer, at the same location and timing, with the same budget, details and next step. Time stamps (booking_terms_accepted_at, consent_collected_at), consent wording and source, source, external_reference and spec_version do not make a different request.",
   same_key_same_request: "200 with the stored result and idempotent_replay true (also after the option expired)",
   same_key_different_request:
     "409 idempotency_key_reused naming what the key holds (booking_id, request_id and existing_booking, or request_id and existing_request); nothing is written. Tell the user about that booking or request; use a new key only for a second, separate one.",
@@ -111,6 +111,17 @@ export const priceTypes = {
   starting:
     "price_type starting_price: a from-price. Tell the user the final price is set on site by the provider; never present it as the exact price.",
   unit: "price_type avg_unit or avg_recurring (pricing_model per_sqm, per_window, per_hour, per_item): unit price times the quantity sent in details; the amount covers that quantity (price.quantity, price.unit)."
+} as const
+
+/** How an assistant says a RUT or ROT deduction: both figures and the condition, never a promise. */
+export const taxDeductionRules = {
+  how_to_say:
+    "Where an option's price.tax_deduction (or a booking's tax_deduction) has kind rut or rot, say both figures and the condition, in the user's language, as conditions_en/conditions_sv word them: \"X SEK, or Y SEK after RUT if you are eligible and have room under this year's cap; the provider applies it on the invoice\". Never give price_after_deduction_sek alone or as certain.",
+  figures:
+    "amount_sek (price_sek in a booking) is the price before any deduction, and the price the booking is made at. rate is a fraction of labour_sek, the labour part of the price; max_deduction_sek = min(rate × labour_sek, the yearly cap) in whole kronor, and price_after_deduction_sek = amount_sek − max_deduction_sek. The rate is the one in force on the slot's date; if_paid_from gives the figures if a rule change falls before the customer pays. For a starting price every figure is a from-figure; for a unit price the figures cover the stated quantity.",
+  none: "kind none: the price stands without a deduction (reason not_claimed: the service claims none, e.g. work for a business, an office or a building's common areas; not_declared: the provider has not stated it; no_rule_for_date). Say the price without a deduction and promise none.",
+  request:
+    "Confirm takes tax_deduction_requested: true when the user wants the deduction made on the invoice: the provider is told, and collects the identity details it needs from the customer. Never ask for, send or store a personal identity number (personnummer) or property designation: no field of this API takes one. Asking for a deduction on an option whose kind is none is refused (400). A retry with the flag changed is a different request for the idempotency key."
 } as const
 
 export const geographicScope = {
@@ -240,7 +251,13 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
       advice_en: Schema.String
     }),
     price_types: Schema.Struct({ fixed: Schema.String, starting: Schema.String, unit: Schema.String }),
-    quantity_bounds: QuantityBounds
+    quantity_bounds: QuantityBounds,
+    tax_deduction: Schema.Struct({
+      how_to_say: Schema.String,
+      figures: Schema.String,
+      none: Schema.String,
+      request: Schema.String
+    })
   }),
   required_fields: Schema.Array(Schema.String),
   geographic_scope: Schema.Struct({

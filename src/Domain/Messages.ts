@@ -1,4 +1,5 @@
-import { type PriceFacts, priceKind, priceWording } from "./Pricing.js"
+import { kronorEn, kronorSv, type PriceFacts, priceKind, priceWording } from "./Pricing.js"
+import type { TaxDeductionAnswer } from "./TaxDeductionSchema.js"
 import { formatInZone, knownTimeZone, providerTimeZone } from "./Zone.js"
 
 export interface BookingConfirmationInput {
@@ -16,6 +17,9 @@ export interface BookingConfirmationInput {
   readonly termsUrl: string
   readonly serviceAddress?: string
   readonly customerName?: string
+  /** Null for a booking confirmed before deductions were stated: the messages then say nothing of one. */
+  readonly taxDeduction?: TaxDeductionAnswer | null
+  readonly taxDeductionRequested?: boolean
 }
 
 export interface Message {
@@ -92,6 +96,59 @@ const slotIn = (start: Date, end: Date, timeZone: string): Slot => {
   return { sv: sv + zoneNote.sv, en: en + zoneNote.en, shortSv: `${daySv.format(start)} kl. ${time.format(start)}` }
 }
 
+const deductionNames = { rut: "RUT", rot: "ROT" } as const
+
+/** The customer's lines on the deduction: its conditions, and what the customer asked for at confirm. */
+const customerDeduction = (d: TaxDeductionAnswer | null | undefined, requested: boolean) => {
+  if (d === undefined || d === null) return { sv: [], en: [] }
+  if (d.kind === "none") return { sv: [`Skatteavdrag: ${d.conditions_sv}`], en: [`Tax deduction: ${d.conditions_en}`] }
+  const name = deductionNames[d.kind]
+  return {
+    sv: [
+      `Skatteavdrag: ${d.conditions_sv}`,
+      requested
+        ? `Du har bett att ${name}-avdraget görs på fakturan. Utföraren kontaktar dig för de uppgifter som behövs för ansökan hos Skatteverket; vi frågar inte efter dem och sparar dem inte.`
+        : `Du har inte bett om ${name}-avdrag i bokningen. Vill du ha det, säg det till utföraren innan arbetet faktureras.`
+    ],
+    en: [
+      `Tax deduction: ${d.conditions_en}`,
+      requested
+        ? `You have asked for the ${name} deduction to be made on the invoice. The provider will ask you for the details Skatteverket needs; we neither ask for nor keep them.`
+        : `You have not asked for the ${name} deduction in the booking. If you want it, tell the provider before the work is invoiced.`
+    ]
+  }
+}
+
+/** The provider's lines on the deduction: whether the customer wants it, and that the provider collects the details. */
+const providerDeduction = (d: TaxDeductionAnswer | null | undefined, requested: boolean) => {
+  if (d === undefined || d === null) return { sv: [], en: [] }
+  if (d.kind === "none")
+    return {
+      sv: [`Skatteavdrag: inget (${d.conditions_sv})`],
+      en: [`Tax deduction: none (${d.conditions_en})`]
+    }
+  const name = deductionNames[d.kind]
+  const figuresSv = `${Math.round(d.rate * 100)} % av arbetskostnaden ${kronorSv(d.labour_sek)} kr, högst ${kronorSv(d.max_deduction_sek)} kr enligt bokningen`
+  const figuresEn = `${Math.round(d.rate * 100)}% of the labour cost SEK ${kronorEn(d.labour_sek)}, at most SEK ${kronorEn(d.max_deduction_sek)} as booked`
+  return requested
+    ? {
+        sv: [
+          `Skatteavdrag: kunden vill att ${name}-avdraget görs på fakturan (${figuresSv}). Ta in de identitetsuppgifter som behövs för ansökan hos Skatteverket direkt från kunden; bokningstjänsten frågar inte efter dem och sparar dem inte. Priset ovan är före avdrag.`
+        ],
+        en: [
+          `Tax deduction: the customer wants the ${name} deduction made on the invoice (${figuresEn}). Collect the identity details the claim to Skatteverket needs from the customer directly; the booking service neither asks for nor keeps them. The price above is before the deduction.`
+        ]
+      }
+    : {
+        sv: [
+          `Skatteavdrag: kunden har inte begärt ${name}-avdrag i bokningen (${figuresSv} om kunden begär det). Priset ovan är före avdrag.`
+        ],
+        en: [
+          `Tax deduction: the customer has not asked for the ${name} deduction in the booking (${figuresEn} if the customer asks). The price above is before the deduction.`
+        ]
+      }
+}
+
 /** The customer's confirmation and the provider's order, each in Swedish with English below. */
 export const bookingConfirmation = (input: BookingConfirmationInput): BookingConfirmation => {
   const timeZone = knownTimeZone(input.timeZone)
@@ -99,6 +156,9 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
   const serviceEn = input.serviceLabelEn ?? input.serviceLabelSv
   const price = priceWording(input.price)
   const starting = priceKind(input.price) === "starting"
+  const requested = input.taxDeductionRequested === true
+  const customerTax = customerDeduction(input.taxDeduction, requested)
+  const providerTax = providerDeduction(input.taxDeduction, requested)
 
   const customer: Message = {
     subject: `Din bokning är bekräftad: ${input.serviceLabelSv}, ${slot.shortSv} (Booking confirmed)`,
@@ -114,6 +174,7 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Pris: ${price.sv}`,
       `Villkor: version ${input.termsVersion}, ${input.termsUrl}`,
       `Bokningsreferens: ${input.requestId}`,
+      ...customerTax.sv.flatMap((line) => ["", line]),
       "",
       starting
         ? "Priset är ett startpris: utföraren bestämmer slutpriset på plats, enligt villkoren ovan. Ange bokningsreferensen om du kontaktar oss eller utföraren."
@@ -132,6 +193,7 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Price: ${price.en}`,
       `Terms: version ${input.termsVersion}, ${input.termsUrl}`,
       `Booking reference: ${input.requestId}`,
+      ...customerTax.en.flatMap((line) => ["", line]),
       "",
       starting
         ? "The price is a starting price: the provider sets the final price on site, under the terms above. Quote the booking reference if you contact us or the provider."
@@ -154,6 +216,7 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Villkor: version ${input.termsVersion}, ${input.termsUrl}`,
       `Bokningsreferens: ${input.requestId}`,
       `Boknings-id: ${input.bookingId}`,
+      ...providerTax.sv.flatMap((line) => ["", line]),
       "",
       starting
         ? "Kunden har godkänt startpriset och villkoren ovan; slutpriset bestäms på plats. Arbetet utförs enligt den villkorsversionen."
@@ -173,6 +236,7 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Terms: version ${input.termsVersion}, ${input.termsUrl}`,
       `Booking reference: ${input.requestId}`,
       `Booking id: ${input.bookingId}`,
+      ...providerTax.en.flatMap((line) => ["", line]),
       "",
       starting
         ? "The customer has accepted the starting price and the terms above; the final price is set on site. The work is done under that terms version."
@@ -194,7 +258,10 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       terms_version: input.termsVersion,
       terms_url: input.termsUrl,
       service_address: input.serviceAddress ?? null,
-      customer_name: input.customerName ?? null
+      customer_name: input.customerName ?? null,
+      ...(input.taxDeduction === undefined || input.taxDeduction === null
+        ? {}
+        : { tax_deduction: input.taxDeduction, tax_deduction_requested: requested })
     }
   }
 

@@ -3,6 +3,7 @@ import { bookingsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
 import { nestingDepth, optional, optionalWithDefault, strictInput, TimeZoneInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
+import { TaxDeductionAnswer } from "./TaxDeductionSchema.js"
 import { providerTimeZone } from "./Zone.js"
 
 export const BookingSearchLocation = Schema.Struct({
@@ -111,7 +112,9 @@ export const BookingOption = Schema.Struct({
     price_type: Schema.String,
     unit_price_sek: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
     unit: Schema.optional(Schema.String),
-    quantity: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)))
+    quantity: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
+    /** Beside the spec's fields: the RUT/ROT deduction on this price; amount_sek stays the price before it. */
+    tax_deduction: TaxDeductionAnswer
   }),
   scope: Schema.Struct({
     included_sv: Schema.optional(Schema.Array(Schema.String)),

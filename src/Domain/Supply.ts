@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
 import { ProviderId, ServiceId } from "./Ids.js"
 import { matching, NonEmptyTrimmedString, optional } from "./Input.js"
+import { DeductionDeclaration } from "./TaxDeductionSchema.js"
 
 /** Swedish postcode: three digits, an optional single space, two digits ("111 22", "11122"). */
 export const Postcode = Schema.String.check(
@@ -74,6 +75,11 @@ export const ProviderService = Schema.Struct({
   duration_minutes: Schema.Int.check(Schema.isBetween({ minimum: 15, maximum: 1440 })),
   scope: ServiceScope,
   terms: Terms,
+  /**
+   * `{ kind: "none" }` or `{ kind: "rut" | "rot", labour: { share } | { amount_sek } }`. Checked by
+   * the supply import (TaxDeductionSupply.declarationProblems), whose messages name the service.
+   */
+  tax_deduction: Schema.optional(Schema.Unknown),
   active: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(true)))
 }).check(
   Schema.makeFilter((service) =>
@@ -145,7 +151,8 @@ const offeredService = {
   durationMinutes: Schema.Int,
   scope: ServiceScope,
   termsVersion: Terms.fields.version,
-  termsUrl: Terms.fields.url
+  termsUrl: Terms.fields.url,
+  taxDeduction: Schema.NullOr(DeductionDeclaration)
 }
 
 /** A provider's active fixed-price service for a job, as a search offers it. */
@@ -179,6 +186,7 @@ export const CurrentOffer = Schema.Struct({
   scope: Schema.NullOr(ServiceScope),
   termsVersion: Schema.NullOr(offeredService.termsVersion),
   termsUrl: Schema.NullOr(offeredService.termsUrl),
+  taxDeduction: offeredService.taxDeduction,
   servesPostcode: Schema.Boolean,
   servesDestination: Schema.Boolean,
   hours: Schema.Array(OpeningHours)

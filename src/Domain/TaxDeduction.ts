@@ -62,10 +62,13 @@ export interface DeductionFigures {
   readonly conditions_en: string
 }
 
-/** The price stands without a deduction: the service claims none, or no rule is known for the date. */
+/**
+ * The price stands without a deduction: the service claims none, its provider has not declared
+ * whether one applies (a service or booking from before declarations), or no rule is known for the date.
+ */
 export interface NoDeduction {
   readonly kind: "none"
-  readonly reason: "not_claimed" | "no_rule_for_date"
+  readonly reason: "not_claimed" | "not_declared" | "no_rule_for_date"
   readonly price_kind: PriceKind
   readonly amount_sek: number
   readonly conditions_sv: string
@@ -271,10 +274,15 @@ const noDeduction = (price: PriceFacts, kind: PriceKind, reason: NoDeduction["re
           sv: "utföraren gör inget RUT- eller ROT-avdrag för den här tjänsten.",
           en: "the provider claims no RUT or ROT deduction for this service."
         }
-      : {
-          sv: "det finns inga kända avdragsregler för den dagen; fråga utföraren om RUT- eller ROT-avdrag.",
-          en: "no deduction rules are known for that day; ask the provider about a RUT or ROT deduction."
-        }
+      : reason === "not_declared"
+        ? {
+            sv: "utföraren har inte angett om RUT- eller ROT-avdrag gäller; fråga utföraren.",
+            en: "the provider has not stated whether a RUT or ROT deduction applies; ask the provider."
+          }
+        : {
+            sv: "det finns inga kända avdragsregler för den dagen; fråga utföraren om RUT- eller ROT-avdrag.",
+            en: "no deduction rules are known for that day; ask the provider about a RUT or ROT deduction."
+          }
   return {
     kind: "none",
     reason,
@@ -292,10 +300,11 @@ const noDeduction = (price: PriceFacts, kind: PriceKind, reason: NoDeduction["re
  */
 export const taxDeduction = (
   price: PriceFacts,
-  declaration: DeductionDeclaration,
+  declaration: DeductionDeclaration | undefined,
   slotStart: Date | number | string
 ): TaxDeduction => {
   const kind = priceKind(price)
+  if (declaration === undefined) return noDeduction(price, kind, "not_declared")
   if (declaration.kind === "none") return noDeduction(price, kind, "not_claimed")
   const date = stockholmDate(slotStart)
   const rule = ruleInForce(declaration.kind, date)
@@ -356,7 +365,9 @@ export const deductionStep = (d: TaxDeduction): string => {
   if (d.kind === "none")
     return d.reason === "not_claimed"
       ? `This service claims no RUT or ROT deduction: say the price as it stands, with no deduction, and do not mention or promise one.${quantityNote(d)}`
-      : `No RUT or ROT rules are known for this date: say the price without a deduction and let the provider answer questions about one.${quantityNote(d)}`
+      : d.reason === "not_declared"
+        ? `The provider has not stated whether a RUT or ROT deduction applies: say the price without a deduction, and that the provider answers whether one applies; promise none.${quantityNote(d)}`
+        : `No RUT or ROT rules are known for this date: say the price without a deduction and let the provider answer questions about one.${quantityNote(d)}`
   const name = names[d.kind]
   return `This price is set with the ${name} deduction in mind. Say both figures and the condition, in the user's language: "${d.conditions_en}" Never give the after-deduction figure alone or as certain: it holds only if the user is eligible and has room under this year's cap, and the provider deducts it on the invoice.${quantityNote(d)} Do not ask for, store or pass on any identity number: the provider collects the identity details it needs.`
 }

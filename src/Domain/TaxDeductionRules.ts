@@ -134,8 +134,9 @@ export const stockholmDate = (instant: Date | number | string): string => {
     throw new RangeError(`a date-time needs its offset to name an instant: ${instant}`)
   const ms = instant instanceof Date ? instant.getTime() : typeof instant === "number" ? instant : Date.parse(instant)
   if (!Number.isFinite(ms)) throw new RangeError(`not an instant: ${String(instant)}`)
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    stockholmParts.formatToParts(ms).find((p) => p.type === type)!.value
+  // One formatToParts per instant: every option of a search dates its slot.
+  const parts = stockholmParts.formatToParts(ms)
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)!.value
   return `${part("year")}-${part("month")}-${part("day")}`
 }
 

@@ -1,11 +1,22 @@
 import * as Contract from "../Domain/Capabilities.js"
 import { quantityBounds } from "../Domain/Pricing.js"
 import { emergencyAdvice } from "../Domain/Safety.js"
+import { taxDeduction } from "../Domain/TaxDeduction.js"
+import { deductionAnswer } from "../Domain/TaxDeductionSchema.js"
 
 /**
  * Example bodies of the OpenAPI document: the README's "Try it" flow, as the server answered it
  * (test/Client.test.ts runs the same flow; long lists are cut to their first entries).
  */
+
+/** The README flow's option's ROT deduction (the demo's 90 % labour share), as search and confirm state it. */
+const taxDeductionExample = deductionAnswer(
+  taxDeduction(
+    { amountSek: 2190, pricingModel: "flat", priceType: "avg_fixed" },
+    { kind: "rot", labour: { share: 0.9 } },
+    "2026-11-30T08:00:00+01:00"
+  )
+)
 
 /** The README flow's booking, as confirm and the status lookup both show it. */
 const bookingExample = {
@@ -49,11 +60,13 @@ const bookingFactsExample = {
   provider_selected: true,
   availability_checked: true,
   booking_created: true,
-  confirmation_delivery: deliveryExample
+  confirmation_delivery: deliveryExample,
+  tax_deduction: taxDeductionExample,
+  tax_deduction_requested: true
 }
 
 const confirmedStepExample =
-  "The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3). Tell the user exactly this. Confirmation messages are reported separately and do not change the booking."
+  'The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3). Tell the user exactly this. price_sek is the price before any deduction. Say the ROT deduction as tax_deduction.conditions_en words it ("X SEK, or Y SEK after ROT if you are eligible and have room under this year\'s cap; the provider deducts it on the invoice"), never the lower figure alone or as certain. The user asked for it: the provider will collect the identity details it needs; do not ask for them. Confirmation messages are reported separately and do not change the booking.'
 
 /** A created request, as creation and the lookup show it. */
 const requestExample = {
@@ -203,7 +216,8 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
           advice_en: emergencyAdvice.en
         },
         price_types: Contract.priceTypes,
-        quantity_bounds: quantityBounds
+        quantity_bounds: quantityBounds,
+        tax_deduction: Contract.taxDeductionRules
       },
       required_fields: Contract.requiredFields.slice(0, 2),
       geographic_scope: Contract.geographicScope
@@ -257,7 +271,8 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
             amount_sek: 2190,
             currency: "SEK",
             pricing_model: "flat",
-            price_type: "avg_fixed"
+            price_type: "avg_fixed",
+            tax_deduction: taxDeductionExample
           },
           scope: {
             included_sv: [
@@ -317,7 +332,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
         label: "nästa vecka förmiddag (next week morning)"
       },
       safe_next_step:
-        "Show the user each option's provider, price, time and terms. Prices: a price_type avg_fixed amount is the exact price of the described work. Only after the user picks one and consents to sharing contact details, confirm it with POST /api/public/bookings before expires_at. Nothing is booked until that confirmation succeeds."
+        'Show the user each option\'s provider, price, time and terms. Prices: a price_type avg_fixed amount is the exact price of the described work; amount_sek is the price before any tax deduction. Where price.tax_deduction has kind rut or rot, say both figures and the condition, as its conditions_en words them: "X SEK, or Y SEK after ROT if you are eligible and have room under this year\'s cap; the provider deducts it on the invoice". Never give the after-deduction figure alone or as certain, keep "from" on a starting price\'s figures, and do not ask for or pass on any identity number: the provider collects the details it needs. Only after the user picks one and consents to sharing contact details, confirm it with POST /api/public/bookings before expires_at. Nothing is booked until that confirmation succeeds.'
     }
   },
   "bookings.confirm": {
@@ -338,7 +353,8 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       booking_terms_accepted: true,
       booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3",
       booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
-      idempotency_key: "chat-4711-confirm"
+      idempotency_key: "chat-4711-confirm",
+      tax_deduction_requested: true
     },
     response: {
       ok: true,

@@ -15,6 +15,8 @@ import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from 
 import { bufferMinutes, freeSlots, type Interval, longestWorkingDayMinutes } from "../Domain/Slots.js"
 import { postcodeNumber } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
+import { taxDeduction } from "../Domain/TaxDeduction.js"
+import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { formatInZone, MINUTE } from "../Domain/Zone.js"
 import { failLogged } from "../Http/FailureSummary.js"
 import { Calendar, type Candidate, calendarOf } from "../Shared/Calendar.js"
@@ -60,9 +62,23 @@ const priceNotes: Record<PriceKind, string> = {
   unit: "a unit price (price_type avg_unit or avg_recurring) covers the quantity and unit stated in the option"
 }
 
+/** How to say the options' deductions: both figures and the condition, never the lower one as a promise. */
+const deductionNote = (deductions: ReadonlyArray<TaxDeductionAnswer>) => {
+  const claimed = deductions.filter((d) => d.kind !== "none")
+  const names = [...new Set(claimed.map((d) => d.kind.toUpperCase()))].join(" or ")
+  const withFigures =
+    claimed.length === 0
+      ? ""
+      : ` Where price.tax_deduction has kind rut or rot, say both figures and the condition, as its conditions_en words them: "X SEK, or Y SEK after ${names} if you are eligible and have room under this year's cap; the provider deducts it on the invoice". Never give the after-deduction figure alone or as certain, keep "from" on a starting price's figures, and do not ask for or pass on any identity number: the provider collects the details it needs.`
+  const without = deductions.some((d) => d.kind === "none")
+    ? " Where price.tax_deduction has kind none, say the price without a deduction and promise none."
+    : ""
+  return withFigures + without
+}
+
 /** The options' prices worded by kind, so no starting price is ever repeated as exact. */
-const optionsStep = (surface: Surface, kinds: ReadonlySet<PriceKind>) =>
-  `Show the user each option's provider, price, time and terms. Prices: ${[...kinds].map((kind) => priceNotes[kind]).join("; ")}. Only after the user picks one and consents to sharing contact details, confirm it with ${surface.confirm} before expires_at. Nothing is booked until that confirmation succeeds.`
+const optionsStep = (surface: Surface, kinds: ReadonlySet<PriceKind>, deductions: ReadonlyArray<TaxDeductionAnswer>) =>
+  `Show the user each option's provider, price, time and terms. Prices: ${[...kinds].map((kind) => priceNotes[kind]).join("; ")}; amount_sek is the price before any tax deduction.${deductionNote(deductions)} Only after the user picks one and consents to sharing contact details, confirm it with ${surface.confirm} before expires_at. Nothing is booked until that confirmation succeeds.`
 
 const unavailableStep =
   "Search is unavailable because the database does not answer. A search never books anything, so nothing was booked. Retry the same search in a moment."
@@ -191,6 +207,22 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
       }
     }
 
+    /** The deduction under the rule in force on the slot's date, for the price as quoted. */
+    const deductionOf = ({ candidate, slot, quote }: Found) =>
+      deductionAnswer(
+        taxDeduction(
+          {
+            amountSek: quote.amountSek,
+            pricingModel: candidate.pricingModel,
+            priceType: candidate.priceType,
+            unitPriceSek: quote.unitPriceSek,
+            quantity: quote.quantity
+          },
+          candidate.taxDeduction ?? undefined,
+          slot.start
+        )
+      )
+
     const toOption = (
       request: BookingSearchRequest,
       verticalId: VerticalId,
@@ -226,7 +258,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           price_type: candidate.priceType,
           ...(found.quote.unitPriceSek === undefined ? {} : { unit_price_sek: found.quote.unitPriceSek }),
           ...(found.quote.unit === undefined ? {} : { unit: found.quote.unit }),
-          ...(found.quote.quantity === undefined ? {} : { quantity: found.quote.quantity })
+          ...(found.quote.quantity === undefined ? {} : { quantity: found.quote.quantity }),
+          tax_deduction: deductionOf(found)
         },
         scope: candidate.scope,
         terms: {
@@ -348,7 +381,11 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           : {}),
         safe_next_step:
           options.length > 0
-            ? optionsStep(surface, new Set(chosen.map((f) => priceKind(f.candidate))))
+            ? optionsStep(
+                surface,
+                new Set(chosen.map((f) => priceKind(f.candidate))),
+                options.map((option) => option.price.tax_deduction)
+              )
             : missingKeys.size > 0
               ? missingQuantityStep(surface, [...missingKeys])
               : noOptionsStep(surface)

@@ -74,7 +74,8 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
           'ratingLabel', p.rating_label, 'serviceId', s.service_id, 'labelSv', s.label_sv, 'labelEn', s.label_en,
           'pricingModel', s.pricing_model, 'priceType', s.price_type, 'amountSek', s.amount_sek,
           'unitPriceSek', s.unit_price_sek, 'unit', s.unit, 'durationMinutes', s.duration_minutes, 'scope', s.scope,
-          'termsVersion', s.terms_version, 'termsUrl', s.terms_url, 'termsSections', s.terms_sections,
+          'termsVersion', s.terms_version, 'termsUrl', s.terms_url, 'taxDeduction', s.tax_deduction,
+          'termsSections', s.terms_sections,
           'termsSourceUrls', s.terms_source_urls, 'hours', ${workingHoursOfP})::text AS offer,
           coalesce((
             SELECT json_agg(json_build_array(

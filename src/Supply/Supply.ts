@@ -3,7 +3,6 @@ import { fileURLToPath } from "node:url"
 import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { DirectQuery } from "../Database/Database.js"
@@ -11,6 +10,7 @@ import { decodedOnce } from "../Database/StoredJson.js"
 import type { VerticalId } from "../Domain/Catalog.js"
 import { issuesOf } from "../Domain/Issues.js"
 import { CurrentOffer, postcodeNumber, SupplyFile } from "../Domain/Supply.js"
+import { type DeclaredService, declarationProblems } from "../Domain/TaxDeductionSupply.js"
 
 export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidSupply", {
   problems: Schema.Array(Schema.String)
@@ -27,6 +27,10 @@ const currentOfferOf = decodedOnce(CurrentOffer)
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** A service whose ids and price kind can be read, so its tax deduction declaration can be checked. */
+const isDeclaredService = (service: Record<string, unknown>): service is Record<string, unknown> & DeclaredService =>
+  ["service_id", "job_type_id", "pricing_model", "price_type"].every((key) => typeof service[key] === "string")
 
 /** Confirm's question: one provider's service as it is now, at the option's postcode (and destination). */
 const OfferQuery = Schema.Struct({
@@ -91,6 +95,8 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           ) {
             problems.push(`${at}.job_type_id: ${service.job_type_id} is not a job type of ${service.vertical_id}`)
           }
+          if (isDeclaredService(service))
+            for (const problem of declarationProblems([service])) problems.push(`${at}: ${problem.message}`)
           const seed = typeof service.service_id === "string" ? seedById.get(service.service_id) : undefined
           if (seed) {
             for (const key of ["vertical_id", "job_type_id", "pricing_model", "price_type"] as const) {
@@ -176,12 +182,31 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           terms_url: s.terms.url,
           terms_sections: s.terms.sections,
           terms_source_urls: s.terms.source_urls,
+          tax_deduction: s.tax_deduction ?? null,
           active: s.active
         }))
       )
       const ids = providers.map((p) => p.id)
       yield* sql.withTransaction(
         Effect.gen(function* () {
+          // An option states its deduction under a terms version, and confirm revalidates that
+          // version only: a declaration that changes under an unchanged version would let a
+          // confirmation state other figures than the option did.
+          const unversioned = yield* sql<{ providerId: string; serviceId: string; termsVersion: string }>`
+            SELECT s.provider_id, s.service_id, s.terms_version
+            FROM provider_services s
+            JOIN jsonb_to_recordset(${JSON.stringify(services)}::jsonb)
+              AS x(provider_id text, service_id text, terms_version text, tax_deduction jsonb)
+              ON x.provider_id = s.provider_id AND x.service_id = s.service_id
+            WHERE x.terms_version = s.terms_version AND x.tax_deduction IS DISTINCT FROM s.tax_deduction
+            ORDER BY s.provider_id, s.service_id`
+          if (unversioned.length > 0)
+            return yield* new InvalidSupply({
+              problems: unversioned.map(
+                (row) =>
+                  `${row.providerId}/${row.serviceId}: tax_deduction changed but terms.version is still ${row.termsVersion}: give the terms a new version, so options already shown are refreshed`
+              )
+            })
           yield* sql`
             INSERT INTO providers (id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret)
             SELECT id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret
@@ -211,21 +236,21 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           yield* sql`
             INSERT INTO provider_services (provider_id, service_id, vertical_id, job_type_id, label_sv, label_en,
               pricing_model, price_type, amount_sek, unit_price_sek, unit, duration_minutes, scope,
-              terms_version, terms_url, terms_sections, terms_source_urls, active)
+              terms_version, terms_url, terms_sections, terms_source_urls, tax_deduction, active)
             SELECT provider_id, service_id, vertical_id, job_type_id, label_sv, label_en, pricing_model, price_type,
               amount_sek, unit_price_sek, unit, duration_minutes, scope, terms_version, terms_url, terms_sections,
-              terms_source_urls, active
+              terms_source_urls, tax_deduction, active
             FROM jsonb_to_recordset(${JSON.stringify(services)}::jsonb) AS x(provider_id text, service_id text,
               vertical_id text, job_type_id text, label_sv text, label_en text, pricing_model text, price_type text,
               amount_sek int, unit_price_sek int, unit text, duration_minutes int, scope jsonb, terms_version text,
-              terms_url text, terms_sections jsonb, terms_source_urls jsonb, active boolean)
+              terms_url text, terms_sections jsonb, terms_source_urls jsonb, tax_deduction jsonb, active boolean)
             ON CONFLICT (provider_id, service_id) DO UPDATE SET vertical_id = excluded.vertical_id,
               job_type_id = excluded.job_type_id, label_sv = excluded.label_sv, label_en = excluded.label_en,
               pricing_model = excluded.pricing_model, price_type = excluded.price_type, amount_sek = excluded.amount_sek,
               unit_price_sek = excluded.unit_price_sek, unit = excluded.unit, duration_minutes = excluded.duration_minutes,
               scope = excluded.scope, terms_version = excluded.terms_version, terms_url = excluded.terms_url,
               terms_sections = excluded.terms_sections, terms_source_urls = excluded.terms_source_urls,
-              active = excluded.active, updated_at = now()`
+              tax_deduction = excluded.tax_deduction, active = excluded.active, updated_at = now()`
         })
       )
       return { providers: providers.length, services: services.length }
@@ -261,6 +286,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           'pricingModel', s.pricing_model, 'priceType', s.price_type, 'amountSek', s.amount_sek,
           'unitPriceSek', s.unit_price_sek, 'unit', s.unit, 'durationMinutes', s.duration_minutes,
           'scope', s.scope, 'termsVersion', s.terms_version, 'termsUrl', s.terms_url,
+          'taxDeduction', s.tax_deduction,
           'servesPostcode', ${servesPostcodeOfP(input.postcode)},
           'servesDestination', ${servesDestinationOfP(input.destinationPostcode)},
           'hours', ${workingHoursOfP})::text AS offer

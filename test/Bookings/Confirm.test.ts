@@ -105,7 +105,9 @@ describe("POST /api/public/bookings", () => {
             "booking_created",
             "confirmation_delivery",
             "idempotent_replay",
-            "safe_next_step"
+            "safe_next_step",
+            "tax_deduction",
+            "tax_deduction_requested"
           ].sort()
         )
         expect(body).toMatchObject({

@@ -268,3 +268,14 @@ describe("the modules' imports", () => {
       expect(graphOf(`src/Domain/${file}`).external, file).toEqual([])
   })
 })
+
+describe("a service without a declaration", () => {
+  it("is stated as not declared, never guessed either way", () => {
+    const result = taxDeduction(fixed, undefined, march2026)
+    expect(result).toMatchObject({ kind: "none", reason: "not_declared", amount_sek: 1990 })
+    expect(result.conditions_en).toBe(
+      "The price (SEK 1,990) stands without a deduction: the provider has not stated whether a RUT or ROT deduction applies; ask the provider."
+    )
+    expect(deductionStep(result)).toContain("say the price without a deduction, and that the provider answers")
+  })
+})

@@ -92,7 +92,8 @@ describe("POST /api/public/booking-options", () => {
             amount_sek: service!.amountSek,
             currency: "SEK",
             pricing_model: "flat",
-            price_type: "avg_fixed"
+            price_type: "avg_fixed",
+            tax_deduction: expect.objectContaining({ kind: "rot", rate: 0.3 })
           })
           expect(option.terms.version).toBe(service!.termsVersion)
           expect(Object.keys(option.scope)).toEqual(expect.arrayContaining(["included_sv", "excluded_sv"]))

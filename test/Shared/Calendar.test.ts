@@ -49,6 +49,7 @@ const supplyOf = (id: string, postcode: string, changes: Record<string, unknown>
             sections: [{ title_sv: "Pris", id: "price", text_sv: "Fast pris inklusive moms." }],
             source_urls: [`https://villkor.example/${id}`]
           },
+          tax_deduction: { kind: "rot", labour: { share: 0.9 } },
           ...changes
         }
       ]
@@ -114,6 +115,7 @@ describe("Calendar.availability", () => {
               scope: { included_sv: ["Montering", "Provkörning"], quote_triggers_sv: ["Rör i vägg"] },
               termsVersion: "cal-shape/faucet/v1",
               termsUrl: "https://villkor.example/cal-shape",
+              taxDeduction: { kind: "rot", labour: { share: 0.9 } },
               termsSections: [{ id: "price", text_sv: "Fast pris inklusive moms.", title_sv: "Pris" }],
               termsSourceUrls: ["https://villkor.example/cal-shape"],
               hours: [

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-
 import { buildDemoSupply } from "../../scripts/generate-demo-supply.js"
 import { catalogData } from "../../src/Catalog/CatalogData.js"
 import type { Vertical } from "../../src/Domain/Catalog.js"
 import { type Provider, postcodeNumber, SupplyFile, unitPricedModels } from "../../src/Domain/Supply.js"
+import { declarationProblems, nonHouseholdJobTypes } from "../../src/Domain/TaxDeductionSupply.js"
 
 const demoText = readFileSync(new URL("../../supply/demo.json", import.meta.url), "utf8")
 const supply = Schema.decodeUnknownSync(SupplyFile)(JSON.parse(demoText))
@@ -187,8 +187,34 @@ describe("demo supply", () => {
     }
   })
 
-  it("states gross prices only, with no tax-deduction wording", () => {
-    expect(demoText).not.toMatch(/\b(rut|rot)\b|(rut|rot)-?avdrag/i)
+  it("states gross prices, and the deduction only in each service's tax_deduction, never in its words", () => {
+    for (const { service } of offered) {
+      const { tax_deduction: _, terms, ...words } = service
+      const { version: _version, ...termsWords } = terms
+      expect(JSON.stringify([words, termsWords]), service.service_id).not.toMatch(/\b(rut|rot)\b|(rut|rot)-?avdrag/i)
+    }
+  })
+
+  it("declares for every service a deduction the supply check accepts, RUT or ROT in all four verticals", () => {
+    expect(declarationProblems(offered.map(({ service }) => service))).toEqual([])
+    for (const { service } of offered) {
+      expect(service.tax_deduction, service.service_id).toBeDefined()
+      expect(service.terms.version, service.service_id).toMatch(/-(no-deduction|(rut|rot)[\d.]+(pct|kr))$/)
+      if (service.job_type_id in nonHouseholdJobTypes) expect(service.tax_deduction).toEqual({ kind: "none" })
+    }
+    const claiming = new Set(
+      offered
+        .filter(({ service }) => (service.tax_deduction as { kind: string }).kind !== "none")
+        .map(({ service }) => service.vertical_id)
+    )
+    expect([...claiming].sort()).toEqual(["cleaning", "electrician", "moving", "vvs"])
+    const kindOf = (jobTypeId: string) =>
+      (offered.find(({ service }) => service.job_type_id === jobTypeId)?.service.tax_deduction as { kind: string })
+        ?.kind
+    expect(kindOf("cleaning_home_recurring")).toBe("rut")
+    expect(kindOf("moving_home")).toBe("rut")
+    expect(kindOf("install_faucet")).toBe("rot")
+    expect(kindOf("cleaning_office_recurring")).toBe("none")
   })
 
   it("is what the generator builds, every time", () => {

@@ -27,7 +27,8 @@ const flatService = (serviceId: string, jobTypeId: string, amountSek: number) =>
     url: `https://villkor.example/${serviceId}`,
     sections: [{ id: "price", text_sv: "Fast pris inklusive moms." }],
     source_urls: [`https://villkor.example/${serviceId}`]
-  }
+  },
+  tax_deduction: { kind: "rot", labour: { share: 0.9 } }
 })
 
 const faucet = flatService("vvs_install_faucet_standard", "install_faucet", 1990)
@@ -335,6 +336,105 @@ describe("Supply.importFile", () => {
             expect(error._tag, refused).toBe("InvalidSupply")
             expect(error._tag === "InvalidSupply" ? error.problems : []).toEqual([expect.stringMatching(path)])
           })
+        )
+
+        const { tax_deduction: _undeclared, ...faucetUndeclared } = faucet
+        const { amount_sek: _flat, ...officeBase } = flatService(
+          "cleaning_office_hourly",
+          "cleaning_office_recurring",
+          0
+        )
+        const office = {
+          ...officeBase,
+          vertical_id: "cleaning",
+          pricing_model: "per_hour",
+          price_type: "avg_recurring",
+          unit_price_sek: 495,
+          unit: "timme"
+        }
+
+        it.effect.each([
+          {
+            problem: "a service without a tax deduction declaration",
+            services: [faucetUndeclared],
+            message:
+              /^providers\.0\.services\.0: vvs_install_faucet_standard: tax_deduction is required: declare \{ "kind": "none" \} or/
+          },
+          {
+            problem: "a ROT declaration without its labour share",
+            services: [{ ...faucet, tax_deduction: { kind: "rot" } }],
+            message:
+              /^providers\.0\.services\.0: vvs_install_faucet_standard: tax_deduction\.labour is required for a RUT or ROT deduction/
+          },
+          {
+            problem: "a labour amount above the price",
+            services: [{ ...faucet, tax_deduction: { kind: "rot", labour: { amount_sek: 2500 } } }],
+            message:
+              /^providers\.0\.services\.0: vvs_install_faucet_standard: tax_deduction\.labour\.amount_sek \(2500\) is above the price \(1990\)/
+          },
+          {
+            problem: "office cleaning claiming RUT",
+            services: [{ ...office, tax_deduction: { kind: "rut", labour: { share: 1 } } }],
+            message:
+              /^providers\.0\.services\.0: cleaning_office_hourly: job type cleaning_office_recurring is no household service \(office cleaning is not done in a home\)/
+          }
+        ])("$problem is a problem naming the service, and writes nothing", ({ services, message }) =>
+          Effect.gen(function* () {
+            const supply = yield* Supply
+            const counts = yield* rowCounts
+            const error = yield* importFailure({ providers: [{ ...provider("declaring-vvs"), services }] })
+            expect(yield* rowCounts).toEqual(counts)
+            expect(error.problems).toEqual([expect.stringMatching(message)])
+            yield* supply.importFile({ providers: [{ ...provider("declaring-cleaning"), services: [office] }] }).pipe(
+              Effect.flip,
+              Effect.map((refused) => expect(refused._tag).toBe("InvalidSupply"))
+            )
+            yield* supply.importFile({
+              providers: [
+                { ...provider("declaring-cleaning"), services: [{ ...office, tax_deduction: { kind: "none" } }] }
+              ]
+            })
+          })
+        )
+
+        it.effect(
+          "a changed declaration under an unchanged terms version is refused, and accepted with a new version",
+          () =>
+            Effect.gen(function* () {
+              const supply = yield* Supply
+              const sql = yield* SqlClient.SqlClient
+              const declared = sql<{ taxDeduction: unknown; termsVersion: string }>`
+              SELECT tax_deduction, terms_version FROM provider_services
+              WHERE provider_id = 'versioned-vvs' AND service_id = 'vvs_install_faucet_standard'`
+              yield* supply.importFile({ providers: [provider("versioned-vvs")] })
+              const halved = { ...faucet, tax_deduction: { kind: "rot", labour: { share: 0.5 } } }
+              const error = yield* importFailure({ providers: [{ ...provider("versioned-vvs"), services: [halved] }] })
+              expect(error.problems).toEqual([
+                "versioned-vvs/vvs_install_faucet_standard: tax_deduction changed but terms.version is still test/vvs_install_faucet_standard/v1: give the terms a new version, so options already shown are refreshed"
+              ])
+              expect(yield* declared).toEqual([
+                {
+                  taxDeduction: { kind: "rot", labour: { share: 0.9 } },
+                  termsVersion: "test/vvs_install_faucet_standard/v1"
+                }
+              ])
+              yield* supply.importFile({
+                providers: [
+                  {
+                    ...provider("versioned-vvs"),
+                    services: [
+                      { ...halved, terms: { ...halved.terms, version: "test/vvs_install_faucet_standard/v2" } }
+                    ]
+                  }
+                ]
+              })
+              expect(yield* declared).toEqual([
+                {
+                  taxDeduction: { kind: "rot", labour: { share: 0.5 } },
+                  termsVersion: "test/vvs_install_faucet_standard/v2"
+                }
+              ])
+            })
         )
       }
     })

@@ -149,6 +149,7 @@ export const supplyFile = (providers: ReadonlyArray<ProviderSpec>) => ({
                 sections: [],
                 source_urls: []
               },
+              tax_deduction: { kind: "rot", labour: { share: 0.9 } },
               active: p.serviceActive ?? true
             }
           ]
