@@ -8,6 +8,7 @@ import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { DirectQuery } from "../../src/Database.js"
 import { maxWebhooksPerPartner } from "../../src/Domain/Webhook.js"
+import { WebhookOutbox } from "../../src/Webhooks/Outbox.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import { call, get, postJson, TestServerLive, TestServerWith } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
@@ -529,6 +530,56 @@ describe("webhook deliveries", () => {
         expect(refused.status).toBe("pending")
         expect(refused.last_error).toMatch(/this machine/)
         expect(hooks.received).toHaveLength(0)
+      }).pipe(Effect.scoped)
+  )
+})
+
+describe("events for cancel and reschedule (issue 27 calls these in its transaction)", () => {
+  it.effect(
+    "booking.cancelled and booking.rescheduled are written with their transaction and gone with its rollback",
+    () =>
+      Effect.gen(function* () {
+        const hooks = yield* receiver()
+        const { run, context, dispatch } = yield* withApp()
+        const sql = Context.get(context, SqlClient.SqlClient)
+        const outbox = yield* Layer.build(
+          WebhookOutbox.Default.pipe(Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient)(context))))
+        ).pipe(Effect.map(Context.get(WebhookOutbox)))
+        const created = yield* run(register(hooks.url, auth, ["booking.cancelled", "booking.rescheduled"]))
+        const partnerId = (yield* sql<{ partnerId: string }>`SELECT partner_id FROM webhook_endpoints`)[0]!.partnerId
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const booking = {
+          id: "6f1c1d3e-0000-4000-8000-000000000001",
+          requestId: "bk_test",
+          partnerId,
+          providerId: "p1",
+          serviceId: "s1",
+          slotStart: new Date("2026-11-24T09:00:00Z"),
+          slotEnd: new Date("2026-11-24T10:00:00Z"),
+          priceSek: 1990,
+          sandbox: false
+        }
+        const write = (fail: boolean) =>
+          Effect.gen(function* () {
+            yield* sql`${outbox.bookingCancelledInsertion(booking, "customer", now)}`
+            yield* sql`${outbox.bookingRescheduledInsertion(booking, { slotStart: now, slotEnd: now }, now)}`
+            if (fail) return yield* Effect.fail("the cancel failed after its statements")
+          }).pipe(sql.withTransaction)
+        yield* Effect.flip(write(true))
+        expect(yield* run(deliveriesOf(created.body.webhook.id))).toEqual([])
+        yield* write(false)
+        yield* dispatch()
+        const events = hooks.received.map((delivery) => verifyAt(created.body.secret, delivery, now.getTime()) as any)
+        expect(events.map((event) => event.type).sort()).toEqual(["booking.cancelled", "booking.rescheduled"])
+        expect(events.find((event) => event.type === "booking.cancelled").data).toMatchObject({
+          booking_id: booking.id,
+          status: "cancelled",
+          cancelled_by: "customer"
+        })
+        expect(events.find((event) => event.type === "booking.rescheduled").data.previous_slot).toEqual({
+          start_at: now.toISOString(),
+          end_at: now.toISOString()
+        })
       }).pipe(Effect.scoped)
   )
 })
