@@ -9,6 +9,7 @@ import {
   Capabilities,
   capabilityEndpoints,
   emergencyRule,
+  eventRules,
   forbiddenClaims,
   geographicScope,
   idempotencyRules,
@@ -24,6 +25,7 @@ import { emergencyAdvice, isEmergency } from "../Domain/Safety.js"
 import { logFailureWarning } from "../Failure.js"
 import { idempotencyRetentionDays } from "../Idempotency.js"
 import { Supply } from "../Supply.js"
+import { webhookEventTypes } from "../Webhooks/Events.js"
 
 export const buildCapabilities = (input: {
   readonly catalog: Catalog["Service"]
@@ -63,6 +65,7 @@ export const buildCapabilities = (input: {
       reason: "not_bookable_yet" as const
     })),
     auth: authRules,
+    events: { types: [...webhookEventTypes], ...eventRules },
     idempotency: {
       ...idempotencyRules,
       retention_hours: idempotencyRetentionDays * 24
