@@ -9,6 +9,7 @@ import { HealthApi } from "./Health/Api.js"
 import { completeDocument } from "./Http/OpenApiDocument.js"
 import { RequestsApi } from "./Requests/Api.js"
 import { SearchApi } from "./Search/Api.js"
+import { WebhooksApi } from "./Webhooks/Api.js"
 
 /**
  * The errors every endpoint may answer, whatever it does: the body, the path, the route and
@@ -31,6 +32,7 @@ export class Api extends HttpApi.make("home-service-booking-api")
   .add(SearchApi)
   .add(BookingsApi)
   .add(RequestsApi)
+  .add(WebhooksApi)
   .add(HealthApi)
   .middleware(ContractErrors)
   .annotate(HttpApi.PayloadParseOptions, inputParseOptions)

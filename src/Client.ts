@@ -17,6 +17,7 @@ import { Api } from "./Api.js"
 import { BookingConfirmationRequest } from "./Domain/Booking.js"
 import { ServiceRequestCreate } from "./Domain/Request.js"
 import { BookingSearchRequest } from "./Domain/Search.js"
+import { WebhookCreate } from "./Domain/Webhook.js"
 
 export { Api } from "./Api.js"
 export type {
@@ -32,6 +33,8 @@ export type {
 } from "./Domain/Request.js"
 export type { BookingSearchRequest, BookingSearchResponse } from "./Domain/Search.js"
 export type { TaxDeductionAnswer as TaxDeduction } from "./Domain/TaxDeductionSchema.js"
+export type { Webhook, WebhookCreate, WebhookDelivery } from "./Domain/Webhook.js"
+export type { WebhookEvent, WebhookEventType } from "./Webhooks/Events.js"
 
 export interface BookingClientOptions {
   /** Where the API is, e.g. `https://api.example.se` (no trailing path). */
@@ -73,7 +76,18 @@ export const makeBookingClient = (options: BookingClientOptions) =>
           client.requests.create({ payload, headers: idempotencyHeaders(call) })
         ),
       /** A follow-up request by its `request.id` (or `session_id`); never a booking. */
-      requestStatus: (requestId: string) => client.requests.status({ params: { request_id: requestId } })
+      requestStatus: (requestId: string) => client.requests.status({ params: { request_id: requestId } }),
+      webhooks: {
+        create: (body: typeof WebhookCreate.Encoded) =>
+          Effect.flatMap(Schema.decodeEffect(WebhookCreate)(body), (payload) => client.webhooks.create({ payload })),
+        list: () => client.webhooks.list(),
+        remove: (webhookId: string) => client.webhooks.remove({ params: { webhook_id: webhookId } }),
+        rotateSecret: (webhookId: string) => client.webhooks.rotateSecret({ params: { webhook_id: webhookId } }),
+        test: (webhookId: string) => client.webhooks.test({ params: { webhook_id: webhookId } }),
+        deliveries: (webhookId: string) => client.webhooks.deliveries({ params: { webhook_id: webhookId } }),
+        retry: (webhookId: string, deliveryId: string) =>
+          client.webhooks.retry({ params: { webhook_id: webhookId, delivery_id: deliveryId } })
+      }
     }
   })
 

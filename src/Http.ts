@@ -35,9 +35,18 @@ import { McpLive } from "./Mcp/Http.js"
 import { AuthenticationLive } from "./Partners/Authentication.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { SearchLive } from "./Search/Http.js"
+import { WebhooksLive } from "./Webhooks/Http.js"
+import { WebhookDispatcherLive } from "./Webhooks/Webhooks.js"
 
 /** Every group's handlers, each with its services; the Api and test Apis are built from it. */
-export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsLive, RequestsLive, HealthLive)
+export const GroupsLive = Layer.mergeAll(
+  CapabilitiesLive,
+  SearchLive,
+  BookingsLive,
+  RequestsLive,
+  WebhooksLive,
+  HealthLive
+)
 
 /** Business counters are exported at 0 from the start, so rates and alerts work before the first event. */
 const CountersLive = Layer.effectDiscard(
@@ -118,7 +127,7 @@ export const observed = (
 export const serveApi = <ROut, E, RIn>(
   server: Layer.Layer<ROut, E, RIn>
 ): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient | DirectQuery> =>
-  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, ContractLive), {
+  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, ContractLive, WebhookDispatcherLive), {
     // requestObservability writes the access line; the listening address is logged by HttpLive.
     disableLogger: true,
     disableListenLog: true,

@@ -45,6 +45,8 @@ import {
 } from "../Shared/Idempotency.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
+import { bookingConfirmed } from "../Webhooks/Events.js"
+import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, newBookingIds } from "./Confirmation.js"
 
@@ -247,6 +249,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const signer = yield* OptionSigner
     const notifier = yield* Notifier
     const idempotency = yield* Idempotency
+    const webhookOutbox = yield* WebhookOutbox
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
@@ -513,9 +516,14 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           )
         })
         // One statement: a slot the calendar's exclusion constraint refuses (23P01) rolls the
-        // outbox rows and the booking back with it.
+        // outbox rows, the partner's booking.confirmed and the booking back with it.
         const statements = [
           ...notifier.outboxInsert(outbox, now),
+          webhookOutbox.insertion(
+            { partnerId: partner.id, sandbox: partner.sandbox },
+            bookingConfirmed(record, now),
+            now
+          ),
           calendar.booking({
             id: ids.bookingId,
             providerId: option.providerId,
@@ -639,7 +647,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       BookingsRepo.Default,
       OptionSigner.Default,
       Notifier.Default,
-      Idempotency.Default
+      Idempotency.Default,
+      WebhookOutbox.Default
     ])
   )
 }

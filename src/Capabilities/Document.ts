@@ -9,6 +9,7 @@ import {
   Capabilities,
   capabilityEndpoints,
   emergencyRule,
+  eventRules,
   forbiddenClaims,
   geographicScope,
   idempotencyRules,
@@ -26,6 +27,7 @@ import { type Document, etagOf, makeDocument } from "../Http/DocumentCache.js"
 import { logFailureWarning } from "../Http/FailureSummary.js"
 import { idempotencyRetentionDays } from "../Shared/Idempotency.js"
 import { Supply } from "../Supply/Supply.js"
+import { webhookEventTypes } from "../Webhooks/Events.js"
 
 export const buildCapabilities = (input: {
   readonly catalog: Catalog["Service"]
@@ -65,6 +67,7 @@ export const buildCapabilities = (input: {
       reason: "not_bookable_yet" as const
     })),
     auth: authRules,
+    events: { types: [...webhookEventTypes], ...eventRules },
     idempotency: {
       ...idempotencyRules,
       retention_hours: idempotencyRetentionDays * 24

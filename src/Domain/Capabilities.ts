@@ -81,6 +81,18 @@ export const authRules = {
 } as const
 
 /** What makes a retry the same request, and what a used key or a booked option answers. */
+/** What a partner can subscribe to (issue 28): the types, and how deliveries are made. */
+export const eventRules = {
+  subscribe:
+    "POST /api/public/webhooks {url, events?} with the partner token; the whsec_ secret is shown only in that answer. GET, DELETE /api/public/webhooks/{id}, POST .../rotate-secret, .../test, GET .../deliveries, POST .../deliveries/{delivery_id}/retry.",
+  format:
+    "Standard Webhooks: headers webhook-id, webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>); verify with the standardwebhooks package. Body {type, timestamp, data}.",
+  delivery:
+    "At least once, from an outbox written with the change: the same webhook-id on every attempt (drop repeats). Retried at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h; a 410 disables the webhook at once, 5 days of failures disable it.",
+  payload:
+    "Thin and free of personal data: ids, statuses, slot times, provider id, price, sandbox. Fetch details through the API. A sandbox token's webhooks carry only its sandbox events."
+} as const
+
 export const idempotencyRules = {
   scope: "per partner token and endpoint",
   same_request:
@@ -260,6 +272,13 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
     })
   }),
   required_fields: Schema.Array(Schema.String),
+  events: Schema.Struct({
+    types: Schema.Array(Schema.String),
+    subscribe: Schema.String,
+    format: Schema.String,
+    delivery: Schema.String,
+    payload: Schema.String
+  }),
   geographic_scope: Schema.Struct({
     country_code: Schema.Literal("SE"),
     country_name: Schema.String,

@@ -19,6 +19,8 @@ const tagDescriptions: Readonly<Record<string, string>> = {
   Search: "Bookable options (provider, fixed price, free slot, terms) for a job, without personal data.",
   Bookings: "Confirm an option with the user's consent, and look a booking up afterwards.",
   Requests: "Hand a job to providers as a follow-up request when no option can be booked directly.",
+  Webhooks:
+    "Subscribe to signed Standard Webhooks events about your bookings and requests (see docs/webhooks.md in the repository).",
   Health: "Liveness, readiness and metrics of one instance, for operators and load balancers.",
   Documentation: "This document and its rendered page."
 }

@@ -3,6 +3,7 @@ import { quantityBounds } from "../Domain/Pricing.js"
 import { emergencyAdvice } from "../Domain/Safety.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
 import { deductionAnswer } from "../Domain/TaxDeductionSchema.js"
+import { webhookEventTypes } from "../Webhooks/Events.js"
 
 /**
  * Example bodies of the OpenAPI document: the README's "Try it" flow, as the server answered it
@@ -109,6 +110,24 @@ const requestExample = {
   }
 }
 
+const webhookExample = {
+  id: "5d0c6a4e-8b7f-4f3e-9a2d-1c0b9e8f7a6d",
+  url: "https://partner.example.se/hooks/booking",
+  events: ["booking.confirmed", "booking.cancelled"],
+  status: "enabled",
+  sandbox: false,
+  created_at: "2026-11-23T08:00:00.000Z"
+}
+
+const webhookDeliveryExample = {
+  id: "msg_9f8e7d6c5b4a49382716a5b4c3d2e1f0",
+  event_type: "booking.confirmed",
+  status: "delivered",
+  attempts: 1,
+  last_status_code: 204,
+  created_at: "2026-11-23T08:00:00.000Z"
+}
+
 export const operationExamples: Readonly<Record<string, { readonly request?: unknown; readonly response: unknown }>> = {
   "capabilities.capabilities": {
     response: {
@@ -202,6 +221,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
         }
       ],
       auth: { ...Contract.authRules, token_required_for: Contract.authRules.token_required_for.slice(0, 2) },
+      events: { types: [...webhookEventTypes], ...Contract.eventRules },
       idempotency: { ...Contract.idempotencyRules, retention_hours: 168 },
       agent_contract: {
         consent_required_before_pii_submission: true,
@@ -414,6 +434,45 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       provider_selected: false,
       safe_next_step:
         "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed. Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly. Keep request.id (00577a56-5746-487b-84d4-f43c3757e092) to look the request up later with GET /api/public/requests/00577a56-5746-487b-84d4-f43c3757e092."
+    }
+  },
+  "webhooks.create": {
+    request: { url: "https://partner.example.se/hooks/booking", events: ["booking.confirmed", "booking.cancelled"] },
+    response: { ok: true, webhook: webhookExample, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=" }
+  },
+  "webhooks.list": { response: { ok: true, webhooks: [webhookExample] } },
+  "webhooks.remove": { response: { ok: true, deleted: true, webhook_id: webhookExample.id } },
+  "webhooks.rotateSecret": {
+    response: {
+      ok: true,
+      webhook: { ...webhookExample, previous_secret_expires_at: "2026-11-24T08:00:00.000Z" },
+      secret: "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD+nN4IPnmcE8=",
+      previous_secret_expires_at: "2026-11-24T08:00:00.000Z"
+    }
+  },
+  "webhooks.test": {
+    response: {
+      ok: true,
+      delivery: {
+        id: "msg_2b7c0e4f9a1d4c6e8f0a1b2c3d4e5f60",
+        event_type: "webhook.test",
+        status: "pending",
+        attempts: 0,
+        next_attempt_at: "2026-11-23T08:00:00.000Z",
+        created_at: "2026-11-23T08:00:00.000Z"
+      }
+    }
+  },
+  "webhooks.deliveries": { response: { ok: true, deliveries: [webhookDeliveryExample] } },
+  "webhooks.retry": {
+    response: {
+      ok: true,
+      delivery: {
+        ...webhookDeliveryExample,
+        status: "pending",
+        attempts: 0,
+        next_attempt_at: "2026-11-23T09:00:00.000Z"
+      }
     }
   },
   "health.healthz": {

@@ -1,6 +1,4 @@
-import { createHmac } from "node:crypto"
 import {
-  Clock,
   Context,
   Data,
   DateTime,
@@ -22,6 +20,9 @@ import { isUuid } from "../Domain/Ids.js"
 import type { Notification, OutboxRow } from "../Domain/Outbox.js"
 import { logFailure } from "../Http/FailureSummary.js"
 import { notifications as notificationsTotal } from "../Http/Metrics.js"
+import { bookingConfirmationFailed, type Handoff, requestHandoffChanged } from "../Webhooks/Events.js"
+import { WebhookOutbox } from "../Webhooks/Outbox.js"
+import { providerSignedHeaders } from "../Webhooks/Signing.js"
 
 export type RecipientRole = "customer" | "provider"
 export type Channel = "email" | "webhook" | "none" | "sandbox"
@@ -56,6 +57,7 @@ export interface ChannelChoice {
 interface ClaimedRow {
   readonly id: string
   readonly topic: string
+  readonly subjectId: string
   readonly recipientRole: RecipientRole
   readonly providerId: string | null
   readonly channel: Channel
@@ -168,9 +170,33 @@ const toState = (row: StateRow): SubjectDeliveryState => ({
   sentAt: row.sentAt
 })
 
+/** The hand-off as a request's status tells it, from its provider rows' states (Requests.handoffOf for a queued plan). */
+const handoffFrom = (statuses: ReadonlyArray<DeliveryStatus>): Handoff => {
+  const reached = statuses.filter((status) => status === "sent").length
+  const pending = statuses.filter((status) => status === "pending").length
+  return {
+    status: reached > 0 ? "sent" : pending > 0 ? "queued" : "not_sent",
+    providers_reached: reached,
+    providers_pending: pending
+  }
+}
+
+interface BookingFactsRow {
+  readonly id: string
+  readonly requestId: string
+  readonly partnerId: string
+  readonly providerId: string
+  readonly serviceId: string
+  readonly slotStart: Date
+  readonly slotEnd: Date
+  readonly priceSek: number
+  readonly sandbox: boolean
+}
+
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const config = yield* AppConfig
+  const webhookOutbox = yield* WebhookOutbox
   const waitMs = config.notifyWaitMs
 
   const mailer = Option.map(config.smtpUrl, (url) =>
@@ -240,7 +266,7 @@ const make = Effect.gen(function* () {
       )
       UPDATE notification_outbox o SET next_attempt_at = ${now}::timestamptz + make_interval(secs => ${LEASE_SECONDS})
       FROM due WHERE o.id = due.id
-      RETURNING o.id, o.topic, o.recipient_role, o.provider_id, o.channel, o.address, o.subject, o.body,
+      RETURNING o.id, o.topic, o.subject_id, o.recipient_role, o.provider_id, o.channel, o.address, o.subject, o.body,
         o.payload, o.attempts`
 
   const sendEmail = (row: ClaimedRow) => {
@@ -270,9 +296,7 @@ const make = Effect.gen(function* () {
     const secret = yield* webhookSecret(row.providerId)
     if (secret === null) return yield* fail("the provider has no webhook secret")
     const body = JSON.stringify(row.payload)
-    const timestamp = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-    const signature = createHmac("sha256", secret).update(`${timestamp}.${body}`, "utf8").digest("hex")
-    const event = typeof row.payload.event === "string" ? row.payload.event : row.topic
+    const at = yield* DateTime.nowAsDate
     const response = yield* Effect.tryPromise({
       try: (signal) =>
         fetch(url, {
@@ -281,13 +305,8 @@ const make = Effect.gen(function* () {
           signal,
           // A redirect would carry the signed payload somewhere the provider did not register.
           redirect: "manual",
-          headers: {
-            "content-type": "application/json",
-            "x-booking-event": event,
-            "x-booking-delivery": row.id,
-            "x-booking-timestamp": String(timestamp),
-            "x-booking-signature": `sha256=${signature}`
-          }
+          // Standard Webhooks: the row's id is the webhook-id of every attempt, so the provider can drop repeats.
+          headers: { "content-type": "application/json", ...providerSignedHeaders({ id: row.id, at, body, secret }) }
         }),
       catch: (error) => new DeliveryFailed({ reason: networkProblem(error) })
     }).pipe(
@@ -337,6 +356,41 @@ const make = Effect.gen(function* () {
       WHERE id = ${row.id} AND status = 'pending'
       RETURNING status`
 
+  /**
+   * The partner's event for a row that reached a final state, in the transaction that records it:
+   * a booking confirmation given up is booking.confirmation_failed; a provider's hand-off sent or
+   * given up changes the request's hand-off. The request row is locked so two rows of one request
+   * finishing at once tell the hand-off in order.
+   */
+  const announce = (row: ClaimedRow, outcome: "sent" | "failed", now: Date) =>
+    Effect.gen(function* () {
+      if (row.topic === "booking_confirmed" && outcome === "failed") {
+        const [booking] = yield* sql<BookingFactsRow>`
+          SELECT id, request_id, partner_id, provider_id, service_id, slot_start, slot_end, price_sek, sandbox
+          FROM bookings WHERE id = ${row.subjectId}`
+        if (booking === undefined) return
+        yield* webhookOutbox.emit(
+          { partnerId: booking.partnerId, sandbox: booking.sandbox },
+          bookingConfirmationFailed(booking, row.recipientRole, now),
+          now
+        )
+      }
+      if (row.topic === "request_created") {
+        const [request] = yield* sql<{ partnerId: string; sandbox: boolean }>`
+          SELECT partner_id, sandbox FROM service_requests WHERE id = ${row.subjectId} FOR UPDATE`
+        if (request === undefined) return
+        const states = yield* sql<{ id: string; status: DeliveryStatus }>`
+          SELECT id, status FROM notification_outbox WHERE subject_id = ${row.subjectId}`
+        const before = handoffFrom(states.map((state) => (state.id === row.id ? "pending" : state.status)))
+        const after = handoffFrom(states.map((state) => state.status))
+        yield* webhookOutbox.emit(
+          { partnerId: request.partnerId, sandbox: request.sandbox },
+          requestHandoffChanged({ id: row.subjectId, sandbox: request.sandbox }, after, before.status, now),
+          now
+        )
+      }
+    })
+
   const countOutcome = (row: ClaimedRow, outcome: string) =>
     Metric.update(Metric.withAttributes(notificationsTotal, { channel: row.channel, outcome }), 1)
 
@@ -358,12 +412,20 @@ const make = Effect.gen(function* () {
         Effect.result
       )
       if (sent._tag === "Success") {
-        yield* recordSent(row, yield* DateTime.nowAsDate)
+        const now = yield* DateTime.nowAsDate
+        yield* recordSent(row, now).pipe(
+          Effect.flatMap((updated) => (updated.length > 0 ? announce(row, "sent", now) : Effect.void)),
+          sql.withTransaction
+        )
         yield* countOutcome(row, "sent")
         return yield* Effect.logInfo("notification sent").pipe(Effect.annotateLogs({ ...log, outcome: "sent" }))
       }
       const delayMs = retryDelayMs(row.attempts + 1, yield* Random.next)
-      const [updated] = yield* recordFailure(row, sent.failure.reason, delayMs, yield* DateTime.nowAsDate)
+      const now = yield* DateTime.nowAsDate
+      const [updated] = yield* recordFailure(row, sent.failure.reason, delayMs, now).pipe(
+        Effect.tap(([recorded]) => (recorded?.status === "failed" ? announce(row, "failed", now) : Effect.void)),
+        sql.withTransaction
+      )
       const gaveUp = updated?.status === "failed"
       yield* countOutcome(row, gaveUp ? "failed" : "retry")
       yield* Effect.logWarning(gaveUp ? "notification given up" : "notification attempt failed").pipe(
@@ -448,5 +510,5 @@ export const statesOrUnknown = <A, E, R>(read: Effect.Effect<ReadonlyArray<A>, E
 export class Notifier extends Context.Service<Notifier>()("Booking/Notifier", {
   make: make
 }) {
-  static readonly Default = Layer.effect(this, this.make)
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(WebhookOutbox.Default))
 }

@@ -33,6 +33,8 @@ import {
 } from "../Shared/Idempotency.js"
 import { randomReference } from "../Shared/References.js"
 import { Supply } from "../Supply/Supply.js"
+import { requestCreated } from "../Webhooks/Events.js"
+import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { RequestsRepo } from "./RequestsRepo.js"
 
 /** At most this many providers receive one request. */
@@ -265,6 +267,7 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
     const idempotency = yield* Idempotency
     const requests = yield* RequestsRepo
     const config = yield* AppConfig
+    const webhookOutbox = yield* WebhookOutbox
 
     const presented = (stored: StoredRequest, states: Option.Option<ReadonlyArray<DeliveryState>>) => {
       const handoff = handoffOf(stored.handoff, stored.hasPostcode, states)
@@ -395,7 +398,20 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
           Effect.succeed({
             statements: [
               requests.insertion(requestRecord(stored, request, partner.id, now)),
-              ...notifier.outboxInsert(outbox, now)
+              ...notifier.outboxInsert(outbox, now),
+              webhookOutbox.insertion(
+                { partnerId: partner.id, sandbox: partner.sandbox },
+                requestCreated(
+                  stored,
+                  handoffOf(
+                    stored.handoff,
+                    stored.hasPostcode,
+                    Option.some(outbox.map(() => ({ status: "pending" as const })))
+                  ),
+                  now
+                ),
+                now
+              )
             ],
             result: undefined
           })
@@ -445,6 +461,13 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(
-    Layer.provide([Catalog.Default, Supply.Default, Notifier.Default, Idempotency.Default, RequestsRepo.Default])
+    Layer.provide([
+      Catalog.Default,
+      Supply.Default,
+      Notifier.Default,
+      Idempotency.Default,
+      RequestsRepo.Default,
+      WebhookOutbox.Default
+    ])
   )
 }

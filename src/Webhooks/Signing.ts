@@ -61,3 +61,22 @@ export const signedHeaders = (input: {
     }
   }
 }
+
+/**
+ * The headers of a provider notification, signed with the provider's own secret: a `whsec_`
+ * secret as the standard reads it, any other as its raw bytes (standardwebhooks' `format: "raw"`),
+ * so secrets set before the move keep working. The id is the notification's, the same on every attempt.
+ */
+export const providerSignedHeaders = (input: {
+  readonly id: string
+  readonly at: Date
+  readonly body: string
+  readonly secret: string
+}): WebhookHeaders => {
+  const webhook = isSecret(input.secret) ? new Webhook(input.secret) : new Webhook(input.secret, { format: "raw" })
+  return {
+    "webhook-id": input.id,
+    "webhook-timestamp": String(Math.floor(input.at.getTime() / 1000)),
+    "webhook-signature": webhook.sign(input.id, input.at, input.body)
+  }
+}

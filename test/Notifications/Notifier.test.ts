@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import {
   Clock,
@@ -15,6 +15,7 @@ import {
 } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
+import { Webhook } from "standardwebhooks"
 import { vi } from "vitest"
 import { appConfig, appConfigFrom } from "../../src/AppConfig.js"
 import { bookingConfirmation } from "../../src/Domain/Messages.js"
@@ -291,13 +292,18 @@ describe("Notifier", () => {
         expect(hooks.received).toHaveLength(1)
         const { headers, body } = hooks.received[0]!
         expect(headers["content-type"]).toBe("application/json")
-        expect(headers["x-booking-event"]).toBe("booking.confirmed")
-        expect(headers["x-booking-delivery"]).toBe(id)
-        const timestamp = String(headers["x-booking-timestamp"])
+        // Standard Webhooks: the row's id as webhook-id, verified by the reference library with the
+        // provider's secret (not whsec_, so read as its raw bytes); the old headers are gone.
+        expect(headers["webhook-id"]).toBe(id)
+        const timestamp = String(headers["webhook-timestamp"])
         expect(Number(timestamp)).toBeGreaterThanOrEqual(before)
         expect(Number(timestamp)).toBeLessThanOrEqual(after)
-        const expected = createHmac("sha256", webhookSecret).update(`${timestamp}.${body}`).digest("hex")
-        expect(headers["x-booking-signature"]).toBe(`sha256=${expected}`)
+        const signed = { body, headers: headers as Record<string, string> }
+        expect(new Webhook(webhookSecret, { format: "raw" }).verify(body, signed.headers)).toEqual(
+          confirmation.provider.payload
+        )
+        expect(() => new Webhook("whsec-some-other-secret", { format: "raw" }).verify(body, signed.headers)).toThrow()
+        expect(Object.keys(headers).filter((name) => name.startsWith("x-booking"))).toEqual([])
         expect(JSON.parse(body)).toEqual(confirmation.provider.payload)
       })
     )
@@ -385,7 +391,7 @@ describe("Notifier", () => {
         yield* makeDue(id)
         const sent = yield* eventually(stateOf(notifier, id), (state) => state.status === "sent")
         expect(sent.attempts).toBe(2)
-        expect(hooks.received.map((hook) => hook.headers["x-booking-delivery"])).toEqual([id, id])
+        expect(hooks.received.map((hook) => hook.headers["webhook-id"])).toEqual([id, id])
       })
     )
   )

@@ -84,3 +84,24 @@ export const startReceiver = async (
 /** What a partner's receiver does with the reference library: the parsed event, or the library's error. */
 export const verifyWith = (secret: string, delivery: ReceivedDelivery): unknown =>
   new Webhook(secret).verify(delivery.body, delivery.headers)
+
+/**
+ * `verifyWith` as a receiver whose clock reads `atMs` would run it (the library reads Date.now for
+ * its 5-minute tolerance): for deliveries signed at the test clock's time. A raw-format secret
+ * (a provider's own, not `whsec_`) is read as its bytes.
+ */
+export const verifyAt = (
+  secret: string,
+  delivery: Pick<ReceivedDelivery, "body" | "headers">,
+  atMs: number,
+  options: { readonly raw?: boolean } = {}
+): unknown => {
+  const realNow = Date.now
+  Date.now = () => atMs
+  try {
+    const webhook = options.raw ? new Webhook(secret, { format: "raw" }) : new Webhook(secret)
+    return webhook.verify(delivery.body, delivery.headers)
+  } finally {
+    Date.now = realNow
+  }
+}

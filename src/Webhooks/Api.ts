@@ -1,0 +1,75 @@
+import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
+import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
+import * as OpenApi from "effect/http-api/OpenApi"
+import { errorBody } from "../Domain/Errors.js"
+import {
+  DeliveryList,
+  DeliveryPath,
+  DeliveryQueued,
+  SecretRotated,
+  WebhookCreate,
+  WebhookCreated,
+  WebhookDeleted,
+  WebhookDeliveryNotFound,
+  WebhookLimitReached,
+  WebhookList,
+  WebhookNotFound,
+  WebhookPath
+} from "../Domain/Webhook.js"
+import { Authentication } from "../Partners/AuthApi.js"
+
+export class WebhooksApi extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.post("create", "/api/public/webhooks", {
+      payload: WebhookCreate,
+      success: WebhookCreated.pipe(HttpApiSchema.status(201)),
+      error: errorBody(WebhookLimitReached)
+    }).annotate(OpenApi.Summary, "Subscribe a URL to booking and request events (the secret is shown only here)")
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/api/public/webhooks", { success: WebhookList }).annotate(
+      OpenApi.Summary,
+      "The partner's webhooks, never a secret"
+    )
+  )
+  .add(
+    HttpApiEndpoint.delete("remove", "/api/public/webhooks/:webhook_id", {
+      params: WebhookPath,
+      success: WebhookDeleted,
+      error: errorBody(WebhookNotFound)
+    }).annotate(OpenApi.Summary, "Delete a webhook and its deliveries")
+  )
+  .add(
+    HttpApiEndpoint.post("rotateSecret", "/api/public/webhooks/:webhook_id/rotate-secret", {
+      params: WebhookPath,
+      success: SecretRotated,
+      error: errorBody(WebhookNotFound)
+    }).annotate(OpenApi.Summary, "A new secret; the old one keeps signing beside it for 24 hours")
+  )
+  .add(
+    HttpApiEndpoint.post("test", "/api/public/webhooks/:webhook_id/test", {
+      params: WebhookPath,
+      success: DeliveryQueued.pipe(HttpApiSchema.status(202)),
+      error: errorBody(WebhookNotFound)
+    }).annotate(OpenApi.Summary, "Send a webhook.test event (turns a disabled webhook on again)")
+  )
+  .add(
+    HttpApiEndpoint.get("deliveries", "/api/public/webhooks/:webhook_id/deliveries", {
+      params: WebhookPath,
+      success: DeliveryList,
+      error: errorBody(WebhookNotFound)
+    }).annotate(OpenApi.Summary, "The webhook's latest 100 deliveries, newest first")
+  )
+  .add(
+    HttpApiEndpoint.post("retry", "/api/public/webhooks/:webhook_id/deliveries/:delivery_id/retry", {
+      params: DeliveryPath,
+      success: DeliveryQueued.pipe(HttpApiSchema.status(202)),
+      error: [errorBody(WebhookNotFound), errorBody(WebhookDeliveryNotFound)]
+    }).annotate(
+      OpenApi.Summary,
+      "Send a delivery again now, with the same webhook-id (turns a disabled webhook on again)"
+    )
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Webhooks") {}

@@ -1,0 +1,60 @@
+import { Context, Effect, Layer } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as Statement from "effect/sql/Statement"
+import {
+  type BookingFacts,
+  bookingCancelled,
+  bookingRescheduled,
+  type CancelledBy,
+  eventBody,
+  type WebhookEvent
+} from "./Events.js"
+
+/** Whose event it is: only this partner's subscriptions of the same kind (sandbox or live) hear it. */
+export interface EventOwner {
+  readonly partnerId: string
+  readonly sandbox: boolean
+}
+
+/**
+ * The webhook outbox's writer. An event is one row per subscribed, enabled endpoint of its
+ * partner, written by the statement that makes the change it announces (or in its transaction),
+ * so there is no event without its change and no change without its event. Each row's id is its
+ * `webhook-id`, the same on every attempt.
+ */
+export class WebhookOutbox extends Context.Service<WebhookOutbox>()("Booking/WebhookOutbox", {
+  make: Effect.map(SqlClient.SqlClient, (sql) => {
+    /** A data-modifying statement with no trailing WITH, so Idempotency can run it as one of its CTEs. */
+    const insertion = (owner: EventOwner, event: WebhookEvent, now: Date): Statement.Fragment => sql`
+      INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at)
+      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, ${event.type}, ${eventBody(event)}, 'pending',
+        ${now}::timestamptz, ${now}::timestamptz
+      FROM webhook_endpoints e
+      WHERE e.partner_id = ${owner.partnerId} AND e.sandbox = ${owner.sandbox}::boolean
+        AND e.status = 'enabled' AND ${event.type} = ANY (e.events)`
+
+    /** Writes the event's rows, inside the caller's transaction when there is one. */
+    const emit = Effect.fn("WebhookOutbox.emit")(function* (owner: EventOwner, event: WebhookEvent, now: Date) {
+      yield* sql`${insertion(owner, event, now)}`
+    })
+
+    /** A stored booking with its partner, as issue 27's cancel and reschedule read it. */
+    type OwnedBooking = BookingFacts & { readonly partnerId: string }
+    const ownerOf = (booking: OwnedBooking): EventOwner => ({ partnerId: booking.partnerId, sandbox: booking.sandbox })
+
+    /** For a cancel to run in its own transaction (or statement): booking.cancelled, saying who cancelled. */
+    const bookingCancelledInsertion = (booking: OwnedBooking, cancelledBy: CancelledBy, now: Date) =>
+      insertion(ownerOf(booking), bookingCancelled(booking, cancelledBy, now), now)
+
+    /** For a reschedule: `booking` carries the new slot, `previous` the one it left. */
+    const bookingRescheduledInsertion = (
+      booking: OwnedBooking,
+      previous: { readonly slotStart: Date; readonly slotEnd: Date },
+      now: Date
+    ) => insertion(ownerOf(booking), bookingRescheduled(booking, previous, now), now)
+
+    return { insertion, emit, bookingCancelledInsertion, bookingRescheduledInsertion } as const
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

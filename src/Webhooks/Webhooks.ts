@@ -1,0 +1,404 @@
+import { Context, DateTime, Duration, Effect, FiberSet, Layer, Option, Random } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import { AppConfig } from "../AppConfig.js"
+import { InvalidRequest } from "../Domain/Errors.js"
+import { isUuid } from "../Domain/Ids.js"
+import type { Partner } from "../Domain/Partner.js"
+import {
+  maxWebhooksPerPartner,
+  rotationOverlapHours,
+  type Webhook,
+  type WebhookCreate,
+  type WebhookDelivery,
+  WebhookDeliveryNotFound,
+  WebhookLimitReached,
+  WebhookNotFound
+} from "../Domain/Webhook.js"
+import { logFailure } from "../Http/FailureSummary.js"
+import { checkDestination, checkUrl } from "./Destination.js"
+import { eventBody, isWebhookEventType, type WebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
+import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
+import type { AttemptResult } from "./Send.js"
+import { sendAttempt } from "./Send.js"
+import { newSecret, signedHeaders } from "./Signing.js"
+
+interface EndpointRow {
+  readonly id: string
+  readonly url: string
+  readonly events: ReadonlyArray<WebhookEventType>
+  readonly status: "enabled" | "disabled"
+  readonly disabledReason: "gone" | "failing" | null
+  readonly failingSince: Date | null
+  readonly previousSecretUntil: Date | null
+  readonly sandbox: boolean
+  readonly createdAt: Date
+}
+
+interface DeliveryRow {
+  readonly id: string
+  readonly eventType: WebhookEventType
+  readonly status: "pending" | "delivered" | "failed"
+  readonly attempts: number
+  readonly lastStatusCode: number | null
+  readonly lastError: string | null
+  readonly nextAttemptAt: Date
+  readonly createdAt: Date
+  readonly endpointStatus: "enabled" | "disabled"
+}
+
+interface ClaimedRow {
+  readonly id: string
+  readonly endpointId: string
+  readonly eventType: string
+  readonly body: string
+  readonly attempts: number
+  readonly url: string
+  readonly secret: string
+  readonly previousSecret: string | null
+  readonly previousSecretUntil: Date | null
+}
+
+/** Longer than an attempt can take (its timeout is at most 30 s), so no delivery is sent twice at once. */
+const LEASE_SECONDS = 60
+const BATCH_SIZE = 20
+const DELIVERY_LIST_LIMIT = 100
+
+const endpointColumns = `id, url, events, status, disabled_reason, failing_since, previous_secret_until, sandbox, created_at`
+
+const toWebhook = (row: EndpointRow, now: Date): Webhook => ({
+  id: row.id,
+  url: row.url,
+  events: row.events,
+  status: row.status,
+  ...(row.disabledReason === null ? {} : { disabled_reason: row.disabledReason }),
+  ...(row.failingSince === null ? {} : { failing_since: row.failingSince.toISOString() }),
+  ...(row.previousSecretUntil !== null && row.previousSecretUntil > now
+    ? { previous_secret_expires_at: row.previousSecretUntil.toISOString() }
+    : {}),
+  sandbox: row.sandbox,
+  created_at: row.createdAt.toISOString()
+})
+
+/** A pending delivery of a disabled endpoint waits for no time: it is sent only once the endpoint is on again. */
+const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
+  id: row.id,
+  event_type: row.eventType,
+  status: row.status,
+  attempts: row.attempts,
+  ...(row.lastStatusCode === null ? {} : { last_status_code: row.lastStatusCode }),
+  ...(row.lastError === null ? {} : { last_error: row.lastError }),
+  ...(row.status === "pending" && row.endpointStatus === "enabled"
+    ? { next_attempt_at: row.nextAttemptAt.toISOString() }
+    : {}),
+  created_at: row.createdAt.toISOString()
+})
+
+const notFound = (id: string) =>
+  new WebhookNotFound({
+    issues: [`webhook_id: no webhook ${id} exists for your token`],
+    safe_next_step: "List your webhooks with GET /api/public/webhooks and use one of their ids."
+  })
+
+const deliveryNotFound = (webhookId: string, id: string) =>
+  new WebhookDeliveryNotFound({
+    issues: [`delivery_id: webhook ${webhookId} has no delivery ${id}`],
+    safe_next_step: `List the webhook's deliveries with GET /api/public/webhooks/${webhookId}/deliveries and use one of their ids.`
+  })
+
+const invalid = (issues: ReadonlyArray<string>) =>
+  new InvalidRequest({
+    issues: [...issues],
+    safe_next_step: "Nothing was registered. Correct the fields named in issues and send the request again."
+  })
+
+/**
+ * Partner webhooks: subscriptions a partner manages with its own token, and the dispatcher that
+ * delivers the webhook outbox (WebhookOutbox writes it) at least once, signed with Standard
+ * Webhooks, on the standard's retry schedule.
+ */
+export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
+  make: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* AppConfig
+    const production = config.appEnv === "production"
+
+    const endpointOf = (partner: Partner["Service"], id: string) =>
+      isUuid(id)
+        ? sql<EndpointRow>`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+            WHERE id = ${id} AND partner_id = ${partner.id}`.pipe(
+            Effect.orDie,
+            Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(notFound(id))))
+          )
+        : Effect.fail(notFound(id))
+
+    /** The URL's rules and, as at every send, where its host resolves to now. */
+    const checkRegistration = (input: WebhookCreate) =>
+      Effect.gen(function* () {
+        const issues: Array<string> = []
+        const unknown = (input.events ?? []).filter((type) => !isWebhookEventType(type))
+        for (const type of new Set(unknown))
+          issues.push(`events: unknown event type ${JSON.stringify(type)} (known: ${webhookEventTypes.join(", ")})`)
+        const url = checkUrl(input.url, { production })
+        if (!url.ok) issues.push(`url: ${url.message}`)
+        else {
+          const destination = yield* Effect.promise(() => checkDestination(url.url, { production }))
+          if (!destination.ok) issues.push(`url: ${destination.message}`)
+        }
+        if (issues.length > 0) return yield* invalid(issues)
+        const events = input.events === undefined ? [...webhookEventTypes] : [...new Set(input.events)]
+        return { url: url.ok ? url.url.href : input.url, events: events as ReadonlyArray<WebhookEventType> }
+      })
+
+    const create = Effect.fn("Webhooks.create")(function* (input: WebhookCreate, partner: Partner["Service"]) {
+      const { url, events } = yield* checkRegistration(input)
+      const now = yield* DateTime.nowAsDate
+      const secret = newSecret()
+      const created = yield* Effect.gen(function* () {
+        // Serialises one partner's registrations, so two at once cannot both pass the limit.
+        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${partner.id}`}))`
+        const [count] = yield* sql<{ count: number }>`
+          SELECT count(*)::int AS count FROM webhook_endpoints WHERE partner_id = ${partner.id}`
+        if ((count?.count ?? 0) >= maxWebhooksPerPartner) return Option.none<EndpointRow>()
+        const rows = yield* sql<EndpointRow>`
+          INSERT INTO webhook_endpoints (id, partner_id, sandbox, url, events, secret, created_at)
+          VALUES (gen_random_uuid(), ${partner.id}, ${partner.sandbox}, ${url},
+            ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(events)}::jsonb)), ${secret}, ${now}::timestamptz)
+          RETURNING ${sql.literal(endpointColumns)}`
+        return Option.some(rows[0]!)
+      }).pipe(sql.withTransaction, Effect.orDie)
+      if (Option.isNone(created))
+        return yield* new WebhookLimitReached({
+          issues: [`a partner has at most ${maxWebhooksPerPartner} webhooks`],
+          safe_next_step:
+            "Nothing was registered. Delete a webhook you no longer use (DELETE /api/public/webhooks/{id}), then register again."
+        })
+      yield* Effect.logInfo("webhook registered").pipe(
+        Effect.annotateLogs({ webhook_id: created.value.id, partner_id: partner.id })
+      )
+      return { ok: true as const, webhook: toWebhook(created.value, now), secret }
+    })
+
+    const list = Effect.fn("Webhooks.list")(function* (partner: Partner["Service"]) {
+      const now = yield* DateTime.nowAsDate
+      const rows = yield* sql<EndpointRow>`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+        WHERE partner_id = ${partner.id} ORDER BY created_at, id`.pipe(Effect.orDie)
+      return { ok: true as const, webhooks: rows.map((row) => toWebhook(row, now)) }
+    })
+
+    const remove = Effect.fn("Webhooks.remove")(function* (partner: Partner["Service"], id: string) {
+      yield* endpointOf(partner, id)
+      yield* sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND partner_id = ${partner.id}`.pipe(Effect.orDie)
+      return { ok: true as const, deleted: true as const, webhook_id: id }
+    })
+
+    const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function* (partner: Partner["Service"], id: string) {
+      yield* endpointOf(partner, id)
+      const now = yield* DateTime.nowAsDate
+      const until = new Date(now.getTime() + rotationOverlapHours * 3_600_000)
+      const secret = newSecret()
+      const [row] = yield* sql<EndpointRow>`
+        UPDATE webhook_endpoints SET previous_secret = secret, secret = ${secret}, previous_secret_until = ${until}::timestamptz
+        WHERE id = ${id} AND partner_id = ${partner.id}
+        RETURNING ${sql.literal(endpointColumns)}`.pipe(Effect.orDie)
+      if (row === undefined) return yield* notFound(id)
+      return {
+        ok: true as const,
+        webhook: toWebhook(row, now),
+        secret,
+        previous_secret_expires_at: until.toISOString()
+      }
+    })
+
+    const readDelivery = (endpointId: string, id: string) =>
+      sql<DeliveryRow>`
+        SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
+          d.created_at, e.status AS endpoint_status
+        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`.pipe(Effect.orDie)
+
+    const deliveries = Effect.fn("Webhooks.deliveries")(function* (partner: Partner["Service"], id: string) {
+      yield* endpointOf(partner, id)
+      const rows = yield* sql<DeliveryRow>`
+        SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
+          d.created_at, e.status AS endpoint_status
+        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.endpoint_id = ${id}
+        ORDER BY d.created_at DESC, d.id LIMIT ${DELIVERY_LIST_LIMIT}`.pipe(Effect.orDie)
+      return { ok: true as const, deliveries: rows.map(toDelivery) }
+    })
+
+    // Attempts a partner asks for run in the service's scope, not the request's: they outlive it.
+    const runInBackground = yield* FiberSet.makeRuntime<never, void, never>()
+
+    /** A partner's explicit test or retry is how a disabled endpoint is turned on again. */
+    const enable = (endpointId: string) =>
+      sql`UPDATE webhook_endpoints SET status = 'enabled', disabled_reason = NULL, failing_since = NULL
+        WHERE id = ${endpointId} AND status = 'disabled'`
+
+    const sendTest = Effect.fn("Webhooks.sendTest")(function* (partner: Partner["Service"], id: string) {
+      const endpoint = yield* endpointOf(partner, id)
+      const now = yield* DateTime.nowAsDate
+      const event = webhookTest({ id: endpoint.id, sandbox: endpoint.sandbox }, now)
+      const [row] = yield* Effect.gen(function* () {
+        yield* enable(endpoint.id)
+        return yield* sql<{ id: string }>`
+          INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at)
+          VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), ${endpoint.id}, ${event.type}, ${eventBody(event)},
+            'pending', ${now}::timestamptz, ${now}::timestamptz)
+          RETURNING id`
+      }).pipe(sql.withTransaction, Effect.orDie)
+      yield* Effect.sync(() => runInBackground(deliverDue(Option.some([row!.id]))))
+      const [delivery] = yield* readDelivery(endpoint.id, row!.id)
+      return { ok: true as const, delivery: toDelivery(delivery!) }
+    })
+
+    /** Due again now, on a fresh schedule; the same webhook-id, so a receiver that has it drops it. */
+    const retry = Effect.fn("Webhooks.retry")(function* (partner: Partner["Service"], id: string, deliveryId: string) {
+      const endpoint = yield* endpointOf(partner, id)
+      const now = yield* DateTime.nowAsDate
+      yield* Effect.gen(function* () {
+        yield* enable(endpoint.id)
+        return yield* sql<{ id: string }>`
+          UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${now}::timestamptz
+          WHERE id = ${deliveryId} AND endpoint_id = ${endpoint.id}
+          RETURNING id`
+      }).pipe(
+        Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(deliveryNotFound(id, deliveryId)) : Effect.void)),
+        sql.withTransaction,
+        Effect.catchTag("SqlError", Effect.die)
+      )
+      yield* Effect.sync(() => runInBackground(deliverDue(Option.some([deliveryId]))))
+      const [delivery] = yield* readDelivery(endpoint.id, deliveryId)
+      return { ok: true as const, delivery: toDelivery(delivery!) }
+    })
+
+    /**
+     * Takes due pending deliveries of enabled endpoints (only `ids` when given) and pushes them a
+     * lease into the future in one statement; SKIP LOCKED and the lease keep two instances from
+     * taking one delivery at the same time.
+     */
+    const claim = (ids: Option.Option<ReadonlyArray<string>>, now: Date) =>
+      sql<ClaimedRow>`
+        WITH due AS (
+          SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}::timestamptz AND e.status = 'enabled'
+            ${Option.match(ids, { onNone: () => sql``, onSome: (list) => sql`AND d.id IN ${sql.in(list)}` })}
+          ORDER BY d.next_attempt_at
+          LIMIT ${Option.match(ids, { onNone: () => BATCH_SIZE, onSome: (list) => list.length })}
+          FOR UPDATE OF d SKIP LOCKED
+        )
+        UPDATE webhook_deliveries d SET next_attempt_at = ${now}::timestamptz + make_interval(secs => ${LEASE_SECONDS})
+        FROM due, webhook_endpoints e
+        WHERE d.id = due.id AND e.id = d.endpoint_id
+        RETURNING d.id, d.endpoint_id, d.event_type, d.body, d.attempts, e.url, e.secret, e.previous_secret,
+          e.previous_secret_until`
+
+    /** One POST, checked against SSRF again (DNS may have changed) and signed with every live secret. */
+    const send = (row: ClaimedRow, now: Date) =>
+      Effect.promise(async (): Promise<AttemptResult> => {
+        const destination = await checkDestination(row.url, { production })
+        if (!destination.ok) return { ok: false, gone: false, error: destination.message, durationMs: 0 }
+        const secrets = [
+          row.secret,
+          ...(row.previousSecret !== null && row.previousSecretUntil !== null && row.previousSecretUntil > now
+            ? [row.previousSecret]
+            : [])
+        ]
+        const signed = signedHeaders({ id: row.id, at: now, body: row.body, secrets })
+        if (!signed.ok) return { ok: false, gone: false, error: "the delivery could not be signed", durationMs: 0 }
+        return sendAttempt({
+          url: destination.url,
+          address: destination.addresses[0]!,
+          headers: signed.headers,
+          body: row.body,
+          timeoutMs: config.webhookTimeoutMs
+        })
+      })
+
+    const record = (row: ClaimedRow, result: AttemptResult, now: Date) =>
+      Effect.gen(function* () {
+        const status = result.status ?? null
+        const error = result.error ?? null
+        if (result.ok) {
+          yield* sql`UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
+            last_status_code = ${status}, last_error = NULL, delivered_at = ${now}::timestamptz
+            WHERE id = ${row.id} AND status = 'pending'`
+          yield* sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${row.endpointId}`
+          return "delivered" as const
+        }
+        if (result.gone) {
+          yield* sql`UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1,
+            last_status_code = ${status}, last_error = ${error}
+            WHERE id = ${row.id} AND status = 'pending'`
+          yield* sql`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'gone'
+            WHERE id = ${row.endpointId}`
+          return "gone" as const
+        }
+        const draw = yield* Random.next
+        const jittered = nextAttempt(row.attempts + 1, now, { random: () => draw })
+        yield* sql`UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ${status},
+            last_error = ${error},
+            status = ${jittered.kind === "retry" ? "pending" : "failed"},
+            next_attempt_at = ${jittered.kind === "retry" ? jittered.at : now}::timestamptz
+          WHERE id = ${row.id} AND status = 'pending'`
+        const [endpoint] = yield* sql<{ failingSince: Date }>`
+          UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now}::timestamptz)
+          WHERE id = ${row.endpointId} RETURNING failing_since`
+        if (endpoint !== undefined && shouldDisableEndpoint(endpoint.failingSince, now)) {
+          yield* sql`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'failing'
+            WHERE id = ${row.endpointId} AND status = 'enabled'`
+          return "disabled" as const
+        }
+        return jittered.kind === "retry" ? ("retry" as const) : ("failed" as const)
+      }).pipe(sql.withTransaction)
+
+    /** Sends one claimed delivery and records the outcome; never fails, and logs no payload. */
+    const attempt = (row: ClaimedRow) => {
+      const log = { delivery_id: row.id, webhook_id: row.endpointId, event_type: row.eventType }
+      return Effect.gen(function* () {
+        const now = yield* DateTime.nowAsDate
+        const result = yield* send(row, now)
+        const outcome = yield* record(row, result, yield* DateTime.nowAsDate)
+        const line = {
+          ...log,
+          outcome,
+          attempts: row.attempts + 1,
+          ...(result.status ? { status: result.status } : {})
+        }
+        yield* outcome === "delivered"
+          ? Effect.logInfo("webhook delivered").pipe(Effect.annotateLogs(line))
+          : Effect.logWarning("webhook attempt failed").pipe(Effect.annotateLogs(line))
+      }).pipe(
+        Effect.catchCause((cause) =>
+          logFailure("webhook outcome could not be recorded", cause).pipe(Effect.annotateLogs(log))
+        ),
+        Effect.withSpan("Webhooks.attempt", { attributes: log })
+      )
+    }
+
+    /** One pass: claim what is due and attempt it all at once. */
+    const deliverDue = (ids: Option.Option<ReadonlyArray<string>> = Option.none()) =>
+      DateTime.nowAsDate.pipe(
+        Effect.flatMap((now) => claim(ids, now)),
+        Effect.flatMap((rows) => Effect.forEach(rows, attempt, { concurrency: "unbounded", discard: true })),
+        Effect.catchCause((cause) => logFailure("webhook deliveries could not be claimed", cause))
+      )
+
+    return { create, list, remove, rotateSecret, deliveries, sendTest, retry, deliverDue } as const
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}
+
+/** The dispatcher: a pass every WEBHOOK_POLL_MS on the service's clock, for as long as the server runs. */
+export const WebhookDispatcherLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const webhooks = yield* Webhooks
+    const config = yield* AppConfig
+    yield* Effect.sleep(Duration.millis(config.webhookPollMs)).pipe(
+      Effect.andThen(webhooks.deliverDue()),
+      Effect.forever,
+      Effect.forkScoped
+    )
+  })
+).pipe(Layer.provide(Webhooks.Default))
