@@ -8,7 +8,7 @@ import * as Migrator from "effect/sql/Migrator"
 import * as SqlClient from "effect/sql/SqlClient"
 import { ConnectionError, SqlError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
-import { AppConfig } from "./AppConfig.js"
+import { AppConfig, databaseSilenceMarginMs } from "./AppConfig.js"
 import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from "./EmbeddedPostgres.js"
 
 export const migrationsDirectory = fileURLToPath(new URL("../migrations", import.meta.url))
@@ -21,8 +21,7 @@ export interface PoolOptions {
   readonly statementTimeoutMs?: number | undefined
 }
 
-/** Beyond the statement timeout, how long a server that says nothing at all is waited for. */
-const silenceMarginMs = 500
+const silenceMarginMs = databaseSilenceMarginMs
 
 /**
  * Runs a statement outside a transaction with the database layer's bounds, which
