@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs"
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { parseSigningKeys, type SigningKey } from "./Domain/BookingOption.js"
 import { parseTrustProxy, type TrustProxy } from "./Http/ClientAddress.js"
 
 export type AppEnv = "development" | "production"
+
+/** Beyond the statement timeout, how long a server that says nothing at all is waited for. */
+export const databaseSilenceMarginMs = 500
 
 /**
  * A variable's value refused with the message an operator reads ("Invalid configuration: …"),
@@ -80,6 +84,36 @@ const perMinute = (name: string, fallback: number) =>
     Config.withDefault(fallback)
   )
 
+/** The message never repeats the value: a Redis URL may carry a password. */
+const redisUrl = Config.Redacted("REDIS_URL").pipe(
+  Config.mapEffect((secret) => {
+    try {
+      const url = new URL(Redacted.value(secret))
+      if ((url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "") {
+        return Effect.succeed(secret)
+      }
+    } catch {}
+    return invalid("REDIS_URL must be a redis:// or rediss:// (TLS) URL, e.g. rediss://user:password@host:6380/0")
+  }),
+  Config.option
+)
+
+/** The certificates (PEM) that a rediss:// server's certificate is checked against, read at start. */
+const redisTlsCa = Config.String("REDIS_TLS_CA_FILE").pipe(
+  Config.mapEffect((path) => {
+    try {
+      const pem = readFileSync(path, "utf8")
+      if (pem.includes("-----BEGIN CERTIFICATE-----")) return Effect.succeed(pem)
+      return invalid(`REDIS_TLS_CA_FILE must be a PEM file of CA certificates; ${path} holds none`)
+    } catch (error) {
+      return invalid(
+        `REDIS_TLS_CA_FILE could not be read (${(error as NodeJS.ErrnoException).code ?? "error"}): ${path}`
+      )
+    }
+  }),
+  Config.option
+)
+
 /** Comma-separated; blanks are ignored so a trailing comma is harmless. */
 const tokenList = (name: string) =>
   Config.Redacted(name).pipe(
@@ -108,17 +142,10 @@ export const appConfig = Config.all({
   rateLimitSearchPerMinute: perMinute("RATE_LIMIT_SEARCH_PER_MINUTE", 120),
   rateLimitConfirmPerMinute: perMinute("RATE_LIMIT_CONFIRM_PER_MINUTE", 30),
   rateLimitRequestsPerMinute: perMinute("RATE_LIMIT_REQUESTS_PER_MINUTE", 30),
-  redisUrl: Config.Redacted("REDIS_URL").pipe(
-    Config.mapEffect((secret) => {
-      try {
-        const url = new URL(Redacted.value(secret))
-        if (url.protocol === "redis:") return Effect.succeed(secret)
-      } catch {}
-      return invalid("REDIS_URL must be a redis:// URL")
-    }),
-    Config.option
-  ),
+  redisUrl,
+  redisTlsCa,
   rateLimitStoreTimeoutMs: boundedInteger("RATE_LIMIT_STORE_TIMEOUT_MS", 10, 10_000, 250),
+  rateLimitInstances: boundedInteger("RATE_LIMIT_INSTANCES", 1, 1000, 2),
   metricsToken: Config.Redacted("METRICS_TOKEN").pipe(Config.option),
   trustProxy: Config.String("TRUST_PROXY").pipe(
     Config.withDefault(""),
@@ -154,6 +181,13 @@ export const appConfig = Config.all({
   databasePoolSize: boundedInteger("DATABASE_POOL_SIZE", 1, 1000, 10),
   databaseConnectTimeoutMs: boundedInteger("DATABASE_CONNECT_TIMEOUT_MS", 100, 60_000, 2000),
   databaseStatementTimeoutMs: boundedInteger("DATABASE_STATEMENT_TIMEOUT_MS", 100, 600_000, 3000),
+  databaseRequestBudgetMs: Config.Int("DATABASE_REQUEST_BUDGET_MS").pipe(
+    validate({
+      message: "DATABASE_REQUEST_BUDGET_MS must be an integer from 100 to 600000",
+      validation: (n) => n >= 100 && n <= 600_000
+    }),
+    Config.option
+  ),
   shutdownGraceMs: boundedInteger("SHUTDOWN_GRACE_MS", 0, 600_000, 10_000),
   httpHeadersTimeoutMs: boundedInteger("HTTP_HEADERS_TIMEOUT_MS", 100, 600_000, 10_000),
   httpRequestTimeoutMs: boundedInteger("HTTP_REQUEST_TIMEOUT_MS", 100, 3_600_000, 30_000),
@@ -180,6 +214,11 @@ export const appConfig = Config.all({
     publicBaseUrlConfigured: Option.isSome(config.publicBaseUrl),
     httpMaxConnectionsPerAddress: Option.getOrElse(config.httpMaxConnectionsPerAddress, () =>
       defaultConnectionsPerAddress(config.httpMaxConnections)
+    ),
+    // By default one statement's worst case: a connection waited for, then a silent server given up.
+    databaseRequestBudgetMs: Option.getOrElse(
+      config.databaseRequestBudgetMs,
+      () => config.databaseConnectTimeoutMs + config.databaseStatementTimeoutMs + databaseSilenceMarginMs
     )
   })),
   Config.mapEffect((config) =>
@@ -187,6 +226,12 @@ export const appConfig = Config.all({
       ? invalid(
           `HTTP_MAX_CONNECTIONS_PER_ADDRESS (${config.httpMaxConnectionsPerAddress}) must not exceed HTTP_MAX_CONNECTIONS (${config.httpMaxConnections}): it is one address's share of them`
         )
+      : Effect.succeed(config)
+  ),
+  Config.mapEffect((config) =>
+    Option.isSome(config.redisTlsCa) &&
+    !Option.exists(config.redisUrl, (url) => Redacted.value(url).toLowerCase().startsWith("rediss:"))
+      ? invalid("REDIS_TLS_CA_FILE is for a rediss:// REDIS_URL: with redis:// nothing would be encrypted")
       : Effect.succeed(config)
   ),
   Config.mapEffect((config) =>

@@ -12,7 +12,7 @@ import { AppConfig, hostForUrl } from "./AppConfig.js"
 import { conflictTags } from "./Bookings/Bookings.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
-import type { DirectQuery } from "./Database/Database.js"
+import { type DirectQuery, withDatabaseBudget } from "./Database/Database.js"
 import { DocsLive } from "./Docs/Http.js"
 import { HealthLive } from "./Health/Http.js"
 import { isTrustedProxy } from "./Http/ClientAddress.js"
@@ -127,12 +127,18 @@ export const observed = (
 export const serveApi = <ROut, E, RIn>(
   server: Layer.Layer<ROut, E, RIn>
 ): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient | DirectQuery> =>
-  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, ContractLive, WebhookDispatcherLive), {
-    // requestObservability writes the access line; the listening address is logged by HttpLive.
-    disableLogger: true,
-    disableListenLog: true,
-    middleware: observed
-  }).pipe(
+  Layer.unwrap(
+    Effect.map(AppConfig, (config) => {
+      // Every request, REST or MCP, gets one database budget from its arrival (DirectQuery honours it).
+      const budgeted = withDatabaseBudget(config.databaseRequestBudgetMs)
+      return HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, ContractLive, WebhookDispatcherLive), {
+        // requestObservability writes the access line; the listening address is logged by HttpLive.
+        disableLogger: true,
+        disableListenLog: true,
+        middleware: (app) => observed(budgeted(app))
+      })
+    })
+  ).pipe(
     // No tracer is exported anywhere, so the platform's per-request server span (a URL parse,
     // every header copied into attributes) is work nobody reads; requests are observed by
     // requestObservability's access line and metrics instead.

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Option, Redacted, Result } from "effect"
 import { AppConfig, appConfig, appConfigFrom } from "../src/AppConfig.js"
@@ -66,14 +69,24 @@ describe("AppConfig", () => {
         databasePoolSize: 10,
         databaseConnectTimeoutMs: 2000,
         databaseStatementTimeoutMs: 3000,
-        rateLimitStoreTimeoutMs: 250
+        databaseRequestBudgetMs: 5500,
+        rateLimitStoreTimeoutMs: 250,
+        rateLimitInstances: 2
       })
+      // The database budget follows the two timeouts unless it is set.
+      expect(
+        Result.getOrThrow(yield* load({ DATABASE_CONNECT_TIMEOUT_MS: "1000", DATABASE_STATEMENT_TIMEOUT_MS: "1000" }))
+          .databaseRequestBudgetMs
+      ).toBe(2500)
+      expect(Result.getOrThrow(yield* load({ DATABASE_REQUEST_BUDGET_MS: "4000" })).databaseRequestBudgetMs).toBe(4000)
       expect(Result.getOrThrow(yield* load({ PORT: "0" })).port).toBe(0)
       for (const variable of [
         "SHUTDOWN_GRACE_MS",
         "HTTP_MAX_CONNECTIONS",
         "DATABASE_STATEMENT_TIMEOUT_MS",
-        "RATE_LIMIT_STORE_TIMEOUT_MS"
+        "DATABASE_REQUEST_BUDGET_MS",
+        "RATE_LIMIT_STORE_TIMEOUT_MS",
+        "RATE_LIMIT_INSTANCES"
       ]) {
         expect(yield* failure({ [variable]: "-1" })).toContain(variable)
       }
@@ -81,6 +94,35 @@ describe("AppConfig", () => {
         "HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS"
       )
     })
+  )
+
+  it.effect(
+    "REDIS_URL is redis:// or rediss://, with a user and password; a refusal never repeats the URL; a CA file needs rediss://",
+    () =>
+      Effect.gen(function* () {
+        for (const url of ["redis://127.0.0.1:6379/0", "rediss://app:s3cr%40t@redis.internal:6380/2"]) {
+          const config = Result.getOrThrow(yield* load({ REDIS_URL: url }))
+          expect(Option.map(config.redisUrl, Redacted.value)).toEqual(Option.some(url))
+        }
+        const refused = yield* failure({ REDIS_URL: "http://app:hunter2-password@redis.internal" })
+        expect(refused).toContain("REDIS_URL must be a redis:// or rediss:// (TLS) URL")
+        expect(refused).not.toContain("hunter2-password")
+
+        const dir = mkdtempSync(join(tmpdir(), "booking-config-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+        const ca = join(dir, "ca.pem")
+        writeFileSync(ca, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+        const secure = Result.getOrThrow(
+          yield* load({ REDIS_URL: "rediss://redis.internal:6380", REDIS_TLS_CA_FILE: ca })
+        )
+        expect(Option.isSome(secure.redisTlsCa)).toBe(true)
+        expect(yield* failure({ REDIS_URL: "redis://redis.internal:6379", REDIS_TLS_CA_FILE: ca })).toContain(
+          "REDIS_TLS_CA_FILE is for a rediss:// REDIS_URL"
+        )
+        expect(
+          yield* failure({ REDIS_URL: "rediss://redis.internal", REDIS_TLS_CA_FILE: join(dir, "none.pem") })
+        ).toContain("REDIS_TLS_CA_FILE could not be read (ENOENT)")
+      }).pipe(Effect.scoped)
   )
 
   it.effect("production without DATABASE_URL refuses, saying why", () =>

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
+import { DirectQuery } from "../Database/Database.js"
 import { Customer } from "../Domain/Booking.js"
 import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 
@@ -8,6 +9,8 @@ import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/BookingsRepo", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // Reads run on the pool within the request's database budget.
+    const direct = yield* DirectQuery
 
     /**
      * The statement that records a booking, run with the calendar booking whose id it shares. Its
@@ -39,14 +42,14 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
       Result: StoredBooking,
       execute: ({ partnerId, id }) =>
-        sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
+        direct(sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND id = ${id}::uuid`)
     })
 
     const findByRequestId = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, requestId: Schema.String }),
       Result: StoredBooking,
       execute: ({ partnerId, requestId }) =>
-        sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND request_id = ${requestId}`
+        direct(sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND request_id = ${requestId}`)
     })
 
     /**
@@ -63,11 +66,12 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
         slotEnd: Schema.Date
       }),
       Result: Schema.Struct({ ...StoredBooking.fields, customer: Customer }),
-      execute: (option) => sql`
+      execute: (option) =>
+        direct(sql`
         SELECT ${columns}, customer FROM bookings
         WHERE partner_id = ${option.partnerId} AND provider_id = ${option.providerId}
           AND service_id = ${option.serviceId} AND slot_start = ${option.slotStart} AND slot_end = ${option.slotEnd}
-        ORDER BY confirmed_at`
+        ORDER BY confirmed_at`)
     })
 
     return {

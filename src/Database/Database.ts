@@ -3,12 +3,12 @@ import * as Net from "node:net"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Context, Duration, Effect, Layer, Option, Redacted, References, String as Str } from "effect"
+import { Clock, Context, Duration, Effect, Fiber, Layer, Option, Redacted, References, String as Str } from "effect"
 import * as Migrator from "effect/sql/Migrator"
 import * as SqlClient from "effect/sql/SqlClient"
 import { ConnectionError, SqlError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig, databaseSilenceMarginMs } from "../AppConfig.js"
 import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from "./EmbeddedPostgres.js"
 
 export const migrationsDirectory = fileURLToPath(new URL("../../migrations", import.meta.url))
@@ -21,8 +21,7 @@ export interface PoolOptions {
   readonly statementTimeoutMs?: number | undefined
 }
 
-/** Beyond the statement timeout, how long a server that says nothing at all is waited for. */
-const silenceMarginMs = 500
+const silenceMarginMs = databaseSilenceMarginMs
 
 /**
  * Runs a statement outside a transaction with the database layer's bounds, which
@@ -44,38 +43,96 @@ export class DirectQuery extends Context.Service<
 export const notSentError = (cause: unknown, message: string) =>
   new SqlError({ reason: new ConnectionError({ cause, message, operation: "connect" }) })
 
+/**
+ * When the database work of the request being served must be over (Clock milliseconds); none
+ * outside a request. DirectQuery gives each statement what is left of it, so a request answers
+ * within one budget however many statements it had left when the database stopped answering.
+ */
+export const DatabaseDeadline = Context.Reference<number | undefined>("Database/Deadline", {
+  defaultValue: () => undefined
+})
+
+/** `effect` with `budgetMs` of database time from now; one already running is kept. */
+export const withDatabaseBudget =
+  (budgetMs: number) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.withFiber((fiber) =>
+      fiber.getRef(DatabaseDeadline) !== undefined
+        ? effect
+        : Effect.provideService(
+            effect,
+            DatabaseDeadline,
+            fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() + budgetMs
+          )
+    )
+
+const budgetSpent = () => notSentError(new Error("budget spent"), "The request's database time budget is spent")
+
+const readTimeout = () =>
+  new SqlError({
+    reason: new ConnectionError({
+      cause: new Error("Query read timeout"),
+      message: "Query read timeout",
+      operation: "query"
+    })
+  })
+
+/** What is left of the request's database budget, in milliseconds; unbounded outside a request. */
+const budgetLeft = (fiber: Fiber.Fiber<unknown, unknown>) => {
+  const deadline = fiber.getRef(DatabaseDeadline)
+  return deadline === undefined
+    ? Number.POSITIVE_INFINITY
+    : deadline - fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
+}
+
 const directQuery = (sql: SqlClient.SqlClient, options: PoolOptions) => {
   const connectTimeout = Duration.millis(options.connectTimeoutMs ?? 5000)
   const silence = options.statementTimeoutMs ? Duration.millis(options.statementTimeoutMs + silenceMarginMs) : undefined
+  /** The statement with its own bounds; `onSent` is told when a connection runs it. */
+  const attempt = <A extends object>(statement: Statement.Statement<A>, onSent: () => void) => {
+    const [text, params] = statement.compile()
+    return Effect.scoped(
+      Effect.flatMap(
+        Effect.timeoutOrElse(sql.reserve, {
+          duration: connectTimeout,
+          orElse: () => Effect.fail(notSentError(new Error("timed out"), "Failed to acquire connection"))
+        }),
+        (connection) => {
+          onSent()
+          const run = connection.execute(text, params, rowsNamed) as Effect.Effect<ReadonlyArray<A>, SqlError>
+          return silence === undefined
+            ? run
+            : Effect.timeoutOrElse(run, { duration: silence, orElse: () => Effect.fail(readTimeout()) })
+        }
+      )
+    )
+  }
   return <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
-    Effect.flatMap(Effect.serviceOption(sql.transactionService), (transaction) => {
-      if (Option.isSome(transaction)) return statement
-      const [text, params] = statement.compile()
-      return Effect.scoped(
-        Effect.flatMap(
-          Effect.timeoutOrElse(sql.reserve, {
-            duration: connectTimeout,
-            orElse: () => Effect.fail(notSentError(new Error("timed out"), "Failed to acquire connection"))
-          }),
-          (connection) => {
-            const run = connection.execute(text, params, rowsNamed) as Effect.Effect<ReadonlyArray<A>, SqlError>
-            return silence === undefined
-              ? run
-              : Effect.timeoutOrElse(run, {
-                  duration: silence,
-                  orElse: () =>
-                    Effect.fail(
-                      new SqlError({
-                        reason: new ConnectionError({
-                          cause: new Error("Query read timeout"),
-                          message: "Query read timeout",
-                          operation: "query"
-                        })
-                      })
-                    )
-                })
-          }
-        )
+    Effect.withFiber((fiber) => {
+      if (Option.isSome(Context.getOption(fiber.context, sql.transactionService))) return statement
+      const left = budgetLeft(fiber)
+      if (left === Number.POSITIVE_INFINITY) return attempt(statement, () => {})
+      if (left <= 0) return Effect.fail(budgetSpent())
+      // Interrupting a statement waits for the driver to drain and cancel it, which a frozen server
+      // never allows before the socket's own silence bound: so the statement runs in a fiber of its
+      // own, which is let go (and interrupted in the background) when the budget is spent.
+      let sent = false
+      return Effect.flatMap(
+        Effect.forkDetach(
+          attempt(statement, () => {
+            sent = true
+          })
+        ),
+        (running) => {
+          const letGo = Effect.forkDetach(Fiber.interrupt(running))
+          return Fiber.join(running).pipe(
+            Effect.timeoutOrElse({
+              duration: Duration.millis(left),
+              orElse: () => Effect.andThen(letGo, Effect.fail(sent ? readTimeout() : budgetSpent()))
+            }),
+            Effect.onInterrupt(() => letGo)
+          )
+        }
       )
     })
 }

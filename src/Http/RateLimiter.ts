@@ -102,14 +102,14 @@ interface RedisWithFixedWindow extends Redis {
 }
 
 /** One log line when the shared store stops answering, one when it answers again. */
-const outageLog = (where: string) => {
+const outageLog = (where: string, whileDown: string) => {
   let down = false
   return {
     failed: (reason: string) =>
       Effect.suspend(() => {
         if (down) return Effect.void
         down = true
-        return Effect.logWarning(`Redis at ${where} does not answer (${reason}); rate limits fail open until it does`)
+        return Effect.logWarning(`Redis at ${where} does not answer (${reason}); ${whileDown} until it does`)
       }),
     answered: Effect.suspend(() => {
       if (!down) return Effect.void
@@ -119,15 +119,27 @@ const outageLog = (where: string) => {
   }
 }
 
+export interface RedisStoreOptions {
+  readonly url: Redacted.Redacted
+  /** CA certificates (PEM) a rediss:// server's certificate must chain to; else the system's. */
+  readonly tlsCa: Option.Option<string>
+  readonly timeout: Duration.Duration
+  readonly keyPrefix: string
+  /** What the outage's log line says happens meanwhile. */
+  readonly whileDown: string
+}
+
 /**
  * REDIS_URL shares the counts between instances. The library's Redis store is not used: it
  * queues commands while Redis is down (requests waited seconds for the reconnects), leaves
  * the client's errors unheard (a stack trace on stderr per attempt) and closes with QUIT,
  * which a dead Redis never answers. Here a command is refused at once while Redis is not
  * connected, given up after the store timeout when Redis stays silent (the connection is then
- * dropped and made again), and an outage is logged once.
+ * dropped and made again), and an outage is logged once. The URL is read by the client
+ * library itself (user, password, database, rediss:// for TLS); only host and port are ever
+ * logged.
  */
-const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefix: string) =>
+const redisStore = ({ url, tlsCa, timeout, keyPrefix, whileDown }: RedisStoreOptions) =>
   Layer.effect(
     Limiter.RateLimiterStore,
     Effect.gen(function* () {
@@ -135,12 +147,8 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefi
       const where = `${parsed.hostname}:${parsed.port || 6379}`
       const redis = yield* Effect.acquireRelease(
         Effect.sync(() => {
-          const client = new Redis({
-            host: parsed.hostname,
-            port: Number(parsed.port || 6379),
-            ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-            ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-            db: Number(parsed.pathname.slice(1) || 0),
+          const client = new Redis(Redacted.value(url), {
+            ...(Option.isSome(tlsCa) ? { tls: { ca: tlsCa.value } } : {}),
             connectTimeout: 1000,
             enableOfflineQueue: false,
             maxRetriesPerRequest: 0,
@@ -154,7 +162,7 @@ const redisStore = (url: Redacted.Redacted, timeout: Duration.Duration, keyPrefi
         (redis) => Effect.sync(() => redis.disconnect())
       )
       redis.defineCommand("fixedWindow", { lua: fixedWindowScript, numberOfKeys: 1 })
-      const outage = outageLog(where)
+      const outage = outageLog(where, whileDown)
       // The first requests should find the connection made: the start waits for it, up to a second.
       const firstAttempt = yield* Effect.callback<string>((resume) => {
         const settle = (outcome: string) => {
@@ -213,7 +221,17 @@ export const rateLimitStoreWith = (keyPrefix: string) =>
     Effect.map(AppConfig, (config) =>
       Option.match(config.redisUrl, {
         onNone: () => boundedMemoryStore,
-        onSome: (url) => redisStore(url, Duration.millis(config.rateLimitStoreTimeoutMs), keyPrefix)
+        onSome: (url) =>
+          redisStore({
+            url,
+            tlsCa: config.redisTlsCa,
+            timeout: Duration.millis(config.rateLimitStoreTimeoutMs),
+            keyPrefix,
+            whileDown:
+              config.rateLimitInstances === 1
+                ? "each instance counts on its own, at the full limits,"
+                : `each instance counts on its own, at 1/${config.rateLimitInstances} of each limit (RATE_LIMIT_INSTANCES),`
+          })
       })
     )
   )
@@ -236,19 +254,23 @@ const headersOf = (quota: Quota) => ({
 /**
  * Per-minute limits on search, confirm and request creation, keyed by partner (or by client
  * address for unauthenticated search). If the store fails or does not answer within
- * RATE_LIMIT_STORE_TIMEOUT_MS the request is let through (counted in
- * rate_limit_store_failures_total): an outage of Redis must not take bookings down with it.
+ * RATE_LIMIT_STORE_TIMEOUT_MS (counted in rate_limit_store_failures_total), the request is
+ * counted by this instance alone, in memory, against the limit divided by RATE_LIMIT_INSTANCES
+ * (at least 1): an outage of Redis neither takes bookings down nor lifts the limits, and across
+ * the instances the limits stay about what they are when shared.
  */
 export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLimiter", {
   make: Effect.gen(function* () {
     const config = yield* AppConfig
     const limiter = yield* Limiter.make
+    const local = yield* Effect.provide(Limiter.make, boundedMemoryStore)
     const window = Duration.minutes(1)
     const limits: Record<LimitedEndpoint, number> = {
       search: config.rateLimitSearchPerMinute,
       confirm: config.rateLimitConfirmPerMinute,
       requests: config.rateLimitRequestsPerMinute
     }
+    const outageLimit = (limit: number) => Math.max(1, Math.ceil(limit / config.rateLimitInstances))
 
     /** The client address: the rightmost X-Forwarded-For hop no proxy named by TRUST_PROXY vouches for. */
     const clientAddressOf = requestClientAddressOf(config.trustProxy)
@@ -258,8 +280,16 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
       | { readonly _tag: "Allowed"; readonly remaining: number; readonly reset: number }
       | { readonly _tag: "Exceeded"; readonly retryAfter: number }
 
-    /** The quota's headers on the answer, whatever it turns out to be; past the limit, the 429. */
-    const answer = (endpoint: LimitedEndpoint, limit: number, outcome: Outcome): Effect.Effect<void, RateLimited> => {
+    /**
+     * The quota's headers on the answer, whatever it turns out to be; past the limit, the 429. While
+     * the shared store is down, `shared` is the limit it would have counted against.
+     */
+    const answer = (
+      endpoint: LimitedEndpoint,
+      limit: number,
+      outcome: Outcome,
+      shared?: number
+    ): Effect.Effect<void, RateLimited> => {
       const quota: Quota =
         outcome._tag === "Allowed"
           ? {
@@ -283,12 +313,13 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
         return Effect.void
       })
       if (outcome._tag === "Allowed") return withHeaders
+      const reduced = shared === undefined ? "" : ` (reduced from ${shared} while the shared rate-limit store is down)`
       return withHeaders.pipe(
         Effect.andThen(Metric.update(Metric.withAttributes(rateLimited, { endpoint }), 1)),
         Effect.andThen(
           new RateLimited({
             issues: [
-              `rate limit: at most ${limit} ${countedAs[endpoint]} per minute; retry after ${quota.resetSeconds} s`
+              `rate limit: at most ${limit} ${countedAs[endpoint]} per minute${reduced}; retry after ${quota.resetSeconds} s`
             ],
             safe_next_step: `Wait ${quota.resetSeconds} seconds before retrying.`
           })
@@ -296,30 +327,44 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
       )
     }
 
+    const countWith = (
+      counter: Limiter.RateLimiter,
+      endpoint: LimitedEndpoint,
+      key: string,
+      limit: number,
+      onStoreFailure: Effect.Effect<void, RateLimited>,
+      shared?: number
+    ): Effect.Effect<void, RateLimited> =>
+      counter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key: `${endpoint}:${key}` }).pipe(
+        Effect.matchEffect({
+          onSuccess: (result) =>
+            answer(
+              endpoint,
+              limit,
+              { _tag: "Allowed", remaining: result.remaining, reset: Duration.toSeconds(result.resetAfter) },
+              shared
+            ),
+          onFailure: (error) =>
+            error.reason._tag === "RateLimitExceeded"
+              ? answer(
+                  endpoint,
+                  limit,
+                  { _tag: "Exceeded", retryAfter: Duration.toSeconds(error.reason.retryAfter) },
+                  shared
+                )
+              : onStoreFailure
+        })
+      )
+
     // Plain combinators and no span: this runs on every search, confirm and request creation, where
     // a generator's steps and a no-op span (nothing exports traces) cost more than the count itself.
     const consume = (endpoint: LimitedEndpoint, key: string): Effect.Effect<void, RateLimited> => {
       const limit = limits[endpoint]
-      return limiter
-        .consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key: `${endpoint}:${key}` })
-        .pipe(
-          Effect.matchEffect({
-            onSuccess: (result) =>
-              answer(endpoint, limit, {
-                _tag: "Allowed",
-                remaining: result.remaining,
-                reset: Duration.toSeconds(result.resetAfter)
-              }),
-            onFailure: (error) =>
-              error.reason._tag === "RateLimitExceeded"
-                ? answer(endpoint, limit, {
-                    _tag: "Exceeded",
-                    retryAfter: Duration.toSeconds(error.reason.retryAfter)
-                  })
-                : // The store failed or did not answer: the request goes through, counted.
-                  Metric.update(rateLimitStoreFailures, 1)
-          })
-        )
+      // The store failed or did not answer: this instance counts on its own, at its share of the limit.
+      const alone = Metric.update(rateLimitStoreFailures, 1).pipe(
+        Effect.andThen(countWith(local, endpoint, key, outageLimit(limit), Effect.void, limit))
+      )
+      return countWith(limiter, endpoint, key, limit, alone)
     }
 
     return {

@@ -16,6 +16,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
 import nodemailer from "nodemailer"
 import { AppConfig } from "../AppConfig.js"
+import { DirectQuery } from "../Database/Database.js"
 import { isUuid } from "../Domain/Ids.js"
 import type { Notification, OutboxRow } from "../Domain/Outbox.js"
 import { logFailure } from "../Http/FailureSummary.js"
@@ -195,6 +196,7 @@ interface BookingFactsRow {
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const direct = yield* DirectQuery
   const config = yield* AppConfig
   const webhookOutbox = yield* WebhookOutbox
   const waitMs = config.notifyWaitMs
@@ -452,11 +454,12 @@ const make = Effect.gen(function* () {
       Effect.catchCause((cause) => logFailure("notifications could not be claimed", cause))
     )
 
+  // Within the request's database budget: a confirm or status read runs it.
   const readStates = (column: "id" | "subject_id", values: ReadonlyArray<string>) =>
-    sql<StateRow>`
+    direct(sql<StateRow>`
       SELECT id, subject_id, recipient_role, channel, status, attempts, next_attempt_at, last_error, sent_at
       FROM notification_outbox WHERE ${sql.in(column, values)}
-      ORDER BY created_at, recipient_role, id`.pipe(Effect.map((rows) => rows.map(toState)))
+      ORDER BY created_at, recipient_role, id`).pipe(Effect.map((rows) => rows.map(toState)))
 
   // Deliveries started by deliverNow run in the service's scope with its context, not the caller's:
   // they outlive the request and never see the caller's transaction.

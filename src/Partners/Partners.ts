@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
+import { DirectQuery } from "../Database/Database.js"
 
 export class PartnerError extends Schema.TaggedError<PartnerError>()("PartnerError", { message: Schema.String }) {}
 
@@ -37,6 +38,7 @@ const toEntry = (row: TokenRow): TokenEntry => ({
 export class Partners extends Context.Service<Partners>()("Booking/Partners", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const direct = yield* DirectQuery
 
     /** A sandbox partner's bookings and requests are marked and never notify anyone. */
     const create = Effect.fn("Partners.create")(function* (
@@ -97,10 +99,10 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
 
     /** The live token with this prefix, if there is one (a token issued since the last full read). */
     const liveToken = (prefix: string) =>
-      sql<TokenRow>`
+      direct(sql<TokenRow>`
         SELECT t.prefix, t.token_sha256, p.id AS partner_id, p.name AS partner_name, p.sandbox
         FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
-        WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`.pipe(
+        WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`).pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
       )
 

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
+import { DirectQuery } from "../Database/Database.js"
 import { isUuid } from "../Domain/Ids.js"
 import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 
@@ -8,6 +9,8 @@ import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/RequestsRepo", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // Reads run on the pool within the request's database budget.
+    const direct = yield* DirectQuery
 
     /**
      * The statement that records a request, run with the outbox rows that hand it off. Its values
@@ -29,14 +32,16 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
       Result: StoredRequest,
       execute: ({ partnerId, id }) =>
-        sql`SELECT ${columns} FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`
+        direct(sql`SELECT ${columns} FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`)
     })
 
     const findBySessionId = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, sessionId: Schema.String }),
       Result: StoredRequest,
       execute: ({ partnerId, sessionId }) =>
-        sql`SELECT ${columns} FROM service_requests WHERE session_id = ${sessionId} AND partner_id = ${partnerId}`
+        direct(
+          sql`SELECT ${columns} FROM service_requests WHERE session_id = ${sessionId} AND partner_id = ${partnerId}`
+        )
     })
 
     /** A UUID is a `request.id`, anything else may be a `session_id`: never a uuid cast of arbitrary text. */

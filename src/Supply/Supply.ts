@@ -306,7 +306,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       readonly postcode: number
       readonly limit: number
     }) {
-      return yield* sql<{
+      return yield* direct(sql<{
         id: string
         name: string
         notifyEmail: string | null
@@ -319,7 +319,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
         WHERE p.active AND ${servesPostcodeOfP(input.postcode)}
         GROUP BY p.id
         ORDER BY direct_booking DESC, p.id
-        LIMIT ${input.limit}`
+        LIMIT ${input.limit}`)
     })
 
     // Development starts with the demo supply (an ordinary supply file); production never does.

@@ -7,6 +7,8 @@ export interface FreezableProxy {
   readonly freeze: () => void
   /** Everything held flows again, as after SIGCONT. */
   readonly thaw: () => void
+  /** How many writes and new connections were held while frozen, so far: a statement sent shows here. */
+  readonly held: () => number
   /** `url` with its host and port replaced by the proxy's. */
   readonly urlFor: (url: string) => string
 }
@@ -21,15 +23,32 @@ export const freezableProxy = (target: { readonly host: string; readonly port: n
       let frozen = false
       const pairs = new Set<readonly [Socket, Socket]>()
       const held: Array<() => void> = []
+      // What clients sent while frozen, kept here (not in the kernel's buffers) so a test can see it arrive.
+      const heldData = new Map<Socket, { readonly chunks: Array<Buffer>; readonly listener: (chunk: Buffer) => void }>()
+      let heldCount = 0
       const flow = ([client, upstream]: readonly [Socket, Socket]) => {
+        const held = heldData.get(client)
+        if (held) {
+          client.off("data", held.listener)
+          heldData.delete(client)
+          for (const chunk of held.chunks) upstream.write(chunk)
+        }
         client.pipe(upstream)
         upstream.pipe(client)
       }
       const stop = ([client, upstream]: readonly [Socket, Socket]) => {
         client.unpipe(upstream)
         upstream.unpipe(client)
-        client.pause()
         upstream.pause()
+        if (heldData.has(client)) return
+        const chunks: Array<Buffer> = []
+        const listener = (chunk: Buffer) => {
+          chunks.push(chunk)
+          heldCount += 1
+        }
+        heldData.set(client, { chunks, listener })
+        client.on("data", listener)
+        client.resume()
       }
       const server = createServer((client) => {
         client.on("error", () => {})
@@ -47,14 +66,17 @@ export const freezableProxy = (target: { readonly host: string; readonly port: n
           if (frozen) stop(pair)
           else flow(pair)
         }
-        if (frozen) held.push(connect)
-        else connect()
+        if (frozen) {
+          heldCount += 1
+          held.push(connect)
+        } else connect()
       })
       server.listen(0, "127.0.0.1", () => {
         const port = (server.address() as AddressInfo).port
         resume(
           Effect.succeed({
             port,
+            held: () => heldCount,
             freeze: () => {
               frozen = true
               for (const pair of pairs) stop(pair)

@@ -1,5 +1,9 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { type AddressInfo, createConnection, createServer, type Socket } from "node:net"
-import { Effect } from "effect"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, type Scope } from "effect"
 import { Redis } from "ioredis"
 
 /** Whether a Redis answers on 127.0.0.1:6379 (it does on this project's machines, not on a fresh one). */
@@ -136,3 +140,112 @@ export const fakeRedis = Effect.acquireRelease(
   }),
   ({ close }) => Effect.promise(close)
 )
+
+export interface RedisServerOptions {
+  /** `requirepass`: the default user's password. */
+  readonly password?: string
+  /** An ACL user besides the default one, with every right. */
+  readonly user?: { readonly name: string; readonly password: string }
+  /** Serve TLS only, with this certificate and key (PEM). */
+  readonly tls?: { readonly cert: string; readonly key: string }
+}
+
+export interface RedisServer {
+  readonly port: number
+  /** SIGSTOP: connections stay open and new ones are accepted by the kernel, but nothing answers. */
+  readonly freeze: () => void
+  /** SIGCONT. */
+  readonly thaw: () => void
+  /** Killed: connections are closed and new ones refused. */
+  readonly stop: () => Promise<void>
+  /** A new server on the same port, empty. */
+  readonly restart: () => Promise<void>
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+
+/**
+ * A real redis-server of the test's own on a free loopback port, with nothing persisted, stopped
+ * with the scope. It can be frozen (SIGSTOP), stopped and started again on the same port.
+ */
+export const redisServer = (options: RedisServerOptions = {}) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const port = await freePort()
+      const dir = mkdtempSync(join(tmpdir(), "booking-redis-"))
+      const files = options.tls && {
+        cert: join(dir, "server.crt"),
+        key: join(dir, "server.key")
+      }
+      if (files && options.tls) {
+        writeFileSync(files.cert, options.tls.cert)
+        writeFileSync(files.key, options.tls.key)
+      }
+      const args = [
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        ...(files
+          ? ["--port", "0", "--tls-port", String(port), "--tls-cert-file", files.cert, "--tls-key-file", files.key]
+          : ["--port", String(port)]),
+        ...(files ? ["--tls-ca-cert-file", files.cert, "--tls-auth-clients", "no"] : []),
+        ...(options.password ? ["--requirepass", options.password] : []),
+        ...(options.user ? ["--user", options.user.name, "on", `>${options.user.password}`, "~*", "&*", "+@all"] : [])
+      ]
+      let child: ChildProcess | undefined
+      const start = () =>
+        new Promise<void>((ready, failed) => {
+          const started = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] })
+          child = started
+          let output = ""
+          const onData = (chunk: Buffer) => {
+            output += chunk.toString()
+            if (output.includes("Ready to accept connections")) {
+              started.stdout.off("data", onData)
+              started.stdout.resume()
+              ready()
+            }
+          }
+          started.stdout.on("data", onData)
+          started.stderr.resume()
+          started.once("exit", (code) => failed(new Error(`redis-server exited (${code}): ${output}`)))
+        })
+      const stop = () =>
+        new Promise<void>((stopped) => {
+          const running = child
+          if (running === undefined || running.exitCode !== null || running.signalCode !== null) return stopped()
+          running.once("exit", () => stopped())
+          running.kill("SIGCONT")
+          running.kill("SIGKILL")
+        })
+      await start()
+      return {
+        port,
+        freeze: () => child?.kill("SIGSTOP"),
+        thaw: () => child?.kill("SIGCONT"),
+        stop,
+        restart: async () => {
+          await stop()
+          await start()
+        },
+        close: async () => {
+          await stop()
+          rmSync(dir, { recursive: true, force: true })
+        }
+      }
+    }),
+    (server) => Effect.promise(server.close)
+  ) as Effect.Effect<RedisServer, never, Scope.Scope>
