@@ -149,7 +149,11 @@ export const appConfig = Config.all({
   httpHeadersTimeoutMs: boundedInteger("HTTP_HEADERS_TIMEOUT_MS", 100, 600_000, 10_000),
   httpRequestTimeoutMs: boundedInteger("HTTP_REQUEST_TIMEOUT_MS", 100, 3_600_000, 30_000),
   httpKeepAliveTimeoutMs: boundedInteger("HTTP_KEEP_ALIVE_TIMEOUT_MS", 100, 600_000, 5000),
-  httpMaxConnections: boundedInteger("HTTP_MAX_CONNECTIONS", 1, 1_000_000, 1000)
+  httpMaxConnections: boundedInteger("HTTP_MAX_CONNECTIONS", 1, 1_000_000, 1000),
+  calendarFeedKey: Config.Redacted("CALENDAR_FEED_KEY").pipe(Config.option),
+  calendarImportIntervalMinutes: boundedInteger("CALENDAR_IMPORT_INTERVAL_MINUTES", 1, 1440, 10),
+  calendarImportTimeoutMs: boundedInteger("CALENDAR_IMPORT_TIMEOUT_MS", 100, 120_000, 10_000),
+  calendarImportMaxBytes: boundedInteger("CALENDAR_IMPORT_MAX_BYTES", 1024, 20_000_000, 5_000_000)
 }).pipe(
   Config.mapEffect((config) =>
     config.appEnv === "production" && Option.getOrElse(config.demoSupply, () => false)

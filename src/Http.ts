@@ -31,11 +31,20 @@ import {
 import { requestIdHeader, requestObservability } from "./Observability.js"
 import { limitedEndpoints } from "./RateLimiter.js"
 import { RequestsLive } from "./Requests/Http.js"
+import { CalendarFeedLive } from "./Providers/FeedHttp.js"
+import { ProviderLive } from "./Providers/Http.js"
 import { routesOf } from "./Routes.js"
 import { SearchLive } from "./Search/Http.js"
 
 /** Every group's handlers, each with its services; the Api and test Apis are built from it. */
-export const GroupsLive = Layer.mergeAll(CapabilitiesLive, SearchLive, BookingsLive, RequestsLive, HealthLive)
+export const GroupsLive = Layer.mergeAll(
+  CapabilitiesLive,
+  SearchLive,
+  BookingsLive,
+  RequestsLive,
+  HealthLive,
+  ProviderLive
+)
 
 /** Business counters are exported at 0 from the start, so rates and alerts work before the first event. */
 const CountersLive = Layer.effectDiscard(
@@ -97,7 +106,7 @@ export const observed = (
 export const serveApi = <ROut, E, RIn>(
   server: Layer.Layer<ROut, E, RIn>
 ): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient | DirectQuery> =>
-  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, ContractLive), {
+  HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, CalendarFeedLive, ContractLive), {
     // requestObservability writes the access line; the listening address is logged by HttpLive.
     disableLogger: true,
     disableListenLog: true,
