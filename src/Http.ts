@@ -29,10 +29,10 @@ import {
   rateLimitStoreFailures
 } from "./Metrics.js"
 import { requestIdHeader, requestObservability } from "./Observability.js"
-import { limitedEndpoints } from "./RateLimiter.js"
-import { RequestsLive } from "./Requests/Http.js"
 import { CalendarFeedLive } from "./Providers/FeedHttp.js"
 import { ProviderLive } from "./Providers/Http.js"
+import { limitedEndpoints } from "./RateLimiter.js"
+import { RequestsLive } from "./Requests/Http.js"
 import { routesOf } from "./Routes.js"
 import { SearchLive } from "./Search/Http.js"
 

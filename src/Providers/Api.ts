@@ -6,7 +6,7 @@ import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { DatabaseUnavailable, errorBody, InvalidRequest, Unauthorized } from "../Domain/Errors.js"
 import {
-  AuthenticatedProvider,
+  type AuthenticatedProvider,
   BlockNotFound,
   BlockOverlapsBlock,
   BlockOverlapsBooking,

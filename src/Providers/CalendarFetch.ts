@@ -66,12 +66,13 @@ export const fetchCalendar = (input: CalendarFetch): Promise<FetchResult> =>
       signal: input.signal,
       ...(input.ca === undefined ? {} : { ca: input.ca })
     }
-    const request =
-      input.url.protocol === "https:" ? httpsRequest(input.url, options) : httpRequest(input.url, options)
+    const request = input.url.protocol === "https:" ? httpsRequest(input.url, options) : httpRequest(input.url, options)
     request.on("error", (error) =>
       settle({
         _tag: "Failed",
-        error: input.signal.aborted ? "the calendar did not answer in time" : `the calendar could not be fetched (${(error as NodeJS.ErrnoException).code ?? error.message})`
+        error: input.signal.aborted
+          ? "the calendar did not answer in time"
+          : `the calendar could not be fetched (${(error as NodeJS.ErrnoException).code ?? error.message})`
       })
     )
     request.on("response", (response) => {

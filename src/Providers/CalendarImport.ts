@@ -23,7 +23,8 @@ interface ImportRow {
 }
 
 /** Destination.ts words its refusals for webhooks; the provider reads them about its calendar. */
-const forCalendar = (message: string) => message.replace(/webhook url/g, "calendar url").replace(/webhook host/g, "calendar host")
+const forCalendar = (message: string) =>
+  message.replace(/webhook url/g, "calendar url").replace(/webhook host/g, "calendar host")
 
 const unavailable = failLogged(
   "calendar import failed",
@@ -210,7 +211,8 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
 
     yield* syncDue.pipe(
       Effect.catchCause((cause) => logFailureWarning("calendar imports could not be read", cause)),
-      Effect.repeat(Schedule.spaced(importPollInterval)),
+      // fixed, not spaced: a tick that ends late is followed at once, so an import falls due on time.
+      Effect.repeat(Schedule.fixed(importPollInterval)),
       Effect.delay(importPollInterval),
       Effect.forkScoped
     )

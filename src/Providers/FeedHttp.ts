@@ -34,7 +34,10 @@ export const CalendarFeedLive = HttpRouter.use((router) =>
         return HttpServerResponse.text(feed.text, { contentType: "text/calendar; charset=utf-8", headers })
       }).pipe(
         Effect.catchTag("SqlError", (error) =>
-          Effect.as(logFailure("calendar feed failed", error), plain(503, "The calendar feed is unavailable; try again later.\n"))
+          Effect.as(
+            logFailure("calendar feed failed", error),
+            plain(503, "The calendar feed is unavailable; try again later.\n")
+          )
         )
       )
     )

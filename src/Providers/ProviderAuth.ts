@@ -7,7 +7,7 @@ import { AuthenticatedProvider } from "../Domain/Provider.js"
 import { logFailureWarning } from "../Failure.js"
 import { tokenDigest } from "../Partners.js"
 import { ProviderAuthentication } from "./Api.js"
-import { providerTokenPattern, type ProviderTokenEntry, ProviderTokens } from "./ProviderTokens.js"
+import { type ProviderTokenEntry, ProviderTokens, providerTokenPattern } from "./ProviderTokens.js"
 
 const unauthorized = new Unauthorized({
   safe_next_step:

@@ -37,7 +37,9 @@ const databaseDown = (what: string) =>
 /** Infrastructure failures of a provider endpoint: a logged 503 that says nothing changed. */
 const orUnavailable =
   (what: string) =>
-  <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError> | DatabaseUnavailable, R> =>
+  <A, E, R>(
+    effect: Effect.Effect<A, E | SqlError, R>
+  ): Effect.Effect<A, Exclude<E, SqlError> | DatabaseUnavailable, R> =>
     Effect.catchTag(effect as Effect.Effect<A, SqlError, R>, "SqlError", databaseDown(what)) as never
 
 interface Location {
@@ -217,7 +219,10 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         })
       })
 
-    const createBlock = Effect.fn("ProviderCalendar.createBlock")(function* (providerId: string, request: BlockRequest) {
+    const createBlock = Effect.fn("ProviderCalendar.createBlock")(function* (
+      providerId: string,
+      request: BlockRequest
+    ) {
       const at = yield* now
       const start = new Date(request.start_at)
       const end = new Date(request.end_at)
