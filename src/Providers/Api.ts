@@ -4,7 +4,7 @@ import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { DatabaseUnavailable, errorBody, InvalidRequest, Unauthorized } from "../Domain/Errors.js"
+import { DatabaseUnavailable, errorBody, Unauthorized } from "../Domain/Errors.js"
 import {
   type AuthenticatedProvider,
   BlockNotFound,
@@ -41,7 +41,7 @@ export class ProviderApi extends HttpApiGroup.make("provider")
     HttpApiEndpoint.get("bookings", "/api/provider/bookings", {
       query: ProviderBookingsQuery,
       success: ProviderBookingsResponse,
-      error: [errorBody(InvalidRequest), unavailable]
+      error: unavailable
     }).annotate(
       OpenApi.Summary,
       "The provider's bookings in a window (default: the next 30 days; at most 92), with the customer's contact"
