@@ -303,6 +303,12 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       const file = yield* Effect.promise(() => readFile(demoSupplyPath, "utf8").then(JSON.parse))
       const imported = yield* importFile(file).pipe(Effect.orDie)
       yield* Effect.logInfo(`demo supply loaded: ${imported.providers} providers, ${imported.services} services`)
+      const demoProvider = (file as { providers: ReadonlyArray<{ id: string }> }).providers[0]?.id
+      if (demoProvider !== undefined) {
+        yield* Effect.logInfo(
+          `provider API: get a demo provider's token with \`npm run provider -- token:issue ${demoProvider}\`, then call /api/provider/bookings with it (docs/providers.md)`
+        )
+      }
     }
 
     return {

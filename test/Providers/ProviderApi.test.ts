@@ -8,6 +8,7 @@ import { TestClock } from "effect/testing"
 import ICAL from "ical.js"
 import { providerCommand } from "../../src/bin/providerCommand.js"
 import { ProviderTokens, providerTokenPattern } from "../../src/Providers/ProviderTokens.js"
+import { apiClient } from "../support/ApiClient.js"
 import { confirmBody, paths, searchBody } from "../support/Bodies.js"
 import { call, get, getText, postJson, TestServerLive, testNow, withTestServer } from "../support/TestServer.js"
 
@@ -242,6 +243,10 @@ describe("the provider API", () => {
         // The job as the provider needs it, contact included; another provider sees none of it.
         const jobs = yield* get("/api/provider/bookings", bearer(token))
         expect(jobs.status).toBe(200)
+        const typed = yield* Effect.flatMap(apiClient(token), (client) => client.provider.bookings({ query: {} })).pipe(
+          Effect.orDie
+        )
+        expect(typed.bookings.map((job) => job.id)).toEqual([booked.body.booking.id])
         expect(jobs.body.bookings).toEqual([
           expect.objectContaining({
             id: booked.body.booking.id,
