@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
@@ -8,6 +9,7 @@ import { TestClock } from "effect/testing"
 import ICAL from "ical.js"
 import { providerCommand } from "../../src/bin/providerCommand.js"
 import { ProviderTokens, providerTokenPattern } from "../../src/Providers/ProviderTokens.js"
+import { demoSupplyPath, Supply } from "../../src/Supply.js"
 import { apiClient } from "../support/ApiClient.js"
 import { confirmBody, paths, searchBody } from "../support/Bodies.js"
 import { call, get, getText, postJson, TestServerLive, testNow, withTestServer } from "../support/TestServer.js"
@@ -330,7 +332,7 @@ describe("the provider API", () => {
           bearer(token)
         )
         expect(overlapping.status, JSON.stringify(overlapping.body)).toBe(400)
-        const weekly = [1, 2, 3, 4, 5].map((day) => ({ iso_weekday: day, opens: "08:00", closes: "17:00" }))
+        const weekly = [1, 2, 3, 4, 5].map((day) => ({ iso_weekday: day, opens: "09:00", closes: "16:00" }))
         const saved = yield* put(
           "/api/provider/working-hours",
           { weekly_hours: weekly, dates_off: [firstDate] },
@@ -343,6 +345,15 @@ describe("the provider API", () => {
         const refused = yield* confirm(before[0], "116 30")
         expect(refused.status, JSON.stringify(refused.body)).toBe(409)
         expect((yield* get("/api/provider/working-hours", bearer(token))).body.dates_off).toEqual([firstDate])
+        // The operator's next supply import leaves hours the provider set alone.
+        const demo: unknown = JSON.parse(readFileSync(demoSupplyPath, "utf8"))
+        yield* Effect.flatMap(Supply, (supply) => supply.importFile(demo)).pipe(
+          Effect.provide(Supply.WithoutDemo),
+          Effect.orDie
+        )
+        const kept = yield* get("/api/provider/working-hours", bearer(token))
+        expect(kept.body.weekly_hours).toEqual(saved.body.weekly_hours)
+        expect(kept.body.weekly_hours).toHaveLength(5)
       })
     )
 
