@@ -196,12 +196,18 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
       }
     })
 
-    /** Every import that is due, one after another (few providers, each bounded in time and size). */
+    /**
+     * Every import that is due, one after another (each bounded in time and size). Claiming a row
+     * moves its next fetch on first, so with several instances each import is fetched by one.
+     */
     const syncDue = Effect.gen(function* () {
       const at = yield* now
       const due = yield* sql<ImportRow>`
-        SELECT provider_id, url, etag, last_modified, last_synced_at, last_error, next_fetch_at
-        FROM provider_calendar_imports WHERE next_fetch_at <= ${at} ORDER BY next_fetch_at LIMIT 100`
+        UPDATE provider_calendar_imports SET next_fetch_at = ${new Date(at.getTime() + interval)}
+        WHERE provider_id IN (
+          SELECT provider_id FROM provider_calendar_imports WHERE next_fetch_at <= ${at}
+          ORDER BY next_fetch_at LIMIT 100 FOR UPDATE SKIP LOCKED)
+        RETURNING provider_id, url, etag, last_modified, last_synced_at, last_error, next_fetch_at`
       for (const row of due) {
         yield* sync(row).pipe(
           Effect.catchCause((cause) => logFailureWarning("a calendar import could not be saved", cause))
