@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { Console, Effect, Exit } from "effect"
+import { Console, Effect, Exit, Logger } from "effect"
 import { HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
@@ -466,3 +466,42 @@ const waitForStatus = (token: string, check: (status: any) => void) =>
     yield* waitFor(Effect.andThen(TestClock.adjust(importPollInterval), status), check)
     return yield* status
   })
+
+describe("what the provider side logs", () => {
+  const lines: Array<string> = []
+  const collector = Logger.layer([Logger.map(Logger.formatLogFmt, (line) => void lines.push(line))])
+
+  it.effect("no log line carries a token, the feed's secret, the import address or the customer's contact", () =>
+    Effect.gen(function* () {
+      const { token } = yield* issue(providerA)
+      const [option] = optionsOf(yield* search(), providerA)
+      expect((yield* confirm(option)).status).toBe(201)
+      const jobs = yield* get("/api/provider/bookings", bearer(token))
+      expect(jobs.body.bookings[0].customer.email).toBe("astrid.lindqvist@example.se")
+      const feed = new URL((yield* get("/api/provider/calendar-feed", bearer(token))).body.feed_url)
+      expect((yield* getText(feed.pathname)).status).toBe(200)
+      const { url, state } = yield* calendarServer
+      state.body = privateCalendar
+      expect((yield* put("/api/provider/calendar-import", { url }, bearer(token))).status).toBe(200)
+      state.mode = "fail"
+      expect((yield* put("/api/provider/calendar-import", { url: `${url}?again` }, bearer(token))).status).toBe(200)
+
+      const logged = lines.join("\n")
+      expect(logged).toContain("/calendar-feeds/{secret}")
+      expect(logged).toContain("/api/provider/bookings")
+      const secret = feed.pathname.split("/").pop()!.replace(".ics", "")
+      for (const never of [
+        token,
+        token.slice(17),
+        secret,
+        "private.ics",
+        "Astrid",
+        "astrid.lindqvist",
+        "70 123",
+        "Drottninggatan"
+      ]) {
+        expect(logged).not.toContain(never)
+      }
+    }).pipe(withTestServer({ SERVICE_REQUESTS_API_TOKENS: partnerToken }, collector), Effect.scoped)
+  )
+})
