@@ -7,6 +7,7 @@ import * as Errors from "./Domain/Errors.js"
 import { inputParseOptions } from "./Domain/Input.js"
 import { HealthApi } from "./Health/Api.js"
 import { completeDocument } from "./Http/OpenApiDocument.js"
+import { ProviderApi } from "./Providers/Api.js"
 import { RequestsApi } from "./Requests/Api.js"
 import { SearchApi } from "./Search/Api.js"
 import { WebhooksApi } from "./Webhooks/Api.js"
@@ -34,6 +35,7 @@ export class Api extends HttpApi.make("home-service-booking-api")
   .add(RequestsApi)
   .add(WebhooksApi)
   .add(HealthApi)
+  .add(ProviderApi)
   .middleware(ContractErrors)
   .annotate(HttpApi.PayloadParseOptions, inputParseOptions)
   .annotate(OpenApi.Title, "Home-service booking API (Sweden)")

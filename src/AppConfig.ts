@@ -199,7 +199,11 @@ export const appConfig = Config.all({
       validation: (n) => n >= 1 && n <= 1_000_000
     }),
     Config.option
-  )
+  ),
+  calendarFeedKey: Config.Redacted("CALENDAR_FEED_KEY").pipe(Config.option),
+  calendarImportIntervalMinutes: boundedInteger("CALENDAR_IMPORT_INTERVAL_MINUTES", 1, 1440, 10),
+  calendarImportTimeoutMs: boundedInteger("CALENDAR_IMPORT_TIMEOUT_MS", 100, 120_000, 10_000),
+  calendarImportMaxBytes: boundedInteger("CALENDAR_IMPORT_MAX_BYTES", 1024, 20_000_000, 5_000_000)
 }).pipe(
   Config.mapEffect((config) =>
     config.appEnv === "production" && Option.getOrElse(config.demoSupply, () => false)

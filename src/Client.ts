@@ -96,3 +96,29 @@ export type BookingClient = Effect.Success<ReturnType<typeof makeBookingClient>>
 /** `makeBookingClient` on the platform's `fetch`, for a program that has no HttpClient of its own. */
 export const bookingClient = (options: BookingClientOptions) =>
   makeBookingClient(options).pipe(Effect.provide(FetchHttpClient.layer))
+
+export type { Block, ProviderBooking } from "./Domain/Provider.js"
+
+export interface ProviderClientOptions {
+  readonly baseUrl: string
+  /** The provider's token (`npm run provider -- token:issue <provider-id>`); a partner token is refused. */
+  readonly token: string
+}
+
+/**
+ * The provider API's operations, typed from the same `Api`: `bookings`, `createBlock`, `blocks`,
+ * `deleteBlock`, `workingHours`, `setWorkingHours`, `calendarFeed`, `rotateCalendarFeed`,
+ * `revokeCalendarFeed`, `setCalendarImport`, `calendarImport`, `removeCalendarImport`.
+ */
+export const makeProviderClient = (options: ProviderClientOptions) =>
+  Effect.map(
+    HttpApiClient.make(Api, {
+      baseUrl: options.baseUrl,
+      transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(options.token))
+    }),
+    (client) => client.provider
+  )
+
+/** `makeProviderClient` on the platform's `fetch`. */
+export const providerClient = (options: ProviderClientOptions) =>
+  makeProviderClient(options).pipe(Effect.provide(FetchHttpClient.layer))

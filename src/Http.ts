@@ -33,6 +33,8 @@ import { limitedEndpoints } from "./Http/RateLimiter.js"
 import { routesOf } from "./Http/Routes.js"
 import { McpLive } from "./Mcp/Http.js"
 import { AuthenticationLive } from "./Partners/Authentication.js"
+import { CalendarFeedLive } from "./Providers/FeedHttp.js"
+import { ProviderLive } from "./Providers/Http.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { SearchLive } from "./Search/Http.js"
 import { WebhooksLive } from "./Webhooks/Http.js"
@@ -45,7 +47,8 @@ export const GroupsLive = Layer.mergeAll(
   BookingsLive,
   RequestsLive,
   WebhooksLive,
-  HealthLive
+  HealthLive,
+  ProviderLive
 )
 
 /** Business counters are exported at 0 from the start, so rates and alerts work before the first event. */
@@ -131,12 +134,15 @@ export const serveApi = <ROut, E, RIn>(
     Effect.map(AppConfig, (config) => {
       // Every request, REST or MCP, gets one database budget from its arrival (DirectQuery honours it).
       const budgeted = withDatabaseBudget(config.databaseRequestBudgetMs)
-      return HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, ContractLive, WebhookDispatcherLive), {
-        // requestObservability writes the access line; the listening address is logged by HttpLive.
-        disableLogger: true,
-        disableListenLog: true,
-        middleware: (app) => observed(budgeted(app))
-      })
+      return HttpRouter.serve(
+        Layer.mergeAll(ApiLive, DocsLive, McpLive, CalendarFeedLive, ContractLive, WebhookDispatcherLive),
+        {
+          // requestObservability writes the access line; the listening address is logged by HttpLive.
+          disableLogger: true,
+          disableListenLog: true,
+          middleware: (app) => observed(budgeted(app))
+        }
+      )
     })
   ).pipe(
     // No tracer is exported anywhere, so the platform's per-request server span (a URL parse,

@@ -121,6 +121,7 @@ describe.concurrent("npm start", () => {
           expect(capabilities.status).toBe(200)
           expect(server.output()).toContain("applied migrations")
           expect(server.output()).not.toContain("embedded PostgreSQL")
+          expect(server.output()).toContain("npm run provider -- token:issue soderlunds-vvs-sthlm")
           expect(existsSync(join(data, "postgres"))).toBe(false)
           server.child.kill("SIGINT")
           expect(await server.exited).toBe(0)

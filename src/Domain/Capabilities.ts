@@ -60,7 +60,7 @@ export const bookingLifecycle = {
   fallback:
     "When a search returns direct_booking_available false, offer a follow-up request (POST /api/public/requests); it is not a booking.",
   availability_truth:
-    "Only a search response with direct_booking_available true proves availability; this document describes supported code paths, not current inventory."
+    "Only a search response with direct_booking_available true proves availability; this document describes supported code paths, not current inventory. An option's time is free in our calendar (bookings, provider blocks, working hours, dates off) and in the busy times imported from the provider's own calendar as of that calendar's last sync: an appointment the provider added there after that sync is not known yet."
 } as const
 
 export const authRules = {

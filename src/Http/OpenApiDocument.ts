@@ -22,7 +22,9 @@ const tagDescriptions: Readonly<Record<string, string>> = {
   Webhooks:
     "Subscribe to signed Standard Webhooks events about your bookings and requests (see docs/webhooks.md in the repository).",
   Health: "Liveness, readiness and metrics of one instance, for operators and load balancers.",
-  Documentation: "This document and its rendered page."
+  Documentation: "This document and its rendered page.",
+  provider:
+    "For providers, with a provider token (never a partner token): their jobs with the customer's contact, blocks, working hours and dates off, the calendar feed to subscribe to, and the import of their own calendar's busy times."
 }
 
 /** A paragraph per operation: what it does and what a partner must do before and after. */
@@ -43,7 +45,17 @@ const operationDescriptions: Readonly<Record<string, string>> = {
   "health.readyz": "Answers 200 when this instance can search and book, 503 with the missing pieces when it cannot.",
   "health.metrics": "Prometheus metrics of this instance in the text exposition format.",
   "docs.openapi": "This OpenAPI 3.1 document, built from the Api the server runs. Cached with an ETag.",
-  "docs.page": "This document rendered as an HTML page. Cached with an ETag."
+  "docs.page": "This document rendered as an HTML page. Cached with an ETag.",
+  "provider.bookings":
+    "The provider's bookings whose slot overlaps the window (`from`, `to`: RFC 3339 with an offset; default from now for 30 days, at most 92 days), with the customer's name, phone, e-mail and service address: the one place they leave the service besides the provider's confirmation. Sandbox bookings are never listed.",
+  "provider.createBlock":
+    "Blocks time in the same no-overlap calendar as bookings: searches stop offering it at once, and a confirm racing for it loses (409 `slot_taken`). A block over an active booking is 409 `block_overlaps_booking` naming the booking; over another block, 409 `block_overlaps_block`.",
+  "provider.setWorkingHours":
+    "Replaces the weekly hours and dates off (Europe/Stockholm wall-clock time). Searches and confirms follow them at once; bookings already made stand. From then on a supply import leaves this provider's hours alone.",
+  "provider.calendarFeed":
+    "The secret address of an iCalendar feed of the provider's bookings, to subscribe to in a calendar app: made on the first request, the same address afterwards. The feed (`GET /calendar-feeds/{secret}.ics`, `text/calendar`, ETag and If-None-Match) carries times and services, never the customer's contact.",
+  "provider.setCalendarImport":
+    "Registers the provider's own private iCalendar address. It is fetched at once and then every CALENDAR_IMPORT_INTERVAL_MINUTES (default 10), conditionally, bounded in size and time, under the same address rules as webhooks. Busy events (recurrences expanded; free and cancelled events ignored) are never offered or booked. When a fetch fails, the busy times last read stay in force and `last_error` says why."
 }
 
 const parameterDescriptions: Readonly<Record<string, string>> = {

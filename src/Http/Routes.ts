@@ -13,7 +13,8 @@ const extraRoutes: ReadonlyArray<readonly [string, string]> = [
   ["GET", "/docs"],
   ["GET", "/openapi.json"],
   ["POST", "/mcp"],
-  ["DELETE", "/mcp"]
+  ["DELETE", "/mcp"],
+  ["GET", "/calendar-feeds/:secret"]
 ]
 
 /** Every route the server answers, read off the Api itself so no list is kept by hand. */

@@ -64,8 +64,9 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
 
     /**
      * Everything a search needs in one round trip: the active providers serving the postcode(s)
-     * with an active fixed-price service for the job, their working hours, and their confirmed
-     * bookings overlapping the searched range. The offer comes as JSON text, keyed as
+     * with an active fixed-price service for the job, their working hours, and what takes their
+     * time in the searched range: confirmed bookings and blocks, busy times imported from their
+     * own calendar, and their dates off (whole Stockholm days). The offer comes as JSON text, keyed as
      * `OfferedService` is and in its order, so `offerOf` reads each distinct text once.
      */
     const statement = (input: AvailabilityQuery) =>
@@ -79,12 +80,23 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
           'termsSourceUrls', s.terms_source_urls, 'hours', ${workingHoursOfP})::text AS offer,
           coalesce((
             SELECT json_agg(json_build_array(
-              (extract(epoch FROM lower(b.during)) * 1000)::bigint, (extract(epoch FROM upper(b.during)) * 1000)::bigint))
-            FROM calendar_bookings b
-            WHERE b.provider_id = p.id AND b.calendar IN (${liveCalendar}, ${input.calendar}) AND b.during && tstzrange(${new Date(input.range.start)}, ${new Date(input.range.end)})
+              (extract(epoch FROM lower(x.during)) * 1000)::bigint, (extract(epoch FROM upper(x.during)) * 1000)::bigint))
+            FROM (
+              SELECT b.during FROM calendar_bookings b
+              WHERE b.provider_id = p.id AND b.calendar IN (${liveCalendar}, ${input.calendar}) AND b.during && r.range
+              UNION ALL
+              SELECT t.during FROM provider_busy_times t WHERE t.provider_id = p.id AND t.during && r.range
+              UNION ALL
+              SELECT tstzrange(d.date::timestamp AT TIME ZONE 'Europe/Stockholm',
+                (d.date + 1)::timestamp AT TIME ZONE 'Europe/Stockholm') FROM provider_dates_off d
+              WHERE d.provider_id = p.id
+                AND d.date BETWEEN (lower(r.range) AT TIME ZONE 'Europe/Stockholm')::date - 1
+                  AND (upper(r.range) AT TIME ZONE 'Europe/Stockholm')::date
+            ) x
           ), '[]') AS busy
         FROM provider_services s
         JOIN providers p ON p.id = s.provider_id
+        CROSS JOIN (SELECT tstzrange(${new Date(input.range.start)}, ${new Date(input.range.end)}) AS range) r
         WHERE s.active AND p.active AND s.vertical_id = ${input.verticalId} AND s.job_type_id = ${input.jobTypeId}
           AND ${servesPostcodeOfP(input.postcode)} AND ${servesDestinationOfP(input.destinationPostcode)}
         ORDER BY p.id, s.service_id`

@@ -275,7 +275,14 @@ const make = Effect.gen(function* () {
     ? Effect.void
     : Effect.fail(notConfigured)
 
-  return { ttlSeconds, ensureConfigured, sign, signAll, open, verify, expiredRefusal } as const
+  /**
+   * A secret for another purpose (`label`), derived from the signing key, so a development server
+   * needs no second key file; none without a key.
+   */
+  const derivedSecret = (label: string) =>
+    Option.map(signer, (key) => createHmac("sha256", Redacted.value(key.secret)).update(label, "utf8").digest())
+
+  return { ttlSeconds, ensureConfigured, sign, signAll, open, verify, expiredRefusal, derivedSecret } as const
 })
 
 /**

@@ -223,11 +223,14 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
             SELECT provider_id, int4range(lo, hi, '[]')
             FROM jsonb_to_recordset(${JSON.stringify(areas)}::jsonb) AS x(provider_id text, lo int, hi int)
             ON CONFLICT DO NOTHING`
-          yield* sql`DELETE FROM provider_working_hours WHERE provider_id = ANY(${ids})`
+          // A provider that set its own hours (PUT /api/provider/working-hours) keeps them.
+          yield* sql`DELETE FROM provider_working_hours h USING providers p
+            WHERE h.provider_id = ANY(${ids}) AND p.id = h.provider_id AND p.hours_set_by_provider_at IS NULL`
           yield* sql`
             INSERT INTO provider_working_hours (provider_id, iso_weekday, opens, closes)
             SELECT provider_id, iso_weekday, opens::time, closes::time
-            FROM jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) AS x(provider_id text, iso_weekday int, opens text, closes text)`
+            FROM jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) AS x(provider_id text, iso_weekday int, opens text, closes text)
+            WHERE provider_id IN (SELECT id FROM providers WHERE hours_set_by_provider_at IS NULL)`
           yield* sql`
             UPDATE provider_services SET active = false, updated_at = now()
             WHERE provider_id = ANY(${ids}) AND (provider_id, service_id) NOT IN (
@@ -327,6 +330,12 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       const file = yield* Effect.promise(() => readFile(demoSupplyPath, "utf8").then(JSON.parse))
       const imported = yield* importFile(file).pipe(Effect.orDie)
       yield* Effect.logInfo(`demo supply loaded: ${imported.providers} providers, ${imported.services} services`)
+      const demoProvider = (file as { providers: ReadonlyArray<{ id: string }> }).providers[0]?.id
+      if (demoProvider !== undefined) {
+        yield* Effect.logInfo(
+          `provider API: get a demo provider's token with \`npm run provider -- token:issue ${demoProvider}\`, then call /api/provider/bookings with it (docs/providers.md)`
+        )
+      }
     }
 
     return {

@@ -1,0 +1,181 @@
+import { Context, Schema } from "effect"
+import { ContractError } from "./Errors.js"
+import { DateTimeString, matching, optional, text } from "./Input.js"
+import { WorkingHours } from "./Supply.js"
+
+/** The provider a provider token belongs to: every provider endpoint reads and writes only its data. */
+export class AuthenticatedProvider extends Context.Service<
+  AuthenticatedProvider,
+  { readonly id: string; readonly name: string }
+>()("Booking/AuthenticatedProvider") {}
+
+export const providerSpecVersion = "provider_api_v1" as const
+
+/** The longest window `GET /api/provider/bookings` answers for at once. */
+export const maxBookingsWindowDays = 92
+/** The window when the caller gives none: from now, this many days. */
+export const defaultBookingsWindowDays = 30
+/** How far ahead a block may lie, and the horizon imported busy times are expanded over. */
+export const bookingHorizonDays = 400
+
+const Location = Schema.Struct({
+  address: Schema.String,
+  postcode: Schema.String,
+  country_code: Schema.String
+})
+
+/** A job as its provider needs it: the one place besides the provider's confirmation that carries the customer's contact. */
+export const ProviderBooking = Schema.Struct({
+  id: Schema.String,
+  request_id: Schema.String,
+  status: Schema.Literals(["confirmed", "cancelled"]),
+  service_id: Schema.String,
+  service_label_sv: Schema.String,
+  vertical_id: Schema.String,
+  job_type_id: Schema.String,
+  slot_start_at: Schema.String,
+  slot_end_at: Schema.String,
+  slot_label: Schema.String,
+  price_sek: Schema.Number,
+  currency: Schema.Literal("SEK"),
+  pricing_model: Schema.String,
+  price_type: Schema.String,
+  unit_price_sek: optional(Schema.Number),
+  unit: optional(Schema.String),
+  quantity: optional(Schema.Number),
+  terms_version: Schema.String,
+  terms_url: Schema.String,
+  scope: Schema.Unknown,
+  customer: Schema.Struct({ name: Schema.String, phone: Schema.String, email: Schema.String }),
+  service_location: Location,
+  destination_location: optional(Location),
+  confirmed_at: Schema.String
+}).annotate({ identifier: "ProviderBooking" })
+export type ProviderBooking = typeof ProviderBooking.Type
+
+export const ProviderBookingsQuery = Schema.Struct({
+  from: optional(DateTimeString),
+  to: optional(DateTimeString)
+})
+
+export const ProviderBookingsResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(providerSpecVersion),
+  provider_id: Schema.String,
+  from: Schema.String,
+  to: Schema.String,
+  bookings: Schema.Array(ProviderBooking)
+}).annotate({ identifier: "ProviderBookingsResponse" })
+
+export const BlockRequest = Schema.Struct({
+  start_at: DateTimeString,
+  end_at: DateTimeString,
+  note: optional(text(1, 500))
+}).annotate({ identifier: "ProviderBlockRequest" })
+export type BlockRequest = typeof BlockRequest.Type
+
+export const Block = Schema.Struct({
+  id: Schema.String,
+  start_at: Schema.String,
+  end_at: Schema.String,
+  note: optional(Schema.String),
+  created_at: Schema.String
+}).annotate({ identifier: "ProviderBlock" })
+export type Block = typeof Block.Type
+
+export const BlockResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(providerSpecVersion),
+  block: Block,
+  safe_next_step: Schema.String
+}).annotate({ identifier: "ProviderBlockResponse" })
+
+export const BlocksResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(providerSpecVersion),
+  blocks: Schema.Array(Block)
+}).annotate({ identifier: "ProviderBlocksResponse" })
+
+export const BlockPath = Schema.Struct({ block_id: Schema.String })
+
+export const DeletedResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(providerSpecVersion),
+  deleted: Schema.Literal(true),
+  safe_next_step: Schema.String
+}).annotate({ identifier: "ProviderDeletedResponse" })
+
+const LocalDate = Schema.String.check(
+  matching(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: "must be a local date YYYY-MM-DD" }),
+  Schema.makeFilter((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s) || "must be a real date")
+)
+
+export const WorkingHoursRequest = Schema.Struct({
+  weekly_hours: Schema.Array(WorkingHours).check(Schema.isMaxLength(50)),
+  dates_off: Schema.Array(LocalDate).check(Schema.isMaxLength(1000))
+}).annotate({ identifier: "ProviderWorkingHoursRequest" })
+export type WorkingHoursRequest = typeof WorkingHoursRequest.Type
+
+export const WorkingHoursResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(providerSpecVersion),
+  time_zone: Schema.Literal("Europe/Stockholm"),
+  weekly_hours: Schema.Array(WorkingHours),
+  dates_off: Schema.Array(Schema.String),
+  safe_next_step: Schema.String
+}).annotate({ identifier: "ProviderWorkingHoursResponse" })
+
+export const CalendarFeedResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(providerSpecVersion),
+  feed_url: Schema.NullOr(Schema.String),
+  created_at: Schema.String,
+  last_fetched_at: Schema.NullOr(Schema.String),
+  safe_next_step: Schema.String
+}).annotate({ identifier: "ProviderCalendarFeedResponse" })
+
+export const CalendarImportRequest = Schema.Struct({
+  url: text(8, 2000)
+}).annotate({ identifier: "ProviderCalendarImportRequest" })
+
+export const CalendarImportResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(providerSpecVersion),
+  url: Schema.NullOr(Schema.String),
+  last_synced_at: Schema.NullOr(Schema.String),
+  last_error: Schema.NullOr(Schema.String),
+  busy_intervals: Schema.Number,
+  next_fetch_at: Schema.NullOr(Schema.String),
+  safe_next_step: Schema.String
+}).annotate({ identifier: "ProviderCalendarImportResponse" })
+
+/** A block asked for over an active booking: the body names the booking (never its customer). */
+export class BlockOverlapsBooking extends ContractError<BlockOverlapsBooking>()(
+  "block_overlaps_booking",
+  409,
+  "The time holds an active booking; the body names it",
+  ["issues", "booking_id", "request_id", "existing_booking"]
+) {}
+
+/** A block asked for over another block of the same provider. */
+export class BlockOverlapsBlock extends ContractError<BlockOverlapsBlock>()(
+  "block_overlaps_block",
+  409,
+  "The time is already blocked; the issues name the block",
+  ["issues"]
+) {}
+
+export class BlockNotFound extends ContractError<BlockNotFound>()(
+  "block_not_found",
+  404,
+  "The provider has no block with this id",
+  ["issues"]
+) {}
+
+/** The calendar address cannot be used: not https, credentials in it, or a host that is not public. */
+export class CalendarUrlRefused extends ContractError<CalendarUrlRefused>()(
+  "calendar_url_refused",
+  422,
+  "The calendar address cannot be fetched under the service's rules",
+  ["issues"]
+) {}

@@ -1,0 +1,125 @@
+import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
+import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
+import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
+import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
+import * as OpenApi from "effect/http-api/OpenApi"
+import { DatabaseUnavailable, errorBody, Unauthorized } from "../Domain/Errors.js"
+import {
+  type AuthenticatedProvider,
+  BlockNotFound,
+  BlockOverlapsBlock,
+  BlockOverlapsBooking,
+  BlockPath,
+  BlockRequest,
+  BlockResponse,
+  BlocksResponse,
+  CalendarFeedResponse,
+  CalendarImportRequest,
+  CalendarImportResponse,
+  CalendarUrlRefused,
+  DeletedResponse,
+  ProviderBookingsQuery,
+  ProviderBookingsResponse,
+  WorkingHoursRequest,
+  WorkingHoursResponse
+} from "../Domain/Provider.js"
+
+/** A provider token (`hsp_…`, from `npm run provider -- token:issue`): partner tokens never pass. */
+export class ProviderAuthentication extends HttpApiMiddleware.Service<
+  ProviderAuthentication,
+  { provides: AuthenticatedProvider }
+>()("Booking/ProviderAuthentication", {
+  error: errorBody(Unauthorized),
+  security: { providerBearer: HttpApiSecurity.bearer }
+}) {}
+
+const unavailable = errorBody(DatabaseUnavailable)
+
+export class ProviderApi extends HttpApiGroup.make("provider")
+  .add(
+    HttpApiEndpoint.get("bookings", "/api/provider/bookings", {
+      query: ProviderBookingsQuery,
+      success: ProviderBookingsResponse,
+      error: unavailable
+    }).annotate(
+      OpenApi.Summary,
+      "The provider's bookings in a window (default: the next 30 days; at most 92), with the customer's contact"
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("createBlock", "/api/provider/blocks", {
+      payload: BlockRequest,
+      success: BlockResponse.pipe(HttpApiSchema.status(201)),
+      error: [errorBody(BlockOverlapsBooking), errorBody(BlockOverlapsBlock), unavailable]
+    }).annotate(OpenApi.Summary, "Block time: searches no longer offer it and no booking can take it")
+  )
+  .add(
+    HttpApiEndpoint.get("blocks", "/api/provider/blocks", { success: BlocksResponse, error: unavailable }).annotate(
+      OpenApi.Summary,
+      "The provider's blocks that have not ended"
+    )
+  )
+  .add(
+    HttpApiEndpoint.delete("deleteBlock", "/api/provider/blocks/:block_id", {
+      params: BlockPath,
+      success: DeletedResponse,
+      error: [errorBody(BlockNotFound), unavailable]
+    }).annotate(OpenApi.Summary, "Delete a block, freeing its time")
+  )
+  .add(
+    HttpApiEndpoint.get("workingHours", "/api/provider/working-hours", {
+      success: WorkingHoursResponse,
+      error: unavailable
+    }).annotate(OpenApi.Summary, "Weekly working hours and dates off (Europe/Stockholm)")
+  )
+  .add(
+    HttpApiEndpoint.put("setWorkingHours", "/api/provider/working-hours", {
+      payload: WorkingHoursRequest,
+      success: WorkingHoursResponse,
+      error: unavailable
+    }).annotate(OpenApi.Summary, "Replace the weekly working hours and dates off (Europe/Stockholm)")
+  )
+  .add(
+    HttpApiEndpoint.get("calendarFeed", "/api/provider/calendar-feed", {
+      success: CalendarFeedResponse,
+      error: unavailable
+    }).annotate(OpenApi.Summary, "The secret iCalendar feed URL of the provider's bookings (made on first request)")
+  )
+  .add(
+    HttpApiEndpoint.post("rotateCalendarFeed", "/api/provider/calendar-feed/rotate", {
+      success: CalendarFeedResponse,
+      error: unavailable
+    }).annotate(OpenApi.Summary, "Replace the feed URL; the old one stops working")
+  )
+  .add(
+    HttpApiEndpoint.delete("revokeCalendarFeed", "/api/provider/calendar-feed", {
+      success: DeletedResponse,
+      error: unavailable
+    }).annotate(OpenApi.Summary, "Revoke the feed URL")
+  )
+  .add(
+    HttpApiEndpoint.put("setCalendarImport", "/api/provider/calendar-import", {
+      payload: CalendarImportRequest,
+      success: CalendarImportResponse,
+      error: [errorBody(CalendarUrlRefused), unavailable]
+    }).annotate(OpenApi.Summary, "Register the provider's own iCalendar address; fetched at once, then on a schedule")
+  )
+  .add(
+    HttpApiEndpoint.get("calendarImport", "/api/provider/calendar-import", {
+      success: CalendarImportResponse,
+      error: unavailable
+    }).annotate(OpenApi.Summary, "The imported calendar: url, last_synced_at, last_error")
+  )
+  .add(
+    HttpApiEndpoint.delete("removeCalendarImport", "/api/provider/calendar-import", {
+      success: DeletedResponse,
+      error: unavailable
+    }).annotate(OpenApi.Summary, "Stop importing the provider's calendar and free its busy times")
+  )
+  .middleware(ProviderAuthentication)
+  .annotate(OpenApi.Title, "provider")
+  .annotate(
+    OpenApi.Description,
+    "For providers, with a provider token: their jobs, blocks, working hours, the calendar feed out and busy times in."
+  ) {}

@@ -1,0 +1,230 @@
+import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import { AppConfig } from "../AppConfig.js"
+import { DatabaseUnavailable } from "../Domain/Errors.js"
+import { bookingHorizonDays, CalendarUrlRefused, providerSpecVersion } from "../Domain/Provider.js"
+import { DAY, formatInZone, MINUTE, providerTimeZone } from "../Domain/Zone.js"
+import { failLogged, logFailureWarning } from "../Http/FailureSummary.js"
+import { checkDestination, checkUrl } from "../Webhooks/Destination.js"
+import { busyTimes } from "./BusyTimes.js"
+import { type FetchResult, fetchCalendar } from "./CalendarFetch.js"
+
+/** How often the loop looks for imports that are due; each is fetched once per CALENDAR_IMPORT_INTERVAL_MINUTES. */
+export const importPollInterval = Duration.minutes(1)
+
+interface ImportRow {
+  readonly providerId: string
+  readonly url: string
+  readonly etag: string | null
+  readonly lastModified: string | null
+  readonly lastSyncedAt: Date | null
+  readonly lastError: string | null
+  readonly nextFetchAt: Date
+}
+
+/** Destination.ts words its refusals for webhooks; the provider reads them about its calendar. */
+const forCalendar = (message: string) =>
+  message.replace(/webhook url/g, "calendar url").replace(/webhook host/g, "calendar host")
+
+const unavailable = failLogged(
+  "calendar import failed",
+  () =>
+    new DatabaseUnavailable({
+      safe_next_step: "The database does not answer, so nothing was changed. Try again in a moment."
+    })
+)
+
+/**
+ * The provider's own calendar, imported: registered by URL (https, under the same SSRF rules as
+ * webhooks), fetched at once and then on a schedule, read with ical.js (recurrences expanded
+ * over the booking horizon), and stored as busy intervals that search and confirm treat as taken.
+ * A failed fetch or an unreadable calendar changes nothing: the last good busy times stay.
+ */
+export class CalendarImport extends Context.Service<CalendarImport>()("Booking/CalendarImport", {
+  make: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* AppConfig
+    const production = config.appEnv === "production"
+    const interval = config.calendarImportIntervalMinutes * MINUTE
+    /** Trusted roots beside the system's, for a test's self-signed server. */
+    const ca = process.env.CALENDAR_IMPORT_EXTRA_CA
+
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const fetchOnce = (row: ImportRow) =>
+      Effect.gen(function* () {
+        const destination = yield* Effect.promise(() => checkDestination(row.url, { production }))
+        if (!destination.ok) return { _tag: "Failed", error: forCalendar(destination.message) } satisfies FetchResult
+        const address = destination.addresses[0]!
+        return yield* Effect.callback<FetchResult>((resume, signal) => {
+          fetchCalendar({
+            url: destination.url,
+            address,
+            etag: row.etag,
+            lastModified: row.lastModified,
+            maxBytes: config.calendarImportMaxBytes,
+            signal,
+            ...(ca === undefined ? {} : { ca })
+          }).then((result) => resume(Effect.succeed(result)))
+        }).pipe(
+          Effect.timeoutOrElse({
+            duration: Duration.millis(config.calendarImportTimeoutMs),
+            orElse: () =>
+              Effect.succeed<FetchResult>({
+                _tag: "Failed",
+                error: `the calendar did not answer within ${config.calendarImportTimeoutMs} ms`
+              })
+          })
+        )
+      })
+
+    /** One import: fetched, read and stored, or its failure recorded beside the last good busy times. */
+    const sync = (row: ImportRow) =>
+      Effect.gen(function* () {
+        const fetched = yield* fetchOnce(row)
+        const at = yield* now
+        const next = new Date(at.getTime() + interval)
+        const failed = (error: string) =>
+          sql`UPDATE provider_calendar_imports SET last_error = ${error}, last_attempt_at = ${at}, next_fetch_at = ${next}
+            WHERE provider_id = ${row.providerId} AND url = ${row.url}`
+        if (fetched._tag === "Failed") return yield* failed(fetched.error)
+        if (fetched._tag === "NotModified") {
+          return yield* sql`UPDATE provider_calendar_imports SET last_error = NULL, last_attempt_at = ${at},
+            last_synced_at = ${at}, next_fetch_at = ${next} WHERE provider_id = ${row.providerId} AND url = ${row.url}`
+        }
+        const read = busyTimes(fetched.text, { start: at, end: new Date(at.getTime() + bookingHorizonDays * DAY) })
+        if (!read.ok) return yield* failed(read.error)
+        const intervals = JSON.stringify(read.intervals.map((i) => [i.start.toISOString(), i.end.toISOString()]))
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            // Unchanged if the URL was changed meanwhile: that one's own fetch decides.
+            const current = yield* sql`
+              UPDATE provider_calendar_imports SET last_error = NULL, last_attempt_at = ${at}, last_synced_at = ${at},
+                next_fetch_at = ${next}, etag = ${fetched.etag}, last_modified = ${fetched.lastModified}
+              WHERE provider_id = ${row.providerId} AND url = ${row.url} RETURNING provider_id`
+            if (current.length === 0) return
+            yield* sql`DELETE FROM provider_busy_times WHERE provider_id = ${row.providerId}`
+            yield* sql`
+              INSERT INTO provider_busy_times (provider_id, during)
+              SELECT ${row.providerId}, tstzrange((x->>0)::timestamptz, (x->>1)::timestamptz, '[)')
+              FROM jsonb_array_elements(${intervals}::jsonb) AS x`
+          })
+        )
+      })
+
+    const rowOf = (providerId: string) =>
+      Effect.map(
+        sql<ImportRow>`
+          SELECT provider_id, url, etag, last_modified, last_synced_at, last_error, next_fetch_at
+          FROM provider_calendar_imports WHERE provider_id = ${providerId}`,
+        (rows) => rows[0]
+      )
+
+    const statusOf = (providerId: string) =>
+      Effect.gen(function* () {
+        const row = yield* rowOf(providerId)
+        const counted = yield* sql<{ busy: number }>`
+          SELECT count(*)::int AS busy FROM provider_busy_times WHERE provider_id = ${providerId}`
+        const busy = counted[0]?.busy ?? 0
+        const synced = row?.lastSyncedAt == null ? null : formatInZone(row.lastSyncedAt, providerTimeZone)
+        return {
+          ok: true as const,
+          spec_version: providerSpecVersion,
+          url: row?.url ?? null,
+          last_synced_at: synced,
+          last_error: row?.lastError ?? null,
+          busy_intervals: busy,
+          next_fetch_at: row === undefined ? null : formatInZone(row.nextFetchAt, providerTimeZone),
+          safe_next_step:
+            row === undefined
+              ? "No calendar is imported. Register your calendar's private iCalendar address (PUT /api/provider/calendar-import) so its busy times are never offered."
+              : row.lastError !== null
+                ? `The last fetch failed (${row.lastError}). ${synced === null ? "No busy time has been imported from this address yet." : `The busy times read at ${synced} stay in force until a fetch succeeds.`} Check the address, or register a new one.`
+                : `Imported: ${busy} busy interval(s) from your calendar, as of ${synced}; searches and confirms treat them as taken. It is fetched again every ${config.calendarImportIntervalMinutes} minutes.`
+        }
+      })
+
+    const register = Effect.fn("CalendarImport.register")(function* (providerId: string, url: string) {
+      const checked = checkUrl(url, { production })
+      if (!checked.ok || (production && checked.url.protocol !== "https:")) {
+        return yield* new CalendarUrlRefused({
+          issues: [`url: ${checked.ok ? "must be https" : forCalendar(checked.message)}`],
+          safe_next_step:
+            "Nothing was registered. Send your calendar's private iCalendar address (https://…, as your calendar app shares it)."
+        })
+      }
+      const at = yield* now
+      const href = checked.url.href
+      yield* sql`
+        INSERT INTO provider_calendar_imports (provider_id, url, next_fetch_at, updated_at)
+        VALUES (${providerId}, ${href}, ${at}, ${at})
+        ON CONFLICT (provider_id) DO UPDATE SET url = excluded.url, next_fetch_at = excluded.next_fetch_at,
+          updated_at = excluded.updated_at,
+          etag = CASE WHEN provider_calendar_imports.url = excluded.url THEN provider_calendar_imports.etag END,
+          last_modified = CASE WHEN provider_calendar_imports.url = excluded.url THEN provider_calendar_imports.last_modified END,
+          last_error = CASE WHEN provider_calendar_imports.url = excluded.url THEN provider_calendar_imports.last_error END`.pipe(
+        Effect.catchTag("SqlError", unavailable)
+      )
+      const row = yield* rowOf(providerId).pipe(Effect.catchTag("SqlError", unavailable))
+      if (row !== undefined) {
+        yield* sync(row).pipe(
+          Effect.catchCause((cause) => logFailureWarning("a calendar import could not be saved", cause))
+        )
+      }
+      return yield* statusOf(providerId).pipe(Effect.catchTag("SqlError", unavailable))
+    })
+
+    const status = Effect.fn("CalendarImport.status")(function* (providerId: string) {
+      return yield* statusOf(providerId).pipe(Effect.catchTag("SqlError", unavailable))
+    })
+
+    /** Stops importing and frees the imported busy times. */
+    const remove = Effect.fn("CalendarImport.remove")(function* (providerId: string) {
+      yield* sql
+        .withTransaction(
+          Effect.andThen(
+            sql`DELETE FROM provider_calendar_imports WHERE provider_id = ${providerId}`,
+            sql`DELETE FROM provider_busy_times WHERE provider_id = ${providerId}`
+          )
+        )
+        .pipe(Effect.catchTag("SqlError", unavailable))
+      return {
+        ok: true as const,
+        spec_version: providerSpecVersion,
+        deleted: true as const,
+        safe_next_step: "Your calendar is no longer imported, and the busy times read from it no longer block searches."
+      }
+    })
+
+    /**
+     * Every import that is due, one after another (each bounded in time and size). Claiming a row
+     * moves its next fetch on first, so with several instances each import is fetched by one.
+     */
+    const syncDue = Effect.gen(function* () {
+      const at = yield* now
+      const due = yield* sql<ImportRow>`
+        UPDATE provider_calendar_imports SET next_fetch_at = ${new Date(at.getTime() + interval)}
+        WHERE provider_id IN (
+          SELECT provider_id FROM provider_calendar_imports WHERE next_fetch_at <= ${at}
+          ORDER BY next_fetch_at LIMIT 100 FOR UPDATE SKIP LOCKED)
+        RETURNING provider_id, url, etag, last_modified, last_synced_at, last_error, next_fetch_at`
+      for (const row of due) {
+        yield* sync(row).pipe(
+          Effect.catchCause((cause) => logFailureWarning("a calendar import could not be saved", cause))
+        )
+      }
+    })
+
+    yield* syncDue.pipe(
+      Effect.catchCause((cause) => logFailureWarning("calendar imports could not be read", cause)),
+      // fixed, not spaced: a tick that ends late is followed at once, so an import falls due on time.
+      Effect.repeat(Schedule.fixed(importPollInterval)),
+      Effect.delay(importPollInterval),
+      Effect.forkScoped
+    )
+
+    return { register, status, remove, syncDue } as const
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

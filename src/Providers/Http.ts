@@ -1,0 +1,30 @@
+import { Effect, Layer } from "effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import { Api } from "../Api.js"
+import { AuthenticatedProvider } from "../Domain/Provider.js"
+import { CalendarImport } from "./CalendarImport.js"
+import { ProviderAuthenticationLive } from "./ProviderAuth.js"
+import { ProviderCalendar } from "./ProviderCalendar.js"
+
+const withProvider = <A, E, R>(f: (providerId: string) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(AuthenticatedProvider, (provider) => f(provider.id))
+
+export const ProviderLive = HttpApiBuilder.group(Api, "provider", (handlers) =>
+  Effect.gen(function* () {
+    const calendar = yield* ProviderCalendar
+    const imports = yield* CalendarImport
+    return handlers
+      .handle("bookings", ({ query }) => withProvider((id) => calendar.bookings(id, query)))
+      .handle("createBlock", ({ payload }) => withProvider((id) => calendar.createBlock(id, payload)))
+      .handle("blocks", () => withProvider(calendar.blocks))
+      .handle("deleteBlock", ({ params }) => withProvider((id) => calendar.deleteBlock(id, params.block_id)))
+      .handle("workingHours", () => withProvider(calendar.workingHours))
+      .handle("setWorkingHours", ({ payload }) => withProvider((id) => calendar.setWorkingHours(id, payload)))
+      .handle("calendarFeed", () => withProvider(calendar.calendarFeed))
+      .handle("rotateCalendarFeed", () => withProvider(calendar.rotateFeed))
+      .handle("revokeCalendarFeed", () => withProvider(calendar.revokeFeed))
+      .handle("setCalendarImport", ({ payload }) => withProvider((id) => imports.register(id, payload.url)))
+      .handle("calendarImport", () => withProvider(imports.status))
+      .handle("removeCalendarImport", () => withProvider(imports.remove))
+  })
+).pipe(Layer.provide([ProviderCalendar.Default, CalendarImport.Default, ProviderAuthenticationLive]))

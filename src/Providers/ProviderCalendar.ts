@@ -1,0 +1,528 @@
+import { createHash, createHmac, randomUUID } from "node:crypto"
+import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { AppConfig } from "../AppConfig.js"
+import { type Customer, customerNameOf } from "../Domain/Booking.js"
+import { DatabaseUnavailable, InvalidRequest } from "../Domain/Errors.js"
+import { isUuid } from "../Domain/Ids.js"
+import {
+  type Block,
+  BlockNotFound,
+  BlockOverlapsBlock,
+  BlockOverlapsBooking,
+  type BlockRequest,
+  bookingHorizonDays,
+  defaultBookingsWindowDays,
+  maxBookingsWindowDays,
+  type ProviderBooking,
+  providerSpecVersion,
+  type WorkingHoursRequest
+} from "../Domain/Provider.js"
+import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
+import { failLogged } from "../Http/FailureSummary.js"
+import { sqlStateOf } from "../Shared/Idempotency.js"
+import { OptionSigner } from "../Shared/OptionSigner.js"
+import { calendarFeed } from "./CalendarFeed.js"
+
+const databaseDown = (what: string) =>
+  failLogged(
+    `provider ${what} failed`,
+    () =>
+      new DatabaseUnavailable({
+        safe_next_step: `The database does not answer, so nothing was ${what === "read" ? "read" : "changed"}. Try again in a moment.`
+      })
+  )
+
+/** Infrastructure failures of a provider endpoint: a logged 503 that says nothing changed. */
+const orUnavailable =
+  (what: string) =>
+  <A, E, R>(
+    effect: Effect.Effect<A, E | SqlError, R>
+  ): Effect.Effect<A, Exclude<E, SqlError> | DatabaseUnavailable, R> =>
+    Effect.catchTag(effect as Effect.Effect<A, SqlError, R>, "SqlError", databaseDown(what)) as never
+
+interface Location {
+  readonly address: string
+  readonly postcode: string
+  readonly country_code: string
+}
+
+interface BookingRow {
+  readonly id: string
+  readonly requestId: string
+  readonly serviceId: string
+  readonly serviceLabelSv: string
+  readonly verticalId: string
+  readonly jobTypeId: string
+  readonly slotStart: Date
+  readonly slotEnd: Date
+  readonly slotLabel: string
+  readonly priceSek: number
+  readonly pricingModel: string
+  readonly priceType: string
+  readonly unitPriceSek: number | null
+  readonly unit: string | null
+  readonly quantity: number | null
+  readonly termsVersion: string
+  readonly termsUrl: string
+  readonly scope: unknown
+  readonly customer: Customer
+  readonly serviceLocation: Location
+  readonly destinationLocation: Location | null
+  readonly confirmedAt: Date
+}
+
+const location = (stored: Location) => ({
+  address: stored.address,
+  postcode: stored.postcode,
+  country_code: stored.country_code
+})
+
+const providerBooking = (row: BookingRow): ProviderBooking => ({
+  id: row.id,
+  request_id: row.requestId,
+  status: "confirmed",
+  service_id: row.serviceId,
+  service_label_sv: row.serviceLabelSv,
+  vertical_id: row.verticalId,
+  job_type_id: row.jobTypeId,
+  slot_start_at: formatInZone(row.slotStart, providerTimeZone),
+  slot_end_at: formatInZone(row.slotEnd, providerTimeZone),
+  slot_label: row.slotLabel,
+  price_sek: row.priceSek,
+  currency: "SEK",
+  pricing_model: row.pricingModel,
+  price_type: row.priceType,
+  ...(row.unitPriceSek === null ? {} : { unit_price_sek: row.unitPriceSek }),
+  ...(row.unit === null ? {} : { unit: row.unit }),
+  ...(row.quantity === null ? {} : { quantity: row.quantity }),
+  terms_version: row.termsVersion,
+  terms_url: row.termsUrl,
+  scope: row.scope,
+  customer: { name: customerNameOf(row.customer), phone: row.customer.phone, email: row.customer.email },
+  service_location: location(row.serviceLocation),
+  ...(row.destinationLocation === null ? {} : { destination_location: location(row.destinationLocation) }),
+  confirmed_at: formatInZone(row.confirmedAt, providerTimeZone)
+})
+
+interface BlockRow {
+  readonly id: string
+  readonly startAt: Date
+  readonly endAt: Date
+  readonly note: string | null
+  readonly createdAt: Date
+}
+
+const blockOf = (row: BlockRow): Block => ({
+  id: row.id,
+  start_at: formatInZone(row.startAt, providerTimeZone),
+  end_at: formatInZone(row.endAt, providerTimeZone),
+  ...(row.note === null ? {} : { note: row.note }),
+  created_at: formatInZone(row.createdAt, providerTimeZone)
+})
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
+
+/** The feed's path; the secret is its last segment, and the access log shows only the template. */
+export const calendarFeedPath = "/calendar-feeds"
+
+/** Cancelled and past bookings stay in the feed this long, so subscribed calendars catch up. */
+const feedPastDays = 30
+
+/**
+ * A provider's own side of the calendar: its jobs, its blocks (in the same no-overlap calendar as
+ * bookings), its working hours and dates off, and the secret feed its calendar app subscribes to.
+ */
+export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booking/ProviderCalendar", {
+  make: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* AppConfig
+    const signer = yield* OptionSigner
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const bookings = Effect.fn("ProviderCalendar.bookings")(function* (
+      providerId: string,
+      window: { readonly from?: string | undefined; readonly to?: string | undefined }
+    ) {
+      const at = yield* now
+      const from = window.from === undefined ? at.getTime() : Date.parse(window.from)
+      const to = window.to === undefined ? from + defaultBookingsWindowDays * DAY : Date.parse(window.to)
+      if (!(from < to)) return yield* new InvalidRequest({ issues: ["to: must be after from"] })
+      if (to - from > maxBookingsWindowDays * DAY) {
+        return yield* new InvalidRequest({ issues: [`to: the window may span at most ${maxBookingsWindowDays} days`] })
+      }
+      const rows = yield* sql<BookingRow>`
+        SELECT id, request_id, service_id, service_label_sv, vertical_id, job_type_id, slot_start, slot_end,
+          slot_label, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
+          terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at
+        FROM bookings
+        WHERE provider_id = ${providerId} AND NOT sandbox
+          AND slot_start < ${new Date(to)} AND slot_end > ${new Date(from)}
+        ORDER BY slot_start, id`.pipe(orUnavailable("read"))
+      return {
+        ok: true as const,
+        spec_version: providerSpecVersion,
+        provider_id: providerId,
+        from: formatInZone(from, providerTimeZone),
+        to: formatInZone(to, providerTimeZone),
+        bookings: rows.map(providerBooking)
+      }
+    })
+
+    /** What holds the time a block was refused for: a booking (named) or another block. */
+    const conflictOf = (providerId: string, start: Date, end: Date) =>
+      Effect.gen(function* () {
+        const rows = yield* sql<{
+          id: string
+          kind: string
+          requestId: string | null
+          providerName: string | null
+          serviceId: string | null
+          slotStart: Date
+          slotEnd: Date
+          slotLabel: string | null
+        }>`
+          SELECT c.id, c.kind, b.request_id, b.provider_name, b.service_id, lower(c.during) AS slot_start,
+            upper(c.during) AS slot_end, b.slot_label
+          FROM calendar_bookings c LEFT JOIN bookings b ON b.id = c.id
+          WHERE c.provider_id = ${providerId} AND c.calendar = 'live'
+            AND c.during && tstzrange(${start}, ${end}, '[)')
+          ORDER BY c.kind, lower(c.during) LIMIT 1`
+        const row = rows[0]
+        if (row === undefined) return undefined
+        if (row.kind === "block") {
+          return new BlockOverlapsBlock({
+            issues: [
+              `start_at: overlaps your block ${row.id} (${formatInZone(row.slotStart, providerTimeZone)} to ${formatInZone(row.slotEnd, providerTimeZone)})`
+            ],
+            safe_next_step: "Nothing was blocked. The time is already blocked; change or delete that block instead."
+          })
+        }
+        return new BlockOverlapsBooking({
+          issues: [`start_at: overlaps the active booking ${row.id} (${row.slotLabel ?? ""})`],
+          booking_id: row.id,
+          request_id: row.requestId ?? row.id,
+          existing_booking: {
+            id: row.id,
+            request_id: row.requestId ?? row.id,
+            status: "confirmed",
+            provider_id: providerId,
+            provider_name: row.providerName ?? "",
+            service_id: row.serviceId ?? "",
+            slot_start_at: formatInZone(row.slotStart, providerTimeZone),
+            slot_end_at: formatInZone(row.slotEnd, providerTimeZone),
+            slot_label: row.slotLabel ?? ""
+          },
+          safe_next_step:
+            "Nothing was blocked: the booking named here holds part of this time and stands. Block only the time around it, or cancel the booking first if you cannot do the job."
+        })
+      })
+
+    const createBlock = Effect.fn("ProviderCalendar.createBlock")(function* (
+      providerId: string,
+      request: BlockRequest
+    ) {
+      const at = yield* now
+      const start = new Date(request.start_at)
+      const end = new Date(request.end_at)
+      const issues: Array<string> = []
+      if (!(start < end)) issues.push("end_at: must be after start_at")
+      if (end <= at) issues.push("end_at: lies in the past; a block only keeps future time free")
+      if (end.getTime() > at.getTime() + bookingHorizonDays * DAY) {
+        issues.push(`end_at: must lie within ${bookingHorizonDays} days`)
+      }
+      if (issues.length > 0) return yield* new InvalidRequest({ issues })
+      const id = randomUUID()
+      const insert = sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`
+            INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, kind)
+            VALUES (${id}::uuid, ${providerId}, NULL, tstzrange(${start}, ${end}, '[)'), false, 'live', 'block')`
+          yield* sql`
+            INSERT INTO provider_blocks (id, provider_id, note, created_at)
+            VALUES (${id}::uuid, ${providerId}, ${request.note ?? null}, ${at})`
+        })
+      )
+      const refused = (error: SqlError) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? "")
+      // A refusal names what holds the time; if that is gone again by the time it is read, one more try.
+      const attempt = (tries: number): Effect.Effect<void, SqlError | BlockOverlapsBooking | BlockOverlapsBlock> =>
+        insert.pipe(
+          Effect.catchIf(refused, (error) =>
+            Effect.flatMap(conflictOf(providerId, start, end), (conflict) =>
+              conflict !== undefined ? Effect.fail(conflict) : tries > 0 ? attempt(tries - 1) : Effect.fail(error)
+            )
+          )
+        )
+      yield* attempt(1).pipe(orUnavailable("block"))
+      const block = blockOf({ id, startAt: start, endAt: end, note: request.note ?? null, createdAt: at })
+      return {
+        ok: true as const,
+        spec_version: providerSpecVersion,
+        block,
+        safe_next_step: `The time from ${block.start_at} to ${block.end_at} is blocked: searches no longer offer it and no booking can take it. Delete the block to free it.`
+      }
+    })
+
+    const blocks = Effect.fn("ProviderCalendar.blocks")(function* (providerId: string) {
+      const at = yield* now
+      const rows = yield* sql<BlockRow>`
+        SELECT c.id, lower(c.during) AS start_at, upper(c.during) AS end_at, k.note, k.created_at
+        FROM provider_blocks k JOIN calendar_bookings c ON c.id = k.id
+        WHERE k.provider_id = ${providerId} AND upper(c.during) > ${at}
+        ORDER BY lower(c.during), c.id`.pipe(orUnavailable("read"))
+      return { ok: true as const, spec_version: providerSpecVersion, blocks: rows.map(blockOf) }
+    })
+
+    const deleteBlock = Effect.fn("ProviderCalendar.deleteBlock")(function* (providerId: string, blockId: string) {
+      const notFound = new BlockNotFound({
+        issues: [`block_id: you have no block ${blockId}`],
+        safe_next_step: "Nothing was deleted. List your blocks (GET /api/provider/blocks) for their ids."
+      })
+      if (!isUuid(blockId)) return yield* notFound
+      const rows = yield* sql`
+        DELETE FROM calendar_bookings
+        WHERE id = ${blockId}::uuid AND provider_id = ${providerId} AND kind = 'block' RETURNING id`.pipe(
+        orUnavailable("deletion")
+      )
+      if (rows.length === 0) return yield* notFound
+      return {
+        ok: true as const,
+        spec_version: providerSpecVersion,
+        deleted: true as const,
+        safe_next_step: "The block is deleted: its time is free again within your working hours."
+      }
+    })
+
+    const readHours = (providerId: string) =>
+      Effect.gen(function* () {
+        const hours = yield* sql<{ isoWeekday: number; opens: string; closes: string }>`
+          SELECT iso_weekday, to_char(opens, 'HH24:MI') AS opens, to_char(closes, 'HH24:MI') AS closes
+          FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`
+        const off = yield* sql<{ date: string }>`
+          SELECT to_char(date, 'YYYY-MM-DD') AS date FROM provider_dates_off
+          WHERE provider_id = ${providerId} ORDER BY date`
+        return {
+          ok: true as const,
+          spec_version: providerSpecVersion,
+          time_zone: "Europe/Stockholm" as const,
+          weekly_hours: hours.map((h) => ({ iso_weekday: h.isoWeekday, opens: h.opens, closes: h.closes })),
+          dates_off: off.map((d) => d.date)
+        }
+      })
+
+    const workingHours = Effect.fn("ProviderCalendar.workingHours")(function* (providerId: string) {
+      const current = yield* readHours(providerId).pipe(orUnavailable("read"))
+      return {
+        ...current,
+        safe_next_step:
+          "These are the hours searches offer you in (Europe/Stockholm wall-clock time); no slot is offered on a date off."
+      }
+    })
+
+    const setWorkingHours = Effect.fn("ProviderCalendar.setWorkingHours")(function* (
+      providerId: string,
+      request: WorkingHoursRequest
+    ) {
+      const issues: Array<string> = []
+      request.weekly_hours.forEach((h, i) => {
+        const clash = request.weekly_hours.findIndex(
+          (other, j) =>
+            j < i &&
+            other.iso_weekday === h.iso_weekday &&
+            minutesOf(h.opens) < minutesOf(other.closes) &&
+            minutesOf(other.opens) < minutesOf(h.closes)
+        )
+        if (clash >= 0) issues.push(`weekly_hours.${i}: overlaps weekly_hours.${clash} on the same day`)
+      })
+      if (issues.length > 0) return yield* new InvalidRequest({ issues })
+      const at = yield* now
+      const hours = JSON.stringify(request.weekly_hours)
+      const dates = [...new Set(request.dates_off)]
+      yield* sql
+        .withTransaction(
+          Effect.gen(function* () {
+            yield* sql`UPDATE providers SET hours_set_by_provider_at = ${at} WHERE id = ${providerId}`
+            yield* sql`DELETE FROM provider_working_hours WHERE provider_id = ${providerId}`
+            yield* sql`
+              INSERT INTO provider_working_hours (provider_id, iso_weekday, opens, closes)
+              SELECT ${providerId}, iso_weekday, opens::time, closes::time
+              FROM jsonb_to_recordset(${hours}::jsonb) AS x(iso_weekday int, opens text, closes text)`
+            yield* sql`DELETE FROM provider_dates_off WHERE provider_id = ${providerId}`
+            yield* sql`
+              INSERT INTO provider_dates_off (provider_id, date)
+              SELECT ${providerId}, d::date FROM unnest(${dates}::text[]) AS d`
+          })
+        )
+        .pipe(orUnavailable("change of working hours"))
+      const current = yield* readHours(providerId).pipe(orUnavailable("read"))
+      return {
+        ...current,
+        safe_next_step:
+          "Saved: searches and confirms use these hours and dates off from now on. Bookings already made stand; a later supply import no longer changes your hours."
+      }
+    })
+
+    /**
+     * The feed's secret, derived from the service's key and the feed's id: the same URL every time
+     * it is asked for, while only its SHA-256 is stored.
+     */
+    const feedKey = Option.isSome(config.calendarFeedKey)
+      ? Option.some(createHash("sha256").update(Redacted.value(config.calendarFeedKey.value), "utf8").digest())
+      : signer.derivedSecret("calendar-feed")
+    const secretOf = (feedId: string) =>
+      Option.map(feedKey, (key) => createHmac("sha256", key).update(feedId, "utf8").digest("base64url"))
+    const digestOf = (secret: string) => createHash("sha256").update(secret, "utf8").digest()
+    const feedUrl = (secret: string) => `${config.publicBaseUrl}${calendarFeedPath}/${secret}.ics`
+
+    interface FeedRow {
+      readonly id: string
+      readonly tokenSha256: Buffer
+      readonly createdAt: Date
+      readonly lastFetchedAt: Date | null
+    }
+
+    const liveFeed = (providerId: string) =>
+      Effect.map(
+        sql<FeedRow>`
+          SELECT id, token_sha256, created_at, last_fetched_at FROM provider_calendar_feeds
+          WHERE provider_id = ${providerId} AND revoked_at IS NULL`,
+        (rows) => rows[0]
+      )
+
+    const newFeed = (providerId: string, at: Date) =>
+      Effect.gen(function* () {
+        const id = randomUUID()
+        const secret = secretOf(id)
+        if (Option.isNone(secret)) return undefined
+        yield* sql`
+          INSERT INTO provider_calendar_feeds (id, provider_id, token_sha256, created_at)
+          VALUES (${id}::uuid, ${providerId}, ${digestOf(secret.value)}, ${at})
+          ON CONFLICT DO NOTHING`
+        return yield* liveFeed(providerId)
+      })
+
+    const feedAnswer = (row: FeedRow | undefined, rotated: boolean) => {
+      if (row === undefined) {
+        return Effect.fail(
+          new DatabaseUnavailable({
+            safe_next_step:
+              "The service has no key to make feed addresses with (BOOKING_OPTION_SIGNING_KEYS or CALENDAR_FEED_KEY); the operator must set one."
+          })
+        )
+      }
+      const secret = secretOf(row.id)
+      const shown = Option.isSome(secret) && digestOf(secret.value).equals(row.tokenSha256) ? secret.value : undefined
+      return Effect.succeed({
+        ok: true as const,
+        spec_version: providerSpecVersion,
+        feed_url: shown === undefined ? null : feedUrl(shown),
+        created_at: formatInZone(row.createdAt, providerTimeZone),
+        last_fetched_at: row.lastFetchedAt === null ? null : formatInZone(row.lastFetchedAt, providerTimeZone),
+        safe_next_step:
+          shown === undefined
+            ? "The feed address can no longer be shown (the service's key changed); it keeps working where it is subscribed. Rotate the feed (POST /api/provider/calendar-feed/rotate) for an address to subscribe to."
+            : `${rotated ? "A new feed address was made; the old one no longer works. " : ""}Subscribe to feed_url in your calendar app. Keep it secret: anyone with it sees your jobs' times. Rotate it (POST /api/provider/calendar-feed/rotate) if it leaks.`
+      })
+    }
+
+    /** The live feed, made on first request. */
+    const calendarFeedOf = Effect.fn("ProviderCalendar.calendarFeed")(function* (providerId: string) {
+      const at = yield* now
+      const row = yield* Effect.flatMap(liveFeed(providerId), (found) =>
+        found === undefined ? newFeed(providerId, at) : Effect.succeed(found)
+      ).pipe(orUnavailable("feed"))
+      return yield* feedAnswer(row, false)
+    })
+
+    const rotateFeed = Effect.fn("ProviderCalendar.rotateFeed")(function* (providerId: string) {
+      const at = yield* now
+      const row = yield* sql
+        .withTransaction(
+          Effect.andThen(
+            sql`UPDATE provider_calendar_feeds SET revoked_at = ${at} WHERE provider_id = ${providerId} AND revoked_at IS NULL`,
+            newFeed(providerId, at)
+          )
+        )
+        .pipe(orUnavailable("feed"))
+      return yield* feedAnswer(row, true)
+    })
+
+    const revokeFeed = Effect.fn("ProviderCalendar.revokeFeed")(function* (providerId: string) {
+      const at = yield* now
+      yield* sql`UPDATE provider_calendar_feeds SET revoked_at = ${at} WHERE provider_id = ${providerId} AND revoked_at IS NULL`.pipe(
+        orUnavailable("feed")
+      )
+      return {
+        ok: true as const,
+        spec_version: providerSpecVersion,
+        deleted: true as const,
+        safe_next_step:
+          "The feed address no longer works. Ask for the feed again (GET /api/provider/calendar-feed) for a new address."
+      }
+    })
+
+    /**
+     * The text of the feed a secret opens, with its ETag, or none for an unknown or revoked secret.
+     * Times are UTC; the feed carries no customer contact (that is only in GET /api/provider/bookings).
+     */
+    const feedText = (secret: string) =>
+      Effect.gen(function* () {
+        const at = yield* now
+        const rows = yield* sql<{ providerId: string; providerName: string }>`
+          UPDATE provider_calendar_feeds f SET last_fetched_at = ${at}
+          FROM providers p
+          WHERE f.token_sha256 = ${digestOf(secret)} AND f.revoked_at IS NULL AND p.id = f.provider_id
+          RETURNING f.provider_id, p.name AS provider_name`
+        const feed = rows[0]
+        if (feed === undefined) return undefined
+        const jobs = yield* sql<{
+          id: string
+          requestId: string
+          serviceLabelSv: string
+          slotStart: Date
+          slotEnd: Date
+          postcode: string
+          confirmedAt: Date
+        }>`
+          SELECT id, request_id, service_label_sv, slot_start, slot_end, service_location->>'postcode' AS postcode,
+            confirmed_at
+          FROM bookings
+          WHERE provider_id = ${feed.providerId} AND NOT sandbox
+            AND slot_end > ${new Date(at.getTime() - feedPastDays * DAY)}
+          ORDER BY slot_start, id`
+        const host = new URL(config.publicBaseUrl).hostname
+        const text = calendarFeed({
+          calendarName: `Bokningar – ${feed.providerName}`,
+          productId: "-//home-service-booking-api//provider feed//SV",
+          events: jobs.map((job) => ({
+            uid: `${job.id}@${host}`,
+            sequence: 0,
+            status: "confirmed" as const,
+            start: job.slotStart,
+            end: job.slotEnd,
+            summary: job.serviceLabelSv,
+            description: `Bokning ${job.requestId}. Kunduppgifter: GET /api/provider/bookings.`,
+            location: job.postcode,
+            lastModified: job.confirmedAt
+          }))
+        })
+        return { text, etag: `"${createHash("sha256").update(text, "utf8").digest("base64url")}"` }
+      })
+
+    return {
+      bookings,
+      createBlock,
+      blocks,
+      deleteBlock,
+      workingHours,
+      setWorkingHours,
+      calendarFeed: calendarFeedOf,
+      rotateFeed,
+      revokeFeed,
+      feedText
+    } as const
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(OptionSigner.Default))
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from "node:crypto"
+import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import { tokenDigest } from "../Partners/Partners.js"
+
+export class ProviderTokenError extends Schema.TaggedError<ProviderTokenError>()("ProviderTokenError", {
+  message: Schema.String
+}) {}
+
+/**
+ * `hsp_<12-char public prefix>_<secret>`: a partner token (`hsb_…`) never matches it, nor this one
+ * a partner's, so neither kind of token can be taken for the other.
+ */
+export const providerTokenPattern = /^hsp_([A-Za-z0-9_-]{12})_[A-Za-z0-9_-]{43}$/
+
+export interface ProviderTokenEntry {
+  readonly prefix: string
+  readonly digest: Buffer
+  readonly providerId: string
+  readonly providerName: string
+}
+
+interface TokenRow {
+  readonly prefix: string
+  readonly tokenSha256: Buffer
+  readonly providerId: string
+  readonly providerName: string
+}
+
+const toEntry = (row: TokenRow): ProviderTokenEntry => ({
+  prefix: row.prefix,
+  digest: row.tokenSha256,
+  providerId: row.providerId,
+  providerName: row.providerName
+})
+
+/** Provider API tokens (PostgreSQL): shown once, kept as a SHA-256 beside a public prefix, as partner tokens are. */
+export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/ProviderTokens", {
+  make: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Several live tokens per provider let a provider rotate without downtime. */
+    const issue = Effect.fn("ProviderTokens.issue")(function* (providerId: string) {
+      const prefix = randomBytes(9).toString("base64url")
+      const token = `hsp_${prefix}_${randomBytes(32).toString("base64url")}`
+      const rows = yield* sql`
+        INSERT INTO provider_tokens (prefix, provider_id, token_sha256)
+        SELECT ${prefix}, id, ${tokenDigest(token)} FROM providers WHERE id = ${providerId} AND active
+        RETURNING prefix`
+      if (rows.length === 0) return yield* new ProviderTokenError({ message: `no active provider ${providerId}` })
+      return { token, prefix }
+    })
+
+    /** By prefix or by the whole token. */
+    const revoke = Effect.fn("ProviderTokens.revoke")(function* (prefixOrToken: string) {
+      const prefix = providerTokenPattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
+      const now = yield* DateTime.nowAsDate
+      const rows = yield* sql`
+        UPDATE provider_tokens SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
+      if (rows.length === 0) return yield* new ProviderTokenError({ message: `no live token with prefix ${prefix}` })
+    })
+
+    const list = sql<{
+      providerId: string
+      providerName: string
+      prefix: string
+      createdAt: Date
+      lastUsedAt: Date | null
+      revokedAt: Date | null
+    }>`
+      SELECT t.provider_id, p.name AS provider_name, t.prefix, t.created_at, t.last_used_at, t.revoked_at
+      FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
+      ORDER BY t.provider_id, t.created_at`
+
+    /** Every token that authenticates now: unrevoked, of an active provider. */
+    const liveTokens = sql<TokenRow>`
+      SELECT t.prefix, t.token_sha256, p.id AS provider_id, p.name AS provider_name
+      FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
+      WHERE t.revoked_at IS NULL AND p.active`.pipe(Effect.map((rows) => rows.map(toEntry)))
+
+    /** The live token with this prefix, if there is one (a token issued since the last full read). */
+    const liveToken = (prefix: string) =>
+      sql<TokenRow>`
+        SELECT t.prefix, t.token_sha256, p.id AS provider_id, p.name AS provider_name
+        FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
+        WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
+      )
+
+    const markUsed = (prefixes: ReadonlyArray<string>) =>
+      prefixes.length === 0
+        ? Effect.void
+        : Effect.flatMap(
+            DateTime.nowAsDate,
+            (now) => sql`UPDATE provider_tokens SET last_used_at = ${now} WHERE ${sql.in("prefix", prefixes)}`
+          ).pipe(Effect.asVoid)
+
+    return { issue, revoke, list, liveTokens, liveToken, markUsed } as const
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}

@@ -1,0 +1,44 @@
+import { Console, Effect } from "effect"
+import { ProviderTokenError, ProviderTokens } from "../Providers/ProviderTokens.js"
+
+const usage = `usage:
+  npm run provider -- token:issue <provider-id>       prints a new provider API token once; it works at once everywhere
+  npm run provider -- token:revoke <prefix-or-token>  stops it on every instance within 2 seconds
+  npm run provider -- list`
+
+/** What `npm run provider -- <args>` does, given its arguments. */
+export const providerCommand = (argv: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const tokens = yield* ProviderTokens
+    const [command, ...args] = argv
+    switch (command) {
+      case "token:issue": {
+        const [id] = args
+        if (!id) return yield* new ProviderTokenError({ message: usage })
+        const { token, prefix } = yield* tokens.issue(id)
+        yield* Console.log(token)
+        return yield* Console.error(
+          `issued provider token ${prefix} for ${id}; it is shown only this once and reaches only /api/provider/…`
+        )
+      }
+      case "token:revoke": {
+        const [prefix] = args
+        if (!prefix) return yield* new ProviderTokenError({ message: usage })
+        yield* tokens.revoke(prefix)
+        return yield* Console.log(`revoked ${prefix}`)
+      }
+      case "list": {
+        const rows = yield* tokens.list
+        if (rows.length === 0) return yield* Console.log("no provider tokens")
+        for (const row of rows) {
+          const state = row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : "live"
+          yield* Console.log(
+            `${row.providerId}\t${row.providerName}\t${row.prefix} ${state}, last used ${row.lastUsedAt?.toISOString() ?? "never"}`
+          )
+        }
+        return
+      }
+      default:
+        return yield* new ProviderTokenError({ message: usage })
+    }
+  })
