@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { Cancellation, CancellationPolicyTerms } from "./CancellationPolicy.js"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { ContractError } from "./Errors.js"
 import { DateTimeString, optional, sameText, strictInput, text } from "./Input.js"
@@ -86,6 +87,8 @@ export const ConfirmedBooking = Schema.Struct({
   quantity: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
   confirmed_at: DateTimeString,
   terms_version: Schema.String,
+  /** 1 at confirm, one more for each change of its time; send it as expected_version to change it. */
+  version: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
   customer_confirmation_status: Schema.optional(Status),
   provider_confirmation_status: Schema.optional(Status),
   /** Only on a sandbox partner's bookings: nobody was told, and no real calendar was touched. */
@@ -113,7 +116,8 @@ const bookingFacts = {
   provider_selected: Schema.Literal(true),
   availability_checked: Schema.Literal(true),
   booking_created: Schema.Literal(true),
-  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery })
+  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
+  cancellation_policy: CancellationPolicyTerms
 }
 
 export const BookingConfirmationResponse = Schema.Struct({
@@ -131,6 +135,8 @@ export const BookingStatusResponse = Schema.Union([
     spec_version: Schema.Literal(bookingsSpecVersion),
     found: Schema.Literal(false),
     booking_id: Schema.String,
+    /** Only for a booking that existed and was cancelled: nothing is booked. */
+    cancellation: Schema.optional(Cancellation),
     safe_next_step: Schema.String
   }),
   Schema.Struct({

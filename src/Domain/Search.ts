@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { bookingsSpecVersion } from "./Capabilities.js"
+import { CancellationPolicyTerms } from "./CancellationPolicy.js"
 import { VerticalId } from "./Catalog.js"
 import { nestingDepth, optional, optionalWithDefault, strictInput, TimeZoneInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"
@@ -125,7 +126,8 @@ export const BookingOption = Schema.Struct({
     url: Uri,
     sections: Schema.Array(JsonObject),
     source_urls: Schema.Array(Uri)
-  })
+  }),
+  cancellation_policy: CancellationPolicyTerms
 })
 export type BookingOption = typeof BookingOption.Type
 

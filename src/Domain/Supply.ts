@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
+import { CancellationPolicySchema, SupplyCancellationPolicy } from "./CancellationPolicy.js"
 import { ProviderId, ServiceId } from "./Ids.js"
 import { matching, NonEmptyTrimmedString, optional } from "./Input.js"
 
@@ -74,6 +75,8 @@ export const ProviderService = Schema.Struct({
   duration_minutes: Schema.Int.check(Schema.isBetween({ minimum: 15, maximum: 1440 })),
   scope: ServiceScope,
   terms: Terms,
+  /** Overrides the provider's; without either, no fee and both deadlines at the start. */
+  cancellation_policy: optional(SupplyCancellationPolicy),
   active: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(true)))
 }).check(
   Schema.makeFilter((service) =>
@@ -116,6 +119,8 @@ export const Provider = Schema.Struct({
   }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed({}))),
   areas: Schema.NonEmptyArray(PostcodeArea),
   working_hours: Schema.Array(WorkingHours),
+  /** The policy of the provider's services that state none of their own. */
+  cancellation_policy: optional(SupplyCancellationPolicy),
   services: Schema.Array(ProviderService)
 })
 export type Provider = typeof Provider.Type
@@ -157,7 +162,8 @@ export const OfferedService = Schema.Struct({
   ...offeredService,
   termsSections: Terms.fields.sections,
   termsSourceUrls: Schema.Array(Schema.String),
-  hours: Schema.Array(OpeningHours)
+  hours: Schema.Array(OpeningHours),
+  cancellationPolicy: CancellationPolicySchema
 })
 export type OfferedService = typeof OfferedService.Type
 
@@ -181,6 +187,7 @@ export const CurrentOffer = Schema.Struct({
   termsUrl: Schema.NullOr(offeredService.termsUrl),
   servesPostcode: Schema.Boolean,
   servesDestination: Schema.Boolean,
-  hours: Schema.Array(OpeningHours)
+  hours: Schema.Array(OpeningHours),
+  cancellationPolicy: Schema.NullOr(CancellationPolicySchema)
 })
 export type CurrentOffer = typeof CurrentOffer.Type

@@ -1,6 +1,7 @@
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Calendar, type Candidate, calendarOf } from "../Calendar.js"
+import { policyTerms } from "../Domain/CancellationPolicy.js"
 import { Catalog } from "../Catalog.js"
 import type { OptionClaims } from "../Domain/BookingOption.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
@@ -233,7 +234,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           url: candidate.termsUrl,
           sections: candidate.termsSections,
           source_urls: candidate.termsSourceUrls
-        }
+        },
+        cancellation_policy: policyTerms(candidate.cancellationPolicy, slot.start, request.timezone)
       }
     }
 
