@@ -976,7 +976,12 @@ const demoPolicies: Readonly<Record<VerticalId, ReadonlyArray<DemoPolicy>>> = {
 }
 
 /** A unit price is no booking's whole price, so half of it is no fee: a fixed one instead. */
-const unitPricedLateFee: Readonly<Record<VerticalId, number>> = { vvs: 495, electrician: 495, moving: 1495, cleaning: 595 }
+const unitPricedLateFee: Readonly<Record<VerticalId, number>> = {
+  vvs: 495,
+  electrician: 495,
+  moving: 1495,
+  cleaning: 595
+}
 
 /** A provider's policy for a service, as the supply file states it; the fee rounded to whole kronor. */
 const policyOf = (id: string, vertical: VerticalId, price: number, unitPriced: boolean): SupplyCancellationPolicy => {

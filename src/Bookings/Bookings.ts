@@ -46,13 +46,7 @@ import { hasExpired, OptionSigner } from "../OptionSigner.js"
 import { Supply } from "../Supply.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled, cancellationOf, cancelledStep } from "./Cancellations.js"
-import {
-  bookingRecord,
-  type Confirmation,
-  confirmationOutbox,
-  freshlyStored,
-  newBookingIds
-} from "./Confirmation.js"
+import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
 
 /** A 409 that searching again fixes; it comes after the check that the option is not already this customer's. */
 const refreshWith = (surface: Surface) => ({

@@ -143,7 +143,8 @@ const feeWords = (feeSek: number, freeUntil: string) =>
     ? "Cancelling now is free under the provider's terms."
     : `The free cancellation period ended at ${freeUntil}: under its terms the provider may charge a fee of SEK ${feeSek} for cancelling now.`
 
-const sandboxNote = "Sandbox: this is a test booking; no provider or customer was told (messages were recorded in the sandbox). "
+const sandboxNote =
+  "Sandbox: this is a test booking; no provider or customer was told (messages were recorded in the sandbox). "
 
 /** Cancels and moves confirmed bookings, exactly once per key, under the policy they were confirmed with. */
 export class Changes extends Context.Service<Changes>()("Booking/Changes", {
@@ -240,15 +241,16 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
           )
         )
         .pipe(
-          Effect.catch((error: unknown): Effect.Effect<never, Exclude<E, SqlError.SqlError> | BookingUnavailable> =>
-            error instanceof RolledBack
-              ? persistenceUnavailable(scope, steps.notWritten)(error.cause)
-              : SqlErrorModule.isSqlError(error)
-                ? persistenceUnavailable(
-                    scope,
-                    writeOutcome(error)._tag === "NotWritten" ? steps.notWritten : steps.commitUnknown
-                  )(error)
-                : Effect.fail(error as Exclude<E, SqlError.SqlError>)
+          Effect.catch(
+            (error: unknown): Effect.Effect<never, Exclude<E, SqlError.SqlError> | BookingUnavailable> =>
+              error instanceof RolledBack
+                ? persistenceUnavailable(scope, steps.notWritten)(error.cause)
+                : SqlErrorModule.isSqlError(error)
+                  ? persistenceUnavailable(
+                      scope,
+                      writeOutcome(error)._tag === "NotWritten" ? steps.notWritten : steps.commitUnknown
+                    )(error)
+                  : Effect.fail(error as Exclude<E, SqlError.SqlError>)
           )
         )
 
@@ -267,7 +269,9 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       key: string,
       steps: ReturnType<typeof cancelSteps>
     ) =>
-      idempotency.find(partner.id, scope, key).pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
+      idempotency
+        .find(partner.id, scope, key)
+        .pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
 
     const keyHolds = (what: string, stored: StoredBooking, surface: Surface) =>
       new IdempotencyKeyReused({
@@ -345,7 +349,9 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       const surface = yield* CurrentSurface
       const key = yield* keyOf(request.idempotency_key, headerKey)
       const steps = cancelSteps(surface, ref)
-      const found = yield* findBooking(partner, ref).pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
+      const found = yield* findBooking(partner, ref).pipe(
+        Effect.catch(persistenceUnavailable("booking", steps.beforeWriting))
+      )
       if (Option.isNone(found)) return yield* notFound(partner)
       const current = found.value
       const hash = fingerprintHash({ change: "cancel", booking: current.id, cancelled_by: by })
@@ -382,7 +388,10 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
             Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable))
           )
           if (Option.isNone(loaded)) {
-            return yield* persistenceUnavailable("booking", steps.replayUnreadable)("idempotency key without its change")
+            return yield* persistenceUnavailable(
+              "booking",
+              steps.replayUnreadable
+            )("idempotency key without its change")
           }
           const { stored, change } = loaded.value
           if (storedHash !== hash || change.kind !== "cancel") return yield* keyHolds("a cancellation", stored, surface)
@@ -424,7 +433,14 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
             cancelWithinFreePeriod: facts.withinFreePeriod,
             cancelFreeUntil: facts.freeUntil
           }
-          yield* announceToPartner({ kind: "cancelled", changeId, booking: after, partnerId: partner.id, version, at: now })
+          yield* announceToPartner({
+            kind: "cancelled",
+            changeId,
+            booking: after,
+            partnerId: partner.id,
+            version,
+            at: now
+          })
           return { after, notices }
         }),
         steps,
@@ -433,7 +449,8 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
 
       if (written === undefined) {
         const raced = yield* storedKey(partner, "cancel", key, steps)
-        if (Option.isNone(raced)) return yield* persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
+        if (Option.isNone(raced))
+          return yield* persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
         return yield* replayOf(raced.value.resourceId, raced.value.requestHash)
       }
       const states = yield* deliver(written.notices, changeId)
@@ -541,7 +558,9 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       const stamps = futureStampIssues([["booking_terms_accepted_at", request.booking_terms_accepted_at]], now)
       if (stamps.length > 0) return yield* new InvalidRequest({ issues: stamps })
       const steps = rescheduleSteps(surface, ref)
-      const found = yield* findBooking(partner, ref).pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
+      const found = yield* findBooking(partner, ref).pipe(
+        Effect.catch(persistenceUnavailable("booking", steps.beforeWriting))
+      )
       if (Option.isNone(found)) return yield* notFound(partner)
       const current = found.value
       const opened = signer.open(request.booking_option_id)
@@ -560,14 +579,19 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
             Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable))
           )
           if (Option.isNone(loaded)) {
-            return yield* persistenceUnavailable("booking", steps.replayUnreadable)("idempotency key without its change")
+            return yield* persistenceUnavailable(
+              "booking",
+              steps.replayUnreadable
+            )("idempotency key without its change")
           }
           const { stored, change } = loaded.value
           if (storedHash !== hash || change.kind !== "reschedule") return yield* keyHolds("a move", stored, surface)
           if (stored.status === "cancelled") return yield* alreadyCancelled(surface, stored)
           if (stored.version !== change.version) {
             return yield* new BookingChanged({
-              issues: [`idempotency_key: its move made version ${change.version}; the booking is at ${stored.version} now`],
+              issues: [
+                `idempotency_key: its move made version ${change.version}; the booking is at ${stored.version} now`
+              ],
               booking_id: stored.id,
               request_id: stored.requestId,
               safe_next_step: `This key's move was made, but the booking has changed again since. Look it up with ${surface.bookingStatus(stored.requestId)} and tell the user how it stands now.`
@@ -706,7 +730,8 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
 
       if (written === undefined) {
         const raced = yield* storedKey(partner, "reschedule", key, steps)
-        if (Option.isNone(raced)) return yield* persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
+        if (Option.isNone(raced))
+          return yield* persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
         return yield* replayOf(raced.value.resourceId, raced.value.requestHash)
       }
       const states = yield* deliver(written.notices, changeId)

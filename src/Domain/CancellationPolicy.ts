@@ -121,7 +121,9 @@ export const policyOfSupply = (policy: SupplyCancellationPolicy | undefined): Ca
       }
 
 export const samePolicy = (a: CancellationPolicy, b: CancellationPolicy) =>
-  a.freeCancellationHours === b.freeCancellationHours && a.lateFeeSek === b.lateFeeSek && a.changeHours === b.changeHours
+  a.freeCancellationHours === b.freeCancellationHours &&
+  a.lateFeeSek === b.lateFeeSek &&
+  a.changeHours === b.changeHours
 
 const DateTime = Schema.String.annotate({ format: "date-time" })
 

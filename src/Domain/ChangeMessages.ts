@@ -26,7 +26,11 @@ export interface CancellationFacts {
 }
 
 const bySv = { customer: "kunden", partner: "bokningstjänsten på kundens uppdrag", provider: "utföraren" } as const
-const byEn = { customer: "the customer", partner: "the booking service on the customer's behalf", provider: "the provider" } as const
+const byEn = {
+  customer: "the customer",
+  partner: "the booking service on the customer's behalf",
+  provider: "the provider"
+} as const
 
 /**
  * The customer's and the provider's notice of a cancellation, Swedish with English below. The fee

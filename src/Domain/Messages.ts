@@ -49,7 +49,8 @@ export interface RequestForProviderInput {
 export const separator = "----------------------------------------"
 export const englishHeading = `${separator}\nIn English\n${separator}`
 
-export const lines = (...parts: ReadonlyArray<string | undefined>) => parts.filter((part) => part !== undefined).join("\n")
+export const lines = (...parts: ReadonlyArray<string | undefined>) =>
+  parts.filter((part) => part !== undefined).join("\n")
 
 interface Slot {
   readonly sv: string
@@ -115,7 +116,9 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       input.serviceAddress === undefined ? undefined : `Adress: ${input.serviceAddress}`,
       `Pris: ${price.sv}`,
       `Villkor: version ${input.termsVersion}, ${input.termsUrl}`,
-      input.cancellationPolicy === undefined ? undefined : `Avbokning och ändring: ${input.cancellationPolicy.summary_sv}`,
+      input.cancellationPolicy === undefined
+        ? undefined
+        : `Avbokning och ändring: ${input.cancellationPolicy.summary_sv}`,
       `Bokningsreferens: ${input.requestId}`,
       "",
       starting

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { bookingsSpecVersion } from "./Capabilities.js"
 import { CancellationPolicyTerms } from "./CancellationPolicy.js"
+import { bookingsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
 import { nestingDepth, optional, optionalWithDefault, strictInput, TimeZoneInput, text } from "./Input.js"
 import { Postcode } from "./Supply.js"

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
-import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
 import { CancellationPolicySchema, SupplyCancellationPolicy } from "./CancellationPolicy.js"
+import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
 import { ProviderId, ServiceId } from "./Ids.js"
 import { matching, NonEmptyTrimmedString, optional } from "./Input.js"
 
