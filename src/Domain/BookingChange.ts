@@ -17,16 +17,16 @@ const DryRun = Schema.Boolean.annotate({
   description: "true: check everything and answer what would happen, changing nothing and telling no one."
 })
 
-export const CancelBookingRequest = strictInput(
-  Schema.Struct({
-    /** Required unless the Idempotency-Key header carries it (the service checks one is present). */
-    idempotency_key: optional(text(1, 200)),
-    reason: optional(text(1, 500)),
-    cancelled_by: optional(Schema.Literals(["customer", "partner"])),
-    dry_run: optional(DryRun),
-    expected_version: optional(ExpectedVersion)
-  })
-)
+export const cancelBookingFields = {
+  /** Required unless the Idempotency-Key header carries it (the service checks one is present). */
+  idempotency_key: optional(text(1, 200)),
+  reason: optional(text(1, 500)),
+  cancelled_by: optional(Schema.Literals(["customer", "partner"])),
+  dry_run: optional(DryRun),
+  expected_version: optional(ExpectedVersion)
+}
+
+export const CancelBookingRequest = strictInput(Schema.Struct(cancelBookingFields))
 export type CancelBookingRequest = typeof CancelBookingRequest.Type
 
 export const CancelBookingResponse = Schema.Struct({
@@ -46,19 +46,19 @@ export const CancelBookingResponse = Schema.Struct({
 })
 export type CancelBookingResponse = typeof CancelBookingResponse.Type
 
-export const RescheduleBookingRequest = strictInput(
-  Schema.Struct({
-    booking_option_id: text(20, 24000),
-    idempotency_key: optional(text(1, 200)),
-    booking_terms_accepted: Schema.Literal(true).annotate({
-      message: "must be true: the user must accept the new option's booking terms"
-    }),
-    booking_terms_version: text(8, 240),
-    booking_terms_accepted_at: DateTimeString,
-    expected_version: optional(ExpectedVersion),
-    dry_run: optional(DryRun)
-  })
-)
+export const rescheduleBookingFields = {
+  booking_option_id: text(20, 24000),
+  idempotency_key: optional(text(1, 200)),
+  booking_terms_accepted: Schema.Literal(true).annotate({
+    message: "must be true: the user must accept the new option's booking terms"
+  }),
+  booking_terms_version: text(8, 240),
+  booking_terms_accepted_at: DateTimeString,
+  expected_version: optional(ExpectedVersion),
+  dry_run: optional(DryRun)
+}
+
+export const RescheduleBookingRequest = strictInput(Schema.Struct(rescheduleBookingFields))
 export type RescheduleBookingRequest = typeof RescheduleBookingRequest.Type
 
 export const Slot = Schema.Struct({ start_at: DateTimeString, end_at: DateTimeString })
@@ -127,3 +127,11 @@ export class OptionNotForThisBooking extends ContractError<OptionNotForThisBooki
   "The option is not of the booking's provider and service",
   ["issues", "booking_id", "request_id"]
 ) {}
+
+const BookingRef = text(1, 200).annotate({ description: "The booking's booking.id or request_id" })
+
+/** The MCP tools' arguments: the REST path's booking_id beside the body's fields. */
+export const CancelBookingArguments = strictInput(Schema.Struct({ booking_id: BookingRef, ...cancelBookingFields }))
+export const RescheduleBookingArguments = strictInput(
+  Schema.Struct({ booking_id: BookingRef, ...rescheduleBookingFields })
+)
