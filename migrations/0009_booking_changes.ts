@@ -38,6 +38,11 @@ export default Effect.gen(function* () {
     ADD COLUMN released_at timestamptz`
   yield* sql`UPDATE calendar_bookings SET booking_id = id`
   yield* sql`ALTER TABLE calendar_bookings ALTER COLUMN booking_id SET NOT NULL`
+  // A slot written without its booking named is its booking's first: the booking shares its id.
+  yield* sql`CREATE FUNCTION calendar_bookings_booking_id() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN NEW.booking_id := coalesce(NEW.booking_id, NEW.id); RETURN NEW; END $$`
+  yield* sql`CREATE TRIGGER calendar_bookings_booking_id BEFORE INSERT ON calendar_bookings
+    FOR EACH ROW EXECUTE FUNCTION calendar_bookings_booking_id()`
   yield* sql`CREATE INDEX calendar_bookings_booking ON calendar_bookings (booking_id)`
   yield* sql`ALTER TABLE calendar_bookings DROP CONSTRAINT calendar_bookings_no_overlap`
   yield* sql`ALTER TABLE calendar_bookings ADD CONSTRAINT calendar_bookings_no_overlap

@@ -215,6 +215,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
         forbidden_claims: Contract.forbiddenClaims.slice(0, 2),
         safe_next_step: Contract.agentSafeNextStep,
         truth_rules: Contract.truthRules.slice(0, 2),
+        booking_changes: Contract.bookingChangeRules.slice(0, 2),
         emergencies: {
           job_type_ids: ["electrical_emergency"],
           rule: Contract.emergencyRule,
@@ -327,7 +328,8 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
               "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-11-01",
               "https://www.konsumentverket.se/"
             ]
-          }
+          },
+          cancellation_policy: policyExample
         }
       ],
       requested_time_window: {

@@ -95,13 +95,15 @@ const toolNames = [
   "search_booking_options",
   "confirm_booking",
   "get_booking_status",
+  "cancel_booking",
+  "reschedule_booking",
   "create_follow_up_request",
   "get_follow_up_request"
 ]
 
 describe("MCP at /mcp, driven by the official SDK client", () => {
   it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
-    it.effect("initialize negotiates 2025-06-18 or newer and lists the six tools with the REST Schemas", () =>
+    it.effect("initialize negotiates 2025-06-18 or newer and lists the eight tools with the REST Schemas", () =>
       Effect.gen(function* () {
         const { client, transport } = yield* connect(auth)
         expect(transport.protocolVersion! >= "2025-06-18").toBe(true)
