@@ -13,8 +13,8 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Layer, Schema } from "effect"
 import { appConfigFrom } from "../src/AppConfig.js"
-
 import { Catalog } from "../src/Catalog/Catalog.js"
+import { policyOfSupply } from "../src/Domain/CancellationPolicy.js"
 import { BookingSearchRequest } from "../src/Domain/Search.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { BookingSearch } from "../src/Search/Search.js"
@@ -55,6 +55,7 @@ const candidates = (input: { verticalId: string; jobTypeId: string; postcode: nu
                 termsUrl: s.terms.url,
                 termsSections: s.terms.sections,
                 termsSourceUrls: s.terms.source_urls,
+                cancellationPolicy: policyOfSupply(s.cancellation_policy ?? provider.cancellation_policy),
                 hours: provider.working_hours.map((h) => ({
                   isoWeekday: h.iso_weekday,
                   opens: h.opens,
@@ -72,7 +73,11 @@ const FakeCalendar = Layer.succeed(
     availability: (input) => Effect.succeed(candidates(input)),
     booking: () => {
       throw new Error("a search never books")
-    }
+    },
+    release: () => {
+      throw new Error("a search never books")
+    },
+    isFree: () => Effect.die("a search never books")
   })
 )
 

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { catalogData } from "../src/Catalog/CatalogData.js"
+import type { SupplyCancellationPolicy } from "../src/Domain/CancellationPolicy.js"
 import type { PriceType, PricingModel, Vertical, VerticalId } from "../src/Domain/Catalog.js"
 import type { Provider, ProviderService, ServiceScope, SupplyFile, WorkingHours } from "../src/Domain/Supply.js"
 import type { DeductionDeclaration } from "../src/Domain/TaxDeduction.js"
@@ -10,7 +11,8 @@ import { suggestedDeclaration } from "../src/Domain/TaxDeductionSupply.js"
 
 export const demoSupplyPath = fileURLToPath(new URL("../supply/demo.json", import.meta.url))
 
-const termsDate = "2026-10-01"
+/** The terms' date: 2026-11-01 is when they began to state a cancellation policy as data (issue 27). */
+const termsDate = "2026-11-01"
 
 export interface DemoCity {
   readonly name: string
@@ -944,24 +946,61 @@ const ratingLabelOf = (id: string): string => {
   return `${Math.floor(tenths / 10)},${tenths % 10} av 5 (${reviews} omdömen)`
 }
 
-const cancellationText: Readonly<Record<VerticalId, ReadonlyArray<string>>> = {
+/**
+ * Each vertical's cancellation policies, one picked per provider: a plumber's or an electrician's
+ * visit is cancelled late for the call-out charge, while a move or a cleaning booked for hours
+ * costs half its price when cancelled late and is changed earlier (issue 27). `lateFee` is SEK,
+ * or "half" for half the service's price.
+ */
+interface DemoPolicy {
+  readonly freeHours: number
+  readonly lateFee: number | "half"
+  readonly changeHours: number
+}
+
+const demoPolicies: Readonly<Record<VerticalId, ReadonlyArray<DemoPolicy>>> = {
   vvs: [
-    "Kostnadsfri avbokning senast 24 timmar före starttid.",
-    "Kostnadsfri avbokning senast 24 timmar före starttid. Vid senare avbokning debiteras framkörningen."
+    { freeHours: 24, lateFee: 395, changeHours: 24 },
+    { freeHours: 12, lateFee: 495, changeHours: 6 }
   ],
   electrician: [
-    "Kostnadsfri avbokning senast 24 timmar före starttid.",
-    "Kostnadsfri avbokning senast 48 timmar före starttid. Vid senare avbokning debiteras framkörningen."
+    { freeHours: 24, lateFee: 450, changeHours: 24 },
+    { freeHours: 48, lateFee: 495, changeHours: 24 }
   ],
   moving: [
-    "Kostnadsfri avbokning senast 72 timmar före starttid. Vid senare avbokning debiteras 50 procent av priset.",
-    "Kostnadsfri avbokning senast 7 dagar före flyttdagen. Vid senare avbokning debiteras 50 procent av priset."
+    { freeHours: 72, lateFee: "half", changeHours: 72 },
+    { freeHours: 168, lateFee: "half", changeHours: 120 }
   ],
   cleaning: [
-    "Kostnadsfri avbokning senast 24 timmar före starttid.",
-    "Kostnadsfri avbokning senast 48 timmar före starttid. Vid senare avbokning debiteras 50 procent av priset."
+    { freeHours: 48, lateFee: "half", changeHours: 48 },
+    { freeHours: 24, lateFee: "half", changeHours: 24 }
   ]
 }
+
+/** A unit price is no booking's whole price, so half of it is no fee: a fixed one instead. */
+const unitPricedLateFee: Readonly<Record<VerticalId, number>> = {
+  vvs: 495,
+  electrician: 495,
+  moving: 1495,
+  cleaning: 595
+}
+
+/** A provider's policy for a service, as the supply file states it; the fee rounded to whole kronor. */
+const policyOf = (id: string, vertical: VerticalId, price: number, unitPriced: boolean): SupplyCancellationPolicy => {
+  const policy = pick(demoPolicies[vertical], `${id}/cancellation`)
+  return {
+    free_cancellation_hours: policy.freeHours,
+    late_fee_sek:
+      policy.lateFee !== "half" ? policy.lateFee : unitPriced ? unitPricedLateFee[vertical] : Math.round(price / 2),
+    change_hours: policy.changeHours
+  }
+}
+
+const hoursSv = (hours: number) => (hours % 24 === 0 && hours >= 72 ? `${hours / 24} dagar` : `${hours} timmar`)
+
+/** The terms' own words for the policy: the same figures the booking API states and enforces. */
+const cancellationText = (policy: SupplyCancellationPolicy) =>
+  `Kostnadsfri avbokning senast ${hoursSv(policy.free_cancellation_hours)} före starttid. Vid senare avbokning får vi ta ut en avgift på ${policy.late_fee_sek} kr inkl. moms. Tiden kan ändras senast ${hoursSv(policy.change_hours)} före starttid.`
 
 const paymentTexts: ReadonlyArray<string> = [
   "Betalning mot faktura med 10 dagars betalningsvillkor efter utfört arbete.",
@@ -1011,12 +1050,13 @@ const termsOf = (
   id: string,
   vertical: VerticalId,
   offer: DemoOffer,
-  unit: string | undefined
+  unit: string | undefined,
+  policy: SupplyCancellationPolicy
 ): (typeof ProviderService.Encoded)["terms"] => {
   const url = `https://villkor.${id}.example/${offer.service_id}/${termsDate}`
   const withPayment = hashOf(`${id}/payment`) % 3 !== 0
   const sections: Array<{ id: string; title_sv: string; text_sv: string }> = [
-    { id: "cancellation", title_sv: "Avbokning", text_sv: pick(cancellationText[vertical], `${id}/cancellation`) },
+    { id: "cancellation", title_sv: "Avbokning", text_sv: cancellationText(policy) },
     ...(withPayment
       ? [{ id: "payment", title_sv: "Betalning", text_sv: pick(paymentTexts, `${id}/payment-text`) }]
       : []),
@@ -1039,6 +1079,7 @@ const serviceOf = (id: string, offer: DemoOffer, price: number): typeof Provider
   const text = serviceTexts[offer.service_id]
   if (text === undefined) throw new Error(`no demo text for service ${offer.service_id}`)
   const scope: typeof ServiceScope.Encoded = text.scope
+  const policy = policyOf(id, offer.vertical_id, price, text.unit !== undefined)
   return {
     service_id: offer.service_id,
     vertical_id: offer.vertical_id,
@@ -1050,8 +1091,9 @@ const serviceOf = (id: string, offer: DemoOffer, price: number): typeof Provider
     ...(text.unit === undefined ? { amount_sek: price } : { unit_price_sek: price, unit: text.unit }),
     duration_minutes: text.duration_minutes,
     scope,
-    terms: termsOf(id, offer.vertical_id, offer, text.unit),
-    tax_deduction: declarationOf(offer)
+    terms: termsOf(id, offer.vertical_id, offer, text.unit, policy),
+    tax_deduction: declarationOf(offer),
+    cancellation_policy: policy
   }
 }
 

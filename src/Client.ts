@@ -15,6 +15,7 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpApiClient from "effect/http-api/HttpApiClient"
 import { Api } from "./Api.js"
 import { BookingConfirmationRequest } from "./Domain/Booking.js"
+import { CancelBookingRequest, RescheduleBookingRequest } from "./Domain/BookingChange.js"
 import { ServiceRequestCreate } from "./Domain/Request.js"
 import { BookingSearchRequest } from "./Domain/Search.js"
 import { WebhookCreate } from "./Domain/Webhook.js"
@@ -71,6 +72,16 @@ export const makeBookingClient = (options: BookingClientOptions) =>
           client.bookings.confirm({ payload, headers: idempotencyHeaders(call) })
         ),
       status: (bookingId: string) => client.bookings.status({ params: { booking_id: bookingId } }),
+      /** Cancels a booking (`dry_run: true` previews the fee and changes nothing). */
+      cancel: (bookingId: string, body: typeof CancelBookingRequest.Encoded, call?: IdempotentCall) =>
+        Effect.flatMap(Schema.decodeEffect(CancelBookingRequest)(body), (payload) =>
+          client.bookings.cancel({ params: { booking_id: bookingId }, payload, headers: idempotencyHeaders(call) })
+        ),
+      /** Moves a booking to a new option of the same provider and service, keeping its id. */
+      reschedule: (bookingId: string, body: typeof RescheduleBookingRequest.Encoded, call?: IdempotentCall) =>
+        Effect.flatMap(Schema.decodeEffect(RescheduleBookingRequest)(body), (payload) =>
+          client.bookings.reschedule({ params: { booking_id: bookingId }, payload, headers: idempotencyHeaders(call) })
+        ),
       createRequest: (body: typeof ServiceRequestCreate.Encoded, call?: IdempotentCall) =>
         Effect.flatMap(Schema.decodeEffect(ServiceRequestCreate)(body), (payload) =>
           client.requests.create({ payload, headers: idempotencyHeaders(call) })

@@ -23,6 +23,8 @@ describe("GET /api/public/requests/capabilities", () => {
           search_booking_options: { method: "POST", path: "/api/public/booking-options" },
           confirm_booking: { method: "POST", path: "/api/public/bookings" },
           booking_status: { method: "GET", path: "/api/public/bookings/{booking_id}" },
+          cancel_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/cancel" },
+          reschedule_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/reschedule" },
           create_request: { method: "POST", path: "/api/public/requests" },
           request_status: { method: "GET", path: "/api/public/requests/{request_id}" },
           capabilities: { method: "GET", path: "/api/public/requests/capabilities" }
@@ -46,6 +48,10 @@ describe("GET /api/public/requests/capabilities", () => {
         expect(body.geographic_scope).toMatchObject({ country_code: "SE", bookable_only_in_country: true })
         expect(body.agent_contract.consent_required_before_pii_submission).toBe(true)
         expect(body.agent_contract.required_fields).toEqual(body.required_fields)
+        const changes: string = body.agent_contract.booking_changes.join("\n")
+        for (const rule of ["dry_run", "explicit yes", "may charge", "idempotency_key", "found false"]) {
+          expect(changes).toContain(rule)
+        }
         expect(body.auth).toHaveProperty("production")
         expect(body.auth).toHaveProperty("development")
         expect(body.idempotency).toMatchObject({ retention_hours: 168 })

@@ -14,6 +14,19 @@ import {
   SlotTaken,
   TermsChanged
 } from "../Domain/Booking.js"
+import {
+  BookingAlreadyCancelled,
+  BookingChanged,
+  BookingNotFound,
+  BookingStarted,
+  CancelBookingRequest,
+  CancelBookingResponse,
+  OptionNotForThisBooking,
+  OutsideChangeWindow,
+  RescheduleBookingRequest,
+  RescheduleBookingResponse,
+  ReschedulePreview
+} from "../Domain/BookingChange.js"
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
@@ -39,10 +52,52 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         errorBody(SlotTaken),
         errorBody(OptionAlreadyBooked),
         errorBody(IdempotencyKeyReused),
+        errorBody(BookingAlreadyCancelled),
         errorBody(RateLimited),
         errorBody(BookingUnavailable)
       ]
     }).annotate(OpenApi.Summary, "Confirm one booking option with the user's consent")
+  )
+  .add(
+    HttpApiEndpoint.post("cancel", "/api/public/bookings/:booking_id/cancel", {
+      params: BookingStatusPath,
+      payload: CancelBookingRequest,
+      headers: IdempotencyKeyHeader,
+      success: CancelBookingResponse,
+      error: [
+        errorBody(BookingNotFound),
+        errorBody(BookingAlreadyCancelled),
+        errorBody(BookingStarted),
+        errorBody(BookingChanged),
+        errorBody(IdempotencyKeyReused),
+        errorBody(RateLimited),
+        errorBody(BookingUnavailable)
+      ]
+    }).annotate(OpenApi.Summary, "Cancel a booking under the provider's policy (dry_run: preview the fee)")
+  )
+  .add(
+    HttpApiEndpoint.post("reschedule", "/api/public/bookings/:booking_id/reschedule", {
+      params: BookingStatusPath,
+      payload: RescheduleBookingRequest,
+      headers: IdempotencyKeyHeader,
+      success: [RescheduleBookingResponse, ReschedulePreview.annotate({ description: "Dry run" })],
+      error: [
+        errorBody(BookingNotFound),
+        errorBody(OptionNotForThisBooking),
+        errorBody(OptionExpired),
+        errorBody(OptionInvalid),
+        errorBody(PriceChanged),
+        errorBody(TermsChanged),
+        errorBody(ProviderUnavailable),
+        errorBody(SlotTaken),
+        errorBody(BookingAlreadyCancelled),
+        errorBody(OutsideChangeWindow),
+        errorBody(BookingChanged),
+        errorBody(IdempotencyKeyReused),
+        errorBody(RateLimited),
+        errorBody(BookingUnavailable)
+      ]
+    }).annotate(OpenApi.Summary, "Move a booking to a new slot of the same provider and service, keeping its id")
   )
   .add(
     HttpApiEndpoint.get("status", "/api/public/bookings/:booking_id", {

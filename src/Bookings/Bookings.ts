@@ -17,7 +17,8 @@ import {
   TermsChanged
 } from "../Domain/Booking.js"
 import type { OptionExpired, OptionInvalid, SignedOption } from "../Domain/BookingOption.js"
-import { priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
+import { policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
+import { policyTerms } from "../Domain/CancellationPolicy.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { type ExistingBooking, IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
@@ -48,7 +49,8 @@ import { Supply } from "../Supply/Supply.js"
 import { bookingConfirmed } from "../Webhooks/Events.js"
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { BookingsRepo } from "./BookingsRepo.js"
-import { bookingRecord, type Confirmation, confirmationOutbox, newBookingIds } from "./Confirmation.js"
+import { alreadyCancelled, cancellationOf, cancelledStep } from "./Cancellations.js"
+import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
 
 /** A 409 that searching again fixes; it comes after the check that the option is not already this customer's. */
 const refreshWith = (surface: Surface) => ({
@@ -282,6 +284,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         ...(stored.quantity === null ? {} : { quantity: stored.quantity }),
         confirmed_at: formatInZone(stored.confirmedAt, stored.timeZone),
         terms_version: stored.termsVersion,
+        version: stored.version,
         ...(customerStatus ? { customer_confirmation_status: customerStatus } : {}),
         ...(providerStatus ? { provider_confirmation_status: providerStatus } : {}),
         ...(stored.sandbox ? { sandbox: true as const } : {})
@@ -290,7 +293,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         booking,
         confirmation_delivery: { customer, provider },
         tax_deduction: deductionOf(stored),
-        tax_deduction_requested: stored.taxDeductionRequested
+        tax_deduction_requested: stored.taxDeductionRequested,
+        cancellation_policy: policyTerms(policyOfBooking(stored), stored.slotStart.getTime(), stored.timeZone)
       }
     }
 
@@ -537,7 +541,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         return {
           statements,
           result: {
-            stored: record,
+            stored: freshlyStored(record),
             outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id),
             skipped: outbox.filter((row) => row.channel === "none").map(skippedState)
           }
@@ -575,7 +579,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         })
         .pipe(Effect.catch(orAlreadyBooked(request, opened, partner, surface)))
       if (outcome._tag === "Replayed") {
-        const states = yield* deliveryStates([outcome.stored.id])
+        if (outcome.stored.status === "cancelled") return yield* alreadyCancelled(surface, outcome.stored)
+        const states = yield* deliveryStates([outcome.stored.noticeSubjectId])
         return { status: 200 as const, body: respond(outcome.stored, states, true) }
       }
       const { stored, outbox, skipped } = outcome.written
@@ -607,7 +612,18 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         }
         return response
       }
-      const states = yield* deliveryStates([found.value.id])
+      if (found.value.status === "cancelled") {
+        const cancelled: BookingStatusResponse = {
+          ok: true,
+          spec_version: bookingsSpecVersion,
+          found: false,
+          booking_id: bookingId,
+          cancellation: cancellationOf(found.value),
+          safe_next_step: cancelledStep(found.value, yield* CurrentSurface)
+        }
+        return cancelled
+      }
+      const states = yield* deliveryStates([found.value.noticeSubjectId])
       const response: BookingStatusResponse = {
         ok: true,
         spec_version: bookingsSpecVersion,
@@ -636,7 +652,12 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         partner: Partner["Service"],
         now: Date
       ) => countConflicts(confirm(request, headerKey, partner, now)),
-      status
+      status,
+      /** For the changes of a booking (Changes.ts): the same words, delivery and checks as confirm's. */
+      present,
+      confirmedStep,
+      deliveryStates,
+      revalidate
     } as const
   })
 }) {

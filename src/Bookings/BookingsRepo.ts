@@ -5,6 +5,16 @@ import { DirectQuery } from "../Database/Database.js"
 import { Customer } from "../Domain/Booking.js"
 import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 
+export const BookingChangeRow = Schema.Struct({
+  id: Schema.String,
+  bookingId: Schema.String,
+  kind: Schema.Literals(["cancel", "reschedule"]),
+  version: Schema.Int,
+  previousSlotStart: Schema.Date,
+  previousSlotEnd: Schema.Date
+})
+export type BookingChangeRow = typeof BookingChangeRow.Type
+
 /** The `bookings` table: the one place that writes and reads it. */
 export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/BookingsRepo", {
   make: Effect.gen(function* () {
@@ -21,7 +31,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
           job_type_id, service_label_sv, slot_start, slot_end, slot_label, time_zone, price_sek, pricing_model,
           price_type, unit_price_sek, unit, quantity, terms_version, terms_url, scope, customer, service_location,
           destination_location, consent, source, external_reference, confirmed_at, sandbox, tax_deduction,
-          tax_deduction_requested)
+          tax_deduction_requested, free_cancellation_hours, late_fee_sek, change_hours)
         VALUES (${booking.id}::uuid, ${booking.requestId}, ${booking.partnerId}, ${booking.providerId},
           ${booking.providerName}, ${booking.serviceId}, ${booking.verticalId}, ${booking.jobTypeId},
           ${booking.serviceLabelSv}, ${booking.slotStart}, ${booking.slotEnd}, ${booking.slotLabel}, ${booking.timeZone},
@@ -32,11 +42,15 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
           ${JSON.stringify(booking.consent)}::jsonb, ${booking.source}, ${booking.externalReference},
           ${booking.confirmedAt}, ${booking.sandbox},
           ${booking.taxDeduction === null ? null : JSON.stringify(booking.taxDeduction)}::jsonb,
-          ${booking.taxDeductionRequested})`
+          ${booking.taxDeductionRequested}, ${booking.freeCancellationHours}, ${booking.lateFeeSek},
+          ${booking.changeHours})`
 
     const columns = sql.literal(`id, request_id, provider_id, provider_name, service_id, slot_start, slot_end,
       slot_label, time_zone, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
-      terms_version, confirmed_at, sandbox, tax_deduction, tax_deduction_requested`)
+      terms_version, confirmed_at, sandbox, tax_deduction, tax_deduction_requested, free_cancellation_hours,
+      late_fee_sek, change_hours, status, version,
+      coalesce(notice_subject_id, id)::text AS notice_subject_id, cancelled_at, cancelled_by, cancel_reason,
+      cancel_fee_sek, cancel_within_free_period, cancel_free_until`)
 
     const findById = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
@@ -74,8 +88,48 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
         ORDER BY confirmed_at`)
     })
 
+    /** The booking, locked until the transaction ends: a change reads it so, and racing changes wait. */
+    const lockById = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: StoredBooking,
+      execute: (id) => sql`SELECT ${columns} FROM bookings WHERE id = ${id}::uuid FOR UPDATE`
+    })
+
+    /** Whom a change of the booking is told to, and the words its messages need. */
+    const contactOf = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: Schema.Struct({
+        customer: Customer,
+        serviceLocation: Schema.Struct({ address: Schema.String, postcode: Schema.String }),
+        serviceLabelSv: Schema.String,
+        labelEn: Schema.NullOr(Schema.String),
+        termsUrl: Schema.String,
+        notifyEmail: Schema.NullOr(Schema.String),
+        notifyWebhookUrl: Schema.NullOr(Schema.String)
+      }),
+      execute: (id) => sql`
+        SELECT b.customer, b.service_location, b.service_label_sv, s.label_en, b.terms_url, p.notify_email,
+          p.notify_webhook_url
+        FROM bookings b JOIN providers p ON p.id = b.provider_id
+        LEFT JOIN provider_services s ON s.provider_id = b.provider_id AND s.service_id = b.service_id
+        WHERE b.id = ${id}::uuid`
+    })
+
+    /** A change of a booking, as an idempotency key of a cancel or a reschedule holds it. */
+    const findChange = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: BookingChangeRow,
+      execute: (id) => sql`
+        SELECT id::text, booking_id::text, kind, version, previous_slot_start, previous_slot_end
+        FROM booking_changes WHERE id = ${id}::uuid`
+    })
+
     return {
       insertion,
+      // A stored row that does not decode is a damaged table or a bug: a defect, not the client's answer.
+      lockById: (id: string) => lockById(id).pipe(Effect.catchTag("SchemaError", (error) => Effect.die(error))),
+      contactOf: (id: string) => contactOf(id).pipe(Effect.catchTag("SchemaError", (error) => Effect.die(error))),
+      findChange: (id: string) => findChange(id).pipe(Effect.catchTag("SchemaError", (error) => Effect.die(error))),
       findSameOption,
       findById: (partnerId: string, id: string) =>
         findById({ partnerId, id }).pipe(Effect.withSpan("BookingsRepo.findById")),

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto"
 import { type BookingConfirmationRequest, customerNameOf } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
-import { type NewBooking, priceFactsOf } from "../Domain/BookingRecord.js"
+import { type NewBooking, policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
+import { noStatedPolicy, policyTerms } from "../Domain/CancellationPolicy.js"
 import { BookingId } from "../Domain/Ids.js"
 import { slotLabel } from "../Domain/Labels.js"
 import { bookingConfirmation } from "../Domain/Messages.js"
@@ -80,9 +81,24 @@ export const bookingRecord = ({ ids, request, partner, option, offer, deduction,
     confirmedAt: now,
     sandbox: partner.sandbox,
     taxDeduction: deduction,
-    taxDeductionRequested: request.tax_deduction_requested === true
+    taxDeductionRequested: request.tax_deduction_requested === true,
+    ...(offer.cancellationPolicy ?? noStatedPolicy)
   }
 }
+
+/** A booking just written, as it reads back: confirmed, version 1, its messages its own. */
+export const freshlyStored = (record: NewBooking): StoredBooking => ({
+  ...record,
+  status: "confirmed",
+  version: 1,
+  noticeSubjectId: record.id,
+  cancelledAt: null,
+  cancelledBy: null,
+  cancelReason: null,
+  cancelFeeSek: null,
+  cancelWithinFreePeriod: null,
+  cancelFreeUntil: null
+})
 
 /** The customer's and the provider's confirmation of a booking record, each on the channel chosen for it. */
 export const confirmationOutbox = (
@@ -105,7 +121,8 @@ export const confirmationOutbox = (
     serviceAddress: `${request.service_location.address}, ${request.service_location.postcode}`,
     customerName: customerNameOf(request.customer),
     taxDeduction: record.taxDeduction,
-    taxDeductionRequested: record.taxDeductionRequested
+    taxDeductionRequested: record.taxDeductionRequested,
+    cancellationPolicy: policyTerms(policyOfBooking(record), record.slotStart.getTime(), record.timeZone)
   })
   return [
     {

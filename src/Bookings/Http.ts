@@ -5,11 +5,13 @@ import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Bookings } from "./Bookings.js"
+import { Changes } from "./Changes.js"
 
 export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
   Effect.gen(function* () {
     const bookings = yield* Bookings
     const limiter = yield* RateLimiter
+    const changes = yield* Changes
     return handlers
       .handle("confirm", ({ payload, headers }) =>
         Effect.gen(function* () {
@@ -23,5 +25,21 @@ export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
       .handle("status", ({ params }) =>
         Effect.flatMap(Partner, (partner) => bookings.status(params.booking_id, partner))
       )
+      .handle("cancel", ({ params, payload, headers }) =>
+        Effect.gen(function* () {
+          const partner = yield* Partner
+          yield* limiter.byPartner("confirm", partner.id)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          return yield* changes.cancel(params.booking_id, payload, headers["idempotency-key"], partner, now)
+        })
+      )
+      .handle("reschedule", ({ params, payload, headers }) =>
+        Effect.gen(function* () {
+          const partner = yield* Partner
+          yield* limiter.byPartner("confirm", partner.id)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          return yield* changes.reschedule(params.booking_id, payload, headers["idempotency-key"], partner, now)
+        })
+      )
   })
-).pipe(Layer.provide([Bookings.Default, RateLimiter.Default]))
+).pipe(Layer.provide([Bookings.Default, Changes.Default, RateLimiter.Default]))

@@ -5,6 +5,7 @@ import { Catalog } from "../Catalog/Catalog.js"
 import {
   agentSafeNextStep,
   authRules,
+  bookingChangeRules,
   bookingLifecycle,
   Capabilities,
   capabilityEndpoints,
@@ -78,6 +79,7 @@ export const buildCapabilities = (input: {
       forbidden_claims: forbiddenClaims,
       safe_next_step: agentSafeNextStep,
       truth_rules: truthRules,
+      booking_changes: bookingChangeRules,
       emergencies: {
         job_type_ids: input.catalog.verticals.flatMap((vertical) =>
           vertical.job_types.filter(isEmergency).map((jobType) => jobType.job_type_id)

@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { Cancellation, CancellationPolicyTerms } from "./CancellationPolicy.js"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { ContractError } from "./Errors.js"
 import { DateTimeString, optional, sameText, strictInput, text } from "./Input.js"
@@ -92,6 +93,8 @@ export const ConfirmedBooking = Schema.Struct({
   quantity: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
   confirmed_at: DateTimeString,
   terms_version: Schema.String,
+  /** 1 at confirm, one more for each change of its time; send it as expected_version to change it. */
+  version: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
   customer_confirmation_status: Schema.optional(Status),
   provider_confirmation_status: Schema.optional(Status),
   /** Only on a sandbox partner's bookings: nobody was told, and no real calendar was touched. */
@@ -123,7 +126,8 @@ const bookingFacts = {
   /** The deduction the confirmation stated, with the figures of the option; booking.price_sek stays the price before it. */
   tax_deduction: TaxDeductionAnswer,
   /** Whether the customer asked for the deduction at confirm (tax_deduction_requested). */
-  tax_deduction_requested: Schema.Boolean
+  tax_deduction_requested: Schema.Boolean,
+  cancellation_policy: CancellationPolicyTerms
 }
 
 export const BookingConfirmationResponse = Schema.Struct({
@@ -141,6 +145,8 @@ export const BookingStatusResponse = Schema.Union([
     spec_version: Schema.Literal(bookingsSpecVersion),
     found: Schema.Literal(false),
     booking_id: Schema.String,
+    /** Only for a booking that existed and was cancelled: nothing is booked. */
+    cancellation: Schema.optional(Cancellation),
     safe_next_step: Schema.String
   }),
   Schema.Struct({

@@ -37,9 +37,34 @@ export const NewBooking = Schema.Struct({
   sandbox: Schema.Boolean,
   /** Null for a booking confirmed before deductions were stated. */
   taxDeduction: Schema.NullOr(TaxDeductionAnswer),
-  taxDeductionRequested: Schema.Boolean
+  taxDeductionRequested: Schema.Boolean,
+  /** The cancellation policy it was confirmed (or last moved) under: the service's at that time. */
+  freeCancellationHours: Schema.Int,
+  lateFeeSek: Schema.Int,
+  changeHours: Schema.Int
 })
 export type NewBooking = typeof NewBooking.Type
+
+/** What a booking's life after confirm adds to it: its version, its current messages, its cancellation. */
+const lifeFields = {
+  status: Schema.Literals(["confirmed", "cancelled"]),
+  version: Schema.Int,
+  /** The outbox subject of its current confirmation: the booking's id, or the id of its latest move. */
+  noticeSubjectId: Schema.String,
+  cancelledAt: Schema.NullOr(Schema.Date),
+  cancelledBy: Schema.NullOr(Schema.Literals(["customer", "partner", "provider"])),
+  cancelReason: Schema.NullOr(Schema.String),
+  cancelFeeSek: Schema.NullOr(Schema.Int),
+  cancelWithinFreePeriod: Schema.NullOr(Schema.Boolean),
+  cancelFreeUntil: Schema.NullOr(Schema.Date)
+}
+
+/** The policy a booking carries. */
+export const policyOfBooking = (booking: Pick<NewBooking, "freeCancellationHours" | "lateFeeSek" | "changeHours">) => ({
+  freeCancellationHours: booking.freeCancellationHours,
+  lateFeeSek: booking.lateFeeSek,
+  changeHours: booking.changeHours
+})
 
 /** A booking as it is read back for its partner: what the response tells, never the customer's details. */
 export const StoredBooking = NewBooking.mapFields(
@@ -63,9 +88,12 @@ export const StoredBooking = NewBooking.mapFields(
     "confirmedAt",
     "sandbox",
     "taxDeduction",
-    "taxDeductionRequested"
+    "taxDeductionRequested",
+    "freeCancellationHours",
+    "lateFeeSek",
+    "changeHours"
   ])
-)
+).mapFields(Struct.assign(lifeFields))
 export type StoredBooking = typeof StoredBooking.Type
 
 /** A booking's price as the pricing rules read it, for its wording in the response and the messages. */

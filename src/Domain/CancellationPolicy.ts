@@ -1,3 +1,4 @@
+import { Schema } from "effect"
 import { kronorEn, kronorSv } from "./Pricing.js"
 import { formatInZone, HOUR, zoneFor } from "./Zone.js"
 
@@ -89,3 +90,67 @@ export const cancellationAt = (policy: CancellationPolicy, slotStart: number, no
 /** Whether the time can still be changed now (at or before the change deadline, and before the start). */
 export const changeableAt = (policy: CancellationPolicy, slotStart: number, now: number) =>
   now < slotStart && now <= deadlinesOf(policy, slotStart).changeUntil
+
+/** A service without a stated policy: no fee, and cancelling and changing are open until the start. */
+export const noStatedPolicy: CancellationPolicy = { freeCancellationHours: 0, lateFeeSek: 0, changeHours: 0 }
+
+const Hours = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 8760 }))
+
+/** The policy as the supply file states it, per service or per provider (a service's own wins). */
+export const SupplyCancellationPolicy = Schema.Struct({
+  free_cancellation_hours: Hours,
+  late_fee_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  change_hours: Hours
+})
+export type SupplyCancellationPolicy = typeof SupplyCancellationPolicy.Type
+
+/** The policy as the database and the services read it. */
+export const CancellationPolicySchema = Schema.Struct({
+  freeCancellationHours: Schema.Int,
+  lateFeeSek: Schema.Int,
+  changeHours: Schema.Int
+})
+
+export const policyOfSupply = (policy: SupplyCancellationPolicy | undefined): CancellationPolicy =>
+  policy === undefined
+    ? noStatedPolicy
+    : {
+        freeCancellationHours: policy.free_cancellation_hours,
+        lateFeeSek: policy.late_fee_sek,
+        changeHours: policy.change_hours
+      }
+
+export const samePolicy = (a: CancellationPolicy, b: CancellationPolicy) =>
+  a.freeCancellationHours === b.freeCancellationHours &&
+  a.lateFeeSek === b.lateFeeSek &&
+  a.changeHours === b.changeHours
+
+const DateTime = Schema.String.annotate({ format: "date-time" })
+
+/** `cancellation_policy` on an option, a confirmed booking and a status: this slot's deadlines, in words too. */
+export const CancellationPolicyTerms = Schema.Struct({
+  free_until: DateTime,
+  late_fee_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  change_until: DateTime,
+  summary_sv: Schema.String,
+  summary_en: Schema.String
+}).annotate({
+  identifier: "CancellationPolicy",
+  description:
+    "The provider's cancellation policy for this slot: free cancellation until free_until; after it the provider may charge late_fee_sek (incl. VAT) under its terms (0: never); the time can be changed until change_until. Both deadlines are at or before the slot's start."
+})
+
+/** How a cancelled booking was cancelled: `cancellation` in a cancel's answer, a status and a refusal. */
+export const Cancellation = Schema.Struct({
+  cancelled_at: DateTime,
+  cancelled_by: Schema.Literals(["customer", "partner", "provider"]),
+  reason: Schema.optional(Schema.String),
+  fee_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  within_free_period: Schema.Boolean,
+  free_until: DateTime
+}).annotate({
+  identifier: "Cancellation",
+  description:
+    "When and by whom the booking was (or, in a dry run, would be) cancelled. fee_sek is what the provider may charge under its terms for this cancellation (0 within the free period), never a sum this service collects."
+})
+export type Cancellation = typeof Cancellation.Type

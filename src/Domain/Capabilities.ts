@@ -10,6 +10,8 @@ export const capabilityEndpoints = {
   search_booking_options: { method: "POST", path: "/api/public/booking-options" },
   confirm_booking: { method: "POST", path: "/api/public/bookings" },
   booking_status: { method: "GET", path: "/api/public/bookings/{booking_id}" },
+  cancel_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/cancel" },
+  reschedule_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/reschedule" },
   create_request: { method: "POST", path: "/api/public/requests" },
   request_status: { method: "GET", path: "/api/public/requests/{request_id}" },
   capabilities: { method: "GET", path: "/api/public/requests/capabilities" }
@@ -20,8 +22,18 @@ export const forbiddenClaims = [
   "Do not let a notification status (sent, skipped, failed) decide whether a booking exists; it only reports delivery.",
   "Do not claim availability from this capabilities document; only a search response with direct_booking_available true proves it.",
   "Do not quote a price as booked unless it is the exact price in the confirmed booking response.",
+  "Do not say a booking is cancelled unless a cancel answer has cancelled true, nor that its time changed unless a reschedule answer shows the new slot; a dry run changes nothing.",
   "Do not say a follow-up request is a booking, a reserved time, a selected provider or an agreed price.",
   "Do not use the service for emergencies, safety-critical triage, DIY repair instructions, or requests outside Sweden."
+] as const
+
+/** How an assistant cancels or moves a booking (issue 27): preview, tell, ask, act on a yes. */
+export const bookingChangeRules = [
+  "Every option and confirmed booking carries cancellation_policy: free cancellation until free_until, after which the provider may charge late_fee_sek under its terms (0: never), and time changes until change_until. Say it in its own words (summary_sv, summary_en): a fee is what the provider may charge under its terms, never a sum the user owes us.",
+  "To cancel or move a booking, first call the endpoint with dry_run true: it changes nothing and returns the fee that would apply now (cancel) or the new time and its policy (reschedule). Tell the user the fee and the deadline, and act only on their explicit yes.",
+  "Send an idempotency_key with each cancel or reschedule and reuse it on retries: a retry returns the same answer with idempotent_replay true and never acts twice.",
+  "A booking is moved only to another time of the same provider and service, keeping its id and request_id; booking.version goes up by one. slot_taken on a reschedule means the booking at its old time still stands.",
+  "A cancelled booking is never returned as a booking: its status lookup answers found false with its cancellation (when, by whom, the fee the provider may charge); tell the user nothing is booked."
 ] as const
 
 export const requiredFields = [
@@ -72,6 +84,8 @@ export const authRules = {
   token_required_for: [
     "POST /api/public/bookings",
     "GET /api/public/bookings/{booking_id}",
+    "POST /api/public/bookings/{booking_id}/cancel",
+    "POST /api/public/bookings/{booking_id}/reschedule",
     "POST /api/public/requests",
     "GET /api/public/requests/{request_id}"
   ],
@@ -208,6 +222,8 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
     search_booking_options: Endpoint,
     confirm_booking: Endpoint,
     booking_status: Endpoint,
+    cancel_booking: Endpoint,
+    reschedule_booking: Endpoint,
     create_request: Endpoint,
     request_status: Endpoint,
     capabilities: Endpoint
@@ -256,6 +272,7 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
     forbidden_claims: Schema.Array(Schema.String),
     safe_next_step: Schema.String,
     truth_rules: Schema.Array(Schema.String),
+    booking_changes: Schema.Array(Schema.String),
     emergencies: Schema.Struct({
       job_type_ids: Schema.Array(Schema.String),
       rule: Schema.String,

@@ -1,5 +1,6 @@
 import { Schema, SchemaTransformation } from "effect"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
+import { Cancellation } from "./CancellationPolicy.js"
 import { VerticalId } from "./Catalog.js"
 
 /**
@@ -49,6 +50,7 @@ const extraDetails = {
   request_id: Schema.optional(Schema.String),
   existing_booking: Schema.optional(ExistingBooking),
   existing_request: Schema.optional(ExistingRequest),
+  cancellation: Schema.optional(Cancellation),
   suggested_vertical_id: Schema.optional(VerticalId),
   suggested_job_type_id: Schema.optional(Schema.String)
 }

@@ -20,6 +20,8 @@ export interface BookingConfirmationInput {
   /** Null for a booking confirmed before deductions were stated: the messages then say nothing of one. */
   readonly taxDeduction?: TaxDeductionAnswer | null
   readonly taxDeductionRequested?: boolean
+  /** The booking's cancellation policy in words (issue 27), so the customer holds the terms. */
+  readonly cancellationPolicy?: { readonly summary_sv: string; readonly summary_en: string }
 }
 
 export interface Message {
@@ -48,10 +50,11 @@ export interface RequestForProviderInput {
   readonly customerEmail: string
 }
 
-const separator = "----------------------------------------"
-const englishHeading = `${separator}\nIn English\n${separator}`
+export const separator = "----------------------------------------"
+export const englishHeading = `${separator}\nIn English\n${separator}`
 
-const lines = (...parts: ReadonlyArray<string | undefined>) => parts.filter((part) => part !== undefined).join("\n")
+export const lines = (...parts: ReadonlyArray<string | undefined>) =>
+  parts.filter((part) => part !== undefined).join("\n")
 
 interface Slot {
   readonly sv: string
@@ -82,7 +85,7 @@ const formattersIn = (timeZone: string) => {
 }
 
 /** "måndag 23 november 2026 kl. 08:00–10:00" in the zone's local time; the zone is named unless it is Swedish time. */
-const slotIn = (start: Date, end: Date, timeZone: string): Slot => {
+export const slotIn = (start: Date, end: Date, timeZone: string): Slot => {
   const { daySv, dayEn, time } = formattersIn(timeZone)
   const zoneNote =
     timeZone === providerTimeZone ? { sv: "", en: " (Swedish time)" } : { sv: ` (${timeZone})`, en: ` (${timeZone})` }
@@ -173,6 +176,9 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       input.serviceAddress === undefined ? undefined : `Adress: ${input.serviceAddress}`,
       `Pris: ${price.sv}`,
       `Villkor: version ${input.termsVersion}, ${input.termsUrl}`,
+      input.cancellationPolicy === undefined
+        ? undefined
+        : `Avbokning och ändring: ${input.cancellationPolicy.summary_sv}`,
       `Bokningsreferens: ${input.requestId}`,
       ...customerTax.sv.flatMap((line) => ["", line]),
       "",
@@ -192,6 +198,9 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       input.serviceAddress === undefined ? undefined : `Address: ${input.serviceAddress}`,
       `Price: ${price.en}`,
       `Terms: version ${input.termsVersion}, ${input.termsUrl}`,
+      input.cancellationPolicy === undefined
+        ? undefined
+        : `Cancelling and changing: ${input.cancellationPolicy.summary_en}`,
       `Booking reference: ${input.requestId}`,
       ...customerTax.en.flatMap((line) => ["", line]),
       "",

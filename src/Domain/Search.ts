@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { CancellationPolicyTerms } from "./CancellationPolicy.js"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { VerticalId } from "./Catalog.js"
 import { nestingDepth, optional, optionalWithDefault, strictInput, TimeZoneInput, text } from "./Input.js"
@@ -128,7 +129,8 @@ export const BookingOption = Schema.Struct({
     url: Uri,
     sections: Schema.Array(JsonObject),
     source_urls: Schema.Array(Uri)
-  })
+  }),
+  cancellation_policy: CancellationPolicyTerms
 })
 export type BookingOption = typeof BookingOption.Type
 

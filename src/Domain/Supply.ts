@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { CancellationPolicySchema, SupplyCancellationPolicy } from "./CancellationPolicy.js"
 import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
 import { ProviderId, ServiceId } from "./Ids.js"
 import { matching, NonEmptyTrimmedString, optional } from "./Input.js"
@@ -80,6 +81,8 @@ export const ProviderService = Schema.Struct({
    * the supply import (TaxDeductionSupply.declarationProblems), whose messages name the service.
    */
   tax_deduction: Schema.optional(Schema.Unknown),
+  /** Overrides the provider's; without either, no fee and both deadlines at the start. */
+  cancellation_policy: optional(SupplyCancellationPolicy),
   active: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(true)))
 }).check(
   Schema.makeFilter((service) =>
@@ -122,6 +125,8 @@ export const Provider = Schema.Struct({
   }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed({}))),
   areas: Schema.NonEmptyArray(PostcodeArea),
   working_hours: Schema.Array(WorkingHours),
+  /** The policy of the provider's services that state none of their own. */
+  cancellation_policy: optional(SupplyCancellationPolicy),
   services: Schema.Array(ProviderService)
 })
 export type Provider = typeof Provider.Type
@@ -164,7 +169,8 @@ export const OfferedService = Schema.Struct({
   ...offeredService,
   termsSections: Terms.fields.sections,
   termsSourceUrls: Schema.Array(Schema.String),
-  hours: Schema.Array(OpeningHours)
+  hours: Schema.Array(OpeningHours),
+  cancellationPolicy: CancellationPolicySchema
 })
 export type OfferedService = typeof OfferedService.Type
 
@@ -189,6 +195,7 @@ export const CurrentOffer = Schema.Struct({
   taxDeduction: offeredService.taxDeduction,
   servesPostcode: Schema.Boolean,
   servesDestination: Schema.Boolean,
-  hours: Schema.Array(OpeningHours)
+  hours: Schema.Array(OpeningHours),
+  cancellationPolicy: Schema.NullOr(CancellationPolicySchema)
 })
 export type CurrentOffer = typeof CurrentOffer.Type

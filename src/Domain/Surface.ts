@@ -8,6 +8,8 @@ export interface Surface {
   readonly search: string
   readonly confirm: string
   readonly bookingStatus: (bookingId: string) => string
+  readonly cancelBooking: (bookingId: string) => string
+  readonly rescheduleBooking: (bookingId: string) => string
   readonly createRequest: string
   readonly requestStatus: (requestId: string) => string
 }
@@ -16,6 +18,8 @@ export const restSurface: Surface = {
   search: "POST /api/public/booking-options",
   confirm: "POST /api/public/bookings",
   bookingStatus: (bookingId) => `GET /api/public/bookings/${bookingId}`,
+  cancelBooking: (bookingId) => `POST /api/public/bookings/${bookingId}/cancel`,
+  rescheduleBooking: (bookingId) => `POST /api/public/bookings/${bookingId}/reschedule`,
   createRequest: "POST /api/public/requests",
   requestStatus: (requestId) => `GET /api/public/requests/${requestId}`
 }
@@ -24,6 +28,8 @@ export const mcpSurface: Surface = {
   search: "the search_booking_options tool",
   confirm: "the confirm_booking tool",
   bookingStatus: (bookingId) => `the get_booking_status tool with booking_id "${bookingId}"`,
+  cancelBooking: (bookingId) => `the cancel_booking tool with booking_id "${bookingId}"`,
+  rescheduleBooking: (bookingId) => `the reschedule_booking tool with booking_id "${bookingId}"`,
   createRequest: "the create_follow_up_request tool",
   requestStatus: (requestId) => `the get_follow_up_request tool with request_id "${requestId}"`
 }

@@ -37,6 +37,10 @@ const operationDescriptions: Readonly<Record<string, string>> = {
     "Confirms one option from a search, after the user has picked it, accepted its terms and consented to sharing contact details. Idempotent: send the same `Idempotency-Key` header (or `idempotency_key`) on a retry to get the first answer again (200) instead of a second booking (201). A retry is the same request when it books the same option for the same customer at the same addresses under the same terms version; new acceptance or consent time stamps, consent wording and `source` do not change that. A key that holds another booking is 409 `idempotency_key_reused` naming it; an option this partner already booked for this customer is 409 `option_already_booked` naming it.",
   "bookings.status":
     "Looks a booking up by its `booking.id` or `request_id`, with personal data redacted. Only the partner that made the booking sees it.",
+  "bookings.cancel":
+    "Cancels a confirmed booking under the provider's cancellation policy, for the customer (default) or the partner. Send `dry_run: true` first: it changes nothing and answers the same shape with `cancelled: false` and the fee that would apply now, for the assistant to tell the user before asking. A cancel frees the slot at once. Idempotent per key (`idempotent_replay: true` on a retry); a second cancel under a new key is 409 `booking_already_cancelled` with its `cancellation`. Unknown or another partner's booking: 404 `booking_not_found`; the slot has started: 409 `booking_started`; a stale `expected_version`: 409 `booking_changed`. The fee is what the provider may charge under its terms, never a sum this service collects.",
+  "bookings.reschedule":
+    "Moves a confirmed booking to a new option of the same provider and service (else 422 `option_not_for_this_booking`), keeping its `id` and `request_id`; `booking.version` goes up by one and the old slot is released in the same transaction. Answers the confirm body plus `previous_slot`; `dry_run: true` changes nothing and shows the new time and policy. The new slot taken meanwhile: 409 `slot_taken` (the booking at its old time still stands); past the policy's `change_until`: 409 `outside_change_window`; a cancelled booking: 409 `booking_already_cancelled`. Idempotent per key.",
   "requests.create":
     "Hands a job to providers as a follow-up request when no option could be booked directly. It is never a booking: providers contact the customer. Idempotent like confirm. Keep `request.id` to look the request up later.",
   "requests.status":
@@ -70,6 +74,8 @@ const bodyNames: Readonly<Record<string, { readonly request?: string; readonly r
   "search.search": { request: "BookingSearchRequest", response: "BookingSearchResponse" },
   "bookings.confirm": { request: "BookingConfirmationRequest", response: "BookingConfirmationResponse" },
   "bookings.status": { response: "BookingStatusResponse" },
+  "bookings.cancel": { request: "CancelBookingRequest", response: "CancelBookingResponse" },
+  "bookings.reschedule": { request: "RescheduleBookingRequest" },
   "requests.create": { request: "ServiceRequestCreate", response: "ServiceRequestResponse" },
   "requests.status": { response: "ServiceRequestStatusResponse" },
   "health.healthz": { response: "Liveness" },
@@ -77,7 +83,13 @@ const bodyNames: Readonly<Record<string, { readonly request?: string; readonly r
 }
 
 /** Operations under a per-minute limit: every answer of theirs carries RateLimit and RateLimit-Policy. */
-const limitedOperations = new Set(["search.search", "bookings.confirm", "requests.create"])
+const limitedOperations = new Set([
+  "search.search",
+  "bookings.confirm",
+  "bookings.cancel",
+  "bookings.reschedule",
+  "requests.create"
+])
 
 /** Documents served from memory with a strong ETag and 304 on `If-None-Match`. */
 const cachedOperations = new Set(["capabilities.capabilities", "docs.openapi", "docs.page"])

@@ -1,3 +1,4 @@
+import { policyTerms } from "../Domain/CancellationPolicy.js"
 import * as Contract from "../Domain/Capabilities.js"
 import { quantityBounds } from "../Domain/Pricing.js"
 import { emergencyAdvice } from "../Domain/Safety.js"
@@ -19,6 +20,22 @@ const taxDeductionExample = deductionAnswer(
   )
 )
 
+/** The README flow's option's policy: free until 12 hours before, SEK 495 after, changes until 6 hours before. */
+const policyExample = policyTerms(
+  { freeCancellationHours: 12, lateFeeSek: 495, changeHours: 6 },
+  Date.parse("2026-11-30T08:00:00+01:00"),
+  "Europe/Stockholm"
+)
+
+const cancellationExample = {
+  cancelled_at: "2026-11-24T10:15:00+01:00",
+  cancelled_by: "customer",
+  reason: "Kunden har redan fått hjälp",
+  fee_sek: 0,
+  within_free_period: true,
+  free_until: policyExample.free_until
+}
+
 /** The README flow's booking, as confirm and the status lookup both show it. */
 const bookingExample = {
   id: "37139717-8780-4eec-be4e-9dafc536edbf",
@@ -34,7 +51,8 @@ const bookingExample = {
   pricing_model: "flat",
   price_type: "avg_fixed",
   confirmed_at: "2026-11-23T09:00:00+01:00",
-  terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3",
+  terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct",
+  version: 1,
   customer_confirmation_status: "skipped",
   provider_confirmation_status: "skipped"
 }
@@ -63,11 +81,12 @@ const bookingFactsExample = {
   booking_created: true,
   confirmation_delivery: deliveryExample,
   tax_deduction: taxDeductionExample,
-  tax_deduction_requested: true
+  tax_deduction_requested: true,
+  cancellation_policy: policyExample
 }
 
 const confirmedStepExample =
-  'The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3). Tell the user exactly this. price_sek is the price before any deduction. Say the ROT deduction as tax_deduction.conditions_en words it ("X SEK, or Y SEK after ROT if you are eligible and have room under this year\'s cap; the provider deducts it on the invoice"), never the lower figure alone or as certain. The user asked for it: the provider will collect the identity details it needs; do not ask for them. Confirmation messages are reported separately and do not change the booking.'
+  'The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct). Tell the user exactly this. price_sek is the price before any deduction. Say the ROT deduction as tax_deduction.conditions_en words it ("X SEK, or Y SEK after ROT if you are eligible and have room under this year\'s cap; the provider deducts it on the invoice"), never the lower figure alone or as certain. The user asked for it: the provider will collect the identity details it needs; do not ask for them. Confirmation messages are reported separately and do not change the booking.'
 
 /** A created request, as creation and the lookup show it. */
 const requestExample = {
@@ -299,6 +318,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
         forbidden_claims: Contract.forbiddenClaims.slice(0, 2),
         safe_next_step: Contract.agentSafeNextStep,
         truth_rules: Contract.truthRules.slice(0, 2),
+        booking_changes: Contract.bookingChangeRules.slice(0, 2),
         emergencies: {
           job_type_ids: ["electrical_emergency"],
           rule: Contract.emergencyRule,
@@ -383,13 +403,13 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
             quote_triggers_sv: ["Byte av rör i vägg"]
           },
           terms: {
-            version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3",
-            url: "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-10-01",
+            version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct",
+            url: "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-11-01",
             sections: [
               {
                 id: "cancellation",
                 text_sv:
-                  "Kostnadsfri avbokning senast 24 timmar före starttid. Vid senare avbokning debiteras framkörningen.",
+                  "Kostnadsfri avbokning senast 12 timmar före starttid. Vid senare avbokning får vi ta ut en avgift på 495 kr inkl. moms. Tiden kan ändras senast 6 timmar före starttid.",
                 title_sv: "Avbokning"
               },
               {
@@ -410,10 +430,11 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
               }
             ],
             source_urls: [
-              "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-10-01",
+              "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-11-01",
               "https://www.konsumentverket.se/"
             ]
-          }
+          },
+          cancellation_policy: policyExample
         }
       ],
       requested_time_window: {
@@ -441,7 +462,7 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       },
       user_consent_confirmed: true,
       booking_terms_accepted: true,
-      booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-10-01.v3",
+      booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct",
       booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
       idempotency_key: "chat-4711-confirm",
       tax_deduction_requested: true
@@ -452,6 +473,53 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       ...bookingFactsExample,
       idempotent_replay: false,
       safe_next_step: confirmedStepExample
+    }
+  },
+  "bookings.cancel": {
+    request: { idempotency_key: "chat-4711-cancel", reason: "Kunden har redan fått hjälp", dry_run: true },
+    response: {
+      ok: true,
+      spec_version: "public_bookings_api_v1",
+      booking_id: bookingExample.id,
+      request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
+      cancelled: true,
+      booking_active: false,
+      cancellation: cancellationExample,
+      confirmation_delivery: deliveryExample,
+      idempotent_replay: false,
+      safe_next_step:
+        "The booking is cancelled: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm (request_id bkg_XElF0uX8k_aVvxcQsnoB). Nothing is booked under it now and the time is released. It was cancelled within the free period: the provider's terms allow no fee for it. Tell the user exactly this. Messages to the customer and provider are reported in confirmation_delivery and do not change the cancellation."
+    }
+  },
+  "bookings.reschedule": {
+    request: {
+      booking_option_id: "o1.test-1.<a booking_option_id of the same provider and service from a new search>",
+      booking_terms_accepted: true,
+      booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct",
+      booking_terms_accepted_at: "2026-11-24T10:14:00+01:00",
+      idempotency_key: "chat-4711-move",
+      expected_version: 1
+    },
+    response: {
+      ok: true,
+      spec_version: "public_bookings_api_v1",
+      ...bookingFactsExample,
+      booking: {
+        ...bookingExample,
+        slot_start_at: "2026-12-01T08:00:00+01:00",
+        slot_end_at: "2026-12-01T10:00:00+01:00",
+        slot_label: "tisdag 1 december 08:00–10:00 (Tuesday 1 December 08:00–10:00), Europe/Stockholm",
+        version: 2
+      },
+      cancellation_policy: policyTerms(
+        { freeCancellationHours: 12, lateFeeSek: 495, changeHours: 6 },
+        Date.parse("2026-12-01T08:00:00+01:00"),
+        "Europe/Stockholm"
+      ),
+      idempotent_replay: false,
+      previous_slot: { start_at: bookingExample.slot_start_at, end_at: bookingExample.slot_end_at },
+      safe_next_step:
+        "The booking has been moved and is confirmed at its new time: Norrmalms Rör & Värme AB, tisdag 1 december 08:00–10:00 (Tuesday 1 December 08:00–10:00), Europe/Stockholm (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct, request_id bkg_XElF0uX8k_aVvxcQsnoB, version 2). The earlier time (måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm) is released. Tell the user exactly this. Messages are reported in confirmation_delivery and do not change the booking."
     }
   },
   "bookings.status": {

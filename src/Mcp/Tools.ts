@@ -4,8 +4,16 @@ import * as McpServer from "effect/ai/McpServer"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { BookingStatusPath } from "../Bookings/Api.js"
 import { Bookings } from "../Bookings/Bookings.js"
+import { Changes } from "../Bookings/Changes.js"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { BookingConfirmationRequest, BookingConfirmationResponse, BookingStatusResponse } from "../Domain/Booking.js"
+import {
+  CancelBookingArguments,
+  CancelBookingResponse,
+  RescheduleBookingArguments,
+  RescheduleBookingResponse,
+  ReschedulePreview
+} from "../Domain/BookingChange.js"
 import { Capabilities } from "../Domain/Capabilities.js"
 import { ErrorBodyFields, InternalError } from "../Domain/Errors.js"
 import { inputParseOptions } from "../Domain/Input.js"
@@ -175,6 +183,22 @@ export const bookingTools = {
     output: BookingStatusResponse,
     annotations: readOnly
   },
+  cancel_booking: {
+    title: "Cancel a booking (preview first with dry_run)",
+    description:
+      "Cancel a booking made with confirm_booking, by its booking.id or request_id, under the provider's cancellation policy. The MCP form of POST /api/public/bookings/{booking_id}/cancel. First call it with dry_run true: it changes nothing and returns the fee that would apply now (cancellation.fee_sek, 0 within the free period) and the free_until deadline. Tell the user that fee and deadline in the policy's words (a fee is what the provider may charge under its terms, never a sum they owe us), ask whether to cancel, and call it again without dry_run only on their yes. Never tell the user a booking is cancelled unless a result has cancelled true. Send an idempotency_key and reuse it when retrying: a retry returns the same cancellation (idempotent_replay true). cancelled_by is customer (default) or partner. Errors: booking_already_cancelled (its cancellation says when and by whom), booking_started (too late: the user must contact the provider), booking_changed (expected_version is stale: look the booking up first), booking_not_found. Sandbox bookings can be cancelled too and nobody real is told. Requires the partner token.",
+    input: CancelBookingArguments,
+    output: CancelBookingResponse,
+    annotations: { ...write, destructiveHint: true }
+  },
+  reschedule_booking: {
+    title: "Move a booking to another time (preview first with dry_run)",
+    description:
+      "Move a booking to another time of the same provider and service, keeping its id and request_id. The MCP form of POST /api/public/bookings/{booking_id}/reschedule. Search again with search_booking_options, let the user pick a new time of the same provider and service (another provider or service is refused with option_not_for_this_booking: cancel and book anew instead), and send its booking_option_id with the user's acceptance of that option's terms (booking_terms_accepted true, booking_terms_version, booking_terms_accepted_at). dry_run true changes nothing and shows the new time and its cancellation policy: tell the user, and act only on their yes. The customer's details and consent carry over. The booking is moved only when a result has booking.slot_start_at at the new time and booking.version one higher; previous_slot is the time it no longer holds. slot_taken means the new time went meanwhile and the booking at its old time still stands; outside_change_window means the provider's change deadline has passed (cancel_booking with dry_run shows what cancelling would cost). Send an idempotency_key and reuse it on retries. Requires the partner token.",
+    input: RescheduleBookingArguments,
+    output: Schema.Union([RescheduleBookingResponse, ReschedulePreview]),
+    annotations: write
+  },
   create_follow_up_request: {
     title: "Hand the job to providers (never a booking)",
     description:
@@ -220,6 +244,7 @@ export const McpToolsLive = Layer.effectDiscard(
     const document = yield* CapabilitiesDocument
     const search = yield* BookingSearch
     const bookings = yield* Bookings
+    const changes = yield* Changes
     const requests = yield* Requests
     const limiter = yield* RateLimiter
     const authenticator = yield* Authenticator
@@ -264,6 +289,26 @@ export const McpToolsLive = Layer.effectDiscard(
             return yield* Effect.orDie(encodeStatus(body))
           })
         ),
+      cancel_booking: (args) =>
+        toolResult(
+          Effect.gen(function* () {
+            const caller = yield* currentCaller
+            const partner = yield* authenticator.partner(caller.token)
+            const { booking_id, ...request } = yield* decodeArguments(CancelBookingArguments, args)
+            yield* limiter.byPartner("confirm", partner.id)
+            return yield* changes.cancel(booking_id, request, undefined, partner, yield* now)
+          })
+        ),
+      reschedule_booking: (args) =>
+        toolResult(
+          Effect.gen(function* () {
+            const caller = yield* currentCaller
+            const partner = yield* authenticator.partner(caller.token)
+            const { booking_id, ...request } = yield* decodeArguments(RescheduleBookingArguments, args)
+            yield* limiter.byPartner("confirm", partner.id)
+            return yield* changes.reschedule(booking_id, request, undefined, partner, yield* now)
+          })
+        ),
       create_follow_up_request: (args) =>
         toolResult(
           Effect.gen(function* () {
@@ -301,4 +346,5 @@ export const McpToolsLive = Layer.effectDiscard(
       })
     }
   })
-)
+  // Cancel and reschedule share REST's instance of Changes (a layer is built once per app).
+).pipe(Layer.provide(Changes.Default))

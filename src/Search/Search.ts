@@ -3,6 +3,7 @@ import { AppConfig } from "../AppConfig.js"
 
 import { Catalog } from "../Catalog/Catalog.js"
 import type { OptionClaims } from "../Domain/BookingOption.js"
+import { policyTerms } from "../Domain/CancellationPolicy.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
 import { DatabaseUnavailable, InvalidRequest, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
@@ -267,7 +268,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           url: candidate.termsUrl,
           sections: candidate.termsSections,
           source_urls: candidate.termsSourceUrls
-        }
+        },
+        cancellation_policy: policyTerms(candidate.cancellationPolicy, slot.start, request.timezone)
       }
     }
 

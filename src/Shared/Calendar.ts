@@ -53,6 +53,8 @@ export interface CalendarBooking {
   readonly slotEnd: Date
   /** A sandbox booking takes its slot in its partner's sandbox calendar, never the provider's real one. */
   readonly calendar: string
+  /** The booking that holds the slot, when the slot is not its first (a move): by default `id`. */
+  readonly bookingId?: BookingId
 }
 
 /** Free slots and the atomic booking of provider time (PostgreSQL). */
@@ -60,7 +62,7 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const direct = yield* DirectQuery
-    const { servesDestinationOfP, servesPostcodeOfP, workingHoursOfP } = yield* Supply
+    const { cancellationPolicyOfS, servesDestinationOfP, servesPostcodeOfP, workingHoursOfP } = yield* Supply
 
     /**
      * Everything a search needs in one round trip: the active providers serving the postcode(s)
@@ -77,13 +79,15 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
           'unitPriceSek', s.unit_price_sek, 'unit', s.unit, 'durationMinutes', s.duration_minutes, 'scope', s.scope,
           'termsVersion', s.terms_version, 'termsUrl', s.terms_url, 'taxDeduction', s.tax_deduction,
           'termsSections', s.terms_sections,
-          'termsSourceUrls', s.terms_source_urls, 'hours', ${workingHoursOfP})::text AS offer,
+          'termsSourceUrls', s.terms_source_urls, 'hours', ${workingHoursOfP},
+          'cancellationPolicy', ${cancellationPolicyOfS})::text AS offer,
           coalesce((
             SELECT json_agg(json_build_array(
               (extract(epoch FROM lower(x.during)) * 1000)::bigint, (extract(epoch FROM upper(x.during)) * 1000)::bigint))
             FROM (
               SELECT b.during FROM calendar_bookings b
-              WHERE b.provider_id = p.id AND b.calendar IN (${liveCalendar}, ${input.calendar}) AND b.during && r.range
+              WHERE b.provider_id = p.id AND b.released_at IS NULL AND b.calendar IN (${liveCalendar}, ${input.calendar})
+                AND b.during && r.range
               UNION ALL
               SELECT t.during FROM provider_busy_times t WHERE t.provider_id = p.id AND t.during && r.range
               UNION ALL
@@ -117,12 +121,32 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
      * refuses an overlap (23P01) whatever ran before.
      */
     const booking = (booking: CalendarBooking) => sql`
-        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar)
+        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, booking_id)
         VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
                 tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.calendar !== liveCalendar},
-                ${booking.calendar})`
+                ${booking.calendar}, ${booking.bookingId ?? booking.id}::uuid)`
 
-    return { availability, booking } as const
+    /** Frees every slot the booking holds (kept as its history), for the writer to run. */
+    const release = (bookingId: BookingId, at: Date) => sql`
+        UPDATE calendar_bookings SET released_at = ${at} WHERE booking_id = ${bookingId}::uuid AND released_at IS NULL`
+
+    /** Whether another held slot of the provider, in the real calendar or the given one, overlaps the range. */
+    const isFree = (input: {
+      readonly providerId: string
+      readonly calendar: string
+      readonly start: Date
+      readonly end: Date
+      readonly except: BookingId
+    }) =>
+      Effect.map(
+        sql<{ readonly taken: boolean }>`
+        SELECT EXISTS (SELECT 1 FROM calendar_bookings b WHERE b.provider_id = ${input.providerId}
+          AND b.released_at IS NULL AND b.booking_id <> ${input.except}::uuid
+          AND b.calendar IN (${liveCalendar}, ${input.calendar}) AND b.during && tstzrange(${input.start}, ${input.end}, '[)')) AS taken`,
+        (rows) => rows[0]?.taken !== true
+      )
+
+    return { availability, booking, release, isFree } as const
   })
 }) {
   /** Without the services it needs, for tests that provide their own. */

@@ -7,6 +7,7 @@ import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { DirectQuery } from "../Database/Database.js"
 import { decodedOnce } from "../Database/StoredJson.js"
+import { policyOfSupply, type SupplyCancellationPolicy, samePolicy } from "../Domain/CancellationPolicy.js"
 import type { VerticalId } from "../Domain/Catalog.js"
 import { issuesOf } from "../Domain/Issues.js"
 import { CurrentOffer, postcodeNumber, SupplyFile } from "../Domain/Supply.js"
@@ -31,6 +32,37 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** A service whose ids and price kind can be read, so its tax deduction declaration can be checked. */
 const isDeclaredService = (service: Record<string, unknown>): service is Record<string, unknown> & DeclaredService =>
   ["service_id", "job_type_id", "pricing_model", "price_type"].every((key) => typeof service[key] === "string")
+/** The policy columns of a service, from its own policy or its provider's. */
+const policyColumns = (policy: SupplyCancellationPolicy | undefined) => {
+  const { freeCancellationHours, lateFeeSek, changeHours } = policyOfSupply(policy)
+  return { free_cancellation_hours: freeCancellationHours, late_fee_sek: lateFeeSek, change_hours: changeHours }
+}
+
+/** Services whose policy the file changes while their terms version stays: each a problem naming the path. */
+const policyChangeProblems = (
+  file: SupplyFile,
+  stored: ReadonlyArray<{
+    readonly providerId: string
+    readonly serviceId: string
+    readonly termsVersion: string
+    readonly freeCancellationHours: number
+    readonly lateFeeSek: number
+    readonly changeHours: number
+  }>
+) => {
+  const byKey = new Map(stored.map((row) => [`${row.providerId}/${row.serviceId}`, row]))
+  return file.providers.flatMap((provider, p) =>
+    provider.services.flatMap((service, s) => {
+      const row = byKey.get(`${provider.id}/${service.service_id}`)
+      if (row === undefined || row.termsVersion !== service.terms.version) return []
+      return samePolicy(row, policyOfSupply(service.cancellation_policy ?? provider.cancellation_policy))
+        ? []
+        : [
+            `providers.${p}.services.${s}.terms.version: the cancellation policy changed, so the terms version must change too (${service.terms.version} is already imported with another policy)`
+          ]
+    })
+  )
+}
 
 /** Confirm's question: one provider's service as it is now, at the option's postcode (and destination). */
 const OfferQuery = Schema.Struct({
@@ -183,7 +215,8 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           terms_sections: s.terms.sections,
           terms_source_urls: s.terms.source_urls,
           tax_deduction: s.tax_deduction ?? null,
-          active: s.active
+          active: s.active,
+          ...policyColumns(s.cancellation_policy ?? p.cancellation_policy)
         }))
       )
       const ids = providers.map((p) => p.id)
@@ -207,6 +240,19 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
                   `${row.providerId}/${row.serviceId}: tax_deduction changed but terms.version is still ${row.termsVersion}: give the terms a new version, so options already shown are refreshed`
               )
             })
+          // A policy is part of the terms: the same terms version must keep meaning the same policy,
+          // so a confirm's revalidation of the version also holds for the policy.
+          const stored = yield* sql<{
+            providerId: string
+            serviceId: string
+            termsVersion: string
+            freeCancellationHours: number
+            lateFeeSek: number
+            changeHours: number
+          }>`SELECT provider_id, service_id, terms_version, free_cancellation_hours, late_fee_sek, change_hours
+            FROM provider_services WHERE provider_id = ANY(${ids}) FOR UPDATE`
+          const policyProblems = policyChangeProblems(file, stored)
+          if (policyProblems.length > 0) return yield* new InvalidSupply({ problems: policyProblems })
           yield* sql`
             INSERT INTO providers (id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret)
             SELECT id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret
@@ -239,25 +285,33 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           yield* sql`
             INSERT INTO provider_services (provider_id, service_id, vertical_id, job_type_id, label_sv, label_en,
               pricing_model, price_type, amount_sek, unit_price_sek, unit, duration_minutes, scope,
-              terms_version, terms_url, terms_sections, terms_source_urls, tax_deduction, active)
+              terms_version, terms_url, terms_sections, terms_source_urls, tax_deduction, active, free_cancellation_hours,
+              late_fee_sek, change_hours)
             SELECT provider_id, service_id, vertical_id, job_type_id, label_sv, label_en, pricing_model, price_type,
               amount_sek, unit_price_sek, unit, duration_minutes, scope, terms_version, terms_url, terms_sections,
-              terms_source_urls, tax_deduction, active
+              terms_source_urls, tax_deduction, active, free_cancellation_hours, late_fee_sek, change_hours
             FROM jsonb_to_recordset(${JSON.stringify(services)}::jsonb) AS x(provider_id text, service_id text,
               vertical_id text, job_type_id text, label_sv text, label_en text, pricing_model text, price_type text,
               amount_sek int, unit_price_sek int, unit text, duration_minutes int, scope jsonb, terms_version text,
-              terms_url text, terms_sections jsonb, terms_source_urls jsonb, tax_deduction jsonb, active boolean)
+              terms_url text, terms_sections jsonb, terms_source_urls jsonb, tax_deduction jsonb, active boolean,
+              free_cancellation_hours int, late_fee_sek int, change_hours int)
             ON CONFLICT (provider_id, service_id) DO UPDATE SET vertical_id = excluded.vertical_id,
               job_type_id = excluded.job_type_id, label_sv = excluded.label_sv, label_en = excluded.label_en,
               pricing_model = excluded.pricing_model, price_type = excluded.price_type, amount_sek = excluded.amount_sek,
               unit_price_sek = excluded.unit_price_sek, unit = excluded.unit, duration_minutes = excluded.duration_minutes,
               scope = excluded.scope, terms_version = excluded.terms_version, terms_url = excluded.terms_url,
               terms_sections = excluded.terms_sections, terms_source_urls = excluded.terms_source_urls,
-              tax_deduction = excluded.tax_deduction, active = excluded.active, updated_at = now()`
+              tax_deduction = excluded.tax_deduction, active = excluded.active,
+              free_cancellation_hours = excluded.free_cancellation_hours,
+              late_fee_sek = excluded.late_fee_sek, change_hours = excluded.change_hours, updated_at = now()`
         })
       )
       return { providers: providers.length, services: services.length }
     })
+
+    /** SQL value: the cancellation policy of service `s`, keyed as `CancellationPolicySchema`. */
+    const cancellationPolicyOfS = sql.literal(`json_build_object('freeCancellationHours', s.free_cancellation_hours,
+      'lateFeeSek', s.late_fee_sek, 'changeHours', s.change_hours)`)
 
     /** SQL condition: provider `p` serves the postcode (a null postcode is served by no one). */
     const servesPostcodeOfP = (postcode: number | null) =>
@@ -292,7 +346,8 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           'taxDeduction', s.tax_deduction,
           'servesPostcode', ${servesPostcodeOfP(input.postcode)},
           'servesDestination', ${servesDestinationOfP(input.destinationPostcode)},
-          'hours', ${workingHoursOfP})::text AS offer
+          'hours', ${workingHoursOfP},
+          'cancellationPolicy', CASE WHEN s.service_id IS NULL THEN NULL ELSE ${cancellationPolicyOfS} END)::text AS offer
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
         WHERE p.id = ${input.providerId}`),
@@ -346,7 +401,8 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       currentOffer,
       servesPostcodeOfP,
       servesDestinationOfP,
-      workingHoursOfP
+      workingHoursOfP,
+      cancellationPolicyOfS
     } as const
   })
 }) {

@@ -104,6 +104,7 @@ describe("POST /api/public/bookings", () => {
             "availability_checked",
             "booking_created",
             "confirmation_delivery",
+            "cancellation_policy",
             "idempotent_replay",
             "safe_next_step",
             "tax_deduction",

@@ -95,13 +95,15 @@ const toolNames = [
   "search_booking_options",
   "confirm_booking",
   "get_booking_status",
+  "cancel_booking",
+  "reschedule_booking",
   "create_follow_up_request",
   "get_follow_up_request"
 ]
 
 describe("MCP at /mcp, driven by the official SDK client", () => {
   it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
-    it.effect("initialize negotiates 2025-06-18 or newer and lists the six tools with the REST Schemas", () =>
+    it.effect("initialize negotiates 2025-06-18 or newer and lists the eight tools with the REST Schemas", () =>
       Effect.gen(function* () {
         const { client, transport } = yield* connect(auth)
         expect(transport.protocolVersion! >= "2025-06-18").toBe(true)
@@ -235,6 +237,33 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         const other = yield* connect({ authorization: `Bearer ${otherToken}` })
         const foreign = yield* callTool(other.client, "get_booking_status", { booking_id: body.booking.id })
         expect(foreign.structuredContent).toMatchObject({ found: false })
+
+        // Cancel over MCP: the preview changes nothing, the cancel says cancelled true, the status found false.
+        const preview = yield* callTool(mcp.client, "cancel_booking", {
+          booking_id: body.request_id,
+          idempotency_key: "mcp-cancel-1",
+          dry_run: true
+        })
+        expect(preview.isError, JSON.stringify(preview.structuredContent)).toBeFalsy()
+        expect(preview.structuredContent).toMatchObject({ cancelled: false, booking_active: true, dry_run: true })
+        expect(preview.structuredContent.safe_next_step).toContain("the cancel_booking tool")
+        const cancelled = yield* callTool(mcp.client, "cancel_booking", {
+          booking_id: body.request_id,
+          idempotency_key: "mcp-cancel-1"
+        })
+        expect(cancelled.structuredContent).toMatchObject({ cancelled: true, booking_active: false })
+        const after = yield* callTool(mcp.client, "get_booking_status", { booking_id: body.booking.id })
+        expect(after.structuredContent).toMatchObject({ found: false, cancellation: { cancelled_by: "customer" } })
+        const again = yield* callTool(mcp.client, "reschedule_booking", {
+          booking_id: body.booking.id,
+          booking_option_id: option.booking_option_id,
+          booking_terms_accepted: true,
+          booking_terms_version: option.terms.version,
+          booking_terms_accepted_at: "2026-11-23T09:00:00+01:00",
+          idempotency_key: "mcp-move-1"
+        })
+        expect(again.isError).toBe(true)
+        expect(again.structuredContent).toMatchObject({ ok: false, error: "booking_already_cancelled" })
       })
     )
 

@@ -38,7 +38,7 @@ const inspect = (...args: ReadonlyArray<string>) =>
 
 describe("the MCP Inspector CLI", () => {
   it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }))((it) => {
-    it.effect("lists the six tools and calls get_capabilities", () =>
+    it.effect("lists the eight tools and calls get_capabilities", () =>
       Effect.gen(function* () {
         const listed = yield* inspect("--method", "tools/list")
         const { tools } = JSON.parse(listed.stdout)
@@ -47,6 +47,8 @@ describe("the MCP Inspector CLI", () => {
           "search_booking_options",
           "confirm_booking",
           "get_booking_status",
+          "cancel_booking",
+          "reschedule_booking",
           "create_follow_up_request",
           "get_follow_up_request"
         ])

@@ -122,6 +122,7 @@ describe("Calendar.availability", () => {
                 { isoWeekday: 2, opens: "08:00", closes: "16:00" },
                 { isoWeekday: 1, opens: "08:00", closes: "12:00" }
               ],
+              cancellationPolicy: { freeCancellationHours: 0, lateFeeSek: 0, changeHours: 0 },
               busy: [[tuesday, tuesday + 2 * 3_600_000]]
             }
           ]

@@ -125,6 +125,38 @@ describe("Supply.importFile", () => {
           expect(before.counts.providers).toBe(57)
         })
       )
+
+      it.effect("a policy changed under the same terms version is refused; with a new version it is stored", () =>
+        Effect.gen(function* () {
+          const supply = yield* Supply
+          const sql = yield* SqlClient.SqlClient
+          yield* supply.importFile(demo)
+          const first = (demo as { providers: Array<any> }).providers[0]
+          const service = first.services[0]
+          const changed = (version: string) => ({
+            providers: [
+              {
+                ...first,
+                services: [
+                  {
+                    ...service,
+                    terms: { ...service.terms, version },
+                    cancellation_policy: { free_cancellation_hours: 1, late_fee_sek: 9999, change_hours: 1 }
+                  }
+                ]
+              }
+            ]
+          })
+          const refused = yield* importFailure(changed(service.terms.version))
+          expect(refused.problems).toEqual([
+            `providers.0.services.0.terms.version: the cancellation policy changed, so the terms version must change too (${service.terms.version} is already imported with another policy)`
+          ])
+          yield* supply.importFile(changed(`${service.terms.version}-policy2`))
+          const [row] = yield* sql<{ lateFeeSek: number }>`
+            SELECT late_fee_sek FROM provider_services WHERE provider_id = ${first.id} AND service_id = ${service.service_id}`
+          expect(row?.lateFeeSek).toBe(9999)
+        })
+      )
     })
   })
 

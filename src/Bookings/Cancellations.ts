@@ -1,0 +1,37 @@
+import { BookingAlreadyCancelled } from "../Domain/BookingChange.js"
+import type { StoredBooking } from "../Domain/BookingRecord.js"
+import type { Cancellation } from "../Domain/CancellationPolicy.js"
+import type { Surface } from "../Domain/Surface.js"
+import { formatInZone } from "../Domain/Zone.js"
+
+/** A cancelled booking's cancellation record, as its partner reads it. */
+export const cancellationOf = (stored: StoredBooking): Cancellation => ({
+  cancelled_at: formatInZone(stored.cancelledAt ?? stored.confirmedAt, stored.timeZone),
+  cancelled_by: stored.cancelledBy ?? "partner",
+  ...(stored.cancelReason === null ? {} : { reason: stored.cancelReason }),
+  fee_sek: stored.cancelFeeSek ?? 0,
+  within_free_period: stored.cancelWithinFreePeriod ?? true,
+  free_until: formatInZone(stored.cancelFreeUntil ?? stored.slotStart, stored.timeZone)
+})
+
+const byWhom = { customer: "the customer", partner: "the partner", provider: "the provider" } as const
+
+/** What an assistant may say of a cancelled booking: when, by whom, what it may cost, and that nothing is booked. */
+export const cancelledStep = (stored: StoredBooking, surface: Surface) => {
+  const cancellation = cancellationOf(stored)
+  const fee =
+    cancellation.fee_sek === 0
+      ? "It was cancelled within the free period: the provider's terms allow no fee for it."
+      : `It was cancelled after the free period (free until ${cancellation.free_until}): under its terms the provider may charge a fee of SEK ${cancellation.fee_sek}.`
+  return `${stored.sandbox ? "Sandbox: " : ""}This booking (${stored.providerName}, ${stored.slotLabel}, request_id ${stored.requestId}) was cancelled at ${cancellation.cancelled_at} by ${byWhom[cancellation.cancelled_by]}. Nothing is booked under it now. ${fee} Tell the user it is cancelled; to book the job again, search again (${surface.search}).`
+}
+
+/** A change of a cancelled booking: refused, naming the cancellation. */
+export const alreadyCancelled = (surface: Surface, stored: StoredBooking) =>
+  new BookingAlreadyCancelled({
+    issues: ["booking_id: the booking is already cancelled"],
+    booking_id: stored.id,
+    request_id: stored.requestId,
+    cancellation: cancellationOf(stored),
+    safe_next_step: `${cancelledStep(stored, surface)} This call changed nothing.`
+  })

@@ -1,0 +1,137 @@
+import { Schema } from "effect"
+import { BookingConfirmationResponse, Delivery } from "./Booking.js"
+import { Cancellation, CancellationPolicyTerms } from "./CancellationPolicy.js"
+import { bookingsSpecVersion } from "./Capabilities.js"
+import { ContractError } from "./Errors.js"
+import { DateTimeString, optional, strictInput, text } from "./Input.js"
+
+/** Who cancels a booking: the partner's caller for the customer or itself, or (issue 29) the provider. */
+export type CancelledBy = "customer" | "partner" | "provider"
+
+const ExpectedVersion = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
+  description:
+    "The booking.version the caller last read; when the booking has changed since, nothing is done and the answer is 409 booking_changed."
+})
+
+const DryRun = Schema.Boolean.annotate({
+  description: "true: check everything and answer what would happen, changing nothing and telling no one."
+})
+
+export const cancelBookingFields = {
+  /** Required unless the Idempotency-Key header carries it (the service checks one is present). */
+  idempotency_key: optional(text(1, 200)),
+  reason: optional(text(1, 500)),
+  cancelled_by: optional(Schema.Literals(["customer", "partner"])),
+  dry_run: optional(DryRun),
+  expected_version: optional(ExpectedVersion)
+}
+
+export const CancelBookingRequest = strictInput(Schema.Struct(cancelBookingFields))
+export type CancelBookingRequest = typeof CancelBookingRequest.Type
+
+export const CancelBookingResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(bookingsSpecVersion),
+  booking_id: Schema.String,
+  request_id: Schema.String,
+  /** True only when this call (or the one it replays) cancelled the booking; false in a dry run. */
+  cancelled: Schema.Boolean,
+  booking_active: Schema.Boolean,
+  dry_run: Schema.optional(Schema.Literal(true)),
+  cancellation: Cancellation,
+  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
+  idempotent_replay: Schema.Boolean,
+  sandbox: Schema.optional(Schema.Literal(true)),
+  safe_next_step: Schema.String
+})
+export type CancelBookingResponse = typeof CancelBookingResponse.Type
+
+export const rescheduleBookingFields = {
+  booking_option_id: text(20, 24000),
+  idempotency_key: optional(text(1, 200)),
+  booking_terms_accepted: Schema.Literal(true).annotate({
+    message: "must be true: the user must accept the new option's booking terms"
+  }),
+  booking_terms_version: text(8, 240),
+  booking_terms_accepted_at: DateTimeString,
+  expected_version: optional(ExpectedVersion),
+  dry_run: optional(DryRun)
+}
+
+export const RescheduleBookingRequest = strictInput(Schema.Struct(rescheduleBookingFields))
+export type RescheduleBookingRequest = typeof RescheduleBookingRequest.Type
+
+export const Slot = Schema.Struct({ start_at: DateTimeString, end_at: DateTimeString })
+
+/** The confirm body of the booking at its new time, and the time it had. */
+export const RescheduleBookingResponse = Schema.Struct({
+  ...BookingConfirmationResponse.fields,
+  /** The time the booking had before: it holds it no longer. */
+  previous_slot: Slot
+}).annotate({ identifier: "RescheduleBookingResponse" })
+export type RescheduleBookingResponse = typeof RescheduleBookingResponse.Type
+
+/** A reschedule's dry run: the booking as it stands (unchanged) and the time it would move to. */
+export const ReschedulePreview = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(bookingsSpecVersion),
+  dry_run: Schema.Literal(true),
+  rescheduled: Schema.Literal(false),
+  booking_id: Schema.String,
+  request_id: Schema.String,
+  booking_version: Schema.Int,
+  current_slot: Slot,
+  new_slot: Schema.Struct({ ...Slot.fields, label: Schema.String }),
+  new_cancellation_policy: CancellationPolicyTerms,
+  safe_next_step: Schema.String
+}).annotate({ identifier: "ReschedulePreview" })
+export type ReschedulePreview = typeof ReschedulePreview.Type
+
+export class BookingNotFound extends ContractError<BookingNotFound>()(
+  "booking_not_found",
+  404,
+  "No booking with this id exists for your token"
+) {}
+
+export class BookingAlreadyCancelled extends ContractError<BookingAlreadyCancelled>()(
+  "booking_already_cancelled",
+  409,
+  "The booking is already cancelled; the body says when and by whom",
+  ["issues", "booking_id", "request_id", "cancellation"]
+) {}
+
+export class BookingStarted extends ContractError<BookingStarted>()(
+  "booking_started",
+  409,
+  "The booked slot has started: the booking can no longer be cancelled here",
+  ["issues", "booking_id", "request_id"]
+) {}
+
+export class BookingChanged extends ContractError<BookingChanged>()(
+  "booking_changed",
+  409,
+  "The booking changed since the caller read it (expected_version is stale)",
+  ["issues", "booking_id", "request_id"]
+) {}
+
+export class OutsideChangeWindow extends ContractError<OutsideChangeWindow>()(
+  "outside_change_window",
+  409,
+  "The provider's policy no longer allows changing this booking's time",
+  ["issues", "booking_id", "request_id"]
+) {}
+
+export class OptionNotForThisBooking extends ContractError<OptionNotForThisBooking>()(
+  "option_not_for_this_booking",
+  422,
+  "The option is not of the booking's provider and service",
+  ["issues", "booking_id", "request_id"]
+) {}
+
+const BookingRef = text(1, 200).annotate({ description: "The booking's booking.id or request_id" })
+
+/** The MCP tools' arguments: the REST path's booking_id beside the body's fields. */
+export const CancelBookingArguments = strictInput(Schema.Struct({ booking_id: BookingRef, ...cancelBookingFields }))
+export const RescheduleBookingArguments = strictInput(
+  Schema.Struct({ booking_id: BookingRef, ...rescheduleBookingFields })
+)
