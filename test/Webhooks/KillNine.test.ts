@@ -1,9 +1,11 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { Webhook } from "standardwebhooks"
 import { vi } from "vitest"
+import { pgClientLayer } from "../../src/Database/Database.js"
 import { expectJsonLines, type ServerProcess, servingPort, spawnServer } from "../support/ServerProcess.js"
 import { makeDatabase } from "../support/TestDatabase.js"
 
@@ -17,8 +19,12 @@ interface Delivery {
   readonly body: string
 }
 
-/** A receiver on a port of its own choosing, or on `port` (one that was down comes back there). */
-const listen = (port = 0) =>
+/**
+ * A receiver on a port of its own choosing, or on `port` (one that was down comes back there).
+ * With `holdFirst`, the first delivery is read whole and never answered: a slow receiver the
+ * sender is still waiting on.
+ */
+const listen = (port = 0, options: { readonly holdFirst?: boolean } = {}) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const received: Array<Delivery> = []
@@ -30,6 +36,7 @@ const listen = (port = 0) =>
             headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
             body: Buffer.concat(chunks).toString("utf8")
           })
+          if (options.holdFirst && received.length === 1) return
           response.statusCode = 204
           response.end()
         })
@@ -108,7 +115,7 @@ describe("kill -9 of the server between a change and its delivery", () => {
         const port = yield* Effect.scoped(Effect.map(listen(), (receiver) => receiver.port))
         // The first server's dispatcher never passes (it waits one interval before its first pass):
         // only the change and the attempt the partner's test starts at once can happen before the kill.
-        const first = yield* start(url, { WEBHOOK_POLL_MS: "600000" })
+        const first = yield* start(url, { WEBHOOK_POLL_MS: "600000", WEBHOOK_TIMEOUT_MS: "30000" })
         const registered = yield* call(first.base, "POST", "/api/public/webhooks", {
           url: `http://127.0.0.1:${port}/hooks`
         })
@@ -146,6 +153,30 @@ describe("kill -9 of the server between a change and its delivery", () => {
           idempotency_key: "kill-nine-request"
         })
         expect(requested.status).toBe(201)
+        // A second webhook at a slow receiver: its test's attempt is in flight when the server dies.
+        const slow = yield* listen(0, { holdFirst: true })
+        const slowHook = yield* call(first.base, "POST", "/api/public/webhooks", {
+          url: `http://127.0.0.1:${slow.port}/hooks`,
+          events: ["webhook.test"]
+        })
+        expect(slowHook.status).toBe(201)
+        expect((yield* call(first.base, "POST", `/api/public/webhooks/${slowHook.body.webhook.id}/test`)).status).toBe(
+          202
+        )
+        yield* poll(
+          async () => slow.received.length,
+          (n) => expect(n).toBe(1)
+        )
+        // Claimed and not yet recorded: no attempt counted, and leased to the attempt until its lease runs out.
+        const [inFlight] = (yield* call(
+          first.base,
+          "GET",
+          `/api/public/webhooks/${slowHook.body.webhook.id}/deliveries`
+        )).body.deliveries as Array<any>
+        expect(inFlight).toMatchObject({ status: "pending", attempts: 0 })
+        expect(Date.parse(inFlight.next_attempt_at)).toBeGreaterThan(Date.now())
+        expect(slow.received[0]!.headers["webhook-id"]).toBe(inFlight.id)
+
         // The partner's test is attempted at once, against the receiver that is down: refused, due again in 5 s.
         expect((yield* call(first.base, "POST", `/api/public/webhooks/${webhookId}/test`)).status).toBe(202)
         const before = yield* poll(
@@ -164,6 +195,12 @@ describe("kill -9 of the server between a change and its delivery", () => {
         expect(byType["webhook.test"]).toMatchObject({ status: "pending", attempts: 1 })
 
         expect(yield* kill9(first.server)).toBe("SIGKILL")
+        // A process's clock cannot be driven: the lease's 60 s are taken off the row instead, as if they had passed.
+        yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`UPDATE webhook_deliveries SET next_attempt_at = next_attempt_at - interval '60 seconds'
+            WHERE id = ${inFlight.id}`
+        }).pipe(Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1 })), Effect.orDie)
         const receiver = yield* listen(port)
         const second = yield* start(url, { WEBHOOK_POLL_MS: "200" })
 
@@ -189,6 +226,21 @@ describe("kill -9 of the server between a change and its delivery", () => {
           (list) => expect(list.every((delivery) => delivery.status === "delivered")).toBe(true)
         )
         expect(after.map((delivery) => delivery.id).sort()).toEqual(before.map((delivery) => delivery.id).sort())
+
+        // The slow receiver's event again, with the webhook-id of the attempt the kill cut off; one attempt counted.
+        yield* poll(
+          async () => slow.received.length,
+          (n) => expect(n).toBe(2)
+        )
+        expect(slow.received[1]!.headers["webhook-id"]).toBe(inFlight.id)
+        expect(
+          new Webhook(slowHook.body.secret).verify(slow.received[1]!.body, slow.received[1]!.headers)
+        ).toMatchObject({ type: "webhook.test", data: { endpoint_id: slowHook.body.webhook.id } })
+        yield* poll(
+          async () =>
+            Effect.runPromise(call(second.base, "GET", `/api/public/webhooks/${slowHook.body.webhook.id}/deliveries`)),
+          (response) => expect(response.body.deliveries[0]).toMatchObject({ status: "delivered", attempts: 1 })
+        )
 
         // Neither process logged a customer's name, contact or address, before or after the kill.
         for (const server of [first.server, second.server]) {
