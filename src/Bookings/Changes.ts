@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { Context, Data, Effect, Layer, Option, Result } from "effect"
+import { Cause, Context, Data, Effect, Layer, Option, Result } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as SqlErrorModule from "effect/sql/SqlError"
@@ -241,9 +241,11 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
           )
         )
         .pipe(
-          Effect.catch(
-            (error: unknown): Effect.Effect<never, Exclude<E, SqlError.SqlError> | BookingUnavailable> =>
-              error instanceof RolledBack
+          Effect.catchCause((cause): Effect.Effect<never, Exclude<E, SqlError.SqlError> | BookingUnavailable> => {
+            const failure = Cause.findErrorOption(cause)
+            if (Option.isSome(failure)) {
+              const error: unknown = failure.value
+              return error instanceof RolledBack
                 ? persistenceUnavailable(scope, steps.notWritten)(error.cause)
                 : SqlErrorModule.isSqlError(error)
                   ? persistenceUnavailable(
@@ -251,7 +253,17 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
                       writeOutcome(error)._tag === "NotWritten" ? steps.notWritten : steps.commitUnknown
                     )(error)
                   : Effect.fail(error as Exclude<E, SqlError.SqlError>)
-          )
+            }
+            // The body failed and its ROLLBACK failed too (the connection is gone): the SQL client
+            // turns both into defects. COMMIT was never sent, and PostgreSQL drops an uncommitted
+            // transaction with its session: nothing was written, whatever the body's failure was.
+            const rollbackFailed = cause.reasons.find(
+              (reason) => Cause.isDieReason(reason) && SqlErrorModule.isSqlError(reason.defect)
+            )
+            return rollbackFailed !== undefined
+              ? persistenceUnavailable(scope, steps.notWritten)(cause)
+              : Effect.failCause(cause as Cause.Cause<never>)
+          })
         )
 
     /** What the stored key points at: the change and its booking, as this partner sees it. */

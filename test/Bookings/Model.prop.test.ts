@@ -5,9 +5,14 @@ import { Bookings } from "../../src/Bookings/Bookings.js"
 import type { BookingConfirmationRequest, ConfirmedBooking } from "../../src/Domain/Booking.js"
 import { fc, propSettings } from "../support/FastCheck.js"
 import {
-  calendarRows,
+  bookingStates,
+  type ChangeOutcome,
+  cancel,
+  cancelRequest,
   confirm,
+  describeChange,
   describeOutcome,
+  heldRows,
   importSupply,
   optionRequest,
   otherPartner,
@@ -18,6 +23,8 @@ import {
   partner,
   propRunner,
   provider,
+  reschedule,
+  rescheduleRequest,
   resetBookings,
   type Slot,
   searchedAt,
@@ -26,7 +33,7 @@ import {
   slotAt
 } from "../support/PropHarness.js"
 
-const law = "confirm and status behave like the in-memory calendar model"
+const law = "confirm, status, cancel and reschedule behave like the in-memory calendar model"
 const settings = propSettings(law, { quick: 25, deep: 2000 })
 
 const keyCount = 4
@@ -37,21 +44,64 @@ interface ModelBooking {
   readonly id: string
   readonly requestId: string
   readonly provider: ProviderSpec
-  readonly slot: Slot
+  /** The slot it was confirmed for: what its confirm key's request names. */
+  readonly confirmedSlot: Slot
+  /** The slot it holds now (moves change it); a cancelled booking holds none. */
+  slot: Slot
+  version: number
+  cancelled: boolean
 }
 
-/** The calendar as the spec describes it: one booking per key, no two overlapping per provider. */
+/** What a cancel or reschedule key holds: the change it made and the answer it gave first. */
+interface CancelKey {
+  readonly booking: ModelBooking
+  readonly by: "customer" | "partner"
+  readonly answer: unknown
+}
+
+interface MoveKey {
+  readonly booking: ModelBooking
+  readonly providerId: string
+  readonly slot: Slot
+  readonly version: number
+  readonly answer: unknown
+}
+
+/**
+ * The calendar as the spec describes it: one booking per key, each with a stable id and a version
+ * that each change raises by one; no two active bookings of a provider overlap; a cancelled
+ * booking holds no time; every change a key made is replayed as first answered.
+ */
 class CalendarModel {
   readonly byKey = new Map<number, ModelBooking>()
   readonly bookings: Array<ModelBooking> = []
-  clashes(p: ProviderSpec, slot: Slot) {
-    return this.bookings.some((b) => b.provider.id === p.id && overlaps(b.slot, slot))
+  readonly cancelKeys = new Map<number, CancelKey>()
+  readonly moveKeys = new Map<number, MoveKey>()
+  changes = 0
+  clashes(p: ProviderSpec, slot: Slot, except?: ModelBooking) {
+    return this.bookings.some((b) => b !== except && !b.cancelled && b.provider.id === p.id && overlaps(b.slot, slot))
   }
   add(booking: ModelBooking) {
     this.byKey.set(booking.key, booking)
     this.bookings.push(booking)
   }
 }
+
+const HOUR = 3_600_000
+
+/** The fee a cancel at `now` carries under the provider's policy: free until the deadline, then the late fee. */
+const feeAt = (b: ModelBooking, now: number) => {
+  const policy = b.provider.policy
+  if (policy === undefined || policy.late_fee_sek === 0) return 0
+  return now <= b.slot.start - policy.free_cancellation_hours * HOUR ? 0 : policy.late_fee_sek
+}
+
+const changeableAt = (b: ModelBooking, now: number) =>
+  now < b.slot.start && now <= b.slot.start - (b.provider.policy?.change_hours ?? 0) * HOUR
+
+/** A version to send as expected_version: none, the one the model holds, or one off either way. */
+const expectedVersionOf = (b: ModelBooking | undefined, offset: number | undefined) =>
+  b === undefined || offset === undefined ? undefined : Math.max(1, b.version + offset)
 
 interface Real {
   readonly run: PropRun
@@ -78,9 +128,25 @@ const expectSameBooking = (
     currency: "SEK",
     terms_version: expected.provider.termsVersion
   })
+  expect(actual.booking.version, label).toBe(expected.version)
   expect(Date.parse(actual.booking.slot_start_at), label).toBe(expected.slot.start)
   expect(Date.parse(actual.booking.slot_end_at), label).toBe(expected.slot.end)
 }
+
+const bookingOf = (model: CalendarModel, ref: number) => model.bookings[ref % (model.bookings.length + 1)]
+
+/** The id a command names: a model booking's id or request id, or one that never existed. */
+const refOf = (expected: ModelBooking | undefined, byRequestId: boolean) =>
+  expected === undefined
+    ? byRequestId
+      ? `bkg_${randomUUID().slice(0, 20)}`
+      : randomUUID()
+    : byRequestId
+      ? expected.requestId
+      : expected.id
+
+const expectRejected = (outcome: ChangeOutcome<unknown>, code: string, label: string) =>
+  expect(outcome, label).toMatchObject({ _tag: "Rejected", code })
 
 /** A new option for a provider's slot, under a key that is fresh, used with this body, or used with another. */
 class ConfirmCommand implements BookingCommand {
@@ -106,8 +172,17 @@ class ConfirmCommand implements BookingCommand {
     if (used !== undefined) {
       // A fresh option for the same provider and slot, for the key's customer, is the same request.
       const sameRequest =
-        this.sameBody || (used.provider.id === p.id && used.slot.start === slot.start && used.slot.end === slot.end)
-      if (sameRequest) {
+        this.sameBody ||
+        (used.provider.id === p.id && used.confirmedSlot.start === slot.start && used.confirmedSlot.end === slot.end)
+      if (sameRequest && used.cancelled) {
+        // The key's booking is cancelled: a replay never says it is confirmed.
+        expect(outcome, label).toMatchObject({
+          _tag: "Rejected",
+          code: "booking_already_cancelled",
+          bookingId: used.id
+        })
+      } else if (sameRequest) {
+        // The booking as it stands now: after a move, at its new time and version.
         expect(outcome, label).toMatchObject({ _tag: "Confirmed", status: 200, replay: true })
         if (outcome._tag === "Confirmed") expectSameBooking(outcome, used, label)
       } else {
@@ -123,13 +198,16 @@ class ConfirmCommand implements BookingCommand {
     } else {
       expect(outcome, label).toMatchObject({ _tag: "Confirmed", status: 201, replay: false })
       if (outcome._tag !== "Confirmed") return
-      const booking = {
+      const booking: ModelBooking = {
         key: this.keyIndex,
         request,
         id: outcome.booking.id,
         requestId: outcome.requestId,
         provider: p,
-        slot
+        confirmedSlot: slot,
+        slot,
+        version: 1,
+        cancelled: false
       }
       expectSameBooking(outcome, booking, label)
       model.add(booking)
@@ -151,6 +229,10 @@ class ReplayCommand implements BookingCommand {
     const later = new Date(searchedAt.getTime() + 24 * 3_600_000)
     const outcome = await real.run(confirm(used.request, later))
     const label = `${this.toString()}: ${describeOutcome(outcome)}`
+    if (used.cancelled) {
+      expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "booking_already_cancelled", bookingId: used.id })
+      return
+    }
     expect(outcome, label).toMatchObject({ _tag: "Confirmed", status: 200, replay: true })
     if (outcome._tag === "Confirmed") expectSameBooking(outcome, used, label)
   }
@@ -170,20 +252,18 @@ class StatusCommand implements BookingCommand {
     return true
   }
   async run(model: CalendarModel, real: Real) {
-    const expected = model.bookings[this.bookingRef % (model.bookings.length + 1)]
-    const id =
-      expected === undefined
-        ? this.byRequestId
-          ? `bkg_${randomUUID().slice(0, 20)}`
-          : randomUUID()
-        : this.byRequestId
-          ? expected.requestId
-          : expected.id
+    const expected = bookingOf(model, this.bookingRef)
+    const id = refOf(expected, this.byRequestId)
     const who = this.asOtherPartner ? otherPartner : partner
     const answer = await real.run(Effect.flatMap(Bookings, (bookings) => bookings.status(id, who)))
     const label = `${this.toString()} for ${expected ? `${expected.provider.id} ${showSlot(expected.slot)}` : "none"}`
     if (expected === undefined || this.asOtherPartner) {
       expect(answer, label).toMatchObject({ ok: true, found: false, booking_id: id })
+      expect(answer, label).not.toHaveProperty("cancellation")
+    } else if (expected.cancelled) {
+      // A cancelled booking is never returned as found; the answer says it was cancelled.
+      expect(answer, label).toMatchObject({ ok: true, found: false, booking_id: id, cancellation: {} })
+      expect(answer, label).not.toHaveProperty("booking")
     } else {
       expect(answer, label).toMatchObject({ ok: true, found: true })
       if (answer.found) expectSameBooking(answer, expected, label)
@@ -194,15 +274,195 @@ class StatusCommand implements BookingCommand {
   }
 }
 
+/** A cancel (or its dry run) of a model booking or an unknown one, under one of a few keys. */
+class CancelCommand implements BookingCommand {
+  constructor(
+    readonly bookingRef: number,
+    readonly byRequestId: boolean,
+    readonly keyIndex: number,
+    readonly dryRun: boolean,
+    readonly asPartner: boolean,
+    readonly versionOffset: number | undefined
+  ) {}
+  check() {
+    return true
+  }
+  async run(model: CalendarModel, real: Real) {
+    const target = bookingOf(model, this.bookingRef)
+    const by = this.asPartner ? "partner" : "customer"
+    const expectedVersion = expectedVersionOf(target, this.versionOffset)
+    const request = cancelRequest({
+      key: `cancel-key-${this.keyIndex}`,
+      by,
+      dryRun: this.dryRun,
+      ...(expectedVersion === undefined ? {} : { expectedVersion })
+    })
+    const outcome = await real.run(cancel(refOf(target, this.byRequestId), request))
+    const label = `${this.toString()} of ${target ? `${target.id} v${target.version}${target.cancelled ? " cancelled" : ""}` : "none"}: ${describeChange(outcome)}`
+    expect(outcome._tag === "Defect" ? outcome.cause : "no defect", label).toBe("no defect")
+    if (target === undefined) return expectRejected(outcome, "booking_not_found", label)
+    const used = this.dryRun ? undefined : model.cancelKeys.get(this.keyIndex)
+    if (used !== undefined) {
+      if (used.booking !== target || used.by !== by) return expectRejected(outcome, "idempotency_key_reused", label)
+      // The same cancel again: the first answer, marked as a replay.
+      expect(outcome, label).toMatchObject({ _tag: "Done" })
+      if (outcome._tag === "Done")
+        expect(outcome.body, label).toEqual({ ...(used.answer as object), idempotent_replay: true })
+      return
+    }
+    if (target.cancelled) return expectRejected(outcome, "booking_already_cancelled", label)
+    if (expectedVersion !== undefined && expectedVersion !== target.version)
+      return expectRejected(outcome, "booking_changed", label)
+    expect(outcome, label).toMatchObject({ _tag: "Done" })
+    if (outcome._tag !== "Done") return
+    const fee = feeAt(target, searchedAt.getTime())
+    expect(outcome.body, label).toMatchObject({
+      ok: true,
+      booking_id: target.id,
+      request_id: target.requestId,
+      cancelled: !this.dryRun,
+      booking_active: this.dryRun,
+      idempotent_replay: false,
+      cancellation: { cancelled_by: by, fee_sek: fee, within_free_period: fee === 0 }
+    })
+    if (this.dryRun) return
+    target.cancelled = true
+    target.version += 1
+    model.changes += 1
+    model.cancelKeys.set(this.keyIndex, { booking: target, by, answer: outcome.body })
+  }
+  toString() {
+    return `Cancel(booking ${this.bookingRef}${this.byRequestId ? " by request id" : ""}, key ${this.keyIndex}${this.dryRun ? ", dry run" : ""}${this.asPartner ? ", by partner" : ""}${this.versionOffset === undefined ? "" : `, version ${this.versionOffset >= 0 ? "+" : ""}${this.versionOffset}`})`
+  }
+}
+
+/** A move (or its dry run) of a model booking to a fresh option of some provider's slot. */
+class RescheduleCommand implements BookingCommand {
+  constructor(
+    readonly bookingRef: number,
+    readonly providerIndex: number,
+    readonly slotIndex: number,
+    readonly keyIndex: number,
+    readonly dryRun: boolean,
+    readonly versionOffset: number | undefined
+  ) {}
+  check() {
+    return true
+  }
+  async run(model: CalendarModel, real: Real) {
+    const target = bookingOf(model, this.bookingRef)
+    const p = real.providers[this.providerIndex % real.providers.length]!
+    const slot = real.slots[this.slotIndex % real.slots.length]!
+    const expectedVersion = expectedVersionOf(target, this.versionOffset)
+    const request = await real.run(
+      rescheduleRequest(p, slot, {
+        key: `move-key-${this.keyIndex}`,
+        dryRun: this.dryRun,
+        ...(expectedVersion === undefined ? {} : { expectedVersion })
+      })
+    )
+    const outcome = await real.run(reschedule(refOf(target, false), request))
+    const label = `${this.toString()} of ${target ? `${target.id} ${target.provider.id} ${showSlot(target.slot)} v${target.version}${target.cancelled ? " cancelled" : ""}` : "none"} to ${p.id} ${showSlot(slot)}: ${describeChange(outcome)}`
+    expect(outcome._tag === "Defect" ? outcome.cause : "no defect", label).toBe("no defect")
+    if (target === undefined) return expectRejected(outcome, "booking_not_found", label)
+    const used = this.dryRun ? undefined : model.moveKeys.get(this.keyIndex)
+    if (used !== undefined) {
+      const same =
+        used.booking === target &&
+        used.providerId === p.id &&
+        used.slot.start === slot.start &&
+        used.slot.end === slot.end
+      if (!same) return expectRejected(outcome, "idempotency_key_reused", label)
+      if (target.cancelled) return expectRejected(outcome, "booking_already_cancelled", label)
+      if (target.version !== used.version) return expectRejected(outcome, "booking_changed", label)
+      expect(outcome, label).toMatchObject({ _tag: "Done" })
+      if (outcome._tag === "Done")
+        expect(outcome.body, label).toEqual({ ...(used.answer as object), idempotent_replay: true })
+      return
+    }
+    if (target.cancelled) return expectRejected(outcome, "booking_already_cancelled", label)
+    if (expectedVersion !== undefined && expectedVersion !== target.version)
+      return expectRejected(outcome, "booking_changed", label)
+    if (!changeableAt(target, searchedAt.getTime())) return expectRejected(outcome, "outside_change_window", label)
+    if (p.id !== target.provider.id) return expectRejected(outcome, "option_not_for_this_booking", label)
+    if (model.clashes(p, slot, target)) {
+      // The booking at its old time still stands: later commands and the final check hold the model to it.
+      expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "slot_taken", refresh: true })
+      if (outcome._tag === "Rejected") expect(outcome.step, label).toContain("still stands")
+      return
+    }
+    expect(outcome, label).toMatchObject({ _tag: "Done" })
+    if (outcome._tag !== "Done") return
+    const body = outcome.body
+    if (this.dryRun) {
+      expect(body, label).toMatchObject({
+        dry_run: true,
+        rescheduled: false,
+        booking_id: target.id,
+        request_id: target.requestId,
+        booking_version: target.version
+      })
+      if ("current_slot" in body) {
+        expect(Date.parse(body.current_slot.start_at), label).toBe(target.slot.start)
+        expect(Date.parse(body.new_slot.start_at), label).toBe(slot.start)
+      }
+      return
+    }
+    expect(body, label).not.toHaveProperty("dry_run")
+    if (!("booking" in body)) return
+    const previous = target.slot
+    target.slot = slot
+    target.version += 1
+    model.changes += 1
+    expect(body.idempotent_replay, label).toBe(false)
+    expectSameBooking(body, target, label)
+    expect(Date.parse(body.previous_slot.start_at), label).toBe(previous.start)
+    expect(Date.parse(body.previous_slot.end_at), label).toBe(previous.end)
+    model.moveKeys.set(this.keyIndex, {
+      booking: target,
+      providerId: p.id,
+      slot,
+      version: target.version,
+      answer: body
+    })
+  }
+  toString() {
+    return `Reschedule(booking ${this.bookingRef} to provider ${this.providerIndex} slot ${this.slotIndex}, key ${this.keyIndex}${this.dryRun ? ", dry run" : ""}${this.versionOffset === undefined ? "" : `, version ${this.versionOffset >= 0 ? "+" : ""}${this.versionOffset}`})`
+  }
+}
+
+const changeKeyCount = 3
+const anyVersionOffset = fc.option(fc.integer({ min: -1, max: 1 }), { nil: undefined, freq: 2 })
+
 const anyCommands = fc.commands(
   [
     fc
       .tuple(fc.nat({ max: 2 }), fc.nat({ max: 5 }), fc.nat({ max: keyCount - 1 }), fc.boolean())
       .map(([p, s, k, same]) => new ConfirmCommand(p, s, k, same)),
     fc.nat({ max: keyCount - 1 }).map((k) => new ReplayCommand(k)),
-    fc.tuple(fc.nat({ max: 5 }), fc.boolean(), fc.boolean()).map(([b, r, o]) => new StatusCommand(b, r, o))
+    fc.tuple(fc.nat({ max: 5 }), fc.boolean(), fc.boolean()).map(([b, r, o]) => new StatusCommand(b, r, o)),
+    fc
+      .tuple(
+        fc.nat({ max: 5 }),
+        fc.boolean(),
+        fc.nat({ max: changeKeyCount - 1 }),
+        fc.boolean(),
+        fc.boolean(),
+        anyVersionOffset
+      )
+      .map(([b, r, k, dry, by, v]) => new CancelCommand(b, r, k, dry, by, v)),
+    fc
+      .tuple(
+        fc.nat({ max: 5 }),
+        fc.nat({ max: 2 }),
+        fc.nat({ max: 5 }),
+        fc.nat({ max: changeKeyCount - 1 }),
+        fc.boolean(),
+        anyVersionOffset
+      )
+      .map(([b, p, s, k, dry, v]) => new RescheduleCommand(b, p, s, k, dry, v))
   ],
-  { maxCommands: 25 }
+  { maxCommands: 30 }
 )
 
 /** Six slots on a tight grid, so commands often hit the same, overlapping or touching time. */
@@ -230,15 +490,38 @@ layer(PropLayer(), { excludeTestServices: true })("Bookings as a state machine",
               anySlots,
               anyCommands,
               async (prices, slots, commands) => {
-                const providers = prices.map((amountSek, index) => provider(`model-p${index}`, amountSek))
+                // The second provider states a policy: on the grid's first day its slots are past the
+                // change deadline and partly past the free cancellation; on the second, neither.
+                const providers = prices.map((amountSek, index) =>
+                  index === 1
+                    ? {
+                        ...provider(`model-p${index}`, amountSek),
+                        policy: { free_cancellation_hours: 24, late_fee_sek: 350, change_hours: 36 }
+                      }
+                    : provider(`model-p${index}`, amountSek)
+                )
                 await run(Effect.andThen(resetBookings, importSupply(providers)))
                 const model = new CalendarModel()
                 await fc.asyncModelRun(() => ({ model, real: { run, providers, slots } }), commands)
-                const rows = await run(calendarRows)
                 const byId = <A extends { readonly id: string }>(xs: ReadonlyArray<A>) =>
                   [...xs].sort((a, b) => a.id.localeCompare(b.id))
-                expect(byId(rows)).toEqual(
-                  byId(model.bookings.map((b) => ({ id: b.id, providerId: b.provider.id, ...b.slot })))
+                // The held slots are exactly the active bookings' current ones (so none overlap);
+                // every change released one slot, kept as history; versions count the changes.
+                expect(byId(await run(heldRows))).toEqual(
+                  byId(
+                    model.bookings
+                      .filter((b) => !b.cancelled)
+                      .map((b) => ({ id: b.id, providerId: b.provider.id, start: b.slot.start, end: b.slot.end }))
+                  )
+                )
+                const states = await run(bookingStates)
+                expect(states).toEqual(
+                  byId(model.bookings).map((b) => ({
+                    id: b.id,
+                    status: b.cancelled ? "cancelled" : "confirmed",
+                    version: b.version,
+                    released: b.version - 1
+                  }))
                 )
               }
             ),

@@ -13,7 +13,11 @@ import { makeDatabase } from "./TestDatabase.js"
 export interface DatabaseFaults {
   readonly outage: Effect.Effect<void>
   readonly restore: Effect.Effect<void>
-  readonly loseNextWrite: (when: "before_write" | "after_write") => Effect.Effect<void>
+  /**
+   * Loses the connection at the next run of the statement containing `statement` (by default the
+   * one that claims an idempotency key; "COMMIT" loses a transaction's commit or its answer).
+   */
+  readonly loseNextWrite: (when: "before_write" | "after_write", statement?: string) => Effect.Effect<void>
 }
 
 export class DatabaseProxy extends Context.Service<DatabaseProxy, DatabaseFaults>()("test/DatabaseProxy") {}
@@ -27,16 +31,17 @@ const cString = (buffer: Buffer, at: number) => {
 }
 
 /**
- * Reads a connection's frontend messages as they stream by and tells when one runs the writing
- * statement: a simple query with its text, or a Bind of a statement whose Parse carried it (the
- * service prepares each statement once per connection, then only binds it).
+ * Reads a connection's frontend messages as they stream by and tells when one runs the statement
+ * that contains `target()`: a simple query with its text, or a Bind of a statement whose Parse
+ * carried it (the service prepares each statement once per connection, then only binds it).
  */
-const writeDetector = () => {
+const writeDetector = (target: () => string) => {
   let pending = Buffer.alloc(0)
   let started = false
-  const writers = new Set<string>()
+  const texts = new Map<string, string>()
   return (chunk: Buffer): boolean => {
     pending = Buffer.concat([pending, chunk])
+    const writing = target()
     let runsWrite = false
     for (;;) {
       // The startup message (and an SSL request) has no type byte.
@@ -55,10 +60,15 @@ const writeDetector = () => {
       if (type === "Q" && cString(message, 5).text.includes(writing)) runsWrite = true
       if (type === "P") {
         const name = cString(message, 5)
-        if (cString(message, name.next).text.includes(writing)) writers.add(name.text)
-        else writers.delete(name.text)
+        const text = cString(message, name.next).text
+        texts.set(name.text, text)
+        // An unnamed statement is parsed and bound at once.
+        if (name.text === "" && text.includes(writing)) runsWrite = true
       }
-      if (type === "B" && writers.has(cString(message, cString(message, 5).next).text)) runsWrite = true
+      if (type === "B") {
+        const name = cString(message, cString(message, 5).next).text
+        if (name !== "" && texts.get(name)?.includes(writing)) runsWrite = true
+      }
     }
     return runsWrite
   }
@@ -71,6 +81,7 @@ const startProxy = (target: { readonly host: string; readonly port: number }) =>
         const pairs = new Set<readonly [Socket, Socket]>()
         let down = false
         let loseWrite: "before_write" | "after_write" | undefined
+        let loseStatement = writing
         const server = createServer((client) => {
           if (down) {
             client.destroy()
@@ -80,7 +91,7 @@ const startProxy = (target: { readonly host: string; readonly port: number }) =>
           const pair = [client, upstream] as const
           pairs.add(pair)
           let dropOnAnswer = false
-          const runsWrite = writeDetector()
+          const runsWrite = writeDetector(() => loseStatement)
           const close = () => {
             pairs.delete(pair)
             client.destroy()
@@ -125,9 +136,10 @@ const startProxy = (target: { readonly host: string; readonly port: number }) =>
                 restore: Effect.sync(() => {
                   down = false
                 }),
-                loseNextWrite: (when) =>
+                loseNextWrite: (when, statement = writing) =>
                   Effect.sync(() => {
                     loseWrite = when
+                    loseStatement = statement
                   })
               }
             })

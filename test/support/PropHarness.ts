@@ -2,8 +2,16 @@ import { Cause, Effect, Exit, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { Bookings } from "../../src/Bookings/Bookings.js"
+import { Changes } from "../../src/Bookings/Changes.js"
 import { pgClientLayer } from "../../src/Database/Database.js"
 import { BookingConfirmationRequest, type ConfirmedBooking } from "../../src/Domain/Booking.js"
+import {
+  CancelBookingRequest,
+  type CancelBookingResponse,
+  RescheduleBookingRequest,
+  type RescheduleBookingResponse,
+  type ReschedulePreview
+} from "../../src/Domain/BookingChange.js"
 import type { OptionClaims } from "../../src/Domain/BookingOption.js"
 import { ProviderId, ServiceId } from "../../src/Domain/Ids.js"
 import type { Partner } from "../../src/Domain/Partner.js"
@@ -15,7 +23,7 @@ import { testEnv, testNow } from "./TestServer.js"
 
 /** The booking services on this file's own database, without HTTP; the suite writes its own supply. */
 export const PropLayer = (options?: { readonly maxConnections?: number }) =>
-  Layer.mergeAll(Bookings.Default, Supply.Default, OptionSigner.Default).pipe(
+  Layer.mergeAll(Bookings.Default, Changes.Default, Supply.Default, OptionSigner.Default).pipe(
     Layer.provideMerge(
       Layer.unwrap(
         Effect.map(freshDatabaseUrl, ({ url }) =>
@@ -26,7 +34,7 @@ export const PropLayer = (options?: { readonly maxConnections?: number }) =>
     Layer.provideMerge(appConfigFrom({ ...testEnv, DEMO_SUPPLY: "false" }))
   )
 
-export type PropServices = Bookings | Supply | OptionSigner | SqlClient.SqlClient
+export type PropServices = Bookings | Changes | Supply | OptionSigner | SqlClient.SqlClient
 
 export type PropRun = <A, E>(effect: Effect.Effect<A, E, PropServices>) => Promise<A>
 
@@ -109,6 +117,12 @@ export interface ProviderSpec {
   readonly serviceActive?: boolean
   readonly serviceListed?: boolean
   readonly areas?: ReadonlyArray<{ readonly from: string; readonly to: string }>
+  /** The provider's cancellation policy as the supply file states it; none stated when absent. */
+  readonly policy?: {
+    readonly free_cancellation_hours: number
+    readonly late_fee_sek: number
+    readonly change_hours: number
+  }
 }
 
 export const termsOf = (providerId: string) => `${providerId}/${serviceId}/2026-11-01.v1`
@@ -129,6 +143,7 @@ export const supplyFile = (providers: ReadonlyArray<ProviderSpec>) => ({
     active: p.active ?? true,
     areas: p.areas ?? [{ from: "100 00", to: "199 99" }],
     working_hours: p.hours,
+    ...(p.policy ? { cancellation_policy: p.policy } : {}),
     services:
       p.serviceListed === false
         ? []
@@ -278,6 +293,7 @@ export const describeOutcome = (outcome: Outcome) =>
 export const resetBookings = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DELETE FROM notification_outbox`
+  yield* sql`DELETE FROM booking_changes`
   yield* sql`DELETE FROM bookings`
   yield* sql`DELETE FROM calendar_bookings`
   yield* sql`DELETE FROM idempotency_keys`
@@ -321,4 +337,106 @@ export const bookingsByKey = Effect.gen(function* () {
     FROM idempotency_keys k LEFT JOIN bookings b ON b.id = k.resource_id
     WHERE k.partner_id = ${partner.id} AND k.scope = 'booking'
     ORDER BY k.key`
+}).pipe(Effect.orDie)
+
+/** A cancel's or a reschedule's answer, or its refusal, as a partner would see it. */
+export type ChangeOutcome<A> =
+  | { readonly _tag: "Done"; readonly body: A }
+  | {
+      readonly _tag: "Rejected"
+      readonly code: string
+      readonly refresh: boolean | undefined
+      readonly bookingId?: string | undefined
+      readonly step?: string | undefined
+      readonly cancellation?: unknown
+    }
+  | { readonly _tag: "Defect"; readonly cause: string }
+
+const changeOutcome = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.exit(effect), (exit): ChangeOutcome<A> => {
+    if (Exit.isSuccess(exit)) return { _tag: "Done", body: exit.value }
+    const failure = Cause.findErrorOption(exit.cause)
+    if (Option.isNone(failure)) return { _tag: "Defect", cause: Cause.pretty(exit.cause) }
+    const error = failure.value as unknown as Record<string, unknown> & { readonly _tag: string }
+    return {
+      _tag: "Rejected",
+      code: error._tag,
+      refresh: error.option_refresh_required as boolean | undefined,
+      ...(typeof error.booking_id === "string" ? { bookingId: error.booking_id } : {}),
+      ...(typeof error.safe_next_step === "string" ? { step: error.safe_next_step } : {}),
+      ...(error.cancellation === undefined ? {} : { cancellation: error.cancellation })
+    }
+  })
+
+const decodeCancel = Schema.decodeUnknownSync(CancelBookingRequest)
+const decodeReschedule = Schema.decodeUnknownSync(RescheduleBookingRequest)
+
+/** A cancel body, decoded as the endpoint would decode it. */
+export const cancelRequest = (input: {
+  readonly key: string
+  readonly by?: "customer" | "partner"
+  readonly dryRun?: boolean
+  readonly expectedVersion?: number
+  readonly reason?: string
+}) =>
+  decodeCancel({
+    idempotency_key: input.key,
+    ...(input.by === undefined ? {} : { cancelled_by: input.by }),
+    ...(input.dryRun === undefined ? {} : { dry_run: input.dryRun }),
+    ...(input.expectedVersion === undefined ? {} : { expected_version: input.expectedVersion }),
+    ...(input.reason === undefined ? {} : { reason: input.reason })
+  })
+
+/** A reschedule body for a fresh option of this provider's slot, as a partner sends it after a new search. */
+export const rescheduleRequest = (
+  p: ProviderSpec,
+  slot: Slot,
+  input: { readonly key: string; readonly dryRun?: boolean; readonly expectedVersion?: number }
+) =>
+  Effect.map(sign(claimsFor(p, slot)), ({ token }) =>
+    decodeReschedule({
+      booking_option_id: token,
+      idempotency_key: input.key,
+      booking_terms_accepted: true,
+      booking_terms_version: p.termsVersion,
+      booking_terms_accepted_at: "2026-11-23T08:59:30+01:00",
+      ...(input.dryRun === undefined ? {} : { dry_run: input.dryRun }),
+      ...(input.expectedVersion === undefined ? {} : { expected_version: input.expectedVersion })
+    })
+  )
+
+export const cancel = (ref: string, request: CancelBookingRequest, now: Date = searchedAt, who = partner) =>
+  changeOutcome<CancelBookingResponse, unknown, Changes>(
+    Effect.flatMap(Changes, (changes) => changes.cancel(ref, request, undefined, who, now))
+  )
+
+export const reschedule = (ref: string, request: RescheduleBookingRequest, now: Date = searchedAt, who = partner) =>
+  changeOutcome<RescheduleBookingResponse | ReschedulePreview, unknown, Changes>(
+    Effect.flatMap(Changes, (changes) => changes.reschedule(ref, request, undefined, who, now))
+  )
+
+export const describeChange = (outcome: ChangeOutcome<unknown>) =>
+  outcome._tag === "Done" ? "200" : outcome._tag === "Rejected" ? outcome.code : `defect: ${outcome.cause}`
+
+/** The slots bookings hold now (not released), one per booking, named by the booking. */
+export const heldRows = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ bookingId: string; providerId: string; slotStart: Date; slotEnd: Date }>`
+    SELECT booking_id::text, provider_id, lower(during) AS slot_start, upper(during) AS slot_end
+    FROM calendar_bookings WHERE released_at IS NULL AND kind = 'booking' ORDER BY booking_id`
+  return rows.map((row) => ({
+    id: row.bookingId,
+    providerId: row.providerId,
+    start: row.slotStart.getTime(),
+    end: row.slotEnd.getTime()
+  }))
+}).pipe(Effect.orDie)
+
+/** Each booking's status and version as stored, and how many slots it has released (its history). */
+export const bookingStates = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql<{ id: string; status: string; version: number; released: number }>`
+    SELECT b.id::text, b.status, b.version,
+      (SELECT count(*)::int FROM calendar_bookings c WHERE c.booking_id = b.id AND c.released_at IS NOT NULL) AS released
+    FROM bookings b ORDER BY b.id`
 }).pipe(Effect.orDie)
