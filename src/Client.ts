@@ -108,7 +108,7 @@ export type BookingClient = Effect.Success<ReturnType<typeof makeBookingClient>>
 export const bookingClient = (options: BookingClientOptions) =>
   makeBookingClient(options).pipe(Effect.provide(FetchHttpClient.layer))
 
-export type { Block, ProviderBooking } from "./Domain/Provider.js"
+export type { Block, ProviderBooking, ProviderCancelRequest, ProviderCancelResponse } from "./Domain/Provider.js"
 
 export interface ProviderClientOptions {
   readonly baseUrl: string
@@ -117,7 +117,8 @@ export interface ProviderClientOptions {
 }
 
 /**
- * The provider API's operations, typed from the same `Api`: `bookings`, `createBlock`, `blocks`,
+ * The provider API's operations, typed from the same `Api`: `bookings`, `cancelBooking` (a job the
+ * provider cannot do: `{ params: { booking_id }, payload: { reason }, headers: {} }`), `createBlock`, `blocks`,
  * `deleteBlock`, `workingHours`, `setWorkingHours`, `calendarFeed`, `rotateCalendarFeed`,
  * `revokeCalendarFeed`, `setCalendarImport`, `calendarImport`, `removeCalendarImport`.
  */

@@ -19,11 +19,15 @@ const byWhom = { customer: "the customer", partner: "the partner", provider: "th
 /** What an assistant may say of a cancelled booking: when, by whom, what it may cost, and that nothing is booked. */
 export const cancelledStep = (stored: StoredBooking, surface: Surface) => {
   const cancellation = cancellationOf(stored)
+  const head = `${stored.sandbox ? "Sandbox: " : ""}This booking (${stored.providerName}, ${stored.slotLabel}, request_id ${stored.requestId}) was cancelled at ${cancellation.cancelled_at} by ${byWhom[cancellation.cancelled_by]}. Nothing is booked under it now.`
+  // The provider cancelling charges the customer nothing, whenever it cancelled.
+  if (cancellation.cancelled_by === "provider")
+    return `${head} The provider cannot do the job at that time; no cancellation fee applies to the user. Tell the user the provider cancelled it and offer to search again (${surface.search}) for another time or provider.`
   const fee =
     cancellation.fee_sek === 0
       ? "It was cancelled within the free period: the provider's terms allow no fee for it."
       : `It was cancelled after the free period (free until ${cancellation.free_until}): under its terms the provider may charge a fee of SEK ${cancellation.fee_sek}.`
-  return `${stored.sandbox ? "Sandbox: " : ""}This booking (${stored.providerName}, ${stored.slotLabel}, request_id ${stored.requestId}) was cancelled at ${cancellation.cancelled_at} by ${byWhom[cancellation.cancelled_by]}. Nothing is booked under it now. ${fee} Tell the user it is cancelled; to book the job again, search again (${surface.search}).`
+  return `${head} ${fee} Tell the user it is cancelled; to book the job again, search again (${surface.search}).`
 }
 
 /** A change of a cancelled booking: refused, naming the cancellation. */

@@ -42,26 +42,48 @@ import {
   writeOutcome
 } from "../Shared/Idempotency.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
+import {
+  bookingCancelled as webhookBookingCancelled,
+  bookingRescheduled as webhookBookingRescheduled
+} from "../Webhooks/Events.js"
+import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { Bookings } from "./Bookings.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled, cancellationOf } from "./Cancellations.js"
 
 /**
  * A change of a booking that its partner sees, announced from inside the transaction that makes
- * it. Issue 28's partner-webhook outbox hooks in here (`announceToPartner`): whatever it writes
- * commits or rolls back with the change.
+ * it (`announceToPartner`): the partner's `booking.cancelled` or `booking.rescheduled` webhook rows
+ * commit or roll back with the change, so there is no event without its change and no change
+ * without its event. `booking` is the booking after the change.
  */
-export interface PartnerVisibleChange {
-  readonly kind: "cancelled" | "rescheduled"
+export type PartnerVisibleChange = {
   readonly changeId: string
   readonly booking: StoredBooking
   readonly partnerId: string
   readonly version: number
   readonly at: Date
-}
+} & (
+  | { readonly kind: "cancelled"; readonly cancelledBy: CancelledBy }
+  | { readonly kind: "rescheduled"; readonly previous: { readonly slotStart: Date; readonly slotEnd: Date } }
+)
 
-/** Today nothing but the booking's own rows: the partner learns of a change from its answer and the status. */
-export const announceToPartner = (_change: PartnerVisibleChange): Effect.Effect<void, SqlError.SqlError> => Effect.void
+/**
+ * The partner's webhook event of a change, written in the change's transaction. Only this
+ * partner's enabled subscriptions of the same kind (a sandbox booking's to sandbox ones) get a row;
+ * the payload is the thin event of src/Webhooks/Events.ts (ids, slot, price, who cancelled), never
+ * the customer or the cancel's reason.
+ */
+export const announceToPartner =
+  (outbox: WebhookOutbox["Service"]) =>
+  (change: PartnerVisibleChange): Effect.Effect<void, SqlError.SqlError> =>
+    outbox.emit(
+      { partnerId: change.partnerId, sandbox: change.booking.sandbox },
+      change.kind === "cancelled"
+        ? webhookBookingCancelled(change.booking, change.cancelledBy, change.at)
+        : webhookBookingRescheduled(change.booking, change.previous, change.at),
+      change.at
+    )
 
 /** The key's claim met a committed key of a concurrent attempt: replay it after the rollback. */
 class LostClaim extends Data.TaggedError("LostClaim")<{}> {}
@@ -156,6 +178,7 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
     const idempotency = yield* Idempotency
     const notifier = yield* Notifier
     const signer = yield* OptionSigner
+    const announce = announceToPartner(yield* WebhookOutbox)
 
     const findBooking = (partner: Partner["Service"], ref: string) =>
       isUuid(ref) ? repo.findById(partner.id, ref) : repo.findByRequestId(partner.id, ref)
@@ -445,8 +468,9 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
             cancelWithinFreePeriod: facts.withinFreePeriod,
             cancelFreeUntil: facts.freeUntil
           }
-          yield* announceToPartner({
+          yield* announce({
             kind: "cancelled",
+            cancelledBy: by,
             changeId,
             booking: after,
             partnerId: partner.id,
@@ -726,8 +750,9 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
             bookingRescheduled({ ...booking, termsUrl: offer.termsUrl ?? booking.termsUrl }, previous, words, version)
           )
           yield* notifier.enqueue(notices, now)
-          yield* announceToPartner({
+          yield* announce({
             kind: "rescheduled",
+            previous,
             changeId,
             booking: after,
             partnerId: partner.id,
@@ -772,7 +797,8 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       BookingsRepo.Default,
       Idempotency.Default,
       Notifier.Default,
-      OptionSigner.Default
+      OptionSigner.Default,
+      WebhookOutbox.Default
     ])
   )
 }

@@ -42,12 +42,15 @@ export const bookingCancelled = (booking: ChangedBooking, facts: CancellationFac
   const slot = slotIn(booking.slotStart, booking.slotEnd, timeZone)
   const serviceEn = booking.serviceLabelEn ?? booking.serviceLabelSv
   const freeUntil = formatInZone(facts.freeUntil, timeZone)
-  const feeSv =
-    facts.feeSek === 0
+  const byProvider = facts.cancelledBy === "provider"
+  const feeSv = byProvider
+    ? "Utföraren avbokade, så ingen avbokningsavgift tas ut av dig. Behöver du fortfarande hjälp kan du boka en ny tid där du bokade den här."
+    : facts.feeSek === 0
       ? "Avbokningen gjordes inom den kostnadsfria perioden: enligt villkoren tar utföraren ingen avgift för den."
       : `Avbokningen gjordes efter den kostnadsfria perioden (som gällde till ${freeUntil}): enligt sina villkor får utföraren ta ut en avgift på ${facts.feeSek} kr inkl. moms.`
-  const feeEn =
-    facts.feeSek === 0
+  const feeEn = byProvider
+    ? "The provider cancelled it, so no cancellation fee applies to you. If you still need the job done, you can book a new time where you booked this one."
+    : facts.feeSek === 0
       ? "It was cancelled within the free period: under the terms the provider charges no fee for it."
       : `It was cancelled after the free period (which ran until ${freeUntil}): under its terms the provider may charge a fee of SEK ${facts.feeSek} incl. VAT.`
   const customer = {
@@ -91,9 +94,11 @@ export const bookingCancelled = (booking: ChangedBooking, facts: CancellationFac
       `Kund: ${booking.customerName ?? "uppgift saknas"}`,
       `Bokningsreferens: ${booking.requestId}`,
       `Boknings-id: ${booking.bookingId}`,
-      facts.feeSek === 0
-        ? "Avbokningen gjordes inom den kostnadsfria perioden."
-        : `Avbokningen gjordes efter den kostnadsfria perioden; enligt era villkor (version ${booking.termsVersion}) får ni ta ut ${facts.feeSek} kr inkl. moms.`,
+      byProvider
+        ? "Ni avbokade själva: kunden betalar ingen avbokningsavgift."
+        : facts.feeSek === 0
+          ? "Avbokningen gjordes inom den kostnadsfria perioden."
+          : `Avbokningen gjordes efter den kostnadsfria perioden; enligt era villkor (version ${booking.termsVersion}) får ni ta ut ${facts.feeSek} kr inkl. moms.`,
       "",
       englishHeading,
       "",
@@ -105,9 +110,11 @@ export const bookingCancelled = (booking: ChangedBooking, facts: CancellationFac
       `Time: ${slot.en}`,
       `Booking reference: ${booking.requestId}`,
       `Booking id: ${booking.bookingId}`,
-      facts.feeSek === 0
-        ? "It was cancelled within the free period."
-        : `It was cancelled after the free period; under your terms (version ${booking.termsVersion}) you may charge SEK ${facts.feeSek} incl. VAT.`
+      byProvider
+        ? "You cancelled it yourselves: the customer pays no cancellation fee."
+        : facts.feeSek === 0
+          ? "It was cancelled within the free period."
+          : `It was cancelled after the free period; under your terms (version ${booking.termsVersion}) you may charge SEK ${facts.feeSek} incl. VAT.`
     ),
     // No names, addresses or free text: the webhook says which booking changed and how.
     payload: {

@@ -1,6 +1,8 @@
 import { Context, Schema } from "effect"
+import { Delivery } from "./Booking.js"
+import { CancellationPolicyTerms } from "./CancellationPolicy.js"
 import { ContractError } from "./Errors.js"
-import { DateTimeString, matching, optional, text } from "./Input.js"
+import { DateTimeString, matching, optional, strictInput, text } from "./Input.js"
 import { WorkingHours } from "./Supply.js"
 
 /** The provider a provider token belongs to: every provider endpoint reads and writes only its data. */
@@ -24,11 +26,29 @@ const Location = Schema.Struct({
   country_code: Schema.String
 })
 
+/**
+ * How a cancelled job was cancelled, as its provider reads it: when, by whom, and what the provider
+ * may charge under its terms. The caller's free-text reason is not here: it is the partner's.
+ */
+export const ProviderCancellation = Schema.Struct({
+  cancelled_at: Schema.String,
+  cancelled_by: Schema.Literals(["customer", "partner", "provider"]),
+  fee_sek: Schema.Number,
+  within_free_period: Schema.Boolean,
+  free_until: Schema.String
+}).annotate({
+  identifier: "ProviderCancellation",
+  description:
+    "When and by whom the job was cancelled. fee_sek is what you may charge under your terms for this cancellation (always 0 when you cancelled it yourself); this service collects nothing."
+})
+
 /** A job as its provider needs it: the one place besides the provider's confirmation that carries the customer's contact. */
 export const ProviderBooking = Schema.Struct({
   id: Schema.String,
   request_id: Schema.String,
   status: Schema.Literals(["confirmed", "cancelled"]),
+  /** 1 at confirm, one more for every move or cancellation: the calendar feed's SEQUENCE is this minus one. */
+  version: Schema.Number,
   service_id: Schema.String,
   service_label_sv: Schema.String,
   vertical_id: Schema.String,
@@ -49,7 +69,11 @@ export const ProviderBooking = Schema.Struct({
   customer: Schema.Struct({ name: Schema.String, phone: Schema.String, email: Schema.String }),
   service_location: Location,
   destination_location: optional(Location),
-  confirmed_at: Schema.String
+  confirmed_at: Schema.String,
+  /** The policy the booking was confirmed (or last moved) under, with this slot's deadlines. */
+  cancellation_policy: CancellationPolicyTerms,
+  /** Only on a cancelled job. */
+  cancellation: optional(ProviderCancellation)
 }).annotate({ identifier: "ProviderBooking" })
 export type ProviderBooking = typeof ProviderBooking.Type
 
@@ -179,3 +203,29 @@ export class CalendarUrlRefused extends ContractError<CalendarUrlRefused>()(
   "The calendar address cannot be fetched under the service's rules",
   ["issues"]
 ) {}
+
+export const ProviderBookingPath = Schema.Struct({ booking_id: Schema.String })
+
+export const ProviderCancelRequest = strictInput(
+  Schema.Struct({
+    /** Why the provider cannot do the job: shown to the partner who booked it, never to the customer, a log or a webhook. */
+    reason: text(1, 500),
+    /** Optional (or the Idempotency-Key header): a retry with the same key answers the first cancel again. */
+    idempotency_key: optional(text(1, 200))
+  })
+).annotate({ identifier: "ProviderCancelRequest" })
+export type ProviderCancelRequest = typeof ProviderCancelRequest.Type
+
+export const ProviderCancelResponse = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(providerSpecVersion),
+  booking_id: Schema.String,
+  request_id: Schema.String,
+  cancelled: Schema.Literal(true),
+  cancellation: ProviderCancellation,
+  /** The customer's notice (and your own copy), as far as it got: delivered, pending with retries, or failed. */
+  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
+  idempotent_replay: Schema.Boolean,
+  safe_next_step: Schema.String
+}).annotate({ identifier: "ProviderCancelResponse" })
+export type ProviderCancelResponse = typeof ProviderCancelResponse.Type

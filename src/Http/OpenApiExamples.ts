@@ -167,7 +167,13 @@ const providerBookingExample = {
   scope: {},
   customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" },
   service_location: { address: "Drottninggatan 12, 3 tr", postcode: "111 22", country_code: "SE" },
-  confirmed_at: "2026-11-23T09:00:00+01:00"
+  confirmed_at: "2026-11-23T09:00:00+01:00",
+  version: 1,
+  cancellation_policy: policyTerms(
+    { freeCancellationHours: 24, lateFeeSek: 395, changeHours: 24 },
+    Date.parse("2026-11-23T11:00:00+01:00"),
+    "Europe/Stockholm"
+  )
 }
 
 const blockExample = {
@@ -648,6 +654,29 @@ export const operationExamples: Readonly<Record<string, { readonly request?: unk
       from: "2026-11-23T09:00:00+01:00",
       to: "2026-12-23T09:00:00+01:00",
       bookings: [providerBookingExample]
+    }
+  },
+  "provider.cancelBooking": {
+    request: { reason: "Sjuk, kan inte ta jobbet", idempotency_key: "prov-cancel-6f1c2a9e" },
+    response: {
+      ok: true,
+      spec_version: "provider_api_v1",
+      booking_id: providerBookingExample.id,
+      request_id: providerBookingExample.request_id,
+      cancelled: true,
+      cancellation: {
+        cancelled_at: "2026-11-23T09:30:00+01:00",
+        cancelled_by: "provider",
+        fee_sek: 0,
+        within_free_period: false,
+        free_until: "2026-11-22T11:00:00+01:00"
+      },
+      confirmation_delivery: {
+        customer: { status: "sent", channel: "email", attempts: 1, will_retry: false },
+        provider: { status: "sent", channel: "email", attempts: 1, will_retry: false }
+      },
+      idempotent_replay: false,
+      safe_next_step: `The booking is cancelled (request_id ${providerBookingExample.request_id}). The customer is told (confirmation_delivery.customer shows how far that got; it is retried) and pays no cancellation fee; the partner who booked it sees it cancelled by you. Its time is free again, so searches may offer it to other customers: if you cannot work then, block the time (POST /api/provider/blocks).`
     }
   },
   "provider.createBlock": {

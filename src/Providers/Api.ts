@@ -4,7 +4,9 @@ import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { DatabaseUnavailable, errorBody, Unauthorized } from "../Domain/Errors.js"
+import { BookingUnavailable } from "../Domain/Booking.js"
+import { BookingAlreadyCancelled, BookingNotFound, BookingStarted } from "../Domain/BookingChange.js"
+import { DatabaseUnavailable, errorBody, IdempotencyKeyReused, Unauthorized } from "../Domain/Errors.js"
 import {
   type AuthenticatedProvider,
   BlockNotFound,
@@ -19,11 +21,15 @@ import {
   CalendarImportResponse,
   CalendarUrlRefused,
   DeletedResponse,
+  ProviderBookingPath,
   ProviderBookingsQuery,
   ProviderBookingsResponse,
+  ProviderCancelRequest,
+  ProviderCancelResponse,
   WorkingHoursRequest,
   WorkingHoursResponse
 } from "../Domain/Provider.js"
+import { IdempotencyKeyHeader } from "../Domain/Request.js"
 
 /** A provider token (`hsp_…`, from `npm run provider -- token:issue`): partner tokens never pass. */
 export class ProviderAuthentication extends HttpApiMiddleware.Service<
@@ -46,6 +52,26 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       OpenApi.Summary,
       "The provider's bookings in a window (default: the next 30 days; at most 92), with the customer's contact"
     )
+  )
+  .add(
+    HttpApiEndpoint.post("cancelBooking", "/api/provider/bookings/:booking_id/cancel", {
+      params: ProviderBookingPath,
+      payload: ProviderCancelRequest,
+      headers: IdempotencyKeyHeader,
+      success: ProviderCancelResponse,
+      error: [
+        errorBody(BookingNotFound),
+        errorBody(BookingAlreadyCancelled),
+        errorBody(BookingStarted),
+        errorBody(IdempotencyKeyReused),
+        errorBody(BookingUnavailable)
+      ]
+    })
+      .annotate(OpenApi.Summary, "Cancel a job you cannot do: the customer is told and pays no fee")
+      .annotate(
+        OpenApi.Description,
+        "Cancels one of your bookings before its start. In one transaction the booking is cancelled (cancelled_by: provider, no fee for the customer), its time is freed, the customer's notice is queued (retried; confirmation_delivery says how far it got) and the partner who booked it gets booking.cancelled on its webhooks; its status then answers found: false with the cancellation. reason (1–500 characters) is shown only to that partner, never to the customer, in a webhook or in a log. idempotency_key (or the Idempotency-Key header) is optional: a retry with the same key answers the first cancel again (idempotent_replay: true); without one, a second call answers 409 booking_already_cancelled. Another provider's booking, a sandbox booking or an unknown id is 404 booking_not_found; a cancelled booking 409 booking_already_cancelled; a started one 409 booking_started."
+      )
   )
   .add(
     HttpApiEndpoint.post("createBlock", "/api/provider/blocks", {
@@ -121,5 +147,5 @@ export class ProviderApi extends HttpApiGroup.make("provider")
   .annotate(OpenApi.Title, "provider")
   .annotate(
     OpenApi.Description,
-    "For providers, with a provider token: their jobs, blocks, working hours, the calendar feed out and busy times in."
+    "For providers, with a provider token: their jobs (and cancelling one they cannot do), blocks, working hours, the calendar feed out and busy times in."
   ) {}

@@ -5,6 +5,7 @@ import { AuthenticatedProvider } from "../Domain/Provider.js"
 import { CalendarImport } from "./CalendarImport.js"
 import { ProviderAuthenticationLive } from "./ProviderAuth.js"
 import { ProviderCalendar } from "./ProviderCalendar.js"
+import { ProviderCancellations } from "./ProviderCancel.js"
 
 const withProvider = <A, E, R>(f: (providerId: string) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(AuthenticatedProvider, (provider) => f(provider.id))
@@ -13,8 +14,12 @@ export const ProviderLive = HttpApiBuilder.group(Api, "provider", (handlers) =>
   Effect.gen(function* () {
     const calendar = yield* ProviderCalendar
     const imports = yield* CalendarImport
+    const cancellations = yield* ProviderCancellations
     return handlers
       .handle("bookings", ({ query }) => withProvider((id) => calendar.bookings(id, query)))
+      .handle("cancelBooking", ({ params, payload, headers }) =>
+        withProvider((id) => cancellations.cancel(id, params.booking_id, payload, headers["idempotency-key"]))
+      )
       .handle("createBlock", ({ payload }) => withProvider((id) => calendar.createBlock(id, payload)))
       .handle("blocks", () => withProvider(calendar.blocks))
       .handle("deleteBlock", ({ params }) => withProvider((id) => calendar.deleteBlock(id, params.block_id)))
@@ -27,4 +32,11 @@ export const ProviderLive = HttpApiBuilder.group(Api, "provider", (handlers) =>
       .handle("calendarImport", () => withProvider(imports.status))
       .handle("removeCalendarImport", () => withProvider(imports.remove))
   })
-).pipe(Layer.provide([ProviderCalendar.Default, CalendarImport.Default, ProviderAuthenticationLive]))
+).pipe(
+  Layer.provide([
+    ProviderCalendar.Default,
+    CalendarImport.Default,
+    ProviderCancellations.Default,
+    ProviderAuthenticationLive
+  ])
+)

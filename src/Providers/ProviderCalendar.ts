@@ -4,6 +4,8 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { AppConfig } from "../AppConfig.js"
 import { type Customer, customerNameOf } from "../Domain/Booking.js"
+import { policyOfBooking } from "../Domain/BookingRecord.js"
+import { policyTerms } from "../Domain/CancellationPolicy.js"
 import { DatabaseUnavailable, InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
 import {
@@ -71,6 +73,16 @@ interface BookingRow {
   readonly serviceLocation: Location
   readonly destinationLocation: Location | null
   readonly confirmedAt: Date
+  readonly status: "confirmed" | "cancelled"
+  readonly version: number
+  readonly freeCancellationHours: number
+  readonly lateFeeSek: number
+  readonly changeHours: number
+  readonly cancelledAt: Date | null
+  readonly cancelledBy: "customer" | "partner" | "provider" | null
+  readonly cancelFeeSek: number | null
+  readonly cancelWithinFreePeriod: boolean | null
+  readonly cancelFreeUntil: Date | null
 }
 
 const location = (stored: Location) => ({
@@ -82,7 +94,8 @@ const location = (stored: Location) => ({
 const providerBooking = (row: BookingRow): ProviderBooking => ({
   id: row.id,
   request_id: row.requestId,
-  status: "confirmed",
+  status: row.status,
+  version: row.version,
   service_id: row.serviceId,
   service_label_sv: row.serviceLabelSv,
   vertical_id: row.verticalId,
@@ -103,7 +116,20 @@ const providerBooking = (row: BookingRow): ProviderBooking => ({
   customer: { name: customerNameOf(row.customer), phone: row.customer.phone, email: row.customer.email },
   service_location: location(row.serviceLocation),
   ...(row.destinationLocation === null ? {} : { destination_location: location(row.destinationLocation) }),
-  confirmed_at: formatInZone(row.confirmedAt, providerTimeZone)
+  confirmed_at: formatInZone(row.confirmedAt, providerTimeZone),
+  cancellation_policy: policyTerms(policyOfBooking(row), row.slotStart.getTime(), providerTimeZone),
+  // Never the caller's free-text reason: that is the partner's.
+  ...(row.status === "cancelled" && row.cancelledAt !== null
+    ? {
+        cancellation: {
+          cancelled_at: formatInZone(row.cancelledAt, providerTimeZone),
+          cancelled_by: row.cancelledBy ?? "partner",
+          fee_sek: row.cancelFeeSek ?? 0,
+          within_free_period: row.cancelWithinFreePeriod ?? true,
+          free_until: formatInZone(row.cancelFreeUntil ?? row.slotStart, providerTimeZone)
+        }
+      }
+    : {})
 })
 
 interface BlockRow {
@@ -155,7 +181,9 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       const rows = yield* sql<BookingRow>`
         SELECT id, request_id, service_id, service_label_sv, vertical_id, job_type_id, slot_start, slot_end,
           slot_label, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
-          terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at
+          terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at,
+          status, version, free_cancellation_hours, late_fee_sek, change_hours, cancelled_at, cancelled_by,
+          cancel_fee_sek, cancel_within_free_period, cancel_free_until
         FROM bookings
         WHERE provider_id = ${providerId} AND NOT sandbox
           AND slot_start < ${new Date(to)} AND slot_end > ${new Date(from)}
@@ -483,28 +511,33 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
           slotStart: Date
           slotEnd: Date
           postcode: string
-          confirmedAt: Date
+          status: "confirmed" | "cancelled"
+          version: number
+          changedAt: Date
         }>`
-          SELECT id, request_id, service_label_sv, slot_start, slot_end, service_location->>'postcode' AS postcode,
-            confirmed_at
-          FROM bookings
-          WHERE provider_id = ${feed.providerId} AND NOT sandbox
-            AND slot_end > ${new Date(at.getTime() - feedPastDays * DAY)}
-          ORDER BY slot_start, id`
+          SELECT b.id, b.request_id, b.service_label_sv, b.slot_start, b.slot_end,
+            b.service_location->>'postcode' AS postcode, b.status, b.version,
+            coalesce((SELECT max(c.created_at) FROM booking_changes c WHERE c.booking_id = b.id), b.confirmed_at)
+              AS changed_at
+          FROM bookings b
+          WHERE b.provider_id = ${feed.providerId} AND NOT b.sandbox
+            AND b.slot_end > ${new Date(at.getTime() - feedPastDays * DAY)}
+          ORDER BY b.slot_start, b.id`
         const host = new URL(config.publicBaseUrl).hostname
         const text = calendarFeed({
           calendarName: `Bokningar – ${feed.providerName}`,
           productId: "-//home-service-booking-api//provider feed//SV",
           events: jobs.map((job) => ({
             uid: `${job.id}@${host}`,
-            sequence: 0,
-            status: "confirmed" as const,
+            // Every move and the cancellation raise the booking's version (1 at confirm): calendars take the newer event.
+            sequence: job.version - 1,
+            status: job.status,
             start: job.slotStart,
             end: job.slotEnd,
             summary: job.serviceLabelSv,
             description: `Bokning ${job.requestId}. Kunduppgifter: GET /api/provider/bookings.`,
             location: job.postcode,
-            lastModified: job.confirmedAt
+            lastModified: job.changedAt
           }))
         })
         return { text, etag: `"${createHash("sha256").update(text, "utf8").digest("base64url")}"` }
