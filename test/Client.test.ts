@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { makeBookingClient } from "../src/Client.js"
-import { TestServerLive, testNow } from "./support/TestServer.js"
+import { TestServer, testNow } from "./support/TestServer.js"
 
 const token = "partner-client-token-0123456789"
 
@@ -10,7 +10,7 @@ const token = "partner-client-token-0123456789"
 const client = makeBookingClient({ baseUrl: "", token })
 
 describe("BookingClient", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }), { timeout: 60_000 })((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }), { timeout: 60_000 })((it) => {
     it.effect("searches, confirms and looks up a booking without sending locale, timezone or source", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)

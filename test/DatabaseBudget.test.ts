@@ -5,7 +5,7 @@ import pg from "pg"
 import { pgClientLayer } from "../src/Database/Database.js"
 import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
 import { makeDatabase } from "./support/TestDatabase.js"
-import { postJson, TestServerWith, testNow } from "./support/TestServer.js"
+import { postJson, TestServer, testNow } from "./support/TestServer.js"
 
 const searchBody = {
   vertical_id: "vvs",
@@ -32,13 +32,13 @@ const bounds = { connectTimeoutMs: 2000, statementTimeoutMs: 3000, maxConnection
 /** The app on a database reached through `url`, its pool on the real clock as the harness's is. */
 const appOn = (url: string, env: Record<string, string> = {}) =>
   Layer.build(
-    TestServerWith(
-      pgClientLayer(Redacted.make(url), bounds).pipe(
+    TestServer({
+      database: pgClientLayer(Redacted.make(url), bounds).pipe(
         Layer.orDie,
         Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
       ),
       env
-    )
+    })
   )
 
 /** Effect 4's TestClock does not list its sleepers: a little real time lets the request reach its next wait. */

@@ -3,7 +3,7 @@ import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { DatabaseProxy, FaultyDatabaseLive } from "./support/FaultyDatabase.js"
-import { get, postJson, TestServerWith, testNow } from "./support/TestServer.js"
+import { get, postJson, TestServer, testNow } from "./support/TestServer.js"
 
 const token = "outage-partner-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -69,98 +69,100 @@ const expectNoPersonalDataLogged = () => {
 }
 
 describe("database outages: outcomes are never claimed without knowing them", () => {
-  it.layer(TestServerWith(FaultyDatabaseLive, { SERVICE_REQUESTS_API_TOKENS: token }).pipe(Layer.provide(collector)))(
-    (it) => {
-      it.effect("search, status, replay and request creation answer 503 with the error body and Retry-After", () =>
+  it.layer(
+    TestServer({ database: FaultyDatabaseLive, env: { SERVICE_REQUESTS_API_TOKENS: token } }).pipe(
+      Layer.provide(collector)
+    )
+  )((it) => {
+    it.effect("search, status, replay and request creation answer 503 with the error body and Retry-After", () =>
+      Effect.gen(function* () {
+        const faults = yield* DatabaseProxy
+        const [option] = yield* options
+        const created = yield* confirm(confirmBody(option, "made-before-outage"))
+        expect(created.status).toBe(201)
+
+        yield* faults.outage
+        const searched = yield* search
+        expect(searched.status).toBe(503)
+        expect(searched.body).toMatchObject({ ok: false, error: "database_unavailable", status: 503 })
+        expect(searched.headers["retry-after"]).toMatch(/^\d+$/)
+        expect(searched.body.safe_next_step).toMatch(/A search never books anything/)
+
+        const status = yield* get(`/api/public/bookings/${created.body.request_id}`, auth)
+        expect(status.status).toBe(503)
+        expect(status.headers["retry-after"]).toMatch(/^\d+$/)
+        expect(status.body).toMatchObject({ ok: false, error: "booking_unavailable", status: 503 })
+        expect(status.body.safe_next_step).toMatch(/says nothing about whether the booking exists/)
+        neverClaimsNothingBooked(status)
+
+        const replay = yield* confirm(confirmBody(option, "made-before-outage"))
+        expect(replay.status).toBe(503)
+        expect(replay.body.safe_next_step).toMatch(
+          /if an earlier attempt with the same idempotency_key succeeded, that booking stands/
+        )
+        neverClaimsNothingBooked(replay)
+
+        const requested = yield* postJson("/api/public/requests", request, auth)
+        expect(requested.status).toBe(503)
+        expect(requested.headers["retry-after"]).toMatch(/^\d+$/)
+        expect(requested.body.safe_next_step).not.toMatch(/has been sent|was delivered/)
+
+        yield* faults.restore
+        const recovered = yield* get(`/api/public/bookings/${created.body.request_id}`, auth)
+        expect(recovered.status).toBe(200)
+        expect(recovered.body.found).toBe(true)
+        expect((yield* search).status).toBe(200)
+        expectNoPersonalDataLogged()
+      })
+    )
+
+    it.effect(
+      "a write whose answer was lost after PostgreSQL carried it out is reported as unknown; the same key returns the booking",
+      () =>
         Effect.gen(function* () {
           const faults = yield* DatabaseProxy
-          const [option] = yield* options
-          const created = yield* confirm(confirmBody(option, "made-before-outage"))
-          expect(created.status).toBe(201)
+          const [, option] = yield* options
+          const body = confirmBody(option)
+          const before = yield* bookingCount
+          yield* faults.loseNextWrite("after_write")
+          const lost = yield* confirm(body)
+          expect(lost.status, JSON.stringify(lost.body)).toBe(503)
+          expect(lost.body.error).toBe("booking_unavailable")
+          expect(lost.body.safe_next_step).toMatch(/^The outcome is unknown/)
+          neverClaimsNothingBooked(lost)
+          expect(yield* bookingCount).toBe(before + 1)
 
-          yield* faults.outage
-          const searched = yield* search
-          expect(searched.status).toBe(503)
-          expect(searched.body).toMatchObject({ ok: false, error: "database_unavailable", status: 503 })
-          expect(searched.headers["retry-after"]).toMatch(/^\d+$/)
-          expect(searched.body.safe_next_step).toMatch(/A search never books anything/)
+          const requestId = /GET \/api\/public\/bookings\/(bkg_[A-Za-z0-9_-]+)/.exec(lost.body.safe_next_step)?.[1]
+          expect(requestId).toBeDefined()
+          const looked = yield* get(`/api/public/bookings/${requestId}`, auth)
+          expect(looked.body.found).toBe(true)
 
-          const status = yield* get(`/api/public/bookings/${created.body.request_id}`, auth)
-          expect(status.status).toBe(503)
-          expect(status.headers["retry-after"]).toMatch(/^\d+$/)
-          expect(status.body).toMatchObject({ ok: false, error: "booking_unavailable", status: 503 })
-          expect(status.body.safe_next_step).toMatch(/says nothing about whether the booking exists/)
-          neverClaimsNothingBooked(status)
-
-          const replay = yield* confirm(confirmBody(option, "made-before-outage"))
-          expect(replay.status).toBe(503)
-          expect(replay.body.safe_next_step).toMatch(
-            /if an earlier attempt with the same idempotency_key succeeded, that booking stands/
-          )
-          neverClaimsNothingBooked(replay)
-
-          const requested = yield* postJson("/api/public/requests", request, auth)
-          expect(requested.status).toBe(503)
-          expect(requested.headers["retry-after"]).toMatch(/^\d+$/)
-          expect(requested.body.safe_next_step).not.toMatch(/has been sent|was delivered/)
-
-          yield* faults.restore
-          const recovered = yield* get(`/api/public/bookings/${created.body.request_id}`, auth)
-          expect(recovered.status).toBe(200)
-          expect(recovered.body.found).toBe(true)
-          expect((yield* search).status).toBe(200)
-          expectNoPersonalDataLogged()
+          const retried = yield* confirm(body)
+          expect(retried.status).toBe(200)
+          expect(retried.body.idempotent_replay).toBe(true)
+          expect(retried.body.request_id).toBe(requestId)
+          expect(yield* bookingCount).toBe(before + 1)
         })
-      )
+    )
 
-      it.effect(
-        "a write whose answer was lost after PostgreSQL carried it out is reported as unknown; the same key returns the booking",
-        () =>
-          Effect.gen(function* () {
-            const faults = yield* DatabaseProxy
-            const [, option] = yield* options
-            const body = confirmBody(option)
-            const before = yield* bookingCount
-            yield* faults.loseNextWrite("after_write")
-            const lost = yield* confirm(body)
-            expect(lost.status, JSON.stringify(lost.body)).toBe(503)
-            expect(lost.body.error).toBe("booking_unavailable")
-            expect(lost.body.safe_next_step).toMatch(/^The outcome is unknown/)
-            neverClaimsNothingBooked(lost)
-            expect(yield* bookingCount).toBe(before + 1)
-
-            const requestId = /GET \/api\/public\/bookings\/(bkg_[A-Za-z0-9_-]+)/.exec(lost.body.safe_next_step)?.[1]
-            expect(requestId).toBeDefined()
-            const looked = yield* get(`/api/public/bookings/${requestId}`, auth)
-            expect(looked.body.found).toBe(true)
-
-            const retried = yield* confirm(body)
-            expect(retried.status).toBe(200)
-            expect(retried.body.idempotent_replay).toBe(true)
-            expect(retried.body.request_id).toBe(requestId)
-            expect(yield* bookingCount).toBe(before + 1)
-          })
-      )
-
-      it.effect(
-        "a write lost before it reached PostgreSQL is reported as unknown too; the same key then books once",
-        () =>
-          Effect.gen(function* () {
-            const faults = yield* DatabaseProxy
-            const all = yield* options
-            const body = confirmBody(all[all.length - 1])
-            const before = yield* bookingCount
-            yield* faults.loseNextWrite("before_write")
-            const lost = yield* confirm(body)
-            expect(lost.status).toBe(503)
-            expect(lost.body.safe_next_step).toMatch(/^The outcome is unknown/)
-            expect(yield* bookingCount).toBe(before)
-            const retried = yield* confirm(body)
-            expect(retried.status).toBe(201)
-            expect(yield* confirm(body)).toMatchObject({ status: 200 })
-            expect(yield* bookingCount).toBe(before + 1)
-          })
-      )
-    }
-  )
+    it.effect(
+      "a write lost before it reached PostgreSQL is reported as unknown too; the same key then books once",
+      () =>
+        Effect.gen(function* () {
+          const faults = yield* DatabaseProxy
+          const all = yield* options
+          const body = confirmBody(all[all.length - 1])
+          const before = yield* bookingCount
+          yield* faults.loseNextWrite("before_write")
+          const lost = yield* confirm(body)
+          expect(lost.status).toBe(503)
+          expect(lost.body.safe_next_step).toMatch(/^The outcome is unknown/)
+          expect(yield* bookingCount).toBe(before)
+          const retried = yield* confirm(body)
+          expect(retried.status).toBe(201)
+          expect(yield* confirm(body)).toMatchObject({ status: 200 })
+          expect(yield* bookingCount).toBe(before + 1)
+        })
+    )
+  })
 })

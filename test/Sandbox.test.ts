@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Partners } from "../src/Partners/Partners.js"
 import { smtpServer, webhookReceiver } from "./support/Receivers.js"
-import { get, postJson, TestServerLive } from "./support/TestServer.js"
+import { get, postJson, TestServer } from "./support/TestServer.js"
 
 const liveToken = "partner-live-token-0123456789"
 const sandboxToken = "partner-sandbox-token-0123456789"
@@ -61,10 +61,12 @@ describe("sandbox partners", () => {
         const smtp = yield* smtpServer()
         const hooks = yield* webhookReceiver()
         const context = yield* Layer.build(
-          TestServerLive({
-            SERVICE_REQUESTS_API_TOKENS: liveToken,
-            SANDBOX_API_TOKENS: sandboxToken,
-            SMTP_URL: `smtp://127.0.0.1:${smtp.port}`
+          TestServer({
+            env: {
+              SERVICE_REQUESTS_API_TOKENS: liveToken,
+              SANDBOX_API_TOKENS: sandboxToken,
+              SMTP_URL: `smtp://127.0.0.1:${smtp.port}`
+            }
           })
         )
         const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>

@@ -8,7 +8,7 @@ import {
   BookingStatusResponse
 } from "../../src/Domain/Booking.js"
 import { apiClient, wire } from "../support/ApiClient.js"
-import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 
 const token = "partner-a-token-0123456789"
@@ -86,7 +86,7 @@ const expectConflict = (response: { status: number; body: any }, error: string, 
 }
 
 describe("POST /api/public/bookings", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("confirms a searched option: 201 with the booking, all flags true, written with its consent record", () =>
       Effect.gen(function* () {
         const [option] = yield* searchOptions()
@@ -631,7 +631,7 @@ describe("POST /api/public/bookings", () => {
 })
 
 describe("GET /api/public/bookings/{booking_id}", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("finds a booking by id and by request_id, redacted, only for the partner that made it", () =>
       Effect.gen(function* () {
         const [option] = yield* searchOptions()

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "partner-a-token-0123456789"
 const otherToken = "partner-b-token-9876543210"
@@ -78,7 +78,7 @@ const heldSlots = (bookingId: string) =>
   )
 
 describe("a booking's life after confirm", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("every option, confirm and status carry the policy; deadlines at or before the start", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)

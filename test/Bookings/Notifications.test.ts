@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { closingServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
-import { get, postJson, TestServerLive } from "../support/TestServer.js"
+import { get, postJson, TestServer } from "../support/TestServer.js"
 import { verifyAt } from "../Webhooks/Receivers.js"
 
 const token = "partner-notify-token-0123456789"
@@ -35,7 +35,7 @@ const confirm = (option: any) =>
 
 /** The app with real SMTP on loopback, and one provider switched to a local signed webhook. */
 const withSmtp = (smtpPort: number) =>
-  TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` })
+  TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` } })
 
 describe("booking confirmations", () => {
   it.effect("go out by e-mail to the customer and by signed webhook to the provider, and the response says sent", () =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { type Connected, callTool, connect, overMcp } from "./McpClient.js"
 
 const token = "partner-mcp-a-token-0123456789"
@@ -102,7 +102,7 @@ const toolNames = [
 ]
 
 describe("MCP at /mcp, driven by the official SDK client", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("initialize negotiates 2025-06-18 or newer and lists the eight tools with the REST Schemas", () =>
       Effect.gen(function* () {
         const { client, transport } = yield* connect(auth)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { TestClock } from "effect/testing"
-import { TestServerLive, testNow } from "../support/TestServer.js"
+import { TestServer, testNow } from "../support/TestServer.js"
 import { callTool, connect } from "./McpClient.js"
 
 const token = "partner-logged-token-0123456789"
@@ -38,7 +38,7 @@ const collector = Logger.layer([
 ])
 
 describe("MCP logs", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }).pipe(Layer.provide(collector)))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }).pipe(Layer.provide(collector)))((it) => {
     it.effect("a booking, a refused confirm and a follow-up request over MCP log no personal data", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)

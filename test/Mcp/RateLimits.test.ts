@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { postJson, TestServer, testNow } from "../support/TestServer.js"
 import { callTool, connect } from "./McpClient.js"
 
 const token = "partner-rate-limited-0123456789"
@@ -29,10 +29,12 @@ const unverifiable = (idempotencyKey: string) => ({
 
 describe("MCP shares REST's rate limits", () => {
   it.layer(
-    TestServerLive({
-      SERVICE_REQUESTS_API_TOKENS: token,
-      RATE_LIMIT_SEARCH_PER_MINUTE: "3",
-      RATE_LIMIT_CONFIRM_PER_MINUTE: "2"
+    TestServer({
+      env: {
+        SERVICE_REQUESTS_API_TOKENS: token,
+        RATE_LIMIT_SEARCH_PER_MINUTE: "3",
+        RATE_LIMIT_CONFIRM_PER_MINUTE: "2"
+      }
     })
   )((it) => {
     it.effect("searches by client and confirms by partner count the same over REST and MCP", () =>

@@ -12,8 +12,7 @@ import { bufferMinutes, leadTimeMinutes } from "../../src/Domain/Slots.js"
 import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { apiClient, wire } from "../support/ApiClient.js"
-import { withProbeServer } from "../support/ProbeApi.js"
-import { postJson, TestServerLive, testEnv, testNow } from "../support/TestServer.js"
+import { postJson, TestServer, testEnv, testNow } from "../support/TestServer.js"
 
 const path = "/api/public/booking-options"
 /** Monday 23 November 2026, 09:00 in Stockholm. */
@@ -48,7 +47,7 @@ const expectInvalid = (body: unknown, ...issues: Array<RegExp>) =>
   })
 
 describe("POST /api/public/booking-options", () => {
-  it.layer(TestServerLive())((it) => {
+  it.layer(TestServer())((it) => {
     it.effect("install_faucet at 111 22 returns signed options in free working-hour slots at the supply's prices", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(now)
@@ -615,13 +614,18 @@ describe("POST /api/public/booking-options", () => {
       expect(response.status).toBe(503)
       expect(response.body).toMatchObject({ ok: false, error: "signing_not_configured", status: 503 })
     }).pipe(
-      withProbeServer({
-        APP_ENV: "production",
-        PUBLIC_BASE_URL: "https://api.example.se",
-        DATABASE_URL: inject("databaseUrl"),
-        BOOKING_OPTION_SIGNING_KEYS: "",
-        DEMO_SUPPLY: "false"
-      })
+      Effect.provide(
+        TestServer({
+          probe: true,
+          env: {
+            APP_ENV: "production",
+            PUBLIC_BASE_URL: "https://api.example.se",
+            DATABASE_URL: inject("databaseUrl"),
+            BOOKING_OPTION_SIGNING_KEYS: "",
+            DEMO_SUPPLY: "false"
+          }
+        })
+      )
     )
   )
 })

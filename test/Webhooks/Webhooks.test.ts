@@ -10,7 +10,7 @@ import { DirectQuery } from "../../src/Database/Database.js"
 import { maxWebhooksPerPartner } from "../../src/Domain/Webhook.js"
 import { WebhookOutbox } from "../../src/Webhooks/Outbox.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { call, get, postJson, TestServerLive, TestServerWith } from "../support/TestServer.js"
+import { call, get, postJson, TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { verifyAt } from "./Receivers.js"
 
@@ -132,7 +132,7 @@ const dispatcherOf = (context: Context.Context<SqlClient.SqlClient | AppConfig>)
 
 const withApp = (extra: Record<string, string> = {}) =>
   Effect.gen(function* () {
-    const context = yield* Layer.build(TestServerLive({ ...env, ...extra }))
+    const context = yield* Layer.build(TestServer({ env: { ...env, ...extra } }))
     const dispatcher = yield* dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig)(context))
     return {
       context,
@@ -485,7 +485,7 @@ describe("webhook deliveries", () => {
       const hooks = yield* receiver(Array.from({ length: events }, () => "fail" as const))
       const first = yield* withApp()
       const shared = Context.pick(SqlClient.SqlClient, DirectQuery)(first.context)
-      yield* Layer.build(TestServerWith(Layer.succeedContext(shared), env))
+      yield* Layer.build(TestServer({ database: Layer.succeedContext(shared), env }))
       const instances = yield* Effect.all(
         Array.from({ length: 3 }, () => dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig)(first.context)))
       )

@@ -13,7 +13,10 @@ import { Supply } from "../../src/Supply/Supply.js"
 import { freshDatabaseUrl } from "./TestDatabase.js"
 import { testEnv, testNow } from "./TestServer.js"
 
-/** The booking services on this file's own database, without HTTP; the suite writes its own supply. */
+/**
+ * The booking services on this file's own database, without HTTP or a server (a test that calls the
+ * API builds `TestServer`); the suite writes its own supply.
+ */
 export const PropLayer = (options?: { readonly maxConnections?: number }) =>
   Layer.mergeAll(Bookings.Default, Supply.Default, OptionSigner.Default).pipe(
     Layer.provideMerge(
