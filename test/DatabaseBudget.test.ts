@@ -3,17 +3,12 @@ import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import pg from "pg"
 import { pgClientLayer } from "../src/Database/Database.js"
+import { searchBodyFor } from "./support/Bodies.js"
 import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
 import { makeDatabase } from "./support/TestDatabase.js"
 import { postJson, TestServer, testNow } from "./support/TestServer.js"
 
-const searchBody = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+const searchBody = searchBodyFor("nästa vecka")
 
 const confirmBody = (option: any, key: string) => ({
   booking_option_id: option.booking_option_id,

@@ -3,16 +3,11 @@ import { Effect, Layer, Logger } from "effect"
 import { type HttpClient, HttpServer } from "effect/http"
 import { vi } from "vitest"
 import { jsonLogger } from "../src/Http/Logging.js"
+import { searchBodyFor } from "./support/Bodies.js"
 import { postHead, rawConnect, statusOf } from "./support/RawHttp.js"
 import { getText, TestServer } from "./support/TestServer.js"
 
-const search = JSON.stringify({
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "118 25" },
-  timing: { preferred_time_text: "nästa vecka" }
-})
+const search = JSON.stringify(searchBodyFor("nästa vecka", "118 25"))
 
 const portOf = Effect.map(HttpServer.HttpServer, (server) =>
   server.address._tag === "UnixPathAddress" ? 0 : server.address.port

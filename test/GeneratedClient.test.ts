@@ -24,13 +24,7 @@ export const flow = async () => {
   const capabilities = await client.GET("/api/public/requests/capabilities")
   const verticals: ReadonlyArray<string> = capabilities.data?.supported_verticals.map((v) => v.vertical_id) ?? []
   const search = await client.POST("/api/public/booking-options", {
-    body: {
-      vertical_id: "vvs",
-      job_type_id: "install_faucet",
-      description: "Byta köksblandaren, den nya finns på plats",
-      location: { country_code: "SE", postcode: "111 22" },
-      timing: { preferred_time_text: "nästa vecka förmiddag" }
-    }
+    body: searchBodyFor("nästa vecka förmiddag")
   })
   if (search.error !== undefined) return search.error.error
   const option = search.data.options[0]
@@ -72,6 +66,7 @@ export const flow = async () => {
 /** The same call with a key the contract does not have: the generated types must refuse it. */
 const wrong = `import createClient from "openapi-fetch"
 import type { paths } from "./api.js"
+import { searchBodyFor } from "./support/Bodies.js"
 
 const client = createClient<paths>({ baseUrl: "https://booking.partner-api.se" })
 export const wrong = () =>

@@ -2,19 +2,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
+import { searchBody } from "./support/Bodies.js"
 import { DatabaseProxy, FaultyDatabaseLive } from "./support/FaultyDatabase.js"
 import { get, postJson, TestServer, testNow } from "./support/TestServer.js"
 
 const token = "outage-partner-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
-
-const searchBody = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "den här veckan" }
-}
 
 const request = {
   vertical_id: "vvs",

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Partners } from "../src/Partners/Partners.js"
+import { searchBodyFor } from "./support/Bodies.js"
 import { smtpServer, webhookReceiver } from "./support/Receivers.js"
 import { get, postJson, TestServer } from "./support/TestServer.js"
 
@@ -9,13 +10,7 @@ const liveToken = "partner-live-token-0123456789"
 const sandboxToken = "partner-sandbox-token-0123456789"
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
-const searchBody = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+const searchBody = searchBodyFor("nästa vecka")
 const searchAs = (headers: Record<string, string> = {}) =>
   postJson("/api/public/booking-options", searchBody, headers).pipe(
     Effect.map((response) => response.body.options as Array<any>)

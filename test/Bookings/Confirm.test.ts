@@ -8,6 +8,7 @@ import {
   BookingStatusResponse
 } from "../../src/Domain/Booking.js"
 import { apiClient, wire } from "../support/ApiClient.js"
+import { customer, searchBody } from "../support/Bodies.js"
 import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 
@@ -16,16 +17,6 @@ const otherToken = "partner-b-token-9876543210"
 const auth = { authorization: `Bearer ${token}` }
 /** Monday 23 November 2026, 09:00 in Stockholm. */
 const now = testNow
-
-const searchBody = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "den här veckan" }
-}
-
-const customer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" }
 
 const searchOptions = (body: unknown = searchBody) =>
   Effect.gen(function* () {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { searchBodyFor } from "../support/Bodies.js"
 import { closingServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { get, postJson, TestServer } from "../support/TestServer.js"
 import { verifyAt } from "../Webhooks/Receivers.js"
@@ -8,13 +9,9 @@ import { verifyAt } from "../Webhooks/Receivers.js"
 const token = "partner-notify-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
 
-const search = postJson("/api/public/booking-options", {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-}).pipe(Effect.map((response) => response.body.options as Array<any>))
+const search = postJson("/api/public/booking-options", searchBodyFor("nästa vecka")).pipe(
+  Effect.map((response) => response.body.options as Array<any>)
+)
 
 let key = 0
 const confirm = (option: any) =>

@@ -5,6 +5,7 @@ import { Api } from "../../src/Api.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { routeLabeller } from "../../src/Http/Observability.js"
 import { routesOf } from "../../src/Http/Routes.js"
+import { searchBodyFor } from "../support/Bodies.js"
 import { get, getText, postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "partner-observed-token-0123456789"
@@ -40,17 +41,9 @@ describe("observability", () => {
         yield* TestClock.setTime(testNow)
         metricsBefore = (yield* getText("/metrics")).text
         lines.length = 0
-        const search = yield* postJson(
-          "/api/public/booking-options",
-          {
-            vertical_id: "vvs",
-            job_type_id: "install_faucet",
-            description: "Byta köksblandaren, den nya finns på plats",
-            location: { country_code: "SE", postcode: "118 25" },
-            timing: { preferred_time_text: "nästa vecka" }
-          },
-          { "x-request-id": "trace-4711" }
-        )
+        const search = yield* postJson("/api/public/booking-options", searchBodyFor("nästa vecka", "118 25"), {
+          "x-request-id": "trace-4711"
+        })
         expect(search.status).toBe(200)
         expect(search.headers["x-request-id"]).toBe("trace-4711")
         const option = search.body.options[0]

@@ -11,6 +11,7 @@ import {
   RateLimitStoreLive,
   rateLimitStoreWith
 } from "../../src/Http/RateLimiter.js"
+import { searchBodyFor } from "../support/Bodies.js"
 import { closingServer, silentServer } from "../support/Receivers.js"
 import { fakeRedis, redisAnswers, removeSharedRedisKeys, sharedRedisKeys } from "../support/Redis.js"
 import { postJson, TestServer, testEnv } from "../support/TestServer.js"
@@ -18,13 +19,7 @@ import { postJson, TestServer, testEnv } from "../support/TestServer.js"
 const token = "partner-limited-token-0123456789"
 const other = "partner-unlimited-token-9876543210"
 
-const search = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "981 38" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+const search = searchBodyFor("nästa vecka", "981 38")
 
 const request = {
   vertical_id: "vvs",

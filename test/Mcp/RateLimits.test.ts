@@ -1,19 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
+import { searchBodyFor } from "../support/Bodies.js"
 import { postJson, TestServer, testNow } from "../support/TestServer.js"
 import { callTool, connect } from "./McpClient.js"
 
 const token = "partner-rate-limited-0123456789"
 const auth = { authorization: `Bearer ${token}` }
 
-const searchArgs = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "118 25" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+const searchArgs = searchBodyFor("nästa vecka", "118 25")
 
 /** Well-formed, so it reaches the limiter, and signed by nobody, so nothing is booked. */
 const unverifiable = (idempotencyKey: string) => ({

@@ -12,19 +12,14 @@ import { bufferMinutes, leadTimeMinutes } from "../../src/Domain/Slots.js"
 import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { apiClient, wire } from "../support/ApiClient.js"
+import { searchBody } from "../support/Bodies.js"
 import { postJson, TestServer, testEnv, testNow } from "../support/TestServer.js"
 
 const path = "/api/public/booking-options"
 /** Monday 23 November 2026, 09:00 in Stockholm. */
 const now = testNow
 
-const faucet = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "den här veckan" }
-}
+const faucet = searchBody
 
 const search = (body: unknown) => Effect.andThen(TestClock.setTime(now), postJson(path, body))
 

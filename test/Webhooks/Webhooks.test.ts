@@ -10,6 +10,7 @@ import { DirectQuery } from "../../src/Database/Database.js"
 import { maxWebhooksPerPartner } from "../../src/Domain/Webhook.js"
 import { WebhookOutbox } from "../../src/Webhooks/Outbox.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
+import { searchBodyFor } from "../support/Bodies.js"
 import { call, get, postJson, TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { verifyAt } from "./Receivers.js"
@@ -31,17 +32,9 @@ const street = "Drottninggatan 12"
 const personalData = [customer.name, customer.phone, customer.email, street, "Lindqvist", "astrid"]
 
 const search = (headers: Record<string, string> = auth) =>
-  postJson(
-    "/api/public/booking-options",
-    {
-      vertical_id: "vvs",
-      job_type_id: "install_faucet",
-      description: "Byta köksblandaren, den nya finns på plats",
-      location: { country_code: "SE", postcode: "111 22" },
-      timing: { preferred_time_text: "nästa vecka" }
-    },
-    headers
-  ).pipe(Effect.map((response) => response.body.options as Array<any>))
+  postJson("/api/public/booking-options", searchBodyFor("nästa vecka"), headers).pipe(
+    Effect.map((response) => response.body.options as Array<any>)
+  )
 
 let key = 0
 const confirm = (option: any, headers: Record<string, string> = auth) =>
