@@ -15,7 +15,7 @@ import {
 
 const searchBody = JSON.stringify(searchBodyFor("nästa vecka"))
 
-// Apart from test/Main.test.ts so the slowest process tests run in two workers at once.
+// Apart from test/Main/Main.test.ts so the slowest process tests run in two workers at once.
 /** The frozen database's calls are given up in a second, not the defaults' two and three. */
 const shortDatabaseTimeouts = { DATABASE_CONNECT_TIMEOUT_MS: "1000", DATABASE_STATEMENT_TIMEOUT_MS: "1000" }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { searchBodyFor } from "./support/Bodies.js"
-import { fakeRedis } from "./support/Redis.js"
-import { servingPort, spawnServer } from "./support/ServerProcess.js"
-import { makeDatabase } from "./support/TestDatabase.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { fakeRedis } from "../support/Redis.js"
+import { servingPort, spawnServer } from "../support/ServerProcess.js"
+import { makeDatabase } from "../support/TestDatabase.js"
 
 const token = "multi-instance-token-0123456789"
 const searchLimit = 20

@@ -2,11 +2,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import pg from "pg"
-import { pgClientLayer } from "../src/Database/Database.js"
-import { searchBodyFor } from "./support/Bodies.js"
-import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
-import { makeDatabase } from "./support/TestDatabase.js"
-import { postJson, TestServer, testNow } from "./support/TestServer.js"
+import { pgClientLayer } from "../../src/Database/Database.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
+import { makeDatabase } from "../support/TestDatabase.js"
+import { postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const searchBody = searchBodyFor("nästa vecka")
 

@@ -2,10 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { type HttpClient, HttpServer } from "effect/http"
 import { vi } from "vitest"
-import { jsonLogger } from "../src/Http/Logging.js"
-import { searchBodyFor } from "./support/Bodies.js"
-import { postHead, rawConnect, statusOf } from "./support/RawHttp.js"
-import { getText, TestServer } from "./support/TestServer.js"
+import { jsonLogger } from "../../src/Http/Logging.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { postHead, rawConnect, statusOf } from "../support/RawHttp.js"
+import { getText, TestServer } from "../support/TestServer.js"
 
 const search = JSON.stringify(searchBodyFor("nästa vecka", "118 25"))
 

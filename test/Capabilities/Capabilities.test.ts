@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { catalogData } from "../src/Catalog/CatalogData.js"
-import { Capabilities } from "../src/Domain/Capabilities.js"
-import { apiClient, wire } from "./support/ApiClient.js"
-import { get, getText, TestServer } from "./support/TestServer.js"
+import { catalogData } from "../../src/Catalog/CatalogData.js"
+import { Capabilities } from "../../src/Domain/Capabilities.js"
+import { apiClient, wire } from "../support/ApiClient.js"
+import { get, getText, TestServer } from "../support/TestServer.js"
 
 const path = "/api/public/requests/capabilities"
 

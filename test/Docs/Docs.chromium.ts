@@ -5,14 +5,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { chromium } from "playwright-core"
-import { TestServer } from "./support/TestServer.js"
+import { TestServer } from "../support/TestServer.js"
 
 /** Debian's package; CHROMIUM_PATH points elsewhere. */
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
 const loopback = new Set(["127.0.0.1", "localhost", "[::1]"])
 
-const screenshotPath = join(import.meta.dirname, "..", "test-results", "docs.png")
+const screenshotPath = join(import.meta.dirname, "..", "..", "test-results", "docs.png")
 
 describe("/docs in a real Chromium", () => {
   it.layer(TestServer())((it) => {

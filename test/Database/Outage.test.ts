@@ -2,9 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { searchBody } from "./support/Bodies.js"
-import { DatabaseProxy, FaultyDatabaseLive } from "./support/FaultyDatabase.js"
-import { get, postJson, TestServer, testNow } from "./support/TestServer.js"
+import { searchBody } from "../support/Bodies.js"
+import { DatabaseProxy, FaultyDatabaseLive } from "../support/FaultyDatabase.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "outage-partner-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }

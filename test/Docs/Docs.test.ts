@@ -2,8 +2,8 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { chooseCoding, compressionThresholdBytes, makeDocument } from "../src/Http/DocumentCache.js"
-import { get, TestServer } from "./support/TestServer.js"
+import { chooseCoding, compressionThresholdBytes, makeDocument } from "../../src/Http/DocumentCache.js"
+import { get, TestServer } from "../support/TestServer.js"
 
 /** The bytes exactly as sent, without any decoding by the client. */
 const raw = (path: string, headers: Record<string, string> = {}) =>

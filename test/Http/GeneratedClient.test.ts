@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
-import { Api } from "../src/Api.js"
-import { openApiDocument } from "../src/Http/OpenApiDocument.js"
+import { Api } from "../../src/Api.js"
+import { openApiDocument } from "../../src/Http/OpenApiDocument.js"
 
 const run = promisify(execFile)
 const bin = (name: string) => join(process.cwd(), "node_modules", ".bin", name)
@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** The README's flow, written as a partner would against types generated from /openapi.json. */
 const flow = `import createClient from "openapi-fetch"
-import type { paths } from "./api.js"
+import type { paths } from "../api.js"
 
 const client = createClient<paths>({ baseUrl: "https://booking.partner-api.se" })
 const auth = { Authorization: "Bearer partner-token" }
@@ -24,7 +24,13 @@ export const flow = async () => {
   const capabilities = await client.GET("/api/public/requests/capabilities")
   const verticals: ReadonlyArray<string> = capabilities.data?.supported_verticals.map((v) => v.vertical_id) ?? []
   const search = await client.POST("/api/public/booking-options", {
-    body: searchBodyFor("nästa vecka förmiddag")
+    body: {
+      vertical_id: "vvs",
+      job_type_id: "install_faucet",
+      description: "Byta köksblandaren, den nya finns på plats",
+      location: { country_code: "SE", postcode: "111 22" },
+      timing: { preferred_time_text: "nästa vecka förmiddag" }
+    }
   })
   if (search.error !== undefined) return search.error.error
   const option = search.data.options[0]
@@ -65,8 +71,7 @@ export const flow = async () => {
 
 /** The same call with a key the contract does not have: the generated types must refuse it. */
 const wrong = `import createClient from "openapi-fetch"
-import type { paths } from "./api.js"
-import { searchBodyFor } from "./support/Bodies.js"
+import type { paths } from "../api.js"
 
 const client = createClient<paths>({ baseUrl: "https://booking.partner-api.se" })
 export const wrong = () =>
