@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** The README's flow, written as a partner would against types generated from /openapi.json. */
 const flow = `import createClient from "openapi-fetch"
-import type { paths } from "../api.js"
+import type { paths } from "./api.js"
 
 const client = createClient<paths>({ baseUrl: "https://booking.partner-api.se" })
 const auth = { Authorization: "Bearer partner-token" }
@@ -71,7 +71,7 @@ export const flow = async () => {
 
 /** The same call with a key the contract does not have: the generated types must refuse it. */
 const wrong = `import createClient from "openapi-fetch"
-import type { paths } from "../api.js"
+import type { paths } from "./api.js"
 
 const client = createClient<paths>({ baseUrl: "https://booking.partner-api.se" })
 export const wrong = () =>
