@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
 import { searchBodyFor } from "../support/Bodies.js"
+import { setProviderChannels } from "../support/Fixtures.js"
 import { closingServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { get, postJson, TestServer } from "../support/TestServer.js"
 import { verifyAt } from "../Webhooks/Receivers.js"
@@ -43,11 +43,8 @@ describe("booking confirmations", () => {
       const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
 
       const [option] = yield* run(search)
-      const sql = yield* run(SqlClient.SqlClient)
       const secret = "whsec-notifications-test-0123456789"
-      yield* run(
-        sql`UPDATE providers SET notify_webhook_url = ${hooks.url}, notify_webhook_secret = ${secret} WHERE id = ${option.provider.id}`
-      )
+      yield* run(setProviderChannels({ providerId: option.provider.id, webhookUrl: hooks.url, webhookSecret: secret }))
 
       const response = yield* run(confirm(option))
       expect(response.status).toBe(201)

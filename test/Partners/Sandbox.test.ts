@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Partners } from "../../src/Partners/Partners.js"
 import { searchBodyFor } from "../support/Bodies.js"
+import { setProviderChannels } from "../support/Fixtures.js"
 import { smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { get, postJson, TestServer } from "../support/TestServer.js"
 
@@ -68,8 +69,11 @@ describe("sandbox partners", () => {
         const sql = yield* run(SqlClient.SqlClient)
         // Every provider has a real channel: were anything sent for the sandbox, a receiver would get it.
         yield* run(
-          sql`UPDATE providers SET notify_webhook_url = ${hooks.url}, notify_webhook_secret = 'whsec-sandbox-0123456789',
-                notify_email = 'provider@example.se'`
+          setProviderChannels({
+            webhookUrl: hooks.url,
+            webhookSecret: "whsec-sandbox-0123456789",
+            email: "provider@example.se"
+          })
         )
 
         const [option] = yield* run(search)

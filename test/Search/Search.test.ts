@@ -13,6 +13,7 @@ import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { apiClient, wire } from "../support/ApiClient.js"
 import { searchBody } from "../support/Bodies.js"
+import { freeSlots, takeSlot } from "../support/Fixtures.js"
 import { postJson, TestServer, testEnv, testNow } from "../support/TestServer.js"
 
 const path = "/api/public/booking-options"
@@ -148,10 +149,7 @@ describe("POST /api/public/booking-options", () => {
     it.effect("a confirmed booking removes its slot and the buffer around it from the options", () =>
       Effect.gen(function* () {
         const first = (yield* search(faucet)).body.options[0]
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`INSERT INTO calendar_bookings (id, provider_id, service_id, during)
-          VALUES (gen_random_uuid(), ${first.provider.id}, ${first.service.service_id},
-                  tstzrange(${first.slot.start_at}::timestamptz, ${first.slot.end_at}::timestamptz))`
+        yield* takeSlot(first.provider.id, first.service.service_id, first.slot.start_at, first.slot.end_at)
         const after = (yield* search(faucet)).body.options.filter((o: any) => o.provider.id === first.provider.id)
         const bookedStart = Date.parse(first.slot.start_at)
         const bookedEnd = Date.parse(first.slot.end_at)
@@ -160,7 +158,7 @@ describe("POST /api/public/booking-options", () => {
           const end = Date.parse(option.slot.end_at)
           expect(end <= bookedStart - bufferMinutes * MINUTE || start >= bookedEnd + bufferMinutes * MINUTE).toBe(true)
         }
-        yield* sql`DELETE FROM calendar_bookings WHERE provider_id = ${first.provider.id}`
+        yield* freeSlots(first.provider.id)
       })
     )
 

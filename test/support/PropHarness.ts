@@ -10,6 +10,7 @@ import type { Partner } from "../../src/Domain/Partner.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { Supply } from "../../src/Supply/Supply.js"
+import { clearBookings } from "./Fixtures.js"
 import { freshDatabaseUrl } from "./TestDatabase.js"
 import { testEnv, testNow } from "./TestServer.js"
 
@@ -278,13 +279,7 @@ export const describeOutcome = (outcome: Outcome) =>
       : `defect: ${outcome.cause}`
 
 /** Every run starts from an empty calendar; the order follows the foreign keys. */
-export const resetBookings = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`DELETE FROM notification_outbox`
-  yield* sql`DELETE FROM bookings`
-  yield* sql`DELETE FROM calendar_bookings`
-  yield* sql`DELETE FROM idempotency_keys`
-}).pipe(Effect.orDie)
+export const resetBookings = clearBookings({ keys: true })
 
 export const rowCounts = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
