@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { makeBookingClient } from "../src/Client.js"
-import { TestServerLive, testNow } from "./support/TestServer.js"
+import { searchBodyFor } from "./support/Bodies.js"
+import { TestServer, testNow } from "./support/TestServer.js"
 
 const token = "partner-client-token-0123456789"
 
@@ -10,20 +11,14 @@ const token = "partner-client-token-0123456789"
 const client = makeBookingClient({ baseUrl: "", token })
 
 describe("BookingClient", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }), { timeout: 60_000 })((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }), { timeout: 60_000 })((it) => {
     it.effect("searches, confirms and looks up a booking without sending locale, timezone or source", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const booking = yield* client
         const capabilities = yield* booking.capabilities()
         expect(capabilities.ok).toBe(true)
-        const found = yield* booking.search({
-          vertical_id: "vvs",
-          job_type_id: "install_faucet",
-          description: "Byta köksblandaren, den nya finns på plats",
-          location: { country_code: "SE", postcode: "111 22" },
-          timing: { preferred_time_text: "nästa vecka förmiddag" }
-        })
+        const found = yield* booking.search(searchBodyFor("nästa vecka förmiddag"))
         const option = found.options[0]
         expect(option).toBeDefined()
         const confirmed = yield* booking.confirm(

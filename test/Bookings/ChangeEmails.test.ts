@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { type ReceivedMail, smtpServer } from "../support/Receivers.js"
-import { postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "partner-mail-token-0123456789"
 const sandboxToken = "sandbox-mail-token-0123456789"
@@ -35,10 +35,12 @@ describe("the customer's and the provider's e-mails of a booking's life, through
       Effect.gen(function* () {
         const smtp = yield* smtpServer()
         const context = yield* Layer.build(
-          TestServerLive({
-            SERVICE_REQUESTS_API_TOKENS: token,
-            SANDBOX_API_TOKENS: sandboxToken,
-            SMTP_URL: `smtp://127.0.0.1:${smtp.port}`
+          TestServer({
+            env: {
+              SERVICE_REQUESTS_API_TOKENS: token,
+              SANDBOX_API_TOKENS: sandboxToken,
+              SMTP_URL: `smtp://127.0.0.1:${smtp.port}`
+            }
           })
         )
         const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>

@@ -3,7 +3,7 @@ import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { DatabaseProxy, FaultyDatabaseLive } from "../support/FaultyDatabase.js"
-import { get, postJson, TestServerWith, testNow } from "../support/TestServer.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "change-outage-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -110,9 +110,10 @@ const expectNoPersonalDataLogged = () =>
 
 describe("cancel and reschedule while the database fails: the step says what is known, and it is true", () => {
   it.layer(
-    TestServerWith(FaultyDatabaseLive, { SERVICE_REQUESTS_API_TOKENS: token, WEBHOOK_POLL_MS: "600000" }).pipe(
-      Layer.provide(collector)
-    )
+    TestServer({
+      database: FaultyDatabaseLive,
+      env: { SERVICE_REQUESTS_API_TOKENS: token, WEBHOOK_POLL_MS: "600000" }
+    }).pipe(Layer.provide(collector))
   )((it) => {
     it.effect("an outage: cancel, reschedule and their dry runs answer 503, and the booking is untouched", () =>
       Effect.gen(function* () {

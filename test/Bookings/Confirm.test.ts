@@ -8,7 +8,9 @@ import {
   BookingStatusResponse
 } from "../../src/Domain/Booking.js"
 import { apiClient, wire } from "../support/ApiClient.js"
-import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { customer, searchBody } from "../support/Bodies.js"
+import { clearBookings, supplyDrift } from "../support/Fixtures.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 
 const token = "partner-a-token-0123456789"
@@ -16,16 +18,6 @@ const otherToken = "partner-b-token-9876543210"
 const auth = { authorization: `Bearer ${token}` }
 /** Monday 23 November 2026, 09:00 in Stockholm. */
 const now = testNow
-
-const searchBody = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "den här veckan" }
-}
-
-const customer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" }
 
 const searchOptions = (body: unknown = searchBody) =>
   Effect.gen(function* () {
@@ -86,7 +78,7 @@ const expectConflict = (response: { status: number; body: any }, error: string, 
 }
 
 describe("POST /api/public/bookings", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("confirms a searched option: 201 with the booking, all flags true, written with its consent record", () =>
       Effect.gen(function* () {
         const [option] = yield* searchOptions()
@@ -300,11 +292,10 @@ describe("POST /api/public/bookings", () => {
       "changes since the search: price, terms, provider, area, service are 409 with option_refresh_required",
       () =>
         Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
           const change = (
             label: string,
-            apply: (o: any) => Effect.Effect<unknown, unknown>,
-            undo: (o: any) => Effect.Effect<unknown, unknown>,
+            apply: (o: any) => Effect.Effect<unknown, unknown, SqlClient.SqlClient>,
+            undo: (o: any) => Effect.Effect<unknown, unknown, SqlClient.SqlClient>,
             error: string
           ) =>
             Effect.gen(function* () {
@@ -319,54 +310,46 @@ describe("POST /api/public/bookings", () => {
             })
           yield* change(
             "price",
-            (o) =>
-              sql`UPDATE provider_services SET amount_sek = amount_sek + 100 WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
-            (o) =>
-              sql`UPDATE provider_services SET amount_sek = amount_sek - 100 WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+            (o) => supplyDrift.shiftPrice({ providerId: o.provider.id, serviceId: o.service.service_id }, 100),
+            (o) => supplyDrift.shiftPrice({ providerId: o.provider.id, serviceId: o.service.service_id }, -100),
             "price_changed"
           )
           yield* change(
             "terms",
             (o) =>
-              sql`UPDATE provider_services SET terms_version = terms_version || '.v2' WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+              supplyDrift.setTermsVersion(
+                { providerId: o.provider.id, serviceId: o.service.service_id },
+                `${o.terms.version}.v2`
+              ),
             (o) =>
-              sql`UPDATE provider_services SET terms_version = ${o.terms.version} WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+              supplyDrift.setTermsVersion(
+                { providerId: o.provider.id, serviceId: o.service.service_id },
+                o.terms.version
+              ),
             "terms_changed"
           )
           yield* change(
             "provider inactive",
-            (o) => sql`UPDATE providers SET active = false WHERE id = ${o.provider.id}`,
-            (o) => sql`UPDATE providers SET active = true WHERE id = ${o.provider.id}`,
+            (o) => supplyDrift.setProviderActive(o.provider.id, false),
+            (o) => supplyDrift.setProviderActive(o.provider.id, true),
             "provider_unavailable"
           )
           yield* change(
             "service inactive",
-            (o) =>
-              sql`UPDATE provider_services SET active = false WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
-            (o) =>
-              sql`UPDATE provider_services SET active = true WHERE provider_id = ${o.provider.id} AND service_id = ${o.service.service_id}`,
+            (o) => supplyDrift.setServiceActive({ providerId: o.provider.id, serviceId: o.service.service_id }, false),
+            (o) => supplyDrift.setServiceActive({ providerId: o.provider.id, serviceId: o.service.service_id }, true),
             "provider_unavailable"
           )
           const savedAreas: Array<{ providerId: string; postcodes: string }> = []
           yield* change(
             "area",
-            (o) =>
-              sql<{ providerId: string; postcodes: string }>`
-              DELETE FROM provider_areas WHERE provider_id = ${o.provider.id} RETURNING provider_id, postcodes::text`.pipe(
-                Effect.map((rows) => savedAreas.push(...rows))
-              ),
-            () =>
-              Effect.forEach(
-                savedAreas,
-                (a) =>
-                  sql`INSERT INTO provider_areas (provider_id, postcodes) VALUES (${a.providerId}, ${a.postcodes}::int4range)`
-              ),
+            (o) => supplyDrift.removeAreas(o.provider.id).pipe(Effect.map((rows) => savedAreas.push(...rows))),
+            () => supplyDrift.restoreAreas(savedAreas),
             "provider_unavailable"
           )
           yield* change(
             "working hours",
-            (o) =>
-              sql`UPDATE provider_working_hours SET opens = '00:00', closes = '00:30' WHERE provider_id = ${o.provider.id}`,
+            (o) => supplyDrift.setHours(o.provider.id, "00:00", "00:30"),
             () => Effect.void,
             "slot_taken"
           )
@@ -609,10 +592,7 @@ describe("POST /api/public/bookings", () => {
 
     it.effect("racing confirms with one key: one booking, the others replay it", () =>
       Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`DELETE FROM notification_outbox`
-        yield* sql`DELETE FROM bookings`
-        yield* sql`DELETE FROM calendar_bookings`
+        yield* clearBookings({ keys: false })
         const [option] = yield* searchOptions()
         const body = confirmBody(option)
         const responses = yield* Effect.forEach(Array.from({ length: 6 }), () => confirm(body), {
@@ -631,7 +611,7 @@ describe("POST /api/public/bookings", () => {
 })
 
 describe("GET /api/public/bookings/{booking_id}", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("finds a booking by id and by request_id, redacted, only for the partner that made it", () =>
       Effect.gen(function* () {
         const [option] = yield* searchOptions()

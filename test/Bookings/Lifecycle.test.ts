@@ -2,21 +2,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { customer, searchBodyFor } from "../support/Bodies.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "partner-a-token-0123456789"
 const otherToken = "partner-b-token-9876543210"
 const auth = { authorization: `Bearer ${token}` }
 
-const searchBody = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
-
-const customer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" }
+const searchBody = searchBodyFor("nästa vecka")
 
 const search = (headers: Record<string, string> = auth) =>
   Effect.gen(function* () {
@@ -78,7 +71,7 @@ const heldSlots = (bookingId: string) =>
   )
 
 describe("a booking's life after confirm", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("every option, confirm and status carry the policy; deadlines at or before the start", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)

@@ -1,20 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { searchBodyFor } from "../support/Bodies.js"
+import { setProviderChannels } from "../support/Fixtures.js"
 import { closingServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
-import { get, postJson, TestServerLive } from "../support/TestServer.js"
+import { get, postJson, TestServer } from "../support/TestServer.js"
 import { verifyAt } from "../Webhooks/Receivers.js"
 
 const token = "partner-notify-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
 
-const search = postJson("/api/public/booking-options", {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-}).pipe(Effect.map((response) => response.body.options as Array<any>))
+const search = postJson("/api/public/booking-options", searchBodyFor("nästa vecka")).pipe(
+  Effect.map((response) => response.body.options as Array<any>)
+)
 
 let key = 0
 const confirm = (option: any) =>
@@ -35,7 +32,7 @@ const confirm = (option: any) =>
 
 /** The app with real SMTP on loopback, and one provider switched to a local signed webhook. */
 const withSmtp = (smtpPort: number) =>
-  TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` })
+  TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` } })
 
 describe("booking confirmations", () => {
   it.effect("go out by e-mail to the customer and by signed webhook to the provider, and the response says sent", () =>
@@ -46,11 +43,8 @@ describe("booking confirmations", () => {
       const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
 
       const [option] = yield* run(search)
-      const sql = yield* run(SqlClient.SqlClient)
       const secret = "whsec-notifications-test-0123456789"
-      yield* run(
-        sql`UPDATE providers SET notify_webhook_url = ${hooks.url}, notify_webhook_secret = ${secret} WHERE id = ${option.provider.id}`
-      )
+      yield* run(setProviderChannels({ providerId: option.provider.id, webhookUrl: hooks.url, webhookSecret: secret }))
 
       const response = yield* run(confirm(option))
       expect(response.status).toBe(201)

@@ -9,7 +9,7 @@ import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
 import { silentServer } from "../support/Receivers.js"
 import { expectJsonLines, spawnServer, tsCommand } from "../support/ServerProcess.js"
 import { adminSql, makeDatabase } from "../support/TestDatabase.js"
-import { get, TestServerLive } from "../support/TestServer.js"
+import { get, TestServer } from "../support/TestServer.js"
 
 const migrationFiles = readdirSync(migrationsDirectory).filter((file) => /^\d+_.+\.ts$/.test(file))
 
@@ -215,7 +215,7 @@ describe("DirectQuery", () => {
 })
 
 describe("readiness", () => {
-  it.layer(TestServerLive())((it) => {
+  it.layer(TestServer())((it) => {
     it.effect("/readyz is 503 not_ready, naming the database, when the database refuses connections", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient

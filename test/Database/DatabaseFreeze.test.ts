@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
+import { searchBodyFor } from "../support/Bodies.js"
 import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
 import { finalStatusOf, postHead, rawConnect } from "../support/RawHttp.js"
 import { servingPort, spawnServer } from "../support/ServerProcess.js"
@@ -46,13 +47,7 @@ describe("a database that freezes under a running server", () => {
           const found = await fetch(`${base}/api/public/booking-options`, {
             method: "POST",
             headers: { "content-type": "application/json" },
-            body: JSON.stringify({
-              vertical_id: "vvs",
-              job_type_id: "install_faucet",
-              description: "Byta köksblandaren, den nya finns på plats",
-              location: { country_code: "SE", postcode: "111 22" },
-              timing: { preferred_time_text: "nästa vecka" }
-            })
+            body: JSON.stringify(searchBodyFor("nästa vecka"))
           }).then((response) => response.json() as Promise<any>)
           const option = found.options[0]
           const confirmBody = (key: string) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import { Partners } from "../../src/Partners/Partners.js"
-import { get, withTestServer } from "../support/TestServer.js"
+import { get, TestServer } from "../support/TestServer.js"
 
 const production = {
   APP_ENV: "production",
@@ -35,7 +35,11 @@ describe("readiness", () => {
         for (const variable of ["BOOKING_OPTION_SIGNING_KEYS", "SERVICE_REQUESTS_API_TOKENS", "SMTP_URL"]) {
           expect(said[0]).toContain(variable)
         }
-      }).pipe(withTestServer({ ...production, BOOKING_OPTION_SIGNING_KEYS: "" }, collector))
+      }).pipe(
+        Effect.provide(
+          TestServer({ env: { ...production, BOOKING_OPTION_SIGNING_KEYS: "" } }).pipe(Layer.provide(collector))
+        )
+      )
   )
 
   it.effect("a partner token issued while it runs makes production ready, without a restart", () =>
@@ -50,6 +54,6 @@ describe("readiness", () => {
         status: 200,
         body: { ok: true, database: "up", warnings: ["METRICS_TOKEN is not set: /metrics is not served"] }
       })
-    }).pipe(withTestServer({ ...production, SMTP_URL: "smtp://127.0.0.1:2525" }))
+    }).pipe(Effect.provide(TestServer({ env: { ...production, SMTP_URL: "smtp://127.0.0.1:2525" } })))
   )
 })

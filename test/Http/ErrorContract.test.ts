@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Errors from "../../src/Domain/Errors.js"
-import { errorClasses, ProbeServerLive } from "../support/ProbeApi.js"
-import { get, postJson, postRaw } from "../support/TestServer.js"
+import { errorClasses } from "../support/ProbeApi.js"
+import { get, postJson, postRaw, TestServer } from "../support/TestServer.js"
 
 describe("error contract", () => {
-  it.layer(ProbeServerLive())((it) => {
+  it.layer(TestServer({ probe: true }))((it) => {
     it.effect("a schema decode failure is 400 invalid_request with one readable issue per field path", () =>
       Effect.gen(function* () {
         const response = yield* postJson("/probe/echo", { name: "x", location: { postcode: "1234" } })

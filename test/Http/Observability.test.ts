@@ -5,7 +5,8 @@ import { Api } from "../../src/Api.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { routeLabeller } from "../../src/Http/Observability.js"
 import { routesOf } from "../../src/Http/Routes.js"
-import { get, getText, postJson, TestServerLive, testNow, withTestServer } from "../support/TestServer.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { get, getText, postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "partner-observed-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -34,23 +35,15 @@ const customer = { name: "Greta Gustafsson", phone: "+46 70 555 12 34", email: "
 const street = "Hornsgatan 128"
 
 describe("observability", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }).pipe(Layer.provide(collector)))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }).pipe(Layer.provide(collector)))((it) => {
     it.effect("a search, confirm and request flow logs with request ids and without any personal data", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         metricsBefore = (yield* getText("/metrics")).text
         lines.length = 0
-        const search = yield* postJson(
-          "/api/public/booking-options",
-          {
-            vertical_id: "vvs",
-            job_type_id: "install_faucet",
-            description: "Byta köksblandaren, den nya finns på plats",
-            location: { country_code: "SE", postcode: "118 25" },
-            timing: { preferred_time_text: "nästa vecka" }
-          },
-          { "x-request-id": "trace-4711" }
-        )
+        const search = yield* postJson("/api/public/booking-options", searchBodyFor("nästa vecka", "118 25"), {
+          "x-request-id": "trace-4711"
+        })
         expect(search.status).toBe(200)
         expect(search.headers["x-request-id"]).toBe("trace-4711")
         const option = search.body.options[0]
@@ -172,7 +165,7 @@ describe("observability", () => {
         expect(`${name} ${type}`).toMatch(type === "counter" ? /_total counter$/ : /(?<!_total) \w+$/)
       }
       expect(text).toContain("# TYPE effect_fiber_active gauge")
-    }).pipe(withTestServer({}))
+    }).pipe(Effect.provide(TestServer()))
   )
 
   it.effect(
@@ -182,14 +175,18 @@ describe("observability", () => {
         const metricsToken = "metrics-token-0123456789abcdef"
         const statuses = yield* Effect.forEach(["", "Bearer wrong-token", `Bearer ${metricsToken}`], (authorization) =>
           Effect.map(getText("/metrics", authorization ? { authorization } : {}), (response) => response.status)
-        ).pipe(withTestServer({ METRICS_TOKEN: metricsToken }))
+        ).pipe(Effect.provide(TestServer({ env: { METRICS_TOKEN: metricsToken } })))
         expect(statuses).toEqual([401, 401, 200])
         const production = yield* get("/metrics").pipe(
-          withTestServer({
-            APP_ENV: "production",
-            DATABASE_URL: "postgres://unused@127.0.0.1:1/unused",
-            PUBLIC_BASE_URL: "https://api.example.se"
-          })
+          Effect.provide(
+            TestServer({
+              env: {
+                APP_ENV: "production",
+                DATABASE_URL: "postgres://unused@127.0.0.1:1/unused",
+                PUBLIC_BASE_URL: "https://api.example.se"
+              }
+            })
+          )
         )
         expect(production).toMatchObject({ status: 404, body: { error: "not_found" } })
       })
@@ -226,7 +223,9 @@ describe("observability", () => {
           },
           auth
         )
-      }).pipe(withTestServer({ SERVICE_REQUESTS_API_TOKENS: token }, recording))
+      }).pipe(
+        Effect.provide(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }).pipe(Layer.provide(recording)))
+      )
       expect(search.status).toBe(200)
       expect(search.body.option_count).toBeGreaterThan(0)
       expect(recorded).toEqual([])

@@ -11,20 +11,15 @@ import {
   RateLimitStoreLive,
   rateLimitStoreWith
 } from "../../src/Http/RateLimiter.js"
+import { searchBodyFor } from "../support/Bodies.js"
 import { closingServer, silentServer } from "../support/Receivers.js"
 import { fakeRedis, redisAnswers, removeSharedRedisKeys, sharedRedisKeys } from "../support/Redis.js"
-import { postJson, TestServerLive, testEnv } from "../support/TestServer.js"
+import { postJson, TestServer, testEnv } from "../support/TestServer.js"
 
 const token = "partner-limited-token-0123456789"
 const other = "partner-unlimited-token-9876543210"
 
-const search = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "981 38" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+const search = searchBodyFor("nästa vecka", "981 38")
 
 const request = {
   vertical_id: "vvs",
@@ -38,10 +33,12 @@ const request = {
 
 describe("rate limits", () => {
   it.layer(
-    TestServerLive({
-      SERVICE_REQUESTS_API_TOKENS: `${token},${other}`,
-      RATE_LIMIT_SEARCH_PER_MINUTE: "3",
-      RATE_LIMIT_REQUESTS_PER_MINUTE: "2"
+    TestServer({
+      env: {
+        SERVICE_REQUESTS_API_TOKENS: `${token},${other}`,
+        RATE_LIMIT_SEARCH_PER_MINUTE: "3",
+        RATE_LIMIT_REQUESTS_PER_MINUTE: "2"
+      }
     })
   )((it) => {
     it.effect("search is limited per client: RateLimit headers on every answer, then 429 with Retry-After", () =>

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
+import { searchBodyFor } from "../support/Bodies.js"
 import { connectOutcome, finalStatusOf, postHead, rawConnect } from "../support/RawHttp.js"
 import {
   childrenOf,
@@ -12,15 +13,9 @@ import {
   withDataDir
 } from "../support/ServerProcess.js"
 
-const searchBody = JSON.stringify({
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-})
+const searchBody = JSON.stringify(searchBodyFor("nästa vecka"))
 
-// Apart from test/Main.test.ts so the slowest process tests run in two workers at once.
+// Apart from test/Main/Main.test.ts so the slowest process tests run in two workers at once.
 /** The frozen database's calls are given up in a second, not the defaults' two and three. */
 // Short enough that a stop with a frozen PostgreSQL is quick, long enough that the start's statements
 // (migrations, the demo supply) finish on a loaded 2-core machine: at 1 s one was cut there now and then.

@@ -2,21 +2,15 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { type Connected, callTool, connect, overMcp } from "./McpClient.js"
 
 const token = "partner-mcp-a-token-0123456789"
 const otherToken = "partner-mcp-b-token-9876543210"
 const auth = { authorization: `Bearer ${token}` }
 
-const searchArgs = (overrides: Record<string, unknown> = {}) => ({
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" },
-  ...overrides
-})
+const searchArgs = (overrides: Record<string, unknown> = {}) => ({ ...searchBodyFor("nästa vecka"), ...overrides })
 
 const customer = { name: "Sven Ek", phone: "+46 70 222 33 44", email: "sven.ek@example.se" }
 
@@ -102,7 +96,7 @@ const toolNames = [
 ]
 
 describe("MCP at /mcp, driven by the official SDK client", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("initialize negotiates 2025-06-18 or newer and lists the eight tools with the REST Schemas", () =>
       Effect.gen(function* () {
         const { client, transport } = yield* connect(auth)

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { get, TestServerLive, testNow } from "../support/TestServer.js"
+import { get, TestServer, testNow } from "../support/TestServer.js"
 import { callTool, connect, requestArgs, searchArgs } from "./McpClient.js"
 
 describe("MCP in development without a configured token, as REST", () => {
-  it.layer(TestServerLive({ APP_ENV: "development" }))((it) => {
+  it.layer(TestServer({ env: { APP_ENV: "development" } }))((it) => {
     it.effect("development: a caller without a token is the anonymous partner and may book", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)

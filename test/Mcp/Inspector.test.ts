@@ -4,7 +4,7 @@ import { dirname, join } from "node:path"
 import { promisify } from "node:util"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestServerLive } from "../support/TestServer.js"
+import { TestServer } from "../support/TestServer.js"
 import { mcpUrl } from "./McpClient.js"
 
 const token = "partner-inspector-token-0123456789"
@@ -37,7 +37,7 @@ const inspect = (...args: ReadonlyArray<string>) =>
   )
 
 describe("the MCP Inspector CLI", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }))((it) => {
     it.effect("lists the eight tools and calls get_capabilities", () =>
       Effect.gen(function* () {
         const listed = yield* inspect("--method", "tools/list")

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestServerLive } from "../support/TestServer.js"
+import { TestServer } from "../support/TestServer.js"
 import { initializeMessage, postMcp } from "./McpClient.js"
 
 const token = "partner-jsonrpc-a-0123456789"
@@ -28,7 +28,7 @@ const expectCleanError = (body: unknown, code: number) => {
 }
 
 describe("JSON-RPC errors at /mcp", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }))((it) => {
     it.effect("initialize with params null or wrong is -32602, naming what is wrong", () =>
       Effect.gen(function* () {
         for (const params of [

@@ -1,19 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { TestClock } from "effect/testing"
-import { TestServerLive, testNow } from "../support/TestServer.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { TestServer, testNow } from "../support/TestServer.js"
 import { callTool, connect } from "./McpClient.js"
 
 const token = "partner-logged-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
 
-const searchArgs = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "118 25" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+const searchArgs = searchBodyFor("nästa vecka", "118 25")
 
 const customer = { name: "Greta Gustafsson", phone: "+46 70 555 12 34", email: "greta.gustafsson@example.se" }
 const street = "Hornsgatan 128"
@@ -38,7 +33,7 @@ const collector = Logger.layer([
 ])
 
 describe("MCP logs", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }).pipe(Layer.provide(collector)))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }).pipe(Layer.provide(collector)))((it) => {
     it.effect("a booking, a refused confirm and a follow-up request over MCP log no personal data", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)

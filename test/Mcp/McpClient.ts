@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { mcpSurface, restSurface } from "../../src/Domain/Surface.js"
+import { searchBodyFor } from "../support/Bodies.js"
 
 /** The app's /mcp on the port the test server bound. */
 export const mcpUrl = Effect.map(HttpServer.HttpServer, (server) => {
@@ -66,13 +67,7 @@ export const initializeMessage = {
 }
 
 /** The arguments the no-token tests send: a search, and a follow-up request with consent. */
-export const searchArgs = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+export const searchArgs = searchBodyFor("nästa vecka")
 
 export const requestArgs = {
   vertical_id: "vvs",

@@ -1,16 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { inject } from "vitest"
-import { TestServerLive } from "../support/TestServer.js"
+import { TestServer } from "../support/TestServer.js"
 import { callTool, connect, initializeMessage, postMcp, requestArgs, searchArgs } from "./McpClient.js"
 
 describe("MCP in production without a configured token, as REST", () => {
   it.layer(
-    TestServerLive({
-      APP_ENV: "production",
-      PUBLIC_BASE_URL: "https://api.example.se",
-      DATABASE_URL: inject("databaseUrl"),
-      DEMO_SUPPLY: "false"
+    TestServer({
+      env: {
+        APP_ENV: "production",
+        PUBLIC_BASE_URL: "https://api.example.se",
+        DATABASE_URL: inject("databaseUrl"),
+        DEMO_SUPPLY: "false"
+      }
     })
   )((it) => {
     it.effect("production: search answers; confirm and status are 401 and requests 503, as tool errors", () =>

@@ -1,19 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { postJson, TestServer, testNow } from "../support/TestServer.js"
 import { callTool, connect } from "./McpClient.js"
 
 const token = "partner-rate-limited-0123456789"
 const auth = { authorization: `Bearer ${token}` }
 
-const searchArgs = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "118 25" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+const searchArgs = searchBodyFor("nästa vecka", "118 25")
 
 /** Well-formed, so it reaches the limiter, and signed by nobody, so nothing is booked. */
 const unverifiable = (idempotencyKey: string) => ({
@@ -29,10 +24,12 @@ const unverifiable = (idempotencyKey: string) => ({
 
 describe("MCP shares REST's rate limits", () => {
   it.layer(
-    TestServerLive({
-      SERVICE_REQUESTS_API_TOKENS: token,
-      RATE_LIMIT_SEARCH_PER_MINUTE: "3",
-      RATE_LIMIT_CONFIRM_PER_MINUTE: "2"
+    TestServer({
+      env: {
+        SERVICE_REQUESTS_API_TOKENS: token,
+        RATE_LIMIT_SEARCH_PER_MINUTE: "3",
+        RATE_LIMIT_CONFIRM_PER_MINUTE: "2"
+      }
     })
   )((it) => {
     it.effect("searches by client and confirms by partner count the same over REST and MCP", () =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { confirmBody, requestBody, searchBody } from "../support/Bodies.js"
-import { get, TestServerLive, testNow } from "../support/TestServer.js"
+import { get, TestServer, testNow } from "../support/TestServer.js"
 import { callTool, connect, overMcp, type ToolResult } from "./McpClient.js"
 
 const token = "partner-mcp-recovery-0123456789"
@@ -25,7 +25,7 @@ const expectToolWording = (result: ToolResult) => {
 }
 
 describe("recovery over MCP", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }))((it) => {
     it.effect(
       "a re-stamped retry replays; a key holding a booking names it; the same option again says it is booked",
       () =>

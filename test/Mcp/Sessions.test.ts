@@ -3,6 +3,7 @@ import { Duration, Effect, Layer, Option } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { TestClock } from "effect/testing"
 import { McpSessions, type SessionOwner, sessionIdleTimeout, sessionLimits } from "../../src/Mcp/Sessions.js"
+import { clearMcpSessions } from "../support/Fixtures.js"
 import { TestDatabaseLive } from "../support/TestDatabase.js"
 import { testNow } from "../support/TestServer.js"
 
@@ -15,7 +16,7 @@ const alive = (sessions: McpSessions["Service"], id: string, owner: SessionOwner
 /** Small limits, so that filling them takes a few statements; the rules are the same at any size. */
 const limits = { perPartner: 3, perAddress: 2, anonymous: 5 }
 
-const clean = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM mcp_sessions`)
+const clean = clearMcpSessions
 
 describe("MCP sessions in PostgreSQL", () => {
   it.layer(McpSessions.layer(limits).pipe(Layer.provideMerge(TestDatabaseLive)))((it) => {

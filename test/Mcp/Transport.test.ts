@@ -5,7 +5,7 @@ import { sessionLimits } from "../../src/Mcp/Sessions.js"
 
 const sessionsPerCaller = sessionLimits.perPartner
 
-import { TestServerLive, testNow } from "../support/TestServer.js"
+import { TestServer, testNow } from "../support/TestServer.js"
 import { connect, initializeMessage, mcpUrl, postMcp } from "./McpClient.js"
 
 const token = "partner-transport-a-0123456789"
@@ -38,7 +38,7 @@ const request = (method: string, headers: Record<string, string>) =>
   })
 
 describe("MCP Streamable HTTP transport", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("an Origin other than the service's own is 403; no Origin, or the service's own, passes", () =>
       Effect.gen(function* () {
         const foreign = yield* postMcp(initializeMessage, { ...auth, origin: "https://evil.example" })

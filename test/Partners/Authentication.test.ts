@@ -7,9 +7,8 @@ import { inject } from "vitest"
 import { pgClientLayer } from "../../src/Database/Database.js"
 import { tokenLookupsPerSecond } from "../../src/Partners/Authentication.js"
 import { Partners, tokenDigest } from "../../src/Partners/Partners.js"
-import { withProbeServer } from "../support/ProbeApi.js"
 import { makeDatabase } from "../support/TestDatabase.js"
-import { get, postJson } from "../support/TestServer.js"
+import { get, postJson, TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 
 const whoami = (headers: Record<string, string> = {}) => get("/probe/whoami", headers)
@@ -59,7 +58,7 @@ describe.concurrent("authentication", () => {
         expect(response.status, JSON.stringify(headers)).toBe(401)
         expect(response.body).toEqual(unauthorized)
       }
-    }).pipe(withProbeServer({ APP_ENV: "development" }))
+    }).pipe(Effect.provide(TestServer({ probe: true, env: { APP_ENV: "development" } })))
   )
 
   for (const appEnv of ["development", "production"] as const) {
@@ -86,7 +85,7 @@ describe.concurrent("authentication", () => {
           expect(response.status, JSON.stringify(headers)).toBe(401)
           expect(response.body).toEqual(unauthorized)
         }
-      }).pipe(withProbeServer(env))
+      }).pipe(Effect.provide(TestServer({ probe: true, env })))
     )
 
     it.live(`${appEnv} with configured tokens: a token is accepted as Bearer or as X-Service-Requests-Token`, () =>
@@ -103,7 +102,7 @@ describe.concurrent("authentication", () => {
         expect(other.status).toBe(200)
         expect(other.body.partner_id).not.toBe(viaBearer.body.partner_id)
         expect(viaBearer.body).toEqual({ partner_id: expect.stringMatching(/^token-[0-9a-f]{12}$/), sandbox: false })
-      }).pipe(withProbeServer(env))
+      }).pipe(Effect.provide(TestServer({ probe: true, env })))
     )
   }
 
@@ -115,13 +114,18 @@ describe.concurrent("authentication", () => {
       expect(sandbox.body).toEqual({ partner_id: expect.stringMatching(/^sandbox-[0-9a-f]{12}$/), sandbox: true })
       expect((yield* whoami()).status).toBe(401)
     }).pipe(
-      withProbeServer({
-        APP_ENV: "production",
-        SERVICE_REQUESTS_API_TOKENS: "alpha-token-0123456789",
-        SANDBOX_API_TOKENS: "sandbox-token-0123456789",
-        PUBLIC_BASE_URL: "https://api.example.se",
-        DATABASE_URL: inject("databaseUrl")
-      })
+      Effect.provide(
+        TestServer({
+          probe: true,
+          env: {
+            APP_ENV: "production",
+            SERVICE_REQUESTS_API_TOKENS: "alpha-token-0123456789",
+            SANDBOX_API_TOKENS: "sandbox-token-0123456789",
+            PUBLIC_BASE_URL: "https://api.example.se",
+            DATABASE_URL: inject("databaseUrl")
+          }
+        })
+      )
     )
   )
 
@@ -144,16 +148,21 @@ describe.concurrent("authentication", () => {
     "production without a configured token: confirm and status are 401, request creation 503, open endpoints answer",
     () =>
       noTokenRules.pipe(
-        withProbeServer({
-          APP_ENV: "production",
-          PUBLIC_BASE_URL: "https://api.example.se",
-          DATABASE_URL: inject("databaseUrl")
-        })
+        Effect.provide(
+          TestServer({
+            probe: true,
+            env: {
+              APP_ENV: "production",
+              PUBLIC_BASE_URL: "https://api.example.se",
+              DATABASE_URL: inject("databaseUrl")
+            }
+          })
+        )
       )
   )
 
   it.live("development with AUTH_MODE=tokens and no token follows the production rules", () =>
-    noTokenRules.pipe(withProbeServer({ APP_ENV: "development", AUTH_MODE: "tokens" }))
+    noTokenRules.pipe(Effect.provide(TestServer({ probe: true, env: { APP_ENV: "development", AUTH_MODE: "tokens" } })))
   )
 
   it.live(
@@ -171,7 +180,7 @@ describe.concurrent("authentication", () => {
           yield* waitFor(whoami(bearer(token)), (response) => expect(response.status).toBe(401))
           expect((yield* whoami(bearer(token))).body).toEqual(unauthorized)
           expect((yield* whoami()).body).toEqual(anonymous)
-        }).pipe(withProbeServer({ APP_ENV: "development" }, url))
+        }).pipe(Effect.provide(TestServer({ probe: true, env: { APP_ENV: "development" }, database: url })))
       }).pipe(Effect.scoped),
     30_000
   )
@@ -184,11 +193,15 @@ describe.concurrent("authentication", () => {
         yield* partners.create("nordic-ai", "Nordic AI")
         const { token, prefix } = yield* partners.issueToken("nordic-ai")
         yield* partners.revokeToken(prefix)
-        yield* noTokenRules.pipe(withProbeServer({ APP_ENV: "development" }, url))
+        yield* noTokenRules.pipe(
+          Effect.provide(TestServer({ probe: true, env: { APP_ENV: "development" }, database: url }))
+        )
         yield* Effect.gen(function* () {
           expect((yield* whoami()).body).toEqual(anonymous)
           expect((yield* whoami(bearer(token))).body).toEqual(unauthorized)
-        }).pipe(withProbeServer({ APP_ENV: "development", AUTH_MODE: "open" }, url))
+        }).pipe(
+          Effect.provide(TestServer({ probe: true, env: { APP_ENV: "development", AUTH_MODE: "open" }, database: url }))
+        )
       }).pipe(Effect.scoped),
     30_000
   )
@@ -222,7 +235,12 @@ describe.concurrent("authentication", () => {
           expect((yield* whoami(bearer(late))).status).toBe(401)
           yield* TestClock.adjust("1 second")
           expect((yield* whoami(bearer(late))).body).toEqual(nordic)
-        }).pipe(withProbeServer({ APP_ENV: "development", AUTH_MODE: "tokens" }, url))
+        }).pipe(
+          Effect.provide(
+            // This test's own pool was built on the TestClock at 1970: moving it would replay decades of its timers.
+            TestServer({ probe: true, env: { APP_ENV: "development", AUTH_MODE: "tokens" }, database: url, now: false })
+          )
+        )
       }).pipe(Effect.scoped),
     30_000
   )

@@ -7,10 +7,9 @@ import { partnerCommand } from "../../src/bin/partnerCommand.js"
 import { pgClientLayer } from "../../src/Database/Database.js"
 import { makeAuthenticate, tokenRefreshInterval } from "../../src/Partners/Authentication.js"
 import { Partners, tokenPattern } from "../../src/Partners/Partners.js"
-import { withProbeServer } from "../support/ProbeApi.js"
 import { spawnServer, tsCommand } from "../support/ServerProcess.js"
 import { makeDatabase, TestDatabaseLive } from "../support/TestDatabase.js"
-import { get } from "../support/TestServer.js"
+import { get, TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 
 /** The partner CLI's command in this process: whether it succeeded, and what it printed where. */
@@ -130,14 +129,17 @@ describe("partners and their tokens", () => {
             sandbox: false
           })
         }).pipe(
-          withProbeServer(
-            {
-              APP_ENV: "production",
-              PUBLIC_BASE_URL: "https://api.example.se",
-              DATABASE_URL: url,
-              SERVICE_REQUESTS_API_TOKENS: "alpha-token-0123456789"
-            },
-            url
+          Effect.provide(
+            TestServer({
+              probe: true,
+              env: {
+                APP_ENV: "production",
+                PUBLIC_BASE_URL: "https://api.example.se",
+                DATABASE_URL: url,
+                SERVICE_REQUESTS_API_TOKENS: "alpha-token-0123456789"
+              },
+              database: url
+            })
           )
         )
       }).pipe(Effect.scoped),
@@ -181,7 +183,13 @@ describe("partners and their tokens", () => {
           expect(revoked.ok, revoked.stderr).toBe(true)
           yield* waitFor(whoami(token), (response) => expect(response.status).toBe(401))
         }).pipe(
-          withProbeServer({ APP_ENV: "production", PUBLIC_BASE_URL: "https://api.example.se", DATABASE_URL: url }, url)
+          Effect.provide(
+            TestServer({
+              probe: true,
+              env: { APP_ENV: "production", PUBLIC_BASE_URL: "https://api.example.se", DATABASE_URL: url },
+              database: url
+            })
+          )
         )
         const sql = yield* Layer.build(pgClientLayer(Redacted.make(url))).pipe(
           Effect.map(Context.get(SqlClient.SqlClient))

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { Console, Effect, Exit, Logger } from "effect"
+import { Console, Effect, Exit, Layer, Logger } from "effect"
 import { HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
@@ -13,7 +13,7 @@ import { ProviderTokens, providerTokenPattern } from "../../src/Providers/Provid
 import { demoSupplyPath, Supply } from "../../src/Supply/Supply.js"
 import { apiClient } from "../support/ApiClient.js"
 import { confirmBody, paths, searchBody } from "../support/Bodies.js"
-import { call, get, getText, postJson, TestServerLive, testNow, withTestServer } from "../support/TestServer.js"
+import { call, get, getText, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 
 const partnerToken = "partner-a-token-0123456789"
@@ -142,7 +142,7 @@ const busyRows = (providerId: string) =>
   )
 
 describe("the provider API", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: partnerToken }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: partnerToken } }))((it) => {
     it.effect("a provider token reaches only /api/provider/…; a partner token never does", () =>
       Effect.gen(function* () {
         const { token } = yield* issue(providerA)
@@ -449,7 +449,9 @@ describe("the provider calendar import, on the schedule the service's clock driv
       expect(timedOut.busy_intervals).toBe(busy.length)
       expect(yield* busyRows("ekstrom-ror-sthlm")).toEqual(busy)
     }).pipe(
-      withTestServer({ SERVICE_REQUESTS_API_TOKENS: partnerToken, CALENDAR_IMPORT_TIMEOUT_MS: "5000" }),
+      Effect.provide(
+        TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: partnerToken, CALENDAR_IMPORT_TIMEOUT_MS: "5000" } })
+      ),
       Effect.scoped
     )
   )
@@ -502,6 +504,9 @@ describe("what the provider side logs", () => {
       ]) {
         expect(logged).not.toContain(never)
       }
-    }).pipe(withTestServer({ SERVICE_REQUESTS_API_TOKENS: partnerToken }, collector), Effect.scoped)
+    }).pipe(
+      Effect.provide(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: partnerToken } }).pipe(Layer.provide(collector))),
+      Effect.scoped
+    )
   )
 })

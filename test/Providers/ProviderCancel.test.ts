@@ -8,7 +8,7 @@ import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import { confirmBody, customer, paths, searchBody } from "../support/Bodies.js"
 import { smtpServer } from "../support/Receivers.js"
-import { get, getText, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { get, getText, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { startReceiver, verifyAt } from "../Webhooks/Receivers.js"
 
@@ -55,11 +55,13 @@ const withApp = (smtpPort: number, lines: Array<string>) =>
   Effect.gen(function* () {
     const collector = Logger.layer([Logger.map(Logger.formatLogFmt, (line) => void lines.push(line))])
     const context = yield* Layer.build(
-      TestServerLive({
-        SERVICE_REQUESTS_API_TOKENS: partnerToken,
-        SANDBOX_API_TOKENS: sandboxToken,
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-        WEBHOOK_TIMEOUT_MS: "300"
+      TestServer({
+        env: {
+          SERVICE_REQUESTS_API_TOKENS: partnerToken,
+          SANDBOX_API_TOKENS: sandboxToken,
+          SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+          WEBHOOK_TIMEOUT_MS: "300"
+        }
       }).pipe(Layer.provide(collector))
     )
     const dispatcher = yield* Layer.build(

@@ -7,7 +7,7 @@ import { supportedVerticalIds } from "../../src/Domain/Catalog.js"
 import { ServiceRequestCreate, ServiceRequestResponse } from "../../src/Domain/Request.js"
 import { apiClient, wire } from "../support/ApiClient.js"
 import { closingServer, smtpServer } from "../support/Receivers.js"
-import { postJson, TestServerLive } from "../support/TestServer.js"
+import { postJson, TestServer } from "../support/TestServer.js"
 
 const token = "partner-requests-token-0123456789"
 const otherToken = "partner-other-token-9876543210"
@@ -66,7 +66,7 @@ const expectInvalid = (
   })
 
 describe("POST /api/public/requests", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect("stores the request with its consent record and candidates, and never claims a booking", () =>
       Effect.gen(function* () {
         const before = yield* counts
@@ -387,7 +387,7 @@ describe("POST /api/public/requests", () => {
     Effect.gen(function* () {
       const smtp = yield* smtpServer()
       const context = yield* Layer.build(
-        TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` })
+        TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } })
       )
       const response = yield* Effect.provide(create(request), context)
       expect(response.status).toBe(201)
@@ -417,7 +417,7 @@ describe("POST /api/public/requests", () => {
     Effect.gen(function* () {
       const { port } = yield* closingServer
       const context = yield* Layer.build(
-        TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${port}` })
+        TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${port}` } })
       )
       const response = yield* Effect.provide(create(request), context)
       expect(response.status).toBe(201)
@@ -436,11 +436,13 @@ describe("POST /api/public/requests", () => {
   it.effect("production without a configured token answers 503", () =>
     Effect.gen(function* () {
       const context = yield* Layer.build(
-        TestServerLive({
-          APP_ENV: "production",
-          PUBLIC_BASE_URL: "https://api.example.se",
-          DATABASE_URL: inject("databaseUrl"),
-          DEMO_SUPPLY: "false"
+        TestServer({
+          env: {
+            APP_ENV: "production",
+            PUBLIC_BASE_URL: "https://api.example.se",
+            DATABASE_URL: inject("databaseUrl"),
+            DEMO_SUPPLY: "false"
+          }
         })
       )
       const response = yield* Effect.provide(create(request, {}), context)

@@ -5,7 +5,7 @@ import { catalogData } from "../../src/Catalog/CatalogData.js"
 import { ServiceRequestCreate } from "../../src/Domain/Request.js"
 import { isEmergency } from "../../src/Domain/Safety.js"
 import { fc, propSettings } from "../support/FastCheck.js"
-import { postJson, TestServerLive } from "../support/TestServer.js"
+import { postJson, TestServer } from "../support/TestServer.js"
 
 const { parameters, timeout } = propSettings("requests round-trip", { quick: 40, deep: 2000 }, 200)
 
@@ -99,7 +99,7 @@ const violation = fc.constantFrom<readonly [string, (body: Record<string, any>) 
 const decodeWithDefaults = Schema.decodeUnknownSync(ServiceRequestCreate)
 
 describe("request creation properties", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }))((it) => {
     it.effect(
       "any accepted request body round-trips to the stored record",
       () =>

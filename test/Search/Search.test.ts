@@ -12,20 +12,15 @@ import { bufferMinutes, leadTimeMinutes } from "../../src/Domain/Slots.js"
 import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { apiClient, wire } from "../support/ApiClient.js"
-import { withProbeServer } from "../support/ProbeApi.js"
-import { postJson, TestServerLive, testEnv, testNow } from "../support/TestServer.js"
+import { searchBody } from "../support/Bodies.js"
+import { freeSlots, takeSlot } from "../support/Fixtures.js"
+import { postJson, TestServer, testEnv, testNow } from "../support/TestServer.js"
 
 const path = "/api/public/booking-options"
 /** Monday 23 November 2026, 09:00 in Stockholm. */
 const now = testNow
 
-const faucet = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "den här veckan" }
-}
+const faucet = searchBody
 
 const search = (body: unknown) => Effect.andThen(TestClock.setTime(now), postJson(path, body))
 
@@ -48,7 +43,7 @@ const expectInvalid = (body: unknown, ...issues: Array<RegExp>) =>
   })
 
 describe("POST /api/public/booking-options", () => {
-  it.layer(TestServerLive())((it) => {
+  it.layer(TestServer())((it) => {
     it.effect("install_faucet at 111 22 returns signed options in free working-hour slots at the supply's prices", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(now)
@@ -154,10 +149,7 @@ describe("POST /api/public/booking-options", () => {
     it.effect("a confirmed booking removes its slot and the buffer around it from the options", () =>
       Effect.gen(function* () {
         const first = (yield* search(faucet)).body.options[0]
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`INSERT INTO calendar_bookings (id, provider_id, service_id, during)
-          VALUES (gen_random_uuid(), ${first.provider.id}, ${first.service.service_id},
-                  tstzrange(${first.slot.start_at}::timestamptz, ${first.slot.end_at}::timestamptz))`
+        yield* takeSlot(first.provider.id, first.service.service_id, first.slot.start_at, first.slot.end_at)
         const after = (yield* search(faucet)).body.options.filter((o: any) => o.provider.id === first.provider.id)
         const bookedStart = Date.parse(first.slot.start_at)
         const bookedEnd = Date.parse(first.slot.end_at)
@@ -166,7 +158,7 @@ describe("POST /api/public/booking-options", () => {
           const end = Date.parse(option.slot.end_at)
           expect(end <= bookedStart - bufferMinutes * MINUTE || start >= bookedEnd + bufferMinutes * MINUTE).toBe(true)
         }
-        yield* sql`DELETE FROM calendar_bookings WHERE provider_id = ${first.provider.id}`
+        yield* freeSlots(first.provider.id)
       })
     )
 
@@ -615,13 +607,18 @@ describe("POST /api/public/booking-options", () => {
       expect(response.status).toBe(503)
       expect(response.body).toMatchObject({ ok: false, error: "signing_not_configured", status: 503 })
     }).pipe(
-      withProbeServer({
-        APP_ENV: "production",
-        PUBLIC_BASE_URL: "https://api.example.se",
-        DATABASE_URL: inject("databaseUrl"),
-        BOOKING_OPTION_SIGNING_KEYS: "",
-        DEMO_SUPPLY: "false"
-      })
+      Effect.provide(
+        TestServer({
+          probe: true,
+          env: {
+            APP_ENV: "production",
+            PUBLIC_BASE_URL: "https://api.example.se",
+            DATABASE_URL: inject("databaseUrl"),
+            BOOKING_OPTION_SIGNING_KEYS: "",
+            DEMO_SUPPLY: "false"
+          }
+        })
+      )
     )
   )
 })

@@ -6,6 +6,7 @@ import type { BookingId, ProviderId, ServiceId } from "../../src/Domain/Ids.js"
 import { Calendar, calendarOf, liveCalendar } from "../../src/Shared/Calendar.js"
 import { sqlStateOf } from "../../src/Shared/Idempotency.js"
 import { Supply } from "../../src/Supply/Supply.js"
+import { supplyDrift } from "../support/Fixtures.js"
 import { TestDatabaseLive } from "../support/TestDatabase.js"
 import { testEnv } from "../support/TestServer.js"
 
@@ -173,7 +174,6 @@ describe("Calendar.availability", () => {
 
     it.effect("a service changed by a re-import, or by another instance's writer, is read as it is now", () =>
       Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
         yield* importSupply(supplyOf("cal-change", "111 41"))
         expect((yield* faucetAt(11141)).map((c) => [c.labelSv, c.amountSek, c.scope])).toEqual([
           ["Byte av blandare", 1990, { included_sv: ["Montering", "Provkörning"], quote_triggers_sv: ["Rör i vägg"] }]
@@ -184,20 +184,19 @@ describe("Calendar.availability", () => {
         expect((yield* faucetAt(11141)).map((c) => [c.labelSv, c.amountSek, c.scope])).toEqual([
           ["Byte av blandare, ny", 2290, {}]
         ])
-        yield* sql`UPDATE provider_services SET amount_sek = 2490 WHERE provider_id = 'cal-change'`
-        yield* sql`UPDATE providers SET rating_label = NULL WHERE id = 'cal-change'`
+        yield* supplyDrift.setPrice("cal-change", 2490)
+        yield* supplyDrift.clearRatingLabel("cal-change")
         expect((yield* faucetAt(11141)).map((c) => [c.amountSek, c.ratingLabel])).toEqual([[2490, null]])
-        yield* sql`UPDATE provider_services SET active = false WHERE provider_id = 'cal-change'`
+        yield* supplyDrift.setServiceActive({ providerId: "cal-change" }, false)
         expect(yield* faucetAt(11141)).toEqual([])
       })
     )
 
     it.effect("a stored offer that does not decode is a defect, not an answer", () =>
       Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
         yield* importSupply(supplyOf("cal-damaged", "111 51"))
         expect(yield* faucetAt(11151)).toHaveLength(1)
-        yield* sql`UPDATE provider_services SET pricing_model = 'by_mood' WHERE provider_id = 'cal-damaged'`
+        yield* supplyDrift.damagePricingModel("cal-damaged")
         const exit = yield* Effect.exit(faucetAt(11151))
         expect(Exit.isFailure(exit) && Cause.hasDies(exit.cause)).toBe(true)
         expect(String(exit)).toContain("by_mood")

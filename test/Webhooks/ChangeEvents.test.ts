@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { get, postJson, TestServerLive, testNow } from "../support/TestServer.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { startReceiver, verifyAt } from "./Receivers.js"
 
@@ -79,7 +79,7 @@ const sameInstant = (a: string, b: string) => expect(Date.parse(a)).toBe(Date.pa
 
 /** The app, and a pass of another instance's dispatcher that the test runs itself. */
 const withApp = Effect.gen(function* () {
-  const context = yield* Layer.build(TestServerLive(env))
+  const context = yield* Layer.build(TestServer({ env: env }))
   const dispatcher = yield* Layer.build(
     Webhooks.Default.pipe(Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig)(context))))
   ).pipe(Effect.map(Context.get(Webhooks)))

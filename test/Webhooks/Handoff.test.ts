@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { get, postJson, TestServerLive } from "../support/TestServer.js"
+import { get, postJson, TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { answerStatus, startReceiver, verifyAt } from "./Receivers.js"
 
@@ -40,7 +40,9 @@ const request = (key: string) =>
  */
 const withProvidersAt = (providerUrl: URL, partnerUrl: URL) =>
   Effect.gen(function* () {
-    const context = yield* Layer.build(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, NOTIFY_WAIT_MS: "5000" }))
+    const context = yield* Layer.build(
+      TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, NOTIFY_WAIT_MS: "5000" } })
+    )
     const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
     const sql = Context.get(context, SqlClient.SqlClient)
     yield* sql`UPDATE providers SET notify_webhook_url = ${providerUrl.href},

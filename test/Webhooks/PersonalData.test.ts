@@ -6,7 +6,7 @@ import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { call, get, postJson, TestServerLive } from "../support/TestServer.js"
+import { call, get, postJson, TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { type Answer, answerStatus, startReceiver, verifyAt } from "./Receivers.js"
 
@@ -52,7 +52,7 @@ describe("no personal data in logs or payloads", () => {
         const partner = yield* Effect.promise(() => startReceiver(failFirst()))
         const providers = yield* Effect.promise(() => startReceiver(failFirst()))
         const context = yield* Layer.build(
-          TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }).pipe(Layer.provide(collector))
+          TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }).pipe(Layer.provide(collector))
         )
         const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
         const sql = Context.get(context, SqlClient.SqlClient)

@@ -10,7 +10,9 @@ import { DirectQuery } from "../../src/Database/Database.js"
 import { maxWebhooksPerPartner } from "../../src/Domain/Webhook.js"
 import { WebhookOutbox } from "../../src/Webhooks/Outbox.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { call, get, postJson, TestServerLive, TestServerWith } from "../support/TestServer.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { giveUpCustomerMessageNow, webhookDrift } from "../support/Fixtures.js"
+import { call, get, postJson, TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { verifyAt } from "./Receivers.js"
 
@@ -31,17 +33,9 @@ const street = "Drottninggatan 12"
 const personalData = [customer.name, customer.phone, customer.email, street, "Lindqvist", "astrid"]
 
 const search = (headers: Record<string, string> = auth) =>
-  postJson(
-    "/api/public/booking-options",
-    {
-      vertical_id: "vvs",
-      job_type_id: "install_faucet",
-      description: "Byta köksblandaren, den nya finns på plats",
-      location: { country_code: "SE", postcode: "111 22" },
-      timing: { preferred_time_text: "nästa vecka" }
-    },
-    headers
-  ).pipe(Effect.map((response) => response.body.options as Array<any>))
+  postJson("/api/public/booking-options", searchBodyFor("nästa vecka"), headers).pipe(
+    Effect.map((response) => response.body.options as Array<any>)
+  )
 
 let key = 0
 const confirm = (option: any, headers: Record<string, string> = auth) =>
@@ -133,7 +127,7 @@ const dispatcherOf = (context: Context.Context<SqlClient.SqlClient | AppConfig>)
 
 const withApp = (extra: Record<string, string> = {}) =>
   Effect.gen(function* () {
-    const context = yield* Layer.build(TestServerLive({ ...env, ...extra }))
+    const context = yield* Layer.build(TestServer({ env: { ...env, ...extra } }))
     const dispatcher = yield* dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig)(context))
     return {
       context,
@@ -382,8 +376,7 @@ describe("webhook deliveries", () => {
   it.effect("an endpoint failing for 5 days is disabled; a rotated secret signs beside the new one for 24 h", () =>
     Effect.gen(function* () {
       const hooks = yield* receiver(["fail", "fail"])
-      const { run, context } = yield* withApp()
-      const sql = Context.get(context, SqlClient.SqlClient)
+      const { run } = yield* withApp()
       const created = yield* run(register(hooks.url))
       const webhookId = created.body.webhook.id as string
       const rotated = yield* run(post(`/api/public/webhooks/${webhookId}/rotate-secret`, auth))
@@ -403,7 +396,7 @@ describe("webhook deliveries", () => {
       })
 
       // Failing since five days ago: the next failure disables it, and the list says so.
-      yield* sql`UPDATE webhook_endpoints SET failing_since = failing_since - interval '5 days' WHERE id = ${webhookId}`
+      yield* run(webhookDrift.failingSinceEarlier(webhookId, 5))
       yield* run(post(`/api/public/webhooks/${webhookId}/test`, auth))
       const [answered] = yield* until(run(get("/api/public/webhooks", auth)), (response) =>
         expect(response.body.webhooks[0].status).toBe("disabled")
@@ -451,18 +444,16 @@ describe("webhook deliveries", () => {
     Effect.gen(function* () {
       const hooks = yield* receiver()
       const smtpPort = yield* freePort
-      const { run, context, dispatch } = yield* withApp({
+      const { run, dispatch } = yield* withApp({
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         NOTIFY_WAIT_MS: "5000"
       })
-      const sql = Context.get(context, SqlClient.SqlClient)
       const created = yield* run(register(hooks.url, auth, ["booking.confirmation_failed"]))
       const [option] = yield* run(search())
       const booked = yield* run(confirm(option))
       expect(booked.body.confirmation_delivery.customer).toMatchObject({ status: "failed", will_retry: true })
       // The give-up time has come: the next failed attempt gives the e-mail up.
-      yield* sql`UPDATE notification_outbox SET give_up_at = created_at, next_attempt_at = created_at
-        WHERE subject_id = ${booked.body.booking.id} AND recipient_role = 'customer'`
+      yield* run(giveUpCustomerMessageNow(booked.body.booking.id))
       yield* TestClock.adjust("10 minutes")
       yield* waitFor(run(deliveriesOf(created.body.webhook.id)), (list) => expect(list).toHaveLength(1))
       yield* dispatch()
@@ -493,7 +484,7 @@ describe("webhook deliveries", () => {
       const longTimeout = { WEBHOOK_TIMEOUT_MS: "30000" }
       const first = yield* withApp(longTimeout)
       const shared = Context.pick(SqlClient.SqlClient, DirectQuery)(first.context)
-      yield* Layer.build(TestServerWith(Layer.succeedContext(shared), { ...env, ...longTimeout }))
+      yield* Layer.build(TestServer({ database: Layer.succeedContext(shared), env: { ...env, ...longTimeout } }))
       const instances = yield* Effect.all(
         Array.from({ length: 3 }, () => dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig)(first.context)))
       )
@@ -530,12 +521,11 @@ describe("webhook deliveries", () => {
     () =>
       Effect.gen(function* () {
         const hooks = yield* receiver()
-        const { run, context } = yield* withApp()
-        const sql = Context.get(context, SqlClient.SqlClient)
+        const { run } = yield* withApp()
         const created = yield* run(register(hooks.url))
         const webhookId = created.body.webhook.id as string
         // As if its name now resolved elsewhere: development allows plain http to this machine only.
-        yield* sql`UPDATE webhook_endpoints SET url = ${`http://10.0.0.7:${hooks.port}/hooks`} WHERE id = ${webhookId}`
+        yield* run(webhookDrift.setUrl(webhookId, `http://10.0.0.7:${hooks.port}/hooks`))
         yield* run(post(`/api/public/webhooks/${webhookId}/test`, auth))
         const [refused] = yield* until(run(deliveriesOf(webhookId)), ([d]) => expect(d.attempts).toBe(1))
         expect(refused.status).toBe("pending")

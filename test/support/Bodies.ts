@@ -12,9 +12,16 @@ export const searchBody = {
   vertical_id: "vvs",
   job_type_id: "install_faucet",
   description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
+  location: { country_code: "SE" as const, postcode: "111 22" },
   timing: { preferred_time_text: "den här veckan" }
 }
+
+/** The same search for another time phrase ("nästa vecka" reaches a whole week of slots), or postcode. */
+export const searchBodyFor = (preferred_time_text: string, postcode = searchBody.location.postcode) => ({
+  ...searchBody,
+  location: { country_code: "SE" as const, postcode },
+  timing: { preferred_time_text }
+})
 
 export const customer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" }
 

@@ -1,10 +1,10 @@
-import { Effect, Layer, Redacted, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { Api, ContractErrors } from "../../src/Api.js"
-import { type AppConfig, appConfigFrom } from "../../src/AppConfig.js"
-import { type DirectQuery, pgClientLayer } from "../../src/Database/Database.js"
+import type { AppConfig } from "../../src/AppConfig.js"
+import type { DirectQuery } from "../../src/Database/Database.js"
 import * as Errors from "../../src/Domain/Errors.js"
 import { strictInput } from "../../src/Domain/Input.js"
 import { Partner } from "../../src/Domain/Partner.js"
@@ -12,8 +12,6 @@ import { Postcode } from "../../src/Domain/Supply.js"
 import { ContractErrorsLive } from "../../src/Http/ErrorContract.js"
 import { contractLiveFor, GroupsLive, observed } from "../../src/Http.js"
 import { Authentication, AuthenticationLive } from "../../src/Partners/Authentication.js"
-import { TestDatabaseLive } from "./TestDatabase.js"
-import { NodeServerTest, testEnv } from "./TestServer.js"
 
 /** Every domain error class, by the code a probe endpoint fails with. */
 export const errorClasses = {
@@ -71,15 +69,11 @@ const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
     .handle("whoami", () => Effect.map(Partner, (partner) => ({ partner_id: partner.id, sandbox: partner.sandbox })))
 )
 
-/** A database of the test's own (by URL), or a fresh one. */
-const databaseFor = (databaseUrl: string | undefined) =>
-  databaseUrl === undefined ? TestDatabaseLive : pgClientLayer(Redacted.make(databaseUrl)).pipe(Layer.orDie)
-
-export const ProbeServerLive = (
-  env: Record<string, string> = {},
-  databaseUrl?: string
-): Layer.Layer<Layer.Success<typeof NodeServerTest> | AppConfig | SqlClient.SqlClient | DirectQuery, unknown> =>
-  // HttpRouter.serve's inference leaves its requirements `any`; everything it needs is provided here.
+/** The real Api plus the probe group, served on `server`: `TestServer({ probe: true })` builds it. */
+export const serveProbe = <ROut, E, RIn>(
+  server: Layer.Layer<ROut, E, RIn>
+): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient | DirectQuery> =>
+  // HttpRouter.serve's inference leaves its requirements `any`; everything it needs is provided by TestServer.
   HttpRouter.serve(
     Layer.mergeAll(
       HttpApiBuilder.layer(ProbeApi).pipe(
@@ -90,16 +84,4 @@ export const ProbeServerLive = (
       contractLiveFor(ProbeApi as unknown as typeof Api)
     ),
     { disableLogger: true, disableListenLog: true, middleware: observed }
-  ).pipe(
-    Layer.provideMerge(NodeServerTest),
-    Layer.provideMerge(databaseFor(databaseUrl)),
-    Layer.provideMerge(appConfigFrom({ ...testEnv, ...env }))
-  ) as never
-
-/** Runs `effect` against a probe server built for `env` and torn down afterwards. */
-export const withProbeServer =
-  (env: Record<string, string>, databaseUrl?: string) =>
-  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.scoped(
-      Effect.flatMap(Layer.build(ProbeServerLive(env, databaseUrl)), (context) => Effect.provide(effect, context))
-    ) as Effect.Effect<A, E, Exclude<R, Layer.Success<ReturnType<typeof ProbeServerLive>>>>
+  ).pipe(Layer.provideMerge(server)) as never

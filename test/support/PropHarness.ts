@@ -18,10 +18,14 @@ import type { Partner } from "../../src/Domain/Partner.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { Supply } from "../../src/Supply/Supply.js"
+import { clearBookings } from "./Fixtures.js"
 import { freshDatabaseUrl } from "./TestDatabase.js"
 import { testEnv, testNow } from "./TestServer.js"
 
-/** The booking services on this file's own database, without HTTP; the suite writes its own supply. */
+/**
+ * The booking services on this file's own database, without HTTP or a server (a test that calls the
+ * API builds `TestServer`); the suite writes its own supply.
+ */
 export const PropLayer = (options?: { readonly maxConnections?: number }) =>
   Layer.mergeAll(Bookings.Default, Changes.Default, Supply.Default, OptionSigner.Default).pipe(
     Layer.provideMerge(
@@ -290,14 +294,7 @@ export const describeOutcome = (outcome: Outcome) =>
       : `defect: ${outcome.cause}`
 
 /** Every run starts from an empty calendar; the order follows the foreign keys. */
-export const resetBookings = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`DELETE FROM notification_outbox`
-  yield* sql`DELETE FROM booking_changes`
-  yield* sql`DELETE FROM bookings`
-  yield* sql`DELETE FROM calendar_bookings`
-  yield* sql`DELETE FROM idempotency_keys`
-}).pipe(Effect.orDie)
+export const resetBookings = clearBookings({ keys: true })
 
 export const rowCounts = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

@@ -8,15 +8,15 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
  * time, but a fresh clone has no such record and starts the largest files first, which these are not.
  */
 const slowest = [
-  "test/Fuzz.prop.test.ts",
-  "test/Main.test.ts",
+  "test/Http/Fuzz.prop.test.ts",
+  "test/Main/Main.test.ts",
   "test/Main/Stop.test.ts",
   "test/Database/DatabaseFreeze.test.ts",
   "test/Database/Database.test.ts",
   "test/Partners/Partners.test.ts",
   "test/Partners/Authentication.test.ts",
   "test/Bookings/Idempotency.prop.test.ts",
-  "test/MultiInstance.test.ts",
+  "test/e2e/MultiInstance.test.ts",
   "test/Requests/Create.test.ts",
   "test/Bookings/Confirm.test.ts",
   "test/Notifications/Notifier.test.ts"

@@ -39,8 +39,10 @@ export interface ServerProcess {
 }
 
 /**
- * A real server process. The test's own DATABASE_URL and APP_ENV are not inherited: each test
- * says which database and mode it means.
+ * A real server process, for the tests about processes only (start and stop, signals, the
+ * embedded database, several instances, the CLIs); every other test builds its server in process
+ * with `TestServer` (test/support/TestServer.ts). The test's own DATABASE_URL and APP_ENV are not
+ * inherited: each test says which database and mode it means.
  */
 export const spawnServer = (env: Record<string, string>, command: ReadonlyArray<string> = serverCommand) => {
   const { DATABASE_URL: _, APP_ENV: __, ...inherited } = process.env

@@ -38,10 +38,15 @@ export const freshDatabaseUrl = makeDatabase()
 export const adminSql = admin
 
 /**
- * SqlClient on this test file's own database. Its pool runs on the real clock: @effect/sql-pg 4
- * keeps the pool's timers on the clock it was built with, and a test moving a TestClock from 1970
- * to its own date would otherwise replay decades of them.
+ * SqlClient on the database at `url`. Its pool runs on the real clock: @effect/sql-pg 4 keeps the
+ * pool's timers on the clock it was built with, and a test moving a TestClock from 1970 to its own
+ * date would otherwise replay decades of them.
  */
-export const TestDatabaseLive = Layer.unwrap(
-  Effect.map(freshDatabaseUrl, ({ url }) => pgClientLayer(Redacted.make(url)))
-).pipe(Layer.orDie, Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue())))
+export const testDatabaseAt = (url: string) =>
+  pgClientLayer(Redacted.make(url)).pipe(
+    Layer.orDie,
+    Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
+  )
+
+/** SqlClient on this test file's own database. */
+export const TestDatabaseLive = Layer.unwrap(Effect.map(freshDatabaseUrl, ({ url }) => testDatabaseAt(url)))

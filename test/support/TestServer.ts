@@ -1,11 +1,14 @@
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } from "effect/http"
+import type { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
+import type { DirectQuery } from "../../src/Database/Database.js"
 import { createHttpServer } from "../../src/Http/Listener.js"
 import { serveApi } from "../../src/Http.js"
-import { TestDatabaseLive } from "./TestDatabase.js"
+import { serveProbe } from "./ProbeApi.js"
+import { TestDatabaseLive, testDatabaseAt } from "./TestDatabase.js"
 
 /** Signing key of the test runs, so no test writes a development key under ./.data. */
 export const testEnv: Readonly<Record<string, string>> = {
@@ -24,40 +27,58 @@ export const testEnv: Readonly<Record<string, string>> = {
 export const testNow = Date.parse("2026-11-23T09:00:00+01:00")
 
 /** `NodeHttpServer.layerTest`, on the server the app really runs on (its clientError answers). */
-export const NodeServerTest = HttpServer.layerTestClient.pipe(
+const NodeServerTest = HttpServer.layerTestClient.pipe(
   Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: false })),
   Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0 }))
 )
 
 /**
- * One layer value for every test server: two `it.layer` blocks of one file, each with a fresh
- * copy from serveApi, registered a route twice on the second block's router.
+ * One layer value per Api for every test server: two `it.layer` blocks of one file, each with a
+ * fresh copy from serveApi, registered a route twice on the second block's router.
  */
 const appOnTestServer = serveApi(NodeServerTest)
+const probeOnTestServer = serveProbe(NodeServerTest)
 
-/** The whole app on an ephemeral port, with the given database and environment. */
-export const TestServerWith = <A, E>(database: Layer.Layer<A, E>, env: Record<string, string> = {}) =>
-  appOnTestServer.pipe(
-    Layer.provideMerge(database),
-    Layer.provideMerge(appConfigFrom({ ...testEnv, ...env })),
-    Layer.provide(Layer.effectDiscard(TestClock.setTime(testNow)))
-  )
+export interface TestServerOptions<D> {
+  /** Environment on top of `testEnv`, as the app reads it at start. */
+  readonly env?: Record<string, string>
+  /**
+   * The database: a fresh clone of the migrated template (the default), an existing one by URL,
+   * or a layer of the test's own (a breakable proxy, a database shared by two servers).
+   */
+  readonly database?: string | Layer.Layer<D, unknown>
+  /**
+   * Where the TestClock stands when the app is built (default `testNow`); `false` leaves it alone.
+   * Under `it.live` there is no TestClock and the app runs on the real clock.
+   */
+  readonly now?: number | false
+  /** Serve the Api with the probe endpoints of test/support/ProbeApi.ts, which reach every error path. */
+  readonly probe?: boolean
+}
 
-/** The whole app on an ephemeral port, with its own database and the given environment. */
-export const TestServerLive = (env: Record<string, string> = {}) => TestServerWith(TestDatabaseLive, env)
+const databaseOf = <D>(database: TestServerOptions<D>["database"]) =>
+  (database === undefined
+    ? TestDatabaseLive
+    : typeof database === "string"
+      ? testDatabaseAt(database)
+      : database) as Layer.Layer<D | SqlClient.SqlClient | DirectQuery, unknown>
+
+const setTestClock = (now: number) =>
+  Effect.clockWith((clock) => ("setTime" in clock ? TestClock.setTime(now) : Effect.void))
 
 /**
- * Runs `effect` against the whole app built for `env` (and `logger`, when given) and torn
- * down afterwards: for tests that each need their own configuration.
+ * The one way a test builds a server: the whole app, in process, on an ephemeral port, with an
+ * HttpClient that already prefixes its address (for `apiClient()` and the raw calls below).
+ * A suite shares one with `it.layer(TestServer(options))`; a test of its own configuration runs
+ * `effect.pipe(Effect.provide(TestServer(options)))`, torn down when the effect ends.
+ * test/support/ServerProcess.ts starts a real process instead, only for tests about processes.
  */
-export const withTestServer =
-  (env: Record<string, string>, logger: Layer.Layer<never> = Layer.empty) =>
-  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.scoped(
-      Effect.flatMap(Layer.build(TestServerLive(env).pipe(Layer.provide(logger))), (context) =>
-        Effect.provide(effect, context)
-      )
-    )
+export const TestServer = <D = SqlClient.SqlClient | DirectQuery>(options: TestServerOptions<D> = {}) =>
+  (options.probe ? probeOnTestServer : appOnTestServer).pipe(
+    Layer.provideMerge(databaseOf(options.database)),
+    Layer.provideMerge(appConfigFrom({ ...testEnv, ...options.env })),
+    Layer.provide(options.now === false ? Layer.empty : Layer.effectDiscard(setTestClock(options.now ?? testNow)))
+  )
 
 export interface JsonResponse {
   readonly status: number

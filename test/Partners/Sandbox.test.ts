@@ -1,21 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Partners } from "../src/Partners/Partners.js"
-import { smtpServer, webhookReceiver } from "./support/Receivers.js"
-import { get, postJson, TestServerLive } from "./support/TestServer.js"
+import { Partners } from "../../src/Partners/Partners.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { setProviderChannels } from "../support/Fixtures.js"
+import { smtpServer, webhookReceiver } from "../support/Receivers.js"
+import { get, postJson, TestServer } from "../support/TestServer.js"
 
 const liveToken = "partner-live-token-0123456789"
 const sandboxToken = "partner-sandbox-token-0123456789"
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
-const searchBody = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+const searchBody = searchBodyFor("nästa vecka")
 const searchAs = (headers: Record<string, string> = {}) =>
   postJson("/api/public/booking-options", searchBody, headers).pipe(
     Effect.map((response) => response.body.options as Array<any>)
@@ -61,18 +57,23 @@ describe("sandbox partners", () => {
         const smtp = yield* smtpServer()
         const hooks = yield* webhookReceiver()
         const context = yield* Layer.build(
-          TestServerLive({
-            SERVICE_REQUESTS_API_TOKENS: liveToken,
-            SANDBOX_API_TOKENS: sandboxToken,
-            SMTP_URL: `smtp://127.0.0.1:${smtp.port}`
+          TestServer({
+            env: {
+              SERVICE_REQUESTS_API_TOKENS: liveToken,
+              SANDBOX_API_TOKENS: sandboxToken,
+              SMTP_URL: `smtp://127.0.0.1:${smtp.port}`
+            }
           })
         )
         const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
         const sql = yield* run(SqlClient.SqlClient)
         // Every provider has a real channel: were anything sent for the sandbox, a receiver would get it.
         yield* run(
-          sql`UPDATE providers SET notify_webhook_url = ${hooks.url}, notify_webhook_secret = 'whsec-sandbox-0123456789',
-                notify_email = 'provider@example.se'`
+          setProviderChannels({
+            webhookUrl: hooks.url,
+            webhookSecret: "whsec-sandbox-0123456789",
+            email: "provider@example.se"
+          })
         )
 
         const [option] = yield* run(search)

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { fakeRedis } from "./support/Redis.js"
-import { servingPort, spawnServer } from "./support/ServerProcess.js"
-import { makeDatabase } from "./support/TestDatabase.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { fakeRedis } from "../support/Redis.js"
+import { servingPort, spawnServer } from "../support/ServerProcess.js"
+import { makeDatabase } from "../support/TestDatabase.js"
 
 const token = "multi-instance-token-0123456789"
 const searchLimit = 20
@@ -52,13 +53,7 @@ describe("several instances on one PostgreSQL", () => {
         }
         const [a, b] = yield* Effect.all([instance(env), instance(env)], { concurrency: 2 })
 
-        const found = yield* post(a.base, "/api/public/booking-options", {
-          vertical_id: "vvs",
-          job_type_id: "install_faucet",
-          description: "Byta köksblandaren, den nya finns på plats",
-          location: { country_code: "SE", postcode: "111 22" },
-          timing: { preferred_time_text: "nästa vecka" }
-        })
+        const found = yield* post(a.base, "/api/public/booking-options", searchBodyFor("nästa vecka"))
         const option = found.body.options[0]
         const confirms = yield* Effect.forEach(
           Array.from({ length: 10 }, (_, i) => i),
@@ -84,10 +79,7 @@ describe("several instances on one PostgreSQL", () => {
           Array.from({ length: 2 * searchLimit }, (_, i) => i),
           (i) =>
             post(i % 2 === 0 ? a.base : b.base, "/api/public/booking-options", {
-              vertical_id: "vvs",
-              job_type_id: "install_faucet",
-              description: "Byta köksblandaren, den nya finns på plats",
-              location: { country_code: "SE", postcode: "981 38" },
+              ...searchBodyFor("", "981 38"),
               timing: { urgency: "snarast" }
             }),
           { concurrency: 8 }

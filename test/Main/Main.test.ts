@@ -13,8 +13,8 @@ import {
   servingPort,
   spawnServer,
   withDataDir
-} from "./support/ServerProcess.js"
-import { makeDatabase } from "./support/TestDatabase.js"
+} from "../support/ServerProcess.js"
+import { makeDatabase } from "../support/TestDatabase.js"
 
 /**
  * A free port below Linux's ephemeral range: no client socket of this test can be handed it

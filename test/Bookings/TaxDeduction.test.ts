@@ -2,12 +2,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { confirmFingerprint } from "../src/Bookings/Bookings.js"
-import { BookingConfirmationRequest } from "../src/Domain/Booking.js"
-import { OptionInvalid } from "../src/Domain/BookingOption.js"
-import { ruleInForce, stockholmDate } from "../src/Domain/TaxDeductionRules.js"
-import { smtpServer } from "./support/Receivers.js"
-import { get, postJson, TestServerLive, testNow } from "./support/TestServer.js"
+import { confirmFingerprint } from "../../src/Bookings/Bookings.js"
+import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
+import { OptionInvalid } from "../../src/Domain/BookingOption.js"
+import { ruleInForce, stockholmDate } from "../../src/Domain/TaxDeductionRules.js"
+import { smtpServer } from "../support/Receivers.js"
+import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "partner-tax-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -67,7 +67,7 @@ const expectFiguresOf = (option: any, declaration: any) => {
 }
 
 describe("RUT and ROT over HTTP", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }), { timeout: 60_000 })((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }), { timeout: 60_000 })((it) => {
     it.effect(
       "a fixed price states ROT at the slot's rate, both figures, and amount_sek stays the price before it",
       () =>
@@ -282,7 +282,7 @@ describe("RUT and ROT over HTTP", () => {
     Effect.gen(function* () {
       const smtp = yield* smtpServer()
       const context = yield* Layer.build(
-        TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` })
+        TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } })
       )
       const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
       yield* run(TestClock.setTime(testNow))

@@ -4,8 +4,8 @@ import { Effect, Layer, Logger, Stream } from "effect"
 import { HttpClientRequest, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { confirmBody, customer, paths, requestBody, searchBody } from "./support/Bodies.js"
-import { call, get, postJson, postRaw, TestServerLive, testNow } from "./support/TestServer.js"
+import { confirmBody, customer, paths, requestBody, searchBody } from "../support/Bodies.js"
+import { call, get, postJson, postRaw, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "partner-input-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -71,7 +71,7 @@ const rawExchange = (bytes: ReadonlyArray<Buffer | string>, responses: number) =
   )
 
 describe("input PostgreSQL cannot store, and HTTP edges, are the client's 4xx", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }).pipe(Layer.provide(collector)))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }).pipe(Layer.provide(collector)))((it) => {
     it.effect("NUL or an unpaired surrogate anywhere in a body is 400 naming the field, and nothing is stored", () =>
       Effect.gen(function* () {
         const before = yield* rowCounts

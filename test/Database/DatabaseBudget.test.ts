@@ -2,18 +2,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import pg from "pg"
-import { pgClientLayer } from "../src/Database/Database.js"
-import { addressOf, freezableProxy } from "./support/FreezableProxy.js"
-import { makeDatabase } from "./support/TestDatabase.js"
-import { postJson, TestServerWith, testNow } from "./support/TestServer.js"
+import { pgClientLayer } from "../../src/Database/Database.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
+import { makeDatabase } from "../support/TestDatabase.js"
+import { postJson, TestServer, testNow } from "../support/TestServer.js"
 
-const searchBody = {
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-}
+const searchBody = searchBodyFor("nästa vecka")
 
 const confirmBody = (option: any, key: string) => ({
   booking_option_id: option.booking_option_id,
@@ -32,13 +27,13 @@ const bounds = { connectTimeoutMs: 2000, statementTimeoutMs: 3000, maxConnection
 /** The app on a database reached through `url`, its pool on the real clock as the harness's is. */
 const appOn = (url: string, env: Record<string, string> = {}) =>
   Layer.build(
-    TestServerWith(
-      pgClientLayer(Redacted.make(url), bounds).pipe(
+    TestServer({
+      database: pgClientLayer(Redacted.make(url), bounds).pipe(
         Layer.orDie,
         Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
       ),
       env
-    )
+    })
   )
 
 /** Effect 4's TestClock does not list its sleepers: a little real time lets the request reach its next wait. */

@@ -2,17 +2,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { type HttpClient, HttpServer } from "effect/http"
 import { vi } from "vitest"
-import { jsonLogger } from "../src/Http/Logging.js"
-import { postHead, rawConnect, statusOf } from "./support/RawHttp.js"
-import { getText, TestServerLive } from "./support/TestServer.js"
+import { jsonLogger } from "../../src/Http/Logging.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { postHead, rawConnect, statusOf } from "../support/RawHttp.js"
+import { getText, TestServer } from "../support/TestServer.js"
 
-const search = JSON.stringify({
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "118 25" },
-  timing: { preferred_time_text: "nästa vecka" }
-})
+const search = JSON.stringify(searchBodyFor("nästa vecka", "118 25"))
 
 const portOf = Effect.map(HttpServer.HttpServer, (server) =>
   server.address._tag === "UnixPathAddress" ? 0 : server.address.port
@@ -50,7 +45,7 @@ const seriesValue = (text: string, series: string) => {
 }
 
 describe("the client address behind a proxy on loopback (TRUST_PROXY=loopback)", () => {
-  it.layer(TestServerLive({ TRUST_PROXY: "loopback", RATE_LIMIT_SEARCH_PER_MINUTE: "3" }))((it) => {
+  it.layer(TestServer({ env: { TRUST_PROXY: "loopback", RATE_LIMIT_SEARCH_PER_MINUTE: "3" } }))((it) => {
     it.effect("is the rightmost hop the proxy appended: a client rotating a forged leftmost hop is one client", () =>
       Effect.gen(function* () {
         const port = yield* portOf
@@ -66,7 +61,7 @@ describe("the client address behind a proxy on loopback (TRUST_PROXY=loopback)",
 })
 
 describe("without TRUST_PROXY", () => {
-  it.layer(TestServerLive({ RATE_LIMIT_SEARCH_PER_MINUTE: "2" }))((it) => {
+  it.layer(TestServer({ env: { RATE_LIMIT_SEARCH_PER_MINUTE: "2" } }))((it) => {
     it.effect("X-Forwarded-For is the client's to write and is not read: the socket's address is the client", () =>
       Effect.gen(function* () {
         const port = yield* portOf
@@ -80,7 +75,7 @@ describe("without TRUST_PROXY", () => {
 })
 
 describe("headers of every answer", () => {
-  it.layer(TestServerLive())((it) => {
+  it.layer(TestServer())((it) => {
     it.effect(
       "API answers and errors say Cache-Control: no-store and nosniff; the cacheable documents keep their caching and ETag",
       () =>
@@ -125,7 +120,7 @@ describe("a request the client aborts", () => {
     })
   ])
 
-  it.layer(TestServerLive().pipe(Layer.provide(collector)))((it) => {
+  it.layer(TestServer().pipe(Layer.provide(collector)))((it) => {
     it.effect("is counted and logged as 499, never as a 500", () =>
       Effect.gen(function* () {
         const port = yield* portOf

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
-import { Api } from "../src/Api.js"
-import { openApiDocument } from "../src/Http/OpenApiDocument.js"
+import { Api } from "../../src/Api.js"
+import { openApiDocument } from "../../src/Http/OpenApiDocument.js"
 
 const run = promisify(execFile)
 const bin = (name: string) => join(process.cwd(), "node_modules", ".bin", name)

@@ -7,22 +7,17 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
-import { rawConnect, statusOf } from "./support/RawHttp.js"
-import { servingPort, spawnServer } from "./support/ServerProcess.js"
-import { makeDatabase } from "./support/TestDatabase.js"
+import { searchBodyFor } from "../support/Bodies.js"
+import { rawConnect, statusOf } from "../support/RawHttp.js"
+import { servingPort, spawnServer } from "../support/ServerProcess.js"
+import { makeDatabase } from "../support/TestDatabase.js"
 
 /** Debian's nginx-light (or nginx); NGINX_PATH points elsewhere. */
 const nginxPath = process.env.NGINX_PATH ?? "nginx"
 
 const searchLimit = 20
 
-const search = JSON.stringify({
-  vertical_id: "vvs",
-  job_type_id: "install_faucet",
-  description: "Byta köksblandaren, den nya finns på plats",
-  location: { country_code: "SE", postcode: "111 22" },
-  timing: { preferred_time_text: "nästa vecka" }
-})
+const search = JSON.stringify(searchBodyFor("nästa vecka"))
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {

@@ -3,9 +3,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { TestClock } from "effect/testing"
-import { confirmBody, paths, requestBody, searchBody } from "./support/Bodies.js"
-import { binaryString, fc, propSettings } from "./support/FastCheck.js"
-import { postJson, TestServerLive, testNow } from "./support/TestServer.js"
+import { confirmBody, paths, requestBody, searchBody } from "../support/Bodies.js"
+import { binaryString, fc, propSettings } from "../support/FastCheck.js"
+import { postJson, TestServer, testNow } from "../support/TestServer.js"
 
 // 10,000 hostile bodies on every npm test (about 15 s at 1.5 ms a request; the timeout allows 40 ms, for a machine under load): the truth of every error is the point.
 const settings = propSettings("no request gets a 5xx", { quick: 10_000, deep: 20_000 }, 40)
@@ -257,7 +257,7 @@ const breach = (answer: Answer): string | undefined => {
 }
 
 describe("fuzzing every endpoint", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: token }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }))((it) => {
     it.effect(
       "no request gets a 5xx; every error has the contract's body with its own status, every 400 its issues",
       () =>

@@ -3,8 +3,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { confirmBody, paths, requestBody, searchBody } from "./support/Bodies.js"
-import { get, postJson, TestServerLive, testEnv, testNow } from "./support/TestServer.js"
+import { confirmBody, paths, requestBody, searchBody } from "../support/Bodies.js"
+import { get, postJson, TestServer, testEnv, testNow } from "../support/TestServer.js"
 
 const token = "partner-recovery-a-0123456789"
 const otherToken = "partner-recovery-b-9876543210"
@@ -55,7 +55,7 @@ const expectNoFalseStep = (step: string) => {
 }
 
 describe("retries and recovery hints", () => {
-  it.layer(TestServerLive({ SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
     it.effect(
       "a retry that re-stamps its times, consent wording and source replays the booking, with the key in the body or the header",
       () =>

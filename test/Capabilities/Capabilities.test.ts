@@ -1,14 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { catalogData } from "../src/Catalog/CatalogData.js"
-import { Capabilities } from "../src/Domain/Capabilities.js"
-import { apiClient, wire } from "./support/ApiClient.js"
-import { get, getText, TestServerLive } from "./support/TestServer.js"
+import { catalogData } from "../../src/Catalog/CatalogData.js"
+import { Capabilities } from "../../src/Domain/Capabilities.js"
+import { apiClient, wire } from "../support/ApiClient.js"
+import { get, getText, TestServer } from "../support/TestServer.js"
 
 const path = "/api/public/requests/capabilities"
 
 describe("GET /api/public/requests/capabilities", () => {
-  it.layer(TestServerLive())((it) => {
+  it.layer(TestServer())((it) => {
     it.effect("is the complete capabilities document of section 2.1", () =>
       Effect.gen(function* () {
         const client = yield* apiClient()

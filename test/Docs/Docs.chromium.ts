@@ -5,17 +5,17 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { chromium } from "playwright-core"
-import { TestServerLive } from "./support/TestServer.js"
+import { TestServer } from "../support/TestServer.js"
 
 /** Debian's package; CHROMIUM_PATH points elsewhere. */
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
 const loopback = new Set(["127.0.0.1", "localhost", "[::1]"])
 
-const screenshotPath = join(import.meta.dirname, "..", "test-results", "docs.png")
+const screenshotPath = join(import.meta.dirname, "..", "..", "test-results", "docs.png")
 
 describe("/docs in a real Chromium", () => {
-  it.layer(TestServerLive())((it) => {
+  it.layer(TestServer())((it) => {
     it.effect("loads nothing from outside the server, and renders the API reference", () =>
       Effect.gen(function* () {
         expect(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium)`).toBe(true)

@@ -2,8 +2,8 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { chooseCoding, compressionThresholdBytes, makeDocument } from "../src/Http/DocumentCache.js"
-import { get, TestServerLive } from "./support/TestServer.js"
+import { chooseCoding, compressionThresholdBytes, makeDocument } from "../../src/Http/DocumentCache.js"
+import { get, TestServer } from "../support/TestServer.js"
 
 /** The bytes exactly as sent, without any decoding by the client. */
 const raw = (path: string, headers: Record<string, string> = {}) =>
@@ -40,7 +40,7 @@ const untypedAdditional = (value: unknown, path = "$"): Array<string> => {
 }
 
 describe("documents: /openapi.json, /docs and capabilities", () => {
-  it.layer(TestServerLive())((it) => {
+  it.layer(TestServer())((it) => {
     it.effect("are compressed as the client accepts (brotli first, then gzip), and decode to the same bytes", () =>
       Effect.gen(function* () {
         for (const path of documents) {
