@@ -485,14 +485,10 @@ const make = Effect.gen(function* () {
     return yield* readStates("subject_id", wanted)
   })
 
-  // The first pass waits one interval too, so it never races a deliverNow right after start.
-  yield* Effect.sleep(Duration.millis(config.notifyPollMs)).pipe(
-    Effect.andThen(deliverDue(Option.none())),
-    Effect.forever,
-    Effect.forkScoped
-  )
+  /** One dispatcher pass: every due row, claimed and attempted at once. */
+  const dispatch = deliverDue(Option.none())
 
-  return { channelFor, outboxInsert, enqueue, deliverNow, statesOf } as const
+  return { channelFor, outboxInsert, enqueue, deliverNow, statesOf, dispatch } as const
 })
 
 /**
@@ -515,3 +511,19 @@ export class Notifier extends Context.Service<Notifier>()("Booking/Notifier", {
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(WebhookOutbox.Default))
 }
+
+/**
+ * The outbox dispatcher: a pass every NOTIFY_POLL_MS on the service's clock, for as long as the
+ * server runs. The first pass waits one interval too, so it never races a deliverNow right after start.
+ */
+export const NotificationDispatcherLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const notifier = yield* Notifier
+    const config = yield* AppConfig
+    yield* Effect.sleep(Duration.millis(config.notifyPollMs)).pipe(
+      Effect.andThen(notifier.dispatch),
+      Effect.forever,
+      Effect.forkScoped
+    )
+  })
+).pipe(Layer.provide(Notifier.Default))

@@ -215,16 +215,21 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
       }
     })
 
-    yield* syncDue.pipe(
+    return { register, status, remove, syncDue } as const
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}
+
+/** The import poller: every due import, each `importPollInterval`, for as long as the server runs. */
+export const CalendarImportPollLive = Layer.effectDiscard(
+  Effect.flatMap(CalendarImport, (imports) =>
+    imports.syncDue.pipe(
       Effect.catchCause((cause) => logFailureWarning("calendar imports could not be read", cause)),
       // fixed, not spaced: a tick that ends late is followed at once, so an import falls due on time.
       Effect.repeat(Schedule.fixed(importPollInterval)),
       Effect.delay(importPollInterval),
       Effect.forkScoped
     )
-
-    return { register, status, remove, syncDue } as const
-  })
-}) {
-  static readonly Default = Layer.effect(this, this.make)
-}
+  )
+).pipe(Layer.provide(CalendarImport.Default))

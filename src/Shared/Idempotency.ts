@@ -197,11 +197,12 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
         : sql`WITH ${sql.join(", ", false)([claimed(key, input), ...writes])} SELECT claimed FROM claimed`
     }
 
-    yield* sql`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(days => ${idempotencyRetentionDays})`.pipe(
-      Effect.catchCause((cause) => logFailureWarning("idempotency key cleanup failed", cause)),
-      Effect.repeat(Schedule.spaced(Duration.hours(1))),
-      Effect.forkScoped
-    )
+    /** Forgets the keys older than `idempotencyRetentionDays`. */
+    const cleanUp =
+      sql`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(days => ${idempotencyRetentionDays})`.pipe(
+        Effect.asVoid,
+        Effect.catchCause((cause) => logFailureWarning("idempotency key cleanup failed", cause))
+      )
 
     /**
      * Prepare, then claim the key and write in one statement; a key already used, by an earlier
@@ -260,8 +261,15 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
       return yield* replay(raced.value)
     })
 
-    return { find, write } as const
+    return { find, write, cleanUp } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)
 }
+
+/** The key clean-up: a pass at start and every hour, for as long as the server runs. */
+export const IdempotencyCleanupLive = Layer.effectDiscard(
+  Effect.flatMap(Idempotency, (idempotency) =>
+    idempotency.cleanUp.pipe(Effect.repeat(Schedule.spaced(Duration.hours(1))), Effect.forkScoped)
+  )
+).pipe(Layer.provide(Idempotency.Default))

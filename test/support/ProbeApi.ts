@@ -13,7 +13,7 @@ import { ContractErrorsLive } from "../../src/Http/ErrorContract.js"
 import { contractLiveFor, GroupsLive, observed } from "../../src/Http.js"
 import { Authentication, AuthenticationLive } from "../../src/Partners/Authentication.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
-import { NodeServerTest, testEnv } from "./TestServer.js"
+import { NodeServerTest, testEnv, testServerLoops } from "./TestServer.js"
 
 /** Every domain error class, by the code a probe endpoint fails with. */
 export const errorClasses = {
@@ -87,7 +87,8 @@ export const ProbeServerLive = (
         Layer.provide(AuthenticationLive),
         Layer.provide(ContractErrorsLive)
       ),
-      contractLiveFor(ProbeApi as unknown as typeof Api)
+      contractLiveFor(ProbeApi as unknown as typeof Api),
+      testServerLoops
     ),
     { disableLogger: true, disableListenLog: true, middleware: observed }
   ).pipe(

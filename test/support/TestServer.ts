@@ -5,12 +5,12 @@ import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { createHttpServer } from "../../src/Http/Listener.js"
 import { serveApi } from "../../src/Http.js"
+import { loopsLive } from "../../src/Main/BackgroundLoops.js"
 import { TestDatabaseLive } from "./TestDatabase.js"
 
 /** Signing key of the test runs, so no test writes a development key under ./.data. */
 export const testEnv: Readonly<Record<string, string>> = {
   BOOKING_OPTION_SIGNING_KEYS: "test-1:test-secret-0123456789abcdef0123456789abcdef",
-  NOTIFY_POLL_MS: "600000",
   RATE_LIMIT_SEARCH_PER_MINUTE: "100000",
   RATE_LIMIT_CONFIRM_PER_MINUTE: "100000",
   RATE_LIMIT_REQUESTS_PER_MINUTE: "100000"
@@ -30,21 +30,44 @@ export const NodeServerTest = HttpServer.layerTestClient.pipe(
 )
 
 /**
- * One layer value for every test server: two `it.layer` blocks of one file, each with a fresh
- * copy from serveApi, registered a route twice on the second block's router.
+ * The loops a test server runs: all but the outbox dispatcher, so a test sees the delivery that
+ * deliverNow made and no later pass (test/Notifications composes the dispatcher to test it).
  */
-const appOnTestServer = serveApi(NodeServerTest)
+export const testServerLoops = loopsLive([
+  "capabilitiesRefresh",
+  "webhookDispatcher",
+  "partnerTokenRefresh",
+  "providerTokenRefresh",
+  "idempotencyCleanup",
+  "calendarImport"
+])
 
-/** The whole app on an ephemeral port, with the given database and environment. */
-export const TestServerWith = <A, E>(database: Layer.Layer<A, E>, env: Record<string, string> = {}) =>
-  appOnTestServer.pipe(
+/**
+ * One layer value for every test server of a kind: two `it.layer` blocks of one file, each with
+ * a fresh copy from serveApi, registered a route twice on the second block's router.
+ */
+const appOnTestServer = {
+  "all but the outbox dispatcher": serveApi(NodeServerTest, testServerLoops),
+  all: serveApi(NodeServerTest)
+} as const
+
+export type TestServerLoops = keyof typeof appOnTestServer
+
+/** The whole app on an ephemeral port, with the given database, environment and loops. */
+export const TestServerWith = <A, E>(
+  database: Layer.Layer<A, E>,
+  env: Record<string, string> = {},
+  loops: TestServerLoops = "all but the outbox dispatcher"
+) =>
+  appOnTestServer[loops].pipe(
     Layer.provideMerge(database),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...env })),
     Layer.provide(Layer.effectDiscard(TestClock.setTime(testNow)))
   )
 
-/** The whole app on an ephemeral port, with its own database and the given environment. */
-export const TestServerLive = (env: Record<string, string> = {}) => TestServerWith(TestDatabaseLive, env)
+/** The whole app on an ephemeral port, with its own database, the given environment and loops. */
+export const TestServerLive = (env: Record<string, string> = {}, loops?: TestServerLoops) =>
+  TestServerWith(TestDatabaseLive, env, loops)
 
 /**
  * Runs `effect` against the whole app built for `env` (and `logger`, when given) and torn
