@@ -30,6 +30,7 @@ import {
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
+import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { Authentication } from "../Partners/AuthApi.js"
 
 export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check(Schema.isMinLength(1)) })
@@ -56,7 +57,9 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         errorBody(RateLimited),
         errorBody(BookingUnavailable)
       ]
-    }).annotate(OpenApi.Summary, "Confirm one booking option with the user's consent")
+    })
+      .annotate(OpenApi.Summary, "Confirm one booking option with the user's consent")
+      .annotate(RateLimitClass, "confirm")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/api/public/bookings/:booking_id/cancel", {
@@ -73,7 +76,9 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         errorBody(RateLimited),
         errorBody(BookingUnavailable)
       ]
-    }).annotate(OpenApi.Summary, "Cancel a booking under the provider's policy (dry_run: preview the fee)")
+    })
+      .annotate(OpenApi.Summary, "Cancel a booking under the provider's policy (dry_run: preview the fee)")
+      .annotate(RateLimitClass, "confirm")
   )
   .add(
     HttpApiEndpoint.post("reschedule", "/api/public/bookings/:booking_id/reschedule", {
@@ -97,7 +102,9 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         errorBody(RateLimited),
         errorBody(BookingUnavailable)
       ]
-    }).annotate(OpenApi.Summary, "Move a booking to a new slot of the same provider and service, keeping its id")
+    })
+      .annotate(OpenApi.Summary, "Move a booking to a new slot of the same provider and service, keeping its id")
+      .annotate(RateLimitClass, "confirm")
   )
   .add(
     HttpApiEndpoint.get("status", "/api/public/bookings/:booking_id", {

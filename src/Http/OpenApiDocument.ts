@@ -82,15 +82,6 @@ const bodyNames: Readonly<Record<string, { readonly request?: string; readonly r
   "health.readyz": { response: "Readiness" }
 }
 
-/** Operations under a per-minute limit: every answer of theirs carries RateLimit and RateLimit-Policy. */
-const limitedOperations = new Set([
-  "search.search",
-  "bookings.confirm",
-  "bookings.cancel",
-  "bookings.reschedule",
-  "requests.create"
-])
-
 /** Documents served from memory with a strong ETag and 304 on `If-None-Match`. */
 const cachedOperations = new Set(["capabilities.capabilities", "docs.openapi", "docs.page"])
 
@@ -377,7 +368,11 @@ const inDocumentOrder = (schemas: Json): Json => {
   return Object.fromEntries([...entries.slice(0, at), ...details, ...entries.slice(at)])
 }
 
-export const completeDocument = (spec: Json): Json => {
+/**
+ * `limitedOperations`: the operations under a per-minute limit (their RateLimitClass annotation),
+ * whose every answer carries RateLimit and RateLimit-Policy.
+ */
+export const completeDocument = (spec: Json, limitedOperations: ReadonlySet<string>): Json => {
   if (spec.components?.schemas !== undefined) renameEncoded(spec, spec.components.schemas, "#/components/schemas/")
   asBefore(spec.paths)
   asBefore(spec.components?.schemas)

@@ -13,6 +13,7 @@ import {
   ServiceRequestStatusResponse
 } from "../Domain/Request.js"
 import { EmergencyNotSupported } from "../Domain/Safety.js"
+import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { RequestAuthentication } from "../Partners/AuthApi.js"
 
 export class RequestsApi extends HttpApiGroup.make("requests")
@@ -30,7 +31,9 @@ export class RequestsApi extends HttpApiGroup.make("requests")
         errorBody(BookingUnavailable),
         errorBody(EmergencyNotSupported)
       ]
-    }).annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
+    })
+      .annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
+      .annotate(RateLimitClass, "requests")
   )
   .add(
     HttpApiEndpoint.get("status", "/api/public/requests/:request_id", {

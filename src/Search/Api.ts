@@ -11,6 +11,7 @@ import {
   UnsupportedVertical
 } from "../Domain/Errors.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
+import { RateLimitClass } from "../Http/RateLimitClass.js"
 
 export class SearchApi extends HttpApiGroup.make("search")
   .add(
@@ -25,9 +26,11 @@ export class SearchApi extends HttpApiGroup.make("search")
         errorBody(SigningNotConfigured),
         errorBody(DatabaseUnavailable)
       ]
-    }).annotate(
-      OpenApi.Summary,
-      "Search bookable options (provider, fixed price, free slot, terms) without personal data"
-    )
+    })
+      .annotate(
+        OpenApi.Summary,
+        "Search bookable options (provider, fixed price, free slot, terms) without personal data"
+      )
+      .annotate(RateLimitClass, "search")
   )
   .annotate(OpenApi.Title, "Search") {}
