@@ -7,6 +7,7 @@ import * as Errors from "./Domain/Errors.js"
 import { inputParseOptions } from "./Domain/Input.js"
 import { HealthApi } from "./Health/Api.js"
 import { completeDocument } from "./Http/OpenApiDocument.js"
+import { operationFactsOf } from "./Http/OperationDocs.js"
 import { limitedOperationsOf } from "./Http/RateLimitClass.js"
 import { ProviderApi } from "./Providers/Api.js"
 import { RequestsApi } from "./Requests/Api.js"
@@ -30,6 +31,7 @@ export class ContractErrors extends HttpApiMiddleware.Service<ContractErrors>()(
 }) {}
 
 const groups = [CapabilitiesApi, SearchApi, BookingsApi, RequestsApi, WebhooksApi, HealthApi, ProviderApi] as const
+const endpointFacts = operationFactsOf(groups)
 const limitedOperations = limitedOperationsOf(groups)
 
 export class Api extends HttpApi.make("home-service-booking-api")
@@ -38,7 +40,7 @@ export class Api extends HttpApi.make("home-service-booking-api")
   .annotate(HttpApi.PayloadParseOptions, inputParseOptions)
   .annotate(OpenApi.Title, "Home-service booking API (Sweden)")
   .annotate(OpenApi.Version, "public_bookings_api_v1 / public_requests_api_v1")
-  .annotate(OpenApi.Transform, (spec) => completeDocument(spec, limitedOperations))
+  .annotate(OpenApi.Transform, (spec) => completeDocument(spec, endpointFacts, limitedOperations))
   .annotate(
     OpenApi.Description,
     "Search and confirm home-service bookings in Sweden, or hand a job to providers as a follow-up request."

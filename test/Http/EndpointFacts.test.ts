@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { Api } from "../../src/Api.js"
+import { operationFactsOf } from "../../src/Http/OperationDocs.js"
 import { limitedOperationsOf } from "../../src/Http/RateLimitClass.js"
 
 describe("an endpoint's rate-limit class", () => {
@@ -24,5 +25,19 @@ describe("an endpoint's rate-limit class", () => {
         }
       }
     }
+  })
+
+  it("an endpoint's OperationDocs give its operation's description and body component names", () => {
+    const facts = operationFactsOf(Object.values(Api.groups))
+    const document = OpenApi.fromApi(Api) as any
+    const confirm = document.paths["/api/public/bookings"].post
+    expect(confirm.description).toBe(facts.get("bookings.confirm")?.description)
+    expect(confirm.requestBody.content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/BookingConfirmationRequest"
+    )
+    // An endpoint without a description falls back to its summary.
+    const list = document.paths["/api/public/webhooks"].get
+    expect(facts.has("webhooks.list")).toBe(false)
+    expect(list.description).toBe(list.summary)
   })
 })
