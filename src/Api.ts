@@ -7,6 +7,8 @@ import * as Errors from "./Domain/Errors.js"
 import { inputParseOptions } from "./Domain/Input.js"
 import { HealthApi } from "./Health/Api.js"
 import { completeDocument } from "./Http/OpenApiDocument.js"
+import { operationFactsOf } from "./Http/OperationDocs.js"
+import { limitedOperationsOf } from "./Http/RateLimitClass.js"
 import { ProviderApi } from "./Providers/Api.js"
 import { RequestsApi } from "./Requests/Api.js"
 import { SearchApi } from "./Search/Api.js"
@@ -28,19 +30,17 @@ export class ContractErrors extends HttpApiMiddleware.Service<ContractErrors>()(
   ]
 }) {}
 
+const groups = [CapabilitiesApi, SearchApi, BookingsApi, RequestsApi, WebhooksApi, HealthApi, ProviderApi] as const
+const endpointFacts = operationFactsOf(groups)
+const limitedOperations = limitedOperationsOf(groups)
+
 export class Api extends HttpApi.make("home-service-booking-api")
-  .add(CapabilitiesApi)
-  .add(SearchApi)
-  .add(BookingsApi)
-  .add(RequestsApi)
-  .add(WebhooksApi)
-  .add(HealthApi)
-  .add(ProviderApi)
+  .add(...groups)
   .middleware(ContractErrors)
   .annotate(HttpApi.PayloadParseOptions, inputParseOptions)
   .annotate(OpenApi.Title, "Home-service booking API (Sweden)")
   .annotate(OpenApi.Version, "public_bookings_api_v1 / public_requests_api_v1")
-  .annotate(OpenApi.Transform, completeDocument)
+  .annotate(OpenApi.Transform, (spec) => completeDocument(spec, endpointFacts, limitedOperations))
   .annotate(
     OpenApi.Description,
     "Search and confirm home-service bookings in Sweden, or hand a job to providers as a follow-up request."

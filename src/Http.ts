@@ -31,6 +31,7 @@ import {
 import { requestObservability } from "./Http/Observability.js"
 import { limitedEndpoints } from "./Http/RateLimiter.js"
 import { routesOf } from "./Http/Routes.js"
+import { BackgroundLoopsLive } from "./Main/BackgroundLoops.js"
 import { McpLive } from "./Mcp/Http.js"
 import { AuthenticationLive } from "./Partners/Authentication.js"
 import { CalendarFeedLive } from "./Providers/FeedHttp.js"
@@ -38,7 +39,6 @@ import { ProviderLive } from "./Providers/Http.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { SearchLive } from "./Search/Http.js"
 import { WebhooksLive } from "./Webhooks/Http.js"
-import { WebhookDispatcherLive } from "./Webhooks/Webhooks.js"
 
 /** Every group's handlers, each with its services; the Api and test Apis are built from it. */
 export const GroupsLive = Layer.mergeAll(
@@ -124,25 +124,24 @@ export const observed = (
 ) => observability(app)
 
 /**
- * The Api with its docs, OpenAPI and error contract, on `server`. The server is built last, after
- * the database, the supply and every handler, so nothing listens before the app can answer.
+ * The Api with its docs, OpenAPI and error contract, on `server`, with `loops` beside it (all of
+ * them unless told). The server is built last, after the database, the supply, every handler and
+ * loop, so nothing listens before the app can answer.
  */
 export const serveApi = <ROut, E, RIn>(
-  server: Layer.Layer<ROut, E, RIn>
+  server: Layer.Layer<ROut, E, RIn>,
+  loops: Layer.Layer<never, unknown, AppConfig | SqlClient.SqlClient | DirectQuery> = BackgroundLoopsLive
 ): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient | DirectQuery> =>
   Layer.unwrap(
     Effect.map(AppConfig, (config) => {
       // Every request, REST or MCP, gets one database budget from its arrival (DirectQuery honours it).
       const budgeted = withDatabaseBudget(config.databaseRequestBudgetMs)
-      return HttpRouter.serve(
-        Layer.mergeAll(ApiLive, DocsLive, McpLive, CalendarFeedLive, ContractLive, WebhookDispatcherLive),
-        {
-          // requestObservability writes the access line; the listening address is logged by HttpLive.
-          disableLogger: true,
-          disableListenLog: true,
-          middleware: (app) => observed(budgeted(app))
-        }
-      )
+      return HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, CalendarFeedLive, ContractLive, loops), {
+        // requestObservability writes the access line; the listening address is logged by HttpLive.
+        disableLogger: true,
+        disableListenLog: true,
+        middleware: (app) => observed(budgeted(app))
+      })
     })
   ).pipe(
     // No tracer is exported anywhere, so the platform's per-request server span (a URL parse,

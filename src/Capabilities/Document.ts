@@ -103,8 +103,8 @@ export const encodeDocument = (capabilities: Capabilities): Uint8Array =>
 
 /**
  * The capabilities response, encoded and compressed once. The service counts come from the
- * supply index, so a background fiber re-reads them and swaps the document only when they change
- * (supply import).
+ * supply index, so CapabilitiesRefreshLive re-reads them and swaps the document only when they
+ * change (supply import).
  */
 export class CapabilitiesDocument extends Context.Service<CapabilitiesDocument>()("Booking/CapabilitiesDocument", {
   make: Effect.gen(function* () {
@@ -118,18 +118,23 @@ export class CapabilitiesDocument extends Context.Service<CapabilitiesDocument>(
       makeDocument(yield* build.pipe(Effect.orDie), "application/json")
     )
     // Compressed again only when the content changed.
-    yield* build.pipe(
+    const refresh = build.pipe(
       Effect.flatMap((body) =>
         SubscriptionRef.update(current, (old) =>
           old.etag === etagOf(body) ? old : makeDocument(body, "application/json")
         )
       ),
-      Effect.catchCause((cause) => logFailureWarning("capabilities refresh failed", cause)),
-      Effect.repeat(Schedule.spaced(Duration.seconds(30))),
-      Effect.forkScoped
+      Effect.catchCause((cause) => logFailureWarning("capabilities refresh failed", cause))
     )
-    return { current: SubscriptionRef.get(current) }
+    return { current: SubscriptionRef.get(current), refresh }
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Catalog.Default, Supply.Default]))
 }
+
+/** Re-reads the service counts every 30 seconds, for as long as the server runs. */
+export const CapabilitiesRefreshLive = Layer.effectDiscard(
+  Effect.flatMap(CapabilitiesDocument, (document) =>
+    document.refresh.pipe(Effect.repeat(Schedule.spaced(Duration.seconds(30))), Effect.forkScoped)
+  )
+).pipe(Layer.provide(CapabilitiesDocument.Default))

@@ -4,6 +4,7 @@ import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { ContractError, errorBody, Unauthorized } from "../Domain/Errors.js"
+import { OperationDocs } from "../Http/OperationDocs.js"
 
 export class NotReady extends ContractError<NotReady>()(
   "not_ready",
@@ -14,10 +15,12 @@ export class NotReady extends ContractError<NotReady>()(
 
 export class HealthApi extends HttpApiGroup.make("health")
   .add(
-    HttpApiEndpoint.get("healthz", "/healthz", { success: Schema.Struct({ ok: Schema.Literal(true) }) }).annotate(
-      OpenApi.Summary,
-      "The process is up"
-    )
+    HttpApiEndpoint.get("healthz", "/healthz", { success: Schema.Struct({ ok: Schema.Literal(true) }) })
+      .annotate(OpenApi.Summary, "The process is up")
+      .annotate(OperationDocs, {
+        description: "Answers 200 while the process is up; for liveness probes.",
+        responseName: "Liveness"
+      })
   )
   .add(
     HttpApiEndpoint.get("readyz", "/readyz", {
@@ -27,18 +30,25 @@ export class HealthApi extends HttpApiGroup.make("health")
         warnings: Schema.Array(Schema.String)
       }),
       error: errorBody(NotReady)
-    }).annotate(
-      OpenApi.Summary,
-      "The instance can search and book: the database answers and, in production, signing keys, an API token and SMTP are configured"
-    )
+    })
+      .annotate(
+        OpenApi.Summary,
+        "The instance can search and book: the database answers and, in production, signing keys, an API token and SMTP are configured"
+      )
+      .annotate(OperationDocs, {
+        description: "Answers 200 when this instance can search and book, 503 with the missing pieces when it cannot.",
+        responseName: "Readiness"
+      })
   )
   .add(
     HttpApiEndpoint.get("metrics", "/metrics", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" })),
       error: errorBody(Unauthorized)
-    }).annotate(
-      OpenApi.Summary,
-      "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it"
-    )
+    })
+      .annotate(
+        OpenApi.Summary,
+        "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it"
+      )
+      .annotate(OperationDocs, { description: "Prometheus metrics of this instance in the text exposition format." })
   )
   .annotate(OpenApi.Title, "Health") {}

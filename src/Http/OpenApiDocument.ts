@@ -8,6 +8,7 @@ import type * as HttpApi from "effect/http-api/HttpApi"
 import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { operationExamples } from "./OpenApiExamples.js"
+import type { OperationFacts } from "./OperationDocs.js"
 
 type Json = any
 
@@ -27,75 +28,12 @@ const tagDescriptions: Readonly<Record<string, string>> = {
     "For providers, with a provider token (never a partner token): their jobs with the customer's contact, blocks, working hours and dates off, the calendar feed to subscribe to, and the import of their own calendar's busy times."
 }
 
-/** A paragraph per operation: what it does and what a partner must do before and after. */
-const operationDescriptions: Readonly<Record<string, string>> = {
-  "capabilities.capabilities":
-    "The capabilities document: supported verticals and job types, required fields, the booking lifecycle and the rules an assistant must follow. Cached with an ETag: send `If-None-Match` to get 304.",
-  "search.search":
-    "Finds bookable options for a job at a Swedish postcode: provider, fixed price, a free slot and the booking terms. No personal data is sent or needed. Every option carries a signed `booking_option_id` valid until `expires_at`; nothing is booked until it is confirmed. A token is optional: with a sandbox token the options leave out slots that sandbox already booked; a token that is sent is checked (401 if it is wrong).",
-  "bookings.confirm":
-    "Confirms one option from a search, after the user has picked it, accepted its terms and consented to sharing contact details. Idempotent: send the same `Idempotency-Key` header (or `idempotency_key`) on a retry to get the first answer again (200) instead of a second booking (201). A retry is the same request when it books the same option for the same customer at the same addresses under the same terms version; new acceptance or consent time stamps, consent wording and `source` do not change that. A key that holds another booking is 409 `idempotency_key_reused` naming it; an option this partner already booked for this customer is 409 `option_already_booked` naming it.",
-  "bookings.status":
-    "Looks a booking up by its `booking.id` or `request_id`, with personal data redacted. Only the partner that made the booking sees it.",
-  "bookings.cancel":
-    "Cancels a confirmed booking under the provider's cancellation policy, for the customer (default) or the partner. Send `dry_run: true` first: it changes nothing and answers the same shape with `cancelled: false` and the fee that would apply now, for the assistant to tell the user before asking. A cancel frees the slot at once. Idempotent per key (`idempotent_replay: true` on a retry); a second cancel under a new key is 409 `booking_already_cancelled` with its `cancellation`. Unknown or another partner's booking: 404 `booking_not_found`; the slot has started: 409 `booking_started`; a stale `expected_version`: 409 `booking_changed`. The fee is what the provider may charge under its terms, never a sum this service collects.",
-  "bookings.reschedule":
-    "Moves a confirmed booking to a new option of the same provider and service (else 422 `option_not_for_this_booking`), keeping its `id` and `request_id`; `booking.version` goes up by one and the old slot is released in the same transaction. Answers the confirm body plus `previous_slot`; `dry_run: true` changes nothing and shows the new time and policy. The new slot taken meanwhile: 409 `slot_taken` (the booking at its old time still stands); past the policy's `change_until`: 409 `outside_change_window`; a cancelled booking: 409 `booking_already_cancelled`. Idempotent per key.",
-  "requests.create":
-    "Hands a job to providers as a follow-up request when no option could be booked directly. It is never a booking: providers contact the customer. Idempotent like confirm. Keep `request.id` to look the request up later.",
-  "requests.status":
-    "Looks a follow-up request up by its `request.id` (or `session_id`): whether providers have received it, with personal data redacted. It is never a booking. Only the partner that created it sees it; any other id is 404 `request_not_found`.",
-  "health.healthz": "Answers 200 while the process is up; for liveness probes.",
-  "health.readyz": "Answers 200 when this instance can search and book, 503 with the missing pieces when it cannot.",
-  "health.metrics": "Prometheus metrics of this instance in the text exposition format.",
-  "docs.openapi": "This OpenAPI 3.1 document, built from the Api the server runs. Cached with an ETag.",
-  "docs.page": "This document rendered as an HTML page. Cached with an ETag.",
-  "provider.bookings":
-    "The provider's bookings whose slot overlaps the window (`from`, `to`: RFC 3339 with an offset; default from now for 30 days, at most 92 days), with the customer's name, phone, e-mail and service address: the one place they leave the service besides the provider's confirmation. Sandbox bookings are never listed.",
-  "provider.createBlock":
-    "Blocks time in the same no-overlap calendar as bookings: searches stop offering it at once, and a confirm racing for it loses (409 `slot_taken`). A block over an active booking is 409 `block_overlaps_booking` naming the booking; over another block, 409 `block_overlaps_block`.",
-  "provider.setWorkingHours":
-    "Replaces the weekly hours and dates off (Europe/Stockholm wall-clock time). Searches and confirms follow them at once; bookings already made stand. From then on a supply import leaves this provider's hours alone.",
-  "provider.calendarFeed":
-    "The secret address of an iCalendar feed of the provider's bookings, to subscribe to in a calendar app: made on the first request, the same address afterwards. The feed (`GET /calendar-feeds/{secret}.ics`, `text/calendar`, ETag and If-None-Match) carries times and services, never the customer's contact.",
-  "provider.setCalendarImport":
-    "Registers the provider's own private iCalendar address. It is fetched at once and then every CALENDAR_IMPORT_INTERVAL_MINUTES (default 10), conditionally, bounded in size and time, under the same address rules as webhooks. Busy events (recurrences expanded; free and cancelled events ignored) are never offered or booked. When a fetch fails, the busy times last read stay in force and `last_error` says why."
-}
-
 const parameterDescriptions: Readonly<Record<string, string>> = {
   booking_id: "The booking's `booking.id` or the `request_id` of its confirmation.",
   request_id: "The follow-up request's `request.id` (or its `session_id`), from the creation answer.",
   "idempotency-key":
     "Makes a retry safe: the same key with the same request replays the first answer (200, `idempotent_replay: true`); with a different request it is 409 `idempotency_key_reused`, naming what the key holds."
 }
-
-/** Names of the generated inline bodies, so they are components a generated client can name. */
-const bodyNames: Readonly<Record<string, { readonly request?: string; readonly response?: string }>> = {
-  "search.search": { request: "BookingSearchRequest", response: "BookingSearchResponse" },
-  "bookings.confirm": { request: "BookingConfirmationRequest", response: "BookingConfirmationResponse" },
-  "bookings.status": { response: "BookingStatusResponse" },
-  "bookings.cancel": { request: "CancelBookingRequest", response: "CancelBookingResponse" },
-  "bookings.reschedule": { request: "RescheduleBookingRequest" },
-  "requests.create": { request: "ServiceRequestCreate", response: "ServiceRequestResponse" },
-  "requests.status": { response: "ServiceRequestStatusResponse" },
-  "health.healthz": { response: "Liveness" },
-  "health.readyz": { response: "Readiness" }
-}
-
-/** Operations under a per-minute limit: every answer of theirs carries RateLimit and RateLimit-Policy. */
-const limitedOperations = new Set([
-  "search.search",
-  "bookings.confirm",
-  "bookings.cancel",
-  "bookings.reschedule",
-  "requests.create"
-])
-
-/** Documents served from memory with a strong ETag and 304 on `If-None-Match`. */
-const cachedOperations = new Set(["capabilities.capabilities", "docs.openapi", "docs.page"])
-
-/** Operations that take a partner token but need none: an empty requirement first makes it optional. */
-const optionalTokenOperations = new Set(["search.search"])
 
 /** Errors only a request with a body can cause. */
 const bodyErrors = new Set(["malformed_json", "payload_too_large", "unsupported_media_type"])
@@ -335,6 +273,15 @@ const errorSchema = (code: string, status: number): Json => ({
 const headerRefs = (names: ReadonlyArray<string>) =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]))
 
+/** The facts of the paths the platform does not generate, as OperationDocs gives them of an endpoint. */
+const documentationFacts: ReadonlyMap<string, OperationFacts> = new Map([
+  [
+    "docs.openapi",
+    { description: "This OpenAPI 3.1 document, built from the Api the server runs. Cached with an ETag.", cached: true }
+  ],
+  ["docs.page", { description: "This document rendered as an HTML page. Cached with an ETag.", cached: true }]
+])
+
 /** The paths the platform does not generate: the document itself and its page (src/Docs/Http.ts). */
 const documentationPaths = {
   "/openapi.json": {
@@ -377,7 +324,17 @@ const inDocumentOrder = (schemas: Json): Json => {
   return Object.fromEntries([...entries.slice(0, at), ...details, ...entries.slice(at)])
 }
 
-export const completeDocument = (spec: Json): Json => {
+/**
+ * `endpointFacts`: each endpoint's OperationDocs annotation; `limitedOperations`: the operations
+ * under a per-minute limit (their RateLimitClass annotation), whose every answer carries RateLimit
+ * and RateLimit-Policy.
+ */
+export const completeDocument = (
+  spec: Json,
+  endpointFacts: ReadonlyMap<string, OperationFacts>,
+  limitedOperations: ReadonlySet<string>
+): Json => {
+  const factsOf = (id: string): OperationFacts => endpointFacts.get(id) ?? documentationFacts.get(id) ?? {}
   if (spec.components?.schemas !== undefined) renameEncoded(spec, spec.components.schemas, "#/components/schemas/")
   asBefore(spec.paths)
   asBefore(spec.components?.schemas)
@@ -416,11 +373,12 @@ export const completeDocument = (spec: Json): Json => {
     for (const operation of Object.values<Json>(operations)) {
       const id: string = operation.operationId
       const hasBody = operation.requestBody !== undefined
-      const names = bodyNames[id] ?? {}
-      operation.description = operationDescriptions[id] ?? operation.summary
-      operation.security ??= optionalTokenOperations.has(id)
-        ? [{}, ...Object.keys(components.securitySchemes ?? {}).map((scheme) => ({ [scheme]: [] }))]
-        : []
+      const facts = factsOf(id)
+      operation.description = facts.description ?? operation.summary
+      operation.security ??=
+        facts.tokenOptional === true
+          ? [{}, ...Object.keys(components.securitySchemes ?? {}).map((scheme) => ({ [scheme]: [] }))]
+          : []
       for (const parameter of operation.parameters ?? []) {
         cleanSchema(parameter.schema)
         const description = parameterDescriptions[parameter.name]
@@ -431,8 +389,8 @@ export const completeDocument = (spec: Json): Json => {
       if (hasBody) {
         const media = operation.requestBody.content[json]
         cleanSchema(media.schema)
-        if (names.request !== undefined && media.schema.$ref === undefined)
-          media.schema = hoist(names.request, media.schema)
+        if (facts.requestName !== undefined && media.schema.$ref === undefined)
+          media.schema = hoist(facts.requestName, media.schema)
         const example = operationExamples[id]?.request
         if (example !== undefined) media.example = example
       }
@@ -447,8 +405,8 @@ export const completeDocument = (spec: Json): Json => {
         cleanSchema(media.schema)
         if (Number(status) < 400) {
           if (media.schema.description === response.description) delete media.schema.description
-          if (names.response !== undefined && media.schema.$ref === undefined)
-            media.schema = hoist(names.response, media.schema)
+          if (facts.responseName !== undefined && media.schema.$ref === undefined)
+            media.schema = hoist(facts.responseName, media.schema)
           continue
         }
         const alternatives: Array<Json> = Array.isArray(media.schema.anyOf) ? media.schema.anyOf : [media.schema]
@@ -504,7 +462,7 @@ export const completeDocument = (spec: Json): Json => {
           "X-Request-Id",
           ...(limitedOperations.has(id) ? ["RateLimit", "RateLimit-Policy"] : []),
           ...(code === 429 || code === 503 ? ["Retry-After"] : []),
-          ...(cachedOperations.has(id) && code === 200 ? ["ETag"] : [])
+          ...(facts.cached === true && code === 200 ? ["ETag"] : [])
         ]
         response.headers = { ...response.headers, ...headerRefs(names) }
         if (code >= 200 && code < 300 && example !== undefined) {
@@ -518,7 +476,7 @@ export const completeDocument = (spec: Json): Json => {
                   : example
         }
       }
-      if (cachedOperations.has(id)) {
+      if (facts.cached === true) {
         operation.parameters = [...(operation.parameters ?? []), ifNoneMatch]
         responses["304"] = {
           description: "Not modified: the `If-None-Match` ETag is current",

@@ -9,8 +9,9 @@ import { RateLimited } from "../Domain/Errors.js"
 import { requestClientAddressOf } from "./ClientAddress.js"
 import { rateLimited, rateLimitStoreFailures } from "./Metrics.js"
 
-export const limitedEndpoints = ["search", "confirm", "requests"] as const
-export type LimitedEndpoint = (typeof limitedEndpoints)[number]
+import { type LimitedEndpoint, limitedEndpoints } from "./RateLimitClass.js"
+
+export { type LimitedEndpoint, limitedEndpoints }
 
 /** What a refusal counts, in words: "at most 2 follow-up requests per minute". */
 const countedAs: Record<LimitedEndpoint, string> = {

@@ -10,13 +10,15 @@ import {
   Metric,
   Option,
   Random,
-  Redacted
+  Redacted,
+  Schema
 } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
 import nodemailer from "nodemailer"
 import { AppConfig } from "../AppConfig.js"
 import { DirectQuery } from "../Database/Database.js"
+import { rowsOf } from "../Database/Rows.js"
 import { isUuid } from "../Domain/Ids.js"
 import type { Notification, OutboxRow } from "../Domain/Outbox.js"
 import { logFailure } from "../Http/FailureSummary.js"
@@ -25,9 +27,12 @@ import { bookingConfirmationFailed, type Handoff, requestHandoffChanged } from "
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { providerSignedHeaders } from "../Webhooks/Signing.js"
 
-export type RecipientRole = "customer" | "provider"
-export type Channel = "email" | "webhook" | "none" | "sandbox"
-export type DeliveryStatus = "pending" | "sent" | "failed" | "skipped"
+const RecipientRole = Schema.Literals(["customer", "provider"])
+export type RecipientRole = typeof RecipientRole.Type
+const Channel = Schema.Literals(["email", "webhook", "none", "sandbox"])
+export type Channel = typeof Channel.Type
+const DeliveryStatus = Schema.Literals(["pending", "sent", "failed", "skipped"])
+export type DeliveryStatus = typeof DeliveryStatus.Type
 
 export interface DeliveryState {
   readonly id: string
@@ -55,27 +60,37 @@ export interface ChannelChoice {
   readonly address: string | null
 }
 
-interface ClaimedRow {
-  readonly id: string
-  readonly topic: string
-  readonly subjectId: string
-  readonly recipientRole: RecipientRole
-  readonly providerId: string | null
-  readonly channel: Channel
-  readonly address: string | null
-  readonly subject: string
-  readonly body: string
-  readonly payload: Record<string, unknown>
-  readonly attempts: number
-}
+const ClaimedRow = Schema.Struct({
+  id: Schema.String,
+  topic: Schema.String,
+  subjectId: Schema.String,
+  recipientRole: RecipientRole,
+  providerId: Schema.NullOr(Schema.String),
+  channel: Channel,
+  address: Schema.NullOr(Schema.String),
+  subject: Schema.String,
+  body: Schema.String,
+  payload: Schema.Record(Schema.String, Schema.Unknown),
+  attempts: Schema.Int
+})
+type ClaimedRow = typeof ClaimedRow.Type
 
-interface SecretRow {
-  readonly notifyWebhookSecret: string | null
-}
+const SecretRow = Schema.Struct({ notifyWebhookSecret: Schema.NullOr(Schema.String) })
 
-interface StateRow extends Omit<SubjectDeliveryState, "nextAttemptAt"> {
-  readonly nextAttemptAt: Date
-}
+const StatusRow = Schema.Struct({ status: DeliveryStatus })
+
+const StateRow = Schema.Struct({
+  id: Schema.String,
+  subjectId: Schema.String,
+  recipientRole: RecipientRole,
+  channel: Channel,
+  status: DeliveryStatus,
+  attempts: Schema.Int,
+  nextAttemptAt: Schema.Date,
+  lastError: Schema.NullOr(Schema.String),
+  sentAt: Schema.NullOr(Schema.Date)
+})
+type StateRow = typeof StateRow.Type
 
 /** Longer than an attempt can take (a claim's rows are all attempted at once), so no row is sent twice at once. */
 const LEASE_SECONDS = 60
@@ -182,17 +197,21 @@ const handoffFrom = (statuses: ReadonlyArray<DeliveryStatus>): Handoff => {
   }
 }
 
-interface BookingFactsRow {
-  readonly id: string
-  readonly requestId: string
-  readonly partnerId: string
-  readonly providerId: string
-  readonly serviceId: string
-  readonly slotStart: Date
-  readonly slotEnd: Date
-  readonly priceSek: number
-  readonly sandbox: boolean
-}
+const BookingFactsRow = Schema.Struct({
+  id: Schema.String,
+  requestId: Schema.String,
+  partnerId: Schema.String,
+  providerId: Schema.String,
+  serviceId: Schema.String,
+  slotStart: Schema.Date,
+  slotEnd: Schema.Date,
+  priceSek: Schema.Int,
+  sandbox: Schema.Boolean
+})
+
+const RequestFactsRow = Schema.Struct({ partnerId: Schema.String, sandbox: Schema.Boolean })
+
+const OutboxStatusRow = Schema.Struct({ id: Schema.String, status: DeliveryStatus })
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -257,7 +276,7 @@ const make = Effect.gen(function* () {
    * statement; SKIP LOCKED and the lease keep two instances from taking one row at the same time.
    */
   const claim = (ids: Option.Option<ReadonlyArray<string>>, now: Date) =>
-    sql<ClaimedRow>`
+    sql`
       WITH due AS (
         SELECT id FROM notification_outbox
         WHERE status = 'pending' AND next_attempt_at <= ${now}::timestamptz
@@ -269,7 +288,7 @@ const make = Effect.gen(function* () {
       UPDATE notification_outbox o SET next_attempt_at = ${now}::timestamptz + make_interval(secs => ${LEASE_SECONDS})
       FROM due WHERE o.id = due.id
       RETURNING o.id, o.topic, o.subject_id, o.recipient_role, o.provider_id, o.channel, o.address, o.subject, o.body,
-        o.payload, o.attempts`
+        o.payload, o.attempts`.pipe(rowsOf(ClaimedRow))
 
   const sendEmail = (row: ClaimedRow) => {
     if (Option.isNone(mailer)) return fail("SMTP_URL is not configured")
@@ -282,7 +301,8 @@ const make = Effect.gen(function* () {
   }
 
   const webhookSecret = (providerId: string) =>
-    sql<SecretRow>`SELECT notify_webhook_secret FROM providers WHERE id = ${providerId}`.pipe(
+    sql`SELECT notify_webhook_secret FROM providers WHERE id = ${providerId}`.pipe(
+      rowsOf(SecretRow),
       Effect.map((rows) => present(rows[0]?.notifyWebhookSecret)),
       Effect.mapError(() => new DeliveryFailed({ reason: "the webhook secret could not be read" }))
     )
@@ -334,19 +354,19 @@ const make = Effect.gen(function* () {
   }
 
   const recordSent = (row: ClaimedRow, now: Date) =>
-    sql<{ status: DeliveryStatus }>`
+    sql`
       UPDATE notification_outbox SET status = 'sent', sent_at = ${now}, attempts = attempts + 1, last_error = NULL
       WHERE id = ${row.id} AND status = 'pending'
-      RETURNING status`
+      RETURNING status`.pipe(rowsOf(StatusRow))
 
   const recordSkipped = (row: ClaimedRow) =>
-    sql<{ status: DeliveryStatus }>`
+    sql`
       UPDATE notification_outbox SET status = 'skipped' WHERE id = ${row.id} AND status = 'pending'
-      RETURNING status`
+      RETURNING status`.pipe(rowsOf(StatusRow))
 
   // The deadline is the row's give_up_at, and never later than NOTIFY_GIVE_UP_HOURS after it was written.
   const recordFailure = (row: ClaimedRow, reason: string, delayMs: number, now: Date) =>
-    sql<{ status: DeliveryStatus }>`
+    sql`
       UPDATE notification_outbox SET
         attempts = attempts + 1,
         last_error = ${reason},
@@ -356,7 +376,7 @@ const make = Effect.gen(function* () {
         next_attempt_at = LEAST(${now}::timestamptz + make_interval(secs => ${delayMs / 1000}),
           GREATEST(${now}::timestamptz, LEAST(give_up_at, created_at + make_interval(hours => ${config.notifyGiveUpHours}))))
       WHERE id = ${row.id} AND status = 'pending'
-      RETURNING status`
+      RETURNING status`.pipe(rowsOf(StatusRow))
 
   /**
    * The partner's event for a row that reached a final state, in the transaction that records it:
@@ -367,9 +387,9 @@ const make = Effect.gen(function* () {
   const announce = (row: ClaimedRow, outcome: "sent" | "failed", now: Date) =>
     Effect.gen(function* () {
       if (row.topic === "booking_confirmed" && outcome === "failed") {
-        const [booking] = yield* sql<BookingFactsRow>`
+        const [booking] = yield* sql`
           SELECT id, request_id, partner_id, provider_id, service_id, slot_start, slot_end, price_sek, sandbox
-          FROM bookings WHERE id = ${row.subjectId}`
+          FROM bookings WHERE id = ${row.subjectId}`.pipe(rowsOf(BookingFactsRow))
         if (booking === undefined) return
         yield* webhookOutbox.emit(
           { partnerId: booking.partnerId, sandbox: booking.sandbox },
@@ -378,11 +398,13 @@ const make = Effect.gen(function* () {
         )
       }
       if (row.topic === "request_created") {
-        const [request] = yield* sql<{ partnerId: string; sandbox: boolean }>`
-          SELECT partner_id, sandbox FROM service_requests WHERE id = ${row.subjectId} FOR UPDATE`
+        const [request] = yield* sql`
+          SELECT partner_id, sandbox FROM service_requests WHERE id = ${row.subjectId} FOR UPDATE`.pipe(
+          rowsOf(RequestFactsRow)
+        )
         if (request === undefined) return
-        const states = yield* sql<{ id: string; status: DeliveryStatus }>`
-          SELECT id, status FROM notification_outbox WHERE subject_id = ${row.subjectId}`
+        const states = yield* sql`
+          SELECT id, status FROM notification_outbox WHERE subject_id = ${row.subjectId}`.pipe(rowsOf(OutboxStatusRow))
         const before = handoffFrom(states.map((state) => (state.id === row.id ? "pending" : state.status)))
         const after = handoffFrom(states.map((state) => state.status))
         yield* webhookOutbox.emit(
@@ -456,10 +478,13 @@ const make = Effect.gen(function* () {
 
   // Within the request's database budget: a confirm or status read runs it.
   const readStates = (column: "id" | "subject_id", values: ReadonlyArray<string>) =>
-    direct(sql<StateRow>`
+    direct(sql`
       SELECT id, subject_id, recipient_role, channel, status, attempts, next_attempt_at, last_error, sent_at
       FROM notification_outbox WHERE ${sql.in(column, values)}
-      ORDER BY created_at, recipient_role, id`).pipe(Effect.map((rows) => rows.map(toState)))
+      ORDER BY created_at, recipient_role, id`).pipe(
+      rowsOf(StateRow),
+      Effect.map((rows) => rows.map(toState))
+    )
 
   // Deliveries started by deliverNow run in the service's scope with its context, not the caller's:
   // they outlive the request and never see the caller's transaction.
@@ -485,14 +510,10 @@ const make = Effect.gen(function* () {
     return yield* readStates("subject_id", wanted)
   })
 
-  // The first pass waits one interval too, so it never races a deliverNow right after start.
-  yield* Effect.sleep(Duration.millis(config.notifyPollMs)).pipe(
-    Effect.andThen(deliverDue(Option.none())),
-    Effect.forever,
-    Effect.forkScoped
-  )
+  /** One dispatcher pass: every due row, claimed and attempted at once. */
+  const dispatch = deliverDue(Option.none())
 
-  return { channelFor, outboxInsert, enqueue, deliverNow, statesOf } as const
+  return { channelFor, outboxInsert, enqueue, deliverNow, statesOf, dispatch } as const
 })
 
 /**
@@ -515,3 +536,19 @@ export class Notifier extends Context.Service<Notifier>()("Booking/Notifier", {
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(WebhookOutbox.Default))
 }
+
+/**
+ * The outbox dispatcher: a pass every NOTIFY_POLL_MS on the service's clock, for as long as the
+ * server runs. The first pass waits one interval too, so it never races a deliverNow right after start.
+ */
+export const NotificationDispatcherLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const notifier = yield* Notifier
+    const config = yield* AppConfig
+    yield* Effect.sleep(Duration.millis(config.notifyPollMs)).pipe(
+      Effect.andThen(notifier.dispatch),
+      Effect.forever,
+      Effect.forkScoped
+    )
+  })
+).pipe(Layer.provide(Notifier.Default))

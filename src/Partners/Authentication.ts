@@ -78,11 +78,6 @@ export const makeAuthenticate = Effect.gen(function* () {
     })
   )
   yield* refresh.pipe(Effect.orDie)
-  yield* refresh.pipe(
-    Effect.catchCause((cause) => logFailureWarning("partner tokens could not be refreshed", cause)),
-    Effect.repeat(Schedule.spaced(tokenRefreshInterval)),
-    Effect.forkScoped
-  )
   const mode: AuthMode = Option.isSome(config.authMode)
     ? config.authMode.value
     : config.appEnv === "development" && configured.length === 0 && !(yield* partners.anyTokenEver.pipe(Effect.orDie))
@@ -95,15 +90,11 @@ export const makeAuthenticate = Effect.gen(function* () {
   )
 
   const used = new Set<string>()
-  yield* Effect.suspend(() => {
+  const recordUse = Effect.suspend(() => {
     const prefixes = [...used]
     used.clear()
     return partners.markUsed(prefixes)
-  }).pipe(
-    Effect.catchCause((cause) => logFailureWarning("token last-use could not be recorded", cause)),
-    Effect.repeat(Schedule.spaced(Duration.seconds(30))),
-    Effect.forkScoped
-  )
+  })
 
   let window = { start: Number.NEGATIVE_INFINITY, lookups: 0 }
   /** The live token with this prefix from the database, within the per-prefix and per-second bounds. */
@@ -160,8 +151,38 @@ export const makeAuthenticate = Effect.gen(function* () {
       return yield* Effect.fail(mode === "tokens" && (yield* nothingConfigured) ? unconfigured : unauthorized)
     })
 
-  return { mode, authenticate } as const
+  return {
+    mode,
+    authenticate,
+    tokenUpkeep: {
+      refresh: refresh.pipe(
+        Effect.catchCause((cause) => logFailureWarning("partner tokens could not be refreshed", cause))
+      ),
+      recordUse: recordUse.pipe(
+        Effect.catchCause((cause) => logFailureWarning("token last-use could not be recorded", cause))
+      )
+    }
+  } as const
 })
+
+/** What a token store does in the background: re-read the live tokens, and write when each was last used. */
+export interface TokenUpkeep {
+  readonly refresh: Effect.Effect<void>
+  readonly recordUse: Effect.Effect<void>
+}
+
+/**
+ * A token store's loops: the live tokens re-read every `tokenRefreshInterval` (how a revocation
+ * reaches every instance), the last use written every 30 seconds. They run in the caller's scope.
+ */
+export const keepTokensFresh = (upkeep: TokenUpkeep) =>
+  Effect.all(
+    [
+      Effect.forkScoped(Effect.repeat(upkeep.refresh, Schedule.spaced(tokenRefreshInterval))),
+      Effect.forkScoped(Effect.repeat(upkeep.recordUse, Schedule.spaced(Duration.seconds(30))))
+    ],
+    { discard: true }
+  )
 
 const bearerPattern = /^bearer +(\S.*)$/i
 
@@ -189,14 +210,15 @@ const presented = (token: Redacted.Redacted<string>) => {
 }
 
 /**
- * One token store (and refresh fibre) for the Api's middlewares and the MCP endpoint. `partner`
- * answers an unconfigured production server as confirm and status do (401), `requester` as
+ * One token store for the Api's middlewares and the MCP endpoint, kept fresh by
+ * PartnerTokenRefreshLive. `partner` answers an unconfigured production server as confirm and status do (401), `requester` as
  * request creation does (503).
  */
 export class Authenticator extends Context.Service<Authenticator>()("Booking/Authenticator", {
-  make: Effect.map(makeAuthenticate, ({ mode, authenticate }) => ({
+  make: Effect.map(makeAuthenticate, ({ mode, authenticate, tokenUpkeep }) => ({
     mode,
     authenticate,
+    tokenUpkeep,
     partner: (token: Redacted.Redacted<string>) => authenticate(presented(token), unauthorized),
     requester: (token: Redacted.Redacted<string>) => authenticate(presented(token), notConfigured),
     /**
@@ -242,4 +264,9 @@ export const AuthenticationLive = Layer.unwrap(
       Layer.succeed(RequestAuthentication, middlewareFor(authenticator, notConfigured))
     )
   )
+).pipe(Layer.provide(Authenticator.Default))
+
+/** The partner token store's loops (keepTokensFresh), for as long as the server runs. */
+export const PartnerTokenRefreshLive = Layer.effectDiscard(
+  Effect.flatMap(Authenticator, (authenticator) => keepTokensFresh(authenticator.tokenUpkeep))
 ).pipe(Layer.provide(Authenticator.Default))

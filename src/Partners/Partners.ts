@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto"
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { DirectQuery } from "../Database/Database.js"
+import { rowsOf } from "../Database/Rows.js"
 
 export class PartnerError extends Schema.TaggedError<PartnerError>()("PartnerError", { message: Schema.String }) {}
 
@@ -12,19 +13,34 @@ export const tokenDigest = (token: string) => createHash("sha256").update(token,
 
 export interface TokenEntry {
   readonly prefix: string
-  readonly digest: Buffer
+  readonly digest: Uint8Array
   readonly partnerId: string
   readonly partnerName: string
   readonly sandbox: boolean
 }
 
-interface TokenRow {
-  readonly prefix: string
-  readonly tokenSha256: Buffer
-  readonly partnerId: string
-  readonly partnerName: string
-  readonly sandbox: boolean
-}
+/** A token's row: its SHA-256 is stored as bytea. */
+export const TokenRow = Schema.Struct({
+  prefix: Schema.String,
+  tokenSha256: Schema.Uint8Array,
+  partnerId: Schema.String,
+  partnerName: Schema.String,
+  sandbox: Schema.Boolean
+})
+type TokenRow = typeof TokenRow.Type
+
+const PartnerTokenListRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  active: Schema.Boolean,
+  sandbox: Schema.Boolean,
+  prefix: Schema.NullOr(Schema.String),
+  createdAt: Schema.NullOr(Schema.Date),
+  lastUsedAt: Schema.NullOr(Schema.Date),
+  revokedAt: Schema.NullOr(Schema.Date)
+})
+
+const IssuedRow = Schema.Struct({ issued: Schema.Boolean })
 
 const toEntry = (row: TokenRow): TokenEntry => ({
   prefix: row.prefix,
@@ -77,37 +93,33 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
       if (rows.length === 0) return yield* new PartnerError({ message: `no live token with prefix ${prefix}` })
     })
 
-    const list = sql<{
-      id: string
-      name: string
-      active: boolean
-      sandbox: boolean
-      prefix: string | null
-      createdAt: Date | null
-      lastUsedAt: Date | null
-      revokedAt: Date | null
-    }>`
+    const list = sql`
       SELECT p.id, p.name, p.active, p.sandbox, t.prefix, t.created_at, t.last_used_at, t.revoked_at
       FROM partners p LEFT JOIN partner_tokens t ON t.partner_id = p.id
-      ORDER BY p.id, t.created_at`
+      ORDER BY p.id, t.created_at`.pipe(rowsOf(PartnerTokenListRow))
 
     /** Every token that authenticates now: unrevoked, of an active partner. */
-    const liveTokens = sql<TokenRow>`
+    const liveTokens = sql`
       SELECT t.prefix, t.token_sha256, p.id AS partner_id, p.name AS partner_name, p.sandbox
       FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
-      WHERE t.revoked_at IS NULL AND p.active`.pipe(Effect.map((rows) => rows.map(toEntry)))
+      WHERE t.revoked_at IS NULL AND p.active`.pipe(
+      rowsOf(TokenRow),
+      Effect.map((rows) => rows.map(toEntry))
+    )
 
     /** The live token with this prefix, if there is one (a token issued since the last full read). */
     const liveToken = (prefix: string) =>
-      direct(sql<TokenRow>`
+      direct(sql`
         SELECT t.prefix, t.token_sha256, p.id AS partner_id, p.name AS partner_name, p.sandbox
         FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
         WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`).pipe(
+        rowsOf(TokenRow),
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
       )
 
     /** Whether a partner token was ever issued, revoked ones included. */
-    const anyTokenEver = sql<{ issued: boolean }>`SELECT EXISTS (SELECT 1 FROM partner_tokens) AS issued`.pipe(
+    const anyTokenEver = sql`SELECT EXISTS (SELECT 1 FROM partner_tokens) AS issued`.pipe(
+      rowsOf(IssuedRow),
       Effect.map((rows) => rows[0]?.issued === true)
     )
 

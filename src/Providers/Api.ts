@@ -30,6 +30,7 @@ import {
   WorkingHoursResponse
 } from "../Domain/Provider.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
+import { OperationDocs } from "../Http/OperationDocs.js"
 
 /** A provider token (`hsp_…`, from `npm run provider -- token:issue`): partner tokens never pass. */
 export class ProviderAuthentication extends HttpApiMiddleware.Service<
@@ -48,10 +49,15 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       query: ProviderBookingsQuery,
       success: ProviderBookingsResponse,
       error: unavailable
-    }).annotate(
-      OpenApi.Summary,
-      "The provider's bookings in a window (default: the next 30 days; at most 92), with the customer's contact"
-    )
+    })
+      .annotate(
+        OpenApi.Summary,
+        "The provider's bookings in a window (default: the next 30 days; at most 92), with the customer's contact"
+      )
+      .annotate(OperationDocs, {
+        description:
+          "The provider's bookings whose slot overlaps the window (`from`, `to`: RFC 3339 with an offset; default from now for 30 days, at most 92 days), with the customer's name, phone, e-mail and service address: the one place they leave the service besides the provider's confirmation. Sandbox bookings are never listed."
+      })
   )
   .add(
     HttpApiEndpoint.post("cancelBooking", "/api/provider/bookings/:booking_id/cancel", {
@@ -78,7 +84,12 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       payload: BlockRequest,
       success: BlockResponse.pipe(HttpApiSchema.status(201)),
       error: [errorBody(BlockOverlapsBooking), errorBody(BlockOverlapsBlock), unavailable]
-    }).annotate(OpenApi.Summary, "Block time: searches no longer offer it and no booking can take it")
+    })
+      .annotate(OpenApi.Summary, "Block time: searches no longer offer it and no booking can take it")
+      .annotate(OperationDocs, {
+        description:
+          "Blocks time in the same no-overlap calendar as bookings: searches stop offering it at once, and a confirm racing for it loses (409 `slot_taken`). A block over an active booking is 409 `block_overlaps_booking` naming the booking; over another block, 409 `block_overlaps_block`."
+      })
   )
   .add(
     HttpApiEndpoint.get("blocks", "/api/provider/blocks", { success: BlocksResponse, error: unavailable }).annotate(
@@ -104,13 +115,23 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       payload: WorkingHoursRequest,
       success: WorkingHoursResponse,
       error: unavailable
-    }).annotate(OpenApi.Summary, "Replace the weekly working hours and dates off (Europe/Stockholm)")
+    })
+      .annotate(OpenApi.Summary, "Replace the weekly working hours and dates off (Europe/Stockholm)")
+      .annotate(OperationDocs, {
+        description:
+          "Replaces the weekly hours and dates off (Europe/Stockholm wall-clock time). Searches and confirms follow them at once; bookings already made stand. From then on a supply import leaves this provider's hours alone."
+      })
   )
   .add(
     HttpApiEndpoint.get("calendarFeed", "/api/provider/calendar-feed", {
       success: CalendarFeedResponse,
       error: unavailable
-    }).annotate(OpenApi.Summary, "The secret iCalendar feed URL of the provider's bookings (made on first request)")
+    })
+      .annotate(OpenApi.Summary, "The secret iCalendar feed URL of the provider's bookings (made on first request)")
+      .annotate(OperationDocs, {
+        description:
+          "The secret address of an iCalendar feed of the provider's bookings, to subscribe to in a calendar app: made on the first request, the same address afterwards. The feed (`GET /calendar-feeds/{secret}.ics`, `text/calendar`, ETag and If-None-Match) carries times and services, never the customer's contact."
+      })
   )
   .add(
     HttpApiEndpoint.post("rotateCalendarFeed", "/api/provider/calendar-feed/rotate", {
@@ -129,7 +150,12 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       payload: CalendarImportRequest,
       success: CalendarImportResponse,
       error: [errorBody(CalendarUrlRefused), unavailable]
-    }).annotate(OpenApi.Summary, "Register the provider's own iCalendar address; fetched at once, then on a schedule")
+    })
+      .annotate(OpenApi.Summary, "Register the provider's own iCalendar address; fetched at once, then on a schedule")
+      .annotate(OperationDocs, {
+        description:
+          "Registers the provider's own private iCalendar address. It is fetched at once and then every CALENDAR_IMPORT_INTERVAL_MINUTES (default 10), conditionally, bounded in size and time, under the same address rules as webhooks. Busy events (recurrences expanded; free and cancelled events ignored) are never offered or booked. When a fetch fails, the busy times last read stay in force and `last_error` says why."
+      })
   )
   .add(
     HttpApiEndpoint.get("calendarImport", "/api/provider/calendar-import", {

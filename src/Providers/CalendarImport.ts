@@ -1,6 +1,7 @@
-import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { rowsOf } from "../Database/Rows.js"
 import { DatabaseUnavailable } from "../Domain/Errors.js"
 import { bookingHorizonDays, CalendarUrlRefused, providerSpecVersion } from "../Domain/Provider.js"
 import { DAY, formatInZone, MINUTE, providerTimeZone } from "../Domain/Zone.js"
@@ -12,15 +13,18 @@ import { type FetchResult, fetchCalendar } from "./CalendarFetch.js"
 /** How often the loop looks for imports that are due; each is fetched once per CALENDAR_IMPORT_INTERVAL_MINUTES. */
 export const importPollInterval = Duration.minutes(1)
 
-interface ImportRow {
-  readonly providerId: string
-  readonly url: string
-  readonly etag: string | null
-  readonly lastModified: string | null
-  readonly lastSyncedAt: Date | null
-  readonly lastError: string | null
-  readonly nextFetchAt: Date
-}
+const ImportRow = Schema.Struct({
+  providerId: Schema.String,
+  url: Schema.String,
+  etag: Schema.NullOr(Schema.String),
+  lastModified: Schema.NullOr(Schema.String),
+  lastSyncedAt: Schema.NullOr(Schema.Date),
+  lastError: Schema.NullOr(Schema.String),
+  nextFetchAt: Schema.Date
+})
+type ImportRow = typeof ImportRow.Type
+
+const BusyCountRow = Schema.Struct({ busy: Schema.Int })
 
 /** Destination.ts words its refusals for webhooks; the provider reads them about its calendar. */
 const forCalendar = (message: string) =>
@@ -114,17 +118,24 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
 
     const rowOf = (providerId: string) =>
       Effect.map(
-        sql<ImportRow>`
+        sql`
           SELECT provider_id, url, etag, last_modified, last_synced_at, last_error, next_fetch_at
-          FROM provider_calendar_imports WHERE provider_id = ${providerId}`,
+          FROM provider_calendar_imports WHERE provider_id = ${providerId}`.pipe(
+          rowsOf(ImportRow),
+          // A stored row of another shape is a bug or a damaged table, not an outage.
+          Effect.catchTag("SchemaError", Effect.die)
+        ),
         (rows) => rows[0]
       )
 
     const statusOf = (providerId: string) =>
       Effect.gen(function* () {
         const row = yield* rowOf(providerId)
-        const counted = yield* sql<{ busy: number }>`
-          SELECT count(*)::int AS busy FROM provider_busy_times WHERE provider_id = ${providerId}`
+        const counted = yield* sql`
+          SELECT count(*)::int AS busy FROM provider_busy_times WHERE provider_id = ${providerId}`.pipe(
+          rowsOf(BusyCountRow),
+          Effect.catchTag("SchemaError", Effect.die)
+        )
         const busy = counted[0]?.busy ?? 0
         const synced = row?.lastSyncedAt == null ? null : formatInZone(row.lastSyncedAt, providerTimeZone)
         return {
@@ -202,12 +213,14 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
      */
     const syncDue = Effect.gen(function* () {
       const at = yield* now
-      const due = yield* sql<ImportRow>`
+      const due = yield* sql`
         UPDATE provider_calendar_imports SET next_fetch_at = ${new Date(at.getTime() + interval)}
         WHERE provider_id IN (
           SELECT provider_id FROM provider_calendar_imports WHERE next_fetch_at <= ${at}
           ORDER BY next_fetch_at LIMIT 100 FOR UPDATE SKIP LOCKED)
-        RETURNING provider_id, url, etag, last_modified, last_synced_at, last_error, next_fetch_at`
+        RETURNING provider_id, url, etag, last_modified, last_synced_at, last_error, next_fetch_at`.pipe(
+        rowsOf(ImportRow)
+      )
       for (const row of due) {
         yield* sync(row).pipe(
           Effect.catchCause((cause) => logFailureWarning("a calendar import could not be saved", cause))
@@ -215,16 +228,21 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
       }
     })
 
-    yield* syncDue.pipe(
+    return { register, status, remove, syncDue } as const
+  })
+}) {
+  static readonly Default = Layer.effect(this, this.make)
+}
+
+/** The import poller: every due import, each `importPollInterval`, for as long as the server runs. */
+export const CalendarImportPollLive = Layer.effectDiscard(
+  Effect.flatMap(CalendarImport, (imports) =>
+    imports.syncDue.pipe(
       Effect.catchCause((cause) => logFailureWarning("calendar imports could not be read", cause)),
       // fixed, not spaced: a tick that ends late is followed at once, so an import falls due on time.
       Effect.repeat(Schedule.fixed(importPollInterval)),
       Effect.delay(importPollInterval),
       Effect.forkScoped
     )
-
-    return { register, status, remove, syncDue } as const
-  })
-}) {
-  static readonly Default = Layer.effect(this, this.make)
-}
+  )
+).pipe(Layer.provide(CalendarImport.Default))

@@ -1,10 +1,16 @@
 import { timingSafeEqual } from "node:crypto"
-import { Clock, Duration, Effect, Layer, Redacted, Ref, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Redacted, Ref } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { Unauthorized } from "../Domain/Errors.js"
 import { AuthenticatedProvider } from "../Domain/Provider.js"
 import { logFailureWarning } from "../Http/FailureSummary.js"
-import { bearerTokenOf, tokenLookupsPerSecond, tokenRefreshInterval } from "../Partners/Authentication.js"
+import {
+  bearerTokenOf,
+  keepTokensFresh,
+  type TokenUpkeep,
+  tokenLookupsPerSecond,
+  tokenRefreshInterval
+} from "../Partners/Authentication.js"
 import { tokenDigest } from "../Partners/Partners.js"
 import { ProviderAuthentication } from "./Api.js"
 import { type ProviderTokenEntry, ProviderTokens, providerTokenPattern } from "./ProviderTokens.js"
@@ -31,21 +37,17 @@ const makeProviderAuthenticate = Effect.gen(function* () {
     })
   )
   yield* refresh.pipe(Effect.orDie)
-  yield* refresh.pipe(
-    Effect.catchCause((cause) => logFailureWarning("provider tokens could not be refreshed", cause)),
-    Effect.repeat(Schedule.spaced(tokenRefreshInterval)),
-    Effect.forkScoped
-  )
   const used = new Set<string>()
-  yield* Effect.suspend(() => {
-    const prefixes = [...used]
-    used.clear()
-    return tokens.markUsed(prefixes)
-  }).pipe(
-    Effect.catchCause((cause) => logFailureWarning("provider token last-use could not be recorded", cause)),
-    Effect.repeat(Schedule.spaced(Duration.seconds(30))),
-    Effect.forkScoped
-  )
+  const tokenUpkeep: TokenUpkeep = {
+    refresh: refresh.pipe(
+      Effect.catchCause((cause) => logFailureWarning("provider tokens could not be refreshed", cause))
+    ),
+    recordUse: Effect.suspend(() => {
+      const prefixes = [...used]
+      used.clear()
+      return tokens.markUsed(prefixes)
+    }).pipe(Effect.catchCause((cause) => logFailureWarning("provider token last-use could not be recorded", cause)))
+  }
 
   let window = { start: Number.NEGATIVE_INFINITY, lookups: 0 }
   const lookUp = (prefix: string) =>
@@ -67,7 +69,7 @@ const makeProviderAuthenticate = Effect.gen(function* () {
       return found
     })
 
-  return (token: Redacted.Redacted<string>) =>
+  const authenticate = (token: Redacted.Redacted<string>) =>
     Effect.gen(function* () {
       const value = Redacted.value(token)
       const prefix = providerTokenPattern.exec(value)?.[1]
@@ -79,11 +81,19 @@ const makeProviderAuthenticate = Effect.gen(function* () {
       used.add(entry.prefix)
       return { id: entry.providerId, name: entry.providerName }
     })
+  return { authenticate, tokenUpkeep } as const
 })
+
+/** The provider token store, kept fresh by ProviderTokenRefreshLive. */
+export class ProviderAuthenticator extends Context.Service<ProviderAuthenticator>()("Booking/ProviderAuthenticator", {
+  make: makeProviderAuthenticate
+}) {
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(ProviderTokens.Default))
+}
 
 export const ProviderAuthenticationLive = Layer.effect(
   ProviderAuthentication,
-  Effect.map(makeProviderAuthenticate, (authenticate) =>
+  Effect.map(ProviderAuthenticator, ({ authenticate }) =>
     ProviderAuthentication.of({
       providerBearer: (effect) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -93,4 +103,9 @@ export const ProviderAuthenticationLive = Layer.effect(
         )
     })
   )
-).pipe(Layer.provide(ProviderTokens.Default))
+).pipe(Layer.provide(ProviderAuthenticator.Default))
+
+/** The provider token store's loops (keepTokensFresh), for as long as the server runs. */
+export const ProviderTokenRefreshLive = Layer.effectDiscard(
+  Effect.flatMap(ProviderAuthenticator, (authenticator) => keepTokensFresh(authenticator.tokenUpkeep))
+).pipe(Layer.provide(ProviderAuthenticator.Default))

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
+import { rowsOf } from "../Database/Rows.js"
 import { tokenDigest } from "../Partners/Partners.js"
 
 export class ProviderTokenError extends Schema.TaggedError<ProviderTokenError>()("ProviderTokenError", {
@@ -15,17 +16,27 @@ export const providerTokenPattern = /^hsp_([A-Za-z0-9_-]{12})_[A-Za-z0-9_-]{43}$
 
 export interface ProviderTokenEntry {
   readonly prefix: string
-  readonly digest: Buffer
+  readonly digest: Uint8Array
   readonly providerId: string
   readonly providerName: string
 }
 
-interface TokenRow {
-  readonly prefix: string
-  readonly tokenSha256: Buffer
-  readonly providerId: string
-  readonly providerName: string
-}
+const TokenRow = Schema.Struct({
+  prefix: Schema.String,
+  tokenSha256: Schema.Uint8Array,
+  providerId: Schema.String,
+  providerName: Schema.String
+})
+type TokenRow = typeof TokenRow.Type
+
+const ProviderTokenListRow = Schema.Struct({
+  providerId: Schema.String,
+  providerName: Schema.String,
+  prefix: Schema.String,
+  createdAt: Schema.Date,
+  lastUsedAt: Schema.NullOr(Schema.Date),
+  revokedAt: Schema.NullOr(Schema.Date)
+})
 
 const toEntry = (row: TokenRow): ProviderTokenEntry => ({
   prefix: row.prefix,
@@ -60,30 +71,27 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
       if (rows.length === 0) return yield* new ProviderTokenError({ message: `no live token with prefix ${prefix}` })
     })
 
-    const list = sql<{
-      providerId: string
-      providerName: string
-      prefix: string
-      createdAt: Date
-      lastUsedAt: Date | null
-      revokedAt: Date | null
-    }>`
+    const list = sql`
       SELECT t.provider_id, p.name AS provider_name, t.prefix, t.created_at, t.last_used_at, t.revoked_at
       FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
-      ORDER BY t.provider_id, t.created_at`
+      ORDER BY t.provider_id, t.created_at`.pipe(rowsOf(ProviderTokenListRow))
 
     /** Every token that authenticates now: unrevoked, of an active provider. */
-    const liveTokens = sql<TokenRow>`
+    const liveTokens = sql`
       SELECT t.prefix, t.token_sha256, p.id AS provider_id, p.name AS provider_name
       FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
-      WHERE t.revoked_at IS NULL AND p.active`.pipe(Effect.map((rows) => rows.map(toEntry)))
+      WHERE t.revoked_at IS NULL AND p.active`.pipe(
+      rowsOf(TokenRow),
+      Effect.map((rows) => rows.map(toEntry))
+    )
 
     /** The live token with this prefix, if there is one (a token issued since the last full read). */
     const liveToken = (prefix: string) =>
-      sql<TokenRow>`
+      sql`
         SELECT t.prefix, t.token_sha256, p.id AS provider_id, p.name AS provider_name
         FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
         WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`.pipe(
+        rowsOf(TokenRow),
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
       )
 

@@ -13,6 +13,8 @@ import {
   ServiceRequestStatusResponse
 } from "../Domain/Request.js"
 import { EmergencyNotSupported } from "../Domain/Safety.js"
+import { OperationDocs } from "../Http/OperationDocs.js"
+import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { RequestAuthentication } from "../Partners/AuthApi.js"
 
 export class RequestsApi extends HttpApiGroup.make("requests")
@@ -30,14 +32,28 @@ export class RequestsApi extends HttpApiGroup.make("requests")
         errorBody(BookingUnavailable),
         errorBody(EmergencyNotSupported)
       ]
-    }).annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
+    })
+      .annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
+      .annotate(RateLimitClass, "requests")
+      .annotate(OperationDocs, {
+        description:
+          "Hands a job to providers as a follow-up request when no option could be booked directly. It is never a booking: providers contact the customer. Idempotent like confirm. Keep `request.id` to look the request up later.",
+        requestName: "ServiceRequestCreate",
+        responseName: "ServiceRequestResponse"
+      })
   )
   .add(
     HttpApiEndpoint.get("status", "/api/public/requests/:request_id", {
       params: RequestStatusPath,
       success: ServiceRequestStatusResponse,
       error: [errorBody(RequestNotFound), errorBody(BookingUnavailable)]
-    }).annotate(OpenApi.Summary, "Look up a follow-up request by request.id or session_id, redacted (never a booking)")
+    })
+      .annotate(OpenApi.Summary, "Look up a follow-up request by request.id or session_id, redacted (never a booking)")
+      .annotate(OperationDocs, {
+        description:
+          "Looks a follow-up request up by its `request.id` (or `session_id`): whether providers have received it, with personal data redacted. It is never a booking. Only the partner that created it sees it; any other id is 404 `request_not_found`.",
+        responseName: "ServiceRequestStatusResponse"
+      })
   )
   .middleware(RequestAuthentication)
   .annotate(OpenApi.Title, "Requests") {}

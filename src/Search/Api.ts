@@ -11,6 +11,8 @@ import {
   UnsupportedVertical
 } from "../Domain/Errors.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
+import { OperationDocs } from "../Http/OperationDocs.js"
+import { RateLimitClass } from "../Http/RateLimitClass.js"
 
 export class SearchApi extends HttpApiGroup.make("search")
   .add(
@@ -25,9 +27,18 @@ export class SearchApi extends HttpApiGroup.make("search")
         errorBody(SigningNotConfigured),
         errorBody(DatabaseUnavailable)
       ]
-    }).annotate(
-      OpenApi.Summary,
-      "Search bookable options (provider, fixed price, free slot, terms) without personal data"
-    )
+    })
+      .annotate(
+        OpenApi.Summary,
+        "Search bookable options (provider, fixed price, free slot, terms) without personal data"
+      )
+      .annotate(RateLimitClass, "search")
+      .annotate(OperationDocs, {
+        description:
+          "Finds bookable options for a job at a Swedish postcode: provider, fixed price, a free slot and the booking terms. No personal data is sent or needed. Every option carries a signed `booking_option_id` valid until `expires_at`; nothing is booked until it is confirmed. A token is optional: with a sandbox token the options leave out slots that sandbox already booked; a token that is sent is checked (401 if it is wrong).",
+        requestName: "BookingSearchRequest",
+        responseName: "BookingSearchResponse",
+        tokenOptional: true
+      })
   )
   .annotate(OpenApi.Title, "Search") {}

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto"
-import { Context, Data, Duration, Effect, Layer, Option, Result, Schedule } from "effect"
+import { Context, Data, Duration, Effect, Layer, Option, Result, Schedule, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import { DirectQuery } from "../Database/Database.js"
+import { rowsOf } from "../Database/Rows.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { type IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { failLogged, logFailureWarning } from "../Http/FailureSummary.js"
@@ -142,10 +143,8 @@ export type WriteOutcome<S, P, W> =
   | { readonly _tag: "Replayed"; readonly stored: S }
   | { readonly _tag: "Written"; readonly prepared: P; readonly written: W }
 
-export interface StoredKey {
-  readonly requestHash: string
-  readonly resourceId: string
-}
+const StoredKey = Schema.Struct({ requestHash: Schema.String, resourceId: Schema.String })
+export type StoredKey = typeof StoredKey.Type
 
 /** Idempotency keys per partner and endpoint (PostgreSQL), kept for `idempotencyRetentionDays`. */
 export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempotency", {
@@ -157,9 +156,9 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
 
     const find = (partnerId: string, scope: IdempotencyScope, key: string) =>
       Effect.map(
-        direct(sql<StoredKey>`
+        direct(sql`
         SELECT request_hash, resource_id FROM idempotency_keys
-        WHERE partner_id = ${partnerId} AND scope = ${scope} AND key = ${key}`),
+        WHERE partner_id = ${partnerId} AND scope = ${scope} AND key = ${key}`).pipe(rowsOf(StoredKey)),
         (rows) => Option.fromNullishOr(rows[0])
       )
 
@@ -197,11 +196,12 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
         : sql`WITH ${sql.join(", ", false)([claimed(key, input), ...writes])} SELECT claimed FROM claimed`
     }
 
-    yield* sql`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(days => ${idempotencyRetentionDays})`.pipe(
-      Effect.catchCause((cause) => logFailureWarning("idempotency key cleanup failed", cause)),
-      Effect.repeat(Schedule.spaced(Duration.hours(1))),
-      Effect.forkScoped
-    )
+    /** Forgets the keys older than `idempotencyRetentionDays`. */
+    const cleanUp =
+      sql`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(days => ${idempotencyRetentionDays})`.pipe(
+        Effect.asVoid,
+        Effect.catchCause((cause) => logFailureWarning("idempotency key cleanup failed", cause))
+      )
 
     /**
      * Prepare, then claim the key and write in one statement; a key already used, by an earlier
@@ -260,8 +260,15 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
       return yield* replay(raced.value)
     })
 
-    return { find, write } as const
+    return { find, write, cleanUp } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)
 }
+
+/** The key clean-up: a pass at start and every hour, for as long as the server runs. */
+export const IdempotencyCleanupLive = Layer.effectDiscard(
+  Effect.flatMap(Idempotency, (idempotency) =>
+    idempotency.cleanUp.pipe(Effect.repeat(Schedule.spaced(Duration.hours(1))), Effect.forkScoped)
+  )
+).pipe(Layer.provide(Idempotency.Default))

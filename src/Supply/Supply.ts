@@ -6,9 +6,10 @@ import type { SqlError } from "effect/sql/SqlError"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { DirectQuery } from "../Database/Database.js"
+import { rowsOf } from "../Database/Rows.js"
 import { decodedOnce } from "../Database/StoredJson.js"
 import { policyOfSupply, type SupplyCancellationPolicy, samePolicy } from "../Domain/CancellationPolicy.js"
-import type { VerticalId } from "../Domain/Catalog.js"
+import { VerticalId } from "../Domain/Catalog.js"
 import { issuesOf } from "../Domain/Issues.js"
 import { CurrentOffer, postcodeNumber, SupplyFile } from "../Domain/Supply.js"
 import { type DeclaredService, declarationProblems } from "../Domain/TaxDeductionSupply.js"
@@ -78,6 +79,29 @@ export const demoSupplyPath = fileURLToPath(new URL("../../supply/demo.json", im
  * Providers, the postcodes they serve, their fixed-price services and working hours. Built with
  * the demo supply already imported when DEMO_SUPPLY asks, so whatever reads supply sees it.
  */
+const ServiceCountRow = Schema.Struct({ verticalId: VerticalId, services: Schema.Int })
+
+const ServiceTermsRow = Schema.Struct({
+  providerId: Schema.String,
+  serviceId: Schema.String,
+  termsVersion: Schema.String
+})
+
+const ServicePolicyRow = Schema.Struct({
+  ...ServiceTermsRow.fields,
+  freeCancellationHours: Schema.Int,
+  lateFeeSek: Schema.Int,
+  changeHours: Schema.Int
+})
+
+const CandidateProviderRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  notifyEmail: Schema.NullOr(Schema.String),
+  notifyWebhookUrl: Schema.NullOr(Schema.String),
+  directBooking: Schema.Boolean
+})
+
 export class Supply extends Context.Service<Supply>()("Booking/Supply", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -87,11 +111,11 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
 
     /** Distinct fixed-price services per vertical that an active provider offers. */
     const fixedPriceServiceCounts = Effect.fn("Supply.fixedPriceServiceCounts")(function* () {
-      const rows = yield* sql<{ verticalId: VerticalId; services: number }>`
+      const rows = yield* sql`
         SELECT s.vertical_id, count(DISTINCT s.service_id)::int AS services
         FROM provider_services s JOIN providers p ON p.id = s.provider_id
         WHERE s.active AND p.active
-        GROUP BY s.vertical_id`
+        GROUP BY s.vertical_id`.pipe(rowsOf(ServiceCountRow))
       return new Map(rows.map((row) => [row.verticalId, row.services]))
     })
 
@@ -225,14 +249,14 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           // An option states its deduction under a terms version, and confirm revalidates that
           // version only: a declaration that changes under an unchanged version would let a
           // confirmation state other figures than the option did.
-          const unversioned = yield* sql<{ providerId: string; serviceId: string; termsVersion: string }>`
+          const unversioned = yield* sql`
             SELECT s.provider_id, s.service_id, s.terms_version
             FROM provider_services s
             JOIN jsonb_to_recordset(${JSON.stringify(services)}::jsonb)
               AS x(provider_id text, service_id text, terms_version text, tax_deduction jsonb)
               ON x.provider_id = s.provider_id AND x.service_id = s.service_id
             WHERE x.terms_version = s.terms_version AND x.tax_deduction IS DISTINCT FROM s.tax_deduction
-            ORDER BY s.provider_id, s.service_id`
+            ORDER BY s.provider_id, s.service_id`.pipe(rowsOf(ServiceTermsRow))
           if (unversioned.length > 0)
             return yield* new InvalidSupply({
               problems: unversioned.map(
@@ -242,15 +266,9 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
             })
           // A policy is part of the terms: the same terms version must keep meaning the same policy,
           // so a confirm's revalidation of the version also holds for the policy.
-          const stored = yield* sql<{
-            providerId: string
-            serviceId: string
-            termsVersion: string
-            freeCancellationHours: number
-            lateFeeSek: number
-            changeHours: number
-          }>`SELECT provider_id, service_id, terms_version, free_cancellation_hours, late_fee_sek, change_hours
-            FROM provider_services WHERE provider_id = ANY(${ids}) FOR UPDATE`
+          const stored =
+            yield* sql`SELECT provider_id, service_id, terms_version, free_cancellation_hours, late_fee_sek, change_hours
+            FROM provider_services WHERE provider_id = ANY(${ids}) FOR UPDATE`.pipe(rowsOf(ServicePolicyRow))
           const policyProblems = policyChangeProblems(file, stored)
           if (policyProblems.length > 0) return yield* new InvalidSupply({ problems: policyProblems })
           yield* sql`
@@ -364,20 +382,14 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       readonly postcode: number
       readonly limit: number
     }) {
-      return yield* direct(sql<{
-        id: string
-        name: string
-        notifyEmail: string | null
-        notifyWebhookUrl: string | null
-        directBooking: boolean
-      }>`
+      return yield* direct(sql`
         SELECT p.id, p.name, p.notify_email, p.notify_webhook_url, bool_or(s.job_type_id = ${input.jobTypeId}) AS direct_booking
         FROM providers p
         JOIN provider_services s ON s.provider_id = p.id AND s.active AND s.vertical_id = ${input.verticalId}
         WHERE p.active AND ${servesPostcodeOfP(input.postcode)}
         GROUP BY p.id
         ORDER BY direct_booking DESC, p.id
-        LIMIT ${input.limit}`)
+        LIMIT ${input.limit}`).pipe(rowsOf(CandidateProviderRow))
     })
 
     // Development starts with the demo supply (an ordinary supply file); production never does.

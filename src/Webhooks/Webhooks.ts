@@ -1,6 +1,7 @@
-import { Context, DateTime, Duration, Effect, FiberSet, Layer, Option, Random } from "effect"
+import { Context, DateTime, Duration, Effect, FiberSet, Layer, Option, Random, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { rowsOf } from "../Database/Rows.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
 import type { Partner } from "../Domain/Partner.js"
@@ -11,52 +12,62 @@ import {
   type WebhookCreate,
   type WebhookDelivery,
   WebhookDeliveryNotFound,
+  WebhookEventType,
   WebhookLimitReached,
   WebhookNotFound
 } from "../Domain/Webhook.js"
 import { logFailure } from "../Http/FailureSummary.js"
 import { checkDestination, checkUrl } from "./Destination.js"
-import { eventBody, isWebhookEventType, type WebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
+import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
 import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
 import type { AttemptResult } from "./Send.js"
 import { sendAttempt } from "./Send.js"
 import { newSecret, signedHeaders } from "./Signing.js"
 
-interface EndpointRow {
-  readonly id: string
-  readonly url: string
-  readonly events: ReadonlyArray<WebhookEventType>
-  readonly status: "enabled" | "disabled"
-  readonly disabledReason: "gone" | "failing" | null
-  readonly failingSince: Date | null
-  readonly previousSecretUntil: Date | null
-  readonly sandbox: boolean
-  readonly createdAt: Date
-}
+const EndpointStatus = Schema.Literals(["enabled", "disabled"])
 
-interface DeliveryRow {
-  readonly id: string
-  readonly eventType: WebhookEventType
-  readonly status: "pending" | "delivered" | "failed"
-  readonly attempts: number
-  readonly lastStatusCode: number | null
-  readonly lastError: string | null
-  readonly nextAttemptAt: Date
-  readonly createdAt: Date
-  readonly endpointStatus: "enabled" | "disabled"
-}
+const EndpointRow = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(WebhookEventType),
+  status: EndpointStatus,
+  disabledReason: Schema.NullOr(Schema.Literals(["gone", "failing"])),
+  failingSince: Schema.NullOr(Schema.Date),
+  previousSecretUntil: Schema.NullOr(Schema.Date),
+  sandbox: Schema.Boolean,
+  createdAt: Schema.Date
+})
+type EndpointRow = typeof EndpointRow.Type
 
-interface ClaimedRow {
-  readonly id: string
-  readonly endpointId: string
-  readonly eventType: string
-  readonly body: string
-  readonly attempts: number
-  readonly url: string
-  readonly secret: string
-  readonly previousSecret: string | null
-  readonly previousSecretUntil: Date | null
-}
+const DeliveryRow = Schema.Struct({
+  id: Schema.String,
+  eventType: WebhookEventType,
+  status: Schema.Literals(["pending", "delivered", "failed"]),
+  attempts: Schema.Int,
+  lastStatusCode: Schema.NullOr(Schema.Int),
+  lastError: Schema.NullOr(Schema.String),
+  nextAttemptAt: Schema.Date,
+  createdAt: Schema.Date,
+  endpointStatus: EndpointStatus
+})
+type DeliveryRow = typeof DeliveryRow.Type
+
+const ClaimedRow = Schema.Struct({
+  id: Schema.String,
+  endpointId: Schema.String,
+  eventType: Schema.String,
+  body: Schema.String,
+  attempts: Schema.Int,
+  url: Schema.String,
+  secret: Schema.String,
+  previousSecret: Schema.NullOr(Schema.String),
+  previousSecretUntil: Schema.NullOr(Schema.Date)
+})
+type ClaimedRow = typeof ClaimedRow.Type
+
+const CountRow = Schema.Struct({ count: Schema.Int })
+const IdRow = Schema.Struct({ id: Schema.String })
+const FailingSinceRow = Schema.Struct({ failingSince: Schema.Date })
 
 /** Longer than an attempt can take (its timeout is at most 30 s), so no delivery is sent twice at once. */
 const LEASE_SECONDS = 60
@@ -124,8 +135,9 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     const endpointOf = (partner: Partner["Service"], id: string) =>
       isUuid(id)
-        ? sql<EndpointRow>`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+        ? sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
             WHERE id = ${id} AND partner_id = ${partner.id}`.pipe(
+            rowsOf(EndpointRow),
             Effect.orDie,
             Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(notFound(id))))
           )
@@ -146,7 +158,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         }
         if (issues.length > 0) return yield* invalid(issues)
         const events = input.events === undefined ? [...webhookEventTypes] : [...new Set(input.events)]
-        return { url: url.ok ? url.url.href : input.url, events: events as ReadonlyArray<WebhookEventType> }
+        return { url: url.ok ? url.url.href : input.url, events: events as ReadonlyArray<typeof WebhookEventType.Type> }
       })
 
     const create = Effect.fn("Webhooks.create")(function* (input: WebhookCreate, partner: Partner["Service"]) {
@@ -156,14 +168,14 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       const created = yield* Effect.gen(function* () {
         // Serialises one partner's registrations, so two at once cannot both pass the limit.
         yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${partner.id}`}))`
-        const [count] = yield* sql<{ count: number }>`
-          SELECT count(*)::int AS count FROM webhook_endpoints WHERE partner_id = ${partner.id}`
+        const [count] = yield* sql`
+          SELECT count(*)::int AS count FROM webhook_endpoints WHERE partner_id = ${partner.id}`.pipe(rowsOf(CountRow))
         if ((count?.count ?? 0) >= maxWebhooksPerPartner) return Option.none<EndpointRow>()
-        const rows = yield* sql<EndpointRow>`
+        const rows = yield* sql`
           INSERT INTO webhook_endpoints (id, partner_id, sandbox, url, events, secret, created_at)
           VALUES (gen_random_uuid(), ${partner.id}, ${partner.sandbox}, ${url},
             ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(events)}::jsonb)), ${secret}, ${now}::timestamptz)
-          RETURNING ${sql.literal(endpointColumns)}`
+          RETURNING ${sql.literal(endpointColumns)}`.pipe(rowsOf(EndpointRow))
         return Option.some(rows[0]!)
       }).pipe(sql.withTransaction, Effect.orDie)
       if (Option.isNone(created))
@@ -180,8 +192,8 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     const list = Effect.fn("Webhooks.list")(function* (partner: Partner["Service"]) {
       const now = yield* DateTime.nowAsDate
-      const rows = yield* sql<EndpointRow>`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
-        WHERE partner_id = ${partner.id} ORDER BY created_at, id`.pipe(Effect.orDie)
+      const rows = yield* sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+        WHERE partner_id = ${partner.id} ORDER BY created_at, id`.pipe(rowsOf(EndpointRow), Effect.orDie)
       return { ok: true as const, webhooks: rows.map((row) => toWebhook(row, now)) }
     })
 
@@ -196,10 +208,10 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       const now = yield* DateTime.nowAsDate
       const until = new Date(now.getTime() + rotationOverlapHours * 3_600_000)
       const secret = newSecret()
-      const [row] = yield* sql<EndpointRow>`
+      const [row] = yield* sql`
         UPDATE webhook_endpoints SET previous_secret = secret, secret = ${secret}, previous_secret_until = ${until}::timestamptz
         WHERE id = ${id} AND partner_id = ${partner.id}
-        RETURNING ${sql.literal(endpointColumns)}`.pipe(Effect.orDie)
+        RETURNING ${sql.literal(endpointColumns)}`.pipe(rowsOf(EndpointRow), Effect.orDie)
       if (row === undefined) return yield* notFound(id)
       return {
         ok: true as const,
@@ -210,20 +222,20 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
     })
 
     const readDelivery = (endpointId: string, id: string) =>
-      sql<DeliveryRow>`
+      sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
           d.created_at, e.status AS endpoint_status
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`.pipe(Effect.orDie)
+        WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`.pipe(rowsOf(DeliveryRow), Effect.orDie)
 
     const deliveries = Effect.fn("Webhooks.deliveries")(function* (partner: Partner["Service"], id: string) {
       yield* endpointOf(partner, id)
-      const rows = yield* sql<DeliveryRow>`
+      const rows = yield* sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
           d.created_at, e.status AS endpoint_status
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.endpoint_id = ${id}
-        ORDER BY d.created_at DESC, d.id LIMIT ${DELIVERY_LIST_LIMIT}`.pipe(Effect.orDie)
+        ORDER BY d.created_at DESC, d.id LIMIT ${DELIVERY_LIST_LIMIT}`.pipe(rowsOf(DeliveryRow), Effect.orDie)
       return { ok: true as const, deliveries: rows.map(toDelivery) }
     })
 
@@ -241,11 +253,11 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       const event = webhookTest({ id: endpoint.id, sandbox: endpoint.sandbox }, now)
       const [row] = yield* Effect.gen(function* () {
         yield* enable(endpoint.id)
-        return yield* sql<{ id: string }>`
+        return yield* sql`
           INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at)
           VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), ${endpoint.id}, ${event.type}, ${eventBody(event)},
             'pending', ${now}::timestamptz, ${now}::timestamptz)
-          RETURNING id`
+          RETURNING id`.pipe(rowsOf(IdRow))
       }).pipe(sql.withTransaction, Effect.orDie)
       yield* Effect.sync(() => runInBackground(deliverDue(Option.some([row!.id]))))
       const [delivery] = yield* readDelivery(endpoint.id, row!.id)
@@ -258,14 +270,14 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       const now = yield* DateTime.nowAsDate
       yield* Effect.gen(function* () {
         yield* enable(endpoint.id)
-        return yield* sql<{ id: string }>`
+        return yield* sql`
           UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${now}::timestamptz
           WHERE id = ${deliveryId} AND endpoint_id = ${endpoint.id}
-          RETURNING id`
+          RETURNING id`.pipe(rowsOf(IdRow))
       }).pipe(
         Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(deliveryNotFound(id, deliveryId)) : Effect.void)),
         sql.withTransaction,
-        Effect.catchTag("SqlError", Effect.die)
+        Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die })
       )
       yield* Effect.sync(() => runInBackground(deliverDue(Option.some([deliveryId]))))
       const [delivery] = yield* readDelivery(endpoint.id, deliveryId)
@@ -278,7 +290,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
      * taking one delivery at the same time.
      */
     const claim = (ids: Option.Option<ReadonlyArray<string>>, now: Date) =>
-      sql<ClaimedRow>`
+      sql`
         WITH due AS (
           SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
           WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}::timestamptz AND e.status = 'enabled'
@@ -291,7 +303,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         FROM due, webhook_endpoints e
         WHERE d.id = due.id AND e.id = d.endpoint_id
         RETURNING d.id, d.endpoint_id, d.event_type, d.body, d.attempts, e.url, e.secret, e.previous_secret,
-          e.previous_secret_until`
+          e.previous_secret_until`.pipe(rowsOf(ClaimedRow))
 
     /** One POST, checked against SSRF again (DNS may have changed) and signed with every live secret. */
     const send = (row: ClaimedRow, now: Date) =>
@@ -341,9 +353,9 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
             status = ${jittered.kind === "retry" ? "pending" : "failed"},
             next_attempt_at = ${jittered.kind === "retry" ? jittered.at : now}::timestamptz
           WHERE id = ${row.id} AND status = 'pending'`
-        const [endpoint] = yield* sql<{ failingSince: Date }>`
+        const [endpoint] = yield* sql`
           UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now}::timestamptz)
-          WHERE id = ${row.endpointId} RETURNING failing_since`
+          WHERE id = ${row.endpointId} RETURNING failing_since`.pipe(rowsOf(FailingSinceRow))
         if (endpoint !== undefined && shouldDisableEndpoint(endpoint.failingSince, now)) {
           yield* sql`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'failing'
             WHERE id = ${row.endpointId} AND status = 'enabled'`

@@ -20,18 +20,22 @@ import { vi } from "vitest"
 import { appConfig, appConfigFrom } from "../../src/AppConfig.js"
 import type { DirectQuery } from "../../src/Database/Database.js"
 import { bookingConfirmation } from "../../src/Domain/Messages.js"
-import { Notifier, retryDelayMs } from "../../src/Notifications/Notifier.js"
+import { NotificationDispatcherLive, Notifier, retryDelayMs } from "../../src/Notifications/Notifier.js"
 import { closingServer, silentServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { TestDatabaseLive } from "../support/TestDatabase.js"
+import { waitFor } from "../support/WaitFor.js"
 
-/** Waits long enough that a loaded CI machine still sees deliveries finish inside deliverNow. */
-const notifierWith = (env: Record<string, string>) =>
-  Layer.build(Notifier.Default.pipe(Layer.provide(appConfigFrom({ NOTIFY_WAIT_MS: "10000", ...env })))).pipe(
-    Effect.map(Context.get(Notifier))
-  )
+/**
+ * A notifier of its own, without its dispatcher: only deliverNow attempts a row. Waits long enough
+ * that a loaded CI machine still sees deliveries finish inside deliverNow.
+ */
+const notifierWith = <R = never>(env: Record<string, string>, loops: Layer.Layer<never, never, R> = Layer.empty) =>
+  Layer.build(
+    Layer.merge(Notifier.Default, loops).pipe(Layer.provide(appConfigFrom({ NOTIFY_WAIT_MS: "10000", ...env })))
+  ).pipe(Effect.map(Context.get(Notifier)))
 
-/** The dispatcher runs once at start and then not again within a test. */
-const noDispatcher = { NOTIFY_POLL_MS: "600000" }
+/** A notifier of its own with its dispatcher, a pass every NOTIFY_POLL_MS. */
+const dispatchingNotifierWith = (env: Record<string, string>) => notifierWith(env, NotificationDispatcherLive)
 const smtpAt = (port: number) => ({ SMTP_URL: `smtp://127.0.0.1:${port}` })
 
 /**
@@ -199,7 +203,7 @@ describe("Notifier", () => {
     withDatabase(
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const notifier = yield* notifierWith(noDispatcher)
+        const notifier = yield* notifierWith({})
         const subjectId = randomUUID()
         const rows = (["customer", "provider"] as const).map((recipientRole) => ({
           id: randomUUID(),
@@ -232,8 +236,8 @@ describe("Notifier", () => {
   it.live("chooses the channel: providers prefer their webhook, e-mail only when SMTP is configured", () =>
     withDatabase(
       Effect.gen(function* () {
-        const withSmtp = yield* notifierWith({ ...smtpAt(2525), ...noDispatcher })
-        const withoutSmtp = yield* notifierWith(noDispatcher)
+        const withSmtp = yield* notifierWith(smtpAt(2525))
+        const withoutSmtp = yield* notifierWith({})
         const both = { email: "p@example.se", webhookUrl: "https://hooks.example.se/b" }
         expect(withSmtp.channelFor("provider", both)).toEqual({ channel: "webhook", address: both.webhookUrl })
         expect(withSmtp.channelFor("provider", { email: "p@example.se", webhookUrl: null })).toEqual({
@@ -259,7 +263,7 @@ describe("Notifier", () => {
     withDatabase(
       Effect.gen(function* () {
         const smtp = yield* smtpServer()
-        const notifier = yield* notifierWith({ ...smtpAt(smtp.port), ...noDispatcher, NOTIFY_FROM: "Bokning <b@x.se>" })
+        const notifier = yield* notifierWith({ ...smtpAt(smtp.port), NOTIFY_FROM: "Bokning <b@x.se>" })
         const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
         const [state] = yield* notifier.deliverNow([id])
         expect(state).toMatchObject({ id, recipientRole: "customer", channel: "email", status: "sent", attempts: 1 })
@@ -280,7 +284,6 @@ describe("Notifier", () => {
         const hooks = yield* webhookReceiver()
         yield* insertProvider
         const notifier = yield* notifierWith({
-          ...noDispatcher,
           APP_ENV: "production",
           PUBLIC_BASE_URL: "https://api.example.se",
           DATABASE_URL: "postgres://u@h/d"
@@ -315,7 +318,6 @@ describe("Notifier", () => {
       Effect.gen(function* () {
         yield* insertProvider
         const notifier = yield* notifierWith({
-          ...noDispatcher,
           APP_ENV: "production",
           PUBLIC_BASE_URL: "https://api.example.se",
           DATABASE_URL: "postgres://u@h/d"
@@ -331,7 +333,7 @@ describe("Notifier", () => {
     withDatabase(
       Effect.gen(function* () {
         const smtp = yield* smtpServer()
-        const notifier = yield* notifierWith({ ...smtpAt(smtp.port), NOTIFY_POLL_MS: "50" })
+        const notifier = yield* dispatchingNotifierWith({ ...smtpAt(smtp.port), NOTIFY_POLL_MS: "50" })
         const id = yield* insertRow({ channel: "none", address: null, status: "skipped" })
         const [state] = yield* notifier.deliverNow([id])
         for (let pass = 0; pass < 3; pass++) yield* dispatcherPass(50)
@@ -351,13 +353,32 @@ describe("Notifier", () => {
     )
   )
 
+  it.effect("the dispatcher runs only where it is composed: a notifier alone leaves a due row pending", () =>
+    withDatabase(
+      Effect.gen(function* () {
+        const smtp = yield* smtpServer()
+        const env = { ...smtpAt(smtp.port), NOTIFY_POLL_MS: "50" }
+        const alone = yield* notifierWith(env)
+        const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
+        for (let pass = 0; pass < 3; pass++) yield* dispatcherPass(50)
+        expect(yield* stateOf(alone, id)).toMatchObject({ status: "pending", attempts: 0 })
+        const dispatching = yield* dispatchingNotifierWith(env)
+        yield* dispatcherPass(50)
+        yield* waitFor(stateOf(dispatching, id), (state) =>
+          expect(state).toMatchObject({ status: "sent", attempts: 1 })
+        )
+        expect(smtp.messages).toHaveLength(1)
+      })
+    )
+  )
+
   it.live(
     "a dead SMTP server leaves the row pending for a retry, and the dispatcher sends it once the server is back",
     () =>
       withDatabase(
         Effect.gen(function* () {
           const down = yield* closingServer
-          const notifier = yield* notifierWith({ ...smtpAt(down.port), NOTIFY_POLL_MS: "200" })
+          const notifier = yield* dispatchingNotifierWith({ ...smtpAt(down.port), NOTIFY_POLL_MS: "200" })
           const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
           const before = yield* databaseNow
           yield* notifier.deliverNow([id])
@@ -384,7 +405,7 @@ describe("Notifier", () => {
       Effect.gen(function* () {
         const hooks = yield* webhookReceiver([500])
         yield* insertProvider
-        const notifier = yield* notifierWith({ NOTIFY_POLL_MS: "200" })
+        const notifier = yield* dispatchingNotifierWith({ NOTIFY_POLL_MS: "200" })
         const id = yield* insertRow({ channel: "webhook", address: hooks.url })
         yield* notifier.deliverNow([id])
         const failed = yield* eventually(stateOf(notifier, id), (state) => state.attempts === 1)
@@ -401,7 +422,7 @@ describe("Notifier", () => {
     withDatabase(
       Effect.gen(function* () {
         const { port } = yield* closingServer
-        const notifier = yield* notifierWith({ ...smtpAt(port), ...noDispatcher, NOTIFY_GIVE_UP_HOURS: "2" })
+        const notifier = yield* notifierWith({ ...smtpAt(port), NOTIFY_GIVE_UP_HOURS: "2" })
         const late = yield* insertRow({ channel: "email", address: "anna@example.se", giveUpMinutes: -1 })
         const old = yield* insertRow({ channel: "email", address: "anna@example.se", createdMinutesAgo: 121 })
         const fresh = yield* insertRow({ channel: "email", address: "anna@example.se", createdMinutesAgo: 119 })
@@ -427,7 +448,7 @@ describe("Notifier", () => {
         const t0 = Date.parse("2026-11-23T08:00:00Z")
         yield* TestClock.setTime(t0)
         const { port } = yield* closingServer
-        const notifier = yield* notifierWith({ ...smtpAt(port), ...noDispatcher, NOTIFY_GIVE_UP_HOURS: "1" })
+        const notifier = yield* notifierWith({ ...smtpAt(port), NOTIFY_GIVE_UP_HOURS: "1" })
         const id = randomUUID()
         const row = {
           id,
@@ -470,7 +491,7 @@ describe("Notifier", () => {
         const silent = yield* silentServer
         // Rows are claimed on the service's clock: start it at the database's, which stamps test rows.
         yield* TestClock.setTime(yield* databaseNow)
-        const notifier = yield* notifierWith({ ...smtpAt(silent.port), ...noDispatcher, NOTIFY_WAIT_MS: "500" })
+        const notifier = yield* notifierWith({ ...smtpAt(silent.port), NOTIFY_WAIT_MS: "500" })
         const id = yield* insertRow({ channel: "email", address: "anna@example.se" })
         const started = yield* Clock.currentTimeMillis
         const answering = yield* Effect.forkChild(notifier.deliverNow([id]))
@@ -494,8 +515,8 @@ describe("Notifier", () => {
         const smtp = yield* smtpServer()
         yield* TestClock.setTime(yield* databaseNow)
         const env = { ...smtpAt(smtp.port), NOTIFY_POLL_MS: "20" }
-        const a = yield* notifierWith(env)
-        const b = yield* notifierWith(env)
+        const a = yield* dispatchingNotifierWith(env)
+        const b = yield* dispatchingNotifierWith(env)
         const subjectId = randomUUID()
         const ids = yield* Effect.forEach(
           Array.from({ length: 45 }, (_, n) => n),

@@ -5,7 +5,7 @@ import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { partnerCommand } from "../../src/bin/partnerCommand.js"
 import { pgClientLayer } from "../../src/Database/Database.js"
-import { makeAuthenticate, tokenRefreshInterval } from "../../src/Partners/Authentication.js"
+import { keepTokensFresh, makeAuthenticate, tokenRefreshInterval } from "../../src/Partners/Authentication.js"
 import { Partners, tokenPattern } from "../../src/Partners/Partners.js"
 import { spawnServer, tsCommand } from "../support/ServerProcess.js"
 import { makeDatabase, TestDatabaseLive } from "../support/TestDatabase.js"
@@ -76,10 +76,11 @@ describe("partners and their tokens", () => {
         yield* partners.create("clockwork", "Clockwork AB")
         const revoked = yield* partners.issueToken("clockwork")
         const kept = yield* partners.issueToken("clockwork")
-        const { authenticate } = yield* makeAuthenticate.pipe(
+        const { authenticate, tokenUpkeep } = yield* makeAuthenticate.pipe(
           Effect.provide(appConfigFrom({ AUTH_MODE: "tokens" })),
           Effect.provideService(Partners, partners)
         )
+        yield* keepTokensFresh(tokenUpkeep)
         const check = (token: string) => Effect.exit(authenticate(Option.some(token), "unconfigured"))
         yield* partners.revokeToken(revoked.prefix)
         // Known tokens are re-read by the refresh, so the revocation is not seen before it.

@@ -82,7 +82,10 @@ const stored = (providerId: string) =>
 
 /** The import's failure, with database errors as defects so only InvalidSupply is left. */
 const importFailure = (file: unknown) =>
-  Effect.flatMap(Supply, (supply) => supply.importFile(file)).pipe(Effect.catchTag("SqlError", Effect.die), Effect.flip)
+  Effect.flatMap(Supply, (supply) => supply.importFile(file)).pipe(
+    Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }),
+    Effect.flip
+  )
 
 describe("Supply.importFile", () => {
   describe("the demo supply", () => {

@@ -127,7 +127,8 @@ const dispatcherOf = (context: Context.Context<SqlClient.SqlClient | AppConfig>)
 
 const withApp = (extra: Record<string, string> = {}) =>
   Effect.gen(function* () {
-    const context = yield* Layer.build(TestServer({ env: { ...env, ...extra } }))
+    // Every loop: webhook events follow outbox deliveries that the dispatcher gives up.
+    const context = yield* Layer.build(TestServer({ env: { ...env, ...extra }, loops: "all" }))
     const dispatcher = yield* dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig)(context))
     return {
       context,

@@ -71,7 +71,8 @@ const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
 
 /** The real Api plus the probe group, served on `server`: `TestServer({ probe: true })` builds it. */
 export const serveProbe = <ROut, E, RIn>(
-  server: Layer.Layer<ROut, E, RIn>
+  server: Layer.Layer<ROut, E, RIn>,
+  loops: Layer.Layer<never, unknown, AppConfig | SqlClient.SqlClient | DirectQuery>
 ): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient | DirectQuery> =>
   // HttpRouter.serve's inference leaves its requirements `any`; everything it needs is provided by TestServer.
   HttpRouter.serve(
@@ -81,7 +82,8 @@ export const serveProbe = <ROut, E, RIn>(
         Layer.provide(AuthenticationLive),
         Layer.provide(ContractErrorsLive)
       ),
-      contractLiveFor(ProbeApi as unknown as typeof Api)
+      contractLiveFor(ProbeApi as unknown as typeof Api),
+      loops
     ),
     { disableLogger: true, disableListenLog: true, middleware: observed }
   ).pipe(Layer.provideMerge(server)) as never

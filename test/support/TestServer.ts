@@ -7,13 +7,13 @@ import { appConfigFrom } from "../../src/AppConfig.js"
 import type { DirectQuery } from "../../src/Database/Database.js"
 import { createHttpServer } from "../../src/Http/Listener.js"
 import { serveApi } from "../../src/Http.js"
+import { loopsLive } from "../../src/Main/BackgroundLoops.js"
 import { serveProbe } from "./ProbeApi.js"
 import { TestDatabaseLive, testDatabaseAt } from "./TestDatabase.js"
 
 /** Signing key of the test runs, so no test writes a development key under ./.data. */
 export const testEnv: Readonly<Record<string, string>> = {
   BOOKING_OPTION_SIGNING_KEYS: "test-1:test-secret-0123456789abcdef0123456789abcdef",
-  NOTIFY_POLL_MS: "600000",
   RATE_LIMIT_SEARCH_PER_MINUTE: "100000",
   RATE_LIMIT_CONFIRM_PER_MINUTE: "100000",
   RATE_LIMIT_REQUESTS_PER_MINUTE: "100000"
@@ -33,11 +33,30 @@ const NodeServerTest = HttpServer.layerTestClient.pipe(
 )
 
 /**
+ * The loops a test server runs by default: all but the outbox dispatcher (test/Notifications
+ * composes the dispatcher to test it).
+ */
+export const testServerLoops = loopsLive([
+  "capabilitiesRefresh",
+  "webhookDispatcher",
+  "partnerTokenRefresh",
+  "providerTokenRefresh",
+  "idempotencyCleanup",
+  "calendarImport"
+])
+
+/**
  * One layer value per Api for every test server: two `it.layer` blocks of one file, each with a
  * fresh copy from serveApi, registered a route twice on the second block's router.
  */
-const appOnTestServer = serveApi(NodeServerTest)
-const probeOnTestServer = serveProbe(NodeServerTest)
+const appOnTestServer = {
+  "all but the outbox dispatcher": serveApi(NodeServerTest, testServerLoops),
+  all: serveApi(NodeServerTest)
+} as const
+const probeOnTestServer = serveProbe(NodeServerTest, testServerLoops)
+
+/** Which background loops a test server runs (src/Main/BackgroundLoops.ts). */
+export type TestServerLoops = keyof typeof appOnTestServer
 
 export interface TestServerOptions<D> {
   /** Environment on top of `testEnv`, as the app reads it at start. */
@@ -54,6 +73,11 @@ export interface TestServerOptions<D> {
   readonly now?: number | false
   /** Serve the Api with the probe endpoints of test/support/ProbeApi.ts, which reach every error path. */
   readonly probe?: boolean
+  /**
+   * The loops it runs: by default all but the outbox dispatcher, so a test sees the delivery that
+   * deliverNow made and no later pass; `"all"` for tests of what the loops do together.
+   */
+  readonly loops?: TestServerLoops
 }
 
 const databaseOf = <D>(database: TestServerOptions<D>["database"]) =>
@@ -74,7 +98,7 @@ const setTestClock = (now: number) =>
  * test/support/ServerProcess.ts starts a real process instead, only for tests about processes.
  */
 export const TestServer = <D = SqlClient.SqlClient | DirectQuery>(options: TestServerOptions<D> = {}) =>
-  (options.probe ? probeOnTestServer : appOnTestServer).pipe(
+  (options.probe ? probeOnTestServer : appOnTestServer[options.loops ?? "all but the outbox dispatcher"]).pipe(
     Layer.provideMerge(databaseOf(options.database)),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...options.env })),
     Layer.provide(options.now === false ? Layer.empty : Layer.effectDiscard(setTestClock(options.now ?? testNow)))

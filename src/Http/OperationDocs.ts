@@ -1,0 +1,33 @@
+import { Context } from "effect"
+
+/** What the OpenAPI document says of an operation beyond its summary, declared on its endpoint. */
+export interface OperationFacts {
+  /** A paragraph: what it does and what a partner must do before and after. */
+  readonly description?: string
+  /** Component names of its generated inline bodies, so a generated client can name them. */
+  readonly requestName?: string
+  readonly responseName?: string
+  /** Takes a partner token but needs none: an empty security requirement first makes it optional. */
+  readonly tokenOptional?: boolean
+  /** Served from memory with a strong ETag and 304 on `If-None-Match`. */
+  readonly cached?: boolean
+}
+
+/** The annotation that carries an endpoint's OperationFacts. Pure, so the typed client can import the Api. */
+export class OperationDocs extends Context.Service<OperationDocs, OperationFacts>()("Booking/OperationDocs") {}
+
+/** The facts of the groups' annotated endpoints, by operation id (`group.endpoint`). */
+export const operationFactsOf = (
+  groups: ReadonlyArray<{
+    readonly identifier: string
+    readonly endpoints: Readonly<Record<string, { readonly annotations: Context.Context<never> }>>
+  }>
+): ReadonlyMap<string, OperationFacts> =>
+  new Map(
+    groups.flatMap((group) =>
+      Object.entries(group.endpoints).flatMap(([name, endpoint]) => {
+        const facts = Context.getOption(endpoint.annotations, OperationDocs)
+        return facts._tag === "Some" ? [[`${group.identifier}.${name}`, facts.value] as const] : []
+      })
+    )
+  )

@@ -1,0 +1,32 @@
+import { Layer } from "effect"
+import { CapabilitiesRefreshLive } from "../Capabilities/Document.js"
+import { NotificationDispatcherLive } from "../Notifications/Notifier.js"
+import { PartnerTokenRefreshLive } from "../Partners/Authentication.js"
+import { CalendarImportPollLive } from "../Providers/CalendarImport.js"
+import { ProviderTokenRefreshLive } from "../Providers/ProviderAuth.js"
+import { IdempotencyCleanupLive } from "../Shared/Idempotency.js"
+import { WebhookDispatcherLive } from "../Webhooks/Webhooks.js"
+
+/**
+ * Every loop the server runs beside its requests, each a layer over the service it drives (the
+ * same instance the handlers use). A server composes the ones it wants; a test leaves one out to
+ * drive that service's passes itself.
+ */
+export const backgroundLoops = {
+  capabilitiesRefresh: CapabilitiesRefreshLive,
+  notificationDispatcher: NotificationDispatcherLive,
+  webhookDispatcher: WebhookDispatcherLive,
+  partnerTokenRefresh: PartnerTokenRefreshLive,
+  providerTokenRefresh: ProviderTokenRefreshLive,
+  idempotencyCleanup: IdempotencyCleanupLive,
+  calendarImport: CalendarImportPollLive
+} as const
+
+export type BackgroundLoop = keyof typeof backgroundLoops
+
+/** The named loops, composed. */
+export const loopsLive = (names: ReadonlyArray<BackgroundLoop>) =>
+  Layer.mergeAll(Layer.empty, ...names.map((name) => backgroundLoops[name]))
+
+/** All of them: what a production server runs. */
+export const BackgroundLoopsLive = loopsLive(Object.keys(backgroundLoops) as ReadonlyArray<BackgroundLoop>)

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as OpenApi from "effect/http-api/OpenApi"
+import { Api } from "../../src/Api.js"
+import { operationFactsOf } from "../../src/Http/OperationDocs.js"
+import { limitedOperationsOf } from "../../src/Http/RateLimitClass.js"
+
+describe("an endpoint's rate-limit class", () => {
+  it("is declared on the endpoint, and the OpenAPI document lists RateLimit headers exactly on those", () => {
+    const limited = limitedOperationsOf(Object.values(Api.groups))
+    expect([...limited].sort()).toEqual([
+      "bookings.cancel",
+      "bookings.confirm",
+      "bookings.reschedule",
+      "requests.create",
+      "search.search"
+    ])
+    const document = OpenApi.fromApi(Api) as any
+    for (const methods of Object.values<any>(document.paths)) {
+      for (const operation of Object.values<any>(methods)) {
+        for (const response of Object.values<any>(operation.responses)) {
+          expect([operation.operationId, "RateLimit" in (response.headers ?? {})]).toEqual([
+            operation.operationId,
+            limited.has(operation.operationId)
+          ])
+        }
+      }
+    }
+  })
+
+  it("an endpoint's OperationDocs give its operation's description and body component names", () => {
+    const facts = operationFactsOf(Object.values(Api.groups))
+    const document = OpenApi.fromApi(Api) as any
+    const confirm = document.paths["/api/public/bookings"].post
+    expect(confirm.description).toBe(facts.get("bookings.confirm")?.description)
+    expect(confirm.requestBody.content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/BookingConfirmationRequest"
+    )
+    // An endpoint without a description falls back to its summary.
+    const list = document.paths["/api/public/webhooks"].get
+    expect(facts.has("webhooks.list")).toBe(false)
+    expect(list.description).toBe(list.summary)
+  })
+})
