@@ -47,11 +47,15 @@ export const runMain = makeRunMain(({ fiber, teardown }) => {
   })
 })
 
-/** The most specific message of an error or of what caused it (a ServeError's own is empty). */
-const describe = (error: unknown): string | undefined => {
+/**
+ * An error's message and those of what caused it ("PgConnection: Socket error: Query read timeout"),
+ * skipping empty ones (a ServeError's own is empty).
+ */
+export const describeFailure = (error: unknown): string | undefined => {
   if (!(error instanceof Error)) return undefined
-  if (error.message.length > 0) return error.message
-  return describe((error as { cause?: unknown }).cause) ?? error.name
+  const cause = describeFailure((error as { cause?: unknown }).cause)
+  if (error.message.length === 0) return cause ?? error.name
+  return cause === undefined || error.message.includes(cause) ? error.message : `${error.message}: ${cause}`
 }
 
 /** What is wrong with the configuration, in one line naming the variable. */
@@ -69,5 +73,5 @@ export const reportStartFailure = <A, E, R>(self: Effect.Effect<A, E, R>) =>
     const error = Cause.squash(cause)
     return error instanceof Config.ConfigError
       ? Console.error(`Invalid configuration: ${configProblem(error)}`)
-      : Console.error(describe(error) ?? Cause.pretty(cause))
+      : Console.error(describeFailure(error) ?? Cause.pretty(cause))
   })
