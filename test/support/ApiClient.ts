@@ -37,3 +37,10 @@ export const payloadOf =
   <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) =>
   (body: unknown): S["Type"] =>
     Schema.decodeUnknownSync(schema)(body)
+
+/**
+ * A typed call made with `responseMode: "decoded-and-response"`, as its status and decoded body:
+ * for the tests that tell a 201 from a 200 replay.
+ */
+export const withStatus = <A, E, R>(call: Effect.Effect<[A, HttpClientResponse.HttpClientResponse], E, R>) =>
+  Effect.map(call, ([body, response]) => ({ status: response.status, body }))
