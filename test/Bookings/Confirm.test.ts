@@ -7,6 +7,7 @@ import {
   BookingConfirmationResponse,
   BookingStatusResponse
 } from "../../src/Domain/Booking.js"
+import { Unauthorized } from "../../src/Domain/Errors.js"
 import { apiClient, wire } from "../support/ApiClient.js"
 import { customer, searchBody } from "../support/Bodies.js"
 import { clearBookings, supplyDrift } from "../support/Fixtures.js"
@@ -128,9 +129,10 @@ describe("POST /api/public/bookings", () => {
         expect(body.confirmation_delivery.customer).toMatchObject({ status: "skipped", channel: "none" })
         expect(body.booking.customer_confirmation_status).toBe("skipped")
         // Nothing to deliver: the answer's states are the rows as written, exactly what reading them back says.
-        const looked = yield* get(`/api/public/bookings/${body.booking.id}`, auth)
-        expect(looked.body.confirmation_delivery).toEqual(body.confirmation_delivery)
-        expect(looked.body.booking).toEqual(body.booking)
+        const client = yield* apiClient(token)
+        const looked: any = yield* client.bookings.status({ params: { booking_id: body.booking.id } })
+        expect(looked.confirmation_delivery).toEqual(body.confirmation_delivery)
+        expect(looked.booking).toEqual(body.booking)
         expect(JSON.stringify(body)).not.toMatch(/Astrid|Lindqvist|123 45 67|example\.se|Drottninggatan/)
 
         const after = yield* counts
@@ -631,10 +633,9 @@ describe("GET /api/public/bookings/{booking_id}", () => {
           expect(found.body.booking).toEqual(created.booking)
           expect(JSON.stringify(found.body)).not.toMatch(/Astrid|Lindqvist|123 45 67|example\.se|Drottninggatan|111 22/)
         }
-        const other = yield* get(`/api/public/bookings/${created.booking.id}`, {
-          authorization: `Bearer ${otherToken}`
-        })
-        expect(other.body).toMatchObject({ ok: true, found: false, booking_id: created.booking.id })
+        const otherClient = yield* apiClient(otherToken)
+        const other = yield* otherClient.bookings.status({ params: { booking_id: created.booking.id } })
+        expect(other).toMatchObject({ ok: true, found: false, booking_id: created.booking.id })
         const missing = yield* get("/api/public/bookings/bkg_doesnotexist", auth)
         expect(missing.status).toBe(200)
         expect(missing.body).toEqual({
@@ -644,7 +645,9 @@ describe("GET /api/public/bookings/{booking_id}", () => {
           booking_id: "bkg_doesnotexist",
           safe_next_step: expect.stringContaining("Do not tell the user anything is booked")
         })
-        expect((yield* get(`/api/public/bookings/${created.booking.id}`)).status).toBe(401)
+        const anonymous = yield* apiClient()
+        const refused = yield* Effect.flip(anonymous.bookings.status({ params: { booking_id: created.booking.id } }))
+        expect(refused).toBeInstanceOf(Unauthorized)
       })
     )
   })

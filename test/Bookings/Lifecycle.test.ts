@@ -2,8 +2,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
+import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
+import { BookingAlreadyCancelled, CancelBookingRequest } from "../../src/Domain/BookingChange.js"
+import { BookingSearchRequest } from "../../src/Domain/Search.js"
+import { apiClient, payloadOf } from "../support/ApiClient.js"
 import { customer, searchBodyFor } from "../support/Bodies.js"
-import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
+import { postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "partner-a-token-0123456789"
 const otherToken = "partner-b-token-9876543210"
@@ -11,12 +15,10 @@ const auth = { authorization: `Bearer ${token}` }
 
 const searchBody = searchBodyFor("nästa vecka")
 
-const search = (headers: Record<string, string> = auth) =>
-  Effect.gen(function* () {
-    const response = yield* postJson("/api/public/booking-options", searchBody, headers)
-    expect(response.status, JSON.stringify(response.body)).toBe(200)
-    return response.body.options as Array<any>
-  })
+const search = () =>
+  Effect.flatMap(apiClient(token), (client) =>
+    client.search.search({ payload: payloadOf(BookingSearchRequest)(searchBody) })
+  ).pipe(Effect.map((response) => response.options as Array<any>))
 
 let keys = 0
 const confirmBody = (option: any) => ({
@@ -30,11 +32,20 @@ const confirmBody = (option: any) => ({
   idempotency_key: `confirm-${++keys}`
 })
 
-const confirm = (option: any, headers: Record<string, string> = auth) =>
-  Effect.map(postJson("/api/public/bookings", confirmBody(option), headers), (response) => {
-    expect(response.status, JSON.stringify(response.body)).toBe(201)
-    return response.body
-  })
+/** A new booking, typed: 201 and the decoded answer. */
+const confirm = (option: any, asToken: string = token) =>
+  Effect.flatMap(apiClient(asToken), (client) =>
+    client.bookings.confirm({
+      payload: payloadOf(BookingConfirmationRequest)(confirmBody(option)),
+      headers: {},
+      responseMode: "decoded-and-response"
+    })
+  ).pipe(
+    Effect.map(([booked, response]) => {
+      expect(response.status).toBe(201)
+      return booked as any
+    })
+  )
 
 const cancel = (bookingId: string, body: Record<string, unknown>, headers: Record<string, string> = auth) =>
   postJson(`/api/public/bookings/${bookingId}/cancel`, body, headers)
@@ -75,6 +86,7 @@ describe("a booking's life after confirm", () => {
     it.effect("every option, confirm and status carry the policy; deadlines at or before the start", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
+        const client = yield* apiClient(token)
         const options = yield* search()
         expect(options.length).toBeGreaterThan(0)
         for (const option of options) {
@@ -90,16 +102,17 @@ describe("a booking's life after confirm", () => {
         const created = yield* confirm(options[0])
         expect(created.booking.version).toBe(1)
         expect(created.cancellation_policy).toEqual(options[0].cancellation_policy)
-        const status = yield* get(`/api/public/bookings/${created.request_id}`, auth)
-        expect(status.body.found).toBe(true)
-        expect(status.body.cancellation_policy).toEqual(options[0].cancellation_policy)
-        expect(status.body.booking).toEqual(created.booking)
+        const status: any = yield* client.bookings.status({ params: { booking_id: created.request_id } })
+        expect(status.found).toBe(true)
+        expect(status.cancellation_policy).toEqual(options[0].cancellation_policy)
+        expect(status.booking).toEqual(created.booking)
       })
     )
 
     it.effect("cancel: a dry run changes nothing; the cancel frees the slot, replays, and refuses a second key", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
+        const client = yield* apiClient(token)
         const options = yield* search()
         const option = options[0]
         const created = yield* confirm(option)
@@ -126,7 +139,7 @@ describe("a booking's life after confirm", () => {
           }
         })
         expect(preview.body.safe_next_step).toContain("nothing was cancelled")
-        expect((yield* get(`/api/public/bookings/${id}`, auth)).body.found).toBe(true)
+        expect(((yield* client.bookings.status({ params: { booking_id: id } })) as any).found).toBe(true)
         expect(yield* heldSlots(id)).toEqual({ held: 1, released: 0 })
 
         const done = yield* cancel(id, { idempotency_key: "c-1", reason: "Kunden är bortrest" })
@@ -168,9 +181,8 @@ describe("a booking's life after confirm", () => {
           cancellation: done.body.cancellation
         })
 
-        const status = yield* get(`/api/public/bookings/${id}`, auth)
-        expect(status.status).toBe(200)
-        expect(status.body).toEqual({
+        const status: any = yield* client.bookings.status({ params: { booking_id: id } })
+        expect(status).toEqual({
           ok: true,
           spec_version: "public_bookings_api_v1",
           found: false,
@@ -178,17 +190,18 @@ describe("a booking's life after confirm", () => {
           cancellation: done.body.cancellation,
           safe_next_step: expect.stringContaining("was cancelled at")
         })
-        expect(status.body.safe_next_step).toContain("by the customer")
-        expect(status.body.safe_next_step).toContain("Nothing is booked")
+        expect(status.safe_next_step).toContain("by the customer")
+        expect(status.safe_next_step).toContain("Nothing is booked")
 
         // A confirm replay of a cancelled booking never says it is confirmed.
-        const confirmAgain = yield* postJson(
-          "/api/public/bookings",
-          { ...confirmBody(option), idempotency_key: confirmKey },
-          auth
+        const confirmAgain = yield* Effect.flip(
+          client.bookings.confirm({
+            payload: payloadOf(BookingConfirmationRequest)({ ...confirmBody(option), idempotency_key: confirmKey }),
+            headers: {}
+          })
         )
-        expect(confirmAgain.status).toBe(409)
-        expect(confirmAgain.body).toMatchObject({ error: "booking_already_cancelled", booking_id: id })
+        expect(confirmAgain).toBeInstanceOf(BookingAlreadyCancelled)
+        expect(confirmAgain).toMatchObject({ _tag: "booking_already_cancelled", booking_id: id })
       })
     )
 
@@ -197,6 +210,7 @@ describe("a booking's life after confirm", () => {
       () =>
         Effect.gen(function* () {
           yield* TestClock.setTime(testNow)
+          const client = yield* apiClient(token)
           const [option] = yield* search()
           const created = yield* confirm(option)
           const id: string = created.booking.id
@@ -220,31 +234,36 @@ describe("a booking's life after confirm", () => {
           const started = yield* cancel(id, { idempotency_key: "x-4", expected_version: 1 })
           expect(started.status).toBe(409)
           expect(started.body).toMatchObject({ error: "booking_started" })
-          expect((yield* get(`/api/public/bookings/${id}`, auth)).body.found).toBe(true)
+          expect(((yield* client.bookings.status({ params: { booking_id: id } })) as any).found).toBe(true)
         })
     )
 
     it.effect("a late cancel carries the provider's fee as what it may charge", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
+        const client = yield* apiClient(token)
         const options = yield* search()
         const option = options.find((o) => o.cancellation_policy.late_fee_sek > 0)!
         const created = yield* confirm(option)
         yield* TestClock.setTime(Date.parse(option.cancellation_policy.free_until) + 1000)
-        const done = yield* cancel(created.booking.id, { idempotency_key: "late-1", cancelled_by: "partner" })
-        expect(done.status, JSON.stringify(done.body)).toBe(200)
-        expect(done.body.cancellation).toMatchObject({
+        const done = yield* client.bookings.cancel({
+          params: { booking_id: created.booking.id },
+          payload: payloadOf(CancelBookingRequest)({ idempotency_key: "late-1", cancelled_by: "partner" }),
+          headers: {}
+        })
+        expect(done.cancellation).toMatchObject({
           cancelled_by: "partner",
           fee_sek: option.cancellation_policy.late_fee_sek,
           within_free_period: false
         })
-        expect(done.body.safe_next_step).toContain(`may charge a fee of SEK ${option.cancellation_policy.late_fee_sek}`)
+        expect(done.safe_next_step).toContain(`may charge a fee of SEK ${option.cancellation_policy.late_fee_sek}`)
       })
     )
 
     it.effect("reschedule: same id, version up, old slot freed, history kept; replay; 422, 409s", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
+        const client = yield* apiClient(token)
         const options = yield* search()
         const created = yield* confirm(options[0])
         const id: string = created.booking.id
@@ -255,7 +274,7 @@ describe("a booking's life after confirm", () => {
         const preview = yield* reschedule(id, rescheduleBody(target, { dry_run: true }))
         expect(preview.status, JSON.stringify(preview.body)).toBe(200)
         expect(preview.body).toMatchObject({ dry_run: true, rescheduled: false, booking_version: 1 })
-        expect((yield* get(`/api/public/bookings/${id}`, auth)).body.booking.slot_start_at).toBe(
+        expect(((yield* client.bookings.status({ params: { booking_id: id } })) as any).booking.slot_start_at).toBe(
           created.booking.slot_start_at
         )
 
@@ -283,8 +302,8 @@ describe("a booking's life after confirm", () => {
         const after = yield* search()
         expect(after.map(slotKey)).toContain(slotKey(options[0]))
         expect(after.map(slotKey)).not.toContain(slotKey(target))
-        const status = yield* get(`/api/public/bookings/${id}`, auth)
-        expect(status.body.booking).toEqual(moved.body.booking)
+        const status: any = yield* client.bookings.status({ params: { booking_id: id } })
+        expect(status.booking).toEqual(moved.body.booking)
 
         const replay = yield* reschedule(id, { ...body, booking_terms_accepted_at: "2026-11-23T09:00:30+01:00" })
         expect(replay.status).toBe(200)
@@ -333,18 +352,19 @@ describe("a booking's life after confirm", () => {
       () =>
         Effect.gen(function* () {
           yield* TestClock.setTime(testNow)
+          const client = yield* apiClient(token)
           const options = yield* search()
           const created = yield* confirm(options[0])
           const target = otherTimeOf(yield* search(), created.booking)
           // Someone else books the target time first.
-          yield* confirm(target, { authorization: `Bearer ${otherToken}` })
+          yield* confirm(target, otherToken)
           const refused = yield* reschedule(created.booking.id, rescheduleBody(target))
           expect(refused.status, JSON.stringify(refused.body)).toBe(409)
           expect(refused.body).toMatchObject({ error: "slot_taken", option_refresh_required: true })
           expect(refused.body.safe_next_step).toContain("still stands")
-          const status = yield* get(`/api/public/bookings/${created.booking.id}`, auth)
-          expect(status.body.found).toBe(true)
-          expect(status.body.booking).toEqual(created.booking)
+          const status: any = yield* client.bookings.status({ params: { booking_id: created.booking.id } })
+          expect(status.found).toBe(true)
+          expect(status.booking).toEqual(created.booking)
           expect(yield* heldSlots(created.booking.id)).toEqual({ held: 1, released: 0 })
         })
     )
@@ -352,6 +372,7 @@ describe("a booking's life after confirm", () => {
     it.effect("a racing cancel and reschedule: exactly one wins, the other gets 409, the status agrees", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
+        const client = yield* apiClient(token)
         for (let round = 0; round < 4; round++) {
           const options = yield* search()
           const created = yield* confirm(options[round % options.length])
@@ -364,12 +385,12 @@ describe("a booking's life after confirm", () => {
             { concurrency: "unbounded" }
           )
           expect([cancelled.status, moved.status].sort()).toEqual([200, 409])
-          const status = yield* get(`/api/public/bookings/${created.booking.id}`, auth)
+          const status: any = yield* client.bookings.status({ params: { booking_id: created.booking.id } })
           if (cancelled.status === 200) {
-            expect(status.body.found).toBe(false)
+            expect(status.found).toBe(false)
             expect(yield* heldSlots(created.booking.id)).toMatchObject({ held: 0 })
           } else {
-            expect(status.body.booking.version).toBe(2)
+            expect(status.booking.version).toBe(2)
             expect(yield* heldSlots(created.booking.id)).toMatchObject({ held: 1 })
             yield* cancel(created.booking.id, { idempotency_key: `race-end-${round}` })
           }

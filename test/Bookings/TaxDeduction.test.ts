@@ -5,7 +5,10 @@ import { TestClock } from "effect/testing"
 import { confirmFingerprint } from "../../src/Bookings/Bookings.js"
 import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
 import { OptionInvalid } from "../../src/Domain/BookingOption.js"
+import { IdempotencyKeyReused, InvalidRequest } from "../../src/Domain/Errors.js"
+import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { ruleInForce, stockholmDate } from "../../src/Domain/TaxDeductionRules.js"
+import { apiClient, payloadOf, withStatus } from "../support/ApiClient.js"
 import { smtpServer } from "../support/Receivers.js"
 import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 
@@ -13,18 +16,29 @@ const token = "partner-tax-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
 
 const searchFor = (jobTypeId: string, verticalId: string, extra: Record<string, unknown> = {}) =>
-  postJson("/api/public/booking-options", {
-    vertical_id: verticalId,
-    job_type_id: jobTypeId,
-    description: "Ett vanligt jobb i hemmet",
-    location: { country_code: "SE", postcode: "111 22" },
-    timing: { preferred_time_text: "nästa vecka" },
-    ...extra
-  }).pipe(
-    Effect.map((response) => {
-      expect(response.status, JSON.stringify(response.body)).toBe(200)
-      return response.body as { options: Array<any>; safe_next_step: string }
+  Effect.flatMap(apiClient(), (client) =>
+    client.search.search({
+      payload: payloadOf(BookingSearchRequest)({
+        vertical_id: verticalId,
+        job_type_id: jobTypeId,
+        description: "Ett vanligt jobb i hemmet",
+        location: { country_code: "SE", postcode: "111 22" },
+        timing: { preferred_time_text: "nästa vecka" },
+        ...extra
+      })
     })
+  ).pipe(Effect.map((response) => ({ ...response, options: response.options as Array<any> })))
+
+/** Confirm through the typed client: the status (201 new, 200 replay) and the decoded answer. */
+const confirm = (body: unknown) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    withStatus(
+      client.bookings.confirm({
+        payload: payloadOf(BookingConfirmationRequest)(body),
+        headers: {},
+        responseMode: "decoded-and-response"
+      })
+    )
   )
 
 let keys = 0
@@ -179,6 +193,7 @@ describe("RUT and ROT over HTTP", () => {
         Effect.gen(function* () {
           yield* TestClock.setTime(testNow)
           const [option] = (yield* searchFor("install_faucet", "vvs")).options
+          // Raw: the test asserts a field is absent, which a decoded answer would not show.
           const confirmed = yield* postJson(
             "/api/public/bookings",
             confirmBody(option, { tax_deduction_requested: true }),
@@ -191,13 +206,14 @@ describe("RUT and ROT over HTTP", () => {
           expect(confirmed.body.booking.tax_deduction).toBeUndefined()
           expect(confirmed.body.safe_next_step).toContain("price_sek is the price before any deduction")
           expect(confirmed.body.safe_next_step).toContain("The user asked for it")
-          const status = yield* get(`/api/public/bookings/${confirmed.body.request_id}`, auth)
-          expect(status.body.found).toBe(true)
-          expect(status.body.tax_deduction).toEqual(option.price.tax_deduction)
-          expect(status.body.tax_deduction_requested).toBe(true)
+          const client = yield* apiClient(token)
+          const status = yield* client.bookings.status({ params: { booking_id: confirmed.body.request_id } })
+          expect(status.found).toBe(true)
+          expect(status.found && status.tax_deduction).toEqual(option.price.tax_deduction)
+          expect(status.found && status.tax_deduction_requested).toBe(true)
 
           const plain = yield* searchFor("install_toilet", "vvs")
-          const withoutRequest = yield* postJson("/api/public/bookings", confirmBody(plain.options[0]), auth)
+          const withoutRequest = yield* confirm(confirmBody(plain.options[0]))
           expect(withoutRequest.status).toBe(201)
           expect(withoutRequest.body.tax_deduction_requested).toBe(false)
           expect(withoutRequest.body.tax_deduction).toEqual(plain.options[0].price.tax_deduction)
@@ -212,14 +228,13 @@ describe("RUT and ROT over HTTP", () => {
           timing: { preferred_time_text: "om två veckor" }
         })).options
         const body = confirmBody(option)
-        const first = yield* postJson("/api/public/bookings", body, auth)
+        const first = yield* confirm(body)
         expect(first.status).toBe(201)
-        const same = yield* postJson("/api/public/bookings", { ...body, tax_deduction_requested: false }, auth)
+        const same = yield* confirm({ ...body, tax_deduction_requested: false })
         expect(same.status).toBe(200)
         expect(same.body.idempotent_replay).toBe(true)
-        const flipped = yield* postJson("/api/public/bookings", { ...body, tax_deduction_requested: true }, auth)
-        expect(flipped.status).toBe(409)
-        expect(flipped.body.error).toBe("idempotency_key_reused")
+        const flipped = yield* Effect.flip(confirm({ ...body, tax_deduction_requested: true }))
+        expect(flipped).toBeInstanceOf(IdempotencyKeyReused)
       })
     )
 
@@ -228,17 +243,15 @@ describe("RUT and ROT over HTTP", () => {
         yield* TestClock.setTime(testNow)
         const [option] = (yield* searchFor("cleaning_textile_carpet", "cleaning")).options
         expect(option.price.tax_deduction.kind).toBe("none")
-        const refused = yield* postJson(
-          "/api/public/bookings",
-          confirmBody(option, { tax_deduction_requested: true }),
-          auth
-        )
-        expect(refused.status).toBe(400)
-        expect(refused.body.ok).toBe(false)
-        expect(refused.body.issues).toEqual([
-          "tax_deduction_requested: this option has no RUT or ROT deduction (price.tax_deduction.reason not_claimed)"
-        ])
-        expect(refused.body.safe_next_step).toMatch(/^Nothing is booked\./)
+        // A body the schema accepts that the option refuses: the contract's 400, decoded as its class.
+        const refused = yield* Effect.flip(confirm(confirmBody(option, { tax_deduction_requested: true })))
+        expect(refused).toBeInstanceOf(InvalidRequest)
+        expect(refused).toMatchObject({
+          issues: [
+            "tax_deduction_requested: this option has no RUT or ROT deduction (price.tax_deduction.reason not_claimed)"
+          ],
+          safe_next_step: expect.stringMatching(/^Nothing is booked\./)
+        })
         const sql = yield* SqlClient.SqlClient
         const [row] = yield* sql<{ n: number }>`
           SELECT count(*)::int AS n FROM bookings WHERE provider_id = ${option.provider.id} AND service_id = ${option.service.service_id}`
@@ -267,6 +280,7 @@ describe("RUT and ROT over HTTP", () => {
         expect(Object.keys(BookingConfirmationRequest.fields).filter((name) => identity.test(name))).toEqual([])
 
         const [option] = (yield* searchFor("install_faucet", "vvs")).options
+        // An extra field is bad input: raw HTTP, as the typed client would refuse to send it.
         const sent = yield* postJson(
           "/api/public/bookings",
           confirmBody(option, { tax_deduction_requested: true, personnummer: "19800101-1234" }),
@@ -288,9 +302,7 @@ describe("RUT and ROT over HTTP", () => {
       yield* run(TestClock.setTime(testNow))
       const [option] = (yield* run(searchFor("install_faucet", "vvs"))).options
       const d = option.price.tax_deduction
-      const confirmed = yield* run(
-        postJson("/api/public/bookings", confirmBody(option, { tax_deduction_requested: true }), auth)
-      )
+      const confirmed = yield* run(confirm(confirmBody(option, { tax_deduction_requested: true })))
       expect(confirmed.status).toBe(201)
       expect(confirmed.body.confirmation_delivery.customer.status).toBe("sent")
       const customer = smtp.messages.find((mail) => mail.to.includes("astrid@example.se"))!

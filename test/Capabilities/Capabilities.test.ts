@@ -58,9 +58,11 @@ describe("GET /api/public/requests/capabilities", () => {
       })
     )
 
+    // The document's content, decoded by its schema (test/contract/golden.json holds its exact bytes).
     it.effect("lists the four supported verticals with every job type exactly as the catalog says", () =>
       Effect.gen(function* () {
-        const { body } = yield* get(path)
+        const client = yield* apiClient()
+        const body = yield* client.capabilities.capabilities()
         expect(body.supported_verticals.map((v: any) => v.vertical_id)).toEqual([
           "vvs",
           "electrician",
@@ -90,7 +92,8 @@ describe("GET /api/public/requests/capabilities", () => {
       "counts the distinct fixed-price services of the supply: vvs 9, electrician 6, moving 4, cleaning 9",
       () =>
         Effect.gen(function* () {
-          const { body } = yield* get(path)
+          const client = yield* apiClient()
+          const body = yield* client.capabilities.capabilities()
           const counts = Object.fromEntries(
             body.supported_verticals.map((v: any) => [v.vertical_id, v.fixed_price_service_count])
           )
@@ -100,7 +103,8 @@ describe("GET /api/public/requests/capabilities", () => {
 
     it.effect("names the emergency job types with the 112 advice, the price kinds and the quantity bounds", () =>
       Effect.gen(function* () {
-        const { body } = yield* get("/api/public/requests/capabilities")
+        const client = yield* apiClient()
+        const body = yield* client.capabilities.capabilities()
         const { emergencies, price_types, quantity_bounds } = body.agent_contract
         expect(emergencies.job_type_ids).toEqual(["electrical_emergency"])
         expect(emergencies.advice_sv).toContain("ring 112")
@@ -112,7 +116,8 @@ describe("GET /api/public/requests/capabilities", () => {
 
     it.effect("tells agents to say a RUT or ROT deduction as an if, and never to ask for an identity number", () =>
       Effect.gen(function* () {
-        const { body } = yield* get("/api/public/requests/capabilities")
+        const client = yield* apiClient()
+        const body = yield* client.capabilities.capabilities()
         const rules = body.agent_contract.tax_deduction
         expect(rules.how_to_say).toContain(
           "X SEK, or Y SEK after RUT if you are eligible and have room under this year's cap; the provider applies it on the invoice"
@@ -126,7 +131,8 @@ describe("GET /api/public/requests/capabilities", () => {
 
     it.effect("tells agents which details key each unit-priced seed reads its quantity from", () =>
       Effect.gen(function* () {
-        const { body } = yield* get(path)
+        const client = yield* apiClient()
+        const body = yield* client.capabilities.capabilities()
         const seeds = body.supported_verticals.flatMap((v: any) =>
           v.job_types.flatMap((jt: any) => (jt.fixed_price_seed ? [jt.fixed_price_seed] : []))
         )
@@ -141,7 +147,8 @@ describe("GET /api/public/requests/capabilities", () => {
 
     it.effect("lists painting, carpentry and gardening as not bookable yet", () =>
       Effect.gen(function* () {
-        const { body } = yield* get(path)
+        const client = yield* apiClient()
+        const body = yield* client.capabilities.capabilities()
         expect(body.unavailable_verticals.map((v: any) => v.vertical_id)).toEqual([
           "painting",
           "carpentry",
@@ -156,7 +163,8 @@ describe("GET /api/public/requests/capabilities", () => {
 
     it.effect("draws forbidden_claims from the truth rules of section 1", () =>
       Effect.gen(function* () {
-        const { body } = yield* get(path)
+        const client = yield* apiClient()
+        const body = yield* client.capabilities.capabilities()
         const claims: string = body.agent_contract.forbidden_claims.join("\n")
         expect(claims).toMatch(/booking_created, availability_checked and provider_selected are all true/)
         expect(claims).toMatch(/notification/i)
@@ -181,8 +189,9 @@ describe("GET /api/public/requests/capabilities", () => {
 
     it.effect("health: /healthz says the process is up and /readyz that the database answers", () =>
       Effect.gen(function* () {
-        expect(yield* get("/healthz")).toMatchObject({ status: 200, body: { ok: true } })
-        expect(yield* get("/readyz")).toMatchObject({ status: 200, body: { ok: true, database: "up" } })
+        const client = yield* apiClient()
+        expect(yield* client.health.healthz()).toEqual({ ok: true })
+        expect(yield* client.health.readyz()).toMatchObject({ ok: true, database: "up" })
       })
     )
 

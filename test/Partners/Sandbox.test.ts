@@ -1,11 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { Unauthorized } from "../../src/Domain/Errors.js"
+import { ServiceRequestCreate } from "../../src/Domain/Request.js"
+import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { Partners } from "../../src/Partners/Partners.js"
+import { apiClient, payloadOf, withStatus } from "../support/ApiClient.js"
 import { searchBodyFor } from "../support/Bodies.js"
 import { setProviderChannels } from "../support/Fixtures.js"
 import { smtpServer, webhookReceiver } from "../support/Receivers.js"
-import { get, postJson, TestServer } from "../support/TestServer.js"
+import { postJson, TestServer } from "../support/TestServer.js"
 
 const liveToken = "partner-live-token-0123456789"
 const sandboxToken = "partner-sandbox-token-0123456789"
@@ -86,8 +90,9 @@ describe("sandbox partners", () => {
           provider_confirmation_status: "sent"
         })
         expect(booked.body.safe_next_step).toMatch(/^Sandbox: this booking is a test/)
-        const status = yield* run(get(`/api/public/bookings/${booked.body.request_id}`, bearer(sandboxToken)))
-        expect(status.body).toMatchObject({
+        const sandboxClient = yield* run(apiClient(sandboxToken))
+        const status = yield* run(sandboxClient.bookings.status({ params: { booking_id: booked.body.request_id } }))
+        expect(status).toMatchObject({
           found: true,
           booking: { id: booked.body.booking.id, sandbox: true },
           confirmation_delivery: { customer: recorded, provider: recorded }
@@ -109,16 +114,27 @@ describe("sandbox partners", () => {
         expect((yield* run(search)).map(slotOf)).toContain(slotOf(option))
         expect((yield* run(searchAs(bearer(liveToken)))).map(slotOf)).toContain(slotOf(option))
         // A token that is sent is checked, on search too.
-        const wrong = yield* run(postJson("/api/public/booking-options", searchBody, bearer("not-a-token-at-all")))
-        expect(wrong.status).toBe(401)
-        expect(wrong.body.error).toBe("unauthorized")
+        const wrongClient = yield* run(apiClient("not-a-token-at-all"))
+        const wrong = yield* run(
+          Effect.flip(wrongClient.search.search({ payload: payloadOf(BookingSearchRequest)(searchBody) }))
+        )
+        expect(wrong).toBeInstanceOf(Unauthorized)
 
         // A partner made with the CLI's --sandbox is a sandbox partner too.
         const partners = yield* run(Effect.provide(Partners, Partners.Default))
         yield* run(partners.create("svea-test", "Svea Test", { sandbox: true }))
         const { token: partnerToken } = yield* run(partners.issueToken("svea-test"))
-        const requested = yield* run(postJson("/api/public/requests", requestBody, bearer(partnerToken)))
-        expect(requested.status, JSON.stringify(requested.body)).toBe(201)
+        const client = yield* run(apiClient(partnerToken))
+        const requested = yield* run(
+          withStatus(
+            client.requests.create({
+              payload: payloadOf(ServiceRequestCreate)(requestBody),
+              headers: {},
+              responseMode: "decoded-and-response"
+            })
+          )
+        )
+        expect(requested.status).toBe(201)
         const candidates = requested.body.request.provider_candidates.length
         expect(candidates).toBeGreaterThanOrEqual(2)
         expect(requested.body.request).toMatchObject({
@@ -156,8 +172,9 @@ describe("sandbox partners", () => {
         expect(smtp.messages.map((mail) => mail.to)).toEqual([["astrid@example.se"]])
         expect(hooks.received).toHaveLength(1)
         expect((yield* run(search)).map(slotOf)).not.toContain(slotOf(option))
-        const foreign = yield* run(get(`/api/public/bookings/${booked.body.request_id}`, bearer(liveToken)))
-        expect(foreign.body).toMatchObject({ found: false })
+        const liveClient = yield* run(apiClient(liveToken))
+        const foreign = yield* run(liveClient.bookings.status({ params: { booking_id: booked.body.request_id } }))
+        expect(foreign).toMatchObject({ found: false })
       }).pipe(Effect.scoped),
     60_000
   )

@@ -8,16 +8,26 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import ICAL from "ical.js"
 import { providerCommand } from "../../src/bin/providerCommand.js"
+import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
+import { errorStatus, Unauthorized } from "../../src/Domain/Errors.js"
+import {
+  BlockNotFound,
+  BlockOverlapsBlock,
+  BlockOverlapsBooking,
+  type CalendarImportResponse,
+  CalendarUrlRefused,
+  WorkingHoursRequest
+} from "../../src/Domain/Provider.js"
+import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { importPollInterval } from "../../src/Providers/CalendarImport.js"
 import { ProviderTokens, providerTokenPattern } from "../../src/Providers/ProviderTokens.js"
 import { demoSupplyPath, Supply } from "../../src/Supply/Supply.js"
-import { apiClient } from "../support/ApiClient.js"
-import { confirmBody, paths, searchBody } from "../support/Bodies.js"
+import { apiClient, payloadOf } from "../support/ApiClient.js"
+import { confirmBody, searchBody } from "../support/Bodies.js"
 import { call, get, getText, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 
 const partnerToken = "partner-a-token-0123456789"
-const partner = { authorization: `Bearer ${partnerToken}` }
 const providerA = "soderlunds-vvs-sthlm"
 const providerB = "norrmalms-ror-sthlm"
 
@@ -27,33 +37,27 @@ const issue = (providerId: string) =>
     Effect.orDie
   )
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-
-const send = (method: "PUT" | "DELETE" | "POST", path: string, headers: Record<string, string>, body?: unknown) =>
-  call(
-    (method === "PUT"
-      ? HttpClientRequest.put(path)
-      : method === "POST"
-        ? HttpClientRequest.post(path)
-        : HttpClientRequest.delete(path)
-    ).pipe(
-      HttpClientRequest.setHeaders(headers),
-      body === undefined ? (request) => request : HttpClientRequest.bodyJsonUnsafe(body)
-    )
-  )
-
-const put = (path: string, body: unknown, headers: Record<string, string>) => send("PUT", path, headers, body)
+/** A raw PUT, for the bad bodies the typed client would refuse to send. */
+const put = (path: string, body: unknown, headers: Record<string, string>) =>
+  call(HttpClientRequest.put(path).pipe(HttpClientRequest.setHeaders(headers), HttpClientRequest.bodyJsonUnsafe(body)))
 
 let keys = 0
+/** The partner's search, typed: the options the schema decoded. */
 const search = (body: unknown = searchBody) =>
-  Effect.gen(function* () {
-    const response = yield* postJson(paths.search, body, partner)
-    expect(response.status, JSON.stringify(response.body)).toBe(200)
-    return response.body.options as Array<any>
-  })
+  Effect.flatMap(apiClient(partnerToken), (client) =>
+    client.search.search({ payload: payloadOf(BookingSearchRequest)(body) })
+  ).pipe(Effect.map((response) => response.options as Array<any>))
 const optionsOf = (options: Array<any>, providerId: string) => options.filter((o) => o.provider.id === providerId)
+/** The partner's confirm, typed, with the status it answered (201 for a new booking). */
 const confirm = (option: any, postcode = "111 22") => {
   const body = confirmBody(option.booking_option_id, option.terms.version, `p-key-${++keys}`)
-  return postJson(paths.confirm, { ...body, service_location: { ...body.service_location, postcode } }, partner)
+  const payload = payloadOf(BookingConfirmationRequest)({
+    ...body,
+    service_location: { ...body.service_location, postcode }
+  })
+  return Effect.flatMap(apiClient(partnerToken), (client) =>
+    client.bookings.confirm({ payload, headers: {}, responseMode: "decoded-and-response" })
+  ).pipe(Effect.map(([booked, response]) => ({ status: response.status, body: booked })))
 }
 
 const overlaps = (option: any, start: string, end: string) =>
@@ -147,21 +151,26 @@ describe("the provider API", () => {
       Effect.gen(function* () {
         const { token } = yield* issue(providerA)
         expect(token).toMatch(providerTokenPattern)
-        expect((yield* get("/api/provider/blocks", bearer(token))).status).toBe(200)
-        const none = yield* get("/api/provider/blocks")
-        expect(none.status).toBe(401)
-        expect(none.body).toMatchObject({ ok: false, error: "unauthorized", status: 401 })
-        expect((yield* get("/api/provider/bookings", partner)).status).toBe(401)
+        const client = yield* apiClient(token)
+        expect(yield* client.provider.blocks()).toMatchObject({ ok: true, blocks: [] })
+        // No token, or a partner's: the contract's 401 body, decoded as its error class.
+        const anonymous = yield* apiClient()
+        expect(yield* Effect.flip(anonymous.provider.blocks())).toBeInstanceOf(Unauthorized)
+        const partnerClient = yield* apiClient(partnerToken)
+        expect(yield* Effect.flip(partnerClient.provider.bookings({ query: {} }))).toBeInstanceOf(Unauthorized)
         // The provider's token on the partner side: confirm, status and a token-checked search all refuse it.
-        expect((yield* get(paths.status("00000000-0000-4000-8000-000000000000"), bearer(token))).status).toBe(401)
-        expect((yield* postJson(paths.search, searchBody, bearer(token))).status).toBe(401)
+        const status = client.bookings.status({ params: { booking_id: "00000000-0000-4000-8000-000000000000" } })
+        expect(yield* Effect.flip(status)).toBeInstanceOf(Unauthorized)
+        const searched = client.search.search({ payload: payloadOf(BookingSearchRequest)(searchBody) })
+        expect(yield* Effect.flip(searched)).toBeInstanceOf(Unauthorized)
         // A token of an unknown provider cannot be issued; a revoked one stops at once.
         const revoked = yield* issue(providerB)
         yield* Effect.flatMap(ProviderTokens, (tokens) => tokens.revoke(revoked.prefix)).pipe(
           Effect.provide(ProviderTokens.Default),
           Effect.orDie
         )
-        expect((yield* get("/api/provider/blocks", bearer(revoked.token))).status).toBe(401)
+        const revokedClient = yield* apiClient(revoked.token)
+        expect(yield* Effect.flip(revokedClient.provider.blocks())).toBeInstanceOf(Unauthorized)
         const refused = yield* Effect.flip(
           Effect.flatMap(ProviderTokens, (tokens) => tokens.issue("nobody")).pipe(
             Effect.provide(ProviderTokens.Default)
@@ -188,7 +197,8 @@ describe("the provider API", () => {
           )
         expect(Exit.isSuccess(yield* run("token:issue", providerB))).toBe(true)
         const token = out.find((line) => providerTokenPattern.test(line))!
-        expect((yield* get("/api/provider/working-hours", bearer(token))).status).toBe(200)
+        const client = yield* apiClient(token)
+        expect(yield* client.provider.workingHours()).toMatchObject({ ok: true, time_zone: "Europe/Stockholm" })
         out.length = 0
         expect(Exit.isSuccess(yield* run("list"))).toBe(true)
         expect(out.join("\n")).toContain(token.slice(4, 16))
@@ -202,56 +212,48 @@ describe("the provider API", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const { token } = yield* issue(providerA)
+        const client = yield* apiClient(token)
         const [first, second] = optionsOf(yield* search(), providerA)
         expect(first).toBeDefined()
         expect(second).toBeDefined()
         // The block takes the first option's time: a confirm of that option loses, the search stops offering it.
-        const created = yield* postJson(
-          "/api/provider/blocks",
-          { start_at: first.slot.start_at, end_at: first.slot.end_at, note: "Privat ärende" },
-          bearer(token)
-        )
-        expect(created.status, JSON.stringify(created.body)).toBe(201)
-        expect(created.body.block).toMatchObject({ note: "Privat ärende" })
-        const lost = yield* confirm(first)
-        expect(lost.status, JSON.stringify(lost.body)).toBe(409)
-        expect(lost.body.error).toBe("slot_taken")
+        const created = yield* client.provider.createBlock({
+          payload: { start_at: first.slot.start_at, end_at: first.slot.end_at, note: "Privat ärende" },
+          responseMode: "decoded-and-response"
+        })
+        expect(created[1].status).toBe(201)
+        expect(created[0].block).toMatchObject({ note: "Privat ärende" })
+        const lost = yield* Effect.flip(confirm(first))
+        expect(lost).toMatchObject({ _tag: "slot_taken" })
         const again = optionsOf(yield* search(), providerA)
         expect(again.some((o) => overlaps(o, first.slot.start_at, first.slot.end_at))).toBe(false)
-        const blockId = created.body.block.id
-        expect((yield* get("/api/provider/blocks", bearer(token))).body.blocks).toEqual([created.body.block])
+        const blockId = created[0].block.id
+        expect((yield* client.provider.blocks()).blocks).toEqual([created[0].block])
 
         // Deleting frees the time again.
-        const deleted = yield* send("DELETE", `/api/provider/blocks/${blockId}`, bearer(token))
-        expect(deleted.status).toBe(200)
+        const deleted = yield* client.provider.deleteBlock({ params: { block_id: blockId } })
+        expect(deleted).toMatchObject({ ok: true, deleted: true })
         expect(optionsOf(yield* search(), providerA).some((o) => o.slot.start_at === first.slot.start_at)).toBe(true)
-        expect((yield* send("DELETE", `/api/provider/blocks/${blockId}`, bearer(token))).status).toBe(404)
+        const deletedAgain = yield* Effect.flip(client.provider.deleteBlock({ params: { block_id: blockId } }))
+        expect(deletedAgain).toBeInstanceOf(BlockNotFound)
 
         // A booking stands; a block over it is refused and names it.
         const booked = yield* confirm(second)
-        expect(booked.status, JSON.stringify(booked.body)).toBe(201)
-        const clash = yield* postJson(
-          "/api/provider/blocks",
-          { start_at: second.slot.start_at, end_at: second.slot.end_at },
-          bearer(token)
+        expect(booked.status).toBe(201)
+        const clash = yield* Effect.flip(
+          client.provider.createBlock({ payload: { start_at: second.slot.start_at, end_at: second.slot.end_at } })
         )
-        expect(clash.status).toBe(409)
-        expect(clash.body).toMatchObject({
-          ok: false,
-          error: "block_overlaps_booking",
+        expect(clash).toBeInstanceOf(BlockOverlapsBooking)
+        expect(clash).toMatchObject({
+          _tag: "block_overlaps_booking",
           booking_id: booked.body.booking.id,
           existing_booking: { id: booked.body.booking.id, request_id: booked.body.request_id }
         })
-        expect(JSON.stringify(clash.body)).not.toContain("Astrid")
+        expect(JSON.stringify(clash)).not.toContain("Astrid")
 
         // The job as the provider needs it, contact included; another provider sees none of it.
-        const jobs = yield* get("/api/provider/bookings", bearer(token))
-        expect(jobs.status).toBe(200)
-        const typed = yield* Effect.flatMap(apiClient(token), (client) => client.provider.bookings({ query: {} })).pipe(
-          Effect.orDie
-        )
-        expect(typed.bookings.map((job) => job.id)).toEqual([booked.body.booking.id])
-        expect(jobs.body.bookings).toEqual([
+        const jobs = yield* client.provider.bookings({ query: {} })
+        expect(jobs.bookings).toEqual([
           expect.objectContaining({
             id: booked.body.booking.id,
             status: "confirmed",
@@ -261,25 +263,22 @@ describe("the provider API", () => {
           })
         ])
         const other = yield* issue(providerB)
-        expect((yield* get("/api/provider/bookings", bearer(other.token))).body.bookings).toEqual([])
-        const mine = yield* postJson(
-          "/api/provider/blocks",
-          { start_at: "2026-12-01T08:00:00+01:00", end_at: "2026-12-01T10:00:00+01:00" },
-          bearer(token)
+        const otherClient = yield* apiClient(other.token)
+        expect((yield* otherClient.provider.bookings({ query: {} })).bookings).toEqual([])
+        const mine = yield* client.provider.createBlock({
+          payload: { start_at: "2026-12-01T08:00:00+01:00", end_at: "2026-12-01T10:00:00+01:00" }
+        })
+        const notTheirs = yield* Effect.flip(otherClient.provider.deleteBlock({ params: { block_id: mine.block.id } }))
+        expect(notTheirs).toBeInstanceOf(BlockNotFound)
+        expect((yield* otherClient.provider.blocks()).blocks).toEqual([])
+        const overBlock = yield* Effect.flip(
+          client.provider.createBlock({
+            payload: { start_at: "2026-12-01T09:00:00+01:00", end_at: "2026-12-01T11:00:00+01:00" }
+          })
         )
-        expect(mine.status).toBe(201)
-        expect((yield* send("DELETE", `/api/provider/blocks/${mine.body.block.id}`, bearer(other.token))).status).toBe(
-          404
-        )
-        expect((yield* get("/api/provider/blocks", bearer(other.token))).body.blocks).toEqual([])
-        const overBlock = yield* postJson(
-          "/api/provider/blocks",
-          { start_at: "2026-12-01T09:00:00+01:00", end_at: "2026-12-01T11:00:00+01:00" },
-          bearer(token)
-        )
-        expect(overBlock.status).toBe(409)
-        expect(overBlock.body.error).toBe("block_overlaps_block")
+        expect(overBlock).toBeInstanceOf(BlockOverlapsBlock)
 
+        // Bad input is a test of raw HTTP: the typed client would refuse to send it.
         const bad = yield* postJson(
           "/api/provider/blocks",
           { start_at: first.slot.end_at, end_at: first.slot.start_at },
@@ -297,20 +296,23 @@ describe("the provider API", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const { token } = yield* issue(providerB)
+        const client = yield* apiClient(token)
         const options = optionsOf(yield* search(), providerB)
         const option = options[0]
         const [block, booking] = yield* Effect.all(
           [
-            postJson(
-              "/api/provider/blocks",
-              { start_at: option.slot.start_at, end_at: option.slot.end_at },
-              bearer(token)
+            Effect.exit(
+              client.provider.createBlock({ payload: { start_at: option.slot.start_at, end_at: option.slot.end_at } })
             ),
-            confirm(option)
+            Effect.exit(confirm(option))
           ],
           { concurrency: 2 }
         )
-        expect([block.status, booking.status].sort()).toEqual([201, 409].sort())
+        // Exactly one wins; the loser is the contract's 409 for its side.
+        expect([Exit.isSuccess(block), Exit.isSuccess(booking)].filter(Boolean)).toHaveLength(1)
+        if (Exit.isSuccess(block))
+          expect(booking).toMatchObject({ cause: { reasons: [{ error: { _tag: "slot_taken" } }] } })
+        else expect(block).toMatchObject({ cause: { reasons: [{ error: { _tag: "block_overlaps_booking" } }] } })
       })
     )
 
@@ -318,10 +320,12 @@ describe("the provider API", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const { token } = yield* issue("hammarby-vvs-sthlm")
+        const client = yield* apiClient(token)
         const body = { ...searchBody, location: { country_code: "SE", postcode: "116 30" } }
         const before = optionsOf(yield* search(body), "hammarby-vvs-sthlm")
         expect(before.length).toBeGreaterThan(0)
         const firstDate = before[0].slot.start_at.slice(0, 10)
+        // Overlapping hours are bad input: raw HTTP, as the typed client would refuse to send them.
         const overlapping = yield* put(
           "/api/provider/working-hours",
           {
@@ -335,27 +339,24 @@ describe("the provider API", () => {
         )
         expect(overlapping.status, JSON.stringify(overlapping.body)).toBe(400)
         const weekly = [1, 2, 3, 4, 5].map((day) => ({ iso_weekday: day, opens: "09:00", closes: "16:00" }))
-        const saved = yield* put(
-          "/api/provider/working-hours",
-          { weekly_hours: weekly, dates_off: [firstDate] },
-          bearer(token)
-        )
-        expect(saved.status, JSON.stringify(saved.body)).toBe(200)
-        expect(saved.body).toMatchObject({ time_zone: "Europe/Stockholm", dates_off: [firstDate] })
+        const saved = yield* client.provider.setWorkingHours({
+          payload: payloadOf(WorkingHoursRequest)({ weekly_hours: weekly, dates_off: [firstDate] })
+        })
+        expect(saved).toMatchObject({ time_zone: "Europe/Stockholm", dates_off: [firstDate] })
         const after = optionsOf(yield* search(body), "hammarby-vvs-sthlm")
         expect(after.some((o) => o.slot.start_at.startsWith(firstDate))).toBe(false)
-        const refused = yield* confirm(before[0], "116 30")
-        expect(refused.status, JSON.stringify(refused.body)).toBe(409)
-        expect((yield* get("/api/provider/working-hours", bearer(token))).body.dates_off).toEqual([firstDate])
+        const refused = yield* Effect.flip(confirm(before[0], "116 30"))
+        expect(errorStatus({ identifier: refused._tag })).toBe(409)
+        expect((yield* client.provider.workingHours()).dates_off).toEqual([firstDate])
         // The operator's next supply import leaves hours the provider set alone.
         const demo: unknown = JSON.parse(readFileSync(demoSupplyPath, "utf8"))
         yield* Effect.flatMap(Supply, (supply) => supply.importFile(demo)).pipe(
           Effect.provide(Supply.WithoutDemo),
           Effect.orDie
         )
-        const kept = yield* get("/api/provider/working-hours", bearer(token))
-        expect(kept.body.weekly_hours).toEqual(saved.body.weekly_hours)
-        expect(kept.body.weekly_hours).toHaveLength(5)
+        const kept = yield* client.provider.workingHours()
+        expect(kept.weekly_hours).toEqual(saved.weekly_hours)
+        expect(kept.weekly_hours).toHaveLength(5)
       })
     )
 
@@ -363,26 +364,26 @@ describe("the provider API", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const { token } = yield* issue(providerA)
-        const feed = yield* get("/api/provider/calendar-feed", bearer(token))
-        expect(feed.status, JSON.stringify(feed.body)).toBe(200)
-        const url = new URL(feed.body.feed_url)
+        const client = yield* apiClient(token)
+        const feed = yield* client.provider.calendarFeed()
+        const url = new URL(feed.feed_url!)
         expect(url.pathname).toMatch(/^\/calendar-feeds\/[A-Za-z0-9_-]{43}\.ics$/)
-        expect((yield* get("/api/provider/calendar-feed", bearer(token))).body.feed_url).toBe(feed.body.feed_url)
+        expect((yield* client.provider.calendarFeed()).feed_url).toBe(feed.feed_url)
         const served = yield* getText(url.pathname)
         expect(served.status).toBe(200)
         expect(served.headers["content-type"]).toContain("text/calendar")
         const calendar = new ICAL.Component(ICAL.parse(served.text))
         const events = calendar.getAllSubcomponents("vevent")
-        const jobs = (yield* get("/api/provider/bookings", bearer(token))).body.bookings as Array<any>
+        const jobs = (yield* client.provider.bookings({ query: {} })).bookings
         expect(events.map((e) => e.getFirstPropertyValue("uid"))).toEqual(jobs.map((job) => `${job.id}@127.0.0.1`))
         expect(served.text).not.toContain("Astrid")
         expect(served.text).not.toContain("Drottninggatan")
         const etag = served.headers.etag!
         expect((yield* getText(url.pathname, { "if-none-match": etag })).status).toBe(304)
-        const rotated = yield* postJson("/api/provider/calendar-feed/rotate", {}, bearer(token))
-        expect(rotated.body.feed_url).not.toBe(feed.body.feed_url)
+        const rotated = yield* client.provider.rotateCalendarFeed()
+        expect(rotated.feed_url).not.toBe(feed.feed_url)
         expect((yield* getText(url.pathname)).status).toBe(404)
-        expect((yield* getText(new URL(rotated.body.feed_url).pathname)).status).toBe(200)
+        expect((yield* getText(new URL(rotated.feed_url!).pathname)).status).toBe(200)
         const sql = yield* SqlClient.SqlClient
         const stored = yield* sql<{ tokenSha256: Buffer }>`SELECT token_sha256 FROM provider_calendar_feeds`
         expect(JSON.stringify(stored)).not.toContain(url.pathname.slice(16, 59))
@@ -395,16 +396,18 @@ describe("the provider calendar import, on the schedule the service's clock driv
   it.effect("imported busy times: expanded, never offered or booked, kept when the feed fails or times out", () =>
     Effect.gen(function* () {
       const { token } = yield* issue("ekstrom-ror-sthlm")
+      const client = yield* apiClient(token)
       const body = { ...searchBody, job_type_id: "install_toilet" }
       const [option] = optionsOf(yield* search(body), "ekstrom-ror-sthlm")
       expect(option.slot.start_at).toBe("2026-11-23T11:00:00+01:00")
       const { url, state } = yield* calendarServer
       state.body = privateCalendar
-      const refusedUrl = yield* put("/api/provider/calendar-import", { url: "ftp://example.com/x.ics" }, bearer(token))
-      expect(refusedUrl.status).toBe(422)
-      const registered = yield* put("/api/provider/calendar-import", { url }, bearer(token))
-      expect(registered.status, JSON.stringify(registered.body)).toBe(200)
-      expect(registered.body).toMatchObject({ url, last_error: null, last_synced_at: "2026-11-23T09:00:00+01:00" })
+      const refusedUrl = yield* Effect.flip(
+        client.provider.setCalendarImport({ payload: { url: "ftp://example.com/x.ics" } })
+      )
+      expect(refusedUrl).toBeInstanceOf(CalendarUrlRefused)
+      const registered = yield* client.provider.setCalendarImport({ payload: { url } })
+      expect(registered).toMatchObject({ url, last_error: null, last_synced_at: "2026-11-23T09:00:00+01:00" })
       const busy = yield* busyRows("ekstrom-ror-sthlm")
       expect(busy).toEqual(
         expect.arrayContaining([
@@ -419,8 +422,8 @@ describe("the provider calendar import, on the schedule the service's clock driv
       expect(busy.some((b) => b.start.startsWith("2026-11-30"))).toBe(false)
       expect(busy.some((b) => b.start.startsWith("2026-11-25") || b.start.startsWith("2026-11-26"))).toBe(false)
 
-      const lost = yield* confirm(option)
-      expect(lost.status, JSON.stringify(lost.body)).toBe(409)
+      const lost = yield* Effect.flip(confirm(option))
+      expect(errorStatus({ identifier: lost._tag })).toBe(409)
       const offered = optionsOf(yield* search(body), "ekstrom-ror-sthlm")
       expect(offered.length).toBeGreaterThan(0)
       for (const each of offered) {
@@ -438,7 +441,7 @@ describe("the provider calendar import, on the schedule the service's clock driv
         expect(status.last_error).toBe("the calendar answered 500")
       )
       // The 304 at the scheduled fetch counted as a sync: the calendar was read as unchanged then.
-      expect(failed.last_synced_at > "2026-11-23T09:00:00+01:00").toBe(true)
+      expect(failed.last_synced_at! > "2026-11-23T09:00:00+01:00").toBe(true)
       expect(yield* busyRows("ekstrom-ror-sthlm")).toEqual(busy)
 
       state.mode = "hang"
@@ -462,9 +465,9 @@ describe("the provider calendar import, on the schedule the service's clock driv
  * a tick can read the clock before an adjustment reaches the due time and sleep past its end;
  * each look moves the clock one more poll interval, which gives the loop its next tick.
  */
-const waitForStatus = (token: string, check: (status: any) => void) =>
+const waitForStatus = (token: string, check: (status: typeof CalendarImportResponse.Type) => void) =>
   Effect.gen(function* () {
-    const status = get("/api/provider/calendar-import", bearer(token)).pipe(Effect.map((response) => response.body))
+    const status = Effect.flatMap(apiClient(token), (client) => client.provider.calendarImport())
     yield* waitFor(Effect.andThen(TestClock.adjust(importPollInterval), status), check)
     return yield* status
   })
@@ -476,17 +479,19 @@ describe("what the provider side logs", () => {
   it.effect("no log line carries a token, the feed's secret, the import address or the customer's contact", () =>
     Effect.gen(function* () {
       const { token } = yield* issue(providerA)
+      const client = yield* apiClient(token)
       const [option] = optionsOf(yield* search(), providerA)
       expect((yield* confirm(option)).status).toBe(201)
-      const jobs = yield* get("/api/provider/bookings", bearer(token))
-      expect(jobs.body.bookings[0].customer.email).toBe("astrid.lindqvist@example.se")
-      const feed = new URL((yield* get("/api/provider/calendar-feed", bearer(token))).body.feed_url)
+      const jobs = yield* client.provider.bookings({ query: {} })
+      expect(jobs.bookings[0]!.customer.email).toBe("astrid.lindqvist@example.se")
+      const feed = new URL((yield* client.provider.calendarFeed()).feed_url!)
       expect((yield* getText(feed.pathname)).status).toBe(200)
       const { url, state } = yield* calendarServer
       state.body = privateCalendar
-      expect((yield* put("/api/provider/calendar-import", { url }, bearer(token))).status).toBe(200)
+      expect(yield* client.provider.setCalendarImport({ payload: { url } })).toMatchObject({ url, last_error: null })
       state.mode = "fail"
-      expect((yield* put("/api/provider/calendar-import", { url: `${url}?again` }, bearer(token))).status).toBe(200)
+      const again = yield* client.provider.setCalendarImport({ payload: { url: `${url}?again` } })
+      expect(again).toMatchObject({ url: `${url}?again` })
 
       const logged = lines.join("\n")
       expect(logged).toContain("/calendar-feeds/{secret}")

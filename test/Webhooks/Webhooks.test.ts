@@ -7,9 +7,11 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { DirectQuery } from "../../src/Database/Database.js"
-import { maxWebhooksPerPartner } from "../../src/Domain/Webhook.js"
+import { Unauthorized } from "../../src/Domain/Errors.js"
+import { maxWebhooksPerPartner, WebhookDeliveryNotFound, WebhookNotFound } from "../../src/Domain/Webhook.js"
 import { WebhookOutbox } from "../../src/Webhooks/Outbox.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
+import { apiClient } from "../support/ApiClient.js"
 import { searchBodyFor } from "../support/Bodies.js"
 import { giveUpCustomerMessageNow, webhookDrift } from "../support/Fixtures.js"
 import { call, get, postJson, TestServer } from "../support/TestServer.js"
@@ -20,7 +22,6 @@ const token = "partner-webhooks-token-0123456789"
 const otherToken = "partner-webhooks-other-0123456789"
 const sandboxToken = "partner-webhooks-sandbox-012345678"
 const auth = { authorization: `Bearer ${token}` }
-const otherAuth = { authorization: `Bearer ${otherToken}` }
 const sandboxAuth = { authorization: `Bearer ${sandboxToken}` }
 const env = {
   SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}`,
@@ -115,6 +116,12 @@ const deliveriesOf = (webhookId: string, headers: Record<string, string> = auth)
     Effect.map((response) => response.body.deliveries as Array<any>)
   )
 
+/** The partner's webhooks, through the typed client. */
+const webhooksOf = (asToken: string = token) =>
+  Effect.flatMap(apiClient(asToken), (client) => client.webhooks.list()).pipe(
+    Effect.map((list) => list.webhooks as Array<any>)
+  )
+
 /** `waitFor`, answering the value that passed. */
 const until = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (value: A) => void) =>
   Effect.andThen(waitFor(effect, check), effect)
@@ -175,21 +182,25 @@ describe("webhook subscriptions", () => {
       expect(ftp.body.issues[0]).toMatch(/^url: /)
 
       // Another partner sees none of it: its list is empty and every path with the id is 404.
-      expect((yield* run(get("/api/public/webhooks", otherAuth))).body.webhooks).toEqual([])
-      for (const response of [
-        yield* run(del(`/api/public/webhooks/${id}`, otherAuth)),
-        yield* run(post(`/api/public/webhooks/${id}/rotate-secret`, otherAuth)),
-        yield* run(post(`/api/public/webhooks/${id}/test`, otherAuth)),
-        yield* run(get(`/api/public/webhooks/${id}/deliveries`, otherAuth)),
-        yield* run(post(`/api/public/webhooks/${id}/deliveries/msg_x/retry`, otherAuth))
+      expect(yield* run(webhooksOf(otherToken))).toEqual([])
+      const client = yield* run(apiClient(token))
+      const otherClient = yield* run(apiClient(otherToken))
+      const params = { webhook_id: id }
+      for (const refused of [
+        yield* run(Effect.flip(otherClient.webhooks.remove({ params }))),
+        yield* run(Effect.flip(otherClient.webhooks.rotateSecret({ params }))),
+        yield* run(Effect.flip(otherClient.webhooks.test({ params }))),
+        yield* run(Effect.flip(otherClient.webhooks.deliveries({ params }))),
+        yield* run(Effect.flip(otherClient.webhooks.retry({ params: { ...params, delivery_id: "msg_x" } })))
       ]) {
-        expect(response.status).toBe(404)
-        expect(response.body.error).toBe("webhook_not_found")
+        expect(refused).toBeInstanceOf(WebhookNotFound)
       }
-      const noDelivery = yield* run(post(`/api/public/webhooks/${id}/deliveries/msg_unknown/retry`, auth))
-      expect(noDelivery.status).toBe(404)
-      expect(noDelivery.body.error).toBe("webhook_delivery_not_found")
-      expect((yield* run(get("/api/public/webhooks"))).status).toBe(401)
+      const noDelivery = yield* run(
+        Effect.flip(client.webhooks.retry({ params: { ...params, delivery_id: "msg_unknown" } }))
+      )
+      expect(noDelivery).toBeInstanceOf(WebhookDeliveryNotFound)
+      const anonymous = yield* run(apiClient())
+      expect(yield* run(Effect.flip(anonymous.webhooks.list()))).toBeInstanceOf(Unauthorized)
 
       for (let n = 1; n < maxWebhooksPerPartner; n++)
         expect((yield* run(register(`http://127.0.0.1:9/${n}`))).status).toBe(201)
@@ -225,7 +236,7 @@ describe("webhook subscriptions", () => {
           expect(refused.status, url).toBe(400)
           expect(refused.body.issues[0], url).toMatch(/^url: /)
         }
-        expect((yield* run(get("/api/public/webhooks", auth))).body.webhooks).toEqual([])
+        expect(yield* run(webhooksOf())).toEqual([])
       }).pipe(Effect.scoped)
   )
 })
@@ -339,8 +350,8 @@ describe("webhook deliveries", () => {
         const [first, second] = yield* run(search())
         yield* run(confirm(first))
         yield* dispatch()
-        yield* waitFor(run(get("/api/public/webhooks", auth)), (response) =>
-          expect(response.body.webhooks[0]).toMatchObject({ status: "disabled", disabled_reason: "gone" })
+        yield* waitFor(run(webhooksOf()), (webhooks) =>
+          expect(webhooks[0]).toMatchObject({ status: "disabled", disabled_reason: "gone" })
         )
         const [gone] = yield* run(deliveriesOf(webhookId))
         expect(gone).toMatchObject({ status: "failed", attempts: 1, last_status_code: 410 })
@@ -361,7 +372,7 @@ describe("webhook deliveries", () => {
           type: "webhook.test",
           data: { endpoint_id: webhookId, sandbox: false }
         })
-        expect((yield* run(get("/api/public/webhooks", auth))).body.webhooks[0].status).toBe("enabled")
+        expect((yield* run(webhooksOf()))[0].status).toBe("enabled")
         // The failed delivery is sent again on request, with its own webhook-id.
         const retried = yield* run(post(`/api/public/webhooks/${webhookId}/deliveries/${gone.id}/retry`, auth))
         expect(retried.status).toBe(202)
@@ -391,7 +402,7 @@ describe("webhook deliveries", () => {
       const signedAt = yield* Clock.currentTimeMillis
       for (const secret of [created.body.secret, rotated.body.secret])
         expect(verifyAt(secret, hooks.received[0]!, signedAt)).toMatchObject({ type: "webhook.test" })
-      expect((yield* run(get("/api/public/webhooks", auth))).body.webhooks[0]).toMatchObject({
+      expect((yield* run(webhooksOf()))[0]).toMatchObject({
         status: "enabled",
         failing_since: new Date(signedAt).toISOString()
       })
@@ -399,9 +410,7 @@ describe("webhook deliveries", () => {
       // Failing since five days ago: the next failure disables it, and the list says so.
       yield* run(webhookDrift.failingSinceEarlier(webhookId, 5))
       yield* run(post(`/api/public/webhooks/${webhookId}/test`, auth))
-      const [answered] = yield* until(run(get("/api/public/webhooks", auth)), (response) =>
-        expect(response.body.webhooks[0].status).toBe("disabled")
-      ).pipe(Effect.map((response) => response.body.webhooks))
+      const [answered] = yield* until(run(webhooksOf()), (webhooks) => expect(webhooks[0].status).toBe("disabled"))
       expect(answered).toMatchObject({ disabled_reason: "failing" })
       expect(hooks.received).toHaveLength(2)
       // After the overlap only the new secret signs (the partner's test turns the endpoint on again).
@@ -467,8 +476,9 @@ describe("webhook deliveries", () => {
         type: "booking.confirmation_failed",
         data: { booking_id: booked.body.booking.id, recipient: "customer", status: "confirmed" }
       })
-      const status = yield* run(get(`/api/public/bookings/${booked.body.booking.id}`, auth))
-      expect(status.body.confirmation_delivery.customer).toMatchObject({ status: "failed", will_retry: false })
+      const client = yield* run(apiClient(token))
+      const status: any = yield* run(client.bookings.status({ params: { booking_id: booked.body.booking.id } }))
+      expect(status.confirmation_delivery.customer).toMatchObject({ status: "failed", will_retry: false })
     }).pipe(Effect.scoped)
   )
 

@@ -27,3 +27,20 @@ export const wire =
         body: body as any
       }))
     ).pipe(Effect.orDie)
+
+/**
+ * A request body as an endpoint's payload type: decoded by the endpoint's schema as the server
+ * would (defaults filled in), so a test writes its bodies as JSON and the client encodes them
+ * back. A body that does not decode throws: a test of bad input is a test of raw HTTP.
+ */
+export const payloadOf =
+  <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) =>
+  (body: unknown): S["Type"] =>
+    Schema.decodeUnknownSync(schema)(body)
+
+/**
+ * A typed call made with `responseMode: "decoded-and-response"`, as its status and decoded body:
+ * for the tests that tell a 201 from a 200 replay.
+ */
+export const withStatus = <A, E, R>(call: Effect.Effect<[A, HttpClientResponse.HttpClientResponse], E, R>) =>
+  Effect.map(call, ([body, response]) => ({ status: response.status, body }))
