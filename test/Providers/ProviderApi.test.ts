@@ -434,13 +434,17 @@ describe("the provider calendar import, on the schedule the service's clock driv
       // The schedule fetches again (conditionally: 304), and a failing feed leaves the busy times in force.
       const hits = state.hits
       yield* TestClock.adjust("10 minutes")
-      yield* waitForStatus(token, () => expect(state.hits).toBeGreaterThan(hits))
+      // The 304 at the scheduled fetch counts as a sync (the calendar was read as unchanged then):
+      // wait for it to be recorded, not only for the calendar to be asked, before it starts failing.
+      yield* waitForStatus(token, (status) => {
+        expect(state.hits).toBeGreaterThan(hits)
+        expect(status.last_synced_at! > "2026-11-23T09:00:00+01:00").toBe(true)
+      })
       state.mode = "fail"
       yield* TestClock.adjust("10 minutes")
       const failed = yield* waitForStatus(token, (status) =>
         expect(status.last_error).toBe("the calendar answered 500")
       )
-      // The 304 at the scheduled fetch counted as a sync: the calendar was read as unchanged then.
       expect(failed.last_synced_at! > "2026-11-23T09:00:00+01:00").toBe(true)
       expect(yield* busyRows("ekstrom-ror-sthlm")).toEqual(busy)
 
