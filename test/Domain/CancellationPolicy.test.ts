@@ -125,8 +125,8 @@ describe("a slot's terms, worded once", () => {
     const fresh = (await import("../../src/Domain/CancellationPolicy.js")).policyTerms
     expect(fresh).not.toBe(policyTerms)
     const forward = inputs.map(([policy, start, zone]) => policyTerms(policy, start, zone))
-    const backward = inputs.toReversed().map(([policy, start, zone]) => fresh(policy, start, zone))
-    expect(forward).toEqual(backward.toReversed())
+    const backward = [...inputs].reverse().map(([policy, start, zone]) => fresh(policy, start, zone))
+    expect(forward).toEqual([...backward].reverse())
     expect(new Set(forward).size).toBe(inputs.length)
   })
 })

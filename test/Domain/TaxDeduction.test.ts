@@ -320,8 +320,8 @@ describe("a deduction computed once per service and date", () => {
     vi.resetModules()
     const fresh = (await import("../../src/Domain/TaxDeduction.js")).taxDeduction
     const forward = inputs.map(([price, declaration, slot]) => taxDeduction(price, declaration, slot))
-    const backward = inputs.toReversed().map(([price, declaration, slot]) => fresh(price, declaration, slot))
-    expect(forward).toEqual(backward.toReversed())
+    const backward = [...inputs].reverse().map(([price, declaration, slot]) => fresh(price, declaration, slot))
+    expect(forward).toEqual([...backward].reverse())
     expect(fresh).not.toBe(taxDeduction)
   })
 
