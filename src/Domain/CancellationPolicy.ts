@@ -64,7 +64,8 @@ export const policyTerms = (policy: CancellationPolicy, slotStart: number, timeZ
   const cached = worded.get(key)
   if (cached !== undefined) return cached
   const terms = termsOf(policy, slotStart, timeZone)
-  if (worded.size >= 10_000) worded.clear()
+  // About half a kilobyte each: the oldest goes first beyond two thousand slots.
+  if (worded.size >= 2000) worded.delete(worded.keys().next().value!)
   worded.set(key, terms)
   return terms
 }

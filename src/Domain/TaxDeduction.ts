@@ -320,7 +320,8 @@ export const taxDeduction = (
   const cached = deductions.get(key)
   if (cached !== undefined) return cached
   const deduction = deductionOn(price, declaration, date ?? "")
-  if (deductions.size >= 10_000) deductions.clear()
+  // About 2 KB each: the oldest goes first beyond a thousand, more than the dates and services a busy hour offers.
+  if (deductions.size >= 1000) deductions.delete(deductions.keys().next().value!)
   deductions.set(key, deduction)
   return deduction
 }

@@ -141,7 +141,7 @@ export const stockholmDate = (instant: Date | number | string): string => {
   const cached = datesOfHour.get(hour)
   if (cached !== undefined) return cached
   const date = dateOf(hour * HOUR)
-  if (datesOfHour.size >= 10_000) datesOfHour.clear()
+  if (datesOfHour.size >= 10_000) datesOfHour.delete(datesOfHour.keys().next().value!)
   datesOfHour.set(hour, date)
   return date
 }

@@ -79,15 +79,16 @@ const deductionNote = (deductions: ReadonlyArray<TaxDeductionAnswer>) => {
 
 /**
  * The options' prices worded by kind, so no starting price is ever repeated as exact. The step
- * depends only on the surface, the kinds in their order and which deductions the options have,
- * and searches keep asking for the same few combinations: each is worded once.
+ * depends only on the surface, the price kinds and the deduction kinds in their order, and whether
+ * an option has none (see deductionNote): a few combinations, each worded once.
  */
 const optionsStep = (
   surface: Surface,
   kinds: ReadonlySet<PriceKind>,
   deductions: ReadonlyArray<TaxDeductionAnswer>
 ) => {
-  const key = `${[...kinds].join(" ")}|${deductions.map((d) => d.kind).join(" ")}`
+  const claimed = new Set(deductions.flatMap((d) => (d.kind === "none" ? [] : [d.kind])))
+  const key = `${[...kinds].join(" ")}|${[...claimed].join(" ")}|${deductions.some((d) => d.kind === "none")}`
   let steps = optionsSteps.get(surface)
   if (steps === undefined) {
     steps = new Map()
@@ -96,7 +97,7 @@ const optionsStep = (
   const cached = steps.get(key)
   if (cached !== undefined) return cached
   const step = optionsStepOf(surface, kinds, deductions)
-  if (steps.size >= 1000) steps.clear()
+  if (steps.size >= 100) steps.delete(steps.keys().next().value!)
   steps.set(key, step)
   return step
 }

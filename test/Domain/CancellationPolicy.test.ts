@@ -129,4 +129,13 @@ describe("a slot's terms, worded once", () => {
     expect(forward).toEqual([...backward].reverse())
     expect(new Set(forward).size).toBe(inputs.length)
   })
+
+  it("are kept for at most two thousand slots, the oldest let go first", () => {
+    const first = policyTerms(plumber, slotStart - 5000 * HOUR, "Europe/Stockholm")
+    for (let hour = 1; hour < 2100; hour++)
+      policyTerms(plumber, slotStart - 5000 * HOUR + hour * HOUR, "Europe/Stockholm")
+    const again = policyTerms(plumber, slotStart - 5000 * HOUR, "Europe/Stockholm")
+    expect(again).not.toBe(first)
+    expect(again).toEqual(first)
+  })
 })

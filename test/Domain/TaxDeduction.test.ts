@@ -290,6 +290,18 @@ describe("a deduction computed once per service and date", () => {
     expect(taxDeduction(fixed, rot, "2026-03-11T08:00:00+01:00")).not.toBe(morning)
   })
 
+  it("keeps at most a thousand, letting the oldest go first", () => {
+    const rut = { kind: "rut", labour: { share: 1 } } as const
+    const priced = (amountSek: number) => taxDeduction({ ...fixed, amountSek }, rut, march2026)
+    const oldest = priced(100_000)
+    for (let amount = 100_001; amount < 100_999; amount++) priced(amount)
+    expect(priced(100_000)).toBe(oldest)
+    for (let amount = 101_000; amount < 102_000; amount++) priced(amount)
+    const again = priced(100_000)
+    expect(again).not.toBe(oldest)
+    expect(again).toEqual(oldest)
+  })
+
   it("never lends one price's, declaration's or date's answer to another, whichever came first", async () => {
     const prices: ReadonlyArray<PriceFacts> = [
       fixed,
