@@ -55,6 +55,7 @@ const candidates = (input: { verticalId: string; jobTypeId: string; postcode: nu
                 termsUrl: s.terms.url,
                 termsSections: s.terms.sections,
                 termsSourceUrls: s.terms.source_urls,
+                taxDeduction: s.tax_deduction ?? null,
                 cancellationPolicy: policyOfSupply(s.cancellation_policy ?? provider.cancellation_policy),
                 hours: provider.working_hours.map((h) => ({
                   isoWeekday: h.iso_weekday,

@@ -185,7 +185,8 @@ const emptyBookings = async () => {
   if (name === "search") return
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
-  await client.query("TRUNCATE notification_outbox, bookings, calendar_bookings, idempotency_keys")
+  // CASCADE: what refers to a booking or a held slot (its changes, a provider's blocks) goes with it.
+  await client.query("TRUNCATE notification_outbox, bookings, calendar_bookings, idempotency_keys CASCADE")
   await client.end()
 }
 

@@ -59,6 +59,21 @@ const dayTime = (instant: number, timeZone: string) => {
  * a late fee is what the provider "may charge under its terms", never what the customer owes.
  */
 export const policyTerms = (policy: CancellationPolicy, slotStart: number, timeZone: string): PolicyTerms => {
+  // Searches keep offering the same slots of the same services: their terms are worded once, not four Intl calls each time.
+  const key = `${timeZone} ${slotStart} ${policy.freeCancellationHours} ${policy.lateFeeSek} ${policy.changeHours}`
+  const cached = worded.get(key)
+  if (cached !== undefined) return cached
+  const terms = termsOf(policy, slotStart, timeZone)
+  // About half a kilobyte each: the oldest goes first beyond two thousand slots.
+  if (worded.size >= 2000) worded.delete(worded.keys().next().value!)
+  worded.set(key, terms)
+  return terms
+}
+
+/** Terms by policy, slot and zone (see policyTerms), shared by every answer: never changed in place. */
+const worded = new Map<string, PolicyTerms>()
+
+const termsOf = (policy: CancellationPolicy, slotStart: number, timeZone: string): PolicyTerms => {
   const { freeUntil, changeUntil } = deadlinesOf(policy, slotStart)
   const free = dayTime(freeUntil, timeZone)
   const change = dayTime(changeUntil, timeZone)

@@ -303,10 +303,36 @@ export const taxDeduction = (
   declaration: DeductionDeclaration | undefined,
   slotStart: Date | number | string
 ): TaxDeduction => {
+  const claimed = declaration !== undefined && declaration.kind !== "none"
+  // Only a claimed deduction reads the date (an instant that names no date throws here, as before).
+  const date = claimed ? stockholmDate(slotStart) : undefined
+  // The answer depends on the price, the declaration and the date only, and searches keep offering
+  // the same services on the same few dates: each is computed and worded once, not once per option.
+  const key = JSON.stringify([
+    declaration ?? "undefined",
+    String(price.amountSek),
+    price.pricingModel,
+    price.priceType,
+    String(price.unitPriceSek),
+    String(price.quantity),
+    date ?? ""
+  ])
+  const cached = deductions.get(key)
+  if (cached !== undefined) return cached
+  const deduction = deductionOn(price, declaration, date ?? "")
+  // About 2 KB each: the oldest goes first beyond a thousand, more than the dates and services a busy hour offers.
+  if (deductions.size >= 1000) deductions.delete(deductions.keys().next().value!)
+  deductions.set(key, deduction)
+  return deduction
+}
+
+/** Computed deductions by their inputs (see taxDeduction), shared by every answer: never changed in place. */
+const deductions = new Map<string, TaxDeduction>()
+
+const deductionOn = (price: PriceFacts, declaration: DeductionDeclaration | undefined, date: string): TaxDeduction => {
   const kind = priceKind(price)
   if (declaration === undefined) return noDeduction(price, kind, "not_declared")
   if (declaration.kind === "none") return noDeduction(price, kind, "not_claimed")
-  const date = stockholmDate(slotStart)
   const rule = ruleInForce(declaration.kind, date)
   if (rule === undefined) return noDeduction(price, kind, "no_rule_for_date")
   const labour = labourSek(price, declaration.labour)

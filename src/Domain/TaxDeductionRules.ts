@@ -134,7 +134,22 @@ export const stockholmDate = (instant: Date | number | string): string => {
     throw new RangeError(`a date-time needs its offset to name an instant: ${instant}`)
   const ms = instant instanceof Date ? instant.getTime() : typeof instant === "number" ? instant : Date.parse(instant)
   if (!Number.isFinite(ms)) throw new RangeError(`not an instant: ${String(instant)}`)
-  // One formatToParts per instant: every option of a search dates its slot.
+  // Since 1970 Swedish time is UTC+1 or +2, changing on a whole UTC hour, so the date holds for the
+  // hour: every option of a search dates its slot, and searches keep offering the same hours.
+  if (ms < 0) return dateOf(ms)
+  const hour = Math.floor(ms / HOUR)
+  const cached = datesOfHour.get(hour)
+  if (cached !== undefined) return cached
+  const date = dateOf(hour * HOUR)
+  if (datesOfHour.size >= 10_000) datesOfHour.delete(datesOfHour.keys().next().value!)
+  datesOfHour.set(hour, date)
+  return date
+}
+
+const HOUR = 3_600_000
+const datesOfHour = new Map<number, string>()
+
+const dateOf = (ms: number) => {
   const parts = stockholmParts.formatToParts(ms)
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)!.value
   return `${part("year")}-${part("month")}-${part("day")}`

@@ -67,7 +67,18 @@ export const TaxDeductionAnswer = Schema.Union([TaxDeductionFigures, NoTaxDeduct
 export type TaxDeductionAnswer = typeof TaxDeductionAnswer.Type
 
 /** The answer's fields of a computed deduction; the price's own facts stay in the price beside it. */
-export const deductionAnswer = (d: TaxDeduction): TaxDeductionAnswer =>
+export const deductionAnswer = (d: TaxDeduction): TaxDeductionAnswer => {
+  // taxDeduction shares one computed deduction among the options of a service and date, so its answer is shared too.
+  const cached = answers.get(d)
+  if (cached !== undefined) return cached
+  const answer = answerOf(d)
+  answers.set(d, answer)
+  return answer
+}
+
+const answers = new WeakMap<TaxDeduction, TaxDeductionAnswer>()
+
+const answerOf = (d: TaxDeduction): TaxDeductionAnswer =>
   d.kind === "none"
     ? { kind: "none", reason: d.reason, conditions_sv: d.conditions_sv, conditions_en: d.conditions_en }
     : {

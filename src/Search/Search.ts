@@ -77,8 +77,38 @@ const deductionNote = (deductions: ReadonlyArray<TaxDeductionAnswer>) => {
   return withFigures + without
 }
 
-/** The options' prices worded by kind, so no starting price is ever repeated as exact. */
-const optionsStep = (surface: Surface, kinds: ReadonlySet<PriceKind>, deductions: ReadonlyArray<TaxDeductionAnswer>) =>
+/**
+ * The options' prices worded by kind, so no starting price is ever repeated as exact. The step
+ * depends only on the surface, the price kinds and the deduction kinds in their order, and whether
+ * an option has none (see deductionNote): a few combinations, each worded once.
+ */
+const optionsStep = (
+  surface: Surface,
+  kinds: ReadonlySet<PriceKind>,
+  deductions: ReadonlyArray<TaxDeductionAnswer>
+) => {
+  const claimed = new Set(deductions.flatMap((d) => (d.kind === "none" ? [] : [d.kind])))
+  const key = `${[...kinds].join(" ")}|${[...claimed].join(" ")}|${deductions.some((d) => d.kind === "none")}`
+  let steps = optionsSteps.get(surface)
+  if (steps === undefined) {
+    steps = new Map()
+    optionsSteps.set(surface, steps)
+  }
+  const cached = steps.get(key)
+  if (cached !== undefined) return cached
+  const step = optionsStepOf(surface, kinds, deductions)
+  if (steps.size >= 100) steps.delete(steps.keys().next().value!)
+  steps.set(key, step)
+  return step
+}
+
+const optionsSteps = new WeakMap<Surface, Map<string, string>>()
+
+const optionsStepOf = (
+  surface: Surface,
+  kinds: ReadonlySet<PriceKind>,
+  deductions: ReadonlyArray<TaxDeductionAnswer>
+) =>
   `Show the user each option's provider, price, time and terms. Prices: ${[...kinds].map((kind) => priceNotes[kind]).join("; ")}; amount_sek is the price before any tax deduction.${deductionNote(deductions)} Only after the user picks one and consents to sharing contact details, confirm it with ${surface.confirm} before expires_at. Nothing is booked until that confirmation succeeds.`
 
 const unavailableStep =

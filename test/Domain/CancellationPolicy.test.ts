@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { vi } from "vitest"
 import {
   type CancellationPolicy,
   cancellationAt,
@@ -100,4 +101,41 @@ describe("a cancellation policy on a slot", () => {
     },
     deadlines.timeout
   )
+})
+
+describe("a slot's terms, worded once", () => {
+  it("are the same answer each time a search offers the slot, and never another slot's, policy's or zone's", async () => {
+    const terms = policyTerms(plumber, slotStart, "Europe/Stockholm")
+    expect(policyTerms({ ...plumber }, slotStart, "Europe/Stockholm")).toBe(terms)
+    const policies: ReadonlyArray<CancellationPolicy> = [
+      plumber,
+      { ...plumber, freeCancellationHours: 48 },
+      { ...plumber, lateFeeSek: 0 },
+      { ...plumber, lateFeeSek: 595 },
+      { ...plumber, changeHours: 6 }
+    ]
+    const inputs = policies.flatMap((policy) =>
+      [slotStart, slotStart + HOUR, Date.parse("2026-03-29T09:00:00+02:00")].flatMap((start) =>
+        ["Europe/Stockholm", "Europe/London", "America/New_York"].map((zone) => [policy, start, zone] as const)
+      )
+    )
+    // A module of its own, with nothing worded yet, answers the same inputs in the reverse order:
+    // two inputs sharing terms they should not would get the first one asked in each.
+    vi.resetModules()
+    const fresh = (await import("../../src/Domain/CancellationPolicy.js")).policyTerms
+    expect(fresh).not.toBe(policyTerms)
+    const forward = inputs.map(([policy, start, zone]) => policyTerms(policy, start, zone))
+    const backward = [...inputs].reverse().map(([policy, start, zone]) => fresh(policy, start, zone))
+    expect(forward).toEqual([...backward].reverse())
+    expect(new Set(forward).size).toBe(inputs.length)
+  })
+
+  it("are kept for at most two thousand slots, the oldest let go first", () => {
+    const first = policyTerms(plumber, slotStart - 5000 * HOUR, "Europe/Stockholm")
+    for (let hour = 1; hour < 2100; hour++)
+      policyTerms(plumber, slotStart - 5000 * HOUR + hour * HOUR, "Europe/Stockholm")
+    const again = policyTerms(plumber, slotStart - 5000 * HOUR, "Europe/Stockholm")
+    expect(again).not.toBe(first)
+    expect(again).toEqual(first)
+  })
 })

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
+import { vi } from "vitest"
 import type { PriceFacts } from "../../src/Domain/Pricing.js"
 import {
   type DeductionFigures,
@@ -277,5 +278,81 @@ describe("a service without a declaration", () => {
       "The price (SEK 1,990) stands without a deduction: the provider has not stated whether a RUT or ROT deduction applies; ask the provider."
     )
     expect(deductionStep(result)).toContain("say the price without a deduction, and that the provider answers")
+  })
+})
+
+describe("a deduction computed once per service and date", () => {
+  it("is the same answer for every slot of a service on one date", () => {
+    const rot = { kind: "rot", labour: { share: 0.9 } } as const
+    const morning = taxDeduction(fixed, rot, "2026-03-10T08:00:00+01:00")
+    expect(taxDeduction(fixed, rot, "2026-03-10T15:00:00+01:00")).toBe(morning)
+    expect(taxDeduction({ ...fixed }, { kind: "rot", labour: { share: 0.9 } }, Date.parse(march2026))).toBe(morning)
+    expect(taxDeduction(fixed, rot, "2026-03-11T08:00:00+01:00")).not.toBe(morning)
+  })
+
+  it("keeps at most a thousand, letting the oldest go first", () => {
+    const rut = { kind: "rut", labour: { share: 1 } } as const
+    const priced = (amountSek: number) => taxDeduction({ ...fixed, amountSek }, rut, march2026)
+    const oldest = priced(100_000)
+    for (let amount = 100_001; amount < 100_999; amount++) priced(amount)
+    expect(priced(100_000)).toBe(oldest)
+    for (let amount = 101_000; amount < 102_000; amount++) priced(amount)
+    const again = priced(100_000)
+    expect(again).not.toBe(oldest)
+    expect(again).toEqual(oldest)
+  })
+
+  it("never lends one price's, declaration's or date's answer to another, whichever came first", async () => {
+    const prices: ReadonlyArray<PriceFacts> = [
+      fixed,
+      { ...fixed, priceType: "starting_price" },
+      starting,
+      perSqm,
+      { ...perSqm, quantity: 80 },
+      { ...perSqm, unitPriceSek: 64 },
+      { ...perSqm, unitPriceSek: undefined },
+      hourlyRecurring,
+      { ...hourlyRecurring, priceType: "avg_unit" }
+    ]
+    const declarations = [
+      undefined,
+      { kind: "none" },
+      { kind: "rot", labour: { share: 0.9 } },
+      { kind: "rot", labour: { share: 0.85 } },
+      { kind: "rut", labour: { share: 0.9 } },
+      { kind: "rut", labour: { amount_sek: 0.9 } },
+      { kind: "rut", labour: { amount_sek: 400 } }
+    ] as const
+    const slots = ["2025-05-11T21:59:59Z", "2025-05-11T22:00:00Z", "2025-12-20T10:00:00+01:00", march2026]
+    const inputs = prices.flatMap((price) =>
+      declarations.flatMap((declaration) => slots.map((slot) => [price, declaration, slot] as const))
+    )
+    // A module of its own, with nothing computed yet, answers the same inputs in the reverse order:
+    // two inputs sharing an answer they should not would get the first one asked in each.
+    vi.resetModules()
+    const fresh = (await import("../../src/Domain/TaxDeduction.js")).taxDeduction
+    const forward = inputs.map(([price, declaration, slot]) => taxDeduction(price, declaration, slot))
+    const backward = [...inputs].reverse().map(([price, declaration, slot]) => fresh(price, declaration, slot))
+    expect(forward).toEqual([...backward].reverse())
+    expect(fresh).not.toBe(taxDeduction)
+  })
+
+  it("dates every hour, and the last second of it, as Intl does in Stockholm, across both clock changes", () => {
+    const intl = new Intl.DateTimeFormat("sv-SE", { timeZone: "Europe/Stockholm", dateStyle: "short" })
+    const start = Date.parse("2025-12-30T00:00:00Z")
+    const mismatches: Array<string> = []
+    for (let hour = start; hour < start + 366 * 86_400_000; hour += 3_600_000) {
+      for (const instant of [hour + 3_599_999, hour, hour + 1_800_000]) {
+        if (stockholmDate(instant) !== intl.format(instant)) mismatches.push(new Date(instant).toISOString())
+      }
+    }
+    expect(mismatches).toEqual([])
+    expect(stockholmDate("2026-03-29T00:59:59Z")).toBe("2026-03-29")
+    expect(stockholmDate("2026-10-24T21:59:59Z")).toBe("2026-10-24")
+    expect(stockholmDate("2026-10-24T22:00:00Z")).toBe("2026-10-25")
+    expect(stockholmDate("2026-10-25T22:59:59Z")).toBe("2026-10-25")
+    expect(stockholmDate("2026-10-25T23:00:00Z")).toBe("2026-10-26")
+    expect(stockholmDate("1969-12-31T22:59:59Z")).toBe("1969-12-31")
+    expect(stockholmDate("1969-12-31T23:00:00Z")).toBe("1970-01-01")
   })
 })
