@@ -41,7 +41,10 @@ const request = (key: string) =>
 const withProvidersAt = (providerUrl: URL, partnerUrl: URL) =>
   Effect.gen(function* () {
     const context = yield* Layer.build(
-      TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, NOTIFY_WAIT_MS: "5000", NOTIFY_POLL_MS: "600000" }, loops: "all" })
+      TestServer({
+        env: { SERVICE_REQUESTS_API_TOKENS: token, NOTIFY_WAIT_MS: "5000", NOTIFY_POLL_MS: "600000" },
+        loops: "all"
+      })
     )
     const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
     const sql = Context.get(context, SqlClient.SqlClient)

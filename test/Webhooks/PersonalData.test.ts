@@ -52,7 +52,9 @@ describe("no personal data in logs or payloads", () => {
         const partner = yield* Effect.promise(() => startReceiver(failFirst()))
         const providers = yield* Effect.promise(() => startReceiver(failFirst()))
         const context = yield* Layer.build(
-          TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, NOTIFY_POLL_MS: "600000" }, loops: "all" }).pipe(Layer.provide(collector))
+          TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, NOTIFY_POLL_MS: "600000" }, loops: "all" }).pipe(
+            Layer.provide(collector)
+          )
         )
         const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
         const sql = Context.get(context, SqlClient.SqlClient)
