@@ -36,15 +36,24 @@ import { Authentication } from "../Partners/AuthApi.js"
 
 export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check(Schema.isMinLength(1)) })
 
+/** A booking made by this request: 201. The Api tells it from a replay by `idempotent_replay`. */
+export const BookingConfirmed = BookingConfirmationResponse.check(
+  Schema.makeFilter((body) => !body.idempotent_replay)
+).pipe(HttpApiSchema.status(201))
+
+/** A retry under the same key: the first answer again, 200. */
+export const BookingReplayed = BookingConfirmationResponse.check(
+  Schema.makeFilter((body) => body.idempotent_replay)
+).annotate({
+  description: "Idempotent replay"
+})
+
 export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
     HttpApiEndpoint.post("confirm", "/api/public/bookings", {
       payload: BookingConfirmationRequest,
       headers: IdempotencyKeyHeader,
-      success: [
-        BookingConfirmationResponse.pipe(HttpApiSchema.status(201)),
-        BookingConfirmationResponse.annotate({ description: "Idempotent replay" })
-      ],
+      success: [BookingConfirmed, BookingReplayed],
       error: [
         errorBody(OptionExpired),
         errorBody(OptionInvalid),

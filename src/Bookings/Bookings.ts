@@ -581,18 +581,18 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       if (outcome._tag === "Replayed") {
         if (outcome.stored.status === "cancelled") return yield* alreadyCancelled(surface, outcome.stored)
         const states = yield* deliveryStates([outcome.stored.noticeSubjectId])
-        return { status: 200 as const, body: respond(outcome.stored, states, true) }
+        return respond(outcome.stored, states, true)
       }
       const { stored, outbox, skipped } = outcome.written
       if (!partner.sandbox) yield* Metric.update(bookingsConfirmed, 1)
       // Rows without a channel were written skipped, which is final: with nothing to deliver, the
       // states are what was just written, and reading them back would only cost a round trip.
-      if (outbox.length === 0) return { status: 201 as const, body: respond(stored, Option.some(skipped), false) }
+      if (outbox.length === 0) return respond(stored, Option.some(skipped), false)
       // The states are read below either way; a failed read there is reported as unknown.
       yield* Effect.ignore(notifier.deliverNow(outbox))
       // Read after the bounded wait, so skipped rows and late outcomes both show.
       const states = yield* deliveryStates([stored.id])
-      return { status: 201 as const, body: respond(stored, states, false) }
+      return respond(stored, states, false)
     })
 
     const status = Effect.fnUntraced(function* (bookingId: string, partner: Partner["Service"]) {

@@ -1,3 +1,4 @@
+import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
@@ -17,15 +18,24 @@ import { OperationDocs } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { RequestAuthentication } from "../Partners/AuthApi.js"
 
+/** A follow-up request made by this call: 201. The Api tells it from a replay by `idempotent_replay`. */
+export const RequestCreated = ServiceRequestResponse.check(Schema.makeFilter((body) => !body.idempotent_replay)).pipe(
+  HttpApiSchema.status(201)
+)
+
+/** A retry under the same key: the first answer again, 200. */
+export const RequestReplayed = ServiceRequestResponse.check(
+  Schema.makeFilter((body) => body.idempotent_replay)
+).annotate({
+  description: "Idempotent replay"
+})
+
 export class RequestsApi extends HttpApiGroup.make("requests")
   .add(
     HttpApiEndpoint.post("create", "/api/public/requests", {
       payload: ServiceRequestCreate,
       headers: IdempotencyKeyHeader,
-      success: [
-        ServiceRequestResponse.pipe(HttpApiSchema.status(201)),
-        ServiceRequestResponse.annotate({ description: "Idempotent replay" })
-      ],
+      success: [RequestCreated, RequestReplayed],
       error: [
         errorBody(IdempotencyKeyReused),
         errorBody(RateLimited),
