@@ -4,12 +4,9 @@ import {
   type BookingConfirmationLocation,
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
-  type BookingStatusResponse,
   type BookingUnavailable,
-  type ConfirmedBooking,
   type Customer,
   customerIdentity,
-  type Delivery,
   OptionAlreadyBooked,
   PriceChanged,
   ProviderUnavailable,
@@ -17,15 +14,12 @@ import {
   TermsChanged
 } from "../Domain/Booking.js"
 import type { OptionExpired, OptionInvalid, SignedOption } from "../Domain/BookingOption.js"
-import { policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
-import { policyTerms } from "../Domain/CancellationPolicy.js"
+import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { type ExistingBooking, IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
-import { isUuid } from "../Domain/Ids.js"
 import { sameText } from "../Domain/Input.js"
-import type { Notification } from "../Domain/Outbox.js"
-import { anonymousPartnerId, type Partner } from "../Domain/Partner.js"
-import { priceFor, priceWording } from "../Domain/Pricing.js"
+import type { Partner } from "../Domain/Partner.js"
+import { priceFor } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
@@ -48,9 +42,11 @@ import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
 import { bookingConfirmed } from "../Webhooks/Events.js"
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
+import { confirmedStep, outageSteps, present, priceFactsOfOption, priceOf, skippedState } from "./Answers.js"
 import { BookingsRepo } from "./BookingsRepo.js"
-import { alreadyCancelled, cancellationOf, cancelledStep } from "./Cancellations.js"
+import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
+import { bookingStatus } from "./Status.js"
 
 /** A 409 that searching again fixes; it comes after the check that the option is not already this customer's. */
 const refreshWith = (surface: Surface) => ({
@@ -126,75 +122,6 @@ export const confirmFingerprint = (
     ...(request.tax_deduction_requested === true ? { tax_deduction_requested: true } : {})
   })
 
-/** Delivery states could not be read: say so rather than guess. */
-const unknownDelivery: Delivery = { status: "unknown", channel: "unknown" }
-
-const delivery = (state: DeliveryState | undefined): Delivery =>
-  state === undefined
-    ? { status: "skipped", channel: "none", attempts: 0, will_retry: false }
-    : {
-        status: state.status === "pending" && state.attempts > 0 ? "failed" : state.status,
-        channel: state.channel,
-        attempts: state.attempts,
-        will_retry: state.status === "pending",
-        ...(state.status === "pending" && state.nextAttemptAt
-          ? { next_attempt_at: state.nextAttemptAt.toISOString() }
-          : {})
-      }
-
-/** A row written without a channel: skipped at once, never tried, and never changed after. */
-const skippedState = (row: Notification): DeliveryState => ({
-  id: row.id,
-  recipientRole: row.recipientRole,
-  channel: "none",
-  status: "skipped",
-  attempts: 0,
-  nextAttemptAt: null,
-  lastError: null,
-  sentAt: null
-})
-
-/** Pending-and-never-tried and unknown are not outcomes, so the optional status is left out. */
-const reported = (d: Delivery) => (d.status === "pending" || d.status === "unknown" ? undefined : d.status)
-
-const priceOf = (stored: StoredBooking) => priceWording(priceFactsOf(stored))
-
-const priceFactsOfOption = (option: SignedOption) => ({
-  amountSek: option.amountSek,
-  pricingModel: option.pricingModel,
-  priceType: option.priceType,
-  unitPriceSek: option.unitPriceSek,
-  quantity: option.quantity
-})
-
-/** What the confirmation stated; a booking from before deductions were stated says it was not declared. */
-const deductionOf = (stored: StoredBooking): TaxDeductionAnswer =>
-  stored.taxDeduction ?? deductionAnswer(taxDeduction(priceFactsOf(stored), undefined, stored.slotStart))
-
-/** The booking's deduction as an assistant may say it: both figures and the condition, never a promise. */
-const deductionStep = (stored: StoredBooking) => {
-  const d = deductionOf(stored)
-  if (d.kind === "none")
-    return ` The price has no RUT or ROT deduction stated (tax_deduction.reason ${d.reason}): promise none.`
-  const name = d.kind.toUpperCase()
-  const asked = stored.taxDeductionRequested
-    ? `The user asked for it: the provider will collect the identity details it needs; do not ask for them.`
-    : `The user did not ask for it in the booking; if they want it, they tell the provider, who collects the identity details it needs.`
-  return ` price_sek is the price before any deduction. Say the ${name} deduction as tax_deduction.conditions_en words it ("X SEK, or Y SEK after ${name} if you are eligible and have room under this year's cap; the provider deducts it on the invoice"), never the lower figure alone or as certain. ${asked}`
-}
-
-/** What an assistant may say when the database does not answer, by what is known. */
-const outageSteps = {
-  beforeWriting:
-    "The booking could not be checked or made because the database does not answer. This attempt booked nothing; if an earlier attempt with the same idempotency_key succeeded, that booking stands. Do not tell the user anything is booked. Retry the same request (same idempotency_key) in a moment: it is safe and returns the booking if one exists.",
-  notWritten:
-    "Nothing was booked by this attempt: the database failed before the booking was saved. Retry the same request (same idempotency_key) in a moment.",
-  replayUnreadable:
-    "A booking was already made with this idempotency_key, but it cannot be read right now because the database does not answer. Do not book again. Retry the same request in a moment to get the booking.",
-  statusUnreadable:
-    "The booking's status cannot be read right now because the database does not answer. This says nothing about whether the booking exists: do not tell the user it is booked or that it is not, and do not book again. Retry this lookup in a moment."
-} as const
-
 const commitUnknownStep = (surface: Surface, requestId: string) =>
   `The outcome is unknown: the database stopped answering while the booking was being saved, so it may or may not exist. Do not tell the user it is booked, and do not tell them it is not. Retry the same request with the same idempotency_key (safe: it returns the booking if it was saved), or look it up with ${surface.bookingStatus(requestId)} once the service answers.`
 
@@ -239,9 +166,6 @@ const alreadyBooked = (surface: Surface, stored: StoredBooking) =>
     safe_next_step: `${stored.sandbox ? "Sandbox: " : ""}This option is already booked for this customer: ${bookingNamed(stored)} is confirmed. This call booked nothing new. Tell the user it is already booked, and look it up with ${surface.bookingStatus(stored.requestId)} when they ask about it. Do not book it again.`
   })
 
-const sandboxNote =
-  "Sandbox: this booking is a test. No provider or customer was told (every message was recorded in the sandbox instead), and no provider's real calendar was touched. "
-
 /** Confirms options into durable bookings exactly once per key, and looks them up redacted. */
 export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
   make: Effect.gen(function* () {
@@ -254,52 +178,6 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const webhookOutbox = yield* WebhookOutbox
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
-
-    const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>) => {
-      const customer = Option.match(read, {
-        onNone: () => unknownDelivery,
-        onSome: (states) => delivery(states.find((s) => s.recipientRole === "customer"))
-      })
-      const provider = Option.match(read, {
-        onNone: () => unknownDelivery,
-        onSome: (states) => delivery(states.find((s) => s.recipientRole === "provider"))
-      })
-      const customerStatus = reported(customer)
-      const providerStatus = reported(provider)
-      const booking: ConfirmedBooking = {
-        id: stored.id,
-        status: "confirmed",
-        provider_id: stored.providerId,
-        provider_name: stored.providerName,
-        service_id: stored.serviceId,
-        slot_start_at: formatInZone(stored.slotStart, stored.timeZone),
-        slot_end_at: formatInZone(stored.slotEnd, stored.timeZone),
-        slot_label: stored.slotLabel,
-        price_sek: stored.priceSek,
-        currency: "SEK",
-        pricing_model: stored.pricingModel,
-        price_type: stored.priceType,
-        ...(stored.unitPriceSek === null ? {} : { unit_price_sek: stored.unitPriceSek }),
-        ...(stored.unit === null ? {} : { unit: stored.unit }),
-        ...(stored.quantity === null ? {} : { quantity: stored.quantity }),
-        confirmed_at: formatInZone(stored.confirmedAt, stored.timeZone),
-        terms_version: stored.termsVersion,
-        version: stored.version,
-        ...(customerStatus ? { customer_confirmation_status: customerStatus } : {}),
-        ...(providerStatus ? { provider_confirmation_status: providerStatus } : {}),
-        ...(stored.sandbox ? { sandbox: true as const } : {})
-      }
-      return {
-        booking,
-        confirmation_delivery: { customer, provider },
-        tax_deduction: deductionOf(stored),
-        tax_deduction_requested: stored.taxDeductionRequested,
-        cancellation_policy: policyTerms(policyOfBooking(stored), stored.slotStart.getTime(), stored.timeZone)
-      }
-    }
-
-    const confirmedStep = (stored: StoredBooking) =>
-      `${stored.sandbox ? sandboxNote : ""}The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this.${deductionStep(stored)} Confirmation messages are reported separately and do not change the booking.`
 
     const respond = (stored: StoredBooking, states: Option.Option<ReadonlyArray<DeliveryState>>, replay: boolean) => {
       const response: BookingConfirmationResponse = {
@@ -581,62 +459,21 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       if (outcome._tag === "Replayed") {
         if (outcome.stored.status === "cancelled") return yield* alreadyCancelled(surface, outcome.stored)
         const states = yield* deliveryStates([outcome.stored.noticeSubjectId])
-        return { status: 200 as const, body: respond(outcome.stored, states, true) }
+        return respond(outcome.stored, states, true)
       }
       const { stored, outbox, skipped } = outcome.written
       if (!partner.sandbox) yield* Metric.update(bookingsConfirmed, 1)
       // Rows without a channel were written skipped, which is final: with nothing to deliver, the
       // states are what was just written, and reading them back would only cost a round trip.
-      if (outbox.length === 0) return { status: 201 as const, body: respond(stored, Option.some(skipped), false) }
+      if (outbox.length === 0) return respond(stored, Option.some(skipped), false)
       // The states are read below either way; a failed read there is reported as unknown.
       yield* Effect.ignore(notifier.deliverNow(outbox))
       // Read after the bounded wait, so skipped rows and late outcomes both show.
       const states = yield* deliveryStates([stored.id])
-      return { status: 201 as const, body: respond(stored, states, false) }
+      return respond(stored, states, false)
     })
 
-    const status = Effect.fnUntraced(function* (bookingId: string, partner: Partner["Service"]) {
-      const found = yield* (
-        isUuid(bookingId) ? bookings.findById(partner.id, bookingId) : bookings.findByRequestId(partner.id, bookingId)
-      ).pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.statusUnreadable)))
-      if (Option.isNone(found)) {
-        const response: BookingStatusResponse = {
-          ok: true,
-          spec_version: bookingsSpecVersion,
-          found: false,
-          booking_id: bookingId,
-          safe_next_step:
-            partner.id === anonymousPartnerId
-              ? "No token was sent, so only bookings made without a token were looked up, and none has this id. A booking made with a partner token is found only with that token: send it (Authorization: Bearer <token>). Until then, do not tell the user whether this booking exists."
-              : "No booking with this id exists for your token. Do not tell the user anything is booked; search again or check the id."
-        }
-        return response
-      }
-      if (found.value.status === "cancelled") {
-        const cancelled: BookingStatusResponse = {
-          ok: true,
-          spec_version: bookingsSpecVersion,
-          found: false,
-          booking_id: bookingId,
-          cancellation: cancellationOf(found.value),
-          safe_next_step: cancelledStep(found.value, yield* CurrentSurface)
-        }
-        return cancelled
-      }
-      const states = yield* deliveryStates([found.value.noticeSubjectId])
-      const response: BookingStatusResponse = {
-        ok: true,
-        spec_version: bookingsSpecVersion,
-        found: true,
-        request_id: found.value.requestId,
-        ...present(found.value, states),
-        provider_selected: true,
-        availability_checked: true,
-        booking_created: true,
-        safe_next_step: confirmedStep(found.value)
-      }
-      return response
-    })
+    const status = bookingStatus(bookings, deliveryStates)
 
     const countConflicts = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.tapError(effect, (error) =>

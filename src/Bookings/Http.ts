@@ -2,10 +2,19 @@ import { Clock, Effect, Layer } from "effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
+import type { BookingConfirmationResponse } from "../Domain/Booking.js"
 import { Partner } from "../Domain/Partner.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Bookings } from "./Bookings.js"
 import { Changes } from "./Changes.js"
+
+/**
+ * Confirm's answer as the contract has always written it: delivery, deduction and policy before
+ * the three flags, which the Api's encoder would reorder to the schema's order (the one the OpenAPI
+ * document lists). The statuses are BookingConfirmed's 201 and BookingReplayed's 200.
+ */
+const inContractOrder = (body: BookingConfirmationResponse) =>
+  HttpServerResponse.jsonUnsafe(body, { status: body.idempotent_replay ? 200 : 201 })
 
 export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
   Effect.gen(function* () {
@@ -18,8 +27,7 @@ export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
           const partner = yield* Partner
           yield* limiter.byPartner("confirm", partner.id)
           const now = new Date(yield* Clock.currentTimeMillis)
-          const { status, body } = yield* bookings.confirm(payload, headers["idempotency-key"], partner, now)
-          return HttpServerResponse.jsonUnsafe(body, { status })
+          return inContractOrder(yield* bookings.confirm(payload, headers["idempotency-key"], partner, now))
         })
       )
       .handle("status", ({ params }) =>

@@ -5,6 +5,7 @@ import { AppConfig } from "../AppConfig.js"
 import { makeDocument, serveDocument } from "../Http/DocumentCache.js"
 import { openApiDocument } from "../Http/OpenApiDocument.js"
 import { renderDocsPage } from "./Page.js"
+import { openApiPath, pagePath } from "./Paths.js"
 
 /** The page needs nothing from anywhere, and the browser is told to load nothing from anywhere. */
 const docsHeaders = {
@@ -25,7 +26,7 @@ export const DocsLive = HttpRouter.use((router) =>
     const spec = openApiDocument(Api, config.publicBaseUrl)
     const openapi = makeDocument(JSON.stringify(spec), "application/json")
     const docs = makeDocument(renderDocsPage(spec), "text/html; charset=utf-8")
-    yield* router.add("GET", "/openapi.json", serveDocument(openapi, { "cache-control": "public, max-age=60" }))
-    yield* router.add("GET", "/docs", serveDocument(docs, docsHeaders))
+    yield* router.add("GET", openApiPath, serveDocument(openapi, { "cache-control": "public, max-age=60" }))
+    yield* router.add("GET", pagePath, serveDocument(docs, docsHeaders))
   })
 )

@@ -5,6 +5,7 @@ import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { ContractError, errorBody, Unauthorized } from "../Domain/Errors.js"
 import { OperationDocs } from "../Http/OperationDocs.js"
+import { healthzExample, metricsExample, readyzExample } from "./Examples.js"
 
 export class NotReady extends ContractError<NotReady>()(
   "not_ready",
@@ -18,6 +19,7 @@ export class HealthApi extends HttpApiGroup.make("health")
     HttpApiEndpoint.get("healthz", "/healthz", { success: Schema.Struct({ ok: Schema.Literal(true) }) })
       .annotate(OpenApi.Summary, "The process is up")
       .annotate(OperationDocs, {
+        example: healthzExample,
         description: "Answers 200 while the process is up; for liveness probes.",
         responseName: "Liveness"
       })
@@ -36,6 +38,7 @@ export class HealthApi extends HttpApiGroup.make("health")
         "The instance can search and book: the database answers and, in production, signing keys, an API token and SMTP are configured"
       )
       .annotate(OperationDocs, {
+        example: readyzExample,
         description: "Answers 200 when this instance can search and book, 503 with the missing pieces when it cannot.",
         responseName: "Readiness"
       })
@@ -49,6 +52,9 @@ export class HealthApi extends HttpApiGroup.make("health")
         OpenApi.Summary,
         "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it"
       )
-      .annotate(OperationDocs, { description: "Prometheus metrics of this instance in the text exposition format." })
+      .annotate(OperationDocs, {
+        example: metricsExample,
+        description: "Prometheus metrics of this instance in the text exposition format."
+      })
   )
   .annotate(OpenApi.Title, "Health") {}

@@ -7,7 +7,7 @@
 import type * as HttpApi from "effect/http-api/HttpApi"
 import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { operationExamples } from "./OpenApiExamples.js"
+import { documentationFacts, documentationPaths } from "../Docs/Paths.js"
 import type { OperationFacts } from "./OperationDocs.js"
 
 type Json = any
@@ -273,39 +273,6 @@ const errorSchema = (code: string, status: number): Json => ({
 const headerRefs = (names: ReadonlyArray<string>) =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]))
 
-/** The facts of the paths the platform does not generate, as OperationDocs gives them of an endpoint. */
-const documentationFacts: ReadonlyMap<string, OperationFacts> = new Map([
-  [
-    "docs.openapi",
-    { description: "This OpenAPI 3.1 document, built from the Api the server runs. Cached with an ETag.", cached: true }
-  ],
-  ["docs.page", { description: "This document rendered as an HTML page. Cached with an ETag.", cached: true }]
-])
-
-/** The paths the platform does not generate: the document itself and its page (src/Docs/Http.ts). */
-const documentationPaths = {
-  "/openapi.json": {
-    get: {
-      tags: ["Documentation"],
-      operationId: "docs.openapi",
-      summary: "This OpenAPI document",
-      responses: {
-        "200": { description: "The OpenAPI 3.1 document", content: { [json]: { schema: { type: "object" } } } }
-      }
-    }
-  },
-  "/docs": {
-    get: {
-      tags: ["Documentation"],
-      operationId: "docs.page",
-      summary: "This document as a page",
-      responses: {
-        "200": { description: "The rendered page", content: { "text/html": { schema: { type: "string" } } } }
-      }
-    }
-  }
-}
-
 /**
  * Cleans and completes the generated document in place: the `OpenApi.Transform` of the Api, so
  * `OpenApi.fromApi(Api)` is already the document partners get, but for its `servers`.
@@ -391,7 +358,7 @@ export const completeDocument = (
         cleanSchema(media.schema)
         if (facts.requestName !== undefined && media.schema.$ref === undefined)
           media.schema = hoist(facts.requestName, media.schema)
-        const example = operationExamples[id]?.request
+        const example = facts.example?.request
         if (example !== undefined) media.example = example
       }
       const responses: Json = operation.responses
@@ -455,7 +422,7 @@ export const completeDocument = (
           responses[key].description = `${responses[key].description.replace(/^Error:/, "Errors:")}, \`${error.code}\``
         }
       }
-      const example = operationExamples[id]?.response
+      const example = facts.example?.response
       for (const [status, response] of Object.entries<Json>(responses)) {
         const code = Number(status)
         const names = [

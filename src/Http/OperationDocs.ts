@@ -1,5 +1,11 @@
 import { Context } from "effect"
 
+/** An operation's example bodies in the OpenAPI document, kept in its folder's Examples.ts. */
+export interface OperationExample {
+  readonly request?: unknown
+  readonly response: unknown
+}
+
 /** What the OpenAPI document says of an operation beyond its summary, declared on its endpoint. */
 export interface OperationFacts {
   /** A paragraph: what it does and what a partner must do before and after. */
@@ -11,6 +17,8 @@ export interface OperationFacts {
   readonly tokenOptional?: boolean
   /** Served from memory with a strong ETag and 304 on `If-None-Match`. */
   readonly cached?: boolean
+  /** Its request and success bodies as the README's flow answered them. */
+  readonly example?: OperationExample
 }
 
 /** The annotation that carries an endpoint's OperationFacts. Pure, so the typed client can import the Api. */

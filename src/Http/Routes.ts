@@ -1,5 +1,6 @@
 import * as HttpApi from "effect/http-api/HttpApi"
 import type { Api } from "../Api.js"
+import { documentationPaths } from "../Docs/Paths.js"
 
 export interface Route {
   readonly method: string
@@ -8,10 +9,11 @@ export interface Route {
   readonly pattern: RegExp
 }
 
-/** Served beside the Api by the platform's own layers, and the MCP endpoint (src/Mcp). */
+/** Served beside the Api: the documentation's paths (src/Docs), the MCP endpoint (src/Mcp) and the calendar feed. */
 const extraRoutes: ReadonlyArray<readonly [string, string]> = [
-  ["GET", "/docs"],
-  ["GET", "/openapi.json"],
+  ...Object.entries(documentationPaths).flatMap(([path, operations]) =>
+    Object.keys(operations).map((method) => [method.toUpperCase(), path] as const)
+  ),
   ["POST", "/mcp"],
   ["DELETE", "/mcp"],
   ["GET", "/calendar-feeds/:secret"]

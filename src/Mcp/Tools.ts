@@ -275,7 +275,7 @@ export const McpToolsLive = Layer.effectDiscard(
             const partner = yield* authenticator.partner(caller.token)
             const request = yield* decodeArguments(BookingConfirmationRequest, args)
             yield* limiter.byPartner("confirm", partner.id)
-            const { body } = yield* bookings.confirm(request, undefined, partner, yield* now)
+            const body = yield* bookings.confirm(request, undefined, partner, yield* now)
             return body
           })
         ),
@@ -316,7 +316,7 @@ export const McpToolsLive = Layer.effectDiscard(
             const partner = yield* authenticator.requester(caller.token)
             const request = yield* decodeArguments(ServiceRequestCreate, args)
             yield* limiter.byPartner("requests", partner.id)
-            const { body } = yield* requests.create(request, undefined, partner, yield* now)
+            const body = yield* requests.create(request, undefined, partner, yield* now)
             return body
           })
         ),

@@ -31,6 +31,21 @@ import {
 } from "../Domain/Provider.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
 import { OperationDocs } from "../Http/OperationDocs.js"
+import {
+  blocksExample,
+  bookingsExample,
+  calendarFeedExample,
+  calendarImportExample,
+  cancelBookingExample,
+  createBlockExample,
+  deleteBlockExample,
+  removeCalendarImportExample,
+  revokeCalendarFeedExample,
+  rotateCalendarFeedExample,
+  setCalendarImportExample,
+  setWorkingHoursExample,
+  workingHoursExample
+} from "./Examples.js"
 
 /** A provider token (`hsp_…`, from `npm run provider -- token:issue`): partner tokens never pass. */
 export class ProviderAuthentication extends HttpApiMiddleware.Service<
@@ -55,6 +70,7 @@ export class ProviderApi extends HttpApiGroup.make("provider")
         "The provider's bookings in a window (default: the next 30 days; at most 92), with the customer's contact"
       )
       .annotate(OperationDocs, {
+        example: bookingsExample,
         description:
           "The provider's bookings whose slot overlaps the window (`from`, `to`: RFC 3339 with an offset; default from now for 30 days, at most 92 days), with the customer's name, phone, e-mail and service address: the one place they leave the service besides the provider's confirmation. Sandbox bookings are never listed."
       })
@@ -74,6 +90,7 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       ]
     })
       .annotate(OpenApi.Summary, "Cancel a job you cannot do: the customer is told and pays no fee")
+      .annotate(OperationDocs, { example: cancelBookingExample })
       .annotate(
         OpenApi.Description,
         "Cancels one of your bookings before its start. In one transaction the booking is cancelled (cancelled_by: provider, no fee for the customer), its time is freed, the customer's notice is queued (retried; confirmation_delivery says how far it got) and the partner who booked it gets booking.cancelled on its webhooks; its status then answers found: false with the cancellation. reason (1–500 characters) is shown only to that partner, never to the customer, in a webhook or in a log. idempotency_key (or the Idempotency-Key header) is optional: a retry with the same key answers the first cancel again (idempotent_replay: true); without one, a second call answers 409 booking_already_cancelled. Another provider's booking, a sandbox booking or an unknown id is 404 booking_not_found; a cancelled booking 409 booking_already_cancelled; a started one 409 booking_started."
@@ -87,28 +104,32 @@ export class ProviderApi extends HttpApiGroup.make("provider")
     })
       .annotate(OpenApi.Summary, "Block time: searches no longer offer it and no booking can take it")
       .annotate(OperationDocs, {
+        example: createBlockExample,
         description:
           "Blocks time in the same no-overlap calendar as bookings: searches stop offering it at once, and a confirm racing for it loses (409 `slot_taken`). A block over an active booking is 409 `block_overlaps_booking` naming the booking; over another block, 409 `block_overlaps_block`."
       })
   )
   .add(
-    HttpApiEndpoint.get("blocks", "/api/provider/blocks", { success: BlocksResponse, error: unavailable }).annotate(
-      OpenApi.Summary,
-      "The provider's blocks that have not ended"
-    )
+    HttpApiEndpoint.get("blocks", "/api/provider/blocks", { success: BlocksResponse, error: unavailable })
+      .annotate(OpenApi.Summary, "The provider's blocks that have not ended")
+      .annotate(OperationDocs, { example: blocksExample })
   )
   .add(
     HttpApiEndpoint.delete("deleteBlock", "/api/provider/blocks/:block_id", {
       params: BlockPath,
       success: DeletedResponse,
       error: [errorBody(BlockNotFound), unavailable]
-    }).annotate(OpenApi.Summary, "Delete a block, freeing its time")
+    })
+      .annotate(OpenApi.Summary, "Delete a block, freeing its time")
+      .annotate(OperationDocs, { example: deleteBlockExample })
   )
   .add(
     HttpApiEndpoint.get("workingHours", "/api/provider/working-hours", {
       success: WorkingHoursResponse,
       error: unavailable
-    }).annotate(OpenApi.Summary, "Weekly working hours and dates off (Europe/Stockholm)")
+    })
+      .annotate(OpenApi.Summary, "Weekly working hours and dates off (Europe/Stockholm)")
+      .annotate(OperationDocs, { example: workingHoursExample })
   )
   .add(
     HttpApiEndpoint.put("setWorkingHours", "/api/provider/working-hours", {
@@ -118,6 +139,7 @@ export class ProviderApi extends HttpApiGroup.make("provider")
     })
       .annotate(OpenApi.Summary, "Replace the weekly working hours and dates off (Europe/Stockholm)")
       .annotate(OperationDocs, {
+        example: setWorkingHoursExample,
         description:
           "Replaces the weekly hours and dates off (Europe/Stockholm wall-clock time). Searches and confirms follow them at once; bookings already made stand. From then on a supply import leaves this provider's hours alone."
       })
@@ -129,6 +151,7 @@ export class ProviderApi extends HttpApiGroup.make("provider")
     })
       .annotate(OpenApi.Summary, "The secret iCalendar feed URL of the provider's bookings (made on first request)")
       .annotate(OperationDocs, {
+        example: calendarFeedExample,
         description:
           "The secret address of an iCalendar feed of the provider's bookings, to subscribe to in a calendar app: made on the first request, the same address afterwards. The feed (`GET /calendar-feeds/{secret}.ics`, `text/calendar`, ETag and If-None-Match) carries times and services, never the customer's contact."
       })
@@ -137,13 +160,17 @@ export class ProviderApi extends HttpApiGroup.make("provider")
     HttpApiEndpoint.post("rotateCalendarFeed", "/api/provider/calendar-feed/rotate", {
       success: CalendarFeedResponse,
       error: unavailable
-    }).annotate(OpenApi.Summary, "Replace the feed URL; the old one stops working")
+    })
+      .annotate(OpenApi.Summary, "Replace the feed URL; the old one stops working")
+      .annotate(OperationDocs, { example: rotateCalendarFeedExample })
   )
   .add(
     HttpApiEndpoint.delete("revokeCalendarFeed", "/api/provider/calendar-feed", {
       success: DeletedResponse,
       error: unavailable
-    }).annotate(OpenApi.Summary, "Revoke the feed URL")
+    })
+      .annotate(OpenApi.Summary, "Revoke the feed URL")
+      .annotate(OperationDocs, { example: revokeCalendarFeedExample })
   )
   .add(
     HttpApiEndpoint.put("setCalendarImport", "/api/provider/calendar-import", {
@@ -153,6 +180,7 @@ export class ProviderApi extends HttpApiGroup.make("provider")
     })
       .annotate(OpenApi.Summary, "Register the provider's own iCalendar address; fetched at once, then on a schedule")
       .annotate(OperationDocs, {
+        example: setCalendarImportExample,
         description:
           "Registers the provider's own private iCalendar address. It is fetched at once and then every CALENDAR_IMPORT_INTERVAL_MINUTES (default 10), conditionally, bounded in size and time, under the same address rules as webhooks. Busy events (recurrences expanded; free and cancelled events ignored) are never offered or booked. When a fetch fails, the busy times last read stay in force and `last_error` says why."
       })
@@ -161,13 +189,17 @@ export class ProviderApi extends HttpApiGroup.make("provider")
     HttpApiEndpoint.get("calendarImport", "/api/provider/calendar-import", {
       success: CalendarImportResponse,
       error: unavailable
-    }).annotate(OpenApi.Summary, "The imported calendar: url, last_synced_at, last_error")
+    })
+      .annotate(OpenApi.Summary, "The imported calendar: url, last_synced_at, last_error")
+      .annotate(OperationDocs, { example: calendarImportExample })
   )
   .add(
     HttpApiEndpoint.delete("removeCalendarImport", "/api/provider/calendar-import", {
       success: DeletedResponse,
       error: unavailable
-    }).annotate(OpenApi.Summary, "Stop importing the provider's calendar and free its busy times")
+    })
+      .annotate(OpenApi.Summary, "Stop importing the provider's calendar and free its busy times")
+      .annotate(OperationDocs, { example: removeCalendarImportExample })
   )
   .middleware(ProviderAuthentication)
   .annotate(OpenApi.Title, "provider")

@@ -3,7 +3,7 @@ import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { AppConfig } from "../AppConfig.js"
-import { type Customer, customerNameOf } from "../Domain/Booking.js"
+import { customerNameOf } from "../Domain/Booking.js"
 import { policyOfBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
 import { DatabaseUnavailable, InvalidRequest } from "../Domain/Errors.js"
@@ -26,6 +26,18 @@ import { failLogged } from "../Http/FailureSummary.js"
 import { sqlStateOf } from "../Shared/Idempotency.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
 import { calendarFeed } from "./CalendarFeed.js"
+import {
+  BlockRow,
+  BookingRow,
+  ConflictRow,
+  DateOffRow,
+  decodedAs,
+  FeedJobRow,
+  FeedOwnerRow,
+  FeedRow,
+  HoursRow,
+  type Location
+} from "./CalendarRows.js"
 
 const databaseDown = (what: string) =>
   failLogged(
@@ -43,47 +55,6 @@ const orUnavailable =
     effect: Effect.Effect<A, E | SqlError, R>
   ): Effect.Effect<A, Exclude<E, SqlError> | DatabaseUnavailable, R> =>
     Effect.catchTag(effect as Effect.Effect<A, SqlError, R>, "SqlError", databaseDown(what)) as never
-
-interface Location {
-  readonly address: string
-  readonly postcode: string
-  readonly country_code: string
-}
-
-interface BookingRow {
-  readonly id: string
-  readonly requestId: string
-  readonly serviceId: string
-  readonly serviceLabelSv: string
-  readonly verticalId: string
-  readonly jobTypeId: string
-  readonly slotStart: Date
-  readonly slotEnd: Date
-  readonly slotLabel: string
-  readonly priceSek: number
-  readonly pricingModel: string
-  readonly priceType: string
-  readonly unitPriceSek: number | null
-  readonly unit: string | null
-  readonly quantity: number | null
-  readonly termsVersion: string
-  readonly termsUrl: string
-  readonly scope: unknown
-  readonly customer: Customer
-  readonly serviceLocation: Location
-  readonly destinationLocation: Location | null
-  readonly confirmedAt: Date
-  readonly status: "confirmed" | "cancelled"
-  readonly version: number
-  readonly freeCancellationHours: number
-  readonly lateFeeSek: number
-  readonly changeHours: number
-  readonly cancelledAt: Date | null
-  readonly cancelledBy: "customer" | "partner" | "provider" | null
-  readonly cancelFeeSek: number | null
-  readonly cancelWithinFreePeriod: boolean | null
-  readonly cancelFreeUntil: Date | null
-}
 
 const location = (stored: Location) => ({
   address: stored.address,
@@ -132,14 +103,6 @@ const providerBooking = (row: BookingRow): ProviderBooking => ({
     : {})
 })
 
-interface BlockRow {
-  readonly id: string
-  readonly startAt: Date
-  readonly endAt: Date
-  readonly note: string | null
-  readonly createdAt: Date
-}
-
 const blockOf = (row: BlockRow): Block => ({
   id: row.id,
   start_at: formatInZone(row.startAt, providerTimeZone),
@@ -178,7 +141,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       if (to - from > maxBookingsWindowDays * DAY) {
         return yield* new InvalidRequest({ issues: [`to: the window may span at most ${maxBookingsWindowDays} days`] })
       }
-      const rows = yield* sql<BookingRow>`
+      const rows = yield* sql`
         SELECT id, request_id, service_id, service_label_sv, vertical_id, job_type_id, slot_start, slot_end,
           slot_label, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
           terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at,
@@ -187,7 +150,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         FROM bookings
         WHERE provider_id = ${providerId} AND NOT sandbox
           AND slot_start < ${new Date(to)} AND slot_end > ${new Date(from)}
-        ORDER BY slot_start, id`.pipe(orUnavailable("read"))
+        ORDER BY slot_start, id`.pipe(decodedAs(BookingRow), orUnavailable("read"))
       return {
         ok: true as const,
         spec_version: providerSpecVersion,
@@ -201,22 +164,13 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
     /** What holds the time a block was refused for: a booking (named) or another block. */
     const conflictOf = (providerId: string, start: Date, end: Date) =>
       Effect.gen(function* () {
-        const rows = yield* sql<{
-          id: string
-          kind: string
-          requestId: string | null
-          providerName: string | null
-          serviceId: string | null
-          slotStart: Date
-          slotEnd: Date
-          slotLabel: string | null
-        }>`
+        const rows = yield* sql`
           SELECT c.id, c.kind, b.request_id, b.provider_name, b.service_id, lower(c.during) AS slot_start,
             upper(c.during) AS slot_end, b.slot_label
           FROM calendar_bookings c LEFT JOIN bookings b ON b.id = c.id
           WHERE c.provider_id = ${providerId} AND c.calendar = 'live'
             AND c.during && tstzrange(${start}, ${end}, '[)')
-          ORDER BY c.kind, lower(c.during) LIMIT 1`
+          ORDER BY c.kind, lower(c.during) LIMIT 1`.pipe(decodedAs(ConflictRow))
         const row = rows[0]
         if (row === undefined) return undefined
         if (row.kind === "block") {
@@ -294,11 +248,11 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
 
     const blocks = Effect.fn("ProviderCalendar.blocks")(function* (providerId: string) {
       const at = yield* now
-      const rows = yield* sql<BlockRow>`
+      const rows = yield* sql`
         SELECT c.id, lower(c.during) AS start_at, upper(c.during) AS end_at, k.note, k.created_at
         FROM provider_blocks k JOIN calendar_bookings c ON c.id = k.id
         WHERE k.provider_id = ${providerId} AND upper(c.during) > ${at}
-        ORDER BY lower(c.during), c.id`.pipe(orUnavailable("read"))
+        ORDER BY lower(c.during), c.id`.pipe(decodedAs(BlockRow), orUnavailable("read"))
       return { ok: true as const, spec_version: providerSpecVersion, blocks: rows.map(blockOf) }
     })
 
@@ -324,12 +278,14 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
 
     const readHours = (providerId: string) =>
       Effect.gen(function* () {
-        const hours = yield* sql<{ isoWeekday: number; opens: string; closes: string }>`
+        const hours = yield* sql`
           SELECT iso_weekday, to_char(opens, 'HH24:MI') AS opens, to_char(closes, 'HH24:MI') AS closes
-          FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`
-        const off = yield* sql<{ date: string }>`
+          FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`.pipe(
+          decodedAs(HoursRow)
+        )
+        const off = yield* sql`
           SELECT to_char(date, 'YYYY-MM-DD') AS date FROM provider_dates_off
-          WHERE provider_id = ${providerId} ORDER BY date`
+          WHERE provider_id = ${providerId} ORDER BY date`.pipe(decodedAs(DateOffRow))
         return {
           ok: true as const,
           spec_version: providerSpecVersion,
@@ -403,18 +359,11 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
     const digestOf = (secret: string) => createHash("sha256").update(secret, "utf8").digest()
     const feedUrl = (secret: string) => `${config.publicBaseUrl}${calendarFeedPath}/${secret}.ics`
 
-    interface FeedRow {
-      readonly id: string
-      readonly tokenSha256: Buffer
-      readonly createdAt: Date
-      readonly lastFetchedAt: Date | null
-    }
-
     const liveFeed = (providerId: string) =>
       Effect.map(
-        sql<FeedRow>`
+        sql`
           SELECT id, token_sha256, created_at, last_fetched_at FROM provider_calendar_feeds
-          WHERE provider_id = ${providerId} AND revoked_at IS NULL`,
+          WHERE provider_id = ${providerId} AND revoked_at IS NULL`.pipe(decodedAs(FeedRow)),
         (rows) => rows[0]
       )
 
@@ -497,24 +446,14 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
     const feedText = (secret: string) =>
       Effect.gen(function* () {
         const at = yield* now
-        const rows = yield* sql<{ providerId: string; providerName: string }>`
+        const rows = yield* sql`
           UPDATE provider_calendar_feeds f SET last_fetched_at = ${at}
           FROM providers p
           WHERE f.token_sha256 = ${digestOf(secret)} AND f.revoked_at IS NULL AND p.id = f.provider_id
-          RETURNING f.provider_id, p.name AS provider_name`
+          RETURNING f.provider_id, p.name AS provider_name`.pipe(decodedAs(FeedOwnerRow))
         const feed = rows[0]
         if (feed === undefined) return undefined
-        const jobs = yield* sql<{
-          id: string
-          requestId: string
-          serviceLabelSv: string
-          slotStart: Date
-          slotEnd: Date
-          postcode: string
-          status: "confirmed" | "cancelled"
-          version: number
-          changedAt: Date
-        }>`
+        const jobs = yield* sql`
           SELECT b.id, b.request_id, b.service_label_sv, b.slot_start, b.slot_end,
             b.service_location->>'postcode' AS postcode, b.status, b.version,
             coalesce((SELECT max(c.created_at) FROM booking_changes c WHERE c.booking_id = b.id), b.confirmed_at)
@@ -522,7 +461,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
           FROM bookings b
           WHERE b.provider_id = ${feed.providerId} AND NOT b.sandbox
             AND b.slot_end > ${new Date(at.getTime() - feedPastDays * DAY)}
-          ORDER BY b.slot_start, b.id`
+          ORDER BY b.slot_start, b.id`.pipe(decodedAs(FeedJobRow))
         const host = new URL(config.publicBaseUrl).hostname
         const text = calendarFeed({
           calendarName: `Bokningar – ${feed.providerName}`,

@@ -1,3 +1,4 @@
+import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
@@ -16,16 +17,26 @@ import { EmergencyNotSupported } from "../Domain/Safety.js"
 import { OperationDocs } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { RequestAuthentication } from "../Partners/AuthApi.js"
+import { createExample, statusExample } from "./Examples.js"
+
+/** A follow-up request made by this call: 201. The Api tells it from a replay by `idempotent_replay`. */
+export const RequestCreated = ServiceRequestResponse.check(Schema.makeFilter((body) => !body.idempotent_replay)).pipe(
+  HttpApiSchema.status(201)
+)
+
+/** A retry under the same key: the first answer again, 200. */
+export const RequestReplayed = ServiceRequestResponse.check(
+  Schema.makeFilter((body) => body.idempotent_replay)
+).annotate({
+  description: "Idempotent replay"
+})
 
 export class RequestsApi extends HttpApiGroup.make("requests")
   .add(
     HttpApiEndpoint.post("create", "/api/public/requests", {
       payload: ServiceRequestCreate,
       headers: IdempotencyKeyHeader,
-      success: [
-        ServiceRequestResponse.pipe(HttpApiSchema.status(201)),
-        ServiceRequestResponse.annotate({ description: "Idempotent replay" })
-      ],
+      success: [RequestCreated, RequestReplayed],
       error: [
         errorBody(IdempotencyKeyReused),
         errorBody(RateLimited),
@@ -36,6 +47,7 @@ export class RequestsApi extends HttpApiGroup.make("requests")
       .annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
       .annotate(RateLimitClass, "requests")
       .annotate(OperationDocs, {
+        example: createExample,
         description:
           "Hands a job to providers as a follow-up request when no option could be booked directly. It is never a booking: providers contact the customer. Idempotent like confirm. Keep `request.id` to look the request up later.",
         requestName: "ServiceRequestCreate",
@@ -50,6 +62,7 @@ export class RequestsApi extends HttpApiGroup.make("requests")
     })
       .annotate(OpenApi.Summary, "Look up a follow-up request by request.id or session_id, redacted (never a booking)")
       .annotate(OperationDocs, {
+        example: statusExample,
         description:
           "Looks a follow-up request up by its `request.id` (or `session_id`): whether providers have received it, with personal data redacted. It is never a booking. Only the partner that created it sees it; any other id is 404 `request_not_found`.",
         responseName: "ServiceRequestStatusResponse"

@@ -1,5 +1,4 @@
 import { Clock, Effect, Layer } from "effect"
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"
@@ -16,8 +15,7 @@ export const RequestsLive = HttpApiBuilder.group(Api, "requests", (handlers) =>
           const partner = yield* Partner
           yield* limiter.byPartner("requests", partner.id)
           const now = new Date(yield* Clock.currentTimeMillis)
-          const { status, body } = yield* requests.create(payload, headers["idempotency-key"], partner, now)
-          return HttpServerResponse.jsonUnsafe(body, { status })
+          return yield* requests.create(payload, headers["idempotency-key"], partner, now)
         })
       )
       .handle("status", ({ params }) =>

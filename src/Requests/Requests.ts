@@ -418,12 +418,12 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
       })
       if (outcome._tag === "Replayed") {
         const states = yield* statesOrUnknown(notifier.statesOf([outcome.stored.id]))
-        return { status: 200 as const, body: respond(outcome.stored, states, true, surface) }
+        return respond(outcome.stored, states, true, surface)
       }
       const { stored, outbox } = outcome.prepared
       // The hand-off is tried within the bounded wait; the dispatcher retries what is left.
       const states = yield* statesOrUnknown(notifier.deliverNow(outbox.map((row) => row.id)))
-      return { status: 201 as const, body: respond(stored, states, false, surface) }
+      return respond(stored, states, false, surface)
     })
 
     /** A request of this partner by its `request.id` or `session_id`, redacted; another's is not found. */

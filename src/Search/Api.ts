@@ -13,6 +13,7 @@ import {
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 import { OperationDocs } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
+import { searchExample } from "./Examples.js"
 
 export class SearchApi extends HttpApiGroup.make("search")
   .add(
@@ -34,6 +35,7 @@ export class SearchApi extends HttpApiGroup.make("search")
       )
       .annotate(RateLimitClass, "search")
       .annotate(OperationDocs, {
+        example: searchExample,
         description:
           "Finds bookable options for a job at a Swedish postcode: provider, fixed price, a free slot and the booking terms. No personal data is sent or needed. Every option carries a signed `booking_option_id` valid until `expires_at`; nothing is booked until it is confirmed. A token is optional: with a sandbox token the options leave out slots that sandbox already booked; a token that is sent is checked (401 if it is wrong).",
         requestName: "BookingSearchRequest",

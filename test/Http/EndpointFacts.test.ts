@@ -1,8 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { Api } from "../../src/Api.js"
+import { confirmExample } from "../../src/Bookings/Examples.js"
 import { operationFactsOf } from "../../src/Http/OperationDocs.js"
 import { limitedOperationsOf } from "../../src/Http/RateLimitClass.js"
+import { routesOf } from "../../src/Http/Routes.js"
+import { listExample } from "../../src/Webhooks/Examples.js"
 
 describe("an endpoint's rate-limit class", () => {
   it("is declared on the endpoint, and the OpenAPI document lists RateLimit headers exactly on those", () => {
@@ -37,7 +40,30 @@ describe("an endpoint's rate-limit class", () => {
     )
     // An endpoint without a description falls back to its summary.
     const list = document.paths["/api/public/webhooks"].get
-    expect(facts.has("webhooks.list")).toBe(false)
+    expect(facts.get("webhooks.list")?.description).toBeUndefined()
     expect(list.description).toBe(list.summary)
+  })
+
+  it("an endpoint's example, declared beside it in its folder's Examples.ts, is the example the document shows", () => {
+    const facts = operationFactsOf(Object.values(Api.groups))
+    const document = OpenApi.fromApi(Api) as any
+    const confirm = document.paths["/api/public/bookings"].post
+    expect(confirm.requestBody.content["application/json"].example).toEqual(confirmExample.request)
+    expect(confirm.responses["201"].content["application/json"].example).toEqual(confirmExample.response)
+    expect(facts.get("bookings.confirm")?.example).toBe(confirmExample)
+    const list = document.paths["/api/public/webhooks"].get
+    expect(list.responses["200"].content["application/json"].example).toEqual(listExample.response)
+  })
+})
+
+describe("the server's routes", () => {
+  it("include every operation the OpenAPI document lists, the documentation's own paths too, from one list", () => {
+    const routes = routesOf(Api).map((route) => `${route.method} ${route.template}`)
+    const document = OpenApi.fromApi(Api) as any
+    const documented = Object.entries<any>(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`)
+    )
+    expect(documented).toEqual(expect.arrayContaining(["GET /openapi.json", "GET /docs"]))
+    expect(routes).toEqual(expect.arrayContaining(documented))
   })
 })

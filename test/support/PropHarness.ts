@@ -239,7 +239,7 @@ export const optionRequest = (p: ProviderSpec, slot: Slot, key: string, customer
 export type Outcome =
   | {
       readonly _tag: "Confirmed"
-      readonly status: 200 | 201
+      /** A retry's answer (200 over HTTP) rather than a booking made now (201). */
       readonly replay: boolean
       readonly requestId: string
       readonly booking: ConfirmedBooking
@@ -264,10 +264,9 @@ export const confirm = (
   Effect.flatMap(Bookings, (bookings) => Effect.exit(bookings.confirm(request, headerKey, who, now))).pipe(
     Effect.map((exit): Outcome => {
       if (Exit.isSuccess(exit)) {
-        const { status, body } = exit.value
+        const body = exit.value
         return {
           _tag: "Confirmed",
-          status,
           replay: body.idempotent_replay,
           requestId: body.request_id,
           booking: body.booking
@@ -288,7 +287,7 @@ export const confirm = (
 
 export const describeOutcome = (outcome: Outcome) =>
   outcome._tag === "Confirmed"
-    ? `${outcome.status}${outcome.replay ? " replay" : ""} ${outcome.booking.id}`
+    ? `${outcome.replay ? "200 replay" : "201"} ${outcome.booking.id}`
     : outcome._tag === "Rejected"
       ? outcome.code
       : `defect: ${outcome.cause}`

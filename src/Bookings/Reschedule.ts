@@ -1,0 +1,321 @@
+import { randomUUID } from "node:crypto"
+import { Effect, Option, Result } from "effect"
+import { SlotTaken } from "../Domain/Booking.js"
+import {
+  BookingChanged,
+  OptionNotForThisBooking,
+  OutsideChangeWindow,
+  type RescheduleBookingRequest,
+  type RescheduleBookingResponse,
+  type ReschedulePreview
+} from "../Domain/BookingChange.js"
+import type { OptionExpired, OptionInvalid, SignedOption } from "../Domain/BookingOption.js"
+import { policyOfBooking, type StoredBooking } from "../Domain/BookingRecord.js"
+import { changeableAt, noStatedPolicy, policyTerms } from "../Domain/CancellationPolicy.js"
+import { bookingsSpecVersion } from "../Domain/Capabilities.js"
+import { bookingRescheduled } from "../Domain/ChangeMessages.js"
+import { InvalidRequest } from "../Domain/Errors.js"
+import { BookingId } from "../Domain/Ids.js"
+import { slotLabel } from "../Domain/Labels.js"
+import type { Partner } from "../Domain/Partner.js"
+import { futureStampIssues } from "../Domain/Stamps.js"
+import type { CurrentOffer } from "../Domain/Supply.js"
+import { CurrentSurface, type Surface } from "../Domain/Surface.js"
+import { formatInZone, knownTimeZone } from "../Domain/Zone.js"
+import type { DeliveryState } from "../Notifications/Notifier.js"
+import { calendarOf } from "../Shared/Calendar.js"
+import { fingerprintHash, persistenceUnavailable, sqlStateOf } from "../Shared/Idempotency.js"
+import { hasExpired } from "../Shared/OptionSigner.js"
+import { alreadyCancelled } from "./Cancellations.js"
+
+import { type ChangeKit, keyOf, notFound, rescheduleSteps, sandboxNote, stale } from "./ChangeKit.js"
+
+/** Moves a booking to a new option of the same provider and service, keeping its id, exactly once per key. */
+export const makeReschedule = (kit: ChangeKit) => {
+  const {
+    sql,
+    calendar,
+    repo,
+    bookings,
+    notifier,
+    signer,
+    announce,
+    findBooking,
+    noticesOf,
+    claim,
+    transact,
+    loadChange,
+    storedKey,
+    keyHolds,
+    statesOf,
+    deliver
+  } = kit
+
+  const rescheduledAnswer = (
+    stored: StoredBooking,
+    previous: { readonly slotStart: Date; readonly slotEnd: Date },
+    states: Option.Option<ReadonlyArray<DeliveryState>>,
+    replay: boolean
+  ): RescheduleBookingResponse => ({
+    ok: true,
+    spec_version: bookingsSpecVersion,
+    request_id: stored.requestId,
+    ...bookings.present(stored, states),
+    provider_selected: true,
+    availability_checked: true,
+    booking_created: true,
+    idempotent_replay: replay,
+    previous_slot: {
+      start_at: formatInZone(previous.slotStart, stored.timeZone),
+      end_at: formatInZone(previous.slotEnd, stored.timeZone)
+    },
+    safe_next_step: `${stored.sandbox ? sandboxNote : ""}The booking has been moved and is confirmed at its new time: ${stored.providerName}, ${stored.slotLabel} (terms ${stored.termsVersion}, request_id ${stored.requestId}, version ${stored.version}). The earlier time (${slotLabel({ start: previous.slotStart.getTime(), end: previous.slotEnd.getTime() }, stored.timeZone)}) is released. Tell the user exactly this. Messages are reported in confirmation_delivery and do not change the booking.`
+  })
+
+  const assessMove = (stored: StoredBooking, expectedVersion: number | undefined, now: Date, surface: Surface) => {
+    if (stored.status === "cancelled") return Effect.fail(alreadyCancelled(surface, stored))
+    if (expectedVersion !== undefined && expectedVersion !== stored.version)
+      return Effect.fail(stale(stored, expectedVersion, surface))
+    const policy = policyOfBooking(stored)
+    if (!changeableAt(policy, stored.slotStart.getTime(), now.getTime())) {
+      const terms = policyTerms(policy, stored.slotStart.getTime(), stored.timeZone)
+      return Effect.fail(
+        new OutsideChangeWindow({
+          issues: [`booking_id: the time could be changed until ${terms.change_until}`],
+          booking_id: stored.id,
+          request_id: stored.requestId,
+          safe_next_step: `Nothing was changed: under the provider's terms this booking's time could be changed until ${terms.change_until}, and that has passed. The booking at ${stored.slotLabel} still stands. Tell the user so; they may contact ${stored.providerName} directly (request_id ${stored.requestId}), or cancel under the policy (${surface.cancelBooking(stored.requestId)} with dry_run: true shows what it would cost).`
+        })
+      )
+    }
+    return Effect.void
+  }
+
+  const slotTakenKeepsBooking = (stored: StoredBooking, surface: Surface) =>
+    new SlotTaken({
+      option_refresh_required: true,
+      issues: ["booking_option_id: the new slot was just taken"],
+      safe_next_step: `Nothing was changed: the new time was taken meanwhile. The booking at its old time (${stored.providerName}, ${stored.slotLabel}, request_id ${stored.requestId}) still stands. Tell the user so, search again (${surface.search}) for the same provider and service, and offer the new times.`
+    })
+
+  /** The option's own checks and its fit to the booking: before any write. */
+  const checkOption = (
+    request: RescheduleBookingRequest,
+    stored: StoredBooking,
+    now: Date,
+    surface: Surface
+  ): Effect.Effect<SignedOption, OptionInvalid | OptionExpired | OptionNotForThisBooking | InvalidRequest> =>
+    Effect.gen(function* () {
+      const opened = signer.open(request.booking_option_id)
+      if (Result.isFailure(opened)) return yield* Effect.fail(opened.failure)
+      const option = opened.success
+      if (option.providerId !== stored.providerId || option.serviceId !== stored.serviceId) {
+        return yield* new OptionNotForThisBooking({
+          issues: [
+            `booking_option_id: is for ${option.providerId}/${option.serviceId}, the booking is ${stored.providerId}/${stored.serviceId}`
+          ],
+          booking_id: stored.id,
+          request_id: stored.requestId,
+          safe_next_step: `Nothing was changed. A booking can only be moved to another time of the same provider and service (${stored.providerName}). Search again (${surface.search}) and pick an option of that provider and service_id ${stored.serviceId}; for another provider, cancel and book anew.`
+        })
+      }
+      if (request.booking_terms_version !== option.termsVersion) {
+        return yield* new InvalidRequest({
+          issues: [`booking_terms_version: must equal the option's terms version ${option.termsVersion}`]
+        })
+      }
+      if (hasExpired(option, now)) return yield* Effect.fail(signer.expiredRefusal)
+      return option
+    })
+
+  const reschedule = Effect.fnUntraced(function* (
+    ref: string,
+    request: RescheduleBookingRequest,
+    headerKey: string | undefined,
+    partner: Partner["Service"],
+    now: Date
+  ) {
+    const surface = yield* CurrentSurface
+    const key = yield* keyOf(request.idempotency_key, headerKey)
+    const stamps = futureStampIssues([["booking_terms_accepted_at", request.booking_terms_accepted_at]], now)
+    if (stamps.length > 0) return yield* new InvalidRequest({ issues: stamps })
+    const steps = rescheduleSteps(surface, ref)
+    const found = yield* findBooking(partner, ref).pipe(
+      Effect.catch(persistenceUnavailable("booking", steps.beforeWriting))
+    )
+    if (Option.isNone(found)) return yield* notFound(partner)
+    const current = found.value
+    const opened = signer.open(request.booking_option_id)
+    const hash = fingerprintHash({
+      change: "reschedule",
+      booking: current.id,
+      option: Result.isSuccess(opened)
+        ? (({ expiresAt: _e, nonce: _n, timeZone: _z, ...what }) => what)(opened.success)
+        : request.booking_option_id,
+      terms_version: request.booking_terms_version
+    })
+
+    const replayOf = (resourceId: string, storedHash: string) =>
+      Effect.gen(function* () {
+        const loaded = yield* loadChange(partner, resourceId).pipe(
+          Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable))
+        )
+        if (Option.isNone(loaded)) {
+          return yield* persistenceUnavailable("booking", steps.replayUnreadable)("idempotency key without its change")
+        }
+        const { stored, change } = loaded.value
+        if (storedHash !== hash || change.kind !== "reschedule") return yield* keyHolds("a move", stored, surface)
+        if (stored.status === "cancelled") return yield* alreadyCancelled(surface, stored)
+        if (stored.version !== change.version) {
+          return yield* new BookingChanged({
+            issues: [
+              `idempotency_key: its move made version ${change.version}; the booking is at ${stored.version} now`
+            ],
+            booking_id: stored.id,
+            request_id: stored.requestId,
+            safe_next_step: `This key's move was made, but the booking has changed again since. Look it up with ${surface.bookingStatus(stored.requestId)} and tell the user how it stands now.`
+          })
+        }
+        const states = yield* statesOf(change.id)
+        return rescheduledAnswer(
+          stored,
+          { slotStart: change.previousSlotStart, slotEnd: change.previousSlotEnd },
+          states,
+          true
+        )
+      })
+
+    if (request.dry_run !== true) {
+      const existing = yield* storedKey(partner, "reschedule", key, steps)
+      if (Option.isSome(existing)) return yield* replayOf(existing.value.resourceId, existing.value.requestHash)
+    }
+    yield* assessMove(current, request.expected_version, now, surface)
+    const option = yield* checkOption(request, current, now, surface)
+    const offer: CurrentOffer = yield* bookings
+      .revalidate(option, surface)
+      .pipe(Effect.catchTag("SqlError", persistenceUnavailable("booking", steps.beforeWriting)))
+    const timeZone = knownTimeZone(option.timeZone)
+    const newStart = new Date(option.slotStart)
+    const newEnd = new Date(option.slotEnd)
+    const policy = offer.cancellationPolicy ?? noStatedPolicy
+    const label = slotLabel({ start: option.slotStart, end: option.slotEnd }, timeZone)
+
+    if (request.dry_run === true) {
+      const free = yield* calendar
+        .isFree({
+          providerId: current.providerId,
+          calendar: calendarOf(partner),
+          start: newStart,
+          end: newEnd,
+          except: current.id
+        })
+        .pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
+      if (!free) return yield* slotTakenKeepsBooking(current, surface)
+      const newTerms = policyTerms(policy, option.slotStart, timeZone)
+      const preview: ReschedulePreview = {
+        ok: true,
+        spec_version: bookingsSpecVersion,
+        dry_run: true,
+        rescheduled: false,
+        booking_id: current.id,
+        request_id: current.requestId,
+        booking_version: current.version,
+        current_slot: {
+          start_at: formatInZone(current.slotStart, current.timeZone),
+          end_at: formatInZone(current.slotEnd, current.timeZone)
+        },
+        new_slot: { start_at: formatInZone(newStart, timeZone), end_at: formatInZone(newEnd, timeZone), label },
+        new_cancellation_policy: newTerms,
+        safe_next_step: `Dry run: nothing was changed and nobody was told; the booking stands at ${current.slotLabel}. It can be moved to ${label} (${newTerms.summary_en}). Tell the user this and ask whether to move it. Only on their yes, send this request again without dry_run (${surface.rescheduleBooking(current.requestId)}); the time may be taken meanwhile.`
+      }
+      return preview
+    }
+
+    const changeId = randomUUID()
+    const written = yield* transact(
+      Effect.gen(function* () {
+        yield* claim(partner.id, "reschedule", key, hash, changeId)
+        const locked = yield* repo.lockById(current.id)
+        if (Option.isNone(locked)) return yield* notFound(partner)
+        const before = locked.value
+        yield* assessMove(before, request.expected_version, now, surface)
+        const version = before.version + 1
+        // Release first: a move to a time overlapping the booking's own old one must not refuse itself.
+        yield* calendar.release(before.id, now)
+        yield* calendar
+          .booking({
+            id: BookingId.make(randomUUID()),
+            bookingId: before.id,
+            providerId: option.providerId,
+            serviceId: option.serviceId,
+            slotStart: newStart,
+            slotEnd: newEnd,
+            calendar: calendarOf(partner)
+          })
+          .pipe(
+            Effect.catchIf(
+              (error) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? ""),
+              () => Effect.fail(slotTakenKeepsBooking(before, surface))
+            )
+          )
+        yield* sql`UPDATE bookings SET slot_start = ${newStart}, slot_end = ${newEnd}, slot_label = ${label},
+            time_zone = ${timeZone}, price_sek = ${option.amountSek}, pricing_model = ${option.pricingModel},
+            price_type = ${option.priceType}, unit_price_sek = ${option.unitPriceSek ?? null}, unit = ${option.unit ?? null},
+            quantity = ${option.quantity ?? null}, terms_version = ${option.termsVersion},
+            terms_url = ${offer.termsUrl ?? ""}, free_cancellation_hours = ${policy.freeCancellationHours},
+            late_fee_sek = ${policy.lateFeeSek}, change_hours = ${policy.changeHours}, version = ${version},
+            notice_subject_id = ${changeId}::uuid
+          WHERE id = ${before.id}::uuid`
+        yield* sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end,
+            slot_start, slot_end, created_at)
+          VALUES (${changeId}::uuid, ${before.id}::uuid, 'reschedule', ${version}, ${before.slotStart}, ${before.slotEnd},
+            ${newStart}, ${newEnd}, ${now})`
+        const after: StoredBooking = {
+          ...before,
+          slotStart: newStart,
+          slotEnd: newEnd,
+          slotLabel: label,
+          timeZone,
+          priceSek: option.amountSek,
+          pricingModel: option.pricingModel,
+          priceType: option.priceType,
+          unitPriceSek: option.unitPriceSek ?? null,
+          unit: option.unit ?? null,
+          quantity: option.quantity ?? null,
+          termsVersion: option.termsVersion,
+          ...policy,
+          version,
+          noticeSubjectId: changeId
+        }
+        const previous = { slotStart: before.slotStart, slotEnd: before.slotEnd }
+        const words = policyTerms(policy, option.slotStart, timeZone)
+        const notices = yield* noticesOf(after, partner, changeId, "booking_rescheduled", (booking) =>
+          bookingRescheduled({ ...booking, termsUrl: offer.termsUrl ?? booking.termsUrl }, previous, words, version)
+        )
+        yield* notifier.enqueue(notices, now)
+        yield* announce({
+          kind: "rescheduled",
+          previous,
+          changeId,
+          booking: after,
+          partnerId: partner.id,
+          version,
+          at: now
+        })
+        return { after, previous, notices }
+      }),
+      steps,
+      "reschedule"
+    ).pipe(Effect.catchTag("LostClaim", () => Effect.succeed(undefined)))
+
+    if (written === undefined) {
+      const raced = yield* storedKey(partner, "reschedule", key, steps)
+      if (Option.isNone(raced)) return yield* persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
+      return yield* replayOf(raced.value.resourceId, raced.value.requestHash)
+    }
+    const states = yield* deliver(written.notices, changeId)
+    return rescheduledAnswer(written.after, written.previous, states, false)
+  })
+
+  return reschedule
+}

@@ -1,0 +1,59 @@
+import { Effect, Option } from "effect"
+import type { BookingStatusResponse } from "../Domain/Booking.js"
+import { bookingsSpecVersion } from "../Domain/Capabilities.js"
+import { isUuid } from "../Domain/Ids.js"
+import { anonymousPartnerId, type Partner } from "../Domain/Partner.js"
+import { CurrentSurface } from "../Domain/Surface.js"
+import type { DeliveryState } from "../Notifications/Notifier.js"
+import { persistenceUnavailable } from "../Shared/Idempotency.js"
+import { confirmedStep, outageSteps, present } from "./Answers.js"
+import type { BookingsRepo } from "./BookingsRepo.js"
+import { cancellationOf, cancelledStep } from "./Cancellations.js"
+
+/** A booking of this partner by its `booking.id` or `request_id`, redacted; another's is not found. */
+export const bookingStatus = (
+  bookings: BookingsRepo["Service"],
+  deliveryStates: (subjectIds: ReadonlyArray<string>) => Effect.Effect<Option.Option<ReadonlyArray<DeliveryState>>>
+) =>
+  Effect.fnUntraced(function* (bookingId: string, partner: Partner["Service"]) {
+    const found = yield* (
+      isUuid(bookingId) ? bookings.findById(partner.id, bookingId) : bookings.findByRequestId(partner.id, bookingId)
+    ).pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.statusUnreadable)))
+    if (Option.isNone(found)) {
+      const response: BookingStatusResponse = {
+        ok: true,
+        spec_version: bookingsSpecVersion,
+        found: false,
+        booking_id: bookingId,
+        safe_next_step:
+          partner.id === anonymousPartnerId
+            ? "No token was sent, so only bookings made without a token were looked up, and none has this id. A booking made with a partner token is found only with that token: send it (Authorization: Bearer <token>). Until then, do not tell the user whether this booking exists."
+            : "No booking with this id exists for your token. Do not tell the user anything is booked; search again or check the id."
+      }
+      return response
+    }
+    if (found.value.status === "cancelled") {
+      const cancelled: BookingStatusResponse = {
+        ok: true,
+        spec_version: bookingsSpecVersion,
+        found: false,
+        booking_id: bookingId,
+        cancellation: cancellationOf(found.value),
+        safe_next_step: cancelledStep(found.value, yield* CurrentSurface)
+      }
+      return cancelled
+    }
+    const states = yield* deliveryStates([found.value.noticeSubjectId])
+    const response: BookingStatusResponse = {
+      ok: true,
+      spec_version: bookingsSpecVersion,
+      found: true,
+      request_id: found.value.requestId,
+      ...present(found.value, states),
+      provider_selected: true,
+      availability_checked: true,
+      booking_created: true,
+      safe_next_step: confirmedStep(found.value)
+    }
+    return response
+  })

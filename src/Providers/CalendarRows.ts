@@ -1,0 +1,101 @@
+import { Effect, Schema } from "effect"
+import { rowsOf } from "../Database/Rows.js"
+import { Customer } from "../Domain/Booking.js"
+
+/**
+ * The rows the provider's calendar reads, decoded rather than asserted. A row of another shape is
+ * a defect (a schema that no longer matches its table), as the bookings repo treats it.
+ */
+export const decodedAs =
+  <S extends Schema.Decoder<unknown>>(row: S) =>
+  <E, R>(rows: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+    rows.pipe(
+      rowsOf(row),
+      Effect.catchTag("SchemaError", (error) => Effect.die(error))
+    ) as Effect.Effect<ReadonlyArray<S["Type"]>, Exclude<E, Schema.SchemaError>, R>
+
+const Location = Schema.Struct({ address: Schema.String, postcode: Schema.String, country_code: Schema.String })
+export type Location = typeof Location.Type
+
+export const BookingRow = Schema.Struct({
+  id: Schema.String,
+  requestId: Schema.String,
+  serviceId: Schema.String,
+  serviceLabelSv: Schema.String,
+  verticalId: Schema.String,
+  jobTypeId: Schema.String,
+  slotStart: Schema.Date,
+  slotEnd: Schema.Date,
+  slotLabel: Schema.String,
+  priceSek: Schema.Number,
+  pricingModel: Schema.String,
+  priceType: Schema.String,
+  unitPriceSek: Schema.NullOr(Schema.Number),
+  unit: Schema.NullOr(Schema.String),
+  quantity: Schema.NullOr(Schema.Number),
+  termsVersion: Schema.String,
+  termsUrl: Schema.String,
+  scope: Schema.Unknown,
+  customer: Customer,
+  serviceLocation: Location,
+  destinationLocation: Schema.NullOr(Location),
+  confirmedAt: Schema.Date,
+  status: Schema.Literals(["confirmed", "cancelled"]),
+  version: Schema.Int,
+  freeCancellationHours: Schema.Number,
+  lateFeeSek: Schema.Number,
+  changeHours: Schema.Number,
+  cancelledAt: Schema.NullOr(Schema.Date),
+  cancelledBy: Schema.NullOr(Schema.Literals(["customer", "partner", "provider"])),
+  cancelFeeSek: Schema.NullOr(Schema.Number),
+  cancelWithinFreePeriod: Schema.NullOr(Schema.Boolean),
+  cancelFreeUntil: Schema.NullOr(Schema.Date)
+})
+export type BookingRow = typeof BookingRow.Type
+
+/** What holds the time a block was refused for: a booking (with its facts) or another block. */
+export const ConflictRow = Schema.Struct({
+  id: Schema.String,
+  kind: Schema.String,
+  requestId: Schema.NullOr(Schema.String),
+  providerName: Schema.NullOr(Schema.String),
+  serviceId: Schema.NullOr(Schema.String),
+  slotStart: Schema.Date,
+  slotEnd: Schema.Date,
+  slotLabel: Schema.NullOr(Schema.String)
+})
+
+export const BlockRow = Schema.Struct({
+  id: Schema.String,
+  startAt: Schema.Date,
+  endAt: Schema.Date,
+  note: Schema.NullOr(Schema.String),
+  createdAt: Schema.Date
+})
+export type BlockRow = typeof BlockRow.Type
+
+export const HoursRow = Schema.Struct({ isoWeekday: Schema.Int, opens: Schema.String, closes: Schema.String })
+
+export const DateOffRow = Schema.Struct({ date: Schema.String })
+
+export const FeedRow = Schema.Struct({
+  id: Schema.String,
+  tokenSha256: Schema.Uint8Array,
+  createdAt: Schema.Date,
+  lastFetchedAt: Schema.NullOr(Schema.Date)
+})
+export type FeedRow = typeof FeedRow.Type
+
+export const FeedOwnerRow = Schema.Struct({ providerId: Schema.String, providerName: Schema.String })
+
+export const FeedJobRow = Schema.Struct({
+  id: Schema.String,
+  requestId: Schema.String,
+  serviceLabelSv: Schema.String,
+  slotStart: Schema.Date,
+  slotEnd: Schema.Date,
+  postcode: Schema.String,
+  status: Schema.Literals(["confirmed", "cancelled"]),
+  version: Schema.Int,
+  changedAt: Schema.Date
+})
