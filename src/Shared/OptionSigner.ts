@@ -148,7 +148,7 @@ export const claimsOf = (json: string): SignedOption | undefined => {
   return verifiable(parsed) ? inSchemaOrder(parsed) : undefined
 }
 
-interface SignedToken {
+export interface SignedToken {
   readonly token: string
   readonly expiresAt: Date
 }
