@@ -15,9 +15,12 @@ import type { DeliveryState } from "../Notifications/Notifier.js"
 /** Delivery states could not be read: say so rather than guess. */
 export const unknownDelivery: Delivery = { status: "unknown", channel: "unknown" }
 
+/** A message of a channel-less row: skipped at once, never tried. */
+export const skipped: Delivery = { status: "skipped", channel: "none", attempts: 0, will_retry: false }
+
 export const delivery = (state: DeliveryState | undefined): Delivery =>
   state === undefined
-    ? { status: "skipped", channel: "none", attempts: 0, will_retry: false }
+    ? skipped
     : {
         status: state.status === "pending" && state.attempts > 0 ? "failed" : state.status,
         channel: state.channel,
@@ -27,6 +30,16 @@ export const delivery = (state: DeliveryState | undefined): Delivery =>
           ? { next_attempt_at: state.nextAttemptAt.toISOString() }
           : {})
       }
+
+/** Both sides' deliveries, or "unknown" for both when the states could not be read. */
+export const deliveries = (read: Option.Option<ReadonlyArray<DeliveryState>>) =>
+  Option.match(read, {
+    onNone: () => ({ customer: unknownDelivery, provider: unknownDelivery }),
+    onSome: (states) => ({
+      customer: delivery(states.find((s) => s.recipientRole === "customer")),
+      provider: delivery(states.find((s) => s.recipientRole === "provider"))
+    })
+  })
 
 /** A row written without a channel: skipped at once, never tried, and never changed after. */
 export const skippedState = (row: Notification): DeliveryState => ({
@@ -85,14 +98,7 @@ export const sandboxNote =
   "Sandbox: this booking is a test. No provider or customer was told (every message was recorded in the sandbox instead), and no provider's real calendar was touched. "
 
 export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>) => {
-  const customer = Option.match(read, {
-    onNone: () => unknownDelivery,
-    onSome: (states) => delivery(states.find((s) => s.recipientRole === "customer"))
-  })
-  const provider = Option.match(read, {
-    onNone: () => unknownDelivery,
-    onSome: (states) => delivery(states.find((s) => s.recipientRole === "provider"))
-  })
+  const { customer, provider } = deliveries(read)
   const customerStatus = reported(customer)
   const providerStatus = reported(provider)
   const booking: ConfirmedBooking = {

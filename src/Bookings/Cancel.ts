@@ -15,19 +15,9 @@ import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { formatInZone } from "../Domain/Zone.js"
 import type { DeliveryState } from "../Notifications/Notifier.js"
 import { fingerprintHash, persistenceUnavailable } from "../Shared/Idempotency.js"
+import { deliveries, skipped } from "./Answers.js"
 import { alreadyCancelled, cancellationOf } from "./Cancellations.js"
-
-import {
-  type ChangeKit,
-  cancelSteps,
-  deliveries,
-  feeWords,
-  keyOf,
-  notFound,
-  sandboxNote,
-  skipped,
-  stale
-} from "./ChangeKit.js"
+import { type ChangeKit, cancelSteps, feeWords, keyOf, notFound, sandboxNote, stale } from "./ChangeKit.js"
 
 /** Cancels a booking under the policy it was confirmed with, exactly once per key. */
 export const makeCancel = (kit: ChangeKit) => {

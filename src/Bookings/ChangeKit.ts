@@ -3,7 +3,7 @@ import { Cause, Data, Effect, Option } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as SqlErrorModule from "effect/sql/SqlError"
-import { type BookingUnavailable, customerNameOf, type Delivery } from "../Domain/Booking.js"
+import { type BookingUnavailable, customerNameOf } from "../Domain/Booking.js"
 import { BookingChanged, BookingNotFound, type CancelledBy } from "../Domain/BookingChange.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import type { bookingCancelled, ChangedBooking } from "../Domain/ChangeMessages.js"
@@ -12,7 +12,7 @@ import { isUuid } from "../Domain/Ids.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { Surface } from "../Domain/Surface.js"
-import { type DeliveryState, Notifier } from "../Notifications/Notifier.js"
+import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar } from "../Shared/Calendar.js"
 import {
   Idempotency,
@@ -69,31 +69,6 @@ export class LostClaim extends Data.TaggedError("LostClaim")<{}> {}
 
 /** A statement inside the change's transaction failed: the transaction rolled back, nothing was written. */
 export class RolledBack extends Data.TaggedError("RolledBack")<{ readonly cause: SqlError.SqlError }> {}
-
-export const skipped: Delivery = { status: "skipped", channel: "none", attempts: 0, will_retry: false }
-export const unknownDelivery: Delivery = { status: "unknown", channel: "unknown" }
-
-export const deliveryOf = (state: DeliveryState | undefined): Delivery =>
-  state === undefined
-    ? skipped
-    : {
-        status: state.status === "pending" && state.attempts > 0 ? "failed" : state.status,
-        channel: state.channel,
-        attempts: state.attempts,
-        will_retry: state.status === "pending",
-        ...(state.status === "pending" && state.nextAttemptAt
-          ? { next_attempt_at: state.nextAttemptAt.toISOString() }
-          : {})
-      }
-
-export const deliveries = (read: Option.Option<ReadonlyArray<DeliveryState>>) =>
-  Option.match(read, {
-    onNone: () => ({ customer: unknownDelivery, provider: unknownDelivery }),
-    onSome: (states) => ({
-      customer: deliveryOf(states.find((s) => s.recipientRole === "customer")),
-      provider: deliveryOf(states.find((s) => s.recipientRole === "provider"))
-    })
-  })
 
 export const cancelSteps = (surface: Surface, bookingId: string) => ({
   beforeWriting:
