@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { Api } from "../../src/Api.js"
+import { ErrorBodyFields, errorStatus } from "../../src/Domain/Errors.js"
 
 /**
  * The Api's typed client (`HttpApiClient.make(Api)`) over the test server's HttpClient, which
@@ -20,13 +21,39 @@ export const apiClient = (token?: string) =>
 export const wire =
   <A, I>(schema: Schema.Codec<A, I>) =>
   <E, R>(call: Effect.Effect<[A, HttpClientResponse.HttpClientResponse], E, R>) =>
-    Effect.flatMap(call, ([value, response]) =>
-      Effect.map(Schema.encodeEffect(schema)(value), (body) => ({
-        status: response.status,
-        headers: response.headers,
-        body: body as any
-      }))
-    ).pipe(Effect.orDie)
+    Effect.flatMap(call, encodedAs(schema)).pipe(Effect.orDie)
+
+const encodedAs =
+  <A, I>(schema: Schema.Codec<A, I>) =>
+  ([value, response]: [A, HttpClientResponse.HttpClientResponse]) =>
+    Effect.map(Schema.encodeEffect(schema)(value), (body) => ({
+      status: response.status,
+      headers: response.headers as Readonly<Record<string, string>>,
+      body: body as any
+    }))
+
+/**
+ * `wire`, and a refusal the same way: an error of the Api's contract as its status and its
+ * section 7 body encoded back (the client decodes an error only from the status it is declared
+ * with; its headers are not kept). For tests that read 2xx and 4xx answers alike; anything else
+ * the client fails with is a defect.
+ */
+export const answer =
+  <A, I>(schema: Schema.Codec<A, I>) =>
+  <E, R>(call: Effect.Effect<[A, HttpClientResponse.HttpClientResponse], E, R>) =>
+    Effect.flatMap(call, encodedAs(schema)).pipe(
+      Effect.catch((error) => {
+        const tag = (error as { readonly _tag?: unknown })._tag
+        const status = typeof tag === "string" ? errorStatus({ identifier: tag }) : undefined
+        return status === undefined
+          ? Effect.die(error)
+          : Effect.map(
+              Schema.encodeUnknownEffect(ErrorBodyFields)({ ...(error as object), ok: false, error: tag, status }),
+              (body) => ({ status, headers: {} as Readonly<Record<string, string>>, body: body as any })
+            )
+      }),
+      Effect.orDie
+    )
 
 /**
  * A request body as an endpoint's payload type: decoded by the endpoint's schema as the server
