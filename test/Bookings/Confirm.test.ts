@@ -1,15 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Schema } from "effect"
+import { Deferred, Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import {
-  BookingConfirmationRequest,
-  BookingConfirmationResponse,
-  BookingStatusResponse
-} from "../../src/Domain/Booking.js"
+import { BookingConfirmationRequest, BookingStatusResponse } from "../../src/Domain/Booking.js"
 import { Unauthorized } from "../../src/Domain/Errors.js"
-import { BookingSearchRequest } from "../../src/Domain/Search.js"
-import { answer, apiClient, payloadOf, wire } from "../support/ApiClient.js"
+import { apiClient, confirmAnswer, payloadOf, searchOptions as typedSearch, wire } from "../support/ApiClient.js"
 import { customer, searchBody } from "../support/Bodies.js"
 import { clearBookings, supplyDrift } from "../support/Fixtures.js"
 import { postJson, TestServer, testNow } from "../support/TestServer.js"
@@ -21,13 +16,7 @@ const auth = { authorization: `Bearer ${token}` }
 /** Monday 23 November 2026, 09:00 in Stockholm. */
 const now = testNow
 
-const searchOptions = (body: unknown = searchBody) =>
-  Effect.gen(function* () {
-    yield* TestClock.setTime(now)
-    const client = yield* apiClient(token)
-    const response = yield* client.search.search({ payload: payloadOf(BookingSearchRequest)(body) })
-    return response.options as Array<any>
-  })
+const searchOptions = (body: unknown = searchBody) => Effect.andThen(TestClock.setTime(now), typedSearch(body, token))
 
 let keys = 0
 const confirmBody = (option: any, overrides: Record<string, unknown> = {}) => ({
@@ -45,31 +34,13 @@ const confirmBody = (option: any, overrides: Record<string, unknown> = {}) => ({
   ...overrides
 })
 
-/** A confirm through the typed client, as its status and body whether booked (201, 200) or refused. */
 const confirm = (body: unknown, asToken: string = token, headers: { readonly "idempotency-key"?: string } = {}) =>
-  Effect.flatMap(apiClient(asToken), (client) =>
-    answer(BookingConfirmationResponse)(
-      client.bookings.confirm({
-        payload: payloadOf(BookingConfirmationRequest)(body),
-        headers,
-        responseMode: "decoded-and-response"
-      })
-    )
-  )
+  confirmAnswer(body, asToken, headers)
 
 /** Raw, for a body the schema refuses (bad input) and for checks that a field is absent from the body as sent. */
 const rawConfirm = (body: unknown) => postJson("/api/public/bookings", body, auth)
 
-/** Confirm and status through the Api's typed client, answered as on the wire. */
-const typedConfirm = (body: unknown) =>
-  Effect.gen(function* () {
-    const client = yield* apiClient(token)
-    const payload = yield* Schema.decodeUnknownEffect(BookingConfirmationRequest)(body).pipe(Effect.orDie)
-    return yield* wire(BookingConfirmationResponse)(
-      client.bookings.confirm({ payload, headers: {}, responseMode: "decoded-and-response" })
-    )
-  })
-
+/** Status through the Api's typed client, answered as on the wire. */
 const typedStatus = (bookingId: string) =>
   Effect.flatMap(apiClient(token), (client) =>
     wire(BookingStatusResponse)(
@@ -97,7 +68,7 @@ describe("POST /api/public/bookings", () => {
       Effect.gen(function* () {
         const [option] = yield* searchOptions()
         const before = yield* counts
-        const response = yield* typedConfirm(confirmBody(option))
+        const response = yield* confirm(confirmBody(option))
         expect(response.status, JSON.stringify(response.body)).toBe(201)
         const body = response.body
         expect(Object.keys(body).sort()).toEqual(

@@ -2,7 +2,11 @@ import { Effect, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { Api } from "../../src/Api.js"
+import { BookingConfirmationRequest, BookingConfirmationResponse } from "../../src/Domain/Booking.js"
 import { ErrorBodyFields, errorStatus } from "../../src/Domain/Errors.js"
+import { ServiceRequestCreate, ServiceRequestResponse } from "../../src/Domain/Request.js"
+import { BookingSearchRequest } from "../../src/Domain/Search.js"
+import { WebhookCreated } from "../../src/Domain/Webhook.js"
 
 /**
  * The Api's typed client (`HttpApiClient.make(Api)`) over the test server's HttpClient, which
@@ -71,3 +75,50 @@ export const payloadOf =
  */
 export const withStatus = <A, E, R>(call: Effect.Effect<[A, HttpClientResponse.HttpClientResponse], E, R>) =>
   Effect.map(call, ([body, response]) => ({ status: response.status, body }))
+
+/** A search through the typed client (with `token`, as that partner), as its options in JSON form. */
+export const searchOptions = (body: unknown, token?: string) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    client.search.search({ payload: payloadOf(BookingSearchRequest)(body) })
+  ).pipe(Effect.map((response) => response.options as Array<any>))
+
+/** A confirm through the typed client, read by `answer`: 201, 200 on a replay, or a refusal. */
+export const confirmAnswer = (body: unknown, token?: string, headers: { readonly "idempotency-key"?: string } = {}) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    answer(BookingConfirmationResponse)(
+      client.bookings.confirm({
+        payload: payloadOf(BookingConfirmationRequest)(body),
+        headers,
+        responseMode: "decoded-and-response"
+      })
+    )
+  )
+
+/** A follow-up request through the typed client, read by `answer`: 201, 200 on a replay, or a refusal. */
+export const requestAnswer = (body: unknown, token?: string, headers: { readonly "idempotency-key"?: string } = {}) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    answer(ServiceRequestResponse)(
+      client.requests.create({
+        payload: payloadOf(ServiceRequestCreate)(body),
+        headers,
+        responseMode: "decoded-and-response"
+      })
+    )
+  )
+
+/** A webhook subscription through the typed client, read by `answer` (201 with the secret, or a refusal). */
+export const registerWebhook = (token: string, url: string, events?: ReadonlyArray<string>) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    answer(WebhookCreated)(
+      client.webhooks.create({
+        payload: { url, ...(events ? { events } : {}) },
+        responseMode: "decoded-and-response"
+      })
+    )
+  )
+
+/** A webhook's deliveries through the typed client, newest first. */
+export const deliveriesOf = (token: string, webhookId: string) =>
+  Effect.flatMap(apiClient(token), (client) => client.webhooks.deliveries({ params: { webhook_id: webhookId } })).pipe(
+    Effect.map((list) => list.deliveries as Array<any>)
+  )
