@@ -1,17 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
+import { BookingAlreadyCancelled, CancelBookingRequest } from "../../src/Domain/BookingChange.js"
 import {
-  BookingAlreadyCancelled,
-  CancelBookingRequest,
-  CancelBookingResponse,
-  RescheduleBookingRequest,
-  RescheduleBookingResponse,
-  ReschedulePreview
-} from "../../src/Domain/BookingChange.js"
-import { answer, apiClient, confirmAnswer, payloadOf, searchOptions } from "../support/ApiClient.js"
+  apiClient,
+  cancelAnswer,
+  confirmAnswer,
+  payloadOf,
+  rescheduleAnswer,
+  searchOptions
+} from "../support/ApiClient.js"
 import { customer, searchBodyFor } from "../support/Bodies.js"
 import { type ReceivedMail, smtpServer } from "../support/Receivers.js"
 import { postJson, TestServer, testNow } from "../support/TestServer.js"
@@ -51,18 +51,8 @@ const confirm = (option: any, asToken: string = token) =>
     })
   )
 
-/** A cancel through the typed client, read by `answer`: 200 (also a dry run or a replay), or a refusal. */
 const cancel = (bookingId: string, body: Record<string, unknown>, asToken: string = token) =>
-  Effect.flatMap(apiClient(asToken), (client) =>
-    answer(CancelBookingResponse)(
-      client.bookings.cancel({
-        params: { booking_id: bookingId },
-        payload: payloadOf(CancelBookingRequest)(body),
-        headers: {},
-        responseMode: "decoded-and-response"
-      })
-    )
-  )
+  cancelAnswer(bookingId, body, asToken)
 
 /** Bad input is raw HTTP: the typed client cannot send a body its schema refuses. */
 const rawCancel = (bookingId: string, body: Record<string, unknown>) =>
@@ -77,18 +67,8 @@ const rescheduleBody = (option: any, overrides: Record<string, unknown> = {}) =>
   ...overrides
 })
 
-/** A reschedule through the typed client, read by `answer`: the move, its dry run, a replay, or a refusal. */
 const reschedule = (bookingId: string, body: Record<string, unknown>, asToken: string = token) =>
-  Effect.flatMap(apiClient(asToken), (client) =>
-    answer(Schema.Union([RescheduleBookingResponse, ReschedulePreview]))(
-      client.bookings.reschedule({
-        params: { booking_id: bookingId },
-        payload: payloadOf(RescheduleBookingRequest)(body),
-        headers: {},
-        responseMode: "decoded-and-response"
-      })
-    )
-  )
+  rescheduleAnswer(bookingId, body, asToken)
 
 /** Another option of the booking's provider and service that does not overlap it. */
 const otherTimeOf = (options: Array<any>, booked: any) =>

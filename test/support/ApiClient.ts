@@ -3,6 +3,13 @@ import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/h
 import { HttpApiClient } from "effect/http-api"
 import { Api } from "../../src/Api.js"
 import { BookingConfirmationRequest, BookingConfirmationResponse } from "../../src/Domain/Booking.js"
+import {
+  CancelBookingRequest,
+  CancelBookingResponse,
+  RescheduleBookingRequest,
+  RescheduleBookingResponse,
+  ReschedulePreview
+} from "../../src/Domain/BookingChange.js"
 import { ErrorBodyFields, errorStatus } from "../../src/Domain/Errors.js"
 import { ServiceRequestCreate, ServiceRequestResponse } from "../../src/Domain/Request.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
@@ -121,4 +128,32 @@ export const registerWebhook = (token: string, url: string, events?: ReadonlyArr
 export const deliveriesOf = (token: string, webhookId: string) =>
   Effect.flatMap(apiClient(token), (client) => client.webhooks.deliveries({ params: { webhook_id: webhookId } })).pipe(
     Effect.map((list) => list.deliveries as Array<any>)
+  )
+
+/** A cancel through the typed client, read by `answer`: 200 (a dry run and a replay too), or a refusal. */
+export const cancelAnswer = (bookingId: string, body: unknown, token?: string) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    answer(CancelBookingResponse)(
+      client.bookings.cancel({
+        params: { booking_id: bookingId },
+        payload: payloadOf(CancelBookingRequest)(body),
+        headers: {},
+        responseMode: "decoded-and-response"
+      })
+    )
+  )
+
+const RescheduleAnswer = Schema.Union([RescheduleBookingResponse, ReschedulePreview])
+
+/** A reschedule through the typed client, read by `answer`: the move, its dry run, a replay, or a refusal. */
+export const rescheduleAnswer = (bookingId: string, body: unknown, token?: string) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    answer(RescheduleAnswer)(
+      client.bookings.reschedule({
+        params: { booking_id: bookingId },
+        payload: payloadOf(RescheduleBookingRequest)(body),
+        headers: {},
+        responseMode: "decoded-and-response"
+      })
+    )
   )
