@@ -157,3 +157,7 @@ export const rescheduleAnswer = (bookingId: string, body: unknown, token?: strin
       })
     )
   )
+
+/** A follow-up request's status through the typed client. */
+export const requestStatusOf = (token: string, requestId: string) =>
+  Effect.flatMap(apiClient(token), (client) => client.requests.status({ params: { request_id: requestId } }))
