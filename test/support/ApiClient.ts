@@ -161,3 +161,9 @@ export const rescheduleAnswer = (bookingId: string, body: unknown, token?: strin
 /** A follow-up request's status through the typed client. */
 export const requestStatusOf = (token: string, requestId: string) =>
   Effect.flatMap(apiClient(token), (client) => client.requests.status({ params: { request_id: requestId } }))
+
+/** /readyz through the typed client, read by `answer`: 200 ready, or 503 not_ready naming the issues. */
+export const readyz = () =>
+  Effect.flatMap(apiClient(), (client) =>
+    answer(Schema.Unknown)(client.health.readyz({ responseMode: "decoded-and-response" }))
+  )
