@@ -6,14 +6,13 @@ import { AppConfig } from "../../src/AppConfig.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import {
-  apiClient,
   confirmAnswer,
   deliveriesOf,
   registerWebhook,
   requestAnswer,
   requestStatusOf,
-  searchOptions,
-  withStatus
+  retryDelivery,
+  searchOptions
 } from "../support/ApiClient.js"
 import { TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
@@ -134,15 +133,7 @@ describe("no personal data in logs or payloads", () => {
         const [first] = yield* passFailingThenRetried
         expect(first.attempts).toBe(2)
         // A partner's explicit retry, run by the server itself.
-        const client = yield* run(apiClient(token))
-        const retried = yield* run(
-          withStatus(
-            client.webhooks.retry({
-              params: { webhook_id: webhookId, delivery_id: first.id },
-              responseMode: "decoded-and-response"
-            })
-          )
-        )
+        const retried = yield* run(retryDelivery(token, webhookId, first.id))
         expect(retried.status).toBe(202)
         yield* waitFor(
           Effect.sync(() => partner.received.filter((d) => d.headers["webhook-id"] === first.id).length),

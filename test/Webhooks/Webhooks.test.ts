@@ -15,6 +15,7 @@ import {
   confirmAnswer,
   registerWebhook,
   requestAnswer,
+  retryDelivery,
   searchOptions,
   deliveriesOf as webhookDeliveries,
   withStatus
@@ -374,15 +375,7 @@ describe("webhook deliveries", () => {
         })
         expect((yield* run(webhooksOf()))[0].status).toBe("enabled")
         // The failed delivery is sent again on request, with its own webhook-id.
-        const client = yield* run(apiClient(token))
-        const retried = yield* run(
-          withStatus(
-            client.webhooks.retry({
-              params: { webhook_id: webhookId, delivery_id: gone.id },
-              responseMode: "decoded-and-response"
-            })
-          )
-        )
+        const retried = yield* run(retryDelivery(token, webhookId, gone.id))
         expect(retried.status).toBe(202)
         yield* waitFor(
           Effect.sync(() => hooks.received.length),

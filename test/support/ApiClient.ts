@@ -89,28 +89,23 @@ export const searchOptions = (body: unknown, token?: string) =>
     client.search.search({ payload: payloadOf(BookingSearchRequest)(body) })
   ).pipe(Effect.map((response) => response.options as Array<any>))
 
+/** A typed call's body and headers, answered with its response as `answer` reads it. */
+const sent = <P, H>(payload: P, headers: H) => ({ payload, headers, responseMode: "decoded-and-response" as const })
+
+type KeyHeader = { readonly "idempotency-key"?: string }
+
 /** A confirm through the typed client, read by `answer`: 201, 200 on a replay, or a refusal. */
-export const confirmAnswer = (body: unknown, token?: string, headers: { readonly "idempotency-key"?: string } = {}) =>
+export const confirmAnswer = (body: unknown, token?: string, headers: KeyHeader = {}) =>
   Effect.flatMap(apiClient(token), (client) =>
     answer(BookingConfirmationResponse)(
-      client.bookings.confirm({
-        payload: payloadOf(BookingConfirmationRequest)(body),
-        headers,
-        responseMode: "decoded-and-response"
-      })
+      client.bookings.confirm(sent(payloadOf(BookingConfirmationRequest)(body), headers))
     )
   )
 
 /** A follow-up request through the typed client, read by `answer`: 201, 200 on a replay, or a refusal. */
-export const requestAnswer = (body: unknown, token?: string, headers: { readonly "idempotency-key"?: string } = {}) =>
+export const requestAnswer = (body: unknown, token?: string, headers: KeyHeader = {}) =>
   Effect.flatMap(apiClient(token), (client) =>
-    answer(ServiceRequestResponse)(
-      client.requests.create({
-        payload: payloadOf(ServiceRequestCreate)(body),
-        headers,
-        responseMode: "decoded-and-response"
-      })
-    )
+    answer(ServiceRequestResponse)(client.requests.create(sent(payloadOf(ServiceRequestCreate)(body), headers)))
   )
 
 /** A webhook subscription through the typed client, read by `answer` (201 with the secret, or a refusal). */
@@ -130,17 +125,13 @@ export const deliveriesOf = (token: string, webhookId: string) =>
     Effect.map((list) => list.deliveries as Array<any>)
   )
 
+/** A change of a booking (cancel, reschedule) as the typed client takes it: its id and body, no header. */
+const changeOf = <P>(bookingId: string, payload: P) => ({ params: { booking_id: bookingId }, ...sent(payload, {}) })
+
 /** A cancel through the typed client, read by `answer`: 200 (a dry run and a replay too), or a refusal. */
 export const cancelAnswer = (bookingId: string, body: unknown, token?: string) =>
   Effect.flatMap(apiClient(token), (client) =>
-    answer(CancelBookingResponse)(
-      client.bookings.cancel({
-        params: { booking_id: bookingId },
-        payload: payloadOf(CancelBookingRequest)(body),
-        headers: {},
-        responseMode: "decoded-and-response"
-      })
-    )
+    answer(CancelBookingResponse)(client.bookings.cancel(changeOf(bookingId, payloadOf(CancelBookingRequest)(body))))
   )
 
 const RescheduleAnswer = Schema.Union([RescheduleBookingResponse, ReschedulePreview])
@@ -148,11 +139,15 @@ const RescheduleAnswer = Schema.Union([RescheduleBookingResponse, ReschedulePrev
 /** A reschedule through the typed client, read by `answer`: the move, its dry run, a replay, or a refusal. */
 export const rescheduleAnswer = (bookingId: string, body: unknown, token?: string) =>
   Effect.flatMap(apiClient(token), (client) =>
-    answer(RescheduleAnswer)(
-      client.bookings.reschedule({
-        params: { booking_id: bookingId },
-        payload: payloadOf(RescheduleBookingRequest)(body),
-        headers: {},
+    answer(RescheduleAnswer)(client.bookings.reschedule(changeOf(bookingId, payloadOf(RescheduleBookingRequest)(body))))
+  )
+
+/** A retry of a webhook delivery through the typed client, as its status (202) and the delivery queued. */
+export const retryDelivery = (token: string, webhookId: string, deliveryId: string) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    withStatus(
+      client.webhooks.retry({
+        params: { webhook_id: webhookId, delivery_id: deliveryId },
         responseMode: "decoded-and-response"
       })
     )
