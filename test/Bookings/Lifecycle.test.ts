@@ -4,8 +4,14 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
 import { BookingAlreadyCancelled, CancelBookingRequest } from "../../src/Domain/BookingChange.js"
-import { BookingSearchRequest } from "../../src/Domain/Search.js"
-import { apiClient, payloadOf } from "../support/ApiClient.js"
+import {
+  apiClient,
+  cancelAnswer,
+  confirmAnswer,
+  payloadOf,
+  rescheduleAnswer,
+  searchOptions
+} from "../support/ApiClient.js"
 import { customer, searchBodyFor } from "../support/Bodies.js"
 import { type ReceivedMail, smtpServer } from "../support/Receivers.js"
 import { postJson, TestServer, testNow } from "../support/TestServer.js"
@@ -16,10 +22,7 @@ const auth = { authorization: `Bearer ${token}` }
 
 const searchBody = searchBodyFor("nästa vecka")
 
-const search = () =>
-  Effect.flatMap(apiClient(token), (client) =>
-    client.search.search({ payload: payloadOf(BookingSearchRequest)(searchBody) })
-  ).pipe(Effect.map((response) => response.options as Array<any>))
+const search = () => searchOptions(searchBody, token)
 
 let keys = 0
 const confirmBody = (option: any) => ({
@@ -48,8 +51,12 @@ const confirm = (option: any, asToken: string = token) =>
     })
   )
 
-const cancel = (bookingId: string, body: Record<string, unknown>, headers: Record<string, string> = auth) =>
-  postJson(`/api/public/bookings/${bookingId}/cancel`, body, headers)
+const cancel = (bookingId: string, body: Record<string, unknown>, asToken: string = token) =>
+  cancelAnswer(bookingId, body, asToken)
+
+/** Bad input is raw HTTP: the typed client cannot send a body its schema refuses. */
+const rawCancel = (bookingId: string, body: Record<string, unknown>) =>
+  postJson(`/api/public/bookings/${bookingId}/cancel`, body, auth)
 
 const rescheduleBody = (option: any, overrides: Record<string, unknown> = {}) => ({
   booking_option_id: option.booking_option_id,
@@ -60,8 +67,8 @@ const rescheduleBody = (option: any, overrides: Record<string, unknown> = {}) =>
   ...overrides
 })
 
-const reschedule = (bookingId: string, body: Record<string, unknown>, headers: Record<string, string> = auth) =>
-  postJson(`/api/public/bookings/${bookingId}/reschedule`, body, headers)
+const reschedule = (bookingId: string, body: Record<string, unknown>, asToken: string = token) =>
+  rescheduleAnswer(bookingId, body, asToken)
 
 /** Another option of the booking's provider and service that does not overlap it. */
 const otherTimeOf = (options: Array<any>, booked: any) =>
@@ -218,15 +225,15 @@ describe("a booking's life after confirm", () => {
           const unknown = yield* cancel("bkg_doesnotexist", { idempotency_key: "x-1" })
           expect(unknown.status).toBe(404)
           expect(unknown.body).toMatchObject({ ok: false, error: "booking_not_found" })
-          const other = yield* cancel(id, { idempotency_key: "x-1" }, { authorization: `Bearer ${otherToken}` })
+          const other = yield* cancel(id, { idempotency_key: "x-1" }, otherToken)
           expect(other.status).toBe(404)
           expect(other.body).toEqual(unknown.body)
           const noKey = yield* cancel(id, {})
           expect(noKey.status).toBe(400)
           expect(noKey.body.issues.join()).toContain("idempotency_key")
-          const extra = yield* cancel(id, { idempotency_key: "x-2", refund: true })
+          const extra = yield* rawCancel(id, { idempotency_key: "x-2", refund: true })
           expect(extra.status).toBe(400)
-          const badBy = yield* cancel(id, { idempotency_key: "x-2", cancelled_by: "provider" })
+          const badBy = yield* rawCancel(id, { idempotency_key: "x-2", cancelled_by: "provider" })
           expect(badBy.status).toBe(400)
           const stale = yield* cancel(id, { idempotency_key: "x-3", expected_version: 2 })
           expect(stale.status).toBe(409)
@@ -325,7 +332,8 @@ describe("a booking's life after confirm", () => {
           expect(wrong.status).toBe(422)
           expect(wrong.body.error).toBe("option_not_for_this_booking")
         }
-        const noKey = yield* reschedule(id, { ...rescheduleBody(target), idempotency_key: undefined })
+        const { idempotency_key: _noKey, ...withoutKey } = rescheduleBody(target)
+        const noKey = yield* reschedule(id, withoutKey)
         expect(noKey.status).toBe(400)
 
         const unknown = yield* reschedule("bkg_doesnotexist", rescheduleBody(target))
@@ -446,16 +454,11 @@ const emailsOfABookingsLife = () => {
             })
           )
           const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
-          const as = (t: string) => ({ authorization: `Bearer ${t}` })
           yield* TestClock.setTime(testNow)
-          const search = (t: string) =>
-            run(postJson("/api/public/booking-options", searchBody, as(t))).pipe(
-              Effect.map((response) => response.body.options as Array<any>)
-            )
+          const search = (t: string) => run(searchOptions(searchBody, t))
           const confirm = (option: any, t: string) =>
             run(
-              postJson(
-                "/api/public/bookings",
+              confirmAnswer(
                 {
                   booking_option_id: option.booking_option_id,
                   customer,
@@ -466,7 +469,7 @@ const emailsOfABookingsLife = () => {
                   booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
                   idempotency_key: `mail-${++keys}`
                 },
-                as(t)
+                t
               )
             ).pipe(
               Effect.map((response) => {
@@ -507,8 +510,8 @@ const emailsOfABookingsLife = () => {
           const target = otherTime(yield* search(token), created.booking)
           const before = smtp.messages.length
           const moved = yield* run(
-            postJson(
-              `/api/public/bookings/${created.booking.id}/reschedule`,
+            reschedule(
+              created.booking.id,
               {
                 booking_option_id: target.booking_option_id,
                 booking_terms_accepted: true,
@@ -516,7 +519,7 @@ const emailsOfABookingsLife = () => {
                 booking_terms_accepted_at: "2026-11-23T09:00:00+01:00",
                 idempotency_key: `mail-move-${++keys}`
               },
-              as(token)
+              token
             )
           )
           expect(moved.status, JSON.stringify(moved.body)).toBe(200)
@@ -543,10 +546,13 @@ const emailsOfABookingsLife = () => {
           yield* TestClock.setTime(Date.parse(moved.body.cancellation_policy.free_until) + 60_000)
           const beforeCancel = smtp.messages.length
           const cancelled = yield* run(
-            postJson(
-              `/api/public/bookings/${created.booking.id}/cancel`,
-              { idempotency_key: `mail-cancel-${++keys}`, reason: "Kunden är bortrest hela veckan" },
-              as(token)
+            cancel(
+              created.booking.id,
+              {
+                idempotency_key: `mail-cancel-${++keys}`,
+                reason: "Kunden är bortrest hela veckan"
+              },
+              token
             )
           )
           expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200)
@@ -576,8 +582,8 @@ const emailsOfABookingsLife = () => {
           const sandboxTarget = otherTime(yield* search(sandboxToken), sandboxBooked.booking)
           const beforeSandbox = smtp.messages.length
           const sandboxMoved = yield* run(
-            postJson(
-              `/api/public/bookings/${sandboxBooked.booking.id}/reschedule`,
+            reschedule(
+              sandboxBooked.booking.id,
               {
                 booking_option_id: sandboxTarget.booking_option_id,
                 booking_terms_accepted: true,
@@ -585,17 +591,13 @@ const emailsOfABookingsLife = () => {
                 booking_terms_accepted_at: "2026-11-23T09:00:00+01:00",
                 idempotency_key: `mail-sandbox-move-${++keys}`
               },
-              as(sandboxToken)
+              sandboxToken
             )
           )
           expect(sandboxMoved.status, JSON.stringify(sandboxMoved.body)).toBe(200)
           expect(sandboxMoved.body.safe_next_step).toMatch(/^Sandbox: .*no provider or customer was told/)
           const sandboxCancelled = yield* run(
-            postJson(
-              `/api/public/bookings/${sandboxBooked.booking.id}/cancel`,
-              { idempotency_key: `mail-sandbox-cancel-${++keys}` },
-              as(sandboxToken)
-            )
+            cancel(sandboxBooked.booking.id, { idempotency_key: `mail-sandbox-cancel-${++keys}` }, sandboxToken)
           )
           expect(sandboxCancelled.status, JSON.stringify(sandboxCancelled.body)).toBe(200)
           expect(sandboxCancelled.body).toMatchObject({ cancelled: true, sandbox: true })

@@ -1,22 +1,19 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
+import { apiClient, confirmAnswer, searchOptions } from "../support/ApiClient.js"
 import { searchBodyFor } from "../support/Bodies.js"
 import { setProviderChannels } from "../support/Fixtures.js"
 import { closingServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
-import { get, postJson, TestServer } from "../support/TestServer.js"
+import { TestServer } from "../support/TestServer.js"
 import { verifyAt } from "../Webhooks/Receivers.js"
 
 const token = "partner-notify-token-0123456789"
-const auth = { authorization: `Bearer ${token}` }
 
-const search = postJson("/api/public/booking-options", searchBodyFor("nästa vecka")).pipe(
-  Effect.map((response) => response.body.options as Array<any>)
-)
+const search = searchOptions(searchBodyFor("nästa vecka"))
 
 let key = 0
 const confirm = (option: any) =>
-  postJson(
-    "/api/public/bookings",
+  confirmAnswer(
     {
       booking_option_id: option.booking_option_id,
       customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
@@ -27,7 +24,7 @@ const confirm = (option: any) =>
       booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
       idempotency_key: `notify-${++key}`
     },
-    auth
+    token
   )
 
 /** The app with real SMTP on loopback, and one provider switched to a local signed webhook. */
@@ -101,8 +98,9 @@ describe("booking confirmations", () => {
         attempts: 1,
         will_retry: true
       })
-      const status = yield* run(get(`/api/public/bookings/${response.body.booking.id}`, auth))
-      expect(status.body).toMatchObject({
+      const client = yield* run(apiClient(token))
+      const status = yield* run(client.bookings.status({ params: { booking_id: response.body.booking.id } }))
+      expect(status).toMatchObject({
         found: true,
         booking: { status: "confirmed", customer_confirmation_status: "failed" }
       })

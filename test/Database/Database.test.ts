@@ -5,11 +5,12 @@ import { SqlClient } from "effect/sql"
 import { SqlError } from "effect/sql/SqlError"
 import { DirectQuery, migrate, migrationsDirectory, pgClientLayer } from "../../src/Database/Database.js"
 import { writeOutcome } from "../../src/Shared/Idempotency.js"
+import { readyz } from "../support/ApiClient.js"
 import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
 import { silentServer } from "../support/Receivers.js"
 import { expectJsonLines, spawnServer, tsCommand } from "../support/ServerProcess.js"
 import { adminSql, makeDatabase } from "../support/TestDatabase.js"
-import { get, TestServer } from "../support/TestServer.js"
+import { TestServer } from "../support/TestServer.js"
 
 const migrationFiles = readdirSync(migrationsDirectory).filter((file) => /^\d+_.+\.ts$/.test(file))
 
@@ -220,7 +221,7 @@ describe("readiness", () => {
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const [{ name }] = (yield* sql<{ name: string }>`SELECT current_database() AS name`) as [{ name: string }]
-        expect((yield* get("/readyz")).status).toBe(200)
+        expect((yield* readyz()).status).toBe(200)
         yield* adminSql(
           Effect.flatMap(SqlClient.SqlClient, (admin) =>
             Effect.andThen(
@@ -229,7 +230,7 @@ describe("readiness", () => {
             )
           )
         )
-        const response = yield* get("/readyz")
+        const response = yield* readyz()
         expect(response.status).toBe(503)
         expect(response.body).toEqual({
           ok: false,
@@ -241,7 +242,7 @@ describe("readiness", () => {
         yield* adminSql(
           Effect.flatMap(SqlClient.SqlClient, (admin) => admin.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`))
         )
-        expect((yield* get("/readyz")).status).toBe(200)
+        expect((yield* readyz()).status).toBe(200)
       })
     )
   })

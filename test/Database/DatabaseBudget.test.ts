@@ -3,10 +3,11 @@ import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import pg from "pg"
 import { pgClientLayer } from "../../src/Database/Database.js"
+import { confirmAnswer, searchOptions } from "../support/ApiClient.js"
 import { searchBodyFor } from "../support/Bodies.js"
 import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
 import { makeDatabase } from "../support/TestDatabase.js"
-import { postJson, TestServer, testNow } from "../support/TestServer.js"
+import { TestServer, testNow } from "../support/TestServer.js"
 
 const searchBody = searchBodyFor("nästa vecka")
 
@@ -41,10 +42,7 @@ const settle = Effect.gen(function* () {
   for (let i = 0; i < 10; i++) yield* TestClock.withLive(Effect.sleep("10 millis"))
 })
 
-const findOptions = Effect.andThen(
-  TestClock.setTime(testNow),
-  postJson("/api/public/booking-options", searchBody)
-).pipe(Effect.map((response) => response.body.options as Array<any>))
+const findOptions = Effect.andThen(TestClock.setTime(testNow), searchOptions(searchBody))
 
 describe("one database budget per request", () => {
   it.effect(
@@ -63,9 +61,7 @@ describe("one database budget per request", () => {
             const option = options![0]
 
             proxy.freeze()
-            const confirming = yield* Effect.forkChild(
-              postJson("/api/public/bookings", confirmBody(option, "frozen-1"))
-            )
+            const confirming = yield* Effect.forkChild(confirmAnswer(confirmBody(option, "frozen-1")))
             // The offer read reaches the frozen server: from here nothing answers. Its own bound (3.5 s)
             // ends on the real clock, where the driver waits for the socket to be given up; the budget
             // ends the request at 5.5 s whatever is still waiting, and the key look-up is not even sent.
@@ -105,7 +101,7 @@ describe("one database budget per request", () => {
             })
             yield* Effect.addFinalizer(() => Effect.promise(() => holder.end()))
             const body = confirmBody(option, "locked-1")
-            const confirming = yield* Effect.forkChild(postJson("/api/public/bookings", body))
+            const confirming = yield* Effect.forkChild(confirmAnswer(body))
             yield* settle
             yield* TestClock.adjust("999 millis")
             yield* settle
@@ -119,9 +115,9 @@ describe("one database budget per request", () => {
             yield* Effect.promise(() => holder.query("ROLLBACK"))
             // The statement let go may have committed once the lock was gone (it did here): the retry
             // returns that booking, or makes it; either way there is one.
-            const retried = yield* postJson("/api/public/bookings", body)
+            const retried = yield* confirmAnswer(body)
             expect([200, 201]).toContain(retried.status)
-            const again = yield* postJson("/api/public/bookings", body)
+            const again = yield* confirmAnswer(body)
             expect(again.body).toMatchObject({ idempotent_replay: true, request_id: retried.body.request_id })
           }),
           yield* appOn(url, { DATABASE_REQUEST_BUDGET_MS: "1000" })

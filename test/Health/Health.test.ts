@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { Partners } from "../../src/Partners/Partners.js"
-import { get, TestServer } from "../support/TestServer.js"
+import { readyz } from "../support/ApiClient.js"
+import { TestServer } from "../support/TestServer.js"
 
 const production = {
   APP_ENV: "production",
@@ -22,7 +23,7 @@ describe("readiness", () => {
     "production with no signing key, no token and no SMTP is not ready: /readyz and the start log name each",
     () =>
       Effect.gen(function* () {
-        const response = yield* get("/readyz")
+        const response = yield* readyz()
         expect(response.status).toBe(503)
         expect(response.body).toMatchObject({ ok: false, error: "not_ready", status: 503 })
         expect(response.body.issues).toEqual([
@@ -44,13 +45,13 @@ describe("readiness", () => {
 
   it.effect("a partner token issued while it runs makes production ready, without a restart", () =>
     Effect.gen(function* () {
-      const before = yield* get("/readyz")
+      const before = yield* readyz()
       expect(before.status).toBe(503)
       expect(before.body.issues).toEqual([expect.stringContaining("no API token")])
       const partners = yield* Effect.provide(Partners, Partners.Default)
       yield* partners.create("ready-partner", "Ready AB")
       yield* partners.issueToken("ready-partner")
-      expect(yield* get("/readyz")).toMatchObject({
+      expect(yield* readyz()).toMatchObject({
         status: 200,
         body: { ok: true, database: "up", warnings: ["METRICS_TOKEN is not set: /metrics is not served"] }
       })

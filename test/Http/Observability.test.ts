@@ -1,12 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, Tracer } from "effect"
+import { Effect, Layer, Logger, Schema, Tracer } from "effect"
 import { TestClock } from "effect/testing"
 import { Api } from "../../src/Api.js"
+import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { routeLabeller } from "../../src/Http/Observability.js"
 import { routesOf } from "../../src/Http/Routes.js"
+import { answer, apiClient, confirmAnswer, payloadOf, requestAnswer } from "../support/ApiClient.js"
 import { searchBodyFor } from "../support/Bodies.js"
-import { get, getText, postJson, TestServer, testNow } from "../support/TestServer.js"
+import { getText, postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const token = "partner-observed-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -34,12 +36,19 @@ let metricsBefore = ""
 const customer = { name: "Greta Gustafsson", phone: "+46 70 555 12 34", email: "greta.gustafsson@example.se" }
 const street = "Hornsgatan 128"
 
+/** /metrics through the typed client (with `bearer`, its token), read by `answer`. */
+const metrics = (bearer?: string) =>
+  Effect.flatMap(apiClient(bearer), (client) =>
+    answer(Schema.String)(client.health.metrics({ responseMode: "decoded-and-response" }))
+  )
+const metricsText = () => Effect.flatMap(apiClient(), (client) => client.health.metrics())
+
 describe("observability", () => {
   it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }).pipe(Layer.provide(collector)))((it) => {
     it.effect("a search, confirm and request flow logs with request ids and without any personal data", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
-        metricsBefore = (yield* getText("/metrics")).text
+        metricsBefore = yield* metricsText()
         lines.length = 0
         const search = yield* postJson("/api/public/booking-options", searchBodyFor("nästa vecka", "118 25"), {
           "x-request-id": "trace-4711"
@@ -61,14 +70,12 @@ describe("observability", () => {
         expect(confirm.status).toBe(201)
         expect(confirm.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/)
         const someoneElse = { name: "Bertil Holm", phone: "+46 70 555 12 12", email: "bertil.holm@example.se" }
-        const taken = yield* postJson(
-          "/api/public/bookings",
+        const taken = yield* confirmAnswer(
           { ...confirmBody, customer: someoneElse, idempotency_key: "observed-2" },
-          auth
+          token
         )
         expect(taken.body.error).toBe("slot_taken")
-        const request = yield* postJson(
-          "/api/public/requests",
+        const request = yield* requestAnswer(
           {
             vertical_id: "vvs",
             job_type_id: "leak_hidden",
@@ -78,7 +85,7 @@ describe("observability", () => {
             location: { address: street, postcode: "118 25" },
             timing: { urgency: "snarast" }
           },
-          auth
+          token
         )
         expect(request.status).toBe(201)
         const refused = yield* postJson("/api/public/bookings", { customer }, auth)
@@ -148,7 +155,7 @@ describe("observability", () => {
 
   it.effect("every business counter is exported from the start, and only counters end in _total", () =>
     Effect.gen(function* () {
-      const { text } = yield* getText("/metrics")
+      const text = yield* metricsText()
       for (const series of [
         "bookings_confirmed_total",
         'booking_conflicts_total{code="slot_taken"}',
@@ -173,11 +180,11 @@ describe("observability", () => {
     () =>
       Effect.gen(function* () {
         const metricsToken = "metrics-token-0123456789abcdef"
-        const statuses = yield* Effect.forEach(["", "Bearer wrong-token", `Bearer ${metricsToken}`], (authorization) =>
-          Effect.map(getText("/metrics", authorization ? { authorization } : {}), (response) => response.status)
+        const statuses = yield* Effect.forEach([undefined, "wrong-token", metricsToken], (bearer) =>
+          Effect.map(metrics(bearer), (response) => response.status)
         ).pipe(Effect.provide(TestServer({ env: { METRICS_TOKEN: metricsToken } })))
         expect(statuses).toEqual([401, 401, 200])
-        const production = yield* get("/metrics").pipe(
+        const production = yield* metrics().pipe(
           Effect.provide(
             TestServer({
               env: {
@@ -212,22 +219,21 @@ describe("observability", () => {
       const search = yield* Effect.suspend(() => {
         // Building the database and its migrations may record spans; serving is what counts.
         recorded.length = 0
-        return postJson(
-          "/api/public/booking-options",
-          {
-            vertical_id: "vvs",
-            job_type_id: "install_faucet",
-            description: "Byta köksblandaren",
-            location: { country_code: "SE", postcode: "118 25" },
-            timing: { preferred_time_text: "nästa vecka" }
-          },
-          auth
+        return Effect.flatMap(apiClient(token), (client) =>
+          client.search.search({
+            payload: payloadOf(BookingSearchRequest)({
+              vertical_id: "vvs",
+              job_type_id: "install_faucet",
+              description: "Byta köksblandaren",
+              location: { country_code: "SE", postcode: "118 25" },
+              timing: { preferred_time_text: "nästa vecka" }
+            })
+          })
         )
       }).pipe(
         Effect.provide(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }).pipe(Layer.provide(recording)))
       )
-      expect(search.status).toBe(200)
-      expect(search.body.option_count).toBeGreaterThan(0)
+      expect(search.option_count).toBeGreaterThan(0)
       expect(recorded).toEqual([])
     })
   )

@@ -3,19 +3,27 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
+import { Unauthorized } from "../../src/Domain/Errors.js"
+import { ServiceRequestStatusResponse } from "../../src/Domain/Request.js"
+import { BookingSearchRequest, BookingSearchResponse } from "../../src/Domain/Search.js"
+import { answer, apiClient, confirmAnswer, payloadOf, requestAnswer } from "../support/ApiClient.js"
 import { confirmBody, paths, requestBody, searchBody } from "../support/Bodies.js"
 import { get, postJson, TestServer, testEnv, testNow } from "../support/TestServer.js"
 
 const token = "partner-recovery-a-0123456789"
 const otherToken = "partner-recovery-b-9876543210"
 const auth = { authorization: `Bearer ${token}` }
-const otherAuth = { authorization: `Bearer ${otherToken}` }
 
+/** A search through the typed client, read by `answer`: 200, or a refusal with its hints. */
 const search = (body: unknown = searchBody) =>
-  Effect.gen(function* () {
-    yield* TestClock.setTime(testNow)
-    return yield* postJson(paths.search, body)
-  })
+  Effect.andThen(
+    TestClock.setTime(testNow),
+    Effect.flatMap(apiClient(), (client) =>
+      answer(BookingSearchResponse)(
+        client.search.search({ payload: payloadOf(BookingSearchRequest)(body), responseMode: "decoded-and-response" })
+      )
+    )
+  )
 
 const options = (body: unknown = searchBody) =>
   Effect.map(search(body), (response) => {
@@ -26,7 +34,11 @@ const options = (body: unknown = searchBody) =>
 let keys = 0
 const freshKey = () => `recovery-${++keys}`
 
-const confirm = (body: unknown, headers: Record<string, string> = auth) => postJson(paths.confirm, body, headers)
+const confirm = (body: unknown, headers: { readonly "idempotency-key"?: string } = {}) =>
+  confirmAnswer(body, token, headers)
+
+/** Raw where the test reads the body as sent: a field's absence, or what must not leak into it. */
+const rawConfirm = (body: unknown) => postJson(paths.confirm, body, auth)
 
 const counts = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -84,7 +96,7 @@ describe("retries and recovery hints", () => {
               ...restamped,
               customer: { ...withoutKey.customer, name: "  Astrid   Lindqvist ", phone: "+46701234567" }
             },
-            { ...auth, "idempotency-key": key }
+            { "idempotency-key": key }
           )
           expect(byHeader.status, JSON.stringify(byHeader.body)).toBe(200)
           expect(byHeader.body.booking.id).toBe(first.body.booking.id)
@@ -112,7 +124,7 @@ describe("retries and recovery hints", () => {
               service_location: { country_code: "SE", address: "Hornsgatan 1", postcode: "111 22" }
             }
           ]) {
-            const reused = yield* confirm(different)
+            const reused = yield* rawConfirm(different)
             expect(reused.status, JSON.stringify(reused.body)).toBe(409)
             expect(reused.body).toMatchObject({
               ok: false,
@@ -143,8 +155,9 @@ describe("retries and recovery hints", () => {
           }
           expect(yield* counts).toEqual(before)
           // Following the step finds the booking.
-          const looked = yield* get(paths.status(first.body.request_id), auth)
-          expect(looked.body).toMatchObject({ found: true, booking: { id: first.body.booking.id } })
+          const client = yield* apiClient(token)
+          const looked = yield* client.bookings.status({ params: { booking_id: first.body.request_id } })
+          expect(looked).toMatchObject({ found: true, booking: { id: first.body.booking.id } })
           // The issue's path: a new key for the very same option says it is booked, never "nothing was booked".
           const newKey = yield* confirm({
             ...confirmBody(option.booking_option_id, option.terms.version, freshKey()),
@@ -194,7 +207,7 @@ describe("retries and recovery hints", () => {
           [altered, /was altered after it was signed/]
         ] as const
         for (const [bookingOptionId, why] of cases) {
-          const refused = yield* confirm(confirmBody(bookingOptionId, option.terms.version, freshKey()))
+          const refused = yield* rawConfirm(confirmBody(bookingOptionId, option.terms.version, freshKey()))
           expect(refused.status).toBe(409)
           expect(refused.body).toMatchObject({ error: "option_invalid", option_refresh_required: true })
           expect(refused.body.issues).toHaveLength(1)
@@ -301,13 +314,12 @@ describe("retries and recovery hints", () => {
       () =>
         Effect.gen(function* () {
           const key = freshKey()
-          const created = yield* postJson(paths.requests, { ...requestBody, idempotency_key: key }, auth)
+          const created = yield* requestAnswer({ ...requestBody, idempotency_key: key }, token)
           expect(created.status, JSON.stringify(created.body)).toBe(201)
           const id: string = created.body.request.id
           expect(created.body.safe_next_step).toContain(`Keep request.id (${id})`)
           const before = yield* counts
-          const retried = yield* postJson(
-            paths.requests,
+          const retried = yield* requestAnswer(
             {
               ...requestBody,
               idempotency_key: key,
@@ -318,14 +330,13 @@ describe("retries and recovery hints", () => {
               external_reference: "conv-42",
               locale: "en-GB"
             },
-            auth
+            token
           )
           expect(retried.status, JSON.stringify(retried.body)).toBe(200)
           expect(retried.body).toMatchObject({ idempotent_replay: true, request: { id } })
-          const reused = yield* postJson(
-            paths.requests,
+          const reused = yield* requestAnswer(
             { ...requestBody, idempotency_key: key, description: "Något helt annat: en droppande kran i köket." },
-            auth
+            token
           )
           expect(reused.status).toBe(409)
           expect(reused.body).toMatchObject({
@@ -344,6 +355,7 @@ describe("retries and recovery hints", () => {
           expect(yield* counts).toEqual(before)
 
           for (const lookup of [id, created.body.request.session_id]) {
+            // Raw: the leak check reads the body as sent.
             const found = yield* get(`/api/public/requests/${lookup}`, auth)
             expect(found.status, JSON.stringify(found.body)).toBe(200)
             expect(found.body).toEqual({
@@ -357,17 +369,23 @@ describe("retries and recovery hints", () => {
             })
             expect(JSON.stringify(found.body)).not.toMatch(/Karin|Berg|765 43 21|karin\.berg|Sveavägen/)
           }
-          for (const [lookup, headers] of [
-            [id, otherAuth],
-            ["00000000-0000-4000-8000-000000000000", auth],
-            ["req_doesnotexist", auth]
+          for (const [lookup, asToken] of [
+            [id, otherToken],
+            ["00000000-0000-4000-8000-000000000000", token],
+            ["req_doesnotexist", token]
           ] as const) {
-            const missing = yield* get(`/api/public/requests/${lookup}`, headers)
+            const client = yield* apiClient(asToken)
+            const missing = yield* answer(ServiceRequestStatusResponse)(
+              client.requests.status({ params: { request_id: lookup }, responseMode: "decoded-and-response" })
+            )
             expect(missing.status).toBe(404)
             expect(missing.body).toMatchObject({ ok: false, error: "request_not_found", status: 404 })
             expect(missing.body.safe_next_step).toContain("Do not tell the user anything")
           }
-          expect((yield* get(`/api/public/requests/${id}`)).status).toBe(401)
+          const anonymous = yield* apiClient()
+          expect(yield* Effect.flip(anonymous.requests.status({ params: { request_id: id } }))).toBeInstanceOf(
+            Unauthorized
+          )
         })
     )
   })

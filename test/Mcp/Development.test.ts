@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { get, TestServer, testNow } from "../support/TestServer.js"
+import { ServiceRequestStatusResponse } from "../../src/Domain/Request.js"
+import { answer, apiClient } from "../support/ApiClient.js"
+import { TestServer, testNow } from "../support/TestServer.js"
 import { callTool, connect, requestArgs, searchArgs } from "./McpClient.js"
 
 describe("MCP in development without a configured token, as REST", () => {
@@ -31,11 +33,17 @@ describe("MCP in development without a configured token, as REST", () => {
 
     it.effect("a lookup without a token says no token was sent, over REST and MCP", () =>
       Effect.gen(function* () {
-        const booking = yield* get("/api/public/bookings/bkg_made-with-a-token")
-        expect(booking.body).toMatchObject({ ok: true, found: false })
-        expect(booking.body.safe_next_step).toMatch(/^No token was sent/)
-        expect(booking.body.safe_next_step).not.toContain("for your token")
-        const request = yield* get("/api/public/requests/req_made-with-a-token")
+        const anonymous = yield* apiClient()
+        const booking = yield* anonymous.bookings.status({ params: { booking_id: "bkg_made-with-a-token" } })
+        expect(booking).toMatchObject({ ok: true, found: false })
+        expect(booking.safe_next_step).toMatch(/^No token was sent/)
+        expect(booking.safe_next_step).not.toContain("for your token")
+        const request = yield* answer(ServiceRequestStatusResponse)(
+          anonymous.requests.status({
+            params: { request_id: "req_made-with-a-token" },
+            responseMode: "decoded-and-response"
+          })
+        )
         expect(request.status).toBe(404)
         expect(request.body.issues).toEqual([
           "request_id: no follow-up request req_made-with-a-token exists for requests made without a token"

@@ -5,7 +5,7 @@ import { inject } from "vitest"
 import { catalogData } from "../../src/Catalog/CatalogData.js"
 import { supportedVerticalIds } from "../../src/Domain/Catalog.js"
 import { ServiceRequestCreate, ServiceRequestResponse } from "../../src/Domain/Request.js"
-import { apiClient, wire } from "../support/ApiClient.js"
+import { apiClient, requestAnswer, wire } from "../support/ApiClient.js"
 import { closingServer, smtpServer } from "../support/Receivers.js"
 import { postJson, TestServer } from "../support/TestServer.js"
 
@@ -29,7 +29,12 @@ const request = {
   details: { floor: 3, visible_damage: true }
 }
 
-const create = (body: unknown, headers: Record<string, string> = auth) => postJson(path, body, headers)
+/** A request through the typed client, read by `answer`: 201, 200 on a replay, or a refusal. */
+const create = (body: unknown, asToken: string = token, headers: { readonly "idempotency-key"?: string } = {}) =>
+  requestAnswer(body, asToken, headers)
+
+/** Bad input is raw HTTP: the typed client cannot send a body (or header) its schema refuses. */
+const rawCreate = (body: unknown, headers: Record<string, string> = auth) => postJson(path, body, headers)
 
 /** A request created through the Api's typed client, answered as on the wire. */
 const typedCreate = (body: unknown) =>
@@ -58,7 +63,7 @@ const expectInvalid = (
 ) =>
   Effect.gen(function* () {
     const before = yield* counts
-    const response = yield* create(body, headers)
+    const response = yield* rawCreate(body, headers)
     expect(response.status, JSON.stringify(response.body)).toBe(400)
     expect(response.body).toMatchObject({ ok: false, error: "invalid_request", status: 400, ...extra })
     expect(response.body.issues).toContainEqual(expect.stringMatching(issue))
@@ -326,7 +331,7 @@ describe("POST /api/public/requests", () => {
 
     it.effect("a token is required: 401 without one", () =>
       Effect.gen(function* () {
-        const response = yield* create(request, {})
+        const response = yield* requestAnswer(request)
         expect(response.status).toBe(401)
         expect(response.body).toMatchObject({ ok: false, error: "unauthorized", status: 401 })
       })
@@ -336,17 +341,16 @@ describe("POST /api/public/requests", () => {
       "the key as header or body: a repeat replays with 200, a different body is 409, header and body must agree",
       () =>
         Effect.gen(function* () {
-          const first = yield* create(request, { ...auth, "idempotency-key": "req-key-1" })
+          const first = yield* create(request, token, { "idempotency-key": "req-key-1" })
           expect(first.status).toBe(201)
           const before = yield* counts
           const again = yield* create({ ...request, idempotency_key: "req-key-1" })
           expect(again.status).toBe(200)
           expect(again.body.idempotent_replay).toBe(true)
           expect(again.body.request).toEqual(first.body.request)
-          const reused = yield* create(
-            { ...request, description: "Ett helt annat jobb med samma nyckel." },
-            { ...auth, "idempotency-key": "req-key-1" }
-          )
+          const reused = yield* create({ ...request, description: "Ett helt annat jobb med samma nyckel." }, token, {
+            "idempotency-key": "req-key-1"
+          })
           expect(reused.status).toBe(409)
           expect(reused.body).toMatchObject({ ok: false, error: "idempotency_key_reused", status: 409 })
           expect(yield* counts).toEqual(before)
@@ -359,10 +363,7 @@ describe("POST /api/public/requests", () => {
               "idempotency-key": "req-key-3"
             }
           )
-          const other = yield* create(request, {
-            authorization: `Bearer ${otherToken}`,
-            "idempotency-key": "req-key-1"
-          })
+          const other = yield* create(request, otherToken, { "idempotency-key": "req-key-1" })
           expect(other.status).toBe(201)
         })
     )
@@ -445,7 +446,7 @@ describe("POST /api/public/requests", () => {
           }
         })
       )
-      const response = yield* Effect.provide(create(request, {}), context)
+      const response = yield* Effect.provide(requestAnswer(request), context)
       expect(response.status).toBe(503)
       expect(response.body).toMatchObject({ ok: false, error: "auth_not_configured", status: 503 })
     }).pipe(Effect.scoped)

@@ -11,7 +11,7 @@ import { BookingSearchRequest, BookingSearchResponse } from "../../src/Domain/Se
 import { bufferMinutes, leadTimeMinutes } from "../../src/Domain/Slots.js"
 import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
-import { apiClient, wire } from "../support/ApiClient.js"
+import { answer, apiClient, payloadOf, wire } from "../support/ApiClient.js"
 import { searchBody } from "../support/Bodies.js"
 import { freeSlots, takeSlot } from "../support/Fixtures.js"
 import { postJson, TestServer, testEnv, testNow } from "../support/TestServer.js"
@@ -22,7 +22,19 @@ const now = testNow
 
 const faucet = searchBody
 
-const search = (body: unknown) => Effect.andThen(TestClock.setTime(now), postJson(path, body))
+/** A search through the typed client, read by `answer`: 200 with options, or a refusal (422). */
+const search = (body: unknown) =>
+  Effect.andThen(
+    TestClock.setTime(now),
+    Effect.flatMap(apiClient(), (client) =>
+      answer(BookingSearchResponse)(
+        client.search.search({ payload: payloadOf(BookingSearchRequest)(body), responseMode: "decoded-and-response" })
+      )
+    )
+  )
+
+/** Bad input is raw HTTP: the typed client cannot send a body its schema refuses. */
+const rawSearch = (body: unknown) => Effect.andThen(TestClock.setTime(now), postJson(path, body))
 
 const signer = OptionSigner.Default.pipe(Layer.provide(appConfigFrom(testEnv)))
 
@@ -34,7 +46,7 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
 
 const expectInvalid = (body: unknown, ...issues: Array<RegExp>) =>
   Effect.gen(function* () {
-    const response = yield* search(body)
+    const response = yield* rawSearch(body)
     expect(response.status, JSON.stringify(response.body)).toBe(400)
     expect(response.body.ok).toBe(false)
     expect(response.body.error).toBe("invalid_request")

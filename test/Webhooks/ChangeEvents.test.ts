@@ -4,14 +4,20 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
+import {
+  cancelAnswer,
+  confirmAnswer,
+  deliveriesOf,
+  registerWebhook,
+  rescheduleAnswer,
+  searchOptions
+} from "../support/ApiClient.js"
+import { TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { startReceiver, verifyAt } from "./Receivers.js"
 
 const token = "partner-change-events-0123456789"
 const sandboxToken = "partner-change-events-sandbox-0123"
-const auth = { authorization: `Bearer ${token}` }
-const sandboxAuth = { authorization: `Bearer ${sandboxToken}` }
 const env = { SERVICE_REQUESTS_API_TOKENS: token, SANDBOX_API_TOKENS: sandboxToken, WEBHOOK_TIMEOUT_MS: "300" }
 
 const customer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" }
@@ -19,9 +25,8 @@ const street = "Drottninggatan 12"
 const reason = "Astrid ringde och vill avboka xyzzy"
 const personalData = [customer.name, customer.phone, customer.email, street, "Lindqvist", "astrid", "xyzzy"]
 
-const search = (headers: Record<string, string>) =>
-  postJson(
-    "/api/public/booking-options",
+const search = (asToken: string) =>
+  searchOptions(
     {
       vertical_id: "vvs",
       job_type_id: "install_faucet",
@@ -29,13 +34,12 @@ const search = (headers: Record<string, string>) =>
       location: { country_code: "SE", postcode: "111 22" },
       timing: { preferred_time_text: "nästa vecka" }
     },
-    headers
-  ).pipe(Effect.map((response) => response.body.options as Array<any>))
+    asToken
+  )
 
 let key = 0
-const confirm = (option: any, headers: Record<string, string>) =>
-  postJson(
-    "/api/public/bookings",
+const confirm = (option: any, asToken: string) =>
+  confirmAnswer(
     {
       booking_option_id: option.booking_option_id,
       customer,
@@ -46,15 +50,15 @@ const confirm = (option: any, headers: Record<string, string>) =>
       booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
       idempotency_key: `change-events-${++key}`
     },
-    headers
+    asToken
   )
 
-const cancel = (bookingId: string, body: Record<string, unknown>, headers: Record<string, string>) =>
-  postJson(`/api/public/bookings/${bookingId}/cancel`, { idempotency_key: `cancel-${++key}`, ...body }, headers)
+const cancel = (bookingId: string, body: Record<string, unknown>, asToken: string) =>
+  cancelAnswer(bookingId, { idempotency_key: `cancel-${++key}`, ...body }, asToken)
 
-const reschedule = (bookingId: string, option: any, headers: Record<string, string>) =>
-  postJson(
-    `/api/public/bookings/${bookingId}/reschedule`,
+const reschedule = (bookingId: string, option: any, asToken: string) =>
+  rescheduleAnswer(
+    bookingId,
     {
       booking_option_id: option.booking_option_id,
       booking_terms_accepted: true,
@@ -62,7 +66,7 @@ const reschedule = (bookingId: string, option: any, headers: Record<string, stri
       booking_terms_accepted_at: "2026-11-23T09:00:00+01:00",
       idempotency_key: `move-${++key}`
     },
-    headers
+    asToken
   )
 
 /** Another time of the booking's provider and service that does not overlap it. */
@@ -89,8 +93,8 @@ const withApp = Effect.gen(function* () {
   }
 })
 
-const register = (url: string, headers: Record<string, string>) =>
-  postJson("/api/public/webhooks", { url, events: ["booking.cancelled", "booking.rescheduled"] }, headers)
+const register = (url: string, asToken: string) =>
+  registerWebhook(asToken, url, ["booking.cancelled", "booking.rescheduled"])
 
 describe("partner webhooks for cancel and reschedule", () => {
   it.effect(
@@ -100,28 +104,28 @@ describe("partner webhooks for cancel and reschedule", () => {
         yield* TestClock.setTime(testNow)
         const hooks = yield* Effect.promise(() => startReceiver())
         const { run, dispatch } = yield* withApp
-        const created = yield* run(register(hooks.url().href, auth))
+        const created = yield* run(register(hooks.url().href, token))
         expect(created.status, JSON.stringify(created.body)).toBe(201)
         const secret = created.body.secret as string
 
-        const [option] = yield* run(search(auth))
-        const booked = yield* run(confirm(option, auth))
+        const [option] = yield* run(search(token))
+        const booked = yield* run(confirm(option, token))
         expect(booked.status, JSON.stringify(booked.body)).toBe(201)
         const booking = booked.body.booking
-        const later = otherTimeOf(yield* run(search(auth)), booking)
+        const later = otherTimeOf(yield* run(search(token)), booking)
         expect(later).toBeDefined()
-        const moved = yield* run(reschedule(booking.id, later, auth))
+        const moved = yield* run(reschedule(booking.id, later, token))
         expect(moved.status, JSON.stringify(moved.body)).toBe(200)
 
         // Refused or previewed changes write no event: a dry run, a stale version.
-        expect((yield* run(cancel(booking.id, { dry_run: true }, auth))).status).toBe(200)
-        expect((yield* run(cancel(booking.id, { expected_version: 1 }, auth))).status).toBe(409)
+        expect((yield* run(cancel(booking.id, { dry_run: true }, token))).status).toBe(200)
+        expect((yield* run(cancel(booking.id, { expected_version: 1 }, token))).status).toBe(409)
 
-        const cancelled = yield* run(cancel(booking.id, { reason, cancelled_by: "partner" }, auth))
+        const cancelled = yield* run(cancel(booking.id, { reason, cancelled_by: "partner" }, token))
         expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200)
         // After the cancel: a second cancel and a move are refused, and announce nothing.
-        expect((yield* run(cancel(booking.id, {}, auth))).body.error).toBe("booking_already_cancelled")
-        expect((yield* run(reschedule(booking.id, option, auth))).body.error).toBe("booking_already_cancelled")
+        expect((yield* run(cancel(booking.id, {}, token))).body.error).toBe("booking_already_cancelled")
+        expect((yield* run(reschedule(booking.id, option, token))).body.error).toBe("booking_already_cancelled")
 
         yield* dispatch()
         yield* waitFor(
@@ -159,8 +163,8 @@ describe("partner webhooks for cancel and reschedule", () => {
           for (const text of personalData) expect(delivery.body).not.toContain(text)
         }
         // One delivery per change, each with its own webhook-id, as the partner's list shows them.
-        const list = yield* run(get(`/api/public/webhooks/${created.body.webhook.id}/deliveries`, auth))
-        expect(list.body.deliveries.map((d: any) => d.id).sort()).toEqual(
+        const list = yield* run(deliveriesOf(token, created.body.webhook.id))
+        expect(list.map((d: any) => d.id).sort()).toEqual(
           hooks.received.map((delivery) => delivery.headers["webhook-id"]).sort()
         )
       }).pipe(Effect.scoped)
@@ -172,14 +176,14 @@ describe("partner webhooks for cancel and reschedule", () => {
       const live = yield* Effect.promise(() => startReceiver())
       const sandbox = yield* Effect.promise(() => startReceiver())
       const { run, dispatch } = yield* withApp
-      const liveHook = yield* run(register(live.url().href, auth))
-      const sandboxHook = yield* run(register(sandbox.url().href, sandboxAuth))
+      const liveHook = yield* run(register(live.url().href, token))
+      const sandboxHook = yield* run(register(sandbox.url().href, sandboxToken))
       expect(sandboxHook.body.webhook.sandbox).toBe(true)
 
-      const [option] = yield* run(search(sandboxAuth))
-      const booked = yield* run(confirm(option, sandboxAuth))
+      const [option] = yield* run(search(sandboxToken))
+      const booked = yield* run(confirm(option, sandboxToken))
       expect(booked.status, JSON.stringify(booked.body)).toBe(201)
-      const cancelled = yield* run(cancel(booked.body.booking.id, {}, sandboxAuth))
+      const cancelled = yield* run(cancel(booked.body.booking.id, {}, sandboxToken))
       expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200)
 
       yield* dispatch()
@@ -193,10 +197,7 @@ describe("partner webhooks for cancel and reschedule", () => {
         data: { booking_id: booked.body.booking.id, cancelled_by: "customer", sandbox: true }
       })
       expect(live.received).toHaveLength(0)
-      expect((yield* run(get(`/api/public/webhooks/${liveHook.body.webhook.id}/deliveries`, auth))).body).toEqual({
-        ok: true,
-        deliveries: []
-      })
+      expect(yield* run(deliveriesOf(token, liveHook.body.webhook.id))).toEqual([])
     }).pipe(Effect.scoped)
   )
 })

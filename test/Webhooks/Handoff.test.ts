@@ -4,12 +4,12 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { get, postJson, TestServer } from "../support/TestServer.js"
+import { registerWebhook, requestAnswer, requestStatusOf } from "../support/ApiClient.js"
+import { TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { answerStatus, startReceiver, verifyAt } from "./Receivers.js"
 
 const token = "partner-handoff-token-0123456789"
-const auth = { authorization: `Bearer ${token}` }
 const customer = { name: "Ingrid Sjöberg", phone: "+46 70 246 80 24", email: "ingrid.sjoberg@example.se" }
 const street = "Folkungagatan 90"
 const personalData = [customer.name, "Sjöberg", customer.phone, customer.email, street, "Folkungagatan"]
@@ -19,8 +19,7 @@ const signedAt = (delivery: { readonly headers: Record<string, string> }) =>
   Number(delivery.headers["webhook-timestamp"]) * 1000
 
 const request = (key: string) =>
-  postJson(
-    "/api/public/requests",
+  requestAnswer(
     {
       vertical_id: "vvs",
       job_type_id: "leak_hidden",
@@ -31,7 +30,7 @@ const request = (key: string) =>
       timing: { preferred_time_text: "så snart som möjligt" },
       idempotency_key: key
     },
-    auth
+    token
   )
 
 /**
@@ -50,13 +49,7 @@ const withProvidersAt = (providerUrl: URL, partnerUrl: URL) =>
     const sql = Context.get(context, SqlClient.SqlClient)
     yield* sql`UPDATE providers SET notify_webhook_url = ${providerUrl.href},
       notify_webhook_secret = 'whsec-handoff-provider-0123456789'`
-    const created = yield* run(
-      postJson(
-        "/api/public/webhooks",
-        { url: partnerUrl.href, events: ["request.created", "request.handoff_changed"] },
-        auth
-      )
-    )
+    const created = yield* run(registerWebhook(token, partnerUrl.href, ["request.created", "request.handoff_changed"]))
     expect(created.status).toBe(201)
     const dispatcher = yield* Layer.build(
       Webhooks.Default.pipe(Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig)(context))))
@@ -79,8 +72,8 @@ describe("request.handoff_changed", () => {
         // Three in the demo supply: the events must count them one by one.
         expect(reachable).toBeGreaterThan(1)
         // Tried at once after the commit; whether the create call's own answer already says so depends on the machine.
-        yield* waitFor(app.run(get(`/api/public/requests/${requestId}`, auth)), (response) =>
-          expect(response.body.request.handoff.providers_reached).toBe(reachable)
+        yield* waitFor(app.run(requestStatusOf(token, requestId)), (response) =>
+          expect(response.request.handoff.providers_reached).toBe(reachable)
         )
         expect(new Set(providers.received.map((delivery) => delivery.headers["webhook-id"])).size).toBe(reachable)
 
@@ -112,8 +105,8 @@ describe("request.handoff_changed", () => {
         })
         const last = changes.at(-1)
         expect(last.data.handoff).toEqual({ status: "sent", providers_reached: reachable, providers_pending: 0 })
-        const status = yield* app.run(get(`/api/public/requests/${requestId}`, auth))
-        expect(status.body.request.handoff).toEqual(last.data.handoff)
+        const status = yield* app.run(requestStatusOf(token, requestId))
+        expect(status.request.handoff).toEqual(last.data.handoff)
       }).pipe(Effect.scoped)
   )
 
@@ -144,8 +137,8 @@ describe("request.handoff_changed", () => {
         yield* app.sql`UPDATE notification_outbox SET give_up_at = created_at, next_attempt_at = created_at
           WHERE subject_id = ${requestId}`
         yield* TestClock.adjust("10 minutes")
-        yield* waitFor(app.run(get(`/api/public/requests/${requestId}`, auth)), (response) =>
-          expect(response.body.request.handoff.providers_pending).toBe(0)
+        yield* waitFor(app.run(requestStatusOf(token, requestId)), (response) =>
+          expect(response.request.handoff.providers_pending).toBe(0)
         )
         yield* app.dispatcher.deliverDue()
         yield* waitFor(
@@ -162,8 +155,8 @@ describe("request.handoff_changed", () => {
         const last = changes.find((event) => event.data.handoff.providers_pending === 0)
         expect(last.data.handoff).toEqual({ status: "not_sent", providers_reached: 0, providers_pending: 0 })
         expect(last.data.previous_handoff_status).toBe("queued")
-        const status = yield* app.run(get(`/api/public/requests/${requestId}`, auth))
-        expect(status.body.request.handoff).toEqual(last.data.handoff)
+        const status = yield* app.run(requestStatusOf(token, requestId))
+        expect(status.request.handoff).toEqual(last.data.handoff)
         for (const delivery of partner.received)
           for (const text of personalData) expect(delivery.body).not.toContain(text)
       }).pipe(Effect.scoped)

@@ -1,17 +1,24 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Logger } from "effect"
-import { HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { call, get, postJson, TestServer } from "../support/TestServer.js"
+import {
+  confirmAnswer,
+  deliveriesOf,
+  registerWebhook,
+  requestAnswer,
+  requestStatusOf,
+  retryDelivery,
+  searchOptions
+} from "../support/ApiClient.js"
+import { TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { type Answer, answerStatus, startReceiver, verifyAt } from "./Receivers.js"
 
 const token = "partner-personal-data-0123456789"
-const auth = { authorization: `Bearer ${token}` }
 const customer = { name: "Märta Lundgren", phone: "+46 70 864 20 86", email: "marta.lundgren@example.se" }
 const street = "Götgatan 67"
 const freeText = "portkod 4711"
@@ -60,12 +67,11 @@ describe("no personal data in logs or payloads", () => {
         const sql = Context.get(context, SqlClient.SqlClient)
         yield* sql`UPDATE providers SET notify_webhook_url = ${providers.url().href},
           notify_webhook_secret = 'whsec-personal-provider-0123456789'`
-        const created = yield* run(postJson("/api/public/webhooks", { url: partner.url().href }, auth))
+        const created = yield* run(registerWebhook(token, partner.url().href))
         const webhookId = created.body.webhook.id as string
 
-        const found = yield* run(
-          postJson(
-            "/api/public/booking-options",
+        const [option] = yield* run(
+          searchOptions(
             {
               vertical_id: "vvs",
               job_type_id: "install_faucet",
@@ -73,13 +79,11 @@ describe("no personal data in logs or payloads", () => {
               location: { country_code: "SE", postcode: "118 25" },
               timing: { preferred_time_text: "nästa vecka" }
             },
-            auth
+            token
           )
         )
-        const option = found.body.options[0]
         const booked = yield* run(
-          postJson(
-            "/api/public/bookings",
+          confirmAnswer(
             {
               booking_option_id: option.booking_option_id,
               customer,
@@ -90,13 +94,12 @@ describe("no personal data in logs or payloads", () => {
               booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
               idempotency_key: "personal-booking"
             },
-            auth
+            token
           )
         )
         expect(booked.status).toBe(201)
         const requested = yield* run(
-          postJson(
-            "/api/public/requests",
+          requestAnswer(
             {
               vertical_id: "vvs",
               job_type_id: "leak_hidden",
@@ -107,7 +110,7 @@ describe("no personal data in logs or payloads", () => {
               timing: { preferred_time_text: "så snart som möjligt" },
               idempotency_key: "personal-request"
             },
-            auth
+            token
           )
         )
         expect(requested.status).toBe(201)
@@ -118,9 +121,7 @@ describe("no personal data in logs or payloads", () => {
             Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig)(context)))
           )
         ).pipe(Effect.map(Context.get(Webhooks)))
-        const deliveries = run(get(`/api/public/webhooks/${webhookId}/deliveries`, auth)).pipe(
-          Effect.map((response) => response.body.deliveries as Array<any>)
-        )
+        const deliveries = run(deliveriesOf(token, webhookId))
         const passFailingThenRetried = Effect.gen(function* () {
           yield* dispatcher.deliverDue().pipe(Effect.provide(collector))
           yield* TestClock.adjust("6 seconds")
@@ -132,13 +133,7 @@ describe("no personal data in logs or payloads", () => {
         const [first] = yield* passFailingThenRetried
         expect(first.attempts).toBe(2)
         // A partner's explicit retry, run by the server itself.
-        const retried = yield* run(
-          call(
-            HttpClientRequest.post(`/api/public/webhooks/${webhookId}/deliveries/${first.id}/retry`).pipe(
-              HttpClientRequest.setHeaders(auth)
-            )
-          )
-        )
+        const retried = yield* run(retryDelivery(token, webhookId, first.id))
         expect(retried.status).toBe(202)
         yield* waitFor(
           Effect.sync(() => partner.received.filter((d) => d.headers["webhook-id"] === first.id).length),
@@ -146,8 +141,8 @@ describe("no personal data in logs or payloads", () => {
         )
         // The providers' copies failed once and are retried by the notifier's own pass: hand-off events follow.
         yield* TestClock.adjust("10 minutes")
-        yield* waitFor(run(get(`/api/public/requests/${requested.body.request.id}`, auth)), ({ body }) =>
-          expect(body.request.handoff.providers_pending).toBe(0)
+        yield* waitFor(run(requestStatusOf(token, requested.body.request.id)), (status) =>
+          expect(status.request.handoff.providers_pending).toBe(0)
         )
         yield* passFailingThenRetried
 

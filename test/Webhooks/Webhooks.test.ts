@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Context, Effect, Layer } from "effect"
-import { HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
@@ -11,10 +10,19 @@ import { Unauthorized } from "../../src/Domain/Errors.js"
 import { maxWebhooksPerPartner, WebhookDeliveryNotFound, WebhookNotFound } from "../../src/Domain/Webhook.js"
 import { WebhookOutbox } from "../../src/Webhooks/Outbox.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { apiClient } from "../support/ApiClient.js"
+import {
+  apiClient,
+  confirmAnswer,
+  registerWebhook,
+  requestAnswer,
+  retryDelivery,
+  searchOptions,
+  deliveriesOf as webhookDeliveries,
+  withStatus
+} from "../support/ApiClient.js"
 import { searchBodyFor } from "../support/Bodies.js"
 import { giveUpCustomerMessageNow, webhookDrift } from "../support/Fixtures.js"
-import { call, get, postJson, TestServer } from "../support/TestServer.js"
+import { get, TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { verifyAt } from "./Receivers.js"
 
@@ -22,7 +30,6 @@ const token = "partner-webhooks-token-0123456789"
 const otherToken = "partner-webhooks-other-0123456789"
 const sandboxToken = "partner-webhooks-sandbox-012345678"
 const auth = { authorization: `Bearer ${token}` }
-const sandboxAuth = { authorization: `Bearer ${sandboxToken}` }
 const env = {
   SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}`,
   SANDBOX_API_TOKENS: sandboxToken,
@@ -33,15 +40,11 @@ const customer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "
 const street = "Drottninggatan 12"
 const personalData = [customer.name, customer.phone, customer.email, street, "Lindqvist", "astrid"]
 
-const search = (headers: Record<string, string> = auth) =>
-  postJson("/api/public/booking-options", searchBodyFor("nästa vecka"), headers).pipe(
-    Effect.map((response) => response.body.options as Array<any>)
-  )
+const search = (asToken: string = token) => searchOptions(searchBodyFor("nästa vecka"), asToken)
 
 let key = 0
-const confirm = (option: any, headers: Record<string, string> = auth) =>
-  postJson(
-    "/api/public/bookings",
+const confirm = (option: any, asToken: string = token) =>
+  confirmAnswer(
     {
       booking_option_id: option.booking_option_id,
       customer,
@@ -52,13 +55,14 @@ const confirm = (option: any, headers: Record<string, string> = auth) =>
       booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
       idempotency_key: `webhooks-${++key}`
     },
-    headers
+    asToken
   )
 
-const post = (path: string, headers: Record<string, string>) =>
-  call(HttpClientRequest.post(path).pipe(HttpClientRequest.setHeaders(headers)))
-const del = (path: string, headers: Record<string, string>) =>
-  call(HttpClientRequest.delete(path).pipe(HttpClientRequest.setHeaders(headers)))
+/** webhook.test for the partner's webhook, typed: 202 and the delivery queued. */
+const sendTest = (webhookId: string) =>
+  Effect.flatMap(apiClient(token), (client) =>
+    withStatus(client.webhooks.test({ params: { webhook_id: webhookId }, responseMode: "decoded-and-response" }))
+  )
 
 type Answer = "ok" | "fail" | "hang" | "gone"
 
@@ -108,13 +112,10 @@ const receiver = (answers: ReadonlyArray<Answer> | ((received: ReadonlyArray<Rec
 /** A port nothing listens on (a receiver that is down). */
 const freePort = Effect.scoped(Effect.map(receiver(), ({ port }) => port))
 
-const register = (url: string, headers: Record<string, string> = auth, events?: ReadonlyArray<string>) =>
-  postJson("/api/public/webhooks", { url, ...(events ? { events } : {}) }, headers)
+const register = (url: string, asToken: string = token, events?: ReadonlyArray<string>) =>
+  registerWebhook(asToken, url, events)
 
-const deliveriesOf = (webhookId: string, headers: Record<string, string> = auth) =>
-  get(`/api/public/webhooks/${webhookId}/deliveries`, headers).pipe(
-    Effect.map((response) => response.body.deliveries as Array<any>)
-  )
+const deliveriesOf = (webhookId: string) => webhookDeliveries(token, webhookId)
 
 /** The partner's webhooks, through the typed client. */
 const webhooksOf = (asToken: string = token) =>
@@ -169,11 +170,12 @@ describe("webhook subscriptions", () => {
         ]
       })
       const id = created.body.webhook.id as string
+      // Raw: the secret must be absent from the list's body as sent, not only from what decodes.
       const listed = yield* run(get("/api/public/webhooks", auth))
       expect(listed.body.webhooks.map((webhook: any) => webhook.id)).toEqual([id])
       expect(JSON.stringify(listed.body)).not.toContain(created.body.secret)
 
-      const unknown = yield* run(register("http://127.0.0.1:9/hooks", auth, ["booking.confirmed", "booking.deleted"]))
+      const unknown = yield* run(register("http://127.0.0.1:9/hooks", token, ["booking.confirmed", "booking.deleted"]))
       expect(unknown.status).toBe(400)
       expect(unknown.body).toMatchObject({ ok: false, error: "invalid_request" })
       expect(unknown.body.issues.join(" ")).toContain('"booking.deleted"')
@@ -208,9 +210,9 @@ describe("webhook subscriptions", () => {
       expect(over.status).toBe(409)
       expect(over.body.error).toBe("webhook_limit_reached")
 
-      const deleted = yield* run(del(`/api/public/webhooks/${id}`, auth))
-      expect(deleted.body).toEqual({ ok: true, deleted: true, webhook_id: id })
-      expect((yield* run(get(`/api/public/webhooks/${id}/deliveries`, auth))).status).toBe(404)
+      const deleted = yield* run(client.webhooks.remove({ params }))
+      expect(deleted).toEqual({ ok: true, deleted: true, webhook_id: id })
+      expect(yield* run(Effect.flip(client.webhooks.deliveries({ params })))).toBeInstanceOf(WebhookNotFound)
     }).pipe(Effect.scoped)
   )
 
@@ -254,8 +256,7 @@ describe("webhook deliveries", () => {
         const booked = yield* run(confirm(option))
         expect(booked.status).toBe(201)
         const request = yield* run(
-          postJson(
-            "/api/public/requests",
+          requestAnswer(
             {
               vertical_id: "vvs",
               job_type_id: "leak_hidden",
@@ -268,7 +269,7 @@ describe("webhook deliveries", () => {
               timing: { preferred_time_text: "så snart som möjligt" },
               idempotency_key: "webhooks-request-1"
             },
-            auth
+            token
           )
         )
         expect(request.status).toBe(201)
@@ -306,7 +307,7 @@ describe("webhook deliveries", () => {
     Effect.gen(function* () {
       const port = yield* freePort
       const { run, dispatch } = yield* withApp()
-      const created = yield* run(register(`http://127.0.0.1:${port}/hooks`, auth, ["booking.confirmed"]))
+      const created = yield* run(register(`http://127.0.0.1:${port}/hooks`, token, ["booking.confirmed"]))
       const webhookId = created.body.webhook.id as string
       const [option] = yield* run(search())
       expect((yield* run(confirm(option))).status).toBe(201)
@@ -361,7 +362,7 @@ describe("webhook deliveries", () => {
         expect(yield* run(deliveriesOf(webhookId))).toHaveLength(1)
         expect(hooks.received).toHaveLength(1)
 
-        const test = yield* run(post(`/api/public/webhooks/${webhookId}/test`, auth))
+        const test = yield* run(sendTest(webhookId))
         expect(test.status).toBe(202)
         expect(test.body.delivery).toMatchObject({ event_type: "webhook.test" })
         yield* waitFor(
@@ -374,7 +375,7 @@ describe("webhook deliveries", () => {
         })
         expect((yield* run(webhooksOf()))[0].status).toBe("enabled")
         // The failed delivery is sent again on request, with its own webhook-id.
-        const retried = yield* run(post(`/api/public/webhooks/${webhookId}/deliveries/${gone.id}/retry`, auth))
+        const retried = yield* run(retryDelivery(token, webhookId, gone.id))
         expect(retried.status).toBe(202)
         yield* waitFor(
           Effect.sync(() => hooks.received.length),
@@ -391,13 +392,18 @@ describe("webhook deliveries", () => {
       const { run } = yield* withApp()
       const created = yield* run(register(hooks.url))
       const webhookId = created.body.webhook.id as string
-      const rotated = yield* run(post(`/api/public/webhooks/${webhookId}/rotate-secret`, auth))
+      const client = yield* run(apiClient(token))
+      const rotated = yield* run(
+        withStatus(
+          client.webhooks.rotateSecret({ params: { webhook_id: webhookId }, responseMode: "decoded-and-response" })
+        )
+      )
       expect(rotated.status).toBe(200)
       expect(rotated.body.secret).not.toBe(created.body.secret)
       const now = yield* Clock.currentTimeMillis
       expect(Date.parse(rotated.body.previous_secret_expires_at)).toBe(now + 24 * 3_600_000)
 
-      yield* run(post(`/api/public/webhooks/${webhookId}/test`, auth))
+      yield* run(sendTest(webhookId))
       yield* waitFor(run(deliveriesOf(webhookId)), ([d]) => expect(d.attempts).toBe(1))
       const signedAt = yield* Clock.currentTimeMillis
       for (const secret of [created.body.secret, rotated.body.secret])
@@ -409,13 +415,13 @@ describe("webhook deliveries", () => {
 
       // Failing since five days ago: the next failure disables it, and the list says so.
       yield* run(webhookDrift.failingSinceEarlier(webhookId, 5))
-      yield* run(post(`/api/public/webhooks/${webhookId}/test`, auth))
+      yield* run(sendTest(webhookId))
       const [answered] = yield* until(run(webhooksOf()), (webhooks) => expect(webhooks[0].status).toBe("disabled"))
       expect(answered).toMatchObject({ disabled_reason: "failing" })
       expect(hooks.received).toHaveLength(2)
       // After the overlap only the new secret signs (the partner's test turns the endpoint on again).
       yield* TestClock.adjust("25 hours")
-      const after = yield* run(post(`/api/public/webhooks/${webhookId}/test`, auth))
+      const after = yield* run(sendTest(webhookId))
       expect(after.status).toBe(202)
       yield* waitFor(
         Effect.sync(() => hooks.received.length),
@@ -433,11 +439,11 @@ describe("webhook deliveries", () => {
       const live = yield* receiver()
       const sandbox = yield* receiver()
       const { run, dispatch } = yield* withApp()
-      const liveHook = yield* run(register(live.url, auth))
-      const sandboxHook = yield* run(register(sandbox.url, sandboxAuth))
+      const liveHook = yield* run(register(live.url))
+      const sandboxHook = yield* run(register(sandbox.url, sandboxToken))
       expect(sandboxHook.body.webhook.sandbox).toBe(true)
-      const [option] = yield* run(search(sandboxAuth))
-      expect((yield* run(confirm(option, sandboxAuth))).status).toBe(201)
+      const [option] = yield* run(search(sandboxToken))
+      expect((yield* run(confirm(option, sandboxToken))).status).toBe(201)
       yield* dispatch()
       yield* waitFor(
         Effect.sync(() => sandbox.received.length),
@@ -458,7 +464,7 @@ describe("webhook deliveries", () => {
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         NOTIFY_WAIT_MS: "5000"
       })
-      const created = yield* run(register(hooks.url, auth, ["booking.confirmation_failed"]))
+      const created = yield* run(register(hooks.url, token, ["booking.confirmation_failed"]))
       const [option] = yield* run(search())
       const booked = yield* run(confirm(option))
       expect(booked.body.confirmation_delivery.customer).toMatchObject({ status: "failed", will_retry: true })
@@ -507,7 +513,7 @@ describe("webhook deliveries", () => {
       )
       const created = yield* first.run(register(hooks.url))
       const webhookId = created.body.webhook.id as string
-      for (let n = 0; n < events; n++) yield* first.run(post(`/api/public/webhooks/${webhookId}/test`, auth))
+      for (let n = 0; n < events; n++) yield* first.run(sendTest(webhookId))
       // Every first attempt recorded, not only received: a retry is due only once its failure is written.
       const failed = yield* until(first.run(deliveriesOf(webhookId)), (list) => {
         expect(list).toHaveLength(events)
@@ -543,7 +549,7 @@ describe("webhook deliveries", () => {
         const webhookId = created.body.webhook.id as string
         // As if its name now resolved elsewhere: development allows plain http to this machine only.
         yield* run(webhookDrift.setUrl(webhookId, `http://10.0.0.7:${hooks.port}/hooks`))
-        yield* run(post(`/api/public/webhooks/${webhookId}/test`, auth))
+        yield* run(sendTest(webhookId))
         const [refused] = yield* until(run(deliveriesOf(webhookId)), ([d]) => expect(d.attempts).toBe(1))
         expect(refused.status).toBe("pending")
         expect(refused.last_error).toMatch(/this machine/)
@@ -563,7 +569,7 @@ describe("events for cancel and reschedule (issue 27 calls these in its transact
         const outbox = yield* Layer.build(
           WebhookOutbox.Default.pipe(Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient)(context))))
         ).pipe(Effect.map(Context.get(WebhookOutbox)))
-        const created = yield* run(register(hooks.url, auth, ["booking.cancelled", "booking.rescheduled"]))
+        const created = yield* run(register(hooks.url, token, ["booking.cancelled", "booking.rescheduled"]))
         const partnerId = (yield* sql<{ partnerId: string }>`SELECT partner_id FROM webhook_endpoints`)[0]!.partnerId
         const now = new Date(yield* Clock.currentTimeMillis)
         const booking = {
