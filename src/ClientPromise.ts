@@ -52,10 +52,12 @@ export class UnexpectedAnswerError extends Error {
 
 type Groups = typeof Api.groups
 type EndpointOf<G extends keyof Groups, N extends keyof Groups[G]["endpoints"]> = Groups[G]["endpoints"][N]
+/** The JSON form of a schema the Api wraps in its JSON codec. */
+type Wire<C> = C extends Schema.toCodecJson<infer S> ? S["Encoded"] : never
 /** An endpoint's answer as JSON: what its success schemas encode to. */
-type Answer<E> = HttpApiEndpoint.Success<E>["Encoded"]
+type Answer<E> = Wire<HttpApiEndpoint.Success<E>>
 /** An endpoint's body as JSON: what its payload schema decodes from. */
-type Body<E> = HttpApiEndpoint.Payload<E>["Encoded"]
+type Body<E> = Wire<HttpApiEndpoint.Payload<E>>
 
 interface Call<E> {
   readonly params?: Record<string, string>

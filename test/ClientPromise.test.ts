@@ -59,15 +59,22 @@ describe("the client's /promise entry, bundled as the pack bundles it", () => {
         const found = yield* Effect.promise(() => client.search(searchBodyFor("nästa vecka förmiddag")))
         const option = found.options[0]!
         expect(option.booking_option_id.length).toBeGreaterThan(20)
-        const body = confirmBody(option.booking_option_id, option.terms.version, "promise-confirm-1")
+        /** The shared body, its literal fields (widened by the helper) spelled as the types want them. */
+        const body = {
+          ...confirmBody(option.booking_option_id, option.terms.version, "promise-confirm-1"),
+          service_location: { country_code: "SE", address: "Drottninggatan 12, 3 tr", postcode: "111 22" },
+          user_consent_confirmed: true,
+          consent_source: "chat",
+          booking_terms_accepted: true
+        } as const
         const confirmed = yield* Effect.promise(() => client.confirm(body, { idempotencyKey: "promise-confirm-1" }))
         expect(confirmed).toMatchObject({ ok: true, booking_created: true, idempotent_replay: false })
         const replayed = yield* Effect.promise(() => client.confirm(body, { idempotencyKey: "promise-confirm-1" }))
         expect(replayed).toMatchObject({ booking_created: true, idempotent_replay: true })
-        expect(replayed.booking?.id).toBe(confirmed.booking?.id)
+        expect(replayed.booking.id).toBe(confirmed.booking.id)
         const status = yield* Effect.promise(() => client.status(confirmed.request_id))
         expect(status).toEqual((yield* raw(`${base}/api/public/bookings/${confirmed.request_id}`)).body)
-        expect(status.booking?.id).toBe(confirmed.booking?.id)
+        expect(status.found && status.booking.id).toBe(confirmed.booking.id)
       })
     )
 
