@@ -7,7 +7,8 @@
  *
  * While that server runs, two installs are checked against it:
  * - `--client TARBALL` (`npm run client:pack` first): the typed client installed from its tarball
- *   into an empty folder holds only itself and `effect`, and calls the server through it.
+ *   into an empty folder is itself alone, under 10 MB; its `/promise` entry calls the server and
+ *   type-checks there without `effect`; with `effect` installed beside it, so does its Effect entry.
  * - `--production-install`: `npm ci --omit=dev` beside a copy of dist/ holds no TypeScript loader
  *   and no embedded PostgreSQL; that server, given a DATABASE_URL (the first server's cluster),
  *   starts and searches; given none, it refuses to start and says why.
@@ -121,22 +122,82 @@ const checkClientInstall = async (tarball: string, base: string) => {
   try {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, type: "module" }))
     npm(["install", tarball], dir)
-    const { packages, megabytes: total } = installed(join(dir, "node_modules"))
+    const alone = installed(join(dir, "node_modules"))
     const manifest = JSON.parse(
       readFileSync(join(dir, "node_modules", "home-service-booking-client", "package.json"), "utf8")
     )
-    const own = installed(join(dir, "node_modules", "home-service-booking-client")).megabytes
     check(
-      [...packages].sort().join(" ") === "effect home-service-booking-client",
-      `the client installs as ${packages.length} packages (itself and effect), ${megabytes(total)} in all, ${megabytes(own)} its own`,
-      packages.join(" ")
+      alone.packages.join(" ") === "home-service-booking-client" && alone.megabytes < 10,
+      `the client installs alone, without effect: 1 package, ${megabytes(alone.megabytes)} (under 10 MB)`,
+      alone.packages.join(" ")
     )
     check(
       Object.keys(manifest.dependencies ?? {}).length === 0 &&
-        Object.keys(manifest.peerDependencies).join() === "effect",
-      "its one dependency is effect (a peer)"
+        Object.keys(manifest.peerDependencies).join() === "effect" &&
+        manifest.peerDependenciesMeta?.effect?.optional === true,
+      "its one dependency is effect, an optional peer"
     )
-    check(own < 5, "the client itself is under 5 MB installed (effect, its peer, is the rest)")
+
+    writeFileSync(
+      join(dir, "promise.mjs"),
+      `import { BookingApiError, createBookingClient } from "home-service-booking-client/promise"
+const client = createBookingClient({ baseUrl: process.argv[2] })
+const found = await client.search(JSON.parse(process.argv[3]))
+const option = found.options[0]
+const booked = await client.confirm(
+  {
+    booking_option_id: option.booking_option_id,
+    customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
+    service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
+    user_consent_confirmed: true,
+    booking_terms_accepted: true,
+    booking_terms_version: option.terms.version,
+    booking_terms_accepted_at: new Date().toISOString()
+  },
+  { idempotencyKey: "smoke-promise-confirm" }
+)
+const status = await client.status(booked.request_id)
+const refusal = await client.requestStatus("req_no_such_request").catch((error) => error)
+console.log(JSON.stringify({
+  options: found.options.length,
+  created: booked.booking_created,
+  found: status.found,
+  refused: refusal instanceof BookingApiError ? refusal.status + " " + refusal.body.error : String(refusal)
+}))
+`
+    )
+    const promise = spawnSync(node, ["promise.mjs", base, JSON.stringify(searchBody)], { cwd: dir, encoding: "utf8" })
+    const calls = promise.status === 0 ? JSON.parse(promise.stdout) : undefined
+    check(
+      calls?.options > 0 && calls.created === true && calls.found === true && calls.refused === "404 request_not_found",
+      `through /promise without effect: a search (${calls?.options} options), a confirm, its status and a typed 404`,
+      `${promise.stdout}${promise.stderr}`
+    )
+
+    writeFileSync(
+      join(dir, "typed.ts"),
+      `import { type Answer, BookingApiError, createBookingClient } from "home-service-booking-client/promise"
+export const first = async (body: Parameters<ReturnType<typeof createBookingClient>["search"]>[0]) => {
+  const found: Answer<"search.search"> = await createBookingClient({ baseUrl: "https://api.example.se" }).search(body)
+  return found.options[0]?.booking_option_id
+}
+export const next = (error: unknown) => (error instanceof BookingApiError ? error.body.safe_next_step : undefined)
+`
+    )
+    const tsconfig = { module: "NodeNext", target: "ES2022", lib: ["ES2022"], strict: true, noEmit: true, types: [] }
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: tsconfig, files: ["typed.ts"] }))
+    const tsc = spawnSync(node, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", dir], {
+      encoding: "utf8"
+    })
+    check(tsc.status === 0, "a TypeScript file using /promise type-checks with no effect installed", tsc.stdout)
+
+    npm(["install", `effect@${manifest.peerDependencies.effect}`], dir)
+    const withEffect = installed(join(dir, "node_modules"))
+    check(
+      [...withEffect.packages].sort().join(" ") === "effect home-service-booking-client",
+      `with effect beside it (a project on Effect): 2 packages, ${megabytes(withEffect.megabytes)}`,
+      withEffect.packages.join(" ")
+    )
     writeFileSync(
       join(dir, "probe.mjs"),
       `import { Effect } from "effect"
@@ -154,7 +215,7 @@ console.log(JSON.stringify(await Effect.runPromise(program)))
     const answer = probe.status === 0 ? (JSON.parse(probe.stdout) as { verticals: number; options: number }) : undefined
     check(
       answer !== undefined && answer.verticals > 0 && answer.options > 0,
-      `through the installed client: capabilities (${answer?.verticals} verticals) and a search (${answer?.options} options)`,
+      `through the Effect client: capabilities (${answer?.verticals} verticals) and a search (${answer?.options} options)`,
       `${probe.stdout}${probe.stderr}`
     )
   } finally {
