@@ -20,6 +20,7 @@ import { spawn, spawnSync } from "node:child_process"
 import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { partnerProgram } from "./clientPromiseProgram.js"
 import { productionNodeFlags } from "./productionCommand.js"
 
 const root = join(import.meta.dirname, "..")
@@ -138,58 +139,25 @@ const checkClientInstall = async (tarball: string, base: string) => {
       "its one dependency is effect, an optional peer"
     )
 
-    writeFileSync(
-      join(dir, "promise.mjs"),
-      `import { BookingApiError, createBookingClient } from "home-service-booking-client/promise"
-const client = createBookingClient({ baseUrl: process.argv[2] })
-const found = await client.search(JSON.parse(process.argv[3]))
-const option = found.options[0]
-const booked = await client.confirm(
-  {
-    booking_option_id: option.booking_option_id,
-    customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
-    service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
-    user_consent_confirmed: true,
-    booking_terms_accepted: true,
-    booking_terms_version: option.terms.version,
-    booking_terms_accepted_at: new Date().toISOString()
-  },
-  { idempotencyKey: "smoke-promise-confirm" }
-)
-const status = await client.status(booked.request_id)
-const refusal = await client.requestStatus("req_no_such_request").catch((error) => error)
-console.log(JSON.stringify({
-  options: found.options.length,
-  created: booked.booking_created,
-  found: status.found,
-  refused: refusal instanceof BookingApiError ? refusal.status + " " + refusal.body.error : String(refusal)
-}))
-`
-    )
-    const promise = spawnSync(node, ["promise.mjs", base, JSON.stringify(searchBody)], { cwd: dir, encoding: "utf8" })
-    const calls = promise.status === 0 ? JSON.parse(promise.stdout) : undefined
-    check(
-      calls?.options > 0 && calls.created === true && calls.found === true && calls.refused === "404 request_not_found",
-      `through /promise without effect: a search (${calls?.options} options), a confirm, its status and a typed 404`,
-      `${promise.stdout}${promise.stderr}`
-    )
-
-    writeFileSync(
-      join(dir, "typed.ts"),
-      `import { type Answer, BookingApiError, createBookingClient } from "home-service-booking-client/promise"
-export const first = async (body: Parameters<ReturnType<typeof createBookingClient>["search"]>[0]) => {
-  const found: Answer<"search.search"> = await createBookingClient({ baseUrl: "https://api.example.se" }).search(body)
-  return found.options[0]?.booking_option_id
-}
-export const next = (error: unknown) => (error instanceof BookingApiError ? error.body.safe_next_step : undefined)
-`
-    )
-    const tsconfig = { module: "NodeNext", target: "ES2022", lib: ["ES2022"], strict: true, noEmit: true, types: [] }
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: tsconfig, files: ["typed.ts"] }))
+    writeFileSync(join(dir, "program.ts"), partnerProgram("home-service-booking-client/promise"))
+    const compilerOptions = { module: "NodeNext", target: "ES2022", lib: ["ES2022"], strict: true, types: [] }
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["program.ts"] }))
     const tsc = spawnSync(node, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", dir], {
       encoding: "utf8"
     })
-    check(tsc.status === 0, "a TypeScript file using /promise type-checks with no effect installed", tsc.stdout)
+    check(tsc.status === 0, "a partner's TypeScript program on /promise compiles with no effect installed", tsc.stdout)
+    const run = `const { bookFirstOption } = await import("./program.js")
+console.log(JSON.stringify(await bookFirstOption(process.argv[1], JSON.parse(process.argv[2]))))`
+    const program = spawnSync(node, ["--input-type=module", "-e", run, base, JSON.stringify(searchBody)], {
+      cwd: dir,
+      encoding: "utf8"
+    })
+    const calls = program.status === 0 ? JSON.parse(program.stdout) : undefined
+    check(
+      calls?.options > 0 && calls.created === true && calls.found === true && calls.refused === "404 request_not_found",
+      `and runs against the server: a search (${calls?.options} options), a confirm, its status and a typed 404`,
+      `${program.stdout}${program.stderr}`
+    )
 
     npm(["install", `effect@${manifest.peerDependencies.effect}`], dir)
     const withEffect = installed(join(dir, "node_modules"))

@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { TestClock } from "effect/testing"
 import { buildPromiseEntry, promiseEntry } from "../scripts/clientPromiseEntry.js"
+import { partnerProgram } from "../scripts/clientPromiseProgram.js"
 import type * as ClientPromise from "../src/ClientPromise.js"
 import { confirmBody, searchBodyFor } from "./support/Bodies.js"
 import { TestServer, testNow } from "./support/TestServer.js"
@@ -26,11 +27,13 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const origin = Effect.flatMap(HttpServer.HttpServer, ({ address }) =>
-  address._tag === "UnixPathAddress"
-    ? Effect.die(new Error("the server has no TCP address"))
-    : Effect.succeed(`http://127.0.0.1:${address.port}`)
-)
+/** The test server's address, with the test's clock where the server's stands. */
+const origin = Effect.gen(function* () {
+  yield* TestClock.setTime(testNow)
+  const { address } = yield* HttpServer.HttpServer
+  if (address._tag === "UnixPathAddress") return yield* Effect.die(new Error("the server has no TCP address"))
+  return `http://127.0.0.1:${address.port}`
+})
 
 /** The answer's JSON as a plain fetch sees it, to hold the client's answer against. */
 const raw = (url: string) =>
@@ -53,7 +56,6 @@ describe("the client's /promise entry, bundled as the pack bundles it", () => {
   it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }), { timeout: 60_000 })((it) => {
     it.effect("searches, confirms, replays and looks up a booking, answering the wire JSON", () =>
       Effect.gen(function* () {
-        yield* TestClock.setTime(testNow)
         const base = yield* origin
         const client = entry.createBookingClient({ baseUrl: `${base}/`, token })
         const found = yield* Effect.promise(() => client.search(searchBodyFor("nästa vecka förmiddag")))
@@ -80,7 +82,6 @@ describe("the client's /promise entry, bundled as the pack bundles it", () => {
 
     it.effect("rejects a refusal with BookingApiError: the status and the contract's error body as sent", () =>
       Effect.gen(function* () {
-        yield* TestClock.setTime(testNow)
         const base = yield* origin
         const client = entry.createBookingClient({ baseUrl: base, token })
         const missing = yield* rejection(() => client.requestStatus("req_no_such_request"))
@@ -117,42 +118,7 @@ describe("the client's /promise entry, bundled as the pack bundles it", () => {
     }
   })
 
-  it("type-checks a partner's calls against its declarations with no effect installed, and refuses a wrong one", async () => {
-    const flow = `import { BookingApiError, createBookingClient } from "./promise.js"
-
-const client = createBookingClient({ baseUrl: "https://api.example.se", token: "partner-token" })
-export const flow = async () => {
-  const found = await client.search({
-    vertical_id: "vvs",
-    job_type_id: "install_faucet",
-    description: "Byta köksblandaren, den nya finns på plats",
-    location: { country_code: "SE", postcode: "111 22" },
-    timing: { preferred_time_text: "nästa vecka förmiddag" }
-  })
-  const option = found.options[0]
-  if (option === undefined) return "no option"
-  try {
-    const booked = await client.confirm(
-      {
-        booking_option_id: option.booking_option_id,
-        customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
-        service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
-        user_consent_confirmed: true,
-        booking_terms_accepted: true,
-        booking_terms_version: option.terms.version,
-        booking_terms_accepted_at: new Date().toISOString()
-      },
-      { idempotencyKey: "chat-4711-confirm" }
-    )
-    const status = await client.status(booked.request_id)
-    const hooks = await client.webhooks.list()
-    return [booked.booking_created, status.ok, hooks.webhooks.length]
-  } catch (error) {
-    if (error instanceof BookingApiError && error.body.error === "slot_taken") return error.body.safe_next_step
-    throw error
-  }
-}
-`
+  it("type-checks a partner's program against its declarations with no effect installed, and refuses a wrong one", async () => {
     const wrong = `import { BookingApiError, createBookingClient } from "./promise.js"
 
 const client = createBookingClient({ baseUrl: "https://api.example.se" })
@@ -184,7 +150,10 @@ export const wrong = async (error: unknown) => {
       )
     }
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }))
-    const [flowErrors, wrongErrors] = await Promise.all([typecheck("flow", flow), typecheck("wrong", wrong)])
+    const [flowErrors, wrongErrors] = await Promise.all([
+      typecheck("flow", partnerProgram("./promise.js")),
+      typecheck("wrong", wrong)
+    ])
     expect(flowErrors).toBe("")
     expect(wrongErrors).toMatch(/'street' does not exist/)
     expect(wrongErrors).toMatch(/"no_such_code"' have no overlap/)
