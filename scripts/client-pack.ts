@@ -1,9 +1,12 @@
 /**
- * Builds the typed client partners install, as a package of its own: src/Client.ts and the
- * modules it imports (the Api, its groups and the Domain schemas; test/ClientImports.test.ts
- * holds that they are no server code), compiled to JavaScript with declarations, under a
- * generated package.json whose one dependency is `effect` (a peer, so a partner's own Effect is
- * the one it runs on). Nothing of the server's dependencies comes with it.
+ * Builds the typed client partners install, as a package of its own with two entries:
+ * - ".": src/Client.ts and the modules it imports (the Api, its groups and the Domain schemas;
+ *   test/ClientImports.test.ts holds that they are no server code), compiled to JavaScript with
+ *   declarations, running on the partner's own `effect` (an optional peer: a project on Effect
+ *   has it, and npm installs nothing for a project that is not);
+ * - "./promise": src/ClientPromise.ts bundled with the Effect code it uses, for a project without
+ *   Effect (scripts/clientPromiseEntry.ts).
+ * Nothing of the server's dependencies comes with it.
  *
  *   npm run client:pack     writes dist/client/home-service-booking-client-<version>.tgz
  *
@@ -14,6 +17,7 @@
 import { execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
+import { buildPromiseEntry, promiseEntry } from "./clientPromiseEntry.js"
 
 const root = join(import.meta.dirname, "..")
 const out = join(root, "dist", "client")
@@ -46,6 +50,7 @@ writeFileSync(
 execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig], {
   stdio: "inherit"
 })
+await buildPromiseEntry(join(staging, "dist"))
 
 writeFileSync(
   join(staging, "package.json"),
@@ -54,16 +59,18 @@ writeFileSync(
       name: clientPackageName,
       version: server.version,
       description:
-        "Typed client of the home-service booking API (Effect HttpApiClient), built from the server's own Api",
+        "Typed client of the home-service booking API, built from the server's own Api: Effect-native, or Promises with nothing else to install",
       type: "module",
       sideEffects: false,
       exports: {
         ".": { types: "./dist/Client.d.ts", default: "./dist/Client.js" },
+        "./promise": { types: `./dist/${promiseEntry.types}`, default: `./dist/${promiseEntry.js}` },
         "./package.json": "./package.json"
       },
       files: ["dist", "README.md"],
       engines: { node: ">=22" },
-      peerDependencies: { effect: server.dependencies.effect }
+      peerDependencies: { effect: server.dependencies.effect },
+      peerDependenciesMeta: { effect: { optional: true } }
     },
     null,
     2

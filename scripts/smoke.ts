@@ -7,7 +7,8 @@
  *
  * While that server runs, two installs are checked against it:
  * - `--client TARBALL` (`npm run client:pack` first): the typed client installed from its tarball
- *   into an empty folder holds only itself and `effect`, and calls the server through it.
+ *   into an empty folder is itself alone, under 10 MB; its `/promise` entry calls the server and
+ *   type-checks there without `effect`; with `effect` installed beside it, so does its Effect entry.
  * - `--production-install`: `npm ci --omit=dev` beside a copy of dist/ holds no TypeScript loader
  *   and no embedded PostgreSQL; that server, given a DATABASE_URL (the first server's cluster),
  *   starts and searches; given none, it refuses to start and says why.
@@ -19,6 +20,7 @@ import { spawn, spawnSync } from "node:child_process"
 import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { partnerProgram } from "./clientPromiseProgram.js"
 import { productionNodeFlags } from "./productionCommand.js"
 
 const root = join(import.meta.dirname, "..")
@@ -121,22 +123,49 @@ const checkClientInstall = async (tarball: string, base: string) => {
   try {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, type: "module" }))
     npm(["install", tarball], dir)
-    const { packages, megabytes: total } = installed(join(dir, "node_modules"))
+    const alone = installed(join(dir, "node_modules"))
     const manifest = JSON.parse(
       readFileSync(join(dir, "node_modules", "home-service-booking-client", "package.json"), "utf8")
     )
-    const own = installed(join(dir, "node_modules", "home-service-booking-client")).megabytes
     check(
-      [...packages].sort().join(" ") === "effect home-service-booking-client",
-      `the client installs as ${packages.length} packages (itself and effect), ${megabytes(total)} in all, ${megabytes(own)} its own`,
-      packages.join(" ")
+      alone.packages.join(" ") === "home-service-booking-client" && alone.megabytes < 10,
+      `the client installs alone, without effect: 1 package, ${megabytes(alone.megabytes)} (under 10 MB)`,
+      alone.packages.join(" ")
     )
     check(
       Object.keys(manifest.dependencies ?? {}).length === 0 &&
-        Object.keys(manifest.peerDependencies).join() === "effect",
-      "its one dependency is effect (a peer)"
+        Object.keys(manifest.peerDependencies).join() === "effect" &&
+        manifest.peerDependenciesMeta?.effect?.optional === true,
+      "its one dependency is effect, an optional peer"
     )
-    check(own < 5, "the client itself is under 5 MB installed (effect, its peer, is the rest)")
+
+    writeFileSync(join(dir, "program.ts"), partnerProgram("home-service-booking-client/promise"))
+    const compilerOptions = { module: "NodeNext", target: "ES2022", lib: ["ES2022"], strict: true, types: [] }
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["program.ts"] }))
+    const tsc = spawnSync(node, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", dir], {
+      encoding: "utf8"
+    })
+    check(tsc.status === 0, "a partner's TypeScript program on /promise compiles with no effect installed", tsc.stdout)
+    const run = `const { bookFirstOption } = await import("./program.js")
+console.log(JSON.stringify(await bookFirstOption(process.argv[1], JSON.parse(process.argv[2]))))`
+    const program = spawnSync(node, ["--input-type=module", "-e", run, base, JSON.stringify(searchBody)], {
+      cwd: dir,
+      encoding: "utf8"
+    })
+    const calls = program.status === 0 ? JSON.parse(program.stdout) : undefined
+    check(
+      calls?.options > 0 && calls.created === true && calls.found === true && calls.refused === "404 request_not_found",
+      `and runs against the server: a search (${calls?.options} options), a confirm, its status and a typed 404`,
+      `${program.stdout}${program.stderr}`
+    )
+
+    npm(["install", `effect@${manifest.peerDependencies.effect}`], dir)
+    const withEffect = installed(join(dir, "node_modules"))
+    check(
+      [...withEffect.packages].sort().join(" ") === "effect home-service-booking-client",
+      `with effect beside it (a project on Effect): 2 packages, ${megabytes(withEffect.megabytes)}`,
+      withEffect.packages.join(" ")
+    )
     writeFileSync(
       join(dir, "probe.mjs"),
       `import { Effect } from "effect"
@@ -154,7 +183,7 @@ console.log(JSON.stringify(await Effect.runPromise(program)))
     const answer = probe.status === 0 ? (JSON.parse(probe.stdout) as { verticals: number; options: number }) : undefined
     check(
       answer !== undefined && answer.verticals > 0 && answer.options > 0,
-      `through the installed client: capabilities (${answer?.verticals} verticals) and a search (${answer?.options} options)`,
+      `through the Effect client: capabilities (${answer?.verticals} verticals) and a search (${answer?.options} options)`,
       `${probe.stdout}${probe.stderr}`
     )
   } finally {

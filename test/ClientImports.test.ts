@@ -12,32 +12,35 @@ describe("the typed client's package entry", () => {
   })
 })
 
-describe("the typed client's import graph", () => {
-  const { files, external } = graphOf(join("src", "Client.ts"))
+const serverModules = [
+  "src/AppConfig.ts",
+  "src/Partners/Authentication.ts",
+  "src/Database/Database.ts",
+  "src/Http.ts",
+  "src/Partners/Partners.ts"
+]
+
+describe.each(["Client.ts", "ClientPromise.ts"])("the typed client's import graph from src/%s", (entry) => {
+  const { files, external } = graphOf(join("src", entry))
 
   it("reaches the Api, its schemas and the middleware tags", () => {
     expect(files).toEqual(expect.arrayContaining(["src/Api.ts", "src/Partners/AuthApi.ts", "src/Domain/Booking.ts"]))
   })
 
-  it("sees server code where there is some (the walk itself works)", () => {
-    expect(graphOf(join("src", "Partners", "Authentication.ts")).external).toContain("node:crypto")
-    expect(graphOf(join("src", "Http.ts")).files).toContain("src/AppConfig.ts")
-  })
-
   it("reaches no server code: no configuration, database, crypto or auth implementation", () => {
-    const server = [
-      "src/AppConfig.ts",
-      "src/Partners/Authentication.ts",
-      "src/Database/Database.ts",
-      "src/Http.ts",
-      "src/Partners/Partners.ts"
-    ]
-    expect(files.filter((file) => server.includes(file))).toEqual([])
+    expect(files.filter((file) => serverModules.includes(file))).toEqual([])
     expect(
       external.filter((name) => name === "pg" || name.startsWith("@effect/sql") || name.startsWith("node:"))
     ).toEqual([])
     expect(
       external.every((name) => name === "effect" || (name.startsWith("effect/") && !name.startsWith("effect/sql")))
     ).toBe(true)
+  })
+})
+
+describe("the import graph walk", () => {
+  it("sees server code where there is some", () => {
+    expect(graphOf(join("src", "Partners", "Authentication.ts")).external).toContain("node:crypto")
+    expect(graphOf(join("src", "Http.ts")).files).toContain("src/AppConfig.ts")
   })
 })
