@@ -2,19 +2,29 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { expect, vi } from "vitest"
+import { expect, inject, vi } from "vitest"
 
 export const root = join(import.meta.dirname, "..", "..")
 
-/** How npm runs a TypeScript entry point, without npm in between. */
-export const tsCommand = (...path: Array<string>): ReadonlyArray<string> => [
-  process.execPath,
-  "--import",
-  "tsx",
-  join(root, ...path)
-]
+/**
+ * How npm runs an entry point of src (`npm start`, `npm run migrate`, ...), without npm in between:
+ * node on this test run's bundle of that same source (test/support/ServerBundle.ts), which starts
+ * in a fraction of the CPU that `node --import tsx` spends compiling and loading the modules. A
+ * process test is about the process, and the bundle is the same code in one process;
+ * test/Main/Stop.test.ts runs the real `npm start` (tsx) too.
+ */
+export const tsCommand = (...path: [string, ...Array<string>]): ReadonlyArray<string> => {
+  const [top, ...rest] = path
+  if (top !== "src" || rest.length === 0 || !rest.at(-1)!.endsWith(".ts")) {
+    throw new Error(`not an entry point of src: ${path.join("/")}`)
+  }
+  const bundled = join(inject("serverBundle"), ...rest).replace(/\.ts$/, ".js")
+  if (!existsSync(bundled))
+    throw new Error(`${path.join("/")} is not in the test bundle (test/support/ServerBundle.ts)`)
+  return [process.execPath, bundled]
+}
 
-/** What `npm start` runs. */
+/** What `npm start` runs, from the test bundle. */
 export const serverCommand = tsCommand("src", "main.ts")
 
 /** Every line of `text` is one flat JSON object with time, level and msg. */
