@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect, inject, vi } from "vitest"
+import { copyCluster } from "./ClusterTemplate.js"
 
 export const root = join(import.meta.dirname, "..", "..")
 
@@ -122,7 +123,7 @@ export const postgresProcesses = (dataDir: string): Array<number> => {
 export const expectGone = async (pids: ReadonlyArray<number>) =>
   vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 50 })
 
-/** A data directory for one test, removed afterwards. */
+/** An empty data directory for one test, removed afterwards: the server initialises a cluster there. */
 export const withDataDir = async (test: (dir: string) => Promise<void>) => {
   const dir = mkdtempSync(join(tmpdir(), "booking-main-"))
   try {
@@ -131,3 +132,13 @@ export const withDataDir = async (test: (dir: string) => Promise<void>) => {
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+/**
+ * A data directory for one test holding a copy of the run's initialised cluster (as a server's
+ * first start leaves it, test/support/ClusterTemplate.ts): the start skips initdb's seconds.
+ */
+export const withInitialisedDataDir = (test: (dir: string) => Promise<void>) =>
+  withDataDir(async (dir) => {
+    copyCluster(inject("clusterTemplate"), dir)
+    await test(dir)
+  })

@@ -6,6 +6,7 @@ import { SqlClient } from "effect/sql"
 import type { TestProject } from "vitest/node"
 import { migrate, pgClientLayer } from "../../src/Database/Database.js"
 import { startEmbeddedPostgres } from "../../src/Database/EmbeddedPostgres.js"
+import { copyCluster, makeClusterTemplate } from "./ClusterTemplate.js"
 import { databaseUrlFor } from "./databaseUrl.js"
 import { buildServerBundle, bundleDirectory } from "./ServerBundle.js"
 
@@ -15,6 +16,8 @@ declare module "vitest" {
     readonly templateDatabase: string
     /** Where this run's bundle of the server and its tools lies (test/support/ServerBundle.ts). */
     readonly serverBundle: string
+    /** An initialised cluster's data directory, for process tests to copy (test/support/ClusterTemplate.ts). */
+    readonly clusterTemplate: string
   }
 }
 
@@ -26,7 +29,9 @@ const run = <A>(url: string, effect: Effect.Effect<A, unknown, SqlClient.SqlClie
 /**
  * One PostgreSQL per test run (embedded, or TEST_DATABASE_URL), with one migrated template
  * database; each test file clones it, so files never see each other's rows. Beside it, the bundle
- * the process tests start (test/support/ServerBundle.ts), built again when watch mode reruns.
+ * the process tests start (test/support/ServerBundle.ts), built again when watch mode reruns, and
+ * an initialised cluster they copy (test/support/ClusterTemplate.ts); the embedded PostgreSQL of the
+ * run starts on a copy of it too, so initdb runs once.
  */
 export default async function setup(project: TestProject) {
   const root = project.config.root
@@ -37,7 +42,9 @@ export default async function setup(project: TestProject) {
     (error: unknown) => ({ error })
   )
   project.onTestsRerun(() => buildServerBundle(root, serverBundle))
+  const clusterTemplate = await makeClusterTemplate()
   const dataDir = process.env.TEST_DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), "booking-api-test-"))
+  if (dataDir) copyCluster(clusterTemplate, dataDir)
   const embedded = dataDir ? await startEmbeddedPostgres({ dataDir, ephemeral: true }) : undefined
   const url = process.env.TEST_DATABASE_URL ?? embedded!.url
   const templateDatabase = `booking_test_template_${process.pid}`
@@ -51,6 +58,7 @@ export default async function setup(project: TestProject) {
   const failed = await bundled
   if (failed) throw failed.error
   project.provide("serverBundle", serverBundle)
+  project.provide("clusterTemplate", clusterTemplate)
   return async () => {
     await run(
       url,
@@ -64,5 +72,6 @@ export default async function setup(project: TestProject) {
     await embedded?.stop()
     if (dataDir) await rm(dataDir, { recursive: true, force: true })
     await rm(serverBundle, { recursive: true, force: true })
+    await rm(clusterTemplate, { recursive: true, force: true })
   }
 }
