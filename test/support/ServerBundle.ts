@@ -8,7 +8,7 @@ import { build, type Plugin } from "esbuild"
  * real processes. A process starts from it in a fraction of what `node --import tsx` spends
  * compiling and loading some thousand modules, and it is the same source: a process test is about
  * the process (start, signals, the database, several instances), not about how its modules load.
- * Test/Main/Stop.test.ts still starts the real `npm start`.
+ * test/Main/Stop.test.ts still starts the real `npm start`.
  *
  * Built once per test run by test/support/globalSetup.ts, under the ignored .cache/ folder; never committed.
  */
