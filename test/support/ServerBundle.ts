@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url"
 import { build, type Plugin } from "esbuild"
 
 /**
- * The server as one bundle of src/main.ts and every package it imports, for the tests that start
+ * The server and its command-line tools, bundled with every package they import, for the tests that start
  * real processes. A process starts from it in a fraction of what `node --import tsx` spends
  * compiling and loading some thousand modules, and it is the same source: a process test is about
  * the process (start, signals, the database, several instances), not about how its modules load.
