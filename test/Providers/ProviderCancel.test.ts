@@ -73,8 +73,7 @@ const withApp = (smtpPort: number, lines: Array<string>) =>
           SANDBOX_API_TOKENS: sandboxToken,
           SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
           WEBHOOK_TIMEOUT_MS: "300"
-        },
-        loops: "none"
+        }
       }).pipe(Layer.provide(collector))
     )
     const dispatcher = yield* Layer.build(
