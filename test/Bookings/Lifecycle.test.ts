@@ -90,7 +90,7 @@ const heldSlots = (bookingId: string) =>
   )
 
 describe("a booking's life after confirm", () => {
-  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` }, loops: "none" }))((it) => {
     it.effect("every option, confirm and status carry the policy; deadlines at or before the start", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
@@ -450,7 +450,8 @@ const emailsOfABookingsLife = () => {
                 SERVICE_REQUESTS_API_TOKENS: token,
                 SANDBOX_API_TOKENS: sandboxToken,
                 SMTP_URL: `smtp://127.0.0.1:${smtp.port}`
-              }
+              },
+              loops: "none"
             })
           )
           const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>

@@ -10,7 +10,7 @@ import {
   postgresProcesses,
   servingPort,
   spawnServer,
-  withDataDir
+  withInitialisedDataDir
 } from "../support/ServerProcess.js"
 
 const searchBody = JSON.stringify(searchBodyFor("nästa vecka"))
@@ -26,7 +26,7 @@ describe.concurrent("npm start, stopping", () => {
   it(
     "SIGTERM to npm start finishes the request in flight, closes an unfinished upload after the grace period, and leaves no process behind",
     () =>
-      withDataDir(async (dataDir) => {
+      withInitialisedDataDir(async (dataDir) => {
         const npm = spawnServer({ DATA_DIR: dataDir, PORT: "0", SHUTDOWN_GRACE_MS: "3000" }, ["npm", "start"])
         const port = await servingPort(npm)
         const [node] = childrenOf(npm.child.pid!)
@@ -67,7 +67,7 @@ describe.concurrent("npm start, stopping", () => {
   it(
     "SIGTERM stops the embedded PostgreSQL and exits 0 also when that PostgreSQL is frozen, or has crashed",
     () =>
-      withDataDir(async (dataDir) => {
+      withInitialisedDataDir(async (dataDir) => {
         for (const outage of ["frozen", "crashed"] as const) {
           const server = spawnServer({ DATA_DIR: dataDir, PORT: "0", ...shortDatabaseTimeouts })
           const port = await servingPort(server)

@@ -8,18 +8,18 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
  * time, but a fresh clone has no such record and starts the largest files first, which these are not.
  */
 const slowest = [
-  "test/Http/Fuzz.prop.test.ts",
-  "test/Main/Main.test.ts",
+  "test/Webhooks/Webhooks.test.ts",
   "test/Main/Stop.test.ts",
+  "test/Main/Main.test.ts",
   "test/Database/DatabaseFreeze.test.ts",
-  "test/Database/Database.test.ts",
-  "test/Partners/Partners.test.ts",
+  "test/Webhooks/KillNine.test.ts",
+  "test/Notifications/Notifier.test.ts",
   "test/Partners/Authentication.test.ts",
-  "test/Bookings/Idempotency.prop.test.ts",
+  "test/Bookings/Concurrency.prop.test.ts",
   "test/e2e/MultiInstance.test.ts",
-  "test/Requests/Create.test.ts",
-  "test/Bookings/Confirm.test.ts",
-  "test/Notifications/Notifier.test.ts"
+  "test/Http/GeneratedClient.test.ts",
+  "test/Mcp/Inspector.test.ts",
+  "test/Database/Database.test.ts"
 ]
 
 /** Vitest's order (by last run's durations) where it has them for every file, else `slowest` first. */

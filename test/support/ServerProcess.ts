@@ -2,19 +2,30 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { expect, vi } from "vitest"
+import { expect, inject, vi } from "vitest"
+import { copyCluster } from "./ClusterTemplate.js"
 
 export const root = join(import.meta.dirname, "..", "..")
 
-/** How npm runs a TypeScript entry point, without npm in between. */
-export const tsCommand = (...path: Array<string>): ReadonlyArray<string> => [
-  process.execPath,
-  "--import",
-  "tsx",
-  join(root, ...path)
-]
+/**
+ * How npm runs an entry point of src (`npm start`, `npm run migrate`, ...), without npm in between:
+ * node on this test run's bundle of that same source (test/support/ServerBundle.ts), which starts
+ * in a fraction of the CPU that `node --import tsx` spends compiling and loading the modules. A
+ * process test is about the process, and the bundle is the same code in one process;
+ * test/Main/Stop.test.ts runs the real `npm start` (tsx) too.
+ */
+export const tsCommand = (...path: [string, ...Array<string>]): ReadonlyArray<string> => {
+  const [top, ...rest] = path
+  if (top !== "src" || rest.length === 0 || !rest.at(-1)!.endsWith(".ts")) {
+    throw new Error(`not an entry point of src: ${path.join("/")}`)
+  }
+  const bundled = join(inject("serverBundle"), ...rest).replace(/\.ts$/, ".js")
+  if (!existsSync(bundled))
+    throw new Error(`${path.join("/")} is not in the test bundle (test/support/ServerBundle.ts)`)
+  return [process.execPath, bundled]
+}
 
-/** What `npm start` runs. */
+/** What `npm start` runs, from the test bundle. */
 export const serverCommand = tsCommand("src", "main.ts")
 
 /** Every line of `text` is one flat JSON object with time, level and msg. */
@@ -112,7 +123,7 @@ export const postgresProcesses = (dataDir: string): Array<number> => {
 export const expectGone = async (pids: ReadonlyArray<number>) =>
   vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 10_000, interval: 50 })
 
-/** A data directory for one test, removed afterwards. */
+/** An empty data directory for one test, removed afterwards: the server initialises a cluster there. */
 export const withDataDir = async (test: (dir: string) => Promise<void>) => {
   const dir = mkdtempSync(join(tmpdir(), "booking-main-"))
   try {
@@ -121,3 +132,13 @@ export const withDataDir = async (test: (dir: string) => Promise<void>) => {
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+/**
+ * A data directory for one test holding a copy of the run's initialised cluster (as a server's
+ * first start leaves it, test/support/ClusterTemplate.ts): the start skips initdb's seconds.
+ */
+export const withInitialisedDataDir = (test: (dir: string) => Promise<void>) =>
+  withDataDir(async (dir) => {
+    copyCluster(inject("clusterTemplate"), dir)
+    await test(dir)
+  })

@@ -51,7 +51,8 @@ export const testServerLoops = loopsLive([
  */
 const appOnTestServer = {
   "all but the outbox dispatcher": serveApi(NodeServerTest, testServerLoops),
-  all: serveApi(NodeServerTest)
+  all: serveApi(NodeServerTest),
+  none: serveApi(NodeServerTest, loopsLive([]))
 } as const
 const probeOnTestServer = serveProbe(NodeServerTest, testServerLoops)
 
@@ -75,7 +76,10 @@ export interface TestServerOptions<D> {
   readonly probe?: boolean
   /**
    * The loops it runs: by default all but the outbox dispatcher, so a test sees the delivery that
-   * deliverNow made and no later pass; `"all"` for tests of what the loops do together.
+   * deliverNow made and no later pass; `"all"` for tests of what the loops do together; `"none"`
+   * for a suite that moves the TestClock days ahead and needs no loop: every loop's passes on the
+   * way (a token refresh every 2 s, a webhook poll every second) run at once, each a database
+   * round trip, which made one such move take 10 s.
    */
   readonly loops?: TestServerLoops
 }
