@@ -8,7 +8,7 @@ import { priceWording } from "../Domain/Pricing.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
 import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { formatInZone } from "../Domain/Zone.js"
-import type { DeliveryState } from "../Notifications/Notifier.js"
+import type { DeliveryState } from "../Notifications/DeliveryState.js"
 
 /** What confirm, status and the changes say of a stored booking: its facts, deliveries, price and deduction words. */
 

@@ -28,7 +28,8 @@ import { taxDeduction } from "../Domain/TaxDeduction.js"
 import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { formatInZone } from "../Domain/Zone.js"
 import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
-import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifications/Notifier.js"
+import { type DeliveryState, statesOrUnknown } from "../Notifications/DeliveryState.js"
+import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
 import {
   fingerprintHash,

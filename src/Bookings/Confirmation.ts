@@ -11,7 +11,7 @@ import type { Partner } from "../Domain/Partner.js"
 import type { CurrentOffer } from "../Domain/Supply.js"
 import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { knownTimeZone } from "../Domain/Zone.js"
-import type { ChannelChoice } from "../Notifications/Notifier.js"
+import type { ChannelChoice } from "../Notifications/DeliveryState.js"
 import { randomReference } from "../Shared/References.js"
 
 /** The booking's id, stored with the idempotency key, and the reference the customer is given. */

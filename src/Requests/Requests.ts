@@ -22,7 +22,8 @@ import type { HandoffPlan, NewRequest, StoredRequest } from "../Domain/RequestRe
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
-import { type ChannelChoice, type DeliveryState, Notifier, statesOrUnknown } from "../Notifications/Notifier.js"
+import { type ChannelChoice, type DeliveryState, statesOrUnknown } from "../Notifications/DeliveryState.js"
+import { Notifier } from "../Notifications/Notifier.js"
 import {
   fingerprintHash,
   Idempotency,
