@@ -97,6 +97,16 @@ export const outageSteps = {
 export const sandboxNote =
   "Sandbox: this booking is a test. No provider or customer was told (every message was recorded in the sandbox instead), and no provider's real calendar was touched. "
 
+/** Who does the booked job and when, as every answer naming a booking says it. */
+export const bookedSlot = (stored: StoredBooking) => ({
+  provider_id: stored.providerId,
+  provider_name: stored.providerName,
+  service_id: stored.serviceId,
+  slot_start_at: formatInZone(stored.slotStart, stored.timeZone),
+  slot_end_at: formatInZone(stored.slotEnd, stored.timeZone),
+  slot_label: stored.slotLabel
+})
+
 export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>) => {
   const { customer, provider } = deliveries(read)
   const customerStatus = reported(customer)
@@ -104,12 +114,7 @@ export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray
   const booking: ConfirmedBooking = {
     id: stored.id,
     status: "confirmed",
-    provider_id: stored.providerId,
-    provider_name: stored.providerName,
-    service_id: stored.serviceId,
-    slot_start_at: formatInZone(stored.slotStart, stored.timeZone),
-    slot_end_at: formatInZone(stored.slotEnd, stored.timeZone),
-    slot_label: stored.slotLabel,
+    ...bookedSlot(stored),
     price_sek: stored.priceSek,
     currency: "SEK",
     pricing_model: stored.pricingModel,
