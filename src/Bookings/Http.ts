@@ -1,9 +1,9 @@
 import { Clock, Effect, Layer } from "effect"
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
 import type { BookingConfirmationResponse } from "../Domain/Booking.js"
 import { Partner } from "../Domain/Partner.js"
+import { jsonInContractOrder } from "../Http/HandBuiltJson.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Bookings } from "./Bookings.js"
 import { Changes } from "./Changes.js"
@@ -14,7 +14,7 @@ import { Changes } from "./Changes.js"
  * document lists). The statuses are BookingConfirmed's 201 and BookingReplayed's 200.
  */
 const inContractOrder = (body: BookingConfirmationResponse) =>
-  HttpServerResponse.jsonUnsafe(body, { status: body.idempotent_replay ? 200 : 201 })
+  jsonInContractOrder(body, body.idempotent_replay ? 200 : 201)
 
 export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
   Effect.gen(function* () {
