@@ -25,6 +25,17 @@ export const newBookingIds = (): BookingIds => ({
   requestId: randomReference("bkg")
 })
 
+/** The price and terms a booking holds, as the option it was booked (or moved) with states them. */
+export const pricedAs = (option: SignedOption) => ({
+  priceSek: option.amountSek,
+  pricingModel: option.pricingModel,
+  priceType: option.priceType,
+  unitPriceSek: option.unitPriceSek ?? null,
+  unit: option.unit ?? null,
+  quantity: option.quantity ?? null,
+  termsVersion: option.termsVersion
+})
+
 /** Everything a confirmed booking is made of, once the offer is revalidated. */
 export interface Confirmation {
   readonly ids: BookingIds
@@ -54,13 +65,7 @@ export const bookingRecord = ({ ids, request, partner, option, offer, deduction,
     slotEnd: new Date(option.slotEnd),
     slotLabel: slotLabel({ start: option.slotStart, end: option.slotEnd }, timeZone),
     timeZone,
-    priceSek: option.amountSek,
-    pricingModel: option.pricingModel,
-    priceType: option.priceType,
-    unitPriceSek: option.unitPriceSek ?? null,
-    unit: option.unit ?? null,
-    quantity: option.quantity ?? null,
-    termsVersion: option.termsVersion,
+    ...pricedAs(option),
     termsUrl: offer.termsUrl ?? "",
     scope: offer.scope ?? {},
     customer: request.customer,
