@@ -122,13 +122,7 @@ export const makeCancel = (kit: ChangeKit) => {
 
     const replayOf = (resourceId: string, storedHash: string) =>
       Effect.gen(function* () {
-        const loaded = yield* kit
-          .loadChange(partner, resourceId)
-          .pipe(Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable)))
-        if (Option.isNone(loaded)) {
-          return yield* persistenceUnavailable("booking", steps.replayUnreadable)("idempotency key without its change")
-        }
-        const { stored, change } = loaded.value
+        const { stored, change } = yield* kit.replayed(partner, resourceId, steps)
         if (storedHash !== hash || change.kind !== "cancel")
           return yield* kit.keyHolds("a cancellation", stored, surface)
         const states = yield* kit.statesOf(change.id)
@@ -142,10 +136,7 @@ export const makeCancel = (kit: ChangeKit) => {
     const written = yield* kit
       .transact(
         Effect.gen(function* () {
-          yield* kit.claim(partner.id, "cancel", key, hash, changeId)
-          const locked = yield* kit.repo.lockById(current.id)
-          if (Option.isNone(locked)) return yield* notFound(partner)
-          const before = locked.value
+          const before = yield* kit.claimAndLock(partner, "cancel", key, hash, changeId, current.id)
           const facts = yield* assessCancel(before, by, request.expected_version, now, surface)
           const version = before.version + 1
           yield* kit.sql`UPDATE bookings SET status = 'cancelled', version = ${version}, cancelled_at = ${now},
@@ -187,9 +178,8 @@ export const makeCancel = (kit: ChangeKit) => {
       .pipe(Effect.catchTag("LostClaim", () => Effect.succeed(undefined)))
 
     if (written === undefined) {
-      const raced = yield* kit.storedKey(partner, "cancel", key, steps)
-      if (Option.isNone(raced)) return yield* persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
-      return yield* replayOf(raced.value.resourceId, raced.value.requestHash)
+      const raced = yield* kit.racedKey(partner, "cancel", key, steps)
+      return yield* replayOf(raced.resourceId, raced.requestHash)
     }
     const states = yield* kit.deliver(written.notices, changeId)
     return cancelledAnswer(written.after, states, false)

@@ -138,13 +138,7 @@ export const makeReschedule = (kit: ChangeKit) => {
 
     const replayOf = (resourceId: string, storedHash: string) =>
       Effect.gen(function* () {
-        const loaded = yield* kit
-          .loadChange(partner, resourceId)
-          .pipe(Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable)))
-        if (Option.isNone(loaded)) {
-          return yield* persistenceUnavailable("booking", steps.replayUnreadable)("idempotency key without its change")
-        }
-        const { stored, change } = loaded.value
+        const { stored, change } = yield* kit.replayed(partner, resourceId, steps)
         if (storedHash !== hash || change.kind !== "reschedule") return yield* kit.keyHolds("a move", stored, surface)
         if (stored.status === "cancelled") return yield* alreadyCancelled(surface, stored)
         if (stored.version !== change.version) {
@@ -216,10 +210,7 @@ export const makeReschedule = (kit: ChangeKit) => {
     const written = yield* kit
       .transact(
         Effect.gen(function* () {
-          yield* kit.claim(partner.id, "reschedule", key, hash, changeId)
-          const locked = yield* kit.repo.lockById(current.id)
-          if (Option.isNone(locked)) return yield* notFound(partner)
-          const before = locked.value
+          const before = yield* kit.claimAndLock(partner, "reschedule", key, hash, changeId, current.id)
           yield* assessMove(before, request.expected_version, now, surface)
           const version = before.version + 1
           // Release first: a move to a time overlapping the booking's own old one must not refuse itself.
@@ -286,9 +277,8 @@ export const makeReschedule = (kit: ChangeKit) => {
       .pipe(Effect.catchTag("LostClaim", () => Effect.succeed(undefined)))
 
     if (written === undefined) {
-      const raced = yield* kit.storedKey(partner, "reschedule", key, steps)
-      if (Option.isNone(raced)) return yield* persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
-      return yield* replayOf(raced.value.resourceId, raced.value.requestHash)
+      const raced = yield* kit.racedKey(partner, "reschedule", key, steps)
+      return yield* replayOf(raced.resourceId, raced.requestHash)
     }
     const states = yield* kit.deliver(written.notices, changeId)
     return rescheduledAnswer(written.after, written.previous, states, false)
