@@ -260,15 +260,19 @@ export const makeChangeKit = Effect.gen(function* () {
   ) =>
     idempotency.find(partner.id, scope, key).pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
 
+  /** What a replay must find: missing, it is the 503 that says retry (the key's write is still unsettled). */
+  const foundOr =
+    (steps: ReturnType<typeof cancelSteps>, missing: string) =>
+    <A>(found: Option.Option<A>) =>
+      Option.isSome(found)
+        ? Effect.succeed(found.value)
+        : persistenceUnavailable("booking", steps.replayUnreadable)(missing)
+
   /** The change a key already holds, with its booking; one that cannot be read is the 503 that says retry. */
   const replayed = (partner: Partner["Service"], resourceId: string, steps: ReturnType<typeof cancelSteps>) =>
     loadChange(partner, resourceId).pipe(
       Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable)),
-      Effect.flatMap((loaded) =>
-        Option.isSome(loaded)
-          ? Effect.succeed(loaded.value)
-          : persistenceUnavailable("booking", steps.replayUnreadable)("idempotency key without its change")
-      )
+      Effect.flatMap(foundOr(steps, "idempotency key without its change"))
     )
 
   /** The key a concurrent change claimed first, for its answer to be replayed. */
@@ -277,14 +281,7 @@ export const makeChangeKit = Effect.gen(function* () {
     scope: "cancel" | "reschedule",
     key: string,
     steps: ReturnType<typeof cancelSteps>
-  ) =>
-    storedKey(partner, scope, key, steps).pipe(
-      Effect.flatMap((raced) =>
-        Option.isSome(raced)
-          ? Effect.succeed(raced.value)
-          : persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
-      )
-    )
+  ) => storedKey(partner, scope, key, steps).pipe(Effect.flatMap(foundOr(steps, "key vanished")))
 
   /** Inside the change's transaction: the key claimed for it, then the booking locked as it is now. */
   const claimAndLock = (
