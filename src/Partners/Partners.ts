@@ -11,6 +11,12 @@ export const tokenPattern = /^hsb_([A-Za-z0-9_-]{12})_[A-Za-z0-9_-]{43}$/
 
 export const tokenDigest = (token: string) => createHash("sha256").update(token, "utf8").digest()
 
+/** A new API token (`hsb` a partner's, `hsp` a provider's) and its public prefix; shown once, stored as its digest. */
+export const newToken = (kind: "hsb" | "hsp") => {
+  const prefix = randomBytes(9).toString("base64url")
+  return { prefix, token: `${kind}_${prefix}_${randomBytes(32).toString("base64url")}` }
+}
+
 export interface TokenEntry {
   readonly prefix: string
   readonly digest: Uint8Array
@@ -74,8 +80,7 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
 
     /** Several live tokens per partner let a partner rotate without downtime. */
     const issueToken = Effect.fn("Partners.issueToken")(function* (partnerId: string) {
-      const prefix = randomBytes(9).toString("base64url")
-      const token = `hsb_${prefix}_${randomBytes(32).toString("base64url")}`
+      const { prefix, token } = newToken("hsb")
       const rows = yield* sql`
         INSERT INTO partner_tokens (prefix, partner_id, token_sha256)
         SELECT ${prefix}, id, ${tokenDigest(token)} FROM partners WHERE id = ${partnerId} AND active

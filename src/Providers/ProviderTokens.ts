@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto"
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { rowsOf } from "../Database/Rows.js"
-import { tokenDigest } from "../Partners/Partners.js"
+import { newToken, tokenDigest } from "../Partners/Partners.js"
 
 export class ProviderTokenError extends Schema.TaggedError<ProviderTokenError>()("ProviderTokenError", {
   message: Schema.String
@@ -52,8 +51,7 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
 
     /** Several live tokens per provider let a provider rotate without downtime. */
     const issue = Effect.fn("ProviderTokens.issue")(function* (providerId: string) {
-      const prefix = randomBytes(9).toString("base64url")
-      const token = `hsp_${prefix}_${randomBytes(32).toString("base64url")}`
+      const { prefix, token } = newToken("hsp")
       const rows = yield* sql`
         INSERT INTO provider_tokens (prefix, provider_id, token_sha256)
         SELECT ${prefix}, id, ${tokenDigest(token)} FROM providers WHERE id = ${providerId} AND active
