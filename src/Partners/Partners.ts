@@ -11,10 +11,47 @@ export const tokenPattern = /^hsb_([A-Za-z0-9_-]{12})_[A-Za-z0-9_-]{43}$/
 
 export const tokenDigest = (token: string) => createHash("sha256").update(token, "utf8").digest()
 
-/** A new API token (`hsb` a partner's, `hsp` a provider's) and its public prefix; shown once, stored as its digest. */
-export const newToken = (kind: "hsb" | "hsp") => {
-  const prefix = randomBytes(9).toString("base64url")
-  return { prefix, token: `${kind}_${prefix}_${randomBytes(32).toString("base64url")}` }
+/**
+ * Issue, revoke and last use of one kind's API tokens (`partner_tokens` of active `partners`, or
+ * `provider_tokens` of active `providers`): shown once as `hsb_…`/`hsp_…`, kept as a SHA-256
+ * beside the public prefix. `pattern` reads the prefix out of a whole token.
+ */
+export const tokenTable = (sql: SqlClient.SqlClient, kind: "partner" | "provider", pattern: RegExp) => {
+  const tokens = sql.literal(`${kind}_tokens`)
+  const owners = sql.literal(`${kind}s`)
+  const ownerColumn = sql.literal(`${kind}_id`)
+
+  /** Several live tokens per owner let it rotate without downtime; none for an owner that is not active. */
+  const issue = (ownerId: string) =>
+    Effect.gen(function* () {
+      const prefix = randomBytes(9).toString("base64url")
+      const token = `${kind === "partner" ? "hsb" : "hsp"}_${prefix}_${randomBytes(32).toString("base64url")}`
+      const rows = yield* sql`
+        INSERT INTO ${tokens} (prefix, ${ownerColumn}, token_sha256)
+        SELECT ${prefix}, id, ${tokenDigest(token)} FROM ${owners} WHERE id = ${ownerId} AND active
+        RETURNING prefix`
+      return rows.length === 0 ? Option.none() : Option.some({ token, prefix })
+    })
+
+  /** By prefix or by the whole token: the prefix, and whether a live token had it. */
+  const revoke = (prefixOrToken: string) =>
+    Effect.gen(function* () {
+      const prefix = pattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
+      const now = yield* DateTime.nowAsDate
+      const rows = yield* sql`
+        UPDATE ${tokens} SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
+      return { prefix, revoked: rows.length > 0 }
+    })
+
+  const markUsed = (prefixes: ReadonlyArray<string>) =>
+    prefixes.length === 0
+      ? Effect.void
+      : Effect.flatMap(
+          DateTime.nowAsDate,
+          (now) => sql`UPDATE ${tokens} SET last_used_at = ${now} WHERE ${sql.in("prefix", prefixes)}`
+        ).pipe(Effect.asVoid)
+
+  return { issue, revoke, markUsed } as const
 }
 
 export interface TokenEntry {
@@ -78,24 +115,17 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
       if (rows.length === 0) return yield* new PartnerError({ message: `partner ${id} already exists` })
     })
 
-    /** Several live tokens per partner let a partner rotate without downtime. */
+    const table = tokenTable(sql, "partner", tokenPattern)
+
     const issueToken = Effect.fn("Partners.issueToken")(function* (partnerId: string) {
-      const { prefix, token } = newToken("hsb")
-      const rows = yield* sql`
-        INSERT INTO partner_tokens (prefix, partner_id, token_sha256)
-        SELECT ${prefix}, id, ${tokenDigest(token)} FROM partners WHERE id = ${partnerId} AND active
-        RETURNING prefix`
-      if (rows.length === 0) return yield* new PartnerError({ message: `no active partner ${partnerId}` })
-      return { token, prefix }
+      const issued = yield* table.issue(partnerId)
+      if (Option.isNone(issued)) return yield* new PartnerError({ message: `no active partner ${partnerId}` })
+      return issued.value
     })
 
-    /** By prefix or by the whole token. */
     const revokeToken = Effect.fn("Partners.revokeToken")(function* (prefixOrToken: string) {
-      const prefix = tokenPattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
-      const now = yield* DateTime.nowAsDate
-      const rows = yield* sql`
-        UPDATE partner_tokens SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
-      if (rows.length === 0) return yield* new PartnerError({ message: `no live token with prefix ${prefix}` })
+      const { prefix, revoked } = yield* table.revoke(prefixOrToken)
+      if (!revoked) return yield* new PartnerError({ message: `no live token with prefix ${prefix}` })
     })
 
     const list = sql`
@@ -128,15 +158,16 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
       Effect.map((rows) => rows[0]?.issued === true)
     )
 
-    const markUsed = (prefixes: ReadonlyArray<string>) =>
-      prefixes.length === 0
-        ? Effect.void
-        : Effect.flatMap(
-            DateTime.nowAsDate,
-            (now) => sql`UPDATE partner_tokens SET last_used_at = ${now} WHERE ${sql.in("prefix", prefixes)}`
-          ).pipe(Effect.asVoid)
-
-    return { create, issueToken, revokeToken, list, liveTokens, liveToken, anyTokenEver, markUsed } as const
+    return {
+      create,
+      issueToken,
+      revokeToken,
+      list,
+      liveTokens,
+      liveToken,
+      anyTokenEver,
+      markUsed: table.markUsed
+    } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)

@@ -1,7 +1,7 @@
-import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { rowsOf } from "../Database/Rows.js"
-import { newToken, tokenDigest } from "../Partners/Partners.js"
+import { tokenTable } from "../Partners/Partners.js"
 
 export class ProviderTokenError extends Schema.TaggedError<ProviderTokenError>()("ProviderTokenError", {
   message: Schema.String
@@ -49,24 +49,17 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    /** Several live tokens per provider let a provider rotate without downtime. */
+    const table = tokenTable(sql, "provider", providerTokenPattern)
+
     const issue = Effect.fn("ProviderTokens.issue")(function* (providerId: string) {
-      const { prefix, token } = newToken("hsp")
-      const rows = yield* sql`
-        INSERT INTO provider_tokens (prefix, provider_id, token_sha256)
-        SELECT ${prefix}, id, ${tokenDigest(token)} FROM providers WHERE id = ${providerId} AND active
-        RETURNING prefix`
-      if (rows.length === 0) return yield* new ProviderTokenError({ message: `no active provider ${providerId}` })
-      return { token, prefix }
+      const issued = yield* table.issue(providerId)
+      if (Option.isNone(issued)) return yield* new ProviderTokenError({ message: `no active provider ${providerId}` })
+      return issued.value
     })
 
-    /** By prefix or by the whole token. */
     const revoke = Effect.fn("ProviderTokens.revoke")(function* (prefixOrToken: string) {
-      const prefix = providerTokenPattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
-      const now = yield* DateTime.nowAsDate
-      const rows = yield* sql`
-        UPDATE provider_tokens SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
-      if (rows.length === 0) return yield* new ProviderTokenError({ message: `no live token with prefix ${prefix}` })
+      const { prefix, revoked } = yield* table.revoke(prefixOrToken)
+      if (!revoked) return yield* new ProviderTokenError({ message: `no live token with prefix ${prefix}` })
     })
 
     const list = sql`
@@ -93,15 +86,7 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
       )
 
-    const markUsed = (prefixes: ReadonlyArray<string>) =>
-      prefixes.length === 0
-        ? Effect.void
-        : Effect.flatMap(
-            DateTime.nowAsDate,
-            (now) => sql`UPDATE provider_tokens SET last_used_at = ${now} WHERE ${sql.in("prefix", prefixes)}`
-          ).pipe(Effect.asVoid)
-
-    return { issue, revoke, list, liveTokens, liveToken, markUsed } as const
+    return { issue, revoke, list, liveTokens, liveToken, markUsed: table.markUsed } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)
