@@ -43,28 +43,29 @@ const httpUrl = (name: string) =>
     })
   )
 
-const postgresUrl = Config.Redacted("DATABASE_URL").pipe(
-  Config.mapEffect((secret) => {
-    const raw = Redacted.value(secret)
-    try {
-      const url = new URL(raw)
-      if (url.protocol === "postgres:" || url.protocol === "postgresql:") return Effect.succeed(secret)
-    } catch {}
-    return invalid("DATABASE_URL must be a postgres:// or postgresql:// URL")
-  }),
-  Config.option
+/**
+ * A secret URL of one of `schemes` (and a host, where `needsHost`), or none when unset. The message
+ * never repeats the value: such a URL may carry a password.
+ */
+const secretUrl = (name: string, schemes: ReadonlyArray<string>, message: string, needsHost = false) =>
+  Config.Redacted(name).pipe(
+    Config.mapEffect((secret) => {
+      try {
+        const url = new URL(Redacted.value(secret))
+        if (schemes.includes(url.protocol) && (!needsHost || url.hostname !== "")) return Effect.succeed(secret)
+      } catch {}
+      return invalid(message)
+    }),
+    Config.option
+  )
+
+const postgresUrl = secretUrl(
+  "DATABASE_URL",
+  ["postgres:", "postgresql:"],
+  "DATABASE_URL must be a postgres:// or postgresql:// URL"
 )
 
-const smtpUrl = Config.Redacted("SMTP_URL").pipe(
-  Config.mapEffect((secret) => {
-    try {
-      const url = new URL(Redacted.value(secret))
-      if (url.protocol === "smtp:" || url.protocol === "smtps:") return Effect.succeed(secret)
-    } catch {}
-    return invalid("SMTP_URL must be an smtp:// or smtps:// URL")
-  }),
-  Config.option
-)
+const smtpUrl = secretUrl("SMTP_URL", ["smtp:", "smtps:"], "SMTP_URL must be an smtp:// or smtps:// URL")
 
 const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
   Config.Int(name).pipe(
@@ -75,27 +76,13 @@ const boundedInteger = (name: string, min: number, max: number, fallback: number
     Config.withDefault(fallback)
   )
 
-const perMinute = (name: string, fallback: number) =>
-  Config.Int(name).pipe(
-    validate({
-      message: `${name} must be an integer from 1 to 100000`,
-      validation: (n) => n >= 1 && n <= 100_000
-    }),
-    Config.withDefault(fallback)
-  )
+const perMinute = (name: string, fallback: number) => boundedInteger(name, 1, 100_000, fallback)
 
-/** The message never repeats the value: a Redis URL may carry a password. */
-const redisUrl = Config.Redacted("REDIS_URL").pipe(
-  Config.mapEffect((secret) => {
-    try {
-      const url = new URL(Redacted.value(secret))
-      if ((url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "") {
-        return Effect.succeed(secret)
-      }
-    } catch {}
-    return invalid("REDIS_URL must be a redis:// or rediss:// (TLS) URL, e.g. rediss://user:password@host:6380/0")
-  }),
-  Config.option
+const redisUrl = secretUrl(
+  "REDIS_URL",
+  ["redis:", "rediss:"],
+  "REDIS_URL must be a redis:// or rediss:// (TLS) URL, e.g. rediss://user:password@host:6380/0",
+  true
 )
 
 /** The certificates (PEM) that a rediss:// server's certificate is checked against, read at start. */
