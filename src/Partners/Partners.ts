@@ -16,32 +16,36 @@ export const tokenDigest = (token: string) => createHash("sha256").update(token,
  * `provider_tokens` of active `providers`): shown once as `hsb_…`/`hsp_…`, kept as a SHA-256
  * beside the public prefix. `pattern` reads the prefix out of a whole token.
  */
-export const tokenTable = (sql: SqlClient.SqlClient, kind: "partner" | "provider", pattern: RegExp) => {
+export const tokenTable = <E>(
+  sql: SqlClient.SqlClient,
+  kind: "partner" | "provider",
+  pattern: RegExp,
+  refused: (message: string) => E
+) => {
   const tokens = sql.literal(`${kind}_tokens`)
   const owners = sql.literal(`${kind}s`)
   const ownerColumn = sql.literal(`${kind}_id`)
 
-  /** Several live tokens per owner let it rotate without downtime; none for an owner that is not active. */
-  const issue = (ownerId: string) =>
-    Effect.gen(function* () {
-      const prefix = randomBytes(9).toString("base64url")
-      const token = `${kind === "partner" ? "hsb" : "hsp"}_${prefix}_${randomBytes(32).toString("base64url")}`
-      const rows = yield* sql`
-        INSERT INTO ${tokens} (prefix, ${ownerColumn}, token_sha256)
-        SELECT ${prefix}, id, ${tokenDigest(token)} FROM ${owners} WHERE id = ${ownerId} AND active
-        RETURNING prefix`
-      return rows.length === 0 ? Option.none() : Option.some({ token, prefix })
-    })
+  /** Several live tokens per owner let it rotate without downtime; an owner that is not active gets none. */
+  const issue = Effect.fn(`${kind}Tokens.issue`)(function* (ownerId: string) {
+    const prefix = randomBytes(9).toString("base64url")
+    const token = `${kind === "partner" ? "hsb" : "hsp"}_${prefix}_${randomBytes(32).toString("base64url")}`
+    const rows = yield* sql`
+      INSERT INTO ${tokens} (prefix, ${ownerColumn}, token_sha256)
+      SELECT ${prefix}, id, ${tokenDigest(token)} FROM ${owners} WHERE id = ${ownerId} AND active
+      RETURNING prefix`
+    if (rows.length === 0) return yield* Effect.fail(refused(`no active ${kind} ${ownerId}`))
+    return { token, prefix }
+  })
 
-  /** By prefix or by the whole token: the prefix, and whether a live token had it. */
-  const revoke = (prefixOrToken: string) =>
-    Effect.gen(function* () {
-      const prefix = pattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
-      const now = yield* DateTime.nowAsDate
-      const rows = yield* sql`
-        UPDATE ${tokens} SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
-      return { prefix, revoked: rows.length > 0 }
-    })
+  /** By prefix or by the whole token. */
+  const revoke = Effect.fn(`${kind}Tokens.revoke`)(function* (prefixOrToken: string) {
+    const prefix = pattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
+    const now = yield* DateTime.nowAsDate
+    const rows = yield* sql`
+      UPDATE ${tokens} SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
+    if (rows.length === 0) return yield* Effect.fail(refused(`no live token with prefix ${prefix}`))
+  })
 
   const markUsed = (prefixes: ReadonlyArray<string>) =>
     prefixes.length === 0
@@ -115,18 +119,7 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
       if (rows.length === 0) return yield* new PartnerError({ message: `partner ${id} already exists` })
     })
 
-    const table = tokenTable(sql, "partner", tokenPattern)
-
-    const issueToken = Effect.fn("Partners.issueToken")(function* (partnerId: string) {
-      const issued = yield* table.issue(partnerId)
-      if (Option.isNone(issued)) return yield* new PartnerError({ message: `no active partner ${partnerId}` })
-      return issued.value
-    })
-
-    const revokeToken = Effect.fn("Partners.revokeToken")(function* (prefixOrToken: string) {
-      const { prefix, revoked } = yield* table.revoke(prefixOrToken)
-      if (!revoked) return yield* new PartnerError({ message: `no live token with prefix ${prefix}` })
-    })
+    const table = tokenTable(sql, "partner", tokenPattern, (message) => new PartnerError({ message }))
 
     const list = sql`
       SELECT p.id, p.name, p.active, p.sandbox, t.prefix, t.created_at, t.last_used_at, t.revoked_at
@@ -160,8 +153,8 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
 
     return {
       create,
-      issueToken,
-      revokeToken,
+      issueToken: table.issue,
+      revokeToken: table.revoke,
       list,
       liveTokens,
       liveToken,

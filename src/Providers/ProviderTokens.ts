@@ -49,18 +49,7 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const table = tokenTable(sql, "provider", providerTokenPattern)
-
-    const issue = Effect.fn("ProviderTokens.issue")(function* (providerId: string) {
-      const issued = yield* table.issue(providerId)
-      if (Option.isNone(issued)) return yield* new ProviderTokenError({ message: `no active provider ${providerId}` })
-      return issued.value
-    })
-
-    const revoke = Effect.fn("ProviderTokens.revoke")(function* (prefixOrToken: string) {
-      const { prefix, revoked } = yield* table.revoke(prefixOrToken)
-      if (!revoked) return yield* new ProviderTokenError({ message: `no live token with prefix ${prefix}` })
-    })
+    const table = tokenTable(sql, "provider", providerTokenPattern, (message) => new ProviderTokenError({ message }))
 
     const list = sql`
       SELECT t.provider_id, p.name AS provider_name, t.prefix, t.created_at, t.last_used_at, t.revoked_at
@@ -86,7 +75,7 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
       )
 
-    return { issue, revoke, list, liveTokens, liveToken, markUsed: table.markUsed } as const
+    return { issue: table.issue, revoke: table.revoke, list, liveTokens, liveToken, markUsed: table.markUsed } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)
