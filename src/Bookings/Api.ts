@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
-import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import {
   BookingConfirmationRequest,
@@ -30,6 +29,7 @@ import {
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
+import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { Authentication } from "../Partners/AuthApi.js"
@@ -37,17 +37,18 @@ import { cancelExample, confirmExample, rescheduleExample, statusExample } from 
 
 export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check(Schema.isMinLength(1)) })
 
-/** A booking made by this request: 201. The Api tells it from a replay by `idempotent_replay`. */
-export const BookingConfirmed = BookingConfirmationResponse.check(
-  Schema.makeFilter((body) => !body.idempotent_replay)
-).pipe(HttpApiSchema.status(201))
+/** A booking made by this request (201), or a retry's first answer again (200). */
+const [BookingConfirmed, BookingReplayed] = madeOrReplayed(BookingConfirmationResponse)
 
-/** A retry under the same key: the first answer again, 200. */
-export const BookingReplayed = BookingConfirmationResponse.check(
-  Schema.makeFilter((body) => body.idempotent_replay)
-).annotate({
-  description: "Idempotent replay"
-})
+/** Why an option can no longer be booked as sent: confirm's and reschedule's refusals alike. */
+const optionRefusals = [
+  errorBody(OptionExpired),
+  errorBody(OptionInvalid),
+  errorBody(PriceChanged),
+  errorBody(TermsChanged),
+  errorBody(ProviderUnavailable),
+  errorBody(SlotTaken)
+] as const
 
 export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
@@ -56,12 +57,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       headers: IdempotencyKeyHeader,
       success: [BookingConfirmed, BookingReplayed],
       error: [
-        errorBody(OptionExpired),
-        errorBody(OptionInvalid),
-        errorBody(PriceChanged),
-        errorBody(TermsChanged),
-        errorBody(ProviderUnavailable),
-        errorBody(SlotTaken),
+        ...optionRefusals,
         errorBody(OptionAlreadyBooked),
         errorBody(IdempotencyKeyReused),
         errorBody(BookingAlreadyCancelled),
@@ -116,12 +112,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       error: [
         errorBody(BookingNotFound),
         errorBody(OptionNotForThisBooking),
-        errorBody(OptionExpired),
-        errorBody(OptionInvalid),
-        errorBody(PriceChanged),
-        errorBody(TermsChanged),
-        errorBody(ProviderUnavailable),
-        errorBody(SlotTaken),
+        ...optionRefusals,
         errorBody(BookingAlreadyCancelled),
         errorBody(OutsideChangeWindow),
         errorBody(BookingChanged),

@@ -1,7 +1,5 @@
-import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
-import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
@@ -14,22 +12,14 @@ import {
   ServiceRequestStatusResponse
 } from "../Domain/Request.js"
 import { EmergencyNotSupported } from "../Domain/Safety.js"
+import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { RequestAuthentication } from "../Partners/AuthApi.js"
 import { createExample, statusExample } from "./Examples.js"
 
-/** A follow-up request made by this call: 201. The Api tells it from a replay by `idempotent_replay`. */
-export const RequestCreated = ServiceRequestResponse.check(Schema.makeFilter((body) => !body.idempotent_replay)).pipe(
-  HttpApiSchema.status(201)
-)
-
-/** A retry under the same key: the first answer again, 200. */
-export const RequestReplayed = ServiceRequestResponse.check(
-  Schema.makeFilter((body) => body.idempotent_replay)
-).annotate({
-  description: "Idempotent replay"
-})
+/** A follow-up request made by this call (201), or a retry's first answer again (200). */
+const [RequestCreated, RequestReplayed] = madeOrReplayed(ServiceRequestResponse)
 
 export class RequestsApi extends HttpApiGroup.make("requests")
   .add(
