@@ -24,12 +24,6 @@ const appEnv = Config.Literals(["development", "production"], "APP_ENV").pipe(
   Config.withDefault("development" as const)
 )
 
-// 0 asks the system for a free port; the start log says which (tests).
-const port = Config.Int("PORT").pipe(
-  validate({ message: "PORT must be an integer from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 }),
-  Config.withDefault(8080)
-)
-
 const host = Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
 
 const httpUrl = (name: string) =>
@@ -67,14 +61,19 @@ const postgresUrl = secretUrl(
 
 const smtpUrl = secretUrl("SMTP_URL", ["smtp:", "smtps:"], "SMTP_URL must be an smtp:// or smtps:// URL")
 
-const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+const integerFrom = (name: string, min: number, max: number) =>
   Config.Int(name).pipe(
     validate({
       message: `${name} must be an integer from ${min} to ${max}`,
       validation: (n) => n >= min && n <= max
-    }),
-    Config.withDefault(fallback)
+    })
   )
+
+const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+  integerFrom(name, min, max).pipe(Config.withDefault(fallback))
+
+// 0 asks the system for a free port; the start log says which (tests).
+const port = boundedInteger("PORT", 0, 65535, 8080)
 
 const perMinute = (name: string, fallback: number) => boundedInteger(name, 1, 100_000, fallback)
 
@@ -151,13 +150,7 @@ export const appConfig = Config.all({
     ),
     Config.withDefault([] as ReadonlyArray<SigningKey>)
   ),
-  optionTtlSeconds: Config.Int("BOOKING_OPTION_TTL_SECONDS").pipe(
-    validate({
-      message: "BOOKING_OPTION_TTL_SECONDS must be an integer from 30 to 86400",
-      validation: (n) => n >= 30 && n <= 86400
-    }),
-    Config.withDefault(900)
-  ),
+  optionTtlSeconds: boundedInteger("BOOKING_OPTION_TTL_SECONDS", 30, 86400, 900),
   smtpUrl,
   notifyFrom: Config.String("NOTIFY_FROM").pipe(Config.withDefault("Bokning <bokning@localhost>")),
   notifyWaitMs: boundedInteger("NOTIFY_WAIT_MS", 0, 10_000, 2000),
@@ -168,25 +161,13 @@ export const appConfig = Config.all({
   databasePoolSize: boundedInteger("DATABASE_POOL_SIZE", 1, 1000, 10),
   databaseConnectTimeoutMs: boundedInteger("DATABASE_CONNECT_TIMEOUT_MS", 100, 60_000, 2000),
   databaseStatementTimeoutMs: boundedInteger("DATABASE_STATEMENT_TIMEOUT_MS", 100, 600_000, 3000),
-  databaseRequestBudgetMs: Config.Int("DATABASE_REQUEST_BUDGET_MS").pipe(
-    validate({
-      message: "DATABASE_REQUEST_BUDGET_MS must be an integer from 100 to 600000",
-      validation: (n) => n >= 100 && n <= 600_000
-    }),
-    Config.option
-  ),
+  databaseRequestBudgetMs: integerFrom("DATABASE_REQUEST_BUDGET_MS", 100, 600_000).pipe(Config.option),
   shutdownGraceMs: boundedInteger("SHUTDOWN_GRACE_MS", 0, 600_000, 10_000),
   httpHeadersTimeoutMs: boundedInteger("HTTP_HEADERS_TIMEOUT_MS", 100, 600_000, 10_000),
   httpRequestTimeoutMs: boundedInteger("HTTP_REQUEST_TIMEOUT_MS", 100, 3_600_000, 30_000),
   httpKeepAliveTimeoutMs: boundedInteger("HTTP_KEEP_ALIVE_TIMEOUT_MS", 100, 600_000, 5000),
   httpMaxConnections: boundedInteger("HTTP_MAX_CONNECTIONS", 1, 1_000_000, 1000),
-  httpMaxConnectionsPerAddress: Config.Int("HTTP_MAX_CONNECTIONS_PER_ADDRESS").pipe(
-    validate({
-      message: "HTTP_MAX_CONNECTIONS_PER_ADDRESS must be an integer from 1 to 1000000",
-      validation: (n) => n >= 1 && n <= 1_000_000
-    }),
-    Config.option
-  ),
+  httpMaxConnectionsPerAddress: integerFrom("HTTP_MAX_CONNECTIONS_PER_ADDRESS", 1, 1_000_000).pipe(Config.option),
   calendarFeedKey: Config.Redacted("CALENDAR_FEED_KEY").pipe(Config.option),
   calendarImportIntervalMinutes: boundedInteger("CALENDAR_IMPORT_INTERVAL_MINUTES", 1, 1440, 10),
   calendarImportTimeoutMs: boundedInteger("CALENDAR_IMPORT_TIMEOUT_MS", 100, 120_000, 10_000),
