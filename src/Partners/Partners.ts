@@ -66,15 +66,21 @@ export interface TokenEntry {
   readonly sandbox: boolean
 }
 
-/** A token's row: its SHA-256 is stored as bytea. */
+/** A token's stored columns: the public prefix, and its SHA-256 as bytea. */
+export const storedToken = { prefix: Schema.String, tokenSha256: Schema.Uint8Array }
+
+/** A token row as a token store's entry: the owner's columns, and the SHA-256 as its digest. */
+export const entryOf = <R extends { readonly tokenSha256: Uint8Array }>({ tokenSha256, ...owner }: R) => ({
+  ...owner,
+  digest: tokenSha256
+})
+
 export const TokenRow = Schema.Struct({
-  prefix: Schema.String,
-  tokenSha256: Schema.Uint8Array,
+  ...storedToken,
   partnerId: Schema.String,
   partnerName: Schema.String,
   sandbox: Schema.Boolean
 })
-type TokenRow = typeof TokenRow.Type
 
 const PartnerTokenListRow = Schema.Struct({
   id: Schema.String,
@@ -88,14 +94,6 @@ const PartnerTokenListRow = Schema.Struct({
 })
 
 const IssuedRow = Schema.Struct({ issued: Schema.Boolean })
-
-const toEntry = (row: TokenRow): TokenEntry => ({
-  prefix: row.prefix,
-  digest: row.tokenSha256,
-  partnerId: row.partnerId,
-  partnerName: row.partnerName,
-  sandbox: row.sandbox
-})
 
 /** Partners and their API tokens (PostgreSQL); a token is shown once and kept only as a hash. */
 export class Partners extends Context.Service<Partners>()("Booking/Partners", {
@@ -132,7 +130,7 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
       FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
       WHERE t.revoked_at IS NULL AND p.active`.pipe(
       rowsOf(TokenRow),
-      Effect.map((rows) => rows.map(toEntry))
+      Effect.map((rows) => rows.map(entryOf))
     )
 
     /** The live token with this prefix, if there is one (a token issued since the last full read). */
@@ -142,7 +140,7 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
         FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
         WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`).pipe(
         rowsOf(TokenRow),
-        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), entryOf))
       )
 
     /** Whether a partner token was ever issued, revoked ones included. */

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { rowsOf } from "../Database/Rows.js"
-import { tokenTable } from "../Partners/Partners.js"
+import { entryOf, storedToken, tokenTable } from "../Partners/Partners.js"
 
 export class ProviderTokenError extends Schema.TaggedError<ProviderTokenError>()("ProviderTokenError", {
   message: Schema.String
@@ -21,12 +21,10 @@ export interface ProviderTokenEntry {
 }
 
 const TokenRow = Schema.Struct({
-  prefix: Schema.String,
-  tokenSha256: Schema.Uint8Array,
+  ...storedToken,
   providerId: Schema.String,
   providerName: Schema.String
 })
-type TokenRow = typeof TokenRow.Type
 
 const ProviderTokenListRow = Schema.Struct({
   providerId: Schema.String,
@@ -35,13 +33,6 @@ const ProviderTokenListRow = Schema.Struct({
   createdAt: Schema.Date,
   lastUsedAt: Schema.NullOr(Schema.Date),
   revokedAt: Schema.NullOr(Schema.Date)
-})
-
-const toEntry = (row: TokenRow): ProviderTokenEntry => ({
-  prefix: row.prefix,
-  digest: row.tokenSha256,
-  providerId: row.providerId,
-  providerName: row.providerName
 })
 
 /** Provider API tokens (PostgreSQL): shown once, kept as a SHA-256 beside a public prefix, as partner tokens are. */
@@ -62,7 +53,7 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
       FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
       WHERE t.revoked_at IS NULL AND p.active`.pipe(
       rowsOf(TokenRow),
-      Effect.map((rows) => rows.map(toEntry))
+      Effect.map((rows) => rows.map(entryOf))
     )
 
     /** The live token with this prefix, if there is one (a token issued since the last full read). */
@@ -72,7 +63,7 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
         FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
         WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`.pipe(
         rowsOf(TokenRow),
-        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), entryOf))
       )
 
     return { issue: table.issue, revoke: table.revoke, list, liveTokens, liveToken, markUsed: table.markUsed } as const
