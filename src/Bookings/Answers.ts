@@ -1,7 +1,7 @@
 import { Option } from "effect"
 import type { ConfirmedBooking, Delivery } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
-import { policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
+import { bookedPrice, policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
 import type { Notification } from "../Domain/Outbox.js"
 import { priceWording } from "../Domain/Pricing.js"
@@ -115,13 +115,7 @@ export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray
     id: stored.id,
     status: "confirmed",
     ...bookedSlot(stored),
-    price_sek: stored.priceSek,
-    currency: "SEK",
-    pricing_model: stored.pricingModel,
-    price_type: stored.priceType,
-    ...(stored.unitPriceSek === null ? {} : { unit_price_sek: stored.unitPriceSek }),
-    ...(stored.unit === null ? {} : { unit: stored.unit }),
-    ...(stored.quantity === null ? {} : { quantity: stored.quantity }),
+    ...bookedPrice(stored),
     confirmed_at: formatInZone(stored.confirmedAt, stored.timeZone),
     terms_version: stored.termsVersion,
     version: stored.version,

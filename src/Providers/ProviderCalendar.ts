@@ -3,7 +3,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { customerNameOf } from "../Domain/Booking.js"
-import { policyOfBooking } from "../Domain/BookingRecord.js"
+import { bookedPrice, policyOfBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
@@ -43,13 +43,7 @@ const providerBooking = (row: BookingRow): ProviderBooking => ({
   slot_start_at: formatInZone(row.slotStart, providerTimeZone),
   slot_end_at: formatInZone(row.slotEnd, providerTimeZone),
   slot_label: row.slotLabel,
-  price_sek: row.priceSek,
-  currency: "SEK",
-  pricing_model: row.pricingModel,
-  price_type: row.priceType,
-  ...(row.unitPriceSek === null ? {} : { unit_price_sek: row.unitPriceSek }),
-  ...(row.unit === null ? {} : { unit: row.unit }),
-  ...(row.quantity === null ? {} : { quantity: row.quantity }),
+  ...bookedPrice(row),
   terms_version: row.termsVersion,
   terms_url: row.termsUrl,
   scope: row.scope,
