@@ -24,12 +24,6 @@ const appEnv = Config.Literals(["development", "production"], "APP_ENV").pipe(
   Config.withDefault("development" as const)
 )
 
-// 0 asks the system for a free port; the start log says which (tests).
-const port = Config.Int("PORT").pipe(
-  validate({ message: "PORT must be an integer from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 }),
-  Config.withDefault(8080)
-)
-
 const host = Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
 
 const httpUrl = (name: string) =>
@@ -43,59 +37,51 @@ const httpUrl = (name: string) =>
     })
   )
 
-const postgresUrl = Config.Redacted("DATABASE_URL").pipe(
-  Config.mapEffect((secret) => {
-    const raw = Redacted.value(secret)
-    try {
-      const url = new URL(raw)
-      if (url.protocol === "postgres:" || url.protocol === "postgresql:") return Effect.succeed(secret)
-    } catch {}
-    return invalid("DATABASE_URL must be a postgres:// or postgresql:// URL")
-  }),
-  Config.option
+/**
+ * A secret URL of one of `schemes` (and a host, where `needsHost`), or none when unset. The message
+ * never repeats the value: such a URL may carry a password.
+ */
+const secretUrl = (name: string, schemes: ReadonlyArray<string>, message: string, needsHost = false) =>
+  Config.Redacted(name).pipe(
+    Config.mapEffect((secret) => {
+      try {
+        const url = new URL(Redacted.value(secret))
+        if (schemes.includes(url.protocol) && (!needsHost || url.hostname !== "")) return Effect.succeed(secret)
+      } catch {}
+      return invalid(message)
+    }),
+    Config.option
+  )
+
+const postgresUrl = secretUrl(
+  "DATABASE_URL",
+  ["postgres:", "postgresql:"],
+  "DATABASE_URL must be a postgres:// or postgresql:// URL"
 )
 
-const smtpUrl = Config.Redacted("SMTP_URL").pipe(
-  Config.mapEffect((secret) => {
-    try {
-      const url = new URL(Redacted.value(secret))
-      if (url.protocol === "smtp:" || url.protocol === "smtps:") return Effect.succeed(secret)
-    } catch {}
-    return invalid("SMTP_URL must be an smtp:// or smtps:// URL")
-  }),
-  Config.option
-)
+const smtpUrl = secretUrl("SMTP_URL", ["smtp:", "smtps:"], "SMTP_URL must be an smtp:// or smtps:// URL")
 
-const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+const integerFrom = (name: string, min: number, max: number) =>
   Config.Int(name).pipe(
     validate({
       message: `${name} must be an integer from ${min} to ${max}`,
       validation: (n) => n >= min && n <= max
-    }),
-    Config.withDefault(fallback)
+    })
   )
 
-const perMinute = (name: string, fallback: number) =>
-  Config.Int(name).pipe(
-    validate({
-      message: `${name} must be an integer from 1 to 100000`,
-      validation: (n) => n >= 1 && n <= 100_000
-    }),
-    Config.withDefault(fallback)
-  )
+const boundedInteger = (name: string, min: number, max: number, fallback: number) =>
+  integerFrom(name, min, max).pipe(Config.withDefault(fallback))
 
-/** The message never repeats the value: a Redis URL may carry a password. */
-const redisUrl = Config.Redacted("REDIS_URL").pipe(
-  Config.mapEffect((secret) => {
-    try {
-      const url = new URL(Redacted.value(secret))
-      if ((url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "") {
-        return Effect.succeed(secret)
-      }
-    } catch {}
-    return invalid("REDIS_URL must be a redis:// or rediss:// (TLS) URL, e.g. rediss://user:password@host:6380/0")
-  }),
-  Config.option
+// 0 asks the system for a free port; the start log says which (tests).
+const port = boundedInteger("PORT", 0, 65535, 8080)
+
+const perMinute = (name: string, fallback: number) => boundedInteger(name, 1, 100_000, fallback)
+
+const redisUrl = secretUrl(
+  "REDIS_URL",
+  ["redis:", "rediss:"],
+  "REDIS_URL must be a redis:// or rediss:// (TLS) URL, e.g. rediss://user:password@host:6380/0",
+  true
 )
 
 /** The certificates (PEM) that a rediss:// server's certificate is checked against, read at start. */
@@ -164,13 +150,7 @@ export const appConfig = Config.all({
     ),
     Config.withDefault([] as ReadonlyArray<SigningKey>)
   ),
-  optionTtlSeconds: Config.Int("BOOKING_OPTION_TTL_SECONDS").pipe(
-    validate({
-      message: "BOOKING_OPTION_TTL_SECONDS must be an integer from 30 to 86400",
-      validation: (n) => n >= 30 && n <= 86400
-    }),
-    Config.withDefault(900)
-  ),
+  optionTtlSeconds: boundedInteger("BOOKING_OPTION_TTL_SECONDS", 30, 86400, 900),
   smtpUrl,
   notifyFrom: Config.String("NOTIFY_FROM").pipe(Config.withDefault("Bokning <bokning@localhost>")),
   notifyWaitMs: boundedInteger("NOTIFY_WAIT_MS", 0, 10_000, 2000),
@@ -181,25 +161,13 @@ export const appConfig = Config.all({
   databasePoolSize: boundedInteger("DATABASE_POOL_SIZE", 1, 1000, 10),
   databaseConnectTimeoutMs: boundedInteger("DATABASE_CONNECT_TIMEOUT_MS", 100, 60_000, 2000),
   databaseStatementTimeoutMs: boundedInteger("DATABASE_STATEMENT_TIMEOUT_MS", 100, 600_000, 3000),
-  databaseRequestBudgetMs: Config.Int("DATABASE_REQUEST_BUDGET_MS").pipe(
-    validate({
-      message: "DATABASE_REQUEST_BUDGET_MS must be an integer from 100 to 600000",
-      validation: (n) => n >= 100 && n <= 600_000
-    }),
-    Config.option
-  ),
+  databaseRequestBudgetMs: integerFrom("DATABASE_REQUEST_BUDGET_MS", 100, 600_000).pipe(Config.option),
   shutdownGraceMs: boundedInteger("SHUTDOWN_GRACE_MS", 0, 600_000, 10_000),
   httpHeadersTimeoutMs: boundedInteger("HTTP_HEADERS_TIMEOUT_MS", 100, 600_000, 10_000),
   httpRequestTimeoutMs: boundedInteger("HTTP_REQUEST_TIMEOUT_MS", 100, 3_600_000, 30_000),
   httpKeepAliveTimeoutMs: boundedInteger("HTTP_KEEP_ALIVE_TIMEOUT_MS", 100, 600_000, 5000),
   httpMaxConnections: boundedInteger("HTTP_MAX_CONNECTIONS", 1, 1_000_000, 1000),
-  httpMaxConnectionsPerAddress: Config.Int("HTTP_MAX_CONNECTIONS_PER_ADDRESS").pipe(
-    validate({
-      message: "HTTP_MAX_CONNECTIONS_PER_ADDRESS must be an integer from 1 to 1000000",
-      validation: (n) => n >= 1 && n <= 1_000_000
-    }),
-    Config.option
-  ),
+  httpMaxConnectionsPerAddress: integerFrom("HTTP_MAX_CONNECTIONS_PER_ADDRESS", 1, 1_000_000).pipe(Config.option),
   calendarFeedKey: Config.Redacted("CALENDAR_FEED_KEY").pipe(Config.option),
   calendarImportIntervalMinutes: boundedInteger("CALENDAR_IMPORT_INTERVAL_MINUTES", 1, 1440, 10),
   calendarImportTimeoutMs: boundedInteger("CALENDAR_IMPORT_TIMEOUT_MS", 100, 120_000, 10_000),

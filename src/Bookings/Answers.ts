@@ -1,14 +1,14 @@
 import { Option } from "effect"
 import type { ConfirmedBooking, Delivery } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
-import { policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
+import { bookedPrice, policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
 import type { Notification } from "../Domain/Outbox.js"
 import { priceWording } from "../Domain/Pricing.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
 import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { formatInZone } from "../Domain/Zone.js"
-import type { DeliveryState } from "../Notifications/Notifier.js"
+import type { DeliveryState } from "../Notifications/DeliveryState.js"
 
 /** What confirm, status and the changes say of a stored booking: its facts, deliveries, price and deduction words. */
 
@@ -97,6 +97,16 @@ export const outageSteps = {
 export const sandboxNote =
   "Sandbox: this booking is a test. No provider or customer was told (every message was recorded in the sandbox instead), and no provider's real calendar was touched. "
 
+/** Who does the booked job and when, as every answer naming a booking says it. */
+export const bookedSlot = (stored: StoredBooking) => ({
+  provider_id: stored.providerId,
+  provider_name: stored.providerName,
+  service_id: stored.serviceId,
+  slot_start_at: formatInZone(stored.slotStart, stored.timeZone),
+  slot_end_at: formatInZone(stored.slotEnd, stored.timeZone),
+  slot_label: stored.slotLabel
+})
+
 export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>) => {
   const { customer, provider } = deliveries(read)
   const customerStatus = reported(customer)
@@ -104,19 +114,8 @@ export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray
   const booking: ConfirmedBooking = {
     id: stored.id,
     status: "confirmed",
-    provider_id: stored.providerId,
-    provider_name: stored.providerName,
-    service_id: stored.serviceId,
-    slot_start_at: formatInZone(stored.slotStart, stored.timeZone),
-    slot_end_at: formatInZone(stored.slotEnd, stored.timeZone),
-    slot_label: stored.slotLabel,
-    price_sek: stored.priceSek,
-    currency: "SEK",
-    pricing_model: stored.pricingModel,
-    price_type: stored.priceType,
-    ...(stored.unitPriceSek === null ? {} : { unit_price_sek: stored.unitPriceSek }),
-    ...(stored.unit === null ? {} : { unit: stored.unit }),
-    ...(stored.quantity === null ? {} : { quantity: stored.quantity }),
+    ...bookedSlot(stored),
+    ...bookedPrice(stored),
     confirmed_at: formatInZone(stored.confirmedAt, stored.timeZone),
     terms_version: stored.termsVersion,
     version: stored.version,

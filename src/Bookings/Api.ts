@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
-import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import {
   BookingConfirmationRequest,
@@ -30,24 +29,26 @@ import {
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
-import { OperationDocs } from "../Http/OperationDocs.js"
+import { madeOrReplayed } from "../Http/Idempotent.js"
+import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { Authentication } from "../Partners/AuthApi.js"
 import { cancelExample, confirmExample, rescheduleExample, statusExample } from "./Examples.js"
 
 export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check(Schema.isMinLength(1)) })
 
-/** A booking made by this request: 201. The Api tells it from a replay by `idempotent_replay`. */
-export const BookingConfirmed = BookingConfirmationResponse.check(
-  Schema.makeFilter((body) => !body.idempotent_replay)
-).pipe(HttpApiSchema.status(201))
+/** A booking made by this request (201), or a retry's first answer again (200). */
+const [BookingConfirmed, BookingReplayed] = madeOrReplayed(BookingConfirmationResponse)
 
-/** A retry under the same key: the first answer again, 200. */
-export const BookingReplayed = BookingConfirmationResponse.check(
-  Schema.makeFilter((body) => body.idempotent_replay)
-).annotate({
-  description: "Idempotent replay"
-})
+/** Why an option can no longer be booked as sent: confirm's and reschedule's refusals alike. */
+const optionRefusals = [
+  errorBody(OptionExpired),
+  errorBody(OptionInvalid),
+  errorBody(PriceChanged),
+  errorBody(TermsChanged),
+  errorBody(ProviderUnavailable),
+  errorBody(SlotTaken)
+] as const
 
 export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
@@ -56,12 +57,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       headers: IdempotencyKeyHeader,
       success: [BookingConfirmed, BookingReplayed],
       error: [
-        errorBody(OptionExpired),
-        errorBody(OptionInvalid),
-        errorBody(PriceChanged),
-        errorBody(TermsChanged),
-        errorBody(ProviderUnavailable),
-        errorBody(SlotTaken),
+        ...optionRefusals,
         errorBody(OptionAlreadyBooked),
         errorBody(IdempotencyKeyReused),
         errorBody(BookingAlreadyCancelled),
@@ -69,15 +65,16 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         errorBody(BookingUnavailable)
       ]
     })
-      .annotate(OpenApi.Summary, "Confirm one booking option with the user's consent")
+      .annotateMerge(
+        documented("Confirm one booking option with the user's consent", {
+          example: confirmExample,
+          description:
+            "Confirms one option from a search, after the user has picked it, accepted its terms and consented to sharing contact details. Idempotent: send the same `Idempotency-Key` header (or `idempotency_key`) on a retry to get the first answer again (200) instead of a second booking (201). A retry is the same request when it books the same option for the same customer at the same addresses under the same terms version; new acceptance or consent time stamps, consent wording and `source` do not change that. A key that holds another booking is 409 `idempotency_key_reused` naming it; an option this partner already booked for this customer is 409 `option_already_booked` naming it.",
+          requestName: "BookingConfirmationRequest",
+          responseName: "BookingConfirmationResponse"
+        })
+      )
       .annotate(RateLimitClass, "confirm")
-      .annotate(OperationDocs, {
-        example: confirmExample,
-        description:
-          "Confirms one option from a search, after the user has picked it, accepted its terms and consented to sharing contact details. Idempotent: send the same `Idempotency-Key` header (or `idempotency_key`) on a retry to get the first answer again (200) instead of a second booking (201). A retry is the same request when it books the same option for the same customer at the same addresses under the same terms version; new acceptance or consent time stamps, consent wording and `source` do not change that. A key that holds another booking is 409 `idempotency_key_reused` naming it; an option this partner already booked for this customer is 409 `option_already_booked` naming it.",
-        requestName: "BookingConfirmationRequest",
-        responseName: "BookingConfirmationResponse"
-      })
   )
   .add(
     HttpApiEndpoint.post("cancel", "/api/public/bookings/:booking_id/cancel", {
@@ -95,15 +92,16 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         errorBody(BookingUnavailable)
       ]
     })
-      .annotate(OpenApi.Summary, "Cancel a booking under the provider's policy (dry_run: preview the fee)")
+      .annotateMerge(
+        documented("Cancel a booking under the provider's policy (dry_run: preview the fee)", {
+          example: cancelExample,
+          description:
+            "Cancels a confirmed booking under the provider's cancellation policy, for the customer (default) or the partner. Send `dry_run: true` first: it changes nothing and answers the same shape with `cancelled: false` and the fee that would apply now, for the assistant to tell the user before asking. A cancel frees the slot at once. Idempotent per key (`idempotent_replay: true` on a retry); a second cancel under a new key is 409 `booking_already_cancelled` with its `cancellation`. Unknown or another partner's booking: 404 `booking_not_found`; the slot has started: 409 `booking_started`; a stale `expected_version`: 409 `booking_changed`. The fee is what the provider may charge under its terms, never a sum this service collects.",
+          requestName: "CancelBookingRequest",
+          responseName: "CancelBookingResponse"
+        })
+      )
       .annotate(RateLimitClass, "confirm")
-      .annotate(OperationDocs, {
-        example: cancelExample,
-        description:
-          "Cancels a confirmed booking under the provider's cancellation policy, for the customer (default) or the partner. Send `dry_run: true` first: it changes nothing and answers the same shape with `cancelled: false` and the fee that would apply now, for the assistant to tell the user before asking. A cancel frees the slot at once. Idempotent per key (`idempotent_replay: true` on a retry); a second cancel under a new key is 409 `booking_already_cancelled` with its `cancellation`. Unknown or another partner's booking: 404 `booking_not_found`; the slot has started: 409 `booking_started`; a stale `expected_version`: 409 `booking_changed`. The fee is what the provider may charge under its terms, never a sum this service collects.",
-        requestName: "CancelBookingRequest",
-        responseName: "CancelBookingResponse"
-      })
   )
   .add(
     HttpApiEndpoint.post("reschedule", "/api/public/bookings/:booking_id/reschedule", {
@@ -114,12 +112,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       error: [
         errorBody(BookingNotFound),
         errorBody(OptionNotForThisBooking),
-        errorBody(OptionExpired),
-        errorBody(OptionInvalid),
-        errorBody(PriceChanged),
-        errorBody(TermsChanged),
-        errorBody(ProviderUnavailable),
-        errorBody(SlotTaken),
+        ...optionRefusals,
         errorBody(BookingAlreadyCancelled),
         errorBody(OutsideChangeWindow),
         errorBody(BookingChanged),
@@ -128,28 +121,29 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         errorBody(BookingUnavailable)
       ]
     })
-      .annotate(OpenApi.Summary, "Move a booking to a new slot of the same provider and service, keeping its id")
+      .annotateMerge(
+        documented("Move a booking to a new slot of the same provider and service, keeping its id", {
+          example: rescheduleExample,
+          description:
+            "Moves a confirmed booking to a new option of the same provider and service (else 422 `option_not_for_this_booking`), keeping its `id` and `request_id`; `booking.version` goes up by one and the old slot is released in the same transaction. Answers the confirm body plus `previous_slot`; `dry_run: true` changes nothing and shows the new time and policy. The new slot taken meanwhile: 409 `slot_taken` (the booking at its old time still stands); past the policy's `change_until`: 409 `outside_change_window`; a cancelled booking: 409 `booking_already_cancelled`. Idempotent per key.",
+          requestName: "RescheduleBookingRequest"
+        })
+      )
       .annotate(RateLimitClass, "confirm")
-      .annotate(OperationDocs, {
-        example: rescheduleExample,
-        description:
-          "Moves a confirmed booking to a new option of the same provider and service (else 422 `option_not_for_this_booking`), keeping its `id` and `request_id`; `booking.version` goes up by one and the old slot is released in the same transaction. Answers the confirm body plus `previous_slot`; `dry_run: true` changes nothing and shows the new time and policy. The new slot taken meanwhile: 409 `slot_taken` (the booking at its old time still stands); past the policy's `change_until`: 409 `outside_change_window`; a cancelled booking: 409 `booking_already_cancelled`. Idempotent per key.",
-        requestName: "RescheduleBookingRequest"
-      })
   )
   .add(
     HttpApiEndpoint.get("status", "/api/public/bookings/:booking_id", {
       params: BookingStatusPath,
       success: BookingStatusResponse,
       error: errorBody(BookingUnavailable)
-    })
-      .annotate(OpenApi.Summary, "Look up a booking by booking id or request id, redacted")
-      .annotate(OperationDocs, {
+    }).annotateMerge(
+      documented("Look up a booking by booking id or request id, redacted", {
         example: statusExample,
         description:
           "Looks a booking up by its `booking.id` or `request_id`, with personal data redacted. Only the partner that made the booking sees it.",
         responseName: "BookingStatusResponse"
       })
+    )
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Bookings") {}

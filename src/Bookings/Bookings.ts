@@ -1,13 +1,9 @@
 import { Context, Effect, Layer, Metric, Option, Result } from "effect"
-import type * as SqlError from "effect/sql/SqlError"
 import {
-  type BookingConfirmationLocation,
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
   type BookingUnavailable,
-  type Customer,
-  customerIdentity,
-  OptionAlreadyBooked,
+  type OptionAlreadyBooked,
   PriceChanged,
   ProviderUnavailable,
   SlotTaken,
@@ -16,8 +12,7 @@ import {
 import type { OptionExpired, OptionInvalid, SignedOption } from "../Domain/BookingOption.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
-import { type ExistingBooking, IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
-import { sameText } from "../Domain/Input.js"
+import { InvalidRequest } from "../Domain/Errors.js"
 import type { Partner } from "../Domain/Partner.js"
 import { priceFor } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
@@ -26,145 +21,32 @@ import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Sup
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
 import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
-import { formatInZone } from "../Domain/Zone.js"
 import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
-import { type DeliveryState, Notifier, statesOrUnknown } from "../Notifications/Notifier.js"
+import { type DeliveryState, statesOrUnknown } from "../Notifications/DeliveryState.js"
+import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
-import {
-  fingerprintHash,
-  Idempotency,
-  idempotencyKeyOf,
-  persistenceUnavailable,
-  requestHash,
-  sqlStateOf
-} from "../Shared/Idempotency.js"
+import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
 import { bookingConfirmed } from "../Webhooks/Events.js"
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
-import { confirmedStep, outageSteps, present, priceFactsOfOption, priceOf, skippedState } from "./Answers.js"
+import { confirmedStep, outageSteps, present, priceFactsOfOption, skippedState } from "./Answers.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
+import { confirmFingerprint } from "./Fingerprint.js"
+import {
+  alreadyBooked,
+  alreadyBookedUnreadable,
+  commitUnknownStep,
+  conflictTags,
+  keyHolds,
+  refreshWith,
+  refusedOption,
+  sameCustomer,
+  slotJustTaken
+} from "./Refusals.js"
 import { bookingStatus } from "./Status.js"
-
-/** A 409 that searching again fixes; it comes after the check that the option is not already this customer's. */
-const refreshWith = (surface: Surface) => ({
-  option_refresh_required: true,
-  safe_next_step: `This call booked nothing. Search again (${surface.search}) and offer the user the new options.`
-})
-
-export const conflictTags = new Set([
-  "option_already_booked",
-  "slot_taken",
-  "price_changed",
-  "terms_changed",
-  "provider_unavailable",
-  "option_expired",
-  "option_invalid",
-  "idempotency_key_reused"
-])
-
-/** Races between confirms end in one of these, never in a 500. */
-const conflictCodes = new Set(["23P01", "40P01", "40001"])
-
-/** A confirm that lost a race for the slot rolled back: the client's conflict, not an outage. */
-const slotJustTaken = (surface: Surface) => (error: SqlError.SqlError) =>
-  conflictCodes.has(sqlStateOf(error) ?? "")
-    ? new SlotTaken({ ...refreshWith(surface), issues: ["booking_option_id: the slot was just taken"] })
-    : undefined
-
-/** Refusals of an option that can no longer be booked, after which the option may still be this customer's booking. */
-const refusedOption = new Set([
-  "slot_taken",
-  "price_changed",
-  "terms_changed",
-  "provider_unavailable",
-  "option_expired"
-])
-
-/**
- * The same person, as a retry under a new key would name them: the same name, and the same e-mail
- * or phone (a household sharing an e-mail is not one customer, nor a namesake).
- */
-const sameCustomer = (a: Customer, b: Customer) => {
-  const [left, right] = [customerIdentity(a), customerIdentity(b)]
-  return left.name === right.name && (left.email === right.email || left.phone === right.phone)
-}
-
-/** The option's facts that decide what is booked: not its expiry, nonce or the zone its labels are in. */
-const optionIdentity = ({ expiresAt: _e, nonce: _n, timeZone: _z, ...what }: SignedOption) => what
-
-const locationIdentity = (location: BookingConfirmationLocation) => ({
-  country_code: location.country_code,
-  address: sameText(location.address),
-  postcode: postcodeNumber(location.postcode)
-})
-
-/**
- * What makes two confirms the same booking request: the option (its facts, or the id as sent when
- * it does not verify), the customer, the service and destination locations, the terms version
- * accepted and whether the tax deduction is asked for. Acceptance and consent stamps, consent wording, `source`, `external_reference` and
- * `spec_version` are how it was asked, not what, so a retry that changes only them replays.
- */
-export const confirmFingerprint = (
-  request: BookingConfirmationRequest,
-  opened: Result.Result<SignedOption, OptionInvalid>
-) =>
-  fingerprintHash({
-    option: Result.isSuccess(opened) ? optionIdentity(opened.success) : request.booking_option_id,
-    customer: customerIdentity(request.customer),
-    service_location: locationIdentity(request.service_location),
-    destination_location:
-      request.destination_location === undefined ? null : locationIdentity(request.destination_location),
-    terms_version: request.booking_terms_version,
-    // Only when asked, so the fingerprints of requests without it stay those already stored.
-    ...(request.tax_deduction_requested === true ? { tax_deduction_requested: true } : {})
-  })
-
-const commitUnknownStep = (surface: Surface, requestId: string) =>
-  `The outcome is unknown: the database stopped answering while the booking was being saved, so it may or may not exist. Do not tell the user it is booked, and do not tell them it is not. Retry the same request with the same idempotency_key (safe: it returns the booking if it was saved), or look it up with ${surface.bookingStatus(requestId)} once the service answers.`
-
-const alreadyBookedUnreadable =
-  "This option cannot be booked now, and whether it is already booked for this customer could not be read because the database does not answer. This call booked nothing. Do not tell the user it is booked or that it is not, and do not search for another option yet: retry the same request (same idempotency_key) in a moment."
-
-/** A booking a refusal names: enough to say which booking it is, never the customer's details. */
-const existingBooking = (stored: StoredBooking): ExistingBooking => ({
-  id: stored.id,
-  request_id: stored.requestId,
-  status: "confirmed",
-  provider_id: stored.providerId,
-  provider_name: stored.providerName,
-  service_id: stored.serviceId,
-  slot_start_at: formatInZone(stored.slotStart, stored.timeZone),
-  slot_end_at: formatInZone(stored.slotEnd, stored.timeZone),
-  slot_label: stored.slotLabel
-})
-
-const bookingNamed = (stored: StoredBooking) =>
-  `${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (request_id ${stored.requestId})`
-
-/** The key holds another booking request's booking: name it, and never send the caller to book again for it. */
-const keyHolds = (surface: Surface) => (stored: StoredBooking) =>
-  new IdempotencyKeyReused({
-    issues: [
-      "idempotency_key: already holds a confirmed booking made with other details (option, customer, address or terms version)"
-    ],
-    booking_id: stored.id,
-    request_id: stored.requestId,
-    existing_booking: existingBooking(stored),
-    safe_next_step: `${stored.sandbox ? "Sandbox: " : ""}This idempotency_key already holds a confirmed booking: ${bookingNamed(stored)}. This call booked nothing new. Look that booking up with ${surface.bookingStatus(stored.requestId)} and tell the user about it. Only if the user wants a second, separate booking, confirm it with a new idempotency_key.`
-  })
-
-/** The option is already this customer's booking, made by this partner under another key. */
-const alreadyBooked = (surface: Surface, stored: StoredBooking) =>
-  new OptionAlreadyBooked({
-    issues: ["booking_option_id: this option is already booked for this customer"],
-    booking_id: stored.id,
-    request_id: stored.requestId,
-    existing_booking: existingBooking(stored),
-    safe_next_step: `${stored.sandbox ? "Sandbox: " : ""}This option is already booked for this customer: ${bookingNamed(stored)} is confirmed. This call booked nothing new. Tell the user it is already booked, and look it up with ${surface.bookingStatus(stored.requestId)} when they ask about it. Do not book it again.`
-  })
 
 /** Confirms options into durable bookings exactly once per key, and looks them up redacted. */
 export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {

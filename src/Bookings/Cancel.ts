@@ -13,7 +13,7 @@ import { bookingCancelled } from "../Domain/ChangeMessages.js"
 import type { Partner } from "../Domain/Partner.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { formatInZone } from "../Domain/Zone.js"
-import type { DeliveryState } from "../Notifications/Notifier.js"
+import type { DeliveryState } from "../Notifications/DeliveryState.js"
 import { fingerprintHash, persistenceUnavailable } from "../Shared/Idempotency.js"
 import { deliveries, skipped } from "./Answers.js"
 import { alreadyCancelled, cancellationOf } from "./Cancellations.js"
@@ -21,23 +21,6 @@ import { type ChangeKit, cancelSteps, feeWords, keyOf, notFound, sandboxNote, st
 
 /** Cancels a booking under the policy it was confirmed with, exactly once per key. */
 export const makeCancel = (kit: ChangeKit) => {
-  const {
-    sql,
-    calendar,
-    repo,
-    notifier,
-    announce,
-    findBooking,
-    noticesOf,
-    claim,
-    transact,
-    loadChange,
-    storedKey,
-    keyHolds,
-    statesOf,
-    deliver
-  } = kit
-
   const cancelledAnswer = (
     stored: StoredBooking,
     states: Option.Option<ReadonlyArray<DeliveryState>>,
@@ -104,9 +87,9 @@ export const makeCancel = (kit: ChangeKit) => {
     const surface = yield* CurrentSurface
     const key = yield* keyOf(request.idempotency_key, headerKey)
     const steps = cancelSteps(surface, ref)
-    const found = yield* findBooking(partner, ref).pipe(
-      Effect.catch(persistenceUnavailable("booking", steps.beforeWriting))
-    )
+    const found = yield* kit
+      .findBooking(partner, ref)
+      .pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
     if (Option.isNone(found)) return yield* notFound(partner)
     const current = found.value
     const hash = fingerprintHash({ change: "cancel", booking: current.id, cancelled_by: by })
@@ -139,73 +122,66 @@ export const makeCancel = (kit: ChangeKit) => {
 
     const replayOf = (resourceId: string, storedHash: string) =>
       Effect.gen(function* () {
-        const loaded = yield* loadChange(partner, resourceId).pipe(
-          Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable))
-        )
-        if (Option.isNone(loaded)) {
-          return yield* persistenceUnavailable("booking", steps.replayUnreadable)("idempotency key without its change")
-        }
-        const { stored, change } = loaded.value
-        if (storedHash !== hash || change.kind !== "cancel") return yield* keyHolds("a cancellation", stored, surface)
-        const states = yield* statesOf(change.id)
+        const { stored, change } = yield* kit.replayed(partner, resourceId, steps)
+        if (storedHash !== hash || change.kind !== "cancel")
+          return yield* kit.keyHolds("a cancellation", stored, surface)
+        const states = yield* kit.statesOf(change.id)
         return cancelledAnswer(stored, states, true)
       })
 
-    const existing = yield* storedKey(partner, "cancel", key, steps)
+    const existing = yield* kit.storedKey(partner, "cancel", key, steps)
     if (Option.isSome(existing)) return yield* replayOf(existing.value.resourceId, existing.value.requestHash)
 
     const changeId = randomUUID()
-    const written = yield* transact(
-      Effect.gen(function* () {
-        yield* claim(partner.id, "cancel", key, hash, changeId)
-        const locked = yield* repo.lockById(current.id)
-        if (Option.isNone(locked)) return yield* notFound(partner)
-        const before = locked.value
-        const facts = yield* assessCancel(before, by, request.expected_version, now, surface)
-        const version = before.version + 1
-        yield* sql`UPDATE bookings SET status = 'cancelled', version = ${version}, cancelled_at = ${now},
+    const written = yield* kit
+      .transact(
+        Effect.gen(function* () {
+          const before = yield* kit.claimAndLock(partner, "cancel", key, hash, changeId, current.id)
+          const facts = yield* assessCancel(before, by, request.expected_version, now, surface)
+          const version = before.version + 1
+          yield* kit.sql`UPDATE bookings SET status = 'cancelled', version = ${version}, cancelled_at = ${now},
             cancelled_by = ${by}, cancel_reason = ${request.reason ?? null}, cancel_fee_sek = ${facts.feeSek},
             cancel_within_free_period = ${facts.withinFreePeriod}, cancel_free_until = ${facts.freeUntil}
           WHERE id = ${before.id}::uuid`
-        yield* calendar.release(before.id, now)
-        yield* sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end, created_at)
+          yield* kit.calendar.release(before.id, now)
+          yield* kit.sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end, created_at)
           VALUES (${changeId}::uuid, ${before.id}::uuid, 'cancel', ${version}, ${before.slotStart}, ${before.slotEnd}, ${now})`
-        const notices = yield* noticesOf(before, partner, changeId, "booking_cancelled", (booking) =>
-          bookingCancelled(booking, { cancelledBy: by, ...facts })
-        )
-        yield* notifier.enqueue(notices, now)
-        const after: StoredBooking = {
-          ...before,
-          status: "cancelled",
-          version,
-          cancelledAt: now,
-          cancelledBy: by,
-          cancelReason: request.reason ?? null,
-          cancelFeeSek: facts.feeSek,
-          cancelWithinFreePeriod: facts.withinFreePeriod,
-          cancelFreeUntil: facts.freeUntil
-        }
-        yield* announce({
-          kind: "cancelled",
-          cancelledBy: by,
-          changeId,
-          booking: after,
-          partnerId: partner.id,
-          version,
-          at: now
-        })
-        return { after, notices }
-      }),
-      steps,
-      "cancel"
-    ).pipe(Effect.catchTag("LostClaim", () => Effect.succeed(undefined)))
+          const notices = yield* kit.noticesOf(before, partner, changeId, "booking_cancelled", (booking) =>
+            bookingCancelled(booking, { cancelledBy: by, ...facts })
+          )
+          yield* kit.notifier.enqueue(notices, now)
+          const after: StoredBooking = {
+            ...before,
+            status: "cancelled",
+            version,
+            cancelledAt: now,
+            cancelledBy: by,
+            cancelReason: request.reason ?? null,
+            cancelFeeSek: facts.feeSek,
+            cancelWithinFreePeriod: facts.withinFreePeriod,
+            cancelFreeUntil: facts.freeUntil
+          }
+          yield* kit.announce({
+            kind: "cancelled",
+            cancelledBy: by,
+            changeId,
+            booking: after,
+            partnerId: partner.id,
+            version,
+            at: now
+          })
+          return { after, notices }
+        }),
+        steps,
+        "cancel"
+      )
+      .pipe(Effect.catchTag("LostClaim", () => Effect.succeed(undefined)))
 
     if (written === undefined) {
-      const raced = yield* storedKey(partner, "cancel", key, steps)
-      if (Option.isNone(raced)) return yield* persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
-      return yield* replayOf(raced.value.resourceId, raced.value.requestHash)
+      const raced = yield* kit.racedKey(partner, "cancel", key, steps)
+      return yield* replayOf(raced.resourceId, raced.requestHash)
     }
-    const states = yield* deliver(written.notices, changeId)
+    const states = yield* kit.deliver(written.notices, changeId)
     return cancelledAnswer(written.after, states, false)
   })
 

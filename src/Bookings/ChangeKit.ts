@@ -260,6 +260,45 @@ export const makeChangeKit = Effect.gen(function* () {
   ) =>
     idempotency.find(partner.id, scope, key).pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
 
+  /** What a replay must find: missing, it is the 503 that says retry (the key's write is still unsettled). */
+  const foundOr =
+    (steps: ReturnType<typeof cancelSteps>, missing: string) =>
+    <A>(found: Option.Option<A>) =>
+      Option.isSome(found)
+        ? Effect.succeed(found.value)
+        : persistenceUnavailable("booking", steps.replayUnreadable)(missing)
+
+  /** The change a key already holds, with its booking; one that cannot be read is the 503 that says retry. */
+  const replayed = (partner: Partner["Service"], resourceId: string, steps: ReturnType<typeof cancelSteps>) =>
+    loadChange(partner, resourceId).pipe(
+      Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable)),
+      Effect.flatMap(foundOr(steps, "idempotency key without its change"))
+    )
+
+  /** The key a concurrent change claimed first, for its answer to be replayed. */
+  const racedKey = (
+    partner: Partner["Service"],
+    scope: "cancel" | "reschedule",
+    key: string,
+    steps: ReturnType<typeof cancelSteps>
+  ) => storedKey(partner, scope, key, steps).pipe(Effect.flatMap(foundOr(steps, "key vanished")))
+
+  /** Inside the change's transaction: the key claimed for it, then the booking locked as it is now. */
+  const claimAndLock = (
+    partner: Partner["Service"],
+    scope: "cancel" | "reschedule",
+    key: string,
+    hash: string,
+    changeId: string,
+    bookingId: string
+  ) =>
+    Effect.gen(function* () {
+      yield* claim(partner.id, scope, key, hash, changeId)
+      const locked = yield* repo.lockById(bookingId)
+      if (Option.isNone(locked)) return yield* notFound(partner)
+      return locked.value
+    })
+
   const keyHolds = (what: string, stored: StoredBooking, surface: Surface) =>
     new IdempotencyKeyReused({
       issues: [`idempotency_key: already holds ${what} with other details`],
@@ -288,10 +327,11 @@ export const makeChangeKit = Effect.gen(function* () {
     announce,
     findBooking,
     noticesOf,
-    claim,
+    claimAndLock,
     transact,
-    loadChange,
+    replayed,
     storedKey,
+    racedKey,
     keyHolds,
     statesOf,
     deliver

@@ -11,7 +11,7 @@ import type { Partner } from "../Domain/Partner.js"
 import type { CurrentOffer } from "../Domain/Supply.js"
 import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { knownTimeZone } from "../Domain/Zone.js"
-import type { ChannelChoice } from "../Notifications/Notifier.js"
+import type { ChannelChoice } from "../Notifications/DeliveryState.js"
 import { randomReference } from "../Shared/References.js"
 
 /** The booking's id, stored with the idempotency key, and the reference the customer is given. */
@@ -23,6 +23,17 @@ export interface BookingIds {
 export const newBookingIds = (): BookingIds => ({
   bookingId: BookingId.make(randomUUID()),
   requestId: randomReference("bkg")
+})
+
+/** The price and terms a booking holds, as the option it was booked (or moved) with states them. */
+export const pricedAs = (option: SignedOption) => ({
+  priceSek: option.amountSek,
+  pricingModel: option.pricingModel,
+  priceType: option.priceType,
+  unitPriceSek: option.unitPriceSek ?? null,
+  unit: option.unit ?? null,
+  quantity: option.quantity ?? null,
+  termsVersion: option.termsVersion
 })
 
 /** Everything a confirmed booking is made of, once the offer is revalidated. */
@@ -54,13 +65,7 @@ export const bookingRecord = ({ ids, request, partner, option, offer, deduction,
     slotEnd: new Date(option.slotEnd),
     slotLabel: slotLabel({ start: option.slotStart, end: option.slotEnd }, timeZone),
     timeZone,
-    priceSek: option.amountSek,
-    pricingModel: option.pricingModel,
-    priceType: option.priceType,
-    unitPriceSek: option.unitPriceSek ?? null,
-    unit: option.unit ?? null,
-    quantity: option.quantity ?? null,
-    termsVersion: option.termsVersion,
+    ...pricedAs(option),
     termsUrl: offer.termsUrl ?? "",
     scope: offer.scope ?? {},
     customer: request.customer,

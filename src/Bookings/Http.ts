@@ -1,9 +1,9 @@
-import { Clock, Effect, Layer } from "effect"
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import { Effect, Layer } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
 import type { BookingConfirmationResponse } from "../Domain/Booking.js"
 import { Partner } from "../Domain/Partner.js"
+import { jsonInContractOrder } from "../Http/HandBuiltJson.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Bookings } from "./Bookings.js"
 import { Changes } from "./Changes.js"
@@ -14,7 +14,7 @@ import { Changes } from "./Changes.js"
  * document lists). The statuses are BookingConfirmed's 201 and BookingReplayed's 200.
  */
 const inContractOrder = (body: BookingConfirmationResponse) =>
-  HttpServerResponse.jsonUnsafe(body, { status: body.idempotent_replay ? 200 : 201 })
+  jsonInContractOrder(body, body.idempotent_replay ? 200 : 201)
 
 export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
   Effect.gen(function* () {
@@ -23,31 +23,22 @@ export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
     const changes = yield* Changes
     return handlers
       .handle("confirm", ({ payload, headers }) =>
-        Effect.gen(function* () {
-          const partner = yield* Partner
-          yield* limiter.byPartner("confirm", partner.id)
-          const now = new Date(yield* Clock.currentTimeMillis)
-          return inContractOrder(yield* bookings.confirm(payload, headers["idempotency-key"], partner, now))
-        })
+        limiter.forPartner("confirm", (partner, now) =>
+          Effect.map(bookings.confirm(payload, headers["idempotency-key"], partner, now), inContractOrder)
+        )
       )
       .handle("status", ({ params }) =>
         Effect.flatMap(Partner, (partner) => bookings.status(params.booking_id, partner))
       )
       .handle("cancel", ({ params, payload, headers }) =>
-        Effect.gen(function* () {
-          const partner = yield* Partner
-          yield* limiter.byPartner("confirm", partner.id)
-          const now = new Date(yield* Clock.currentTimeMillis)
-          return yield* changes.cancel(params.booking_id, payload, headers["idempotency-key"], partner, now)
-        })
+        limiter.forPartner("confirm", (partner, now) =>
+          changes.cancel(params.booking_id, payload, headers["idempotency-key"], partner, now)
+        )
       )
       .handle("reschedule", ({ params, payload, headers }) =>
-        Effect.gen(function* () {
-          const partner = yield* Partner
-          yield* limiter.byPartner("confirm", partner.id)
-          const now = new Date(yield* Clock.currentTimeMillis)
-          return yield* changes.reschedule(params.booking_id, payload, headers["idempotency-key"], partner, now)
-        })
+        limiter.forPartner("confirm", (partner, now) =>
+          changes.reschedule(params.booking_id, payload, headers["idempotency-key"], partner, now)
+        )
       )
   })
 ).pipe(Layer.provide([Bookings.Default, Changes.Default, RateLimiter.Default]))

@@ -22,35 +22,16 @@ import { futureStampIssues } from "../Domain/Stamps.js"
 import type { CurrentOffer } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { formatInZone, knownTimeZone } from "../Domain/Zone.js"
-import type { DeliveryState } from "../Notifications/Notifier.js"
+import type { DeliveryState } from "../Notifications/DeliveryState.js"
 import { calendarOf } from "../Shared/Calendar.js"
 import { fingerprintHash, persistenceUnavailable, sqlStateOf } from "../Shared/Idempotency.js"
 import { hasExpired } from "../Shared/OptionSigner.js"
 import { alreadyCancelled } from "./Cancellations.js"
-
 import { type ChangeKit, keyOf, notFound, rescheduleSteps, sandboxNote, stale } from "./ChangeKit.js"
+import { pricedAs } from "./Confirmation.js"
 
 /** Moves a booking to a new option of the same provider and service, keeping its id, exactly once per key. */
 export const makeReschedule = (kit: ChangeKit) => {
-  const {
-    sql,
-    calendar,
-    repo,
-    bookings,
-    notifier,
-    signer,
-    announce,
-    findBooking,
-    noticesOf,
-    claim,
-    transact,
-    loadChange,
-    storedKey,
-    keyHolds,
-    statesOf,
-    deliver
-  } = kit
-
   const rescheduledAnswer = (
     stored: StoredBooking,
     previous: { readonly slotStart: Date; readonly slotEnd: Date },
@@ -60,7 +41,7 @@ export const makeReschedule = (kit: ChangeKit) => {
     ok: true,
     spec_version: bookingsSpecVersion,
     request_id: stored.requestId,
-    ...bookings.present(stored, states),
+    ...kit.bookings.present(stored, states),
     provider_selected: true,
     availability_checked: true,
     booking_created: true,
@@ -106,7 +87,7 @@ export const makeReschedule = (kit: ChangeKit) => {
     surface: Surface
   ): Effect.Effect<SignedOption, OptionInvalid | OptionExpired | OptionNotForThisBooking | InvalidRequest> =>
     Effect.gen(function* () {
-      const opened = signer.open(request.booking_option_id)
+      const opened = kit.signer.open(request.booking_option_id)
       if (Result.isFailure(opened)) return yield* Effect.fail(opened.failure)
       const option = opened.success
       if (option.providerId !== stored.providerId || option.serviceId !== stored.serviceId) {
@@ -124,7 +105,7 @@ export const makeReschedule = (kit: ChangeKit) => {
           issues: [`booking_terms_version: must equal the option's terms version ${option.termsVersion}`]
         })
       }
-      if (hasExpired(option, now)) return yield* Effect.fail(signer.expiredRefusal)
+      if (hasExpired(option, now)) return yield* Effect.fail(kit.signer.expiredRefusal)
       return option
     })
 
@@ -140,12 +121,12 @@ export const makeReschedule = (kit: ChangeKit) => {
     const stamps = futureStampIssues([["booking_terms_accepted_at", request.booking_terms_accepted_at]], now)
     if (stamps.length > 0) return yield* new InvalidRequest({ issues: stamps })
     const steps = rescheduleSteps(surface, ref)
-    const found = yield* findBooking(partner, ref).pipe(
-      Effect.catch(persistenceUnavailable("booking", steps.beforeWriting))
-    )
+    const found = yield* kit
+      .findBooking(partner, ref)
+      .pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
     if (Option.isNone(found)) return yield* notFound(partner)
     const current = found.value
-    const opened = signer.open(request.booking_option_id)
+    const opened = kit.signer.open(request.booking_option_id)
     const hash = fingerprintHash({
       change: "reschedule",
       booking: current.id,
@@ -157,14 +138,8 @@ export const makeReschedule = (kit: ChangeKit) => {
 
     const replayOf = (resourceId: string, storedHash: string) =>
       Effect.gen(function* () {
-        const loaded = yield* loadChange(partner, resourceId).pipe(
-          Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable))
-        )
-        if (Option.isNone(loaded)) {
-          return yield* persistenceUnavailable("booking", steps.replayUnreadable)("idempotency key without its change")
-        }
-        const { stored, change } = loaded.value
-        if (storedHash !== hash || change.kind !== "reschedule") return yield* keyHolds("a move", stored, surface)
+        const { stored, change } = yield* kit.replayed(partner, resourceId, steps)
+        if (storedHash !== hash || change.kind !== "reschedule") return yield* kit.keyHolds("a move", stored, surface)
         if (stored.status === "cancelled") return yield* alreadyCancelled(surface, stored)
         if (stored.version !== change.version) {
           return yield* new BookingChanged({
@@ -176,7 +151,7 @@ export const makeReschedule = (kit: ChangeKit) => {
             safe_next_step: `This key's move was made, but the booking has changed again since. Look it up with ${surface.bookingStatus(stored.requestId)} and tell the user how it stands now.`
           })
         }
-        const states = yield* statesOf(change.id)
+        const states = yield* kit.statesOf(change.id)
         return rescheduledAnswer(
           stored,
           { slotStart: change.previousSlotStart, slotEnd: change.previousSlotEnd },
@@ -186,12 +161,12 @@ export const makeReschedule = (kit: ChangeKit) => {
       })
 
     if (request.dry_run !== true) {
-      const existing = yield* storedKey(partner, "reschedule", key, steps)
+      const existing = yield* kit.storedKey(partner, "reschedule", key, steps)
       if (Option.isSome(existing)) return yield* replayOf(existing.value.resourceId, existing.value.requestHash)
     }
     yield* assessMove(current, request.expected_version, now, surface)
     const option = yield* checkOption(request, current, now, surface)
-    const offer: CurrentOffer = yield* bookings
+    const offer: CurrentOffer = yield* kit.bookings
       .revalidate(option, surface)
       .pipe(Effect.catchTag("SqlError", persistenceUnavailable("booking", steps.beforeWriting)))
     const timeZone = knownTimeZone(option.timeZone)
@@ -201,7 +176,7 @@ export const makeReschedule = (kit: ChangeKit) => {
     const label = slotLabel({ start: option.slotStart, end: option.slotEnd }, timeZone)
 
     if (request.dry_run === true) {
-      const free = yield* calendar
+      const free = yield* kit.calendar
         .isFree({
           providerId: current.providerId,
           calendar: calendarOf(partner),
@@ -232,33 +207,31 @@ export const makeReschedule = (kit: ChangeKit) => {
     }
 
     const changeId = randomUUID()
-    const written = yield* transact(
-      Effect.gen(function* () {
-        yield* claim(partner.id, "reschedule", key, hash, changeId)
-        const locked = yield* repo.lockById(current.id)
-        if (Option.isNone(locked)) return yield* notFound(partner)
-        const before = locked.value
-        yield* assessMove(before, request.expected_version, now, surface)
-        const version = before.version + 1
-        // Release first: a move to a time overlapping the booking's own old one must not refuse itself.
-        yield* calendar.release(before.id, now)
-        yield* calendar
-          .booking({
-            id: BookingId.make(randomUUID()),
-            bookingId: before.id,
-            providerId: option.providerId,
-            serviceId: option.serviceId,
-            slotStart: newStart,
-            slotEnd: newEnd,
-            calendar: calendarOf(partner)
-          })
-          .pipe(
-            Effect.catchIf(
-              (error) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? ""),
-              () => Effect.fail(slotTakenKeepsBooking(before, surface))
+    const written = yield* kit
+      .transact(
+        Effect.gen(function* () {
+          const before = yield* kit.claimAndLock(partner, "reschedule", key, hash, changeId, current.id)
+          yield* assessMove(before, request.expected_version, now, surface)
+          const version = before.version + 1
+          // Release first: a move to a time overlapping the booking's own old one must not refuse itself.
+          yield* kit.calendar.release(before.id, now)
+          yield* kit.calendar
+            .booking({
+              id: BookingId.make(randomUUID()),
+              bookingId: before.id,
+              providerId: option.providerId,
+              serviceId: option.serviceId,
+              slotStart: newStart,
+              slotEnd: newEnd,
+              calendar: calendarOf(partner)
+            })
+            .pipe(
+              Effect.catchIf(
+                (error) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? ""),
+                () => Effect.fail(slotTakenKeepsBooking(before, surface))
+              )
             )
-          )
-        yield* sql`UPDATE bookings SET slot_start = ${newStart}, slot_end = ${newEnd}, slot_label = ${label},
+          yield* kit.sql`UPDATE bookings SET slot_start = ${newStart}, slot_end = ${newEnd}, slot_label = ${label},
             time_zone = ${timeZone}, price_sek = ${option.amountSek}, pricing_model = ${option.pricingModel},
             price_type = ${option.priceType}, unit_price_sek = ${option.unitPriceSek ?? null}, unit = ${option.unit ?? null},
             quantity = ${option.quantity ?? null}, terms_version = ${option.termsVersion},
@@ -266,54 +239,48 @@ export const makeReschedule = (kit: ChangeKit) => {
             late_fee_sek = ${policy.lateFeeSek}, change_hours = ${policy.changeHours}, version = ${version},
             notice_subject_id = ${changeId}::uuid
           WHERE id = ${before.id}::uuid`
-        yield* sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end,
+          yield* kit.sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end,
             slot_start, slot_end, created_at)
           VALUES (${changeId}::uuid, ${before.id}::uuid, 'reschedule', ${version}, ${before.slotStart}, ${before.slotEnd},
             ${newStart}, ${newEnd}, ${now})`
-        const after: StoredBooking = {
-          ...before,
-          slotStart: newStart,
-          slotEnd: newEnd,
-          slotLabel: label,
-          timeZone,
-          priceSek: option.amountSek,
-          pricingModel: option.pricingModel,
-          priceType: option.priceType,
-          unitPriceSek: option.unitPriceSek ?? null,
-          unit: option.unit ?? null,
-          quantity: option.quantity ?? null,
-          termsVersion: option.termsVersion,
-          ...policy,
-          version,
-          noticeSubjectId: changeId
-        }
-        const previous = { slotStart: before.slotStart, slotEnd: before.slotEnd }
-        const words = policyTerms(policy, option.slotStart, timeZone)
-        const notices = yield* noticesOf(after, partner, changeId, "booking_rescheduled", (booking) =>
-          bookingRescheduled({ ...booking, termsUrl: offer.termsUrl ?? booking.termsUrl }, previous, words, version)
-        )
-        yield* notifier.enqueue(notices, now)
-        yield* announce({
-          kind: "rescheduled",
-          previous,
-          changeId,
-          booking: after,
-          partnerId: partner.id,
-          version,
-          at: now
-        })
-        return { after, previous, notices }
-      }),
-      steps,
-      "reschedule"
-    ).pipe(Effect.catchTag("LostClaim", () => Effect.succeed(undefined)))
+          const after: StoredBooking = {
+            ...before,
+            slotStart: newStart,
+            slotEnd: newEnd,
+            slotLabel: label,
+            timeZone,
+            ...pricedAs(option),
+            ...policy,
+            version,
+            noticeSubjectId: changeId
+          }
+          const previous = { slotStart: before.slotStart, slotEnd: before.slotEnd }
+          const words = policyTerms(policy, option.slotStart, timeZone)
+          const notices = yield* kit.noticesOf(after, partner, changeId, "booking_rescheduled", (booking) =>
+            bookingRescheduled({ ...booking, termsUrl: offer.termsUrl ?? booking.termsUrl }, previous, words, version)
+          )
+          yield* kit.notifier.enqueue(notices, now)
+          yield* kit.announce({
+            kind: "rescheduled",
+            previous,
+            changeId,
+            booking: after,
+            partnerId: partner.id,
+            version,
+            at: now
+          })
+          return { after, previous, notices }
+        }),
+        steps,
+        "reschedule"
+      )
+      .pipe(Effect.catchTag("LostClaim", () => Effect.succeed(undefined)))
 
     if (written === undefined) {
-      const raced = yield* storedKey(partner, "reschedule", key, steps)
-      if (Option.isNone(raced)) return yield* persistenceUnavailable("booking", steps.replayUnreadable)("key vanished")
-      return yield* replayOf(raced.value.resourceId, raced.value.requestHash)
+      const raced = yield* kit.racedKey(partner, "reschedule", key, steps)
+      return yield* replayOf(raced.resourceId, raced.requestHash)
     }
-    const states = yield* deliver(written.notices, changeId)
+    const states = yield* kit.deliver(written.notices, changeId)
     return rescheduledAnswer(written.after, written.previous, states, false)
   })
 

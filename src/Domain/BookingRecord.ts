@@ -96,6 +96,19 @@ export const StoredBooking = NewBooking.mapFields(
 ).mapFields(Struct.assign(lifeFields))
 export type StoredBooking = typeof StoredBooking.Type
 
+/** A booked price as every answer naming a booking states it: amount, currency, model, type and its unit terms. */
+export const bookedPrice = (
+  booking: Pick<StoredBooking, "priceSek" | "pricingModel" | "priceType" | "unitPriceSek" | "unit" | "quantity">
+) => ({
+  price_sek: booking.priceSek,
+  currency: "SEK" as const,
+  pricing_model: booking.pricingModel,
+  price_type: booking.priceType,
+  ...(booking.unitPriceSek === null ? {} : { unit_price_sek: booking.unitPriceSek }),
+  ...(booking.unit === null ? {} : { unit: booking.unit }),
+  ...(booking.quantity === null ? {} : { quantity: booking.quantity })
+})
+
 /** A booking's price as the pricing rules read it, for its wording in the response and the messages. */
 export const priceFactsOf = (
   booking: Pick<StoredBooking, "priceSek" | "pricingModel" | "priceType" | "unitPriceSek" | "quantity">

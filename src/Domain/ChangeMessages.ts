@@ -1,23 +1,12 @@
-import type { BookingConfirmation } from "./Messages.js"
+import type { BookingConfirmation, BookingConfirmationInput } from "./Messages.js"
 import { englishHeading, lines, slotIn } from "./Messages.js"
 import { formatInZone, knownTimeZone } from "./Zone.js"
 
 /** The booking a message about its change names; never the customer's free text. */
-export interface ChangedBooking {
-  readonly bookingId: string
-  readonly requestId: string
-  readonly providerId: string
-  readonly providerName: string
-  readonly serviceLabelSv: string
-  readonly serviceLabelEn?: string
-  readonly slotStart: Date
-  readonly slotEnd: Date
-  readonly timeZone: string
-  readonly termsVersion: string
-  readonly termsUrl: string
-  readonly serviceAddress?: string
-  readonly customerName?: string
-}
+export type ChangedBooking = Omit<
+  BookingConfirmationInput,
+  "providerId" | "price" | "taxDeduction" | "taxDeductionRequested" | "cancellationPolicy"
+> & { readonly providerId: string }
 
 export interface CancellationFacts {
   readonly cancelledBy: "customer" | "partner" | "provider"

@@ -1,8 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Customer } from "./Booking.js"
 import { requestsSpecVersion } from "./Capabilities.js"
-import { VerticalId } from "./Catalog.js"
-import { ContractError } from "./Errors.js"
+import { ContractError, ExistingRequest } from "./Errors.js"
 import { DateTimeString, optional, strictInput, TimeZoneInput, text } from "./Input.js"
 import { describedJob, FreeFormDetails, Timing } from "./Search.js"
 import { providerTimeZone } from "./Zone.js"
@@ -73,11 +72,7 @@ export const Handoff = Schema.Struct({
 export type Handoff = typeof Handoff.Type
 
 export const CreatedRequest = Schema.Struct({
-  id: Schema.String,
-  session_id: Schema.String,
-  status: Schema.Literal("ready_to_send"),
-  vertical_id: VerticalId,
-  job_type_id: Schema.String,
+  ...ExistingRequest.fields,
   taxonomy_confidence: Schema.Literals(["high", "medium", "low"]),
   customer_next_step: CustomerNextStep,
   booking_mode: Schema.optional(Schema.String),
@@ -91,13 +86,18 @@ export const CreatedRequest = Schema.Struct({
 })
 export type CreatedRequest = typeof CreatedRequest.Type
 
-export const ServiceRequestResponse = Schema.Struct({
+/** What every answer naming a follow-up request says first: the request, and that nothing was booked. */
+const requestAnswer = {
   ok: Schema.Literal(true),
   spec_version: Schema.Literal(requestsSpecVersion),
   request: CreatedRequest,
   booking_created: Schema.Literal(false),
   availability_checked: Schema.Literal(false),
-  provider_selected: Schema.Literal(false),
+  provider_selected: Schema.Literal(false)
+}
+
+export const ServiceRequestResponse = Schema.Struct({
+  ...requestAnswer,
   idempotent_replay: Schema.Boolean,
   safe_next_step: Schema.String
 })
@@ -105,12 +105,7 @@ export type ServiceRequestResponse = typeof ServiceRequestResponse.Type
 
 /** A follow-up request looked up by its partner: what creation answered, redacted as it is, never a booking. */
 export const ServiceRequestStatusResponse = Schema.Struct({
-  ok: Schema.Literal(true),
-  spec_version: Schema.Literal(requestsSpecVersion),
-  request: CreatedRequest,
-  booking_created: Schema.Literal(false),
-  availability_checked: Schema.Literal(false),
-  provider_selected: Schema.Literal(false),
+  ...requestAnswer,
   safe_next_step: Schema.String
 })
 export type ServiceRequestStatusResponse = typeof ServiceRequestStatusResponse.Type

@@ -1,3 +1,4 @@
+import { monthNames } from "./Months.js"
 import {
   kronorEn,
   kronorSv,
@@ -102,38 +103,10 @@ const perUnitWords: Record<UnitModel, { readonly sv: string; readonly en: string
 
 const names: Record<DeductionKind, string> = { rut: "RUT", rot: "ROT" }
 
-const monthsSv = [
-  "januari",
-  "februari",
-  "mars",
-  "april",
-  "maj",
-  "juni",
-  "juli",
-  "augusti",
-  "september",
-  "oktober",
-  "november",
-  "december"
-]
-const monthsEn = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December"
-]
-
 const dateWords = (date: string) => {
   const [year, month, day] = date.split("-").map(Number) as [number, number, number]
-  return { sv: `${day} ${monthsSv[month - 1]} ${year}`, en: `${day} ${monthsEn[month - 1]} ${year}` }
+  const name = monthNames[month - 1]
+  return { sv: `${day} ${name?.sv} ${year}`, en: `${day} ${name?.en} ${year}` }
 }
 
 const orePriceSv = new Intl.NumberFormat("sv-SE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })

@@ -114,201 +114,93 @@ const rot = (share: number) => ({ kind: "rot", labour: { share } }) as const
 const rut = (share: number) => ({ kind: "rut", labour: { share } }) as const
 const none = { kind: "none" } as const
 
+/** A vertical's suggestions, one row a job type: its id, the declaration, and why that share. */
+const forVertical = (
+  vertical_id: string,
+  rows: ReadonlyArray<readonly [job_type_id: string, declaration: DeductionDeclaration, why: string]>
+): ReadonlyArray<DeductionSuggestion> =>
+  rows.map(([job_type_id, declaration, why]) => ({ vertical_id, job_type_id, declaration, why }))
+
 /**
  * What a demo provider would typically declare per job type (every catalog job type but the
  * emergency): the share of its price that is labour, the rest being materials, travel and vans,
  * which Skatteverket leaves out. For the demo supply, not advice to a real provider.
  */
 export const demoDeductionSuggestions: ReadonlyArray<DeductionSuggestion> = [
-  { vertical_id: "vvs", job_type_id: "leak_visible", declaration: rot(0.8), why: "repair; parts and travel" },
-  {
-    vertical_id: "vvs",
-    job_type_id: "leak_hidden",
-    declaration: rot(0.6),
-    why: "opening and restoring walls; moisture measurement and materials give no ROT"
-  },
-  { vertical_id: "vvs", job_type_id: "leak_faucet_fixture", declaration: rot(0.85), why: "repair; washers and travel" },
-  {
-    vertical_id: "vvs",
-    job_type_id: "leak_appliance",
-    declaration: rot(0.85),
-    why: "the plumbing connection; a repair of the machine itself would be RUT"
-  },
-  { vertical_id: "vvs", job_type_id: "clog_fixture", declaration: rot(0.85), why: "drain clearing; travel" },
-  { vertical_id: "vvs", job_type_id: "clog_toilet", declaration: rot(0.85), why: "drain clearing; travel" },
-  { vertical_id: "vvs", job_type_id: "clog_main_backup", declaration: rot(0.8), why: "drain clearing; equipment" },
-  { vertical_id: "vvs", job_type_id: "toilet_running_refill", declaration: rot(0.8), why: "repair; valve parts" },
-  { vertical_id: "vvs", job_type_id: "toilet_weak_flush", declaration: rot(0.8), why: "repair; valve parts" },
-  { vertical_id: "vvs", job_type_id: "hotwater_no_hot", declaration: rot(0.6), why: "repair; heater parts" },
-  {
-    vertical_id: "vvs",
-    job_type_id: "hotwater_leak_or_safety",
-    declaration: rot(0.5),
-    why: "often a new water heater, which is material"
-  },
-  { vertical_id: "vvs", job_type_id: "pressure_single_fixture", declaration: rot(0.85), why: "repair; strainers" },
-  { vertical_id: "vvs", job_type_id: "pressure_whole_home", declaration: rot(0.75), why: "repair; valves and pipes" },
-  { vertical_id: "vvs", job_type_id: "install_faucet", declaration: rot(0.9), why: "the tap is not included; travel" },
-  { vertical_id: "vvs", job_type_id: "install_toilet", declaration: rot(0.9), why: "the toilet is not included" },
-  {
-    vertical_id: "vvs",
-    job_type_id: "install_appliance_hookup",
-    declaration: rot(0.8),
-    why: "includes the machine valve"
-  },
-  {
-    vertical_id: "vvs",
-    job_type_id: "install_other_fixture",
-    declaration: rot(0.85),
-    why: "the fixture is not included; fittings"
-  },
-  { vertical_id: "electrician", job_type_id: "electrical_hidden_fault", declaration: rot(0.9), why: "fault finding" },
-  { vertical_id: "electrician", job_type_id: "electrical_panel_work", declaration: rot(0.7), why: "breakers" },
-  { vertical_id: "electrician", job_type_id: "electrical_power_outage", declaration: rot(0.9), why: "fault finding" },
-  {
-    vertical_id: "electrician",
-    job_type_id: "electrical_install_ev_charger",
-    declaration: none,
-    why: "a charger falls under the green-technology reduction (labour and material), which this model does not cover"
-  },
-  {
-    vertical_id: "electrician",
-    job_type_id: "electrical_solar_pv",
-    declaration: none,
-    why: "solar panels fall under the green-technology reduction, which this model does not cover"
-  },
-  {
-    vertical_id: "electrician",
-    job_type_id: "electrical_install_spotlights",
-    declaration: rot(0.8),
-    why: "the spotlights are not included; cable is"
-  },
-  {
-    vertical_id: "electrician",
-    job_type_id: "electrical_install_dimmer",
-    declaration: rot(0.9),
-    why: "dimmer not included"
-  },
-  {
-    vertical_id: "electrician",
-    job_type_id: "electrical_replace_outlet_switch",
-    declaration: rot(0.8),
-    why: "includes the new socket or switch"
-  },
-  { vertical_id: "electrician", job_type_id: "electrical_appliance_hookup", declaration: rot(0.85), why: "cable" },
-  {
-    vertical_id: "electrician",
-    job_type_id: "electrical_heating_ventilation",
-    declaration: rot(0.6),
-    why: "heaters and fans are material"
-  },
-  {
-    vertical_id: "electrician",
-    job_type_id: "electrical_install_ceiling_lamp",
-    declaration: rot(0.95),
-    why: "the lamp is not included"
-  },
-  { vertical_id: "electrician", job_type_id: "electrical_new_circuit", declaration: rot(0.7), why: "cable, breakers" },
-  {
-    vertical_id: "electrician",
-    job_type_id: "electrical_inspection_safety",
-    declaration: none,
-    why: "an inspection is neither repair nor installation"
-  },
-  {
-    vertical_id: "electrician",
-    job_type_id: "electrical_service_visit",
-    declaration: rot(0.85),
-    why: "travel and small consumables"
-  },
-  { vertical_id: "moving", job_type_id: "moving_home", declaration: rut(0.75), why: "the van is not labour" },
-  { vertical_id: "moving", job_type_id: "moving_office", declaration: none, why: "not a household service" },
-  { vertical_id: "moving", job_type_id: "moving_packing", declaration: rut(1), why: "labour only; boxes are extra" },
-  { vertical_id: "moving", job_type_id: "moving_piano", declaration: rut(0.8), why: "van and piano equipment" },
-  { vertical_id: "moving", job_type_id: "moving_storage", declaration: rut(0.4), why: "storage rent gives no RUT" },
-  {
-    vertical_id: "moving",
-    job_type_id: "moving_heavy_lift",
-    declaration: none,
-    why: "lifting within one address is no move between homes"
-  },
-  {
-    vertical_id: "moving",
-    job_type_id: "moving_disposal",
-    declaration: none,
-    why: "taking things to recycling gives no RUT"
-  },
-  { vertical_id: "cleaning", job_type_id: "cleaning_move_out", declaration: rut(1), why: "cleaning labour" },
-  { vertical_id: "cleaning", job_type_id: "cleaning_window", declaration: rut(1), why: "cleaning labour" },
-  { vertical_id: "cleaning", job_type_id: "cleaning_home_deep", declaration: rut(1), why: "cleaning labour" },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_office_recurring",
-    declaration: none,
-    why: "not a household service"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_commercial_site",
-    declaration: none,
-    why: "not a household service"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_stairwell_property",
-    declaration: none,
-    why: "common areas are not a home"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_post_construction",
-    declaration: none,
-    why: "cleaning caused by building work gives no RUT"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_floor_care",
-    declaration: none,
-    why: "machine floor treatment is not simple cleaning"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_textile_carpet",
-    declaration: none,
-    why: "deep cleaning with a special machine gives no RUT"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_death_estate",
-    declaration: none,
-    why: "the estate, not someone living there, usually buys it"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_mold_graffiti",
-    declaration: none,
-    why: "remediation is not simple cleaning"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_sanitation",
-    declaration: none,
-    why: "specialist sanitation is not simple cleaning"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_exterior_surface",
-    declaration: rot(0.85),
-    why: "cleaning a roof or facade of a house one owns is ROT; detergents and lift"
-  },
-  {
-    vertical_id: "cleaning",
-    job_type_id: "cleaning_specialist_inspection",
-    declaration: none,
-    why: "depends on the site; the provider decides after the visit"
-  },
-  { vertical_id: "cleaning", job_type_id: "cleaning_home_recurring", declaration: rut(1), why: "cleaning labour" },
-  { vertical_id: "cleaning", job_type_id: "cleaning_home_one_off", declaration: rut(1), why: "cleaning labour" }
+  ...forVertical("vvs", [
+    ["leak_visible", rot(0.8), "repair; parts and travel"],
+    ["leak_hidden", rot(0.6), "opening and restoring walls; moisture measurement and materials give no ROT"],
+    ["leak_faucet_fixture", rot(0.85), "repair; washers and travel"],
+    ["leak_appliance", rot(0.85), "the plumbing connection; a repair of the machine itself would be RUT"],
+    ["clog_fixture", rot(0.85), "drain clearing; travel"],
+    ["clog_toilet", rot(0.85), "drain clearing; travel"],
+    ["clog_main_backup", rot(0.8), "drain clearing; equipment"],
+    ["toilet_running_refill", rot(0.8), "repair; valve parts"],
+    ["toilet_weak_flush", rot(0.8), "repair; valve parts"],
+    ["hotwater_no_hot", rot(0.6), "repair; heater parts"],
+    ["hotwater_leak_or_safety", rot(0.5), "often a new water heater, which is material"],
+    ["pressure_single_fixture", rot(0.85), "repair; strainers"],
+    ["pressure_whole_home", rot(0.75), "repair; valves and pipes"],
+    ["install_faucet", rot(0.9), "the tap is not included; travel"],
+    ["install_toilet", rot(0.9), "the toilet is not included"],
+    ["install_appliance_hookup", rot(0.8), "includes the machine valve"],
+    ["install_other_fixture", rot(0.85), "the fixture is not included; fittings"]
+  ]),
+  ...forVertical("electrician", [
+    ["electrical_hidden_fault", rot(0.9), "fault finding"],
+    ["electrical_panel_work", rot(0.7), "breakers"],
+    ["electrical_power_outage", rot(0.9), "fault finding"],
+    [
+      "electrical_install_ev_charger",
+      none,
+      "a charger falls under the green-technology reduction (labour and material), which this model does not cover"
+    ],
+    [
+      "electrical_solar_pv",
+      none,
+      "solar panels fall under the green-technology reduction, which this model does not cover"
+    ],
+    ["electrical_install_spotlights", rot(0.8), "the spotlights are not included; cable is"],
+    ["electrical_install_dimmer", rot(0.9), "dimmer not included"],
+    ["electrical_replace_outlet_switch", rot(0.8), "includes the new socket or switch"],
+    ["electrical_appliance_hookup", rot(0.85), "cable"],
+    ["electrical_heating_ventilation", rot(0.6), "heaters and fans are material"],
+    ["electrical_install_ceiling_lamp", rot(0.95), "the lamp is not included"],
+    ["electrical_new_circuit", rot(0.7), "cable, breakers"],
+    ["electrical_inspection_safety", none, "an inspection is neither repair nor installation"],
+    ["electrical_service_visit", rot(0.85), "travel and small consumables"]
+  ]),
+  ...forVertical("moving", [
+    ["moving_home", rut(0.75), "the van is not labour"],
+    ["moving_office", none, "not a household service"],
+    ["moving_packing", rut(1), "labour only; boxes are extra"],
+    ["moving_piano", rut(0.8), "van and piano equipment"],
+    ["moving_storage", rut(0.4), "storage rent gives no RUT"],
+    ["moving_heavy_lift", none, "lifting within one address is no move between homes"],
+    ["moving_disposal", none, "taking things to recycling gives no RUT"]
+  ]),
+  ...forVertical("cleaning", [
+    ["cleaning_move_out", rut(1), "cleaning labour"],
+    ["cleaning_window", rut(1), "cleaning labour"],
+    ["cleaning_home_deep", rut(1), "cleaning labour"],
+    ["cleaning_office_recurring", none, "not a household service"],
+    ["cleaning_commercial_site", none, "not a household service"],
+    ["cleaning_stairwell_property", none, "common areas are not a home"],
+    ["cleaning_post_construction", none, "cleaning caused by building work gives no RUT"],
+    ["cleaning_floor_care", none, "machine floor treatment is not simple cleaning"],
+    ["cleaning_textile_carpet", none, "deep cleaning with a special machine gives no RUT"],
+    ["cleaning_death_estate", none, "the estate, not someone living there, usually buys it"],
+    ["cleaning_mold_graffiti", none, "remediation is not simple cleaning"],
+    ["cleaning_sanitation", none, "specialist sanitation is not simple cleaning"],
+    [
+      "cleaning_exterior_surface",
+      rot(0.85),
+      "cleaning a roof or facade of a house one owns is ROT; detergents and lift"
+    ],
+    ["cleaning_specialist_inspection", none, "depends on the site; the provider decides after the visit"],
+    ["cleaning_home_recurring", rut(1), "cleaning labour"],
+    ["cleaning_home_one_off", rut(1), "cleaning labour"]
+  ])
 ]
 
 /** The suggested declaration for a job type, if the demo table has one. */

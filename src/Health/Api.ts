@@ -4,7 +4,7 @@ import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { ContractError, errorBody, Unauthorized } from "../Domain/Errors.js"
-import { OperationDocs } from "../Http/OperationDocs.js"
+import { documented } from "../Http/OperationDocs.js"
 import { healthzExample, metricsExample, readyzExample } from "./Examples.js"
 
 export class NotReady extends ContractError<NotReady>()(
@@ -16,13 +16,13 @@ export class NotReady extends ContractError<NotReady>()(
 
 export class HealthApi extends HttpApiGroup.make("health")
   .add(
-    HttpApiEndpoint.get("healthz", "/healthz", { success: Schema.Struct({ ok: Schema.Literal(true) }) })
-      .annotate(OpenApi.Summary, "The process is up")
-      .annotate(OperationDocs, {
+    HttpApiEndpoint.get("healthz", "/healthz", { success: Schema.Struct({ ok: Schema.Literal(true) }) }).annotateMerge(
+      documented("The process is up", {
         example: healthzExample,
         description: "Answers 200 while the process is up; for liveness probes.",
         responseName: "Liveness"
       })
+    )
   )
   .add(
     HttpApiEndpoint.get("readyz", "/readyz", {
@@ -32,29 +32,30 @@ export class HealthApi extends HttpApiGroup.make("health")
         warnings: Schema.Array(Schema.String)
       }),
       error: errorBody(NotReady)
-    })
-      .annotate(
-        OpenApi.Summary,
-        "The instance can search and book: the database answers and, in production, signing keys, an API token and SMTP are configured"
+    }).annotateMerge(
+      documented(
+        "The instance can search and book: the database answers and, in production, signing keys, an API token and SMTP are configured",
+        {
+          example: readyzExample,
+          description:
+            "Answers 200 when this instance can search and book, 503 with the missing pieces when it cannot.",
+          responseName: "Readiness"
+        }
       )
-      .annotate(OperationDocs, {
-        example: readyzExample,
-        description: "Answers 200 when this instance can search and book, 503 with the missing pieces when it cannot.",
-        responseName: "Readiness"
-      })
+    )
   )
   .add(
     HttpApiEndpoint.get("metrics", "/metrics", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" })),
       error: errorBody(Unauthorized)
-    })
-      .annotate(
-        OpenApi.Summary,
-        "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it"
+    }).annotateMerge(
+      documented(
+        "Prometheus metrics of this instance: needs 'Authorization: Bearer <METRICS_TOKEN>' when METRICS_TOKEN is set; not served in production without it",
+        {
+          example: metricsExample,
+          description: "Prometheus metrics of this instance in the text exposition format."
+        }
       )
-      .annotate(OperationDocs, {
-        example: metricsExample,
-        description: "Prometheus metrics of this instance in the text exposition format."
-      })
+    )
   )
   .annotate(OpenApi.Title, "Health") {}

@@ -1,4 +1,5 @@
 import { Context } from "effect"
+import * as OpenApi from "effect/http-api/OpenApi"
 
 /** An operation's example bodies in the OpenAPI document, kept in its folder's Examples.ts. */
 export interface OperationExample {
@@ -23,6 +24,10 @@ export interface OperationFacts {
 
 /** The annotation that carries an endpoint's OperationFacts. Pure, so the typed client can import the Api. */
 export class OperationDocs extends Context.Service<OperationDocs, OperationFacts>()("Booking/OperationDocs") {}
+
+/** What every endpoint declares of itself: its summary and its facts, for `endpoint.annotateMerge(...)`. */
+export const documented = (summary: string, facts: OperationFacts) =>
+  Context.make(OpenApi.Summary, summary).pipe(Context.add(OperationDocs, facts))
 
 /** The facts of the groups' annotated endpoints, by operation id (`group.endpoint`). */
 export const operationFactsOf = (

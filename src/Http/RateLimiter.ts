@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Metric, Option, Redacted } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Metric, Option, Redacted } from "effect"
 import * as HttpApp from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -6,6 +6,7 @@ import * as Limiter from "effect/persistence/RateLimiter"
 import { Redis } from "ioredis"
 import { AppConfig } from "../AppConfig.js"
 import { RateLimited } from "../Domain/Errors.js"
+import { Partner } from "../Domain/Partner.js"
 import { requestClientAddressOf } from "./ClientAddress.js"
 import { rateLimited, rateLimitStoreFailures } from "./Metrics.js"
 
@@ -371,7 +372,18 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
     return {
       /** For the unauthenticated search. */
       byClient: (endpoint: LimitedEndpoint) => Effect.flatMap(clientKey, (key) => consume(endpoint, key)),
-      byPartner: (endpoint: LimitedEndpoint, partnerId: string) => consume(endpoint, `partner:${partnerId}`)
+      byPartner: (endpoint: LimitedEndpoint, partnerId: string) => consume(endpoint, `partner:${partnerId}`),
+      /** A partner's call to a limited endpoint: counted against the partner, then run at the service's time. */
+      forPartner: <A, E, R>(
+        endpoint: LimitedEndpoint,
+        call: (partner: Partner["Service"], now: Date) => Effect.Effect<A, E, R>
+      ) =>
+        Effect.gen(function* () {
+          const partner = yield* Partner
+          yield* consume(endpoint, `partner:${partner.id}`)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          return yield* call(partner, now)
+        })
     } as const
   })
 }) {

@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { CapabilitiesRefreshLive } from "../Capabilities/Document.js"
-import { NotificationDispatcherLive } from "../Notifications/Notifier.js"
+import { NotificationDispatcherLive } from "../Notifications/Dispatcher.js"
 import { PartnerTokenRefreshLive } from "../Partners/Authentication.js"
 import { CalendarImportPollLive } from "../Providers/CalendarImport.js"
 import { ProviderTokenRefreshLive } from "../Providers/ProviderAuth.js"

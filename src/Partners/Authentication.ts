@@ -6,7 +6,7 @@ import { AuthNotConfigured, Unauthorized } from "../Domain/Errors.js"
 import { anonymousPartnerId, Partner } from "../Domain/Partner.js"
 import { logFailureWarning } from "../Http/FailureSummary.js"
 import { Authentication, RequestAuthentication } from "./AuthApi.js"
-import { Partners, type TokenEntry, tokenDigest, tokenPattern } from "./Partners.js"
+import { Partners, tokenDigest, tokenPattern } from "./Partners.js"
 
 /** The tags live in AuthApi.ts (no server code); re-exported so existing imports keep working. */
 export { Authentication, RequestAuthentication }
@@ -68,16 +68,7 @@ export const makeAuthenticate = Effect.gen(function* () {
     ...config.apiTokens.map((token) => configuredPartner(token, false)),
     ...config.sandboxApiTokens.map((token) => configuredPartner(token, true))
   ]
-  const live = yield* Ref.make(new Map<string, TokenEntry>())
-  const missed = new Map<string, number>()
-  const refreshMs = Duration.toMillis(tokenRefreshInterval)
-  const refresh = Effect.flatMap(partners.liveTokens, (entries) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      for (const [prefix, at] of missed) if (now - at >= refreshMs) missed.delete(prefix)
-      return Ref.set(live, new Map(entries.map((entry) => [entry.prefix, entry])))
-    })
-  )
-  yield* refresh.pipe(Effect.orDie)
+  const issued = yield* makeIssuedTokens("partner", partners, tokenPattern)
   const mode: AuthMode = Option.isSome(config.authMode)
     ? config.authMode.value
     : config.appEnv === "development" && configured.length === 0 && !(yield* partners.anyTokenEver.pipe(Effect.orDie))
@@ -89,50 +80,14 @@ export const makeAuthenticate = Effect.gen(function* () {
       : "authentication: tokens: confirm, status and request creation need a partner token"
   )
 
-  const used = new Set<string>()
-  const recordUse = Effect.suspend(() => {
-    const prefixes = [...used]
-    used.clear()
-    return partners.markUsed(prefixes)
-  })
+  const issuedMatch = (value: string, presented: Uint8Array) =>
+    Effect.map(issued.match(value, presented), (entry) =>
+      entry === undefined
+        ? undefined
+        : ({ id: entry.partnerId, name: entry.partnerName, sandbox: entry.sandbox } satisfies Identity)
+    )
 
-  let window = { start: Number.NEGATIVE_INFINITY, lookups: 0 }
-  /** The live token with this prefix from the database, within the per-prefix and per-second bounds. */
-  const lookUp = (prefix: string) =>
-    Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      const missedAt = missed.get(prefix)
-      if (missedAt !== undefined && now - missedAt < refreshMs) return Option.none<TokenEntry>()
-      if (now - window.start >= 1000) window = { start: now, lookups: 0 }
-      if (window.lookups >= tokenLookupsPerSecond) return Option.none<TokenEntry>()
-      window.lookups += 1
-      const found = yield* partners
-        .liveToken(prefix)
-        .pipe(
-          Effect.catchCause((cause) =>
-            Effect.as(logFailureWarning("a partner token could not be looked up", cause), Option.none<TokenEntry>())
-          )
-        )
-      if (Option.isSome(found)) {
-        yield* Ref.update(live, (entries) => new Map(entries).set(prefix, found.value))
-      } else {
-        missed.set(prefix, now)
-      }
-      return found
-    })
-
-  const issuedMatch = (value: string, presented: Buffer) =>
-    Effect.gen(function* () {
-      const prefix = tokenPattern.exec(value)?.[1]
-      if (prefix === undefined) return undefined
-      const known = (yield* Ref.get(live)).get(prefix)
-      const entry = known ?? Option.getOrUndefined(yield* lookUp(prefix))
-      if (entry === undefined || !timingSafeEqual(entry.digest, presented)) return undefined
-      used.add(entry.prefix)
-      return { id: entry.partnerId, name: entry.partnerName, sandbox: entry.sandbox } satisfies Identity
-    })
-
-  const nothingConfigured = Effect.map(Ref.get(live), (issued) => configured.length === 0 && issued.size === 0)
+  const nothingConfigured = Effect.map(issued.isEmpty, (empty) => configured.length === 0 && empty)
 
   /** `token` is none when the request sent no token at all. */
   const authenticate = <E>(token: Option.Option<string>, unconfigured: E) =>
@@ -154,16 +109,94 @@ export const makeAuthenticate = Effect.gen(function* () {
   return {
     mode,
     authenticate,
-    tokenUpkeep: {
-      refresh: refresh.pipe(
-        Effect.catchCause((cause) => logFailureWarning("partner tokens could not be refreshed", cause))
-      ),
-      recordUse: recordUse.pipe(
-        Effect.catchCause((cause) => logFailureWarning("token last-use could not be recorded", cause))
-      )
-    }
+    tokenUpkeep: issued.tokenUpkeep
   } as const
 })
+
+/** What a token store reads: its live tokens, one by prefix, and when tokens were last used. */
+export interface TokenStore<E extends { readonly prefix: string; readonly digest: Uint8Array }> {
+  readonly liveTokens: Effect.Effect<ReadonlyArray<E>, unknown>
+  readonly liveToken: (prefix: string) => Effect.Effect<Option.Option<E>, unknown>
+  readonly markUsed: (prefixes: ReadonlyArray<string>) => Effect.Effect<unknown, unknown>
+}
+
+/**
+ * Issued tokens of one kind (partner or provider), with the guarantees both share: compared as
+ * SHA-256 digests in constant time, re-read every `tokenRefreshInterval` so a revocation reaches
+ * every instance, a token issued a moment ago looked up by its prefix, and look-ups of unknown
+ * prefixes bounded per prefix and per second.
+ */
+export const makeIssuedTokens = <E extends { readonly prefix: string; readonly digest: Uint8Array }>(
+  kind: "partner" | "provider",
+  store: TokenStore<E>,
+  pattern: RegExp
+) =>
+  Effect.gen(function* () {
+    const live = yield* Ref.make(new Map<string, E>())
+    const missed = new Map<string, number>()
+    const refreshMs = Duration.toMillis(tokenRefreshInterval)
+    const refresh = Effect.flatMap(store.liveTokens, (entries) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        for (const [prefix, at] of missed) if (now - at >= refreshMs) missed.delete(prefix)
+        return Ref.set(live, new Map(entries.map((entry) => [entry.prefix, entry])))
+      })
+    )
+    yield* refresh.pipe(Effect.orDie)
+
+    const used = new Set<string>()
+    const recordUse = Effect.suspend(() => {
+      const prefixes = [...used]
+      used.clear()
+      return store.markUsed(prefixes)
+    })
+
+    let window = { start: Number.NEGATIVE_INFINITY, lookups: 0 }
+    /** The live token with this prefix from the database, within the per-prefix and per-second bounds. */
+    const lookUp = (prefix: string) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const missedAt = missed.get(prefix)
+        if (missedAt !== undefined && now - missedAt < refreshMs) return undefined
+        if (now - window.start >= 1000) window = { start: now, lookups: 0 }
+        if (window.lookups >= tokenLookupsPerSecond) return undefined
+        window.lookups += 1
+        const found = yield* store
+          .liveToken(prefix)
+          .pipe(
+            Effect.catchCause((cause) =>
+              Effect.as(logFailureWarning(`a ${kind} token could not be looked up`, cause), Option.none<E>())
+            )
+          )
+        if (Option.isSome(found)) {
+          yield* Ref.update(live, (entries) => new Map(entries).set(prefix, found.value))
+        } else {
+          missed.set(prefix, now)
+        }
+        return Option.getOrUndefined(found)
+      })
+
+    /** The issued token `value` is, given its digest; undefined for any other. */
+    const match = (value: string, presented: Uint8Array) =>
+      Effect.gen(function* () {
+        const prefix = pattern.exec(value)?.[1]
+        if (prefix === undefined) return undefined
+        const entry = (yield* Ref.get(live)).get(prefix) ?? (yield* lookUp(prefix))
+        if (entry === undefined || !timingSafeEqual(entry.digest, presented)) return undefined
+        used.add(entry.prefix)
+        return entry
+      })
+
+    const tokenUpkeep: TokenUpkeep = {
+      refresh: refresh.pipe(
+        Effect.catchCause((cause) => logFailureWarning(`${kind} tokens could not be refreshed`, cause))
+      ),
+      recordUse: recordUse.pipe(
+        Effect.catchCause((cause) => logFailureWarning(`${kind} token last-use could not be recorded`, cause))
+      )
+    }
+
+    return { match, isEmpty: Effect.map(Ref.get(live), (entries) => entries.size === 0), tokenUpkeep } as const
+  })
 
 /** What a token store does in the background: re-read the live tokens, and write when each was last used. */
 export interface TokenUpkeep {

@@ -11,6 +11,53 @@ export const tokenPattern = /^hsb_([A-Za-z0-9_-]{12})_[A-Za-z0-9_-]{43}$/
 
 export const tokenDigest = (token: string) => createHash("sha256").update(token, "utf8").digest()
 
+/**
+ * Issue, revoke and last use of one kind's API tokens (`partner_tokens` of active `partners`, or
+ * `provider_tokens` of active `providers`): shown once as `hsb_…`/`hsp_…`, kept as a SHA-256
+ * beside the public prefix. `pattern` reads the prefix out of a whole token.
+ */
+export const tokenTable = <E>(
+  sql: SqlClient.SqlClient,
+  kind: "partner" | "provider",
+  pattern: RegExp,
+  refused: (message: string) => E
+) => {
+  const tokens = sql.literal(`${kind}_tokens`)
+  const owners = sql.literal(`${kind}s`)
+  const ownerColumn = sql.literal(`${kind}_id`)
+
+  /** Several live tokens per owner let it rotate without downtime; an owner that is not active gets none. */
+  const issue = Effect.fn(`${kind}Tokens.issue`)(function* (ownerId: string) {
+    const prefix = randomBytes(9).toString("base64url")
+    const token = `${kind === "partner" ? "hsb" : "hsp"}_${prefix}_${randomBytes(32).toString("base64url")}`
+    const rows = yield* sql`
+      INSERT INTO ${tokens} (prefix, ${ownerColumn}, token_sha256)
+      SELECT ${prefix}, id, ${tokenDigest(token)} FROM ${owners} WHERE id = ${ownerId} AND active
+      RETURNING prefix`
+    if (rows.length === 0) return yield* Effect.fail(refused(`no active ${kind} ${ownerId}`))
+    return { token, prefix }
+  })
+
+  /** By prefix or by the whole token. */
+  const revoke = Effect.fn(`${kind}Tokens.revoke`)(function* (prefixOrToken: string) {
+    const prefix = pattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
+    const now = yield* DateTime.nowAsDate
+    const rows = yield* sql`
+      UPDATE ${tokens} SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
+    if (rows.length === 0) return yield* Effect.fail(refused(`no live token with prefix ${prefix}`))
+  })
+
+  const markUsed = (prefixes: ReadonlyArray<string>) =>
+    prefixes.length === 0
+      ? Effect.void
+      : Effect.flatMap(
+          DateTime.nowAsDate,
+          (now) => sql`UPDATE ${tokens} SET last_used_at = ${now} WHERE ${sql.in("prefix", prefixes)}`
+        ).pipe(Effect.asVoid)
+
+  return { issue, revoke, markUsed } as const
+}
+
 export interface TokenEntry {
   readonly prefix: string
   readonly digest: Uint8Array
@@ -19,15 +66,21 @@ export interface TokenEntry {
   readonly sandbox: boolean
 }
 
-/** A token's row: its SHA-256 is stored as bytea. */
+/** A token's stored columns: the public prefix, and its SHA-256 as bytea. */
+export const storedToken = { prefix: Schema.String, tokenSha256: Schema.Uint8Array }
+
+/** A token row as a token store's entry: the owner's columns, and the SHA-256 as its digest. */
+export const entryOf = <R extends { readonly tokenSha256: Uint8Array }>({ tokenSha256, ...owner }: R) => ({
+  ...owner,
+  digest: tokenSha256
+})
+
 export const TokenRow = Schema.Struct({
-  prefix: Schema.String,
-  tokenSha256: Schema.Uint8Array,
+  ...storedToken,
   partnerId: Schema.String,
   partnerName: Schema.String,
   sandbox: Schema.Boolean
 })
-type TokenRow = typeof TokenRow.Type
 
 const PartnerTokenListRow = Schema.Struct({
   id: Schema.String,
@@ -41,14 +94,6 @@ const PartnerTokenListRow = Schema.Struct({
 })
 
 const IssuedRow = Schema.Struct({ issued: Schema.Boolean })
-
-const toEntry = (row: TokenRow): TokenEntry => ({
-  prefix: row.prefix,
-  digest: row.tokenSha256,
-  partnerId: row.partnerId,
-  partnerName: row.partnerName,
-  sandbox: row.sandbox
-})
 
 /** Partners and their API tokens (PostgreSQL); a token is shown once and kept only as a hash. */
 export class Partners extends Context.Service<Partners>()("Booking/Partners", {
@@ -72,26 +117,7 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
       if (rows.length === 0) return yield* new PartnerError({ message: `partner ${id} already exists` })
     })
 
-    /** Several live tokens per partner let a partner rotate without downtime. */
-    const issueToken = Effect.fn("Partners.issueToken")(function* (partnerId: string) {
-      const prefix = randomBytes(9).toString("base64url")
-      const token = `hsb_${prefix}_${randomBytes(32).toString("base64url")}`
-      const rows = yield* sql`
-        INSERT INTO partner_tokens (prefix, partner_id, token_sha256)
-        SELECT ${prefix}, id, ${tokenDigest(token)} FROM partners WHERE id = ${partnerId} AND active
-        RETURNING prefix`
-      if (rows.length === 0) return yield* new PartnerError({ message: `no active partner ${partnerId}` })
-      return { token, prefix }
-    })
-
-    /** By prefix or by the whole token. */
-    const revokeToken = Effect.fn("Partners.revokeToken")(function* (prefixOrToken: string) {
-      const prefix = tokenPattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
-      const now = yield* DateTime.nowAsDate
-      const rows = yield* sql`
-        UPDATE partner_tokens SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
-      if (rows.length === 0) return yield* new PartnerError({ message: `no live token with prefix ${prefix}` })
-    })
+    const table = tokenTable(sql, "partner", tokenPattern, (message) => new PartnerError({ message }))
 
     const list = sql`
       SELECT p.id, p.name, p.active, p.sandbox, t.prefix, t.created_at, t.last_used_at, t.revoked_at
@@ -104,7 +130,7 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
       FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
       WHERE t.revoked_at IS NULL AND p.active`.pipe(
       rowsOf(TokenRow),
-      Effect.map((rows) => rows.map(toEntry))
+      Effect.map((rows) => rows.map(entryOf))
     )
 
     /** The live token with this prefix, if there is one (a token issued since the last full read). */
@@ -114,7 +140,7 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
         FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
         WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`).pipe(
         rowsOf(TokenRow),
-        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), entryOf))
       )
 
     /** Whether a partner token was ever issued, revoked ones included. */
@@ -123,15 +149,16 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
       Effect.map((rows) => rows[0]?.issued === true)
     )
 
-    const markUsed = (prefixes: ReadonlyArray<string>) =>
-      prefixes.length === 0
-        ? Effect.void
-        : Effect.flatMap(
-            DateTime.nowAsDate,
-            (now) => sql`UPDATE partner_tokens SET last_used_at = ${now} WHERE ${sql.in("prefix", prefixes)}`
-          ).pipe(Effect.asVoid)
-
-    return { create, issueToken, revokeToken, list, liveTokens, liveToken, anyTokenEver, markUsed } as const
+    return {
+      create,
+      issueToken: table.issue,
+      revokeToken: table.revoke,
+      list,
+      liveTokens,
+      liveToken,
+      anyTokenEver,
+      markUsed: table.markUsed
+    } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)

@@ -30,7 +30,7 @@ import {
   WorkingHoursResponse
 } from "../Domain/Provider.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
-import { OperationDocs } from "../Http/OperationDocs.js"
+import { documented } from "../Http/OperationDocs.js"
 import {
   blocksExample,
   bookingsExample,
@@ -64,16 +64,16 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       query: ProviderBookingsQuery,
       success: ProviderBookingsResponse,
       error: unavailable
-    })
-      .annotate(
-        OpenApi.Summary,
-        "The provider's bookings in a window (default: the next 30 days; at most 92), with the customer's contact"
+    }).annotateMerge(
+      documented(
+        "The provider's bookings in a window (default: the next 30 days; at most 92), with the customer's contact",
+        {
+          example: bookingsExample,
+          description:
+            "The provider's bookings whose slot overlaps the window (`from`, `to`: RFC 3339 with an offset; default from now for 30 days, at most 92 days), with the customer's name, phone, e-mail and service address: the one place they leave the service besides the provider's confirmation. Sandbox bookings are never listed."
+        }
       )
-      .annotate(OperationDocs, {
-        example: bookingsExample,
-        description:
-          "The provider's bookings whose slot overlaps the window (`from`, `to`: RFC 3339 with an offset; default from now for 30 days, at most 92 days), with the customer's name, phone, e-mail and service address: the one place they leave the service besides the provider's confirmation. Sandbox bookings are never listed."
-      })
+    )
   )
   .add(
     HttpApiEndpoint.post("cancelBooking", "/api/provider/bookings/:booking_id/cancel", {
@@ -89,8 +89,11 @@ export class ProviderApi extends HttpApiGroup.make("provider")
         errorBody(BookingUnavailable)
       ]
     })
-      .annotate(OpenApi.Summary, "Cancel a job you cannot do: the customer is told and pays no fee")
-      .annotate(OperationDocs, { example: cancelBookingExample })
+      .annotateMerge(
+        documented("Cancel a job you cannot do: the customer is told and pays no fee", {
+          example: cancelBookingExample
+        })
+      )
       .annotate(
         OpenApi.Description,
         "Cancels one of your bookings before its start. In one transaction the booking is cancelled (cancelled_by: provider, no fee for the customer), its time is freed, the customer's notice is queued (retried; confirmation_delivery says how far it got) and the partner who booked it gets booking.cancelled on its webhooks; its status then answers found: false with the cancellation. reason (1–500 characters) is shown only to that partner, never to the customer, in a webhook or in a log. idempotency_key (or the Idempotency-Key header) is optional: a retry with the same key answers the first cancel again (idempotent_replay: true); without one, a second call answers 409 booking_already_cancelled. Another provider's booking, a sandbox booking or an unknown id is 404 booking_not_found; a cancelled booking 409 booking_already_cancelled; a started one 409 booking_started."
@@ -101,105 +104,104 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       payload: BlockRequest,
       success: BlockResponse.pipe(HttpApiSchema.status(201)),
       error: [errorBody(BlockOverlapsBooking), errorBody(BlockOverlapsBlock), unavailable]
-    })
-      .annotate(OpenApi.Summary, "Block time: searches no longer offer it and no booking can take it")
-      .annotate(OperationDocs, {
+    }).annotateMerge(
+      documented("Block time: searches no longer offer it and no booking can take it", {
         example: createBlockExample,
         description:
           "Blocks time in the same no-overlap calendar as bookings: searches stop offering it at once, and a confirm racing for it loses (409 `slot_taken`). A block over an active booking is 409 `block_overlaps_booking` naming the booking; over another block, 409 `block_overlaps_block`."
       })
+    )
   )
   .add(
-    HttpApiEndpoint.get("blocks", "/api/provider/blocks", { success: BlocksResponse, error: unavailable })
-      .annotate(OpenApi.Summary, "The provider's blocks that have not ended")
-      .annotate(OperationDocs, { example: blocksExample })
+    HttpApiEndpoint.get("blocks", "/api/provider/blocks", {
+      success: BlocksResponse,
+      error: unavailable
+    }).annotateMerge(documented("The provider's blocks that have not ended", { example: blocksExample }))
   )
   .add(
     HttpApiEndpoint.delete("deleteBlock", "/api/provider/blocks/:block_id", {
       params: BlockPath,
       success: DeletedResponse,
       error: [errorBody(BlockNotFound), unavailable]
-    })
-      .annotate(OpenApi.Summary, "Delete a block, freeing its time")
-      .annotate(OperationDocs, { example: deleteBlockExample })
+    }).annotateMerge(documented("Delete a block, freeing its time", { example: deleteBlockExample }))
   )
   .add(
     HttpApiEndpoint.get("workingHours", "/api/provider/working-hours", {
       success: WorkingHoursResponse,
       error: unavailable
-    })
-      .annotate(OpenApi.Summary, "Weekly working hours and dates off (Europe/Stockholm)")
-      .annotate(OperationDocs, { example: workingHoursExample })
+    }).annotateMerge(
+      documented("Weekly working hours and dates off (Europe/Stockholm)", { example: workingHoursExample })
+    )
   )
   .add(
     HttpApiEndpoint.put("setWorkingHours", "/api/provider/working-hours", {
       payload: WorkingHoursRequest,
       success: WorkingHoursResponse,
       error: unavailable
-    })
-      .annotate(OpenApi.Summary, "Replace the weekly working hours and dates off (Europe/Stockholm)")
-      .annotate(OperationDocs, {
+    }).annotateMerge(
+      documented("Replace the weekly working hours and dates off (Europe/Stockholm)", {
         example: setWorkingHoursExample,
         description:
           "Replaces the weekly hours and dates off (Europe/Stockholm wall-clock time). Searches and confirms follow them at once; bookings already made stand. From then on a supply import leaves this provider's hours alone."
       })
+    )
   )
   .add(
     HttpApiEndpoint.get("calendarFeed", "/api/provider/calendar-feed", {
       success: CalendarFeedResponse,
       error: unavailable
-    })
-      .annotate(OpenApi.Summary, "The secret iCalendar feed URL of the provider's bookings (made on first request)")
-      .annotate(OperationDocs, {
+    }).annotateMerge(
+      documented("The secret iCalendar feed URL of the provider's bookings (made on first request)", {
         example: calendarFeedExample,
         description:
           "The secret address of an iCalendar feed of the provider's bookings, to subscribe to in a calendar app: made on the first request, the same address afterwards. The feed (`GET /calendar-feeds/{secret}.ics`, `text/calendar`, ETag and If-None-Match) carries times and services, never the customer's contact."
       })
+    )
   )
   .add(
     HttpApiEndpoint.post("rotateCalendarFeed", "/api/provider/calendar-feed/rotate", {
       success: CalendarFeedResponse,
       error: unavailable
-    })
-      .annotate(OpenApi.Summary, "Replace the feed URL; the old one stops working")
-      .annotate(OperationDocs, { example: rotateCalendarFeedExample })
+    }).annotateMerge(
+      documented("Replace the feed URL; the old one stops working", { example: rotateCalendarFeedExample })
+    )
   )
   .add(
     HttpApiEndpoint.delete("revokeCalendarFeed", "/api/provider/calendar-feed", {
       success: DeletedResponse,
       error: unavailable
-    })
-      .annotate(OpenApi.Summary, "Revoke the feed URL")
-      .annotate(OperationDocs, { example: revokeCalendarFeedExample })
+    }).annotateMerge(documented("Revoke the feed URL", { example: revokeCalendarFeedExample }))
   )
   .add(
     HttpApiEndpoint.put("setCalendarImport", "/api/provider/calendar-import", {
       payload: CalendarImportRequest,
       success: CalendarImportResponse,
       error: [errorBody(CalendarUrlRefused), unavailable]
-    })
-      .annotate(OpenApi.Summary, "Register the provider's own iCalendar address; fetched at once, then on a schedule")
-      .annotate(OperationDocs, {
+    }).annotateMerge(
+      documented("Register the provider's own iCalendar address; fetched at once, then on a schedule", {
         example: setCalendarImportExample,
         description:
           "Registers the provider's own private iCalendar address. It is fetched at once and then every CALENDAR_IMPORT_INTERVAL_MINUTES (default 10), conditionally, bounded in size and time, under the same address rules as webhooks. Busy events (recurrences expanded; free and cancelled events ignored) are never offered or booked. When a fetch fails, the busy times last read stay in force and `last_error` says why."
       })
+    )
   )
   .add(
     HttpApiEndpoint.get("calendarImport", "/api/provider/calendar-import", {
       success: CalendarImportResponse,
       error: unavailable
-    })
-      .annotate(OpenApi.Summary, "The imported calendar: url, last_synced_at, last_error")
-      .annotate(OperationDocs, { example: calendarImportExample })
+    }).annotateMerge(
+      documented("The imported calendar: url, last_synced_at, last_error", { example: calendarImportExample })
+    )
   )
   .add(
     HttpApiEndpoint.delete("removeCalendarImport", "/api/provider/calendar-import", {
       success: DeletedResponse,
       error: unavailable
-    })
-      .annotate(OpenApi.Summary, "Stop importing the provider's calendar and free its busy times")
-      .annotate(OperationDocs, { example: removeCalendarImportExample })
+    }).annotateMerge(
+      documented("Stop importing the provider's calendar and free its busy times", {
+        example: removeCalendarImportExample
+      })
+    )
   )
   .middleware(ProviderAuthentication)
   .annotate(OpenApi.Title, "provider")

@@ -3,7 +3,7 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { logFailure } from "../Http/FailureSummary.js"
-import { calendarFeedPath, ProviderCalendar } from "./ProviderCalendar.js"
+import { CalendarFeeds, calendarFeedPath } from "./CalendarFeeds.js"
 
 const secretPattern = /^([A-Za-z0-9_-]{43})(\.ics)?$/
 
@@ -17,7 +17,7 @@ const plain = (status: number, text: string) =>
  */
 export const CalendarFeedLive = HttpRouter.use((router) =>
   Effect.gen(function* () {
-    const calendar = yield* ProviderCalendar
+    const feeds = yield* CalendarFeeds
     yield* router.add(
       "GET",
       `${calendarFeedPath}/:secret`,
@@ -26,7 +26,7 @@ export const CalendarFeedLive = HttpRouter.use((router) =>
         const { secret = "" } = yield* HttpRouter.params
         const matched = secretPattern.exec(secret)
         if (matched === null) return plain(404, "No such calendar feed.\n")
-        const feed = yield* calendar.feedText(matched[1]!)
+        const feed = yield* feeds.feedText(matched[1]!)
         if (feed === undefined) return plain(404, "No such calendar feed: it may have been rotated or revoked.\n")
         const headers = { etag: feed.etag, "cache-control": "private, no-cache" }
         const held = (request.headers["if-none-match"] ?? "").split(",").map((tag) => tag.trim().replace(/^W\//, ""))
@@ -42,4 +42,4 @@ export const CalendarFeedLive = HttpRouter.use((router) =>
       )
     )
   })
-).pipe(Layer.provide(ProviderCalendar.Default))
+).pipe(Layer.provide(CalendarFeeds.Default))

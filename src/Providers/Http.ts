@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
 import { AuthenticatedProvider } from "../Domain/Provider.js"
+import { CalendarFeeds } from "./CalendarFeeds.js"
 import { CalendarImport } from "./CalendarImport.js"
 import { ProviderAuthenticationLive } from "./ProviderAuth.js"
 import { ProviderCalendar } from "./ProviderCalendar.js"
@@ -13,6 +14,7 @@ const withProvider = <A, E, R>(f: (providerId: string) => Effect.Effect<A, E, R>
 export const ProviderLive = HttpApiBuilder.group(Api, "provider", (handlers) =>
   Effect.gen(function* () {
     const calendar = yield* ProviderCalendar
+    const feeds = yield* CalendarFeeds
     const imports = yield* CalendarImport
     const cancellations = yield* ProviderCancellations
     return handlers
@@ -25,9 +27,9 @@ export const ProviderLive = HttpApiBuilder.group(Api, "provider", (handlers) =>
       .handle("deleteBlock", ({ params }) => withProvider((id) => calendar.deleteBlock(id, params.block_id)))
       .handle("workingHours", () => withProvider(calendar.workingHours))
       .handle("setWorkingHours", ({ payload }) => withProvider((id) => calendar.setWorkingHours(id, payload)))
-      .handle("calendarFeed", () => withProvider(calendar.calendarFeed))
-      .handle("rotateCalendarFeed", () => withProvider(calendar.rotateFeed))
-      .handle("revokeCalendarFeed", () => withProvider(calendar.revokeFeed))
+      .handle("calendarFeed", () => withProvider(feeds.calendarFeed))
+      .handle("rotateCalendarFeed", () => withProvider(feeds.rotateFeed))
+      .handle("revokeCalendarFeed", () => withProvider(feeds.revokeFeed))
       .handle("setCalendarImport", ({ payload }) => withProvider((id) => imports.register(id, payload.url)))
       .handle("calendarImport", () => withProvider(imports.status))
       .handle("removeCalendarImport", () => withProvider(imports.remove))
@@ -35,6 +37,7 @@ export const ProviderLive = HttpApiBuilder.group(Api, "provider", (handlers) =>
 ).pipe(
   Layer.provide([
     ProviderCalendar.Default,
+    CalendarFeeds.Default,
     CalendarImport.Default,
     ProviderCancellations.Default,
     ProviderAuthenticationLive

@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto"
-import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { rowsOf } from "../Database/Rows.js"
-import { tokenDigest } from "../Partners/Partners.js"
+import { entryOf, storedToken, tokenTable } from "../Partners/Partners.js"
 
 export class ProviderTokenError extends Schema.TaggedError<ProviderTokenError>()("ProviderTokenError", {
   message: Schema.String
@@ -22,12 +21,10 @@ export interface ProviderTokenEntry {
 }
 
 const TokenRow = Schema.Struct({
-  prefix: Schema.String,
-  tokenSha256: Schema.Uint8Array,
+  ...storedToken,
   providerId: Schema.String,
   providerName: Schema.String
 })
-type TokenRow = typeof TokenRow.Type
 
 const ProviderTokenListRow = Schema.Struct({
   providerId: Schema.String,
@@ -38,38 +35,12 @@ const ProviderTokenListRow = Schema.Struct({
   revokedAt: Schema.NullOr(Schema.Date)
 })
 
-const toEntry = (row: TokenRow): ProviderTokenEntry => ({
-  prefix: row.prefix,
-  digest: row.tokenSha256,
-  providerId: row.providerId,
-  providerName: row.providerName
-})
-
 /** Provider API tokens (PostgreSQL): shown once, kept as a SHA-256 beside a public prefix, as partner tokens are. */
 export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/ProviderTokens", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    /** Several live tokens per provider let a provider rotate without downtime. */
-    const issue = Effect.fn("ProviderTokens.issue")(function* (providerId: string) {
-      const prefix = randomBytes(9).toString("base64url")
-      const token = `hsp_${prefix}_${randomBytes(32).toString("base64url")}`
-      const rows = yield* sql`
-        INSERT INTO provider_tokens (prefix, provider_id, token_sha256)
-        SELECT ${prefix}, id, ${tokenDigest(token)} FROM providers WHERE id = ${providerId} AND active
-        RETURNING prefix`
-      if (rows.length === 0) return yield* new ProviderTokenError({ message: `no active provider ${providerId}` })
-      return { token, prefix }
-    })
-
-    /** By prefix or by the whole token. */
-    const revoke = Effect.fn("ProviderTokens.revoke")(function* (prefixOrToken: string) {
-      const prefix = providerTokenPattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
-      const now = yield* DateTime.nowAsDate
-      const rows = yield* sql`
-        UPDATE provider_tokens SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
-      if (rows.length === 0) return yield* new ProviderTokenError({ message: `no live token with prefix ${prefix}` })
-    })
+    const table = tokenTable(sql, "provider", providerTokenPattern, (message) => new ProviderTokenError({ message }))
 
     const list = sql`
       SELECT t.provider_id, p.name AS provider_name, t.prefix, t.created_at, t.last_used_at, t.revoked_at
@@ -82,7 +53,7 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
       FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
       WHERE t.revoked_at IS NULL AND p.active`.pipe(
       rowsOf(TokenRow),
-      Effect.map((rows) => rows.map(toEntry))
+      Effect.map((rows) => rows.map(entryOf))
     )
 
     /** The live token with this prefix, if there is one (a token issued since the last full read). */
@@ -92,18 +63,10 @@ export class ProviderTokens extends Context.Service<ProviderTokens>()("Booking/P
         FROM provider_tokens t JOIN providers p ON p.id = t.provider_id
         WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`.pipe(
         rowsOf(TokenRow),
-        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEntry))
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), entryOf))
       )
 
-    const markUsed = (prefixes: ReadonlyArray<string>) =>
-      prefixes.length === 0
-        ? Effect.void
-        : Effect.flatMap(
-            DateTime.nowAsDate,
-            (now) => sql`UPDATE provider_tokens SET last_used_at = ${now} WHERE ${sql.in("prefix", prefixes)}`
-          ).pipe(Effect.asVoid)
-
-    return { issue, revoke, list, liveTokens, liveToken, markUsed } as const
+    return { issue: table.issue, revoke: table.revoke, list, liveTokens, liveToken, markUsed: table.markUsed } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)

@@ -1,7 +1,5 @@
-import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
-import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
@@ -14,22 +12,14 @@ import {
   ServiceRequestStatusResponse
 } from "../Domain/Request.js"
 import { EmergencyNotSupported } from "../Domain/Safety.js"
-import { OperationDocs } from "../Http/OperationDocs.js"
+import { madeOrReplayed } from "../Http/Idempotent.js"
+import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { RequestAuthentication } from "../Partners/AuthApi.js"
 import { createExample, statusExample } from "./Examples.js"
 
-/** A follow-up request made by this call: 201. The Api tells it from a replay by `idempotent_replay`. */
-export const RequestCreated = ServiceRequestResponse.check(Schema.makeFilter((body) => !body.idempotent_replay)).pipe(
-  HttpApiSchema.status(201)
-)
-
-/** A retry under the same key: the first answer again, 200. */
-export const RequestReplayed = ServiceRequestResponse.check(
-  Schema.makeFilter((body) => body.idempotent_replay)
-).annotate({
-  description: "Idempotent replay"
-})
+/** A follow-up request made by this call (201), or a retry's first answer again (200). */
+const [RequestCreated, RequestReplayed] = madeOrReplayed(ServiceRequestResponse)
 
 export class RequestsApi extends HttpApiGroup.make("requests")
   .add(
@@ -44,29 +34,30 @@ export class RequestsApi extends HttpApiGroup.make("requests")
         errorBody(EmergencyNotSupported)
       ]
     })
-      .annotate(OpenApi.Summary, "Hand a job to providers as a follow-up request (never a booking)")
+      .annotateMerge(
+        documented("Hand a job to providers as a follow-up request (never a booking)", {
+          example: createExample,
+          description:
+            "Hands a job to providers as a follow-up request when no option could be booked directly. It is never a booking: providers contact the customer. Idempotent like confirm. Keep `request.id` to look the request up later.",
+          requestName: "ServiceRequestCreate",
+          responseName: "ServiceRequestResponse"
+        })
+      )
       .annotate(RateLimitClass, "requests")
-      .annotate(OperationDocs, {
-        example: createExample,
-        description:
-          "Hands a job to providers as a follow-up request when no option could be booked directly. It is never a booking: providers contact the customer. Idempotent like confirm. Keep `request.id` to look the request up later.",
-        requestName: "ServiceRequestCreate",
-        responseName: "ServiceRequestResponse"
-      })
   )
   .add(
     HttpApiEndpoint.get("status", "/api/public/requests/:request_id", {
       params: RequestStatusPath,
       success: ServiceRequestStatusResponse,
       error: [errorBody(RequestNotFound), errorBody(BookingUnavailable)]
-    })
-      .annotate(OpenApi.Summary, "Look up a follow-up request by request.id or session_id, redacted (never a booking)")
-      .annotate(OperationDocs, {
+    }).annotateMerge(
+      documented("Look up a follow-up request by request.id or session_id, redacted (never a booking)", {
         example: statusExample,
         description:
           "Looks a follow-up request up by its `request.id` (or `session_id`): whether providers have received it, with personal data redacted. It is never a booking. Only the partner that created it sees it; any other id is 404 `request_not_found`.",
         responseName: "ServiceRequestStatusResponse"
       })
+    )
   )
   .middleware(RequestAuthentication)
   .annotate(OpenApi.Title, "Requests") {}

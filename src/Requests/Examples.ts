@@ -43,6 +43,19 @@ export const requestExample = {
   }
 }
 
+/** What both answers say of the request: nothing booked. */
+const requestAnswer = {
+  ok: true,
+  spec_version: "public_requests_api_v1",
+  request: requestExample,
+  booking_created: false,
+  availability_checked: false,
+  provider_selected: false
+}
+
+const unforwardedStep =
+  "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed. Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly. Keep request.id (00577a56-5746-487b-84d4-f43c3757e092) to look the request up later with GET /api/public/requests/00577a56-5746-487b-84d4-f43c3757e092."
+
 export const createExample: OperationExample = {
   request: {
     vertical_id: "vvs",
@@ -63,27 +76,15 @@ export const createExample: OperationExample = {
     }
   },
   response: {
-    ok: true,
-    spec_version: "public_requests_api_v1",
-    request: requestExample,
-    booking_created: false,
-    availability_checked: false,
-    provider_selected: false,
+    ...requestAnswer,
     idempotent_replay: false,
-    safe_next_step:
-      "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed. Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly. Keep request.id (00577a56-5746-487b-84d4-f43c3757e092) to look the request up later with GET /api/public/requests/00577a56-5746-487b-84d4-f43c3757e092."
+    safe_next_step: unforwardedStep
   }
 }
 
 export const statusExample: OperationExample = {
   response: {
-    ok: true,
-    spec_version: "public_requests_api_v1",
-    request: requestExample,
-    booking_created: false,
-    availability_checked: false,
-    provider_selected: false,
-    safe_next_step:
-      "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed. Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly. Keep request.id (00577a56-5746-487b-84d4-f43c3757e092) to look the request up later with GET /api/public/requests/00577a56-5746-487b-84d4-f43c3757e092."
+    ...requestAnswer,
+    safe_next_step: unforwardedStep
   }
 }

@@ -1,4 +1,4 @@
-import { Clock, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"
@@ -11,12 +11,9 @@ export const RequestsLive = HttpApiBuilder.group(Api, "requests", (handlers) =>
     const limiter = yield* RateLimiter
     return handlers
       .handle("create", ({ payload, headers }) =>
-        Effect.gen(function* () {
-          const partner = yield* Partner
-          yield* limiter.byPartner("requests", partner.id)
-          const now = new Date(yield* Clock.currentTimeMillis)
-          return yield* requests.create(payload, headers["idempotency-key"], partner, now)
-        })
+        limiter.forPartner("requests", (partner, now) =>
+          requests.create(payload, headers["idempotency-key"], partner, now)
+        )
       )
       .handle("status", ({ params }) =>
         Effect.flatMap(Partner, (partner) => requests.status(params.request_id, partner))

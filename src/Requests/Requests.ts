@@ -22,7 +22,8 @@ import type { HandoffPlan, NewRequest, StoredRequest } from "../Domain/RequestRe
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
-import { type ChannelChoice, type DeliveryState, Notifier, statesOrUnknown } from "../Notifications/Notifier.js"
+import { type ChannelChoice, type DeliveryState, statesOrUnknown } from "../Notifications/DeliveryState.js"
+import { Notifier } from "../Notifications/Notifier.js"
 import {
   fingerprintHash,
   Idempotency,
@@ -293,12 +294,12 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
     const nextStep = (stored: StoredRequest, handoff: Handoff, surface: Surface) =>
       `${stored.sandbox ? sandboxNote : ""}${nextStepFor(handoff, config.notifyGiveUpHours, surface.requestStatus(stored.id))} ${keepId(surface, stored.id)}`
 
-    const respond = (
+    /** The request as its status tells it: what creation answered, less whether it was a replay. */
+    const answerOf = (
       stored: StoredRequest,
       states: Option.Option<ReadonlyArray<DeliveryState>>,
-      replay: boolean,
       surface: Surface
-    ): ServiceRequestResponse => {
+    ): ServiceRequestStatusResponse => {
       const request = presented(stored, states)
       return {
         ok: true,
@@ -307,9 +308,18 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
         booking_created: false,
         availability_checked: false,
         provider_selected: false,
-        idempotent_replay: replay,
         safe_next_step: nextStep(stored, request.handoff, surface)
       }
+    }
+
+    const respond = (
+      stored: StoredRequest,
+      states: Option.Option<ReadonlyArray<DeliveryState>>,
+      replay: boolean,
+      surface: Surface
+    ): ServiceRequestResponse => {
+      const { safe_next_step, ...answer } = answerOf(stored, states, surface)
+      return { ...answer, idempotent_replay: replay, safe_next_step }
     }
 
     const validate = (request: ServiceRequestCreate, headerKey: string | undefined, now: Date, surface: Surface) =>
@@ -444,17 +454,7 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
         })
       }
       const states = yield* statesOrUnknown(notifier.statesOf([found.value.id]))
-      const request = presented(found.value, states)
-      const response: ServiceRequestStatusResponse = {
-        ok: true,
-        spec_version: requestsSpecVersion,
-        request,
-        booking_created: false,
-        availability_checked: false,
-        provider_selected: false,
-        safe_next_step: nextStep(found.value, request.handoff, surface)
-      }
-      return response
+      return answerOf(found.value, states, surface)
     })
 
     return { create, status } as const

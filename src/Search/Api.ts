@@ -11,7 +11,7 @@ import {
   UnsupportedVertical
 } from "../Domain/Errors.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
-import { OperationDocs } from "../Http/OperationDocs.js"
+import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { searchExample } from "./Examples.js"
 
@@ -29,18 +29,16 @@ export class SearchApi extends HttpApiGroup.make("search")
         errorBody(DatabaseUnavailable)
       ]
     })
-      .annotate(
-        OpenApi.Summary,
-        "Search bookable options (provider, fixed price, free slot, terms) without personal data"
+      .annotateMerge(
+        documented("Search bookable options (provider, fixed price, free slot, terms) without personal data", {
+          example: searchExample,
+          description:
+            "Finds bookable options for a job at a Swedish postcode: provider, fixed price, a free slot and the booking terms. No personal data is sent or needed. Every option carries a signed `booking_option_id` valid until `expires_at`; nothing is booked until it is confirmed. A token is optional: with a sandbox token the options leave out slots that sandbox already booked; a token that is sent is checked (401 if it is wrong).",
+          requestName: "BookingSearchRequest",
+          responseName: "BookingSearchResponse",
+          tokenOptional: true
+        })
       )
       .annotate(RateLimitClass, "search")
-      .annotate(OperationDocs, {
-        example: searchExample,
-        description:
-          "Finds bookable options for a job at a Swedish postcode: provider, fixed price, a free slot and the booking terms. No personal data is sent or needed. Every option carries a signed `booking_option_id` valid until `expires_at`; nothing is booked until it is confirmed. A token is optional: with a sandbox token the options leave out slots that sandbox already booked; a token that is sent is checked (401 if it is wrong).",
-        requestName: "BookingSearchRequest",
-        responseName: "BookingSearchResponse",
-        tokenOptional: true
-      })
   )
   .annotate(OpenApi.Title, "Search") {}

@@ -1,20 +1,10 @@
-import { transcode } from "node:buffer"
 import { Clock, Effect, Layer } from "effect"
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
+import { jsonForSpeed } from "../Http/HandBuiltJson.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Authenticator } from "../Partners/Authentication.js"
 import { BookingSearch } from "./Search.js"
-
-/**
- * The UTF-8 bytes of `JSON.stringify(body)`, the bytes `HttpServerResponse.unsafeJson` sends.
- * The slot labels' en dash makes the text two-byte, which TextEncoder (and Buffer.from) convert
- * about three times slower than ICU's transcoder; JSON.stringify escapes lone surrogates, so the
- * text is always well-formed UTF-16 and both give the same bytes.
- */
-export const jsonUtf8 = (body: unknown): Uint8Array =>
-  transcode(Buffer.from(JSON.stringify(body), "utf16le"), "utf16le", "utf8")
 
 export const SearchLive = HttpApiBuilder.group(Api, "search", (handlers) =>
   Effect.gen(function* () {
@@ -30,9 +20,8 @@ export const SearchLive = HttpApiBuilder.group(Api, "search", (handlers) =>
             search.search(payload, new Date(now), partner)
           )
         ),
-        // The body is built typed as the response schema; stringifying it directly skips a
-        // second walk through the schema on the hottest endpoint.
-        Effect.map((body) => HttpServerResponse.uint8Array(jsonUtf8(body), { contentType: "application/json" }))
+        // Measured: stringifying the typed body directly skips a second walk through the schema.
+        Effect.map(jsonForSpeed)
       )
     )
   })

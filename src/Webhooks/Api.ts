@@ -17,7 +17,7 @@ import {
   WebhookNotFound,
   WebhookPath
 } from "../Domain/Webhook.js"
-import { OperationDocs } from "../Http/OperationDocs.js"
+import { documented } from "../Http/OperationDocs.js"
 import { Authentication } from "../Partners/AuthApi.js"
 import {
   createExample,
@@ -35,62 +35,59 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       payload: WebhookCreate,
       success: WebhookCreated.pipe(HttpApiSchema.status(201)),
       error: errorBody(WebhookLimitReached)
-    })
-      .annotate(OpenApi.Summary, "Subscribe a URL to booking and request events (the secret is shown only here)")
-      .annotate(OperationDocs, { example: createExample })
+    }).annotateMerge(
+      documented("Subscribe a URL to booking and request events (the secret is shown only here)", {
+        example: createExample
+      })
+    )
   )
   .add(
-    HttpApiEndpoint.get("list", "/api/public/webhooks", { success: WebhookList })
-      .annotate(OpenApi.Summary, "The partner's webhooks, never a secret")
-      .annotate(OperationDocs, { example: listExample })
+    HttpApiEndpoint.get("list", "/api/public/webhooks", { success: WebhookList }).annotateMerge(
+      documented("The partner's webhooks, never a secret", { example: listExample })
+    )
   )
   .add(
     HttpApiEndpoint.delete("remove", "/api/public/webhooks/:webhook_id", {
       params: WebhookPath,
       success: WebhookDeleted,
       error: errorBody(WebhookNotFound)
-    })
-      .annotate(OpenApi.Summary, "Delete a webhook and its deliveries")
-      .annotate(OperationDocs, { example: removeExample })
+    }).annotateMerge(documented("Delete a webhook and its deliveries", { example: removeExample }))
   )
   .add(
     HttpApiEndpoint.post("rotateSecret", "/api/public/webhooks/:webhook_id/rotate-secret", {
       params: WebhookPath,
       success: SecretRotated,
       error: errorBody(WebhookNotFound)
-    })
-      .annotate(OpenApi.Summary, "A new secret; the old one keeps signing beside it for 24 hours")
-      .annotate(OperationDocs, { example: rotateSecretExample })
+    }).annotateMerge(
+      documented("A new secret; the old one keeps signing beside it for 24 hours", { example: rotateSecretExample })
+    )
   )
   .add(
     HttpApiEndpoint.post("test", "/api/public/webhooks/:webhook_id/test", {
       params: WebhookPath,
       success: DeliveryQueued.pipe(HttpApiSchema.status(202)),
       error: errorBody(WebhookNotFound)
-    })
-      .annotate(OpenApi.Summary, "Send a webhook.test event (turns a disabled webhook on again)")
-      .annotate(OperationDocs, { example: testExample })
+    }).annotateMerge(
+      documented("Send a webhook.test event (turns a disabled webhook on again)", { example: testExample })
+    )
   )
   .add(
     HttpApiEndpoint.get("deliveries", "/api/public/webhooks/:webhook_id/deliveries", {
       params: WebhookPath,
       success: DeliveryList,
       error: errorBody(WebhookNotFound)
-    })
-      .annotate(OpenApi.Summary, "The webhook's latest 100 deliveries, newest first")
-      .annotate(OperationDocs, { example: deliveriesExample })
+    }).annotateMerge(documented("The webhook's latest 100 deliveries, newest first", { example: deliveriesExample }))
   )
   .add(
     HttpApiEndpoint.post("retry", "/api/public/webhooks/:webhook_id/deliveries/:delivery_id/retry", {
       params: DeliveryPath,
       success: DeliveryQueued.pipe(HttpApiSchema.status(202)),
       error: [errorBody(WebhookNotFound), errorBody(WebhookDeliveryNotFound)]
-    })
-      .annotate(
-        OpenApi.Summary,
-        "Send a delivery again now, with the same webhook-id (turns a disabled webhook on again)"
-      )
-      .annotate(OperationDocs, { example: retryExample })
+    }).annotateMerge(
+      documented("Send a delivery again now, with the same webhook-id (turns a disabled webhook on again)", {
+        example: retryExample
+      })
+    )
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Webhooks") {}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { jsonUtf8 } from "../../src/Search/Http.js"
+import { jsonUtf8 } from "../../src/Http/HandBuiltJson.js"
 import { binaryString, fc, propSettings } from "../support/FastCheck.js"
 
 const { parameters, timeout } = propSettings("search response bytes", { quick: 300, deep: 5000 }, 5)

@@ -3,9 +3,10 @@
  * able to say its next occurrence from a given day and its own label.
  */
 import { type DaySpan, type NamedDay, namedDays, nextOccurrence } from "../../Domain/Holidays.js"
+import { monthNames } from "../../Domain/Months.js"
 import { DAY, isoWeekday } from "../../Domain/Zone.js"
 import { calendarDay, isoDate, lastOfMonth, mondayOf, monthOf, one, yearOf } from "./Calendar.js"
-import { dayLabel, fixedLabel, monthNames, spanLabel, weekdayName } from "./Labels.js"
+import { dayLabel, fixedLabel, spanLabel, weekdayName } from "./Labels.js"
 import type { Context, DayAtom, DayFilter, Label, TokenBody } from "./Tokens.js"
 
 const weekdayFilter = (weekday: number): DayFilter => ({

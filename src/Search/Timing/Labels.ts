@@ -34,21 +34,6 @@ export const fixedLabel =
   (_span: DaySpan): Label =>
     label
 
-export const monthNames = [
-  { sv: "januari", en: "January" },
-  { sv: "februari", en: "February" },
-  { sv: "mars", en: "March" },
-  { sv: "april", en: "April" },
-  { sv: "maj", en: "May" },
-  { sv: "juni", en: "June" },
-  { sv: "juli", en: "July" },
-  { sv: "augusti", en: "August" },
-  { sv: "september", en: "September" },
-  { sv: "oktober", en: "October" },
-  { sv: "november", en: "November" },
-  { sv: "december", en: "December" }
-] as const
-
 export const clock = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`
 
