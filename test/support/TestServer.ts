@@ -52,6 +52,17 @@ export const testServerLoops = loopsLive([
 const appOnTestServer = {
   "all but the outbox dispatcher": serveApi(NodeServerTest, testServerLoops),
   all: serveApi(NodeServerTest),
+  "all but the webhook dispatcher": serveApi(
+    NodeServerTest,
+    loopsLive([
+      "capabilitiesRefresh",
+      "notificationDispatcher",
+      "partnerTokenRefresh",
+      "providerTokenRefresh",
+      "idempotencyCleanup",
+      "calendarImport"
+    ])
+  ),
   none: serveApi(NodeServerTest, loopsLive([]))
 } as const
 const probeOnTestServer = serveProbe(NodeServerTest, testServerLoops)
@@ -79,7 +90,9 @@ export interface TestServerOptions<D> {
    * deliverNow made and no later pass; `"all"` for tests of what the loops do together; `"none"`
    * for a suite that moves the TestClock days ahead and needs no loop: every loop's passes on the
    * way (a token refresh every 2 s, a webhook poll every second) run at once, each a database
-   * round trip, which made one such move take 10 s.
+   * round trip, which made one such move take 10 s; `"all but the webhook dispatcher"` for a test
+   * that runs the webhook passes itself and moves the clock past a delivery's lease while a send is
+   * still in flight on the real clock (the server's own pass, woken mid-move, would send it again).
    */
   readonly loops?: TestServerLoops
 }
