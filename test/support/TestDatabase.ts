@@ -12,24 +12,52 @@ const admin = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
     Effect.provideService(References.TracerEnabled, false)
   )
 
+const created = (template: string) =>
+  Effect.gen(function* () {
+    const name = `booking_test_${randomBytes(6).toString("hex")}_${inject("templateDatabase").split("_").pop()}`
+    yield* admin(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}`))
+    )
+    return name
+  })
+
+/**
+ * The next clone of the migrated template, made while the test before it runs: a clone costs
+ * PostgreSQL a few hundred milliseconds, which this fork then does not wait for. Off any test's
+ * fiber (and TestClock); one that fails is made again when asked for. The run's teardown
+ * (test/support/globalSetup.ts) drops the last one with every other leftover.
+ */
+let spare: Promise<string> | undefined
+const nextClone = () => {
+  spare = Effect.runPromise(created(inject("templateDatabase")))
+  spare.catch(() => undefined)
+}
+const takeClone = Effect.suspend(() => {
+  const taken = spare
+  nextClone()
+  const now = created(inject("templateDatabase"))
+  return taken === undefined ? now : Effect.tryPromise(() => taken).pipe(Effect.catch(() => now))
+})
+
 /**
  * A fresh database, dropped when the scope closes: a clone of the migrated template, or
- * with `empty`, one that has never seen a migration.
+ * with `empty`, one that has never seen a migration. The drop runs in the background (nothing
+ * waits for it: the name is never used again, and the run's teardown drops any it did not finish).
  */
 export const makeDatabase = (options?: { readonly empty?: boolean }) =>
   Effect.acquireRelease(
-    Effect.gen(function* () {
-      const name = `booking_test_${randomBytes(6).toString("hex")}_${inject("templateDatabase").split("_").pop()}`
-      const template = options?.empty ? "template1" : inject("templateDatabase")
-      yield* admin(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}`))
-      )
-      return { name, url: databaseUrlFor(inject("databaseUrl"), name) }
-    }),
+    Effect.map(options?.empty ? created("template1") : takeClone, (name) => ({
+      name,
+      url: databaseUrlFor(inject("databaseUrl"), name)
+    })),
     ({ name }) =>
-      admin(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
-      ).pipe(Effect.orDie)
+      Effect.sync(() => {
+        Effect.runPromise(
+          admin(
+            Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+          )
+        ).catch(() => undefined)
+      })
   ).pipe(Effect.orDie)
 
 export const freshDatabaseUrl = makeDatabase()
