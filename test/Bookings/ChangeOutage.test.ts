@@ -3,6 +3,7 @@ import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { apiClient, confirmAnswer, searchOptions } from "../support/ApiClient.js"
+import { shortConfirmBody } from "../support/Bodies.js"
 import { DatabaseProxy, FaultyDatabaseLive } from "../support/FaultyDatabase.js"
 import { postJson, TestServer, testNow } from "../support/TestServer.js"
 
@@ -23,19 +24,7 @@ const options = Effect.andThen(TestClock.setTime(testNow), searchOptions(searchB
 /** A fresh booking of the first free option, and another time of its provider and service to move it to. */
 const aBooking = Effect.gen(function* () {
   const [option] = yield* options
-  const created = yield* confirmAnswer(
-    {
-      booking_option_id: option.booking_option_id,
-      customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
-      service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
-      user_consent_confirmed: true,
-      booking_terms_accepted: true,
-      booking_terms_version: option.terms.version,
-      booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
-      idempotency_key: `outage-confirm-${++keys}`
-    },
-    token
-  )
+  const created = yield* confirmAnswer(shortConfirmBody(option, `outage-confirm-${++keys}`), token)
   expect(created.status, JSON.stringify(created.body)).toBe(201)
   const booking = created.body.booking
   const target = (yield* options).find(

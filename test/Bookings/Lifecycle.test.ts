@@ -12,7 +12,7 @@ import {
   rescheduleAnswer,
   searchOptions
 } from "../support/ApiClient.js"
-import { customer, searchBodyFor } from "../support/Bodies.js"
+import { customer, searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
 import { type ReceivedMail, smtpServer } from "../support/Receivers.js"
 import { postJson, TestServer, testNow } from "../support/TestServer.js"
 
@@ -458,21 +458,7 @@ const emailsOfABookingsLife = () => {
           yield* TestClock.setTime(testNow)
           const search = (t: string) => run(searchOptions(searchBody, t))
           const confirm = (option: any, t: string) =>
-            run(
-              confirmAnswer(
-                {
-                  booking_option_id: option.booking_option_id,
-                  customer,
-                  service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
-                  user_consent_confirmed: true,
-                  booking_terms_accepted: true,
-                  booking_terms_version: option.terms.version,
-                  booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
-                  idempotency_key: `mail-${++keys}`
-                },
-                t
-              )
-            ).pipe(
+            run(confirmAnswer(shortConfirmBody(option, `mail-${++keys}`, customer), t)).pipe(
               Effect.map((response) => {
                 expect(response.status, JSON.stringify(response.body)).toBe(201)
                 return response.body

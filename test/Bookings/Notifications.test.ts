@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
 import { apiClient, confirmAnswer, searchOptions } from "../support/ApiClient.js"
-import { searchBodyFor } from "../support/Bodies.js"
+import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
 import { setProviderChannels } from "../support/Fixtures.js"
 import { closingServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { TestServer } from "../support/TestServer.js"
@@ -12,20 +12,7 @@ const token = "partner-notify-token-0123456789"
 const search = searchOptions(searchBodyFor("nästa vecka"))
 
 let key = 0
-const confirm = (option: any) =>
-  confirmAnswer(
-    {
-      booking_option_id: option.booking_option_id,
-      customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
-      service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
-      user_consent_confirmed: true,
-      booking_terms_accepted: true,
-      booking_terms_version: option.terms.version,
-      booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
-      idempotency_key: `notify-${++key}`
-    },
-    token
-  )
+const confirm = (option: any) => confirmAnswer(shortConfirmBody(option, `notify-${++key}`), token)
 
 /** The app with real SMTP on loopback, and one provider switched to a local signed webhook. */
 const withSmtp = (smtpPort: number) =>

@@ -9,6 +9,7 @@ import { IdempotencyKeyReused, InvalidRequest } from "../../src/Domain/Errors.js
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { ruleInForce, stockholmDate } from "../../src/Domain/TaxDeductionRules.js"
 import { apiClient, payloadOf, withStatus } from "../support/ApiClient.js"
+import { shortConfirmBody } from "../support/Bodies.js"
 import { smtpServer } from "../support/Receivers.js"
 import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 
@@ -43,14 +44,7 @@ const confirm = (body: unknown) =>
 
 let keys = 0
 const confirmBody = (option: any, overrides: Record<string, unknown> = {}) => ({
-  booking_option_id: option.booking_option_id,
-  customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
-  service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
-  user_consent_confirmed: true,
-  booking_terms_accepted: true,
-  booking_terms_version: option.terms.version,
-  booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
-  idempotency_key: `tax-${++keys}`,
+  ...shortConfirmBody(option, `tax-${++keys}`),
   ...overrides
 })
 

@@ -3,7 +3,7 @@ import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { apiClient, confirmAnswer, searchOptions } from "../support/ApiClient.js"
-import { searchBody } from "../support/Bodies.js"
+import { searchBody, shortConfirmBody } from "../support/Bodies.js"
 import { DatabaseProxy, FaultyDatabaseLive } from "../support/FaultyDatabase.js"
 import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
 
@@ -21,16 +21,7 @@ const request = {
 }
 
 let keys = 0
-const confirmBody = (option: any, key = `outage-${++keys}`) => ({
-  booking_option_id: option.booking_option_id,
-  customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
-  service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
-  user_consent_confirmed: true,
-  booking_terms_accepted: true,
-  booking_terms_version: option.terms.version,
-  booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
-  idempotency_key: key
-})
+const confirmBody = (option: any, key = `outage-${++keys}`) => shortConfirmBody(option, key)
 
 /** Raw, for the 503s: their Retry-After header is part of the answer. */
 const search = Effect.andThen(TestClock.setTime(testNow), postJson("/api/public/booking-options", searchBody))

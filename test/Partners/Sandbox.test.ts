@@ -6,7 +6,7 @@ import { ServiceRequestCreate } from "../../src/Domain/Request.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { Partners } from "../../src/Partners/Partners.js"
 import { apiClient, confirmAnswer, payloadOf, searchOptions, withStatus } from "../support/ApiClient.js"
-import { searchBodyFor } from "../support/Bodies.js"
+import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
 import { setProviderChannels } from "../support/Fixtures.js"
 import { smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { postJson, TestServer } from "../support/TestServer.js"
@@ -26,19 +26,7 @@ const search = searchAs()
 const astrid = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" }
 
 const confirm = (option: any, token: string, key: string, customer: object = astrid) =>
-  confirmAnswer(
-    {
-      booking_option_id: option.booking_option_id,
-      customer,
-      service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
-      user_consent_confirmed: true,
-      booking_terms_accepted: true,
-      booking_terms_version: option.terms.version,
-      booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
-      idempotency_key: key
-    },
-    token
-  )
+  confirmAnswer(shortConfirmBody(option, key, customer), token)
 
 const requestBody = {
   vertical_id: "vvs",

@@ -39,6 +39,28 @@ export const confirmBody = (bookingOptionId: string, termsVersion: string, idemp
   idempotency_key: idempotencyKey
 })
 
+/** The customer of the short confirm body below. */
+export const shortCustomer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" }
+
+/**
+ * The shortest body confirm takes (no consent wording, the key in the body), for an option as a
+ * search answered it.
+ */
+export const shortConfirmBody = (
+  option: { readonly booking_option_id: string; readonly terms: { readonly version: string } },
+  idempotencyKey: string,
+  customer: object = shortCustomer
+) => ({
+  booking_option_id: option.booking_option_id,
+  customer,
+  service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
+  user_consent_confirmed: true,
+  booking_terms_accepted: true,
+  booking_terms_version: option.terms.version,
+  booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+  idempotency_key: idempotencyKey
+})
+
 export const requestBody = {
   vertical_id: "vvs",
   job_type_id: "leak_hidden",
