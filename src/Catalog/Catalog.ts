@@ -36,6 +36,38 @@ const suggested = (suggestion: Suggestion | undefined) =>
         ...(suggestion.jobTypeId === undefined ? {} : { suggested_job_type_id: suggestion.jobTypeId })
       }
 
+interface Labelled {
+  readonly label_sv: string
+  readonly label_en: string
+}
+
+/** The catalog's words that suggestions match: each vertical's and job type's id, labels and synonyms. */
+export const catalogVocabulary = (data: {
+  readonly verticals: ReadonlyArray<
+    Labelled & {
+      readonly vertical_id: string
+      readonly job_types: ReadonlyArray<Labelled & { readonly job_type_id: string }>
+    }
+  >
+  readonly unavailable_verticals: ReadonlyArray<Labelled & { readonly vertical_id: string }>
+}): ReadonlyArray<VocabularyVertical> => [
+  ...data.verticals.map((v) => ({
+    verticalId: v.vertical_id,
+    bookable: true,
+    words: [v.label_sv, v.label_en, ...(catalogSynonyms.verticals[v.vertical_id] ?? [])],
+    jobTypes: v.job_types.map((jt) => ({
+      jobTypeId: jt.job_type_id,
+      words: [jt.job_type_id, jt.label_sv, jt.label_en, ...(catalogSynonyms.jobTypes[jt.job_type_id] ?? [])]
+    }))
+  })),
+  ...data.unavailable_verticals.map((v) => ({
+    verticalId: v.vertical_id,
+    bookable: false,
+    words: [v.label_sv, v.label_en, ...(catalogSynonyms.verticals[v.vertical_id] ?? [])],
+    jobTypes: []
+  }))
+]
+
 /** The single source of verticals, job types and fixed-price seeds, decoded once at start. */
 export class Catalog extends Context.Service<Catalog>()("Booking/Catalog", {
   make: Effect.gen(function* () {
@@ -52,23 +84,7 @@ export class Catalog extends Context.Service<Catalog>()("Booking/Catalog", {
             : []
         )
       )
-    const vocabulary: ReadonlyArray<VocabularyVertical> = [
-      ...data.verticals.map((v) => ({
-        verticalId: v.vertical_id,
-        bookable: true,
-        words: [v.label_sv, v.label_en, ...(catalogSynonyms.verticals[v.vertical_id] ?? [])],
-        jobTypes: v.job_types.map((jt) => ({
-          jobTypeId: jt.job_type_id,
-          words: [jt.job_type_id, jt.label_sv, jt.label_en, ...(catalogSynonyms.jobTypes[jt.job_type_id] ?? [])]
-        }))
-      })),
-      ...data.unavailable_verticals.map((v) => ({
-        verticalId: v.vertical_id,
-        bookable: false,
-        words: [v.label_sv, v.label_en, ...(catalogSynonyms.verticals[v.vertical_id] ?? [])],
-        jobTypes: []
-      }))
-    ]
+    const vocabulary = catalogVocabulary(data)
     const labelOf = (verticalId: string, jobTypeId?: string) => {
       const vertical = verticals.get(verticalId)
       const jobType = jobTypeId === undefined ? undefined : jobTypes.get(`${verticalId}/${jobTypeId}`)

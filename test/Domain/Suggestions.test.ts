@@ -1,31 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { catalogData, catalogSynonyms } from "../../src/Catalog/CatalogData.js"
-import {
-  normalWords,
-  similarity,
-  suggestJobType,
-  suggestVertical,
-  type VocabularyVertical
-} from "../../src/Domain/Suggestions.js"
+import { catalogVocabulary } from "../../src/Catalog/Catalog.js"
+import { catalogData } from "../../src/Catalog/CatalogData.js"
+import { normalWords, similarity, suggestJobType, suggestVertical } from "../../src/Domain/Suggestions.js"
 
 /** The catalog's words as the Catalog service builds them. */
-const vocabulary: ReadonlyArray<VocabularyVertical> = [
-  ...catalogData.verticals.map((v) => ({
-    verticalId: v.vertical_id,
-    bookable: true,
-    words: [v.label_sv, v.label_en, ...(catalogSynonyms.verticals[v.vertical_id] ?? [])],
-    jobTypes: v.job_types.map((jt) => ({
-      jobTypeId: jt.job_type_id,
-      words: [jt.job_type_id, jt.label_sv, jt.label_en, ...(catalogSynonyms.jobTypes[jt.job_type_id] ?? [])]
-    }))
-  })),
-  ...catalogData.unavailable_verticals.map((v) => ({
-    verticalId: v.vertical_id,
-    bookable: false,
-    words: [v.label_sv, v.label_en, ...(catalogSynonyms.verticals[v.vertical_id] ?? [])],
-    jobTypes: []
-  }))
-]
+const vocabulary = catalogVocabulary(catalogData)
 
 describe("suggestions for a vertical or job type we do not have", () => {
   it("normalises case, diacritics and separators", () => {
