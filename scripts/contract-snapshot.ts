@@ -2,8 +2,12 @@
  * The contract as a partner sees it, recorded from a real server process: status, the headers
  * that matter and the body of every endpoint's answers (success, replay, each error), the
  * documents (/openapi.json, /docs, capabilities), /metrics' series and MCP's tools/list and a
- * tool call. Only what changes from run to run is normalised (option ids, references, uuids,
- * nonces, times, durations).
+ * tool call. Only what changes from run to run or day to day is normalised (option ids,
+ * references, uuids, times, dates and day names).
+ *
+ * Answers are compared by meaning: a JSON body as data (values, types, presence; an object's key
+ * order ignored, as a JSON client ignores it), the headers that carry meaning (a byte-dependent
+ * one such as content-length or etag only for its presence), other bodies as normalised text.
  *
  *   npx tsx scripts/contract-snapshot.ts --record   writes test/contract/golden.json
  *   npx tsx scripts/contract-snapshot.ts            compares a fresh run with it, exit 1 on any difference
@@ -48,6 +52,15 @@ interface Answer {
   readonly body: string
 }
 
+const weekdays = "måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+const months =
+  "januari|februari|mars|april|maj|juni|juli|augusti|september|oktober|november|december|" +
+  "january|february|march|may|june|july|august|october"
+
+/**
+ * What changes from run to run or day to day is replaced by a placeholder: the server runs on the
+ * real clock, so every date it names (in both languages) depends on the day the comparison runs.
+ */
 const normalise = (text: string, documentLike: boolean) => {
   let out = text
     .replace(/o1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, "<option-id>")
@@ -57,10 +70,8 @@ const normalise = (text: string, documentLike: boolean) => {
     out = out
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?/g, "<time>")
       .replace(/\d{4}-\d{2}-\d{2}/g, "<date>")
-      .replace(
-        /(måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag)( den)? \d{1,2} (januari|februari|mars|april|maj|juni|juli|augusti|september|oktober|november|december)/gi,
-        "<day>"
-      )
+      .replace(new RegExp(`\\b(${weekdays})( den)? \\d{1,2} (${months})\\b`, "gi"), "<day>")
+      .replace(new RegExp(`\\b\\d{1,2} (${months})\\b`, "gi"), "<day>")
       .replace(/\b\d{1,2}[:.]\d{2}\b/g, "<hh:mm>")
   }
   return out
@@ -464,17 +475,68 @@ const exercise = async (base: string): Promise<Array<Answer>> => {
 }
 
 /**
- * Answers the move to Effect 4 changes on purpose, each with the check the new answer must pass
- * instead of the recording: JSON-RPC string ids, which Effect 3's codec refused with a 400, are
- * answered as the protocol allows.
+ * Answers changed on purpose, each with the check the new answer must pass instead of the
+ * recording: JSON-RPC string ids are answered as the protocol allows.
  */
 const intendedChanges: Record<string, { readonly why: string; readonly holds: (answer: Answer) => boolean }> = {
   "mcp: string id": {
-    why: "JSON-RPC string ids are answered (Effect 3 refused them with a 400)",
-    holds: (answer) =>
-      answer.status === 200 && answer.body.startsWith('{"jsonrpc":"2.0","id":"abc","result":{"tools":[')
+    why: "JSON-RPC string ids are answered",
+    holds: (answer) => {
+      const body = parsed(answer.body) as { id?: unknown; result?: { tools?: unknown } } | undefined
+      return answer.status === 200 && body?.id === "abc" && Array.isArray(body.result?.tools)
+    }
   }
 }
+
+/** A body as data when it is JSON (placeholders sit inside strings, so a normalised body still parses). */
+const parsed = (body: string): unknown => {
+  try {
+    return JSON.parse(body)
+  } catch {
+    return undefined
+  }
+}
+
+const shown = (value: unknown) => {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text
+}
+
+/**
+ * Where two JSON values differ in meaning: values, types and which keys are present; the order of an
+ * object's keys is not part of the contract, the order of an array's items is. Strings are compared
+ * after normalising, so a recording made on another day gives the same verdict.
+ */
+const differencesIn = (expected: unknown, actual: unknown, at: string, into: Array<string>) => {
+  if (typeof expected === "string" && typeof actual === "string") {
+    if (normalise(expected, false) !== normalise(actual, false)) into.push(`${at}: ${shown(expected)} -> ${shown(actual)}`)
+    return
+  }
+  const kind = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value)
+  if (kind(expected) !== kind(actual)) {
+    into.push(`${at}: ${kind(expected)} ${shown(expected)} -> ${kind(actual)} ${shown(actual)}`)
+    return
+  }
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    if (expected.length !== actual.length) into.push(`${at}: ${expected.length} items -> ${actual.length}`)
+    for (let index = 0; index < Math.min(expected.length, actual.length); index++)
+      differencesIn(expected[index], actual[index], `${at}[${index}]`, into)
+    return
+  }
+  if (kind(expected) === "object") {
+    const was = expected as Record<string, unknown>
+    const now = actual as Record<string, unknown>
+    for (const key of Object.keys(was))
+      if (!(key in now)) into.push(`${at}.${key}: removed (was ${shown(was[key])})`)
+      else differencesIn(was[key], now[key], `${at}.${key}`, into)
+    for (const key of Object.keys(now)) if (!(key in was)) into.push(`${at}.${key}: added ${shown(now[key])}`)
+    return
+  }
+  if (expected !== actual) into.push(`${at}: ${shown(expected)} -> ${shown(actual)}`)
+}
+
+/** Headers whose value depends on the body's bytes rather than its meaning. */
+const byteHeaders = new Set(["content-length", "etag"])
 
 const compare = (golden: Array<Answer>, fresh: Array<Answer>) => {
   const differences: Array<string> = []
@@ -493,18 +555,30 @@ const compare = (golden: Array<Answer>, fresh: Array<Answer>) => {
     if (actual.status !== expected.status)
       differences.push(`${expected.name}: status ${expected.status} -> ${actual.status}`)
     for (const header of new Set([...Object.keys(expected.headers), ...Object.keys(actual.headers)])) {
-      if (expected.headers[header] !== actual.headers[header]) {
+      if (byteHeaders.has(header)) {
+        if ((expected.headers[header] === undefined) !== (actual.headers[header] === undefined))
+          differences.push(`${expected.name}: header ${header}: ${expected.headers[header]} -> ${actual.headers[header]}`)
+      } else if (expected.headers[header] !== actual.headers[header]) {
         differences.push(`${expected.name}: header ${header}: ${expected.headers[header]} -> ${actual.headers[header]}`)
       }
     }
-    if (actual.body !== expected.body) {
+    const was = parsed(expected.body)
+    const now = parsed(actual.body)
+    if (was !== undefined && now !== undefined) {
+      const found: Array<string> = []
+      differencesIn(was, now, "body", found)
+      differences.push(...found.map((difference) => `${expected.name}: ${difference}`))
+    } else if (normalise(actual.body, false) !== normalise(expected.body, false)) {
+      const [golden, now] = [normalise(expected.body, false), normalise(actual.body, false)]
       let at = 0
-      while (at < expected.body.length && expected.body[at] === actual.body[at]) at++
+      while (at < golden.length && golden[at] === now[at]) at++
       differences.push(
-        `${expected.name}: body differs at ${at}:\n  golden: ${expected.body.slice(Math.max(0, at - 80), at + 200)}\n  now:    ${actual.body.slice(Math.max(0, at - 80), at + 200)}`
+        `${expected.name}: body differs at ${at}:\n  golden: ${golden.slice(Math.max(0, at - 80), at + 200)}\n  now:    ${now.slice(Math.max(0, at - 80), at + 200)}`
       )
     }
   }
+  for (const answer of fresh)
+    if (!golden.some((expected) => expected.name === answer.name)) differences.push(`${answer.name}: not recorded`)
   return differences
 }
 
