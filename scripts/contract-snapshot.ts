@@ -52,7 +52,8 @@ interface Answer {
   readonly body: string
 }
 
-const weekdays = "måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+const weekdays =
+  "måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 const months =
   "januari|februari|mars|april|maj|juni|juli|augusti|september|oktober|november|december|" +
   "january|february|march|may|june|july|august|october"
@@ -509,7 +510,8 @@ const shown = (value: unknown) => {
  */
 const differencesIn = (expected: unknown, actual: unknown, at: string, into: Array<string>) => {
   if (typeof expected === "string" && typeof actual === "string") {
-    if (normalise(expected, false) !== normalise(actual, false)) into.push(`${at}: ${shown(expected)} -> ${shown(actual)}`)
+    if (normalise(expected, false) !== normalise(actual, false))
+      into.push(`${at}: ${shown(expected)} -> ${shown(actual)}`)
     return
   }
   const kind = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value)
@@ -557,7 +559,9 @@ const compare = (golden: Array<Answer>, fresh: Array<Answer>) => {
     for (const header of new Set([...Object.keys(expected.headers), ...Object.keys(actual.headers)])) {
       if (byteHeaders.has(header)) {
         if ((expected.headers[header] === undefined) !== (actual.headers[header] === undefined))
-          differences.push(`${expected.name}: header ${header}: ${expected.headers[header]} -> ${actual.headers[header]}`)
+          differences.push(
+            `${expected.name}: header ${header}: ${expected.headers[header]} -> ${actual.headers[header]}`
+          )
       } else if (expected.headers[header] !== actual.headers[header]) {
         differences.push(`${expected.name}: header ${header}: ${expected.headers[header]} -> ${actual.headers[header]}`)
       }
