@@ -15,10 +15,10 @@
  * It drives the server only through HTTP, so the same script holds the contract across a change
  * of the server's framework. The server runs as `npm start` does, on a fresh embedded cluster.
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
+import { withDevServer } from "./devServer.js"
 
 const root = join(import.meta.dirname, "..")
 const goldenFile = join(root, "test", "contract", "golden.json")
@@ -78,18 +78,10 @@ const normalise = (text: string, documentLike: boolean) => {
   return out
 }
 
-const run = async (): Promise<Array<Answer>> => {
-  const dataDir = mkdtempSync(join(tmpdir(), "contract-snapshot-"))
-  const { DATABASE_URL: _, ...inherited } = process.env
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], {
-    cwd: root,
-    env: {
-      ...inherited,
-      APP_ENV: "development",
+const run = (): Promise<Array<Answer>> =>
+  withDevServer(
+    {
       AUTH_MODE: "tokens",
-      PORT: "0",
-      DATA_DIR: dataDir,
-      LOG_FORMAT: "json",
       SERVICE_REQUESTS_API_TOKENS: token,
       SANDBOX_API_TOKENS: sandboxToken,
       BOOKING_OPTION_SIGNING_KEYS: "snap-1:contract-snapshot-secret-0123456789abcdef",
@@ -98,33 +90,8 @@ const run = async (): Promise<Array<Answer>> => {
       RATE_LIMIT_CONFIRM_PER_MINUTE: "100000",
       RATE_LIMIT_REQUESTS_PER_MINUTE: "100000"
     },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  child.stdout?.on("data", (chunk) => (output += chunk))
-  child.stderr?.on("data", (chunk) => (output += chunk))
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()))
-  try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const started = Date.now()
-      const poll = setInterval(() => {
-        const match = /serving http:\/\/127\.0\.0\.1:(\d+)/.exec(output)
-        if (match) {
-          clearInterval(poll)
-          resolve(Number(match[1]))
-        } else if (child.exitCode !== null || Date.now() - started > 120_000) {
-          clearInterval(poll)
-          reject(new Error(`the server did not start:\n${output}`))
-        }
-      }, 50)
-    })
-    return await exercise(`http://127.0.0.1:${port}`)
-  } finally {
-    child.kill("SIGTERM")
-    await exited
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-}
+    exercise
+  )
 
 const exercise = async (base: string): Promise<Array<Answer>> => {
   const answers: Array<Answer> = []
