@@ -13,13 +13,13 @@ import {
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
-import { searchExample } from "./Examples.js"
+import { alternativesExample, searchExample } from "./Examples.js"
 
 export class SearchApi extends HttpApiGroup.make("search")
   .add(
     HttpApiEndpoint.post("search", "/api/public/booking-options", {
       payload: BookingSearchRequest,
-      success: BookingSearchResponse,
+      success: BookingSearchResponse.annotate({ examples: [alternativesExample] }),
       error: [
         errorBody(UnsupportedVertical),
         errorBody(UnsupportedJobType),
