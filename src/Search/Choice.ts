@@ -1,4 +1,4 @@
-import type { quote } from "../Domain/Pricing.js"
+import { quote } from "../Domain/Pricing.js"
 import { freeSlots, type Interval, type SlotQuery } from "../Domain/Slots.js"
 import type { Candidate } from "../Shared/Calendar.js"
 
@@ -16,6 +16,18 @@ export interface Priced {
 
 export interface Found extends Priced {
   readonly slot: Interval
+}
+
+/** The candidates a search can price with the request's details, and the quantity keys each other one lacks. */
+export const priceAll = (candidates: ReadonlyArray<Candidate>, details: Parameters<typeof quote>[1]) => {
+  const priced: Array<Priced> = []
+  const missing: Array<ReadonlyArray<string>> = []
+  for (const candidate of candidates) {
+    const quoted = quote(candidate, details)
+    if (quoted._tag === "MissingQuantity") missing.push(quoted.keys)
+    else priced.push({ candidate, quote: quoted.quote })
+  }
+  return { priced, missing }
 }
 
 /** The earliest free slots of each priced offer in a window, at most a provider's share of each. */

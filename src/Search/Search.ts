@@ -9,7 +9,7 @@ import { DatabaseUnavailable, InvalidRequest, UnsupportedJobType, UnsupportedVer
 import { slotLabel } from "../Domain/Labels.js"
 import type { Partner } from "../Domain/Partner.js"
 import { personalDataIn, personalDataIssue, stringsIn } from "../Domain/PersonalData.js"
-import { priceKind, quantityBounds, quote } from "../Domain/Pricing.js"
+import { priceKind, quantityBounds } from "../Domain/Pricing.js"
 import { emergencyStep, isEmergency } from "../Domain/Safety.js"
 import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 import { bufferMinutes, type Interval, longestWorkingDayMinutes } from "../Domain/Slots.js"
@@ -21,7 +21,7 @@ import { DAY, formatInZone, MINUTE } from "../Domain/Zone.js"
 import { failLogged } from "../Http/FailureSummary.js"
 import { type AvailabilityQuery, Calendar, calendarOf } from "../Shared/Calendar.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
-import { alternativesDays, choose, type Found, maxAlternatives, maxOptions, type Priced, slotsOf } from "./Choice.js"
+import { alternativesDays, choose, type Found, maxAlternatives, maxOptions, priceAll, slotsOf } from "./Choice.js"
 import {
   detailsStep,
   missingQuantityStep,
@@ -286,16 +286,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
       const requested = { start: window.start.getTime(), end: window.end.getTime() }
       const candidates = yield* readAvailability(query(requested))
 
-      const missingQuantity = new Set<string>()
-      const missingKeys = new Set<string>()
-      const priced: Array<Priced> = []
-      for (const candidate of candidates) {
-        const quoted = quote(candidate, request.details)
-        if (quoted._tag === "MissingQuantity") {
-          missingQuantity.add(quoted.keys.map((key) => `details.${key}`).join(" or "))
-          for (const key of quoted.keys) missingKeys.add(key)
-        } else priced.push({ candidate, quote: quoted.quote })
-      }
+      const { priced, missing } = priceAll(candidates, request.details)
+      const missingKeys = new Set(missing.flat())
       const found = slotsOf(priced, {
         window: requested,
         dailyHours: window.dailyHours,
@@ -313,12 +305,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           ? yield* Effect.gen(function* () {
               const nearby = { start: requested.start, end: requested.end + alternativesDays * DAY }
               const later = yield* readAvailability(query(nearby))
-              const laterPriced = later.flatMap((candidate): Array<Priced> => {
-                const quoted = quote(candidate, request.details)
-                return quoted._tag === "Quoted" ? [{ candidate, quote: quoted.quote }] : []
-              })
               const near = choose(
-                slotsOf(laterPriced, {
+                slotsOf(priceAll(later, request.details).priced, {
                   window: nearby,
                   excludedDates: window.excludedDates,
                   windowTimeZone: request.timezone,
@@ -336,7 +324,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
         candidates.length === 0
           ? `No provider offers a fixed-price ${jobType.label_en.toLowerCase()} service at postcode ${request.location.postcode}${destination ? ` and ${destination.postcode}` : ""}.`
           : priced.length === 0
-            ? `The fixed price for this job is per unit and needs ${[...missingQuantity].join(" / ")} in the search, which it did not include.`
+            ? `The fixed price for this job is per unit and needs ${[...new Set(missing.map((keys) => keys.map((key) => `details.${key}`).join(" or ")))].join(" / ")} in the search, which it did not include.`
             : fitsOneDay.length === 0
               ? `The work takes about ${Math.round(longest / 60)} hours, more than one working day of the providers here, so it cannot be booked as one visit.`
               : `No provider offering a fixed price here has a free slot in the requested time (${window.label}).`
