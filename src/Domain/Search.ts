@@ -143,6 +143,13 @@ export const BookingSearchResponse = Schema.Struct({
   direct_booking_available: Schema.Boolean,
   option_count: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   options: Schema.Array(BookingOption),
+  /** Beside the spec's fields: present only when the requested window has no free slot and times near it do. */
+  alternative_options: Schema.optional(
+    Schema.Array(BookingOption).annotate({
+      description:
+        "Present only when the requested window has no free slot (options empty, direct_booking_available false) and times near it are free: up to 4 booking options for the same job and area, the earliest from the window's start to 14 days after its end (at most 2 per provider, earliest first, ties by provider id), none of them at the requested time. Each is a full booking option, confirmable like an entry of options. Absent otherwise."
+    })
+  ),
   requested_time_window: Schema.optional(Schema.Struct({ start_at: DateTime, end_at: DateTime, label: Schema.String })),
   fallback: Schema.optional(
     Schema.Struct({

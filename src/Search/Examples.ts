@@ -1,7 +1,10 @@
 import { policyTerms } from "../Domain/CancellationPolicy.js"
+import type { BookingSearchResponse } from "../Domain/Search.js"
+import { restSurface } from "../Domain/Surface.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
 import { deductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import type { OperationExample } from "../Http/OperationDocs.js"
+import { optionsStep } from "./Steps.js"
 
 /** Example bodies of this folder's operations in the OpenAPI document: the README's "Try it" flow as the server answered it (test/Client.test.ts runs the same flow; long lists are cut to their first entries). */
 
@@ -137,4 +140,34 @@ export const searchExample: OperationExample = {
     safe_next_step:
       'Show the user each option\'s provider, price, time and terms. Prices: a price_type avg_fixed amount is the exact price of the described work; amount_sek is the price before any tax deduction. Where price.tax_deduction has kind rut or rot, say both figures and the condition, as its conditions_en words them: "X SEK, or Y SEK after ROT if you are eligible and have room under this year\'s cap; the provider deducts it on the invoice". Never give the after-deduction figure alone or as certain, keep "from" on a starting price\'s figures, and do not ask for or pass on any identity number: the provider collects the details it needs. Only after the user picks one and consents to sharing contact details, confirm it with POST /api/public/bookings before expires_at. Nothing is booked until that confirmation succeeds.'
   }
+}
+
+const [readmeOption] = (searchExample.response as BookingSearchResponse).options
+
+/**
+ * The same search for Sunday, when no provider at 111 22 works: no option in the window, and the
+ * nearest free time (the README's option, Monday 08:00) as an alternative.
+ */
+export const alternativesExample: BookingSearchResponse = {
+  ok: true,
+  spec_version: "public_bookings_api_v1",
+  availability_checked: true,
+  provider_selected: false,
+  booking_created: false,
+  direct_booking_available: false,
+  option_count: 0,
+  options: [],
+  alternative_options: readmeOption === undefined ? [] : [readmeOption],
+  requested_time_window: {
+    start_at: "2026-11-29T00:00:00+01:00",
+    end_at: "2026-11-30T00:00:00+01:00",
+    label: "söndag 2026-11-29 (Sunday 2026-11-29)"
+  },
+  fallback: {
+    type: "provider_follow_up_request",
+    endpoint: "http://127.0.0.1:8080/api/public/requests",
+    reason:
+      "No provider offering a fixed price here has a free slot in the requested time (söndag 2026-11-29 (Sunday 2026-11-29))."
+  },
+  safe_next_step: optionsStep(restSurface, new Set(["fixed"]), [taxDeductionExample], "alternative_options")
 }

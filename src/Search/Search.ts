@@ -1,6 +1,5 @@
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
-
 import { Catalog } from "../Catalog/Catalog.js"
 import type { OptionClaims } from "../Domain/BookingOption.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
@@ -10,109 +9,31 @@ import { DatabaseUnavailable, InvalidRequest, UnsupportedJobType, UnsupportedVer
 import { slotLabel } from "../Domain/Labels.js"
 import type { Partner } from "../Domain/Partner.js"
 import { personalDataIn, personalDataIssue, stringsIn } from "../Domain/PersonalData.js"
-import { type PriceKind, priceKind, quantityBounds, quote } from "../Domain/Pricing.js"
+import { priceKind, quantityBounds } from "../Domain/Pricing.js"
 import { emergencyStep, isEmergency } from "../Domain/Safety.js"
 import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
-import { bufferMinutes, freeSlots, type Interval, longestWorkingDayMinutes } from "../Domain/Slots.js"
+import { bufferMinutes, type Interval, longestWorkingDayMinutes } from "../Domain/Slots.js"
 import { postcodeNumber } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
-import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
-import { formatInZone, MINUTE } from "../Domain/Zone.js"
+import { deductionAnswer } from "../Domain/TaxDeductionSchema.js"
+import { DAY, formatInZone, MINUTE } from "../Domain/Zone.js"
 import { failLogged } from "../Http/FailureSummary.js"
-import { Calendar, type Candidate, calendarOf } from "../Shared/Calendar.js"
+import { type AvailabilityQuery, Calendar, calendarOf } from "../Shared/Calendar.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
+import { alternativesDays, choose, type Found, maxAlternatives, maxOptions, priceAll, slotsOf } from "./Choice.js"
+import {
+  detailsStep,
+  missingQuantityStep,
+  noOptionsStep,
+  type OfferedOptions,
+  optionsStep,
+  unavailableStep
+} from "./Steps.js"
 import { parseTimeWindow } from "./Timing/TimeWindow.js"
-
-/** At most this many options, and at most this many per provider (spec 4.2 leaves both open). */
-export const maxOptions = 10
-export const maxOptionsPerProvider = 2
 
 const destinationRequired = new Set(["moving_home", "moving_office", "moving_piano"])
 const movingHomeDetails = ["home_size_sqm", "boxes", "elevator_origin", "elevator_destination"] as const
-
-const noOptionsStep = (surface: Surface) =>
-  `No direct booking is available for this job now. Tell the user nothing is booked, and offer to send the job to providers as a follow-up request (${surface.createRequest}) once the user consents to sharing contact details.`
-
-/** What a quantity key asks the user for, in words an assistant can repeat. */
-const quantityQuestions: Readonly<Record<string, string>> = {
-  area_sqm: "the area in square metres",
-  home_size_sqm: "the home's size in square metres",
-  window_count: "the number of windows",
-  hours: "the number of hours",
-  item_count: "the number of items"
-}
-
-const askFor = (keys: ReadonlyArray<string>) =>
-  keys.map((key) => `${quantityQuestions[key] ?? key} (details.${key})`).join(" or ")
-
-/**
- * The price is per unit and the search did not say how many: the fix is the user's answer, so it
- * comes before any fallback.
- */
-const missingQuantityStep = (surface: Surface, keys: ReadonlyArray<string>) =>
-  `Nothing is booked. This job is priced per unit, so the search needs ${askFor(keys)}: ask the user and search again (${surface.search}) with it in details. Only if they cannot say, offer a follow-up request (${surface.createRequest}) once they consent to sharing contact details.`
-
-/** A detail the search needs is missing or out of bounds: ask the user, then search again. */
-const detailsStep = (surface: Surface, issues: ReadonlyArray<string>) =>
-  `Nothing is booked. Ask the user for the details named in issues (${issues.map((issue) => issue.split(":")[0]).join(", ")}) and search again (${surface.search}) with the corrected values.`
-const priceNotes: Record<PriceKind, string> = {
-  fixed: "a price_type avg_fixed amount is the exact price of the described work",
-  starting:
-    'a price_type starting_price amount is a from-price: say "from" and that the provider sets the final price on site',
-  unit: "a unit price (price_type avg_unit or avg_recurring) covers the quantity and unit stated in the option"
-}
-
-/** How to say the options' deductions: both figures and the condition, never the lower one as a promise. */
-const deductionNote = (deductions: ReadonlyArray<TaxDeductionAnswer>) => {
-  const claimed = deductions.filter((d) => d.kind !== "none")
-  const names = [...new Set(claimed.map((d) => d.kind.toUpperCase()))].join(" or ")
-  const withFigures =
-    claimed.length === 0
-      ? ""
-      : ` Where price.tax_deduction has kind rut or rot, say both figures and the condition, as its conditions_en words them: "X SEK, or Y SEK after ${names} if you are eligible and have room under this year's cap; the provider deducts it on the invoice". Never give the after-deduction figure alone or as certain, keep "from" on a starting price's figures, and do not ask for or pass on any identity number: the provider collects the details it needs.`
-  const without = deductions.some((d) => d.kind === "none")
-    ? " Where price.tax_deduction has kind none, say the price without a deduction and promise none."
-    : ""
-  return withFigures + without
-}
-
-/**
- * The options' prices worded by kind, so no starting price is ever repeated as exact. The step
- * depends only on the surface, the price kinds and the deduction kinds in their order, and whether
- * an option has none (see deductionNote): a few combinations, each worded once.
- */
-const optionsStep = (
-  surface: Surface,
-  kinds: ReadonlySet<PriceKind>,
-  deductions: ReadonlyArray<TaxDeductionAnswer>
-) => {
-  const claimed = new Set(deductions.flatMap((d) => (d.kind === "none" ? [] : [d.kind])))
-  const key = `${[...kinds].join(" ")}|${[...claimed].join(" ")}|${deductions.some((d) => d.kind === "none")}`
-  let steps = optionsSteps.get(surface)
-  if (steps === undefined) {
-    steps = new Map()
-    optionsSteps.set(surface, steps)
-  }
-  const cached = steps.get(key)
-  if (cached !== undefined) return cached
-  const step = optionsStepOf(surface, kinds, deductions)
-  if (steps.size >= 100) steps.delete(steps.keys().next().value!)
-  steps.set(key, step)
-  return step
-}
-
-const optionsSteps = new WeakMap<Surface, Map<string, string>>()
-
-const optionsStepOf = (
-  surface: Surface,
-  kinds: ReadonlySet<PriceKind>,
-  deductions: ReadonlyArray<TaxDeductionAnswer>
-) =>
-  `Show the user each option's provider, price, time and terms. Prices: ${[...kinds].map((kind) => priceNotes[kind]).join("; ")}; amount_sek is the price before any tax deduction.${deductionNote(deductions)} Only after the user picks one and consents to sharing contact details, confirm it with ${surface.confirm} before expires_at. Nothing is booked until that confirmation succeeds.`
-
-const unavailableStep =
-  "Search is unavailable because the database does not answer. A search never books anything, so nothing was booked. Retry the same search in a moment."
 
 /** The moving facts of section 4.2; the destination matters only for moving. */
 const movesBetweenPostcodes = (verticalId: VerticalId) => verticalId === "moving"
@@ -163,11 +84,18 @@ const emergencyResponse: BookingSearchResponse = {
   safe_next_step: emergencyStep
 }
 
-interface Found {
-  readonly candidate: Candidate
-  readonly slot: Interval
-  readonly quote: Extract<ReturnType<typeof quote>, { _tag: "Quoted" }>["quote"]
-}
+const stepOf = (
+  surface: Surface,
+  chosen: ReadonlyArray<Found>,
+  options: ReadonlyArray<BookingOption>,
+  offered: OfferedOptions
+) =>
+  optionsStep(
+    surface,
+    new Set(chosen.map((f) => priceKind(f.candidate))),
+    options.map((option) => option.price.tax_deduction),
+    offered
+  )
 
 /** Turns a search request into signed, bookable options, or the fallback when there are none. */
 export class BookingSearch extends Context.Service<BookingSearch>()("Booking/BookingSearch", {
@@ -303,6 +231,33 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
       }
     }
 
+    const readAvailability = (query: AvailabilityQuery) =>
+      calendar.availability(query).pipe(
+        Effect.catchTag(
+          "SqlError",
+          failLogged(
+            "search could not read availability",
+            () => new DatabaseUnavailable({ safe_next_step: unavailableStep })
+          )
+        )
+      )
+
+    /** The chosen slots signed into options, each one confirmable as it stands. */
+    const signed = (
+      request: BookingSearchRequest,
+      verticalId: VerticalId,
+      destination: BookingSearchRequest["destination_location"],
+      chosen: ReadonlyArray<Found>,
+      now: Date
+    ) =>
+      Effect.map(
+        signer.signAll(
+          chosen.map((f) => claimsOf(request, verticalId, destination, f)),
+          now
+        ),
+        (tokens) => Arr.zipWith(chosen, tokens, (f, token) => toOption(request, verticalId, f, token))
+      )
+
     /** `partner`: the caller when it sent a token; a sandbox partner's search also sees its own sandbox bookings. */
     const run = Effect.fnUntraced(function* (
       request: BookingSearchRequest,
@@ -320,78 +275,57 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
         now
       })
       const buffer = bufferMinutes * MINUTE
-      const candidates = yield* calendar
-        .availability({
-          verticalId,
-          jobTypeId: jobType.job_type_id,
-          postcode: postcodeNumber(request.location.postcode),
-          destinationPostcode: destination && postcodeNumber(destination.postcode),
-          range: { start: window.start.getTime() - buffer, end: window.end.getTime() + buffer },
-          calendar: calendarOf(partner)
-        })
-        .pipe(
-          Effect.catchTag(
-            "SqlError",
-            failLogged(
-              "search could not read availability",
-              () => new DatabaseUnavailable({ safe_next_step: unavailableStep })
-            )
-          )
-        )
+      const query = (range: Interval): AvailabilityQuery => ({
+        verticalId,
+        jobTypeId: jobType.job_type_id,
+        postcode: postcodeNumber(request.location.postcode),
+        destinationPostcode: destination && postcodeNumber(destination.postcode),
+        range: { start: range.start - buffer, end: range.end + buffer },
+        calendar: calendarOf(partner)
+      })
+      const requested = { start: window.start.getTime(), end: window.end.getTime() }
+      const candidates = yield* readAvailability(query(requested))
 
-      const missingQuantity = new Set<string>()
-      const missingKeys = new Set<string>()
-      let unpriced = 0
-      const priced: Array<{ readonly durationMinutes: number; readonly longestDayMinutes: number }> = []
-      const found: Array<Found> = []
-      for (const candidate of candidates) {
-        const quoted = quote(candidate, request.details)
-        if (quoted._tag === "MissingQuantity") {
-          missingQuantity.add(quoted.keys.map((key) => `details.${key}`).join(" or "))
-          for (const key of quoted.keys) missingKeys.add(key)
-          unpriced += 1
-          continue
-        }
-        priced.push({
-          durationMinutes: quoted.quote.durationMinutes,
-          longestDayMinutes: longestWorkingDayMinutes(candidate.hours)
-        })
-        const slots = freeSlots({
-          hours: candidate.hours,
-          busy: candidate.busy.map(([start, end]) => ({ start, end })),
-          durationMinutes: quoted.quote.durationMinutes,
-          window: { start: window.start.getTime(), end: window.end.getTime() },
-          dailyHours: window.dailyHours,
-          excludedDates: window.excludedDates,
-          windowTimeZone: request.timezone,
-          now: now.getTime(),
-          limit: maxOptionsPerProvider
-        })
-        for (const slot of slots) found.push({ candidate, slot, quote: quoted.quote })
-      }
-      found.sort((a, b) => a.slot.start - b.slot.start || a.candidate.providerId.localeCompare(b.candidate.providerId))
-      const perProvider = new Map<string, number>()
-      const chosen = found
-        .filter((f) => {
-          const count = perProvider.get(f.candidate.providerId) ?? 0
-          if (count >= maxOptionsPerProvider) return false
-          perProvider.set(f.candidate.providerId, count + 1)
-          return true
-        })
-        .slice(0, maxOptions)
-      const tokens = yield* signer.signAll(
-        chosen.map((f) => claimsOf(request, verticalId, destination, f)),
-        now
-      )
-      const options = Arr.zipWith(chosen, tokens, (f, signed) => toOption(request, verticalId, f, signed))
-      const longest = found.length === 0 && priced.length > 0 ? Math.max(...priced.map((p) => p.durationMinutes)) : 0
+      const { priced, missing } = priceAll(candidates, request.details)
+      const missingKeys = new Set(missing.flat())
+      const found = slotsOf(priced, {
+        window: requested,
+        dailyHours: window.dailyHours,
+        excludedDates: window.excludedDates,
+        windowTimeZone: request.timezone,
+        now: now.getTime()
+      })
+      const chosen = choose(found, maxOptions)
+      const options = yield* signed(request, verticalId, destination, chosen, now)
+      const fitsOneDay = priced.filter((p) => p.quote.durationMinutes <= longestWorkingDayMinutes(p.candidate.hours))
+
+      // Only a full window for a job that fits, and no quantity to ask for first, asks once more, for the days after it.
+      const alternatives =
+        options.length === 0 && fitsOneDay.length > 0 && missingKeys.size === 0
+          ? yield* Effect.gen(function* () {
+              const nearby = { start: requested.start, end: requested.end + alternativesDays * DAY }
+              const later = yield* readAvailability(query(nearby))
+              const near = choose(
+                slotsOf(priceAll(later, request.details).priced, {
+                  window: nearby,
+                  excludedDates: window.excludedDates,
+                  windowTimeZone: request.timezone,
+                  now: now.getTime()
+                }),
+                maxAlternatives
+              )
+              return { near, options: yield* signed(request, verticalId, destination, near, now) }
+            })
+          : { near: [], options: [] }
+      const longest =
+        found.length === 0 && priced.length > 0 ? Math.max(...priced.map((p) => p.quote.durationMinutes)) : 0
 
       const reason =
         candidates.length === 0
           ? `No provider offers a fixed-price ${jobType.label_en.toLowerCase()} service at postcode ${request.location.postcode}${destination ? ` and ${destination.postcode}` : ""}.`
-          : unpriced === candidates.length
-            ? `The fixed price for this job is per unit and needs ${[...missingQuantity].join(" / ")} in the search, which it did not include.`
-            : priced.every((p) => p.durationMinutes > p.longestDayMinutes)
+          : priced.length === 0
+            ? `The fixed price for this job is per unit and needs ${[...new Set(missing.map((keys) => keys.map((key) => `details.${key}`).join(" or ")))].join(" / ")} in the search, which it did not include.`
+            : fitsOneDay.length === 0
               ? `The work takes about ${Math.round(longest / 60)} hours, more than one working day of the providers here, so it cannot be booked as one visit.`
               : `No provider offering a fixed price here has a free slot in the requested time (${window.label}).`
       const response: BookingSearchResponse = {
@@ -403,6 +337,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
         direct_booking_available: options.length > 0,
         option_count: options.length,
         options,
+        ...(alternatives.options.length > 0 ? { alternative_options: alternatives.options } : {}),
         requested_time_window: {
           start_at: formatInZone(window.start, request.timezone),
           end_at: formatInZone(window.end, request.timezone),
@@ -413,14 +348,12 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           : {}),
         safe_next_step:
           options.length > 0
-            ? optionsStep(
-                surface,
-                new Set(chosen.map((f) => priceKind(f.candidate))),
-                options.map((option) => option.price.tax_deduction)
-              )
-            : missingKeys.size > 0
-              ? missingQuantityStep(surface, [...missingKeys])
-              : noOptionsStep(surface)
+            ? stepOf(surface, chosen, options, "options")
+            : alternatives.options.length > 0
+              ? stepOf(surface, alternatives.near, alternatives.options, "alternative_options")
+              : missingKeys.size > 0
+                ? missingQuantityStep(surface, [...missingKeys])
+                : noOptionsStep(surface)
       }
       return response
     })

@@ -24,7 +24,7 @@ const AvailabilityQuery = Schema.Struct({
   /** Whose bookings are busy besides the real ones: `calendarOf` the caller. */
   calendar: Schema.String
 })
-type AvailabilityQuery = typeof AvailabilityQuery.Type
+export type AvailabilityQuery = typeof AvailabilityQuery.Type
 
 /** A candidate as the statement returns it: the offer as JSON text, the bookings as JSON. */
 const CandidateRow = Schema.Struct({ offer: Schema.String, busy: Candidate.fields.busy })

@@ -166,12 +166,14 @@ export const weekOrdinals = [
 ] as const
 export const svOrdinalNames = ["första", "andra", "tredje", "fjärde"] as const
 
-/** "första veckan i december": its first seven days and the ISO week they start in; 5 is the last week. */
-export const weekOfMonth = (month: DaySpan, n: number): DaySpan => {
-  if (n === 5) return { first: mondayOf(month.last - 6 * DAY), last: month.last }
-  const first = month.first + (n - 1) * 7 * DAY
-  return { first: mondayOf(first), last: Math.max(first + 6 * DAY, mondayOf(first) + 6 * DAY) }
-}
+/**
+ * "första veckan i december": the month's nth seven days (1–7, 8–14, 15–21, 22–28), and 5, "sista",
+ * its last seven; always whole days inside the month, however its weeks fall.
+ */
+export const weekOfMonth = (month: DaySpan, n: number): DaySpan =>
+  n === 5
+    ? { first: month.last - 6 * DAY, last: month.last }
+    : { first: month.first + (n - 1) * 7 * DAY, last: month.first + (n * 7 - 1) * DAY }
 
 const yearThirds = (span: DaySpan): readonly [DaySpan, DaySpan, DaySpan] => {
   const year = yearOf(span.last)

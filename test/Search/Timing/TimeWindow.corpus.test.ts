@@ -140,7 +140,9 @@ const november: ReadonlyArray<Entry> = [
   ["helgen nästa vecka", w("2026-12-05", "2026-12-07")],
   ["denna eller nästa vecka", w("now", "2026-12-07")],
   ["den här eller nästa vecka", w("now", "2026-12-07")],
-  ["första veckan i december", w("2026-11-30", "2026-12-08")],
+  ["första veckan i december", w("2026-12-01", "2026-12-08")],
+  ["sista veckan i december", w("2026-12-25", "2027-01-01")],
+  ["the first week of January", w("2027-01-01", "2027-01-08")],
   ["mellandagarna", w("2026-12-27", "2026-12-31")],
   ["mellan jul och nyår", w("2026-12-27", "2026-12-31")],
 
