@@ -1,6 +1,7 @@
 import { Context, DateTime, Duration, Effect, FiberSet, Layer, Option, Random, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { budgeted, DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
@@ -17,6 +18,7 @@ import {
   WebhookNotFound
 } from "../Domain/Webhook.js"
 import { logFailure } from "../Http/FailureSummary.js"
+import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { checkDestination, checkUrl } from "./Destination.js"
 import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
 import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
@@ -116,6 +118,43 @@ const deliveryNotFound = (webhookId: string, id: string) =>
     safe_next_step: `List the webhook's deliveries with GET /api/public/webhooks/${webhookId}/deliveries and use one of their ids.`
   })
 
+const tryAgain = "Try again in a moment."
+
+/** What an outage answer of each change may say: nothing changed, or not known whether it did. */
+const outageSteps = {
+  create: {
+    notChanged: "The database does not answer, so nothing was registered. Register again once the service answers.",
+    unknown:
+      "The database did not answer in time, so it is not known whether the webhook was registered. Once the service answers, list your webhooks (GET /api/public/webhooks): if this url is there, its secret never reached you, so rotate it (POST /api/public/webhooks/{id}/rotate-secret) or delete that webhook and register again; if it is not there, register again."
+  },
+  remove: (id: string) => ({
+    notChanged:
+      "The database does not answer, so nothing was deleted. Delete the webhook again once the service answers.",
+    unknown: `The database did not answer in time, so it is not known whether webhook ${id} was deleted. Once the service answers, delete it again: a webhook already deleted answers 404 webhook_not_found, and GET /api/public/webhooks lists what remains.`
+  }),
+  rotateSecret: {
+    notChanged:
+      "The database does not answer, so the secret was not rotated: the current one still signs. Rotate again once the service answers.",
+    unknown:
+      "The database did not answer in time, so it is not known whether the secret was rotated. If it was, deliveries are signed with a new secret that never reached you (beside the old one, for 24 hours). Once the service answers, rotate again and switch at once to the secret that answer returns."
+  },
+  test: (id: string) => ({
+    notChanged:
+      "The database does not answer, so no test delivery was queued. Send the test again once the service answers.",
+    unknown: `The database did not answer in time, so it is not known whether a test delivery was queued (a test also turns a disabled webhook on again). Once the service answers, see GET /api/public/webhooks/${id}/deliveries; another test only adds one more webhook.test event.`
+  }),
+  retry: {
+    notChanged:
+      "The database does not answer, so the delivery was not made due again. Retry it again once the service answers.",
+    unknown:
+      "The database did not answer in time, so it is not known whether the delivery was made due again. Once the service answers, retry it again: that is safe, as every attempt of a delivery carries the same webhook-id."
+  }
+}
+
+/** A delivery queued a moment ago whose state could not be read back: it stands and will be attempted. */
+const queuedUnread = (webhookId: string, deliveryId: string) =>
+  `Delivery ${deliveryId} is queued and will be attempted, but the database did not answer when its state was read. See GET /api/public/webhooks/${webhookId}/deliveries once the service answers; do not queue it again.`
+
 const invalid = (issues: ReadonlyArray<string>) =>
   new InvalidRequest({
     issues: [...issues],
@@ -130,15 +169,19 @@ const invalid = (issues: ReadonlyArray<string>) =>
 export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // The partner's calls run within the request's database budget; the dispatcher's passes do not.
+    const direct = yield* DirectQuery
     const config = yield* AppConfig
     const production = config.appEnv === "production"
 
-    const endpointOf = (partner: Partner["Service"], id: string) =>
+    /** The partner's webhook, read before a change: if it cannot be read, nothing was changed. */
+    const endpointOf = (partner: Partner["Service"], id: string, steps: { readonly notChanged: string }) =>
       isUuid(id)
-        ? sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
-            WHERE id = ${id} AND partner_id = ${partner.id}`.pipe(
+        ? direct(sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+            WHERE id = ${id} AND partner_id = ${partner.id}`).pipe(
             rowsOf(EndpointRow),
-            Effect.orDie,
+            Effect.catchTag("SchemaError", Effect.die),
+            readUnavailable("webhook", steps.notChanged),
             Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(notFound(id))))
           )
         : Effect.fail(notFound(id))
@@ -177,7 +220,12 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
             ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(events)}::jsonb)), ${secret}, ${now}::timestamptz)
           RETURNING ${sql.literal(endpointColumns)}`.pipe(rowsOf(EndpointRow))
         return Option.some(rows[0]!)
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(
+        sql.withTransaction,
+        budgeted,
+        Effect.catchTag("SchemaError", Effect.die),
+        changeUnavailable("webhook registration", outageSteps.create)
+      )
       if (Option.isNone(created))
         return yield* new WebhookLimitReached({
           issues: [`a partner has at most ${maxWebhooksPerPartner} webhooks`],
@@ -192,26 +240,40 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     const list = Effect.fn("Webhooks.list")(function* (partner: Partner["Service"]) {
       const now = yield* DateTime.nowAsDate
-      const rows = yield* sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
-        WHERE partner_id = ${partner.id} ORDER BY created_at, id`.pipe(rowsOf(EndpointRow), Effect.orDie)
+      const rows = yield* direct(sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+        WHERE partner_id = ${partner.id} ORDER BY created_at, id`).pipe(
+        rowsOf(EndpointRow),
+        Effect.catchTag("SchemaError", Effect.die),
+        readUnavailable(
+          "webhooks",
+          `The database does not answer, so your webhooks could not be read; nothing was changed. ${tryAgain}`
+        )
+      )
       return { ok: true as const, webhooks: rows.map((row) => toWebhook(row, now)) }
     })
 
     const remove = Effect.fn("Webhooks.remove")(function* (partner: Partner["Service"], id: string) {
-      yield* endpointOf(partner, id)
-      yield* sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND partner_id = ${partner.id}`.pipe(Effect.orDie)
+      const steps = outageSteps.remove(id)
+      yield* endpointOf(partner, id, steps)
+      yield* direct(sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND partner_id = ${partner.id}`).pipe(
+        changeUnavailable("webhook deletion", steps)
+      )
       return { ok: true as const, deleted: true as const, webhook_id: id }
     })
 
     const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function* (partner: Partner["Service"], id: string) {
-      yield* endpointOf(partner, id)
+      yield* endpointOf(partner, id, outageSteps.rotateSecret)
       const now = yield* DateTime.nowAsDate
       const until = new Date(now.getTime() + rotationOverlapHours * 3_600_000)
       const secret = newSecret()
-      const [row] = yield* sql`
+      const [row] = yield* direct(sql`
         UPDATE webhook_endpoints SET previous_secret = secret, secret = ${secret}, previous_secret_until = ${until}::timestamptz
         WHERE id = ${id} AND partner_id = ${partner.id}
-        RETURNING ${sql.literal(endpointColumns)}`.pipe(rowsOf(EndpointRow), Effect.orDie)
+        RETURNING ${sql.literal(endpointColumns)}`).pipe(
+        rowsOf(EndpointRow),
+        Effect.catchTag("SchemaError", Effect.die),
+        changeUnavailable("webhook secret rotation", outageSteps.rotateSecret)
+      )
       if (row === undefined) return yield* notFound(id)
       return {
         ok: true as const,
@@ -221,21 +283,32 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       }
     })
 
+    /** A delivery just queued, read back for the answer. */
     const readDelivery = (endpointId: string, id: string) =>
-      sql`
+      direct(sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
           d.created_at, e.status AS endpoint_status
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`.pipe(rowsOf(DeliveryRow), Effect.orDie)
+        WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`).pipe(
+        rowsOf(DeliveryRow),
+        Effect.catchTag("SchemaError", Effect.die),
+        readUnavailable("webhook delivery", queuedUnread(endpointId, id))
+      )
+
+    const deliveriesUnread = `The database does not answer, so the deliveries could not be read; nothing was changed. ${tryAgain}`
 
     const deliveries = Effect.fn("Webhooks.deliveries")(function* (partner: Partner["Service"], id: string) {
-      yield* endpointOf(partner, id)
-      const rows = yield* sql`
+      yield* endpointOf(partner, id, { notChanged: deliveriesUnread })
+      const rows = yield* direct(sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
           d.created_at, e.status AS endpoint_status
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.endpoint_id = ${id}
-        ORDER BY d.created_at DESC, d.id LIMIT ${DELIVERY_LIST_LIMIT}`.pipe(rowsOf(DeliveryRow), Effect.orDie)
+        ORDER BY d.created_at DESC, d.id LIMIT ${DELIVERY_LIST_LIMIT}`).pipe(
+        rowsOf(DeliveryRow),
+        Effect.catchTag("SchemaError", Effect.die),
+        readUnavailable("webhook deliveries", deliveriesUnread)
+      )
       return { ok: true as const, deliveries: rows.map(toDelivery) }
     })
 
@@ -248,7 +321,8 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         WHERE id = ${endpointId} AND status = 'disabled'`
 
     const sendTest = Effect.fn("Webhooks.sendTest")(function* (partner: Partner["Service"], id: string) {
-      const endpoint = yield* endpointOf(partner, id)
+      const steps = outageSteps.test(id)
+      const endpoint = yield* endpointOf(partner, id, steps)
       const now = yield* DateTime.nowAsDate
       const event = webhookTest({ id: endpoint.id, sandbox: endpoint.sandbox }, now)
       const [row] = yield* Effect.gen(function* () {
@@ -258,7 +332,12 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
           VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), ${endpoint.id}, ${event.type}, ${eventBody(event)},
             'pending', ${now}::timestamptz, ${now}::timestamptz)
           RETURNING id`.pipe(rowsOf(IdRow))
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(
+        sql.withTransaction,
+        budgeted,
+        Effect.catchTag("SchemaError", Effect.die),
+        changeUnavailable("webhook test", steps)
+      )
       yield* Effect.sync(() => runInBackground(deliverDue(Option.some([row!.id]))))
       const [delivery] = yield* readDelivery(endpoint.id, row!.id)
       return { ok: true as const, delivery: toDelivery(delivery!) }
@@ -266,7 +345,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     /** Due again now, on a fresh schedule; the same webhook-id, so a receiver that has it drops it. */
     const retry = Effect.fn("Webhooks.retry")(function* (partner: Partner["Service"], id: string, deliveryId: string) {
-      const endpoint = yield* endpointOf(partner, id)
+      const endpoint = yield* endpointOf(partner, id, outageSteps.retry)
       const now = yield* DateTime.nowAsDate
       yield* Effect.gen(function* () {
         yield* enable(endpoint.id)
@@ -277,7 +356,9 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       }).pipe(
         Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(deliveryNotFound(id, deliveryId)) : Effect.void)),
         sql.withTransaction,
-        Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die })
+        budgeted,
+        Effect.catchTag("SchemaError", Effect.die),
+        changeUnavailable("webhook retry", outageSteps.retry)
       )
       yield* Effect.sync(() => runInBackground(deliverDue(Option.some([deliveryId]))))
       const [delivery] = yield* readDelivery(endpoint.id, deliveryId)
