@@ -5,6 +5,7 @@ import { rowsOf } from "../Database/Rows.js"
 import { englishHeading, lines, slotIn } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import { formatInZone, providerTimeZone } from "../Domain/Zone.js"
+import { logFailureWarning } from "../Http/FailureSummary.js"
 import { Notifier } from "../Notifications/Notifier.js"
 
 /** Whether an imported busy time overlaps the `bookings` row `b`: SQL, for the statements that flag it. */
@@ -107,7 +108,10 @@ export const makeBusyConflicts = Effect.gen(function* () {
       yield* Effect.logInfo("imported busy time overlaps bookings").pipe(
         Effect.annotateLogs({ provider_id: providerId, bookings: conflicts.length })
       )
-    })
+    }).pipe(
+      // The busy times are stored by now; the next fetch tries the notices again.
+      Effect.catchCause((cause) => logFailureWarning("busy-time conflicts could not be notified", cause))
+    )
 
   return { notify } as const
 })
