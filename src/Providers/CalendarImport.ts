@@ -8,7 +8,7 @@ import { DAY, formatInZone, MINUTE, providerTimeZone } from "../Domain/Zone.js"
 import { logFailureWarning } from "../Http/FailureSummary.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
-import { checkDestination } from "../Webhooks/Destination.js"
+import { checkDestination, lookupWithin } from "../Webhooks/Destination.js"
 import { makeBusyConflicts } from "./BusyConflicts.js"
 import { busyTimes } from "./BusyTimes.js"
 import { type FetchResult, fetchCalendar } from "./CalendarFetch.js"
@@ -31,7 +31,7 @@ type ImportRow = typeof ImportRow.Type
 const StatusRow = Schema.Struct({ ...ImportRow.fields, lastAttemptAt: Schema.NullOr(Schema.Date) })
 
 /** How long registration waits for the calendar host's name to resolve before refusing it. */
-const resolveTimeout = Duration.seconds(2)
+const resolveTimeoutMs = 2000
 
 const BusyCountRow = Schema.Struct({ busy: Schema.Int })
 
@@ -205,16 +205,12 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
 
     /**
      * Refused at once, as before every fetch: the URL's rules and where its host resolves to now
-     * (a name that does not resolve within `resolveTimeout` is refused as unresolvable).
+     * (a name that does not resolve within `resolveTimeoutMs` is refused as unresolvable).
      */
     const checkRegistration = (url: string) =>
       Effect.gen(function* () {
-        const checked = yield* Effect.promise(() => checkDestination(url, { production })).pipe(
-          Effect.timeoutOrElse({
-            duration: resolveTimeout,
-            orElse: () =>
-              Effect.succeed({ ok: false as const, message: "the calendar host could not be resolved in time" })
-          })
+        const checked = yield* Effect.promise(() =>
+          checkDestination(url, { production, lookup: lookupWithin(resolveTimeoutMs) })
         )
         if (!checked.ok) return yield* refusal(forCalendar(checked.message))
         return checked.url.href

@@ -19,7 +19,7 @@ import {
 } from "../Domain/Webhook.js"
 import { logFailure } from "../Http/FailureSummary.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
-import { checkDestination, checkUrl } from "./Destination.js"
+import { checkDestination, checkUrl, lookupWithin } from "./Destination.js"
 import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
 import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
 import type { AttemptResult } from "./Send.js"
@@ -196,7 +196,10 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         const url = checkUrl(input.url, { production })
         if (!url.ok) issues.push(`url: ${url.message}`)
         else {
-          const destination = yield* Effect.promise(() => checkDestination(url.url, { production }))
+          // The partner waits for this answer: a name that does not resolve in 2 s is refused.
+          const destination = yield* Effect.promise(() =>
+            checkDestination(url.url, { production, lookup: lookupWithin(2000) })
+          )
           if (!destination.ok) issues.push(`url: ${destination.message}`)
         }
         if (issues.length > 0) return yield* invalid(issues)
