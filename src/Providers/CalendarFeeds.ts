@@ -32,7 +32,7 @@ const outageSteps = {
   },
   revoke: {
     notChanged:
-      "The database does not answer, so the feed address was not revoked. Revoke it again once the service answers.",
+      "The database does not answer, so nothing was revoked: a feed address you have stays valid. Revoke it again once the service answers.",
     unknown:
       "The database did not answer in time, so it is not known whether the feed address was revoked. Revoke it again once the service answers: revoking twice is safe."
   }

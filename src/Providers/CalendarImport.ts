@@ -48,7 +48,7 @@ const outageSteps = {
   },
   remove: {
     notChanged:
-      "The database does not answer, so the import was not stopped: its busy times still block searches. Send the DELETE again once the service answers.",
+      "The database does not answer, so nothing was stopped or freed: an import you have goes on as before. Send the DELETE again once the service answers.",
     unknown:
       "The database did not answer in time, so it is not known whether the import was stopped. Send the DELETE again once the service answers: stopping twice is safe."
   }

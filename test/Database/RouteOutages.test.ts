@@ -141,7 +141,7 @@ const routes: ReadonlyArray<Route> = [
     method: "DELETE",
     path: () => "/api/provider/calendar-feed",
     who: "provider",
-    said: [/feed address was not revoked/, /not known whether the feed address was revoked/]
+    said: [/nothing was revoked/, /not known whether the feed address was revoked/]
   },
   {
     name: "provider.setCalendarImport",
@@ -163,7 +163,7 @@ const routes: ReadonlyArray<Route> = [
     method: "DELETE",
     path: () => "/api/provider/calendar-import",
     who: "provider",
-    said: [/import was not stopped/, /not known whether the import was stopped/]
+    said: [/nothing was stopped or freed/, /not known whether the import was stopped/]
   }
 ]
 
