@@ -165,6 +165,11 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
           Effect.catchTag("SchemaError", Effect.die)
         )
         const busy = counted[0]?.busy ?? 0
+        const clashing = busy === 0 ? 0 : yield* conflicts.countOf(providerId, yield* now)
+        const clashStep =
+          clashing === 0
+            ? ""
+            : ` ${clashing} confirmed booking(s) of yours overlap these busy times and still stand: see conflicts_with_busy_time in GET /api/provider/bookings, and cancel a job you cannot do or move the clashing event.`
         const synced = row?.lastSyncedAt == null ? null : formatInZone(row.lastSyncedAt, providerTimeZone)
         // Registered (or registered again) and not yet tried since: the first fetch is still to come.
         const pending = row !== undefined && row.lastAttemptAt === null
@@ -189,10 +194,10 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
             row === undefined
               ? "No calendar is imported. Register your calendar's private iCalendar address (PUT /api/provider/calendar-import) so its busy times are never offered."
               : pending
-                ? `Registered: the first fetch of this address is under way, and until it succeeds ${busy === 0 ? "no busy time is imported" : `the ${busy} busy interval(s) read before stay in force`}. GET /api/provider/calendar-import shows how it went (fetch_status, last_synced_at, last_error).`
+                ? `Registered: the first fetch of this address is under way, and until it succeeds ${busy === 0 ? "no busy time is imported" : `the ${busy} busy interval(s) read before stay in force`}. GET /api/provider/calendar-import shows how it went (fetch_status, last_synced_at, last_error).${clashStep}`
                 : row.lastError !== null
-                  ? `The last fetch failed (${row.lastError}). ${synced === null ? "No busy time has been imported from this address yet." : `The busy times read at ${synced} stay in force until a fetch succeeds.`} Check the address, or register a new one.`
-                  : `Imported: ${busy} busy interval(s) from your calendar, as of ${synced}; searches and confirms treat them as taken. It is fetched again every ${config.calendarImportIntervalMinutes} minutes. A booking one of them overlaps is flagged (conflicts_with_busy_time in GET /api/provider/bookings) and you are told of it once.`
+                  ? `The last fetch failed (${row.lastError}). ${synced === null ? "No busy time has been imported from this address yet." : `The busy times read at ${synced} stay in force until a fetch succeeds.`} Check the address, or register a new one.${clashStep}`
+                  : `Imported: ${busy} busy interval(s) from your calendar, as of ${synced}; searches and confirms treat them as taken. It is fetched again every ${config.calendarImportIntervalMinutes} minutes. A booking one of them overlaps is flagged (conflicts_with_busy_time in GET /api/provider/bookings) and you are told of it once.${clashStep}`
         }
       })
 

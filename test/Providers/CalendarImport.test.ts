@@ -173,6 +173,9 @@ describe("registering the provider's own calendar", () => {
         state.release()
         expect((yield* putImport(token, url)).status).toBe(200)
         yield* waitFor(statusOf(token), (status) => expect(status.fetch_status).toBe("synced"))
+        expect((yield* statusOf(token)).safe_next_step).toMatch(
+          /1 confirmed booking\(s\) of yours overlap these busy times/
+        )
 
         const after = yield* provider.provider.bookings({ query: {} })
         const flagged = after.bookings.filter((job) => job.conflicts_with_busy_time)
