@@ -238,10 +238,14 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
           last_error = CASE WHEN provider_calendar_imports.url = excluded.url THEN provider_calendar_imports.last_error END`).pipe(
         changeUnavailable("calendar import registration", outageSteps.register)
       )
-      const answer = yield* statusOf(providerId).pipe(
-        readUnavailable(
-          "calendar import",
-          "The address is registered and its first fetch is under way, but the database did not answer when its state was read. GET /api/provider/calendar-import shows it once the service answers."
+      // Read before the fetch starts, so the answer tells the registration as it stands; the fetch
+      // starts whether or not the read answers, as the answer says.
+      const answer = yield* Effect.exit(
+        statusOf(providerId).pipe(
+          readUnavailable(
+            "calendar import",
+            "The address is registered and its first fetch is under way, but the database did not answer when its state was read. GET /api/provider/calendar-import shows it once the service answers."
+          )
         )
       )
       // The whole calendar, not a conditional fetch: a registration reads it afresh.
@@ -261,7 +265,7 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
           )
         )
       )
-      return answer
+      return yield* answer
     })
 
     const status = Effect.fn("CalendarImport.status")(function* (providerId: string) {
