@@ -110,32 +110,53 @@ const directQuery = (sql: SqlClient.SqlClient, options: PoolOptions) => {
   return <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
     Effect.withFiber((fiber) => {
       if (Option.isSome(Context.getOption(fiber.context, sql.transactionService))) return statement
-      const left = budgetLeft(fiber)
-      if (left === Number.POSITIVE_INFINITY) return attempt(statement, () => {})
-      if (left <= 0) return Effect.fail(budgetSpent())
-      // Interrupting a statement waits for the driver to drain and cancel it, which a frozen server
-      // never allows before the socket's own silence bound: so the statement runs in a fiber of its
-      // own, which is let go (and interrupted in the background) when the budget is spent.
+      if (budgetLeft(fiber) === Number.POSITIVE_INFINITY) return attempt(statement, () => {})
       let sent = false
-      return Effect.flatMap(
-        Effect.forkDetach(
-          attempt(statement, () => {
-            sent = true
-          })
-        ),
-        (running) => {
-          const letGo = Effect.forkDetach(Fiber.interrupt(running))
-          return Fiber.join(running).pipe(
-            Effect.timeoutOrElse({
-              duration: Duration.millis(left),
-              orElse: () => Effect.andThen(letGo, Effect.fail(sent ? readTimeout() : budgetSpent()))
-            }),
-            Effect.onInterrupt(() => letGo)
-          )
-        }
+      return withinDatabaseBudget(
+        attempt(statement, () => {
+          sent = true
+        }),
+        () => (sent ? readTimeout() : budgetSpent())
       )
     })
 }
+
+/**
+ * `effect` within what is left of the request's database budget (unbounded outside a request);
+ * when the budget is spent it fails with `spent()`. Interrupting a statement waits for the driver
+ * to drain and cancel it, which a frozen server never allows before the socket's own silence
+ * bound: so the work runs in a fiber of its own, which is let go (and interrupted in the
+ * background) when the budget is spent. Nothing is begun once the budget is spent.
+ */
+export const withinDatabaseBudget = <A, E, R, E2>(
+  effect: Effect.Effect<A, E, R>,
+  spent: () => E2
+): Effect.Effect<A, E | E2, R> =>
+  Effect.withFiber((fiber) => {
+    const left = budgetLeft(fiber)
+    if (left === Number.POSITIVE_INFINITY) return effect
+    if (left <= 0) return Effect.fail(spent())
+    return Effect.flatMap(Effect.forkDetach(effect), (running) => {
+      const letGo = Effect.forkDetach(Fiber.interrupt(running))
+      return Fiber.join(running).pipe(
+        Effect.timeoutOrElse({
+          duration: Duration.millis(left),
+          orElse: () => Effect.andThen(letGo, Effect.fail(spent()))
+        }),
+        Effect.onInterrupt(() => letGo)
+      )
+    })
+  })
+
+/**
+ * A transaction (or any run of statements) within the request's budget: one the budget ends
+ * before it begins was never sent; one it ends midway may have committed, so its failure reads as
+ * a statement that got no answer (outcome unknown).
+ */
+export const budgeted = <A, E, R>(transaction: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.withFiber((fiber) =>
+    budgetLeft(fiber) <= 0 ? Effect.fail(budgetSpent()) : withinDatabaseBudget(transaction, readTimeout)
+  )
 
 const resultNames = Str.snakeToCamel
 const rowsNamed = Statement.defaultTransforms(resultNames, false).array

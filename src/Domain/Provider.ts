@@ -72,6 +72,15 @@ export const ProviderBooking = Schema.Struct({
   confirmed_at: Schema.String,
   /** The policy the booking was confirmed (or last moved) under, with this slot's deadlines. */
   cancellation_policy: CancellationPolicyTerms,
+  /**
+   * True when a busy time imported from the provider's own calendar overlaps this confirmed job:
+   * the booking stands, and only the provider can settle it (cancel the job, or free the time in
+   * its calendar). The provider is also told once, by its notification channel.
+   */
+  conflicts_with_busy_time: Schema.Boolean.annotate({
+    description:
+      "True when a busy time imported from your own calendar overlaps this confirmed job. The booking still stands: cancel it if you cannot do it, or move the clashing event in your calendar."
+  }),
   /** Only on a cancelled job. */
   cancellation: optional(ProviderCancellation)
 }).annotate({ identifier: "ProviderBooking" })
@@ -170,6 +179,14 @@ export const CalendarImportResponse = Schema.Struct({
   last_error: Schema.NullOr(Schema.String),
   busy_intervals: Schema.Number,
   next_fetch_at: Schema.NullOr(Schema.String),
+  /**
+   * `pending` until the registered address has been fetched once (registration answers at once and
+   * fetches in the background), then `synced` or `failed` by the latest fetch; null with no import.
+   */
+  fetch_status: Schema.NullOr(Schema.Literals(["pending", "synced", "failed"])).annotate({
+    description:
+      "pending: the address is registered and its first fetch has not finished (GET this again to see it); synced or failed: how the latest fetch went; null: no calendar is imported."
+  }),
   safe_next_step: Schema.String
 }).annotate({ identifier: "ProviderCalendarImportResponse" })
 

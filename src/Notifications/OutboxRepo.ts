@@ -76,7 +76,8 @@ export const makeOutboxRepo = Effect.gen(function* () {
 
   /**
    * The statement that writes outbox rows (none for no rows), for a writer to run with what they
-   * announce, so the rows commit or roll back with it.
+   * announce, so the rows commit or roll back with it. A row whose id is already written is left
+   * as it is, so a notification given an id of its own is written once however often it is asked for.
    */
   const insert = (notifications: ReadonlyArray<Notification>, now: Date): ReadonlyArray<Statement.Fragment> => {
     if (notifications.length === 0) return []
@@ -94,7 +95,8 @@ export const makeOutboxRepo = Effect.gen(function* () {
         x.subject, x.body, x.payload, x.status, x.give_up_at, ${now}::timestamptz, ${now}::timestamptz
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id uuid, topic text, subject_id uuid,
         recipient_role text, provider_id text, channel text, address text, subject text, body text, payload jsonb,
-        status text, give_up_at timestamptz)`
+        status text, give_up_at timestamptz)
+      ON CONFLICT (id) DO NOTHING`
     ]
   }
 

@@ -178,10 +178,10 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       success: CalendarImportResponse,
       error: [errorBody(CalendarUrlRefused), unavailable]
     }).annotateMerge(
-      documented("Register the provider's own iCalendar address; fetched at once, then on a schedule", {
+      documented("Register the provider's own iCalendar address; fetched in the background, then on a schedule", {
         example: setCalendarImportExample,
         description:
-          "Registers the provider's own private iCalendar address. It is fetched at once and then every CALENDAR_IMPORT_INTERVAL_MINUTES (default 10), conditionally, bounded in size and time, under the same address rules as webhooks. Busy events (recurrences expanded; free and cancelled events ignored) are never offered or booked. When a fetch fails, the busy times last read stay in force and `last_error` says why."
+          "Registers the provider's own private iCalendar address, under the same address rules as webhooks: an address whose host is not public (loopback, private, link-local, unique-local, metadata, or a name that resolves to one) is refused at once with 422 `calendar_url_refused`. The answer comes at once with `fetch_status: pending`; the first fetch runs in the background (GET shows how it went), then every CALENDAR_IMPORT_INTERVAL_MINUTES (default 10), conditionally, bounded in size and time. A confirmed booking an imported busy time overlaps is flagged (`conflicts_with_busy_time` in GET /api/provider/bookings) and the provider is told once. Busy events (recurrences expanded; free and cancelled events ignored) are never offered or booked. When a fetch fails, the busy times last read stay in force and `last_error` says why."
       })
     )
   )

@@ -2,19 +2,41 @@ import { createHash, createHmac, randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { budgeted, DirectQuery } from "../Database/Database.js"
 import { DatabaseUnavailable } from "../Domain/Errors.js"
 import { providerSpecVersion } from "../Domain/Provider.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
+import { changeUnavailable } from "../Shared/Unavailable.js"
 import { calendarFeed as feedCalendar } from "./CalendarFeed.js"
 import { decodedAs, FeedJobRow, FeedOwnerRow, FeedRow } from "./CalendarRows.js"
-import { orUnavailable } from "./Unavailable.js"
 
 /** The feed's path; the secret is its last segment, and the access log shows only the template. */
 export const calendarFeedPath = "/calendar-feeds"
 
 /** Cancelled and past bookings stay in the feed this long, so subscribed calendars catch up. */
 const feedPastDays = 30
+
+const outageSteps = {
+  feed: {
+    notChanged:
+      "The database does not answer, so the feed address could not be read; nothing was changed. Ask again in a moment.",
+    unknown:
+      "The database did not answer in time. Ask again (GET /api/provider/calendar-feed) once the service answers: it shows your one feed address, made on the first request."
+  },
+  rotate: {
+    notChanged:
+      "The database does not answer, so the feed was not rotated: your current address stays the one to subscribe to. Rotate again once the service answers.",
+    unknown:
+      "The database did not answer in time, so it is not known whether the feed was rotated; if it was, the old address no longer works. Once the service answers, rotate again and subscribe to the address that answer returns."
+  },
+  revoke: {
+    notChanged:
+      "The database does not answer, so nothing was revoked: a feed address you have stays valid. Revoke it again once the service answers.",
+    unknown:
+      "The database did not answer in time, so it is not known whether the feed address was revoked. Revoke it again once the service answers: revoking twice is safe."
+  }
+}
 
 /**
  * The secret feed a provider's calendar app subscribes to: one live feed a provider (the table
@@ -23,6 +45,8 @@ const feedPastDays = 30
 export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/CalendarFeeds", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // Within the request's database budget (inside the rotation's transaction, its statements as usual).
+    const direct = yield* DirectQuery
     const config = yield* AppConfig
     const signer = yield* OptionSigner
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -41,9 +65,9 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
 
     const liveFeed = (providerId: string) =>
       Effect.map(
-        sql`
+        direct(sql`
           SELECT id, token_sha256, created_at, last_fetched_at FROM provider_calendar_feeds
-          WHERE provider_id = ${providerId} AND revoked_at IS NULL`.pipe(decodedAs(FeedRow)),
+          WHERE provider_id = ${providerId} AND revoked_at IS NULL`).pipe(decodedAs(FeedRow)),
         (rows) => rows[0]
       )
 
@@ -52,10 +76,10 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
         const id = randomUUID()
         const secret = secretOf(id)
         if (Option.isNone(secret)) return undefined
-        yield* sql`
+        yield* direct(sql`
           INSERT INTO provider_calendar_feeds (id, provider_id, token_sha256, created_at)
           VALUES (${id}::uuid, ${providerId}, ${digestOf(secret.value)}, ${at})
-          ON CONFLICT DO NOTHING`
+          ON CONFLICT DO NOTHING`)
         return yield* liveFeed(providerId)
       })
 
@@ -88,7 +112,7 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
       const at = yield* now
       const row = yield* Effect.flatMap(liveFeed(providerId), (found) =>
         found === undefined ? newFeed(providerId, at) : Effect.succeed(found)
-      ).pipe(orUnavailable("feed"))
+      ).pipe(changeUnavailable("provider calendar feed", outageSteps.feed))
       return yield* feedAnswer(row, false)
     })
 
@@ -101,15 +125,15 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
             newFeed(providerId, at)
           )
         )
-        .pipe(orUnavailable("feed"))
+        .pipe(budgeted, changeUnavailable("provider calendar feed rotation", outageSteps.rotate))
       return yield* feedAnswer(row, true)
     })
 
     const revokeFeed = Effect.fn("CalendarFeeds.revokeFeed")(function* (providerId: string) {
       const at = yield* now
-      yield* sql`UPDATE provider_calendar_feeds SET revoked_at = ${at} WHERE provider_id = ${providerId} AND revoked_at IS NULL`.pipe(
-        orUnavailable("feed")
-      )
+      yield* direct(
+        sql`UPDATE provider_calendar_feeds SET revoked_at = ${at} WHERE provider_id = ${providerId} AND revoked_at IS NULL`
+      ).pipe(changeUnavailable("provider calendar feed revocation", outageSteps.revoke))
       return {
         ok: true as const,
         spec_version: providerSpecVersion,

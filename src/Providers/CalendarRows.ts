@@ -49,7 +49,8 @@ export const BookingRow = Schema.Struct({
   cancelledBy: Schema.NullOr(Schema.Literals(["customer", "partner", "provider"])),
   cancelFeeSek: Schema.NullOr(Schema.Number),
   cancelWithinFreePeriod: Schema.NullOr(Schema.Boolean),
-  cancelFreeUntil: Schema.NullOr(Schema.Date)
+  cancelFreeUntil: Schema.NullOr(Schema.Date),
+  conflictsWithBusyTime: Schema.Boolean
 })
 export type BookingRow = typeof BookingRow.Type
 

@@ -29,7 +29,8 @@ export const providerBookingExample = {
     { freeCancellationHours: 24, lateFeeSek: 395, changeHours: 24 },
     Date.parse("2026-11-23T11:00:00+01:00"),
     "Europe/Stockholm"
-  )
+  ),
+  conflicts_with_busy_time: false
 }
 
 export const blockExample = {
@@ -75,8 +76,23 @@ export const importExample = {
   last_error: null,
   busy_intervals: 12,
   next_fetch_at: "2026-11-23T09:10:00+01:00",
+  fetch_status: "synced",
   safe_next_step:
-    "Imported: 12 busy interval(s) from your calendar, as of 2026-11-23T09:00:00+01:00; searches and confirms treat them as taken. It is fetched again every 10 minutes."
+    "Imported: 12 busy interval(s) from your calendar, as of 2026-11-23T09:00:00+01:00; searches and confirms treat them as taken. It is fetched again every 10 minutes. A booking one of them overlaps is flagged (conflicts_with_busy_time in GET /api/provider/bookings) and you are told of it once."
+}
+
+/** A registration answers at once; the first fetch runs in the background. */
+const registeredExample = {
+  ok: true,
+  spec_version: "provider_api_v1",
+  url: "https://calendar.example.com/private-3f9a/basic.ics",
+  last_synced_at: null,
+  last_error: null,
+  busy_intervals: 0,
+  next_fetch_at: "2026-11-23T09:10:00+01:00",
+  fetch_status: "pending",
+  safe_next_step:
+    "Registered: the first fetch of this address is under way, and until it succeeds no busy time is imported. GET /api/provider/calendar-import shows how it went (fetch_status, last_synced_at, last_error)."
 }
 
 export const bookingsExample: OperationExample = {
@@ -158,7 +174,7 @@ export const revokeCalendarFeedExample: OperationExample = {
 
 export const setCalendarImportExample: OperationExample = {
   request: { url: "https://calendar.example.com/private-3f9a/basic.ics" },
-  response: importExample
+  response: registeredExample
 }
 
 export const calendarImportExample: OperationExample = {

@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { budgeted, DirectQuery } from "../Database/Database.js"
 import { customerNameOf } from "../Domain/Booking.js"
 import { bookedPrice, policyOfBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
-import { InvalidRequest } from "../Domain/Errors.js"
+import { type DatabaseUnavailable, InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
 import {
   type Block,
@@ -22,8 +23,9 @@ import {
 } from "../Domain/Provider.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { sqlStateOf } from "../Shared/Idempotency.js"
+import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
+import { busyConflictOf } from "./BusyConflicts.js"
 import { BlockRow, BookingRow, ConflictRow, DateOffRow, decodedAs, HoursRow, type Location } from "./CalendarRows.js"
-import { orUnavailable } from "./Unavailable.js"
 
 const location = (stored: Location) => ({
   address: stored.address,
@@ -52,6 +54,7 @@ const providerBooking = (row: BookingRow): ProviderBooking => ({
   ...(row.destinationLocation === null ? {} : { destination_location: location(row.destinationLocation) }),
   confirmed_at: formatInZone(row.confirmedAt, providerTimeZone),
   cancellation_policy: policyTerms(policyOfBooking(row), row.slotStart.getTime(), providerTimeZone),
+  conflicts_with_busy_time: row.conflictsWithBusyTime,
   // Never the caller's free-text reason: that is the partner's.
   ...(row.status === "cancelled" && row.cancelledAt !== null
     ? {
@@ -74,6 +77,28 @@ const blockOf = (row: BlockRow): Block => ({
   created_at: formatInZone(row.createdAt, providerTimeZone)
 })
 
+const unread = (what: string) =>
+  `The database does not answer, so your ${what} could not be read; nothing was changed. Try again in a moment.`
+
+const outageSteps = {
+  block: {
+    notChanged: "The database does not answer, so nothing was blocked. Block the time again once the service answers.",
+    unknown:
+      "The database did not answer in time, so it is not known whether the time was blocked. Once the service answers, list your blocks (GET /api/provider/blocks) before blocking it again: a second block over the same time is refused (409 block_overlaps_block, naming the first)."
+  },
+  deleteBlock: (id: string) => ({
+    notChanged:
+      "The database does not answer, so nothing was deleted. Delete the block again once the service answers.",
+    unknown: `The database did not answer in time, so it is not known whether block ${id} was deleted. Once the service answers, delete it again: a block already deleted answers 404 block_not_found, and GET /api/provider/blocks lists what remains.`
+  }),
+  hours: {
+    notChanged:
+      "The database does not answer, so your working hours were not changed. Send the same PUT again once the service answers.",
+    unknown:
+      "The database did not answer in time, so it is not known whether your new working hours were saved. Send the same PUT again once the service answers: it replaces the hours whole, so sending it twice is safe."
+  }
+}
+
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
 
 /**
@@ -83,6 +108,8 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
 export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booking/ProviderCalendar", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // Every statement of a provider's call runs within the request's database budget.
+    const direct = yield* DirectQuery
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const bookings = Effect.fn("ProviderCalendar.bookings")(function* (
@@ -96,16 +123,20 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       if (to - from > maxBookingsWindowDays * DAY) {
         return yield* new InvalidRequest({ issues: [`to: the window may span at most ${maxBookingsWindowDays} days`] })
       }
-      const rows = yield* sql`
+      const rows = yield* direct(sql`
         SELECT id, request_id, service_id, service_label_sv, vertical_id, job_type_id, slot_start, slot_end,
           slot_label, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
           terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at,
           status, version, free_cancellation_hours, late_fee_sek, change_hours, cancelled_at, cancelled_by,
-          cancel_fee_sek, cancel_within_free_period, cancel_free_until
-        FROM bookings
+          cancel_fee_sek, cancel_within_free_period, cancel_free_until,
+          (status = 'confirmed' AND ${sql.literal(busyConflictOf)}) AS conflicts_with_busy_time
+        FROM bookings b
         WHERE provider_id = ${providerId} AND NOT sandbox
           AND slot_start < ${new Date(to)} AND slot_end > ${new Date(from)}
-        ORDER BY slot_start, id`.pipe(decodedAs(BookingRow), orUnavailable("read"))
+        ORDER BY slot_start, id`).pipe(
+        decodedAs(BookingRow),
+        readUnavailable("provider bookings", `${unread("bookings")} Bookings already confirmed stand.`)
+      )
       return {
         ok: true as const,
         spec_version: providerSpecVersion,
@@ -119,13 +150,13 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
     /** What holds the time a block was refused for: a booking (named) or another block. */
     const conflictOf = (providerId: string, start: Date, end: Date) =>
       Effect.gen(function* () {
-        const rows = yield* sql`
+        const rows = yield* direct(sql`
           SELECT c.id, c.kind, b.request_id, b.provider_name, b.service_id, lower(c.during) AS slot_start,
             upper(c.during) AS slot_end, b.slot_label
           FROM calendar_bookings c LEFT JOIN bookings b ON b.id = c.id
           WHERE c.provider_id = ${providerId} AND c.calendar = 'live'
             AND c.during && tstzrange(${start}, ${end}, '[)')
-          ORDER BY c.kind, lower(c.during) LIMIT 1`.pipe(decodedAs(ConflictRow))
+          ORDER BY c.kind, lower(c.during) LIMIT 1`).pipe(decodedAs(ConflictRow))
         const row = rows[0]
         if (row === undefined) return undefined
         if (row.kind === "block") {
@@ -171,27 +202,41 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       }
       if (issues.length > 0) return yield* new InvalidRequest({ issues })
       const id = randomUUID()
-      const insert = sql.withTransaction(
-        Effect.gen(function* () {
-          yield* sql`
-            INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, kind)
-            VALUES (${id}::uuid, ${providerId}, NULL, tstzrange(${start}, ${end}, '[)'), false, 'live', 'block')`
-          yield* sql`
-            INSERT INTO provider_blocks (id, provider_id, note, created_at)
-            VALUES (${id}::uuid, ${providerId}, ${request.note ?? null}, ${at})`
-        })
-      )
+      // One statement, so a block is written whole or not at all, and its outcome follows from how it failed.
+      const insert = direct(sql`
+        WITH held AS (
+          INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, kind)
+          VALUES (${id}::uuid, ${providerId}, NULL, tstzrange(${start}, ${end}, '[)'), false, 'live', 'block')
+          RETURNING id)
+        INSERT INTO provider_blocks (id, provider_id, note, created_at)
+        SELECT held.id, ${providerId}, ${request.note ?? null}, ${at} FROM held`)
       const refused = (error: SqlError) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? "")
+      const blocked = changeUnavailable("provider block", outageSteps.block)
       // A refusal names what holds the time; if that is gone again by the time it is read, one more try.
-      const attempt = (tries: number): Effect.Effect<void, SqlError | BlockOverlapsBooking | BlockOverlapsBlock> =>
-        insert.pipe(
-          Effect.catchIf(refused, (error) =>
-            Effect.flatMap(conflictOf(providerId, start, end), (conflict) =>
-              conflict !== undefined ? Effect.fail(conflict) : tries > 0 ? attempt(tries - 1) : Effect.fail(error)
-            )
+      // What holds it is read after PostgreSQL refused the block: nothing was blocked, whatever that read meets.
+      const holder = conflictOf(providerId, start, end).pipe(
+        readUnavailable("provider block", outageSteps.block.notChanged)
+      )
+      type Refusal = DatabaseUnavailable | BlockOverlapsBooking | BlockOverlapsBlock
+      const attempt = (tries: number): Effect.Effect<void, Refusal> =>
+        blocked(
+          Effect.catch(
+            Effect.asVoid(insert),
+            (error): Effect.Effect<void, SqlError | Refusal> =>
+              !refused(error)
+                ? Effect.fail(error)
+                : Effect.flatMap(
+                    holder,
+                    (conflict): Effect.Effect<void, SqlError | Refusal> =>
+                      conflict !== undefined
+                        ? Effect.fail(conflict)
+                        : tries > 0
+                          ? attempt(tries - 1)
+                          : Effect.fail(error)
+                  )
           )
         )
-      yield* attempt(1).pipe(orUnavailable("block"))
+      yield* attempt(1)
       const block = blockOf({ id, startAt: start, endAt: end, note: request.note ?? null, createdAt: at })
       return {
         ok: true as const,
@@ -203,11 +248,11 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
 
     const blocks = Effect.fn("ProviderCalendar.blocks")(function* (providerId: string) {
       const at = yield* now
-      const rows = yield* sql`
+      const rows = yield* direct(sql`
         SELECT c.id, lower(c.during) AS start_at, upper(c.during) AS end_at, k.note, k.created_at
         FROM provider_blocks k JOIN calendar_bookings c ON c.id = k.id
         WHERE k.provider_id = ${providerId} AND upper(c.during) > ${at}
-        ORDER BY lower(c.during), c.id`.pipe(decodedAs(BlockRow), orUnavailable("read"))
+        ORDER BY lower(c.during), c.id`).pipe(decodedAs(BlockRow), readUnavailable("provider blocks", unread("blocks")))
       return { ok: true as const, spec_version: providerSpecVersion, blocks: rows.map(blockOf) }
     })
 
@@ -217,10 +262,10 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         safe_next_step: "Nothing was deleted. List your blocks (GET /api/provider/blocks) for their ids."
       })
       if (!isUuid(blockId)) return yield* notFound
-      const rows = yield* sql`
+      const rows = yield* direct(sql`
         DELETE FROM calendar_bookings
-        WHERE id = ${blockId}::uuid AND provider_id = ${providerId} AND kind = 'block' RETURNING id`.pipe(
-        orUnavailable("deletion")
+        WHERE id = ${blockId}::uuid AND provider_id = ${providerId} AND kind = 'block' RETURNING id`).pipe(
+        changeUnavailable("provider block deletion", outageSteps.deleteBlock(blockId))
       )
       if (rows.length === 0) return yield* notFound
       return {
@@ -233,14 +278,14 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
 
     const readHours = (providerId: string) =>
       Effect.gen(function* () {
-        const hours = yield* sql`
+        const hours = yield* direct(sql`
           SELECT iso_weekday, to_char(opens, 'HH24:MI') AS opens, to_char(closes, 'HH24:MI') AS closes
-          FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`.pipe(
+          FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`).pipe(
           decodedAs(HoursRow)
         )
-        const off = yield* sql`
+        const off = yield* direct(sql`
           SELECT to_char(date, 'YYYY-MM-DD') AS date FROM provider_dates_off
-          WHERE provider_id = ${providerId} ORDER BY date`.pipe(decodedAs(DateOffRow))
+          WHERE provider_id = ${providerId} ORDER BY date`).pipe(decodedAs(DateOffRow))
         return {
           ok: true as const,
           spec_version: providerSpecVersion,
@@ -251,7 +296,9 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       })
 
     const workingHours = Effect.fn("ProviderCalendar.workingHours")(function* (providerId: string) {
-      const current = yield* readHours(providerId).pipe(orUnavailable("read"))
+      const current = yield* readHours(providerId).pipe(
+        readUnavailable("provider working hours", unread("working hours"))
+      )
       return {
         ...current,
         safe_next_step:
@@ -293,8 +340,13 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
               SELECT ${providerId}, d::date FROM unnest(${dates}::text[]) AS d`
           })
         )
-        .pipe(orUnavailable("change of working hours"))
-      const current = yield* readHours(providerId).pipe(orUnavailable("read"))
+        .pipe(budgeted, changeUnavailable("provider working hours", outageSteps.hours))
+      const current = yield* readHours(providerId).pipe(
+        readUnavailable(
+          "provider working hours",
+          "Your working hours are saved, but the database did not answer when they were read back. GET /api/provider/working-hours shows them once the service answers."
+        )
+      )
       return {
         ...current,
         safe_next_step:

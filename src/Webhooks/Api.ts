@@ -2,7 +2,7 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { errorBody } from "../Domain/Errors.js"
+import { DatabaseUnavailable, errorBody } from "../Domain/Errors.js"
 import {
   DeliveryList,
   DeliveryPath,
@@ -29,12 +29,15 @@ import {
   testExample
 } from "./Examples.js"
 
+/** Every subscription call reads or writes the database: while it does not answer, a 503 says what is known. */
+const unavailable = errorBody(DatabaseUnavailable)
+
 export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("create", "/api/public/webhooks", {
       payload: WebhookCreate,
       success: WebhookCreated.pipe(HttpApiSchema.status(201)),
-      error: errorBody(WebhookLimitReached)
+      error: [errorBody(WebhookLimitReached), unavailable]
     }).annotateMerge(
       documented("Subscribe a URL to booking and request events (the secret is shown only here)", {
         example: createExample
@@ -42,7 +45,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     )
   )
   .add(
-    HttpApiEndpoint.get("list", "/api/public/webhooks", { success: WebhookList }).annotateMerge(
+    HttpApiEndpoint.get("list", "/api/public/webhooks", { success: WebhookList, error: unavailable }).annotateMerge(
       documented("The partner's webhooks, never a secret", { example: listExample })
     )
   )
@@ -50,14 +53,14 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.delete("remove", "/api/public/webhooks/:webhook_id", {
       params: WebhookPath,
       success: WebhookDeleted,
-      error: errorBody(WebhookNotFound)
+      error: [errorBody(WebhookNotFound), unavailable]
     }).annotateMerge(documented("Delete a webhook and its deliveries", { example: removeExample }))
   )
   .add(
     HttpApiEndpoint.post("rotateSecret", "/api/public/webhooks/:webhook_id/rotate-secret", {
       params: WebhookPath,
       success: SecretRotated,
-      error: errorBody(WebhookNotFound)
+      error: [errorBody(WebhookNotFound), unavailable]
     }).annotateMerge(
       documented("A new secret; the old one keeps signing beside it for 24 hours", { example: rotateSecretExample })
     )
@@ -66,7 +69,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("test", "/api/public/webhooks/:webhook_id/test", {
       params: WebhookPath,
       success: DeliveryQueued.pipe(HttpApiSchema.status(202)),
-      error: errorBody(WebhookNotFound)
+      error: [errorBody(WebhookNotFound), unavailable]
     }).annotateMerge(
       documented("Send a webhook.test event (turns a disabled webhook on again)", { example: testExample })
     )
@@ -75,14 +78,14 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("deliveries", "/api/public/webhooks/:webhook_id/deliveries", {
       params: WebhookPath,
       success: DeliveryList,
-      error: errorBody(WebhookNotFound)
+      error: [errorBody(WebhookNotFound), unavailable]
     }).annotateMerge(documented("The webhook's latest 100 deliveries, newest first", { example: deliveriesExample }))
   )
   .add(
     HttpApiEndpoint.post("retry", "/api/public/webhooks/:webhook_id/deliveries/:delivery_id/retry", {
       params: DeliveryPath,
       success: DeliveryQueued.pipe(HttpApiSchema.status(202)),
-      error: [errorBody(WebhookNotFound), errorBody(WebhookDeliveryNotFound)]
+      error: [errorBody(WebhookNotFound), errorBody(WebhookDeliveryNotFound), unavailable]
     }).annotateMerge(
       documented("Send a delivery again now, with the same webhook-id (turns a disabled webhook on again)", {
         example: retryExample

@@ -136,6 +136,23 @@ export const checkUrl = (url: string | URL, options: DestinationOptions): UrlChe
 const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true })
 
 /**
+ * The system's resolver, given up after `timeoutMs` (as ETIMEOUT), for a check made while a
+ * caller waits: a name that does not resolve in time is refused as unresolvable.
+ */
+export const lookupWithin =
+  (timeoutMs: number): Lookup =>
+  (hostname) => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(Object.assign(new Error("DNS lookup timed out"), { code: "ETIMEOUT" })),
+        timeoutMs
+      )
+    })
+    return Promise.race([systemLookup(hostname), timedOut]).finally(() => clearTimeout(timer))
+  }
+
+/**
  * Every address `host` resolves to, refused whole when any one is not public, so a name that
  * mixes a public and an internal address cannot be used to reach the internal one. Development
  * also allows loopback, for receivers on this machine. Connect to the addresses returned, never

@@ -1,6 +1,7 @@
 import { Context, DateTime, Duration, Effect, FiberSet, Layer, Option, Random, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { budgeted, DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
@@ -17,8 +18,10 @@ import {
   WebhookNotFound
 } from "../Domain/Webhook.js"
 import { logFailure } from "../Http/FailureSummary.js"
-import { checkDestination, checkUrl } from "./Destination.js"
+import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
+import { checkDestination, checkUrl, lookupWithin } from "./Destination.js"
 import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
+import { deliveriesUnread, outageSteps, queuedUnread, webhooksUnread } from "./OutageSteps.js"
 import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
 import type { AttemptResult } from "./Send.js"
 import { sendAttempt } from "./Send.js"
@@ -130,15 +133,19 @@ const invalid = (issues: ReadonlyArray<string>) =>
 export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // The partner's calls run within the request's database budget; the dispatcher's passes do not.
+    const direct = yield* DirectQuery
     const config = yield* AppConfig
     const production = config.appEnv === "production"
 
-    const endpointOf = (partner: Partner["Service"], id: string) =>
+    /** The partner's webhook, read before a change: if it cannot be read, nothing was changed. */
+    const endpointOf = (partner: Partner["Service"], id: string, steps: { readonly notChanged: string }) =>
       isUuid(id)
-        ? sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
-            WHERE id = ${id} AND partner_id = ${partner.id}`.pipe(
+        ? direct(sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+            WHERE id = ${id} AND partner_id = ${partner.id}`).pipe(
             rowsOf(EndpointRow),
-            Effect.orDie,
+            Effect.catchTag("SchemaError", Effect.die),
+            readUnavailable("webhook", steps.notChanged),
             Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(notFound(id))))
           )
         : Effect.fail(notFound(id))
@@ -153,7 +160,10 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         const url = checkUrl(input.url, { production })
         if (!url.ok) issues.push(`url: ${url.message}`)
         else {
-          const destination = yield* Effect.promise(() => checkDestination(url.url, { production }))
+          // The partner waits for this answer: a name that does not resolve in 2 s is refused.
+          const destination = yield* Effect.promise(() =>
+            checkDestination(url.url, { production, lookup: lookupWithin(2000) })
+          )
           if (!destination.ok) issues.push(`url: ${destination.message}`)
         }
         if (issues.length > 0) return yield* invalid(issues)
@@ -177,7 +187,12 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
             ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(events)}::jsonb)), ${secret}, ${now}::timestamptz)
           RETURNING ${sql.literal(endpointColumns)}`.pipe(rowsOf(EndpointRow))
         return Option.some(rows[0]!)
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(
+        sql.withTransaction,
+        budgeted,
+        Effect.catchTag("SchemaError", Effect.die),
+        changeUnavailable("webhook registration", outageSteps.create)
+      )
       if (Option.isNone(created))
         return yield* new WebhookLimitReached({
           issues: [`a partner has at most ${maxWebhooksPerPartner} webhooks`],
@@ -192,26 +207,37 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     const list = Effect.fn("Webhooks.list")(function* (partner: Partner["Service"]) {
       const now = yield* DateTime.nowAsDate
-      const rows = yield* sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
-        WHERE partner_id = ${partner.id} ORDER BY created_at, id`.pipe(rowsOf(EndpointRow), Effect.orDie)
+      const rows = yield* direct(sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+        WHERE partner_id = ${partner.id} ORDER BY created_at, id`).pipe(
+        rowsOf(EndpointRow),
+        Effect.catchTag("SchemaError", Effect.die),
+        readUnavailable("webhooks", webhooksUnread)
+      )
       return { ok: true as const, webhooks: rows.map((row) => toWebhook(row, now)) }
     })
 
     const remove = Effect.fn("Webhooks.remove")(function* (partner: Partner["Service"], id: string) {
-      yield* endpointOf(partner, id)
-      yield* sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND partner_id = ${partner.id}`.pipe(Effect.orDie)
+      const steps = outageSteps.remove(id)
+      yield* endpointOf(partner, id, steps)
+      yield* direct(sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND partner_id = ${partner.id}`).pipe(
+        changeUnavailable("webhook deletion", steps)
+      )
       return { ok: true as const, deleted: true as const, webhook_id: id }
     })
 
     const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function* (partner: Partner["Service"], id: string) {
-      yield* endpointOf(partner, id)
+      yield* endpointOf(partner, id, outageSteps.rotateSecret)
       const now = yield* DateTime.nowAsDate
       const until = new Date(now.getTime() + rotationOverlapHours * 3_600_000)
       const secret = newSecret()
-      const [row] = yield* sql`
+      const [row] = yield* direct(sql`
         UPDATE webhook_endpoints SET previous_secret = secret, secret = ${secret}, previous_secret_until = ${until}::timestamptz
         WHERE id = ${id} AND partner_id = ${partner.id}
-        RETURNING ${sql.literal(endpointColumns)}`.pipe(rowsOf(EndpointRow), Effect.orDie)
+        RETURNING ${sql.literal(endpointColumns)}`).pipe(
+        rowsOf(EndpointRow),
+        Effect.catchTag("SchemaError", Effect.die),
+        changeUnavailable("webhook secret rotation", outageSteps.rotateSecret)
+      )
       if (row === undefined) return yield* notFound(id)
       return {
         ok: true as const,
@@ -221,21 +247,30 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       }
     })
 
+    /** A delivery just queued, read back for the answer. */
     const readDelivery = (endpointId: string, id: string) =>
-      sql`
+      direct(sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
           d.created_at, e.status AS endpoint_status
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`.pipe(rowsOf(DeliveryRow), Effect.orDie)
+        WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`).pipe(
+        rowsOf(DeliveryRow),
+        Effect.catchTag("SchemaError", Effect.die),
+        readUnavailable("webhook delivery", queuedUnread(endpointId, id))
+      )
 
     const deliveries = Effect.fn("Webhooks.deliveries")(function* (partner: Partner["Service"], id: string) {
-      yield* endpointOf(partner, id)
-      const rows = yield* sql`
+      yield* endpointOf(partner, id, { notChanged: deliveriesUnread })
+      const rows = yield* direct(sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
           d.created_at, e.status AS endpoint_status
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.endpoint_id = ${id}
-        ORDER BY d.created_at DESC, d.id LIMIT ${DELIVERY_LIST_LIMIT}`.pipe(rowsOf(DeliveryRow), Effect.orDie)
+        ORDER BY d.created_at DESC, d.id LIMIT ${DELIVERY_LIST_LIMIT}`).pipe(
+        rowsOf(DeliveryRow),
+        Effect.catchTag("SchemaError", Effect.die),
+        readUnavailable("webhook deliveries", deliveriesUnread)
+      )
       return { ok: true as const, deliveries: rows.map(toDelivery) }
     })
 
@@ -248,7 +283,8 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         WHERE id = ${endpointId} AND status = 'disabled'`
 
     const sendTest = Effect.fn("Webhooks.sendTest")(function* (partner: Partner["Service"], id: string) {
-      const endpoint = yield* endpointOf(partner, id)
+      const steps = outageSteps.test(id)
+      const endpoint = yield* endpointOf(partner, id, steps)
       const now = yield* DateTime.nowAsDate
       const event = webhookTest({ id: endpoint.id, sandbox: endpoint.sandbox }, now)
       const [row] = yield* Effect.gen(function* () {
@@ -258,7 +294,12 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
           VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), ${endpoint.id}, ${event.type}, ${eventBody(event)},
             'pending', ${now}::timestamptz, ${now}::timestamptz)
           RETURNING id`.pipe(rowsOf(IdRow))
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(
+        sql.withTransaction,
+        budgeted,
+        Effect.catchTag("SchemaError", Effect.die),
+        changeUnavailable("webhook test", steps)
+      )
       yield* Effect.sync(() => runInBackground(deliverDue(Option.some([row!.id]))))
       const [delivery] = yield* readDelivery(endpoint.id, row!.id)
       return { ok: true as const, delivery: toDelivery(delivery!) }
@@ -266,7 +307,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     /** Due again now, on a fresh schedule; the same webhook-id, so a receiver that has it drops it. */
     const retry = Effect.fn("Webhooks.retry")(function* (partner: Partner["Service"], id: string, deliveryId: string) {
-      const endpoint = yield* endpointOf(partner, id)
+      const endpoint = yield* endpointOf(partner, id, outageSteps.retry)
       const now = yield* DateTime.nowAsDate
       yield* Effect.gen(function* () {
         yield* enable(endpoint.id)
@@ -277,7 +318,9 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       }).pipe(
         Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(deliveryNotFound(id, deliveryId)) : Effect.void)),
         sql.withTransaction,
-        Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die })
+        budgeted,
+        Effect.catchTag("SchemaError", Effect.die),
+        changeUnavailable("webhook retry", outageSteps.retry)
       )
       yield* Effect.sync(() => runInBackground(deliverDue(Option.some([deliveryId]))))
       const [delivery] = yield* readDelivery(endpoint.id, deliveryId)

@@ -407,7 +407,15 @@ describe("the provider calendar import, on the schedule the service's clock driv
       )
       expect(refusedUrl).toBeInstanceOf(CalendarUrlRefused)
       const registered = yield* client.provider.setCalendarImport({ payload: { url } })
-      expect(registered).toMatchObject({ url, last_error: null, last_synced_at: "2026-11-23T09:00:00+01:00" })
+      expect(registered).toMatchObject({ url, fetch_status: "pending", last_synced_at: null })
+      // The first fetch runs in the background, on the clock where it stands.
+      yield* waitFor(client.provider.calendarImport(), (status) =>
+        expect(status).toMatchObject({
+          fetch_status: "synced",
+          last_error: null,
+          last_synced_at: "2026-11-23T09:00:00+01:00"
+        })
+      )
       const busy = yield* busyRows("ekstrom-ror-sthlm")
       expect(busy).toEqual(
         expect.arrayContaining([

@@ -128,7 +128,7 @@ const until = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (value: A) => voi
   Effect.andThen(waitFor(effect, check), effect)
 
 /** Another instance's dispatcher on the app's database and configuration, whose passes a test runs itself. */
-const dispatcherOf = (context: Context.Context<SqlClient.SqlClient | AppConfig>) =>
+const dispatcherOf = (context: Context.Context<SqlClient.SqlClient | AppConfig | DirectQuery>) =>
   Layer.build(Webhooks.Default.pipe(Layer.provide(Layer.succeedContext(context)))).pipe(
     Effect.map(Context.get(Webhooks))
   )
@@ -137,7 +137,7 @@ const withApp = (extra: Record<string, string> = {}, loops: TestServerLoops = "a
   Effect.gen(function* () {
     // Every loop by default: webhook events follow outbox deliveries that the dispatcher gives up.
     const context = yield* Layer.build(TestServer({ env: { ...env, ...extra }, loops }))
-    const dispatcher = yield* dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig)(context))
+    const dispatcher = yield* dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig, DirectQuery)(context))
     return {
       context,
       run: <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>,
@@ -514,7 +514,9 @@ describe("webhook deliveries", () => {
       const shared = Context.pick(SqlClient.SqlClient, DirectQuery)(first.context)
       yield* Layer.build(TestServer({ database: Layer.succeedContext(shared), env: { ...env, ...longTimeout } }))
       const instances = yield* Effect.all(
-        Array.from({ length: 3 }, () => dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig)(first.context)))
+        Array.from({ length: 3 }, () =>
+          dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig, DirectQuery)(first.context))
+        )
       )
       const created = yield* first.run(register(hooks.url))
       const webhookId = created.body.webhook.id as string
