@@ -96,7 +96,7 @@ export const confirmExample: OperationExample = {
 }
 
 export const cancelExample: OperationExample = {
-  request: { idempotency_key: "chat-4711-cancel", reason: "Kunden har redan fått hjälp", dry_run: true },
+  request: { idempotency_key: "chat-4711-cancel", reason: "Kunden har redan fått hjälp" },
   response: {
     ok: true,
     spec_version: "public_bookings_api_v1",
@@ -135,7 +135,8 @@ export const rescheduleExample: OperationExample = {
     cancellation_policy: policyTerms(
       { freeCancellationHours: 12, lateFeeSek: 495, changeHours: 6 },
       Date.parse("2026-12-01T08:00:00+01:00"),
-      "Europe/Stockholm"
+      "Europe/Stockholm",
+      Date.parse("2026-11-24T10:14:00+01:00")
     ),
     idempotent_replay: false,
     previous_slot: { start_at: bookingExample.slot_start_at, end_at: bookingExample.slot_end_at },

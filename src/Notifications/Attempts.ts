@@ -48,7 +48,8 @@ export const makeDeliverDue = (outbox: OutboxRepo, email: Effect.Success<typeof 
     const attempt = (row: ClaimedRow) => {
       const log = { notification_id: row.id, topic: row.topic, role: row.recipientRole, channel: row.channel }
       const outcome = Effect.gen(function* () {
-        if (row.channel === "none") {
+        // Rows written before sandbox and channel-less rows were skipped at insert: never sent.
+        if (row.channel === "none" || row.channel === "sandbox") {
           yield* outbox.recordSkipped(row)
           yield* countOutcome(row, "skipped")
           return yield* Effect.logInfo("notification skipped").pipe(Effect.annotateLogs({ ...log, outcome: "skipped" }))

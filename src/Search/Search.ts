@@ -258,7 +258,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
       request: BookingSearchRequest,
       verticalId: VerticalId,
       found: Found,
-      signed: { readonly token: string; readonly expiresAt: Date }
+      signed: { readonly token: string; readonly expiresAt: Date },
+      now: Date
     ): BookingOption => {
       const { candidate, slot } = found
       return {
@@ -299,7 +300,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           sections: candidate.termsSections,
           source_urls: candidate.termsSourceUrls
         },
-        cancellation_policy: policyTerms(candidate.cancellationPolicy, slot.start, request.timezone)
+        cancellation_policy: policyTerms(candidate.cancellationPolicy, slot.start, request.timezone, now.getTime())
       }
     }
 
@@ -383,7 +384,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
         chosen.map((f) => claimsOf(request, verticalId, destination, f)),
         now
       )
-      const options = Arr.zipWith(chosen, tokens, (f, signed) => toOption(request, verticalId, f, signed))
+      const options = Arr.zipWith(chosen, tokens, (f, signed) => toOption(request, verticalId, f, signed, now))
       const longest = found.length === 0 && priced.length > 0 ? Math.max(...priced.map((p) => p.durationMinutes)) : 0
 
       const reason =
