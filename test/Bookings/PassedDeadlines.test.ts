@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
 import { apiClient, cancelAnswer, confirmAnswer, searchOptions } from "../support/ApiClient.js"
 import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
 import { TestServer } from "../support/TestServer.js"
@@ -58,6 +59,18 @@ describe("a deadline that has passed", () => {
           expect(mail!.body).toContain(late.cancellation_policy.summary_sv)
           expect(mail!.body).toContain(late.cancellation_policy.summary_en)
           expect(mail!.body).not.toMatch(offersFree)
+
+          // The provider's own view of the job states the policy as it stands too.
+          const { token: providerToken } = yield* Effect.flatMap(ProviderTokens, (tokens) =>
+            tokens.issue(late.provider.id)
+          ).pipe(Effect.provide(ProviderTokens.Default), Effect.orDie)
+          const provider = yield* apiClient(providerToken)
+          const jobs = yield* provider.provider.bookings({ query: {} })
+          const job = jobs.bookings.find((b: any) => b.id === booked.body.booking.id)
+          expect(job?.cancellation_policy).toMatchObject({
+            free_cancellation_available: false,
+            summary_en: late.cancellation_policy.summary_en
+          })
         })
     )
   })
