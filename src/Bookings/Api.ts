@@ -19,7 +19,8 @@ import {
   BookingNotFound,
   BookingStarted,
   CancelBookingRequest,
-  CancelBookingResponse,
+  CancelledBooking,
+  CancelPreview,
   OptionNotForThisBooking,
   OutsideChangeWindow,
   RescheduleBookingRequest,
@@ -33,7 +34,14 @@ import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { Authentication } from "../Partners/AuthApi.js"
-import { cancelExample, confirmExample, rescheduleExample, statusExample } from "./Examples.js"
+import {
+  cancelExample,
+  cancelPreviewExample,
+  confirmExample,
+  rescheduleExample,
+  reschedulePreviewExample,
+  statusExample
+} from "./Examples.js"
 
 export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check(Schema.isMinLength(1)) })
 
@@ -81,7 +89,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       params: BookingStatusPath,
       payload: CancelBookingRequest,
       headers: IdempotencyKeyHeader,
-      success: CancelBookingResponse,
+      success: [CancelledBooking, CancelPreview.annotate({ description: "Dry run", examples: [cancelPreviewExample] })],
       error: [
         errorBody(BookingNotFound),
         errorBody(BookingAlreadyCancelled),
@@ -108,7 +116,10 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       params: BookingStatusPath,
       payload: RescheduleBookingRequest,
       headers: IdempotencyKeyHeader,
-      success: [RescheduleBookingResponse, ReschedulePreview.annotate({ description: "Dry run" })],
+      success: [
+        RescheduleBookingResponse,
+        ReschedulePreview.annotate({ description: "Dry run", examples: [reschedulePreviewExample] })
+      ],
       error: [
         errorBody(BookingNotFound),
         errorBody(OptionNotForThisBooking),
