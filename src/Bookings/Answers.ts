@@ -24,7 +24,7 @@ export const skipped: Delivery = { status: "skipped", channel: "none", attempts:
 /** A dry run's messages: nothing was done, so nobody was told. */
 export const skippedInDryRun: Delivery = { ...skipped, reason: "dry_run" }
 
-/** A sandbox row is skipped whatever it holds: rows kept before sandbox messages were skipped at once say `sent`. */
+/** A sandbox row is reported skipped whatever status it holds: no sandbox message is ever sent. */
 export const delivery = (state: DeliveryState | undefined): Delivery =>
   state === undefined
     ? skipped

@@ -71,7 +71,7 @@ export const handoffOf = (
     const reason = plan === "no_candidates" && !hasPostcode ? "no_postcode" : plan
     return { status: "not_sent", providers_reached: 0, providers_pending: 0, reason }
   }
-  // Whatever its rows hold (rows kept before sandbox rows were skipped at once say sent): nobody received it.
+  // Whatever status its rows hold: no sandbox message is ever sent, so nobody received it.
   if (sandbox) return { status: "not_sent", providers_reached: 0, providers_pending: 0, reason: "sandbox" }
   if (Option.isNone(states)) return { status: "unknown", providers_reached: 0, providers_pending: 0 }
   const reached = states.value.filter((state) => state.status === "sent").length
