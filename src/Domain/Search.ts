@@ -89,20 +89,6 @@ export type BookingSearchRequest = typeof BookingSearchRequest.Type
 const DateTime = Schema.String.annotate({ format: "date-time" })
 const Uri = Schema.String.annotate({ format: "uri" })
 
-/** An option's price, and a reschedule preview's price of the new time. */
-export const OptionPrice = Schema.Struct({
-  amount_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
-  currency: Schema.Literal("SEK"),
-  pricing_model: Schema.String,
-  price_type: Schema.String,
-  unit_price_sek: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
-  unit: Schema.optional(Schema.String),
-  quantity: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
-  /** Beside the spec's fields: the RUT/ROT deduction on this price; amount_sek stays the price before it. */
-  tax_deduction: TaxDeductionAnswer
-})
-export type OptionPrice = typeof OptionPrice.Type
-
 export const BookingOption = Schema.Struct({
   booking_option_id: Schema.String,
   expires_at: DateTime,
@@ -120,7 +106,17 @@ export const BookingOption = Schema.Struct({
     label_en: Schema.optional(Schema.String)
   }),
   slot: Schema.Struct({ start_at: DateTime, end_at: DateTime, label: Schema.String }),
-  price: OptionPrice,
+  price: Schema.Struct({
+    amount_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    currency: Schema.Literal("SEK"),
+    pricing_model: Schema.String,
+    price_type: Schema.String,
+    unit_price_sek: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
+    unit: Schema.optional(Schema.String),
+    quantity: Schema.optional(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
+    /** Beside the spec's fields: the RUT/ROT deduction on this price; amount_sek stays the price before it. */
+    tax_deduction: TaxDeductionAnswer
+  }),
   scope: Schema.Struct({
     included_sv: Schema.optional(Schema.Array(Schema.String)),
     excluded_sv: Schema.optional(Schema.Array(Schema.String)),
@@ -137,6 +133,10 @@ export const BookingOption = Schema.Struct({
   cancellation_policy: CancellationPolicyTerms
 })
 export type BookingOption = typeof BookingOption.Type
+
+/** An option's price, as a reschedule preview states the new time's too. */
+export const OptionPrice = BookingOption.fields.price
+export type OptionPrice = typeof OptionPrice.Type
 
 export const BookingSearchResponse = Schema.Struct({
   ok: Schema.Literal(true),

@@ -31,42 +31,40 @@ const location = (stored: Location) => ({
   country_code: stored.country_code
 })
 
-const providerBooking =
-  (now: Date) =>
-  (row: BookingRow): ProviderBooking => ({
-    id: row.id,
-    request_id: row.requestId,
-    status: row.status,
-    version: row.version,
-    service_id: row.serviceId,
-    service_label_sv: row.serviceLabelSv,
-    vertical_id: row.verticalId,
-    job_type_id: row.jobTypeId,
-    slot_start_at: formatInZone(row.slotStart, providerTimeZone),
-    slot_end_at: formatInZone(row.slotEnd, providerTimeZone),
-    slot_label: row.slotLabel,
-    ...bookedPrice(row),
-    terms_version: row.termsVersion,
-    terms_url: row.termsUrl,
-    scope: row.scope,
-    customer: { name: customerNameOf(row.customer), phone: row.customer.phone, email: row.customer.email },
-    service_location: location(row.serviceLocation),
-    ...(row.destinationLocation === null ? {} : { destination_location: location(row.destinationLocation) }),
-    confirmed_at: formatInZone(row.confirmedAt, providerTimeZone),
-    cancellation_policy: policyTerms(policyOfBooking(row), row.slotStart.getTime(), providerTimeZone, now.getTime()),
-    // Never the caller's free-text reason: that is the partner's.
-    ...(row.status === "cancelled" && row.cancelledAt !== null
-      ? {
-          cancellation: {
-            cancelled_at: formatInZone(row.cancelledAt, providerTimeZone),
-            cancelled_by: row.cancelledBy ?? "partner",
-            fee_sek: row.cancelFeeSek ?? 0,
-            within_free_period: row.cancelWithinFreePeriod ?? true,
-            free_until: formatInZone(row.cancelFreeUntil ?? row.slotStart, providerTimeZone)
-          }
+const providerBooking = (row: BookingRow, now: Date): ProviderBooking => ({
+  id: row.id,
+  request_id: row.requestId,
+  status: row.status,
+  version: row.version,
+  service_id: row.serviceId,
+  service_label_sv: row.serviceLabelSv,
+  vertical_id: row.verticalId,
+  job_type_id: row.jobTypeId,
+  slot_start_at: formatInZone(row.slotStart, providerTimeZone),
+  slot_end_at: formatInZone(row.slotEnd, providerTimeZone),
+  slot_label: row.slotLabel,
+  ...bookedPrice(row),
+  terms_version: row.termsVersion,
+  terms_url: row.termsUrl,
+  scope: row.scope,
+  customer: { name: customerNameOf(row.customer), phone: row.customer.phone, email: row.customer.email },
+  service_location: location(row.serviceLocation),
+  ...(row.destinationLocation === null ? {} : { destination_location: location(row.destinationLocation) }),
+  confirmed_at: formatInZone(row.confirmedAt, providerTimeZone),
+  cancellation_policy: policyTerms(policyOfBooking(row), row.slotStart.getTime(), providerTimeZone, now.getTime()),
+  // Never the caller's free-text reason: that is the partner's.
+  ...(row.status === "cancelled" && row.cancelledAt !== null
+    ? {
+        cancellation: {
+          cancelled_at: formatInZone(row.cancelledAt, providerTimeZone),
+          cancelled_by: row.cancelledBy ?? "partner",
+          fee_sek: row.cancelFeeSek ?? 0,
+          within_free_period: row.cancelWithinFreePeriod ?? true,
+          free_until: formatInZone(row.cancelFreeUntil ?? row.slotStart, providerTimeZone)
         }
-      : {})
-  })
+      }
+    : {})
+})
 
 const blockOf = (row: BlockRow): Block => ({
   id: row.id,
@@ -114,7 +112,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         provider_id: providerId,
         from: formatInZone(from, providerTimeZone),
         to: formatInZone(to, providerTimeZone),
-        bookings: rows.map(providerBooking(at))
+        bookings: rows.map((row) => providerBooking(row, at))
       }
     })
 

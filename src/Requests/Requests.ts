@@ -94,13 +94,12 @@ export const nextStepFor = (handoff: Handoff, giveUpHours: number, lookUp?: stri
     case "unknown":
       return `${nothingBooked} The request is stored, but whether providers have received it could not be read right now. Do not tell the user it was sent; look again later${lookUp === undefined ? " by repeating the request with the same idempotency key" : ` with ${lookUp}`}.`
     case "not_sent":
-      return handoff.reason === "sandbox"
-        ? `${nothingBooked} ${sandboxHandoffWords}`
-        : handoff.reason === "no_postcode"
-          ? `${nothingBooked} Nobody has received this request: the location has no Swedish postcode we could read, so no provider was found. The request is stored but will not be sent. Ask the user for the postcode and create a new request with location.postcode.`
-          : handoff.reason === "no_reachable_candidates"
-            ? `${nothingBooked} Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly.`
-            : `${nothingBooked} Nobody has received this request: no provider in this service covers this job at this location. The request is stored but will not be sent, and nobody will contact the user about it. Suggest the user contacts a local provider directly.`
+      if (handoff.reason === "sandbox") return `${nothingBooked} ${sandboxHandoffWords}`
+      return handoff.reason === "no_postcode"
+        ? `${nothingBooked} Nobody has received this request: the location has no Swedish postcode we could read, so no provider was found. The request is stored but will not be sent. Ask the user for the postcode and create a new request with location.postcode.`
+        : handoff.reason === "no_reachable_candidates"
+          ? `${nothingBooked} Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly.`
+          : `${nothingBooked} Nobody has received this request: no provider in this service covers this job at this location. The request is stored but will not be sent, and nobody will contact the user about it. Suggest the user contacts a local provider directly.`
   }
 }
 
@@ -231,38 +230,36 @@ const handoffOutbox = (input: {
 }): ReadonlyArray<Notification> => {
   const { request, postcode } = input
   const customerName = customerNameOf(request.customer)
-  return (
-    input.candidates
-      .filter(({ channel }) => channel !== "none")
-      // A sandbox candidate's row is written too, skipped: the message is kept in the sandbox.
-      .map(({ provider, channel, address }) => {
-        const message = requestForProvider({
-          requestId: input.stored.sessionId,
-          verticalLabelSv: input.vertical.label_sv,
-          jobTypeLabelSv: input.jobType.label_sv,
-          description: request.description,
-          ...(postcode === undefined ? {} : { postcode: String(postcode).replace(/^(\d{3})/, "$1 ") }),
-          ...((request.timing.preferred_time_text ?? request.timing.urgency)
-            ? { preferredTime: request.timing.preferred_time_text ?? request.timing.urgency ?? "" }
-            : {}),
-          customerName,
-          customerPhone: request.customer.phone,
-          customerEmail: request.customer.email
-        })
-        return {
-          id: randomUUID(),
-          topic: "request_created",
-          subjectId: input.stored.id,
-          recipientRole: "provider",
-          providerId: provider.id,
-          channel,
-          address,
-          subject: message.subject,
-          body: message.body,
-          payload: message.payload
-        } as const
+  // A sandbox candidate gets its row too, written skipped: the message is kept in the sandbox.
+  return input.candidates
+    .filter(({ channel }) => channel !== "none")
+    .map(({ provider, channel, address }) => {
+      const message = requestForProvider({
+        requestId: input.stored.sessionId,
+        verticalLabelSv: input.vertical.label_sv,
+        jobTypeLabelSv: input.jobType.label_sv,
+        description: request.description,
+        ...(postcode === undefined ? {} : { postcode: String(postcode).replace(/^(\d{3})/, "$1 ") }),
+        ...((request.timing.preferred_time_text ?? request.timing.urgency)
+          ? { preferredTime: request.timing.preferred_time_text ?? request.timing.urgency ?? "" }
+          : {}),
+        customerName,
+        customerPhone: request.customer.phone,
+        customerEmail: request.customer.email
       })
-  )
+      return {
+        id: randomUUID(),
+        topic: "request_created",
+        subjectId: input.stored.id,
+        recipientRole: "provider",
+        providerId: provider.id,
+        channel,
+        address,
+        subject: message.subject,
+        body: message.body,
+        payload: message.payload
+      } as const
+    })
 }
 
 /** Structured provider follow-up requests: stored after consent, handed to providers, never bookings. */
