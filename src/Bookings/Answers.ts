@@ -5,6 +5,9 @@ import { bookedPrice, policyOfBooking, priceFactsOf, type StoredBooking } from "
 import { policyTerms } from "../Domain/CancellationPolicy.js"
 import type { Notification } from "../Domain/Outbox.js"
 import { priceWording } from "../Domain/Pricing.js"
+import { sandboxBookingNote, sandboxDelivery } from "../Domain/Sandbox.js"
+import type { OptionPrice } from "../Domain/Search.js"
+import type { CurrentOffer } from "../Domain/Supply.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
 import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { formatInZone } from "../Domain/Zone.js"
@@ -18,18 +21,24 @@ export const unknownDelivery: Delivery = { status: "unknown", channel: "unknown"
 /** A message of a channel-less row: skipped at once, never tried. */
 export const skipped: Delivery = { status: "skipped", channel: "none", attempts: 0, will_retry: false }
 
+/** A dry run's messages: nothing was done, so nobody was told. */
+export const skippedInDryRun: Delivery = { ...skipped, reason: "dry_run" }
+
+/** A sandbox row is reported skipped whatever status it holds: no sandbox message is ever sent. */
 export const delivery = (state: DeliveryState | undefined): Delivery =>
   state === undefined
     ? skipped
-    : {
-        status: state.status === "pending" && state.attempts > 0 ? "failed" : state.status,
-        channel: state.channel,
-        attempts: state.attempts,
-        will_retry: state.status === "pending",
-        ...(state.status === "pending" && state.nextAttemptAt
-          ? { next_attempt_at: state.nextAttemptAt.toISOString() }
-          : {})
-      }
+    : state.channel === "sandbox"
+      ? sandboxDelivery
+      : {
+          status: state.status === "pending" && state.attempts > 0 ? "failed" : state.status,
+          channel: state.channel,
+          attempts: state.attempts,
+          will_retry: state.status === "pending",
+          ...(state.status === "pending" && state.nextAttemptAt
+            ? { next_attempt_at: state.nextAttemptAt.toISOString() }
+            : {})
+        }
 
 /** Both sides' deliveries, or "unknown" for both when the states could not be read. */
 export const deliveries = (read: Option.Option<ReadonlyArray<DeliveryState>>) =>
@@ -41,11 +50,11 @@ export const deliveries = (read: Option.Option<ReadonlyArray<DeliveryState>>) =>
     })
   })
 
-/** A row written without a channel: skipped at once, never tried, and never changed after. */
+/** A row written skipped (no channel, or the sandbox): never tried, and never changed after. */
 export const skippedState = (row: Notification): DeliveryState => ({
   id: row.id,
   recipientRole: row.recipientRole,
-  channel: "none",
+  channel: row.channel,
   status: "skipped",
   attempts: 0,
   nextAttemptAt: null,
@@ -64,6 +73,22 @@ export const priceFactsOfOption = (option: SignedOption) => ({
   priceType: option.priceType,
   unitPriceSek: option.unitPriceSek,
   quantity: option.quantity
+})
+
+/** The deduction an option's price allows under the offer's declaration, under the rule of the slot's date. */
+export const deductionOfOption = (option: SignedOption, offer: CurrentOffer): TaxDeductionAnswer =>
+  deductionAnswer(taxDeduction(priceFactsOfOption(option), offer.taxDeduction ?? undefined, option.slotStart))
+
+/** An option's price as a search states it, with its deduction. */
+export const optionPrice = (option: SignedOption, deduction: TaxDeductionAnswer): OptionPrice => ({
+  amount_sek: option.amountSek,
+  currency: "SEK",
+  pricing_model: option.pricingModel,
+  price_type: option.priceType,
+  ...(option.unitPriceSek === undefined ? {} : { unit_price_sek: option.unitPriceSek }),
+  ...(option.unit === undefined ? {} : { unit: option.unit }),
+  ...(option.quantity === undefined ? {} : { quantity: option.quantity }),
+  tax_deduction: deduction
 })
 
 /** What the confirmation stated; a booking from before deductions were stated says it was not declared. */
@@ -94,9 +119,6 @@ export const outageSteps = {
     "The booking's status cannot be read right now because the database does not answer. This says nothing about whether the booking exists: do not tell the user it is booked or that it is not, and do not book again. Retry this lookup in a moment."
 } as const
 
-export const sandboxNote =
-  "Sandbox: this booking is a test. No provider or customer was told (every message was recorded in the sandbox instead), and no provider's real calendar was touched. "
-
 /** Who does the booked job and when, as every answer naming a booking says it. */
 export const bookedSlot = (stored: StoredBooking) => ({
   provider_id: stored.providerId,
@@ -107,7 +129,7 @@ export const bookedSlot = (stored: StoredBooking) => ({
   slot_label: stored.slotLabel
 })
 
-export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>) => {
+export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray<DeliveryState>>, now: Date) => {
   const { customer, provider } = deliveries(read)
   const customerStatus = reported(customer)
   const providerStatus = reported(provider)
@@ -128,9 +150,14 @@ export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray
     confirmation_delivery: { customer, provider },
     tax_deduction: deductionOf(stored),
     tax_deduction_requested: stored.taxDeductionRequested,
-    cancellation_policy: policyTerms(policyOfBooking(stored), stored.slotStart.getTime(), stored.timeZone)
+    cancellation_policy: policyTerms(
+      policyOfBooking(stored),
+      stored.slotStart.getTime(),
+      stored.timeZone,
+      now.getTime()
+    )
   }
 }
 
 export const confirmedStep = (stored: StoredBooking) =>
-  `${stored.sandbox ? sandboxNote : ""}The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this.${deductionStep(stored)} Confirmation messages are reported separately and do not change the booking.`
+  `${stored.sandbox ? sandboxBookingNote : ""}The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this.${deductionStep(stored)} Confirmation messages are reported separately and do not change the booking.`

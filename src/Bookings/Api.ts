@@ -19,7 +19,8 @@ import {
   BookingNotFound,
   BookingStarted,
   CancelBookingRequest,
-  CancelBookingResponse,
+  CancelledBooking,
+  CancelPreview,
   OptionNotForThisBooking,
   OutsideChangeWindow,
   RescheduleBookingRequest,
@@ -33,7 +34,14 @@ import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { Authentication } from "../Partners/AuthApi.js"
-import { cancelExample, confirmExample, rescheduleExample, statusExample } from "./Examples.js"
+import {
+  cancelExample,
+  cancelPreviewExample,
+  confirmExample,
+  rescheduleExample,
+  reschedulePreviewExample,
+  statusExample
+} from "./Examples.js"
 
 export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check(Schema.isMinLength(1)) })
 
@@ -81,7 +89,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       params: BookingStatusPath,
       payload: CancelBookingRequest,
       headers: IdempotencyKeyHeader,
-      success: CancelBookingResponse,
+      success: [CancelledBooking, CancelPreview.annotate({ description: "Dry run", examples: [cancelPreviewExample] })],
       error: [
         errorBody(BookingNotFound),
         errorBody(BookingAlreadyCancelled),
@@ -96,7 +104,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         documented("Cancel a booking under the provider's policy (dry_run: preview the fee)", {
           example: cancelExample,
           description:
-            "Cancels a confirmed booking under the provider's cancellation policy, for the customer (default) or the partner. Send `dry_run: true` first: it changes nothing and answers the same shape with `cancelled: false` and the fee that would apply now, for the assistant to tell the user before asking. A cancel frees the slot at once. Idempotent per key (`idempotent_replay: true` on a retry); a second cancel under a new key is 409 `booking_already_cancelled` with its `cancellation`. Unknown or another partner's booking: 404 `booking_not_found`; the slot has started: 409 `booking_started`; a stale `expected_version`: 409 `booking_changed`. The fee is what the provider may charge under its terms, never a sum this service collects.",
+            "Cancels a confirmed booking under the provider's cancellation policy, for the customer (default) or the partner. Send `dry_run: true` first: it changes nothing and answers `CancelPreview`: `cancelled: false`, the fee that would apply now and the free period's end (`cancellation`, without a `cancelled_at`: nothing was cancelled), the booking's `cancellation_policy` as it stands now, and both deliveries `skipped` with `reason: dry_run`, for the assistant to tell the user before asking. A cancel frees the slot at once. Idempotent per key (`idempotent_replay: true` on a retry); a second cancel under a new key is 409 `booking_already_cancelled` with its `cancellation`. Unknown or another partner's booking: 404 `booking_not_found`; the slot has started: 409 `booking_started`; a stale `expected_version`: 409 `booking_changed`. The fee is what the provider may charge under its terms, never a sum this service collects.",
           requestName: "CancelBookingRequest",
           responseName: "CancelBookingResponse"
         })
@@ -108,7 +116,10 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       params: BookingStatusPath,
       payload: RescheduleBookingRequest,
       headers: IdempotencyKeyHeader,
-      success: [RescheduleBookingResponse, ReschedulePreview.annotate({ description: "Dry run" })],
+      success: [
+        RescheduleBookingResponse,
+        ReschedulePreview.annotate({ description: "Dry run", examples: [reschedulePreviewExample] })
+      ],
       error: [
         errorBody(BookingNotFound),
         errorBody(OptionNotForThisBooking),
@@ -125,7 +136,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         documented("Move a booking to a new slot of the same provider and service, keeping its id", {
           example: rescheduleExample,
           description:
-            "Moves a confirmed booking to a new option of the same provider and service (else 422 `option_not_for_this_booking`), keeping its `id` and `request_id`; `booking.version` goes up by one and the old slot is released in the same transaction. Answers the confirm body plus `previous_slot`; `dry_run: true` changes nothing and shows the new time and policy. The new slot taken meanwhile: 409 `slot_taken` (the booking at its old time still stands); past the policy's `change_until`: 409 `outside_change_window`; a cancelled booking: 409 `booking_already_cancelled`. Idempotent per key.",
+            "Moves a confirmed booking to a new option of the same provider and service (else 422 `option_not_for_this_booking`), keeping its `id` and `request_id`; `booking.version` goes up by one and the old slot is released in the same transaction. Answers the confirm body plus `previous_slot`; `dry_run: true` changes nothing and shows the new time, its price (`new_price`, as the option states it, with its `tax_deduction`: the booking takes it), `current_price_sek`, `price_difference_sek` (new less current, before any deduction) and the new time's policy. The new slot taken meanwhile: 409 `slot_taken` (the booking at its old time still stands); past the policy's `change_until`: 409 `outside_change_window`; a cancelled booking: 409 `booking_already_cancelled`. Idempotent per key.",
           requestName: "RescheduleBookingRequest"
         })
       )

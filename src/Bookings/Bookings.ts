@@ -19,10 +19,9 @@ import { withinWorkingHours } from "../Domain/Slots.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
-import { taxDeduction } from "../Domain/TaxDeduction.js"
-import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
+import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
-import { type DeliveryState, statesOrUnknown } from "../Notifications/DeliveryState.js"
+import { type DeliveryState, isDeliverable, statesOrUnknown } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
 import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
@@ -30,7 +29,7 @@ import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
 import { bookingConfirmed } from "../Webhooks/Events.js"
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
-import { confirmedStep, outageSteps, present, priceFactsOfOption, skippedState } from "./Answers.js"
+import { confirmedStep, deductionOfOption, outageSteps, present, skippedState } from "./Answers.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
@@ -61,12 +60,17 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
-    const respond = (stored: StoredBooking, states: Option.Option<ReadonlyArray<DeliveryState>>, replay: boolean) => {
+    const respond = (
+      stored: StoredBooking,
+      states: Option.Option<ReadonlyArray<DeliveryState>>,
+      replay: boolean,
+      now: Date
+    ) => {
       const response: BookingConfirmationResponse = {
         ok: true,
         spec_version: bookingsSpecVersion,
         request_id: stored.requestId,
-        ...present(stored, states),
+        ...present(stored, states, now),
         provider_selected: true,
         availability_checked: true,
         booking_created: true,
@@ -155,9 +159,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       offer: CurrentOffer,
       surface: Surface
     ): Effect.Effect<TaxDeductionAnswer, InvalidRequest> => {
-      const deduction = deductionAnswer(
-        taxDeduction(priceFactsOfOption(option), offer.taxDeduction ?? undefined, option.slotStart)
-      )
+      const deduction = deductionOfOption(option, offer)
       return request.tax_deduction_requested === true && deduction.kind === "none"
         ? Effect.fail(
             new InvalidRequest({
@@ -302,8 +304,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           statements,
           result: {
             stored: freshlyStored(record),
-            outbox: outbox.filter((row) => row.channel !== "none").map((row) => row.id),
-            skipped: outbox.filter((row) => row.channel === "none").map(skippedState)
+            outbox: outbox.filter((row) => isDeliverable(row.channel)).map((row) => row.id),
+            skipped: outbox.filter((row) => !isDeliverable(row.channel)).map(skippedState)
           }
         }
       })
@@ -341,18 +343,18 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       if (outcome._tag === "Replayed") {
         if (outcome.stored.status === "cancelled") return yield* alreadyCancelled(surface, outcome.stored)
         const states = yield* deliveryStates([outcome.stored.noticeSubjectId])
-        return respond(outcome.stored, states, true)
+        return respond(outcome.stored, states, true, now)
       }
       const { stored, outbox, skipped } = outcome.written
       if (!partner.sandbox) yield* Metric.update(bookingsConfirmed, 1)
-      // Rows without a channel were written skipped, which is final: with nothing to deliver, the
+      // Rows without a channel, and sandbox rows, were written skipped, which is final: with nothing to deliver, the
       // states are what was just written, and reading them back would only cost a round trip.
-      if (outbox.length === 0) return respond(stored, Option.some(skipped), false)
+      if (outbox.length === 0) return respond(stored, Option.some(skipped), false, now)
       // The states are read below either way; a failed read there is reported as unknown.
       yield* Effect.ignore(notifier.deliverNow(outbox))
       // Read after the bounded wait, so skipped rows and late outcomes both show.
       const states = yield* deliveryStates([stored.id])
-      return respond(stored, states, false)
+      return respond(stored, states, false, now)
     })
 
     const status = bookingStatus(bookings, deliveryStates)

@@ -3,21 +3,23 @@ import { Effect, Option } from "effect"
 import {
   BookingStarted,
   type CancelBookingRequest,
-  type CancelBookingResponse,
-  type CancelledBy
+  type CancelledBooking,
+  type CancelledBy,
+  type CancelPreview
 } from "../Domain/BookingChange.js"
 import { policyOfBooking, type StoredBooking } from "../Domain/BookingRecord.js"
-import { cancellationAt } from "../Domain/CancellationPolicy.js"
+import { cancellationAt, policyTerms } from "../Domain/CancellationPolicy.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { bookingCancelled } from "../Domain/ChangeMessages.js"
 import type { Partner } from "../Domain/Partner.js"
+import { sandboxChangeNote } from "../Domain/Sandbox.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { formatInZone } from "../Domain/Zone.js"
 import type { DeliveryState } from "../Notifications/DeliveryState.js"
 import { fingerprintHash, persistenceUnavailable } from "../Shared/Idempotency.js"
-import { deliveries, skipped } from "./Answers.js"
+import { deliveries, skippedInDryRun } from "./Answers.js"
 import { alreadyCancelled, cancellationOf } from "./Cancellations.js"
-import { type ChangeKit, cancelSteps, feeWords, keyOf, notFound, sandboxNote, stale } from "./ChangeKit.js"
+import { type ChangeKit, cancelSteps, feeWords, keyOf, notFound, stale } from "./ChangeKit.js"
 
 /** Cancels a booking under the policy it was confirmed with, exactly once per key. */
 export const makeCancel = (kit: ChangeKit) => {
@@ -25,7 +27,7 @@ export const makeCancel = (kit: ChangeKit) => {
     stored: StoredBooking,
     states: Option.Option<ReadonlyArray<DeliveryState>>,
     replay: boolean
-  ): CancelBookingResponse => {
+  ): CancelledBooking => {
     const cancellation = cancellationOf(stored)
     return {
       ok: true,
@@ -38,7 +40,7 @@ export const makeCancel = (kit: ChangeKit) => {
       confirmation_delivery: deliveries(states),
       idempotent_replay: replay,
       ...(stored.sandbox ? { sandbox: true as const } : {}),
-      safe_next_step: `${stored.sandbox ? sandboxNote : ""}The booking is cancelled: ${stored.providerName}, ${stored.slotLabel} (request_id ${stored.requestId}). Nothing is booked under it now and the time is released. ${
+      safe_next_step: `${stored.sandbox ? sandboxChangeNote : ""}The booking is cancelled: ${stored.providerName}, ${stored.slotLabel} (request_id ${stored.requestId}). Nothing is booked under it now and the time is released. ${
         cancellation.fee_sek === 0
           ? "It was cancelled within the free period: the provider's terms allow no fee for it."
           : `It was cancelled after the free period (free until ${cancellation.free_until}): under its terms the provider may charge a fee of SEK ${cancellation.fee_sek}.`
@@ -96,7 +98,8 @@ export const makeCancel = (kit: ChangeKit) => {
 
     if (request.dry_run === true) {
       const would = yield* assessCancel(current, by, request.expected_version, now, surface)
-      const preview: CancelBookingResponse = {
+      const policy = policyTerms(policyOfBooking(current), current.slotStart.getTime(), current.timeZone, now.getTime())
+      const preview: CancelPreview = {
         ok: true,
         spec_version: bookingsSpecVersion,
         booking_id: current.id,
@@ -105,17 +108,17 @@ export const makeCancel = (kit: ChangeKit) => {
         booking_active: true,
         dry_run: true,
         cancellation: {
-          cancelled_at: formatInZone(now, current.timeZone),
           cancelled_by: by,
           ...(request.reason === undefined ? {} : { reason: request.reason }),
           fee_sek: would.feeSek,
           within_free_period: would.withinFreePeriod,
           free_until: formatInZone(would.freeUntil, current.timeZone)
         },
-        confirmation_delivery: { customer: skipped, provider: skipped },
+        cancellation_policy: policy,
+        confirmation_delivery: { customer: skippedInDryRun, provider: skippedInDryRun },
         idempotent_replay: false,
         ...(current.sandbox ? { sandbox: true as const } : {}),
-        safe_next_step: `Dry run: nothing was cancelled and nobody was told; the booking (${current.providerName}, ${current.slotLabel}) stands. ${feeWords(would.feeSek, formatInZone(would.freeUntil, current.timeZone))} Tell the user this and ask whether to cancel. Only on their yes, send this request again without dry_run (${surface.cancelBooking(current.requestId)}). Do not say the booking is cancelled until an answer has cancelled: true.`
+        safe_next_step: `${current.sandbox ? sandboxChangeNote : ""}Dry run: nothing was cancelled and nobody was told; the booking (${current.providerName}, ${current.slotLabel}) stands. ${feeWords(would.feeSek, formatInZone(would.freeUntil, current.timeZone))} Tell the user this and ask whether to cancel. Only on their yes, send this request again without dry_run (${surface.cancelBooking(current.requestId)}). Do not say the booking is cancelled until an answer has cancelled: true.`
       }
       return preview
     }

@@ -1,6 +1,7 @@
 import { BookingAlreadyCancelled } from "../Domain/BookingChange.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import type { Cancellation } from "../Domain/CancellationPolicy.js"
+import { sandboxPrefix } from "../Domain/Sandbox.js"
 import type { Surface } from "../Domain/Surface.js"
 import { formatInZone } from "../Domain/Zone.js"
 
@@ -19,7 +20,7 @@ const byWhom = { customer: "the customer", partner: "the partner", provider: "th
 /** What an assistant may say of a cancelled booking: when, by whom, what it may cost, and that nothing is booked. */
 export const cancelledStep = (stored: StoredBooking, surface: Surface) => {
   const cancellation = cancellationOf(stored)
-  const head = `${stored.sandbox ? "Sandbox: " : ""}This booking (${stored.providerName}, ${stored.slotLabel}, request_id ${stored.requestId}) was cancelled at ${cancellation.cancelled_at} by ${byWhom[cancellation.cancelled_by]}. Nothing is booked under it now.`
+  const head = `${stored.sandbox ? sandboxPrefix : ""}This booking (${stored.providerName}, ${stored.slotLabel}, request_id ${stored.requestId}) was cancelled at ${cancellation.cancelled_at} by ${byWhom[cancellation.cancelled_by]}. Nothing is booked under it now.`
   // The provider cancelling charges the customer nothing, whenever it cancelled.
   if (cancellation.cancelled_by === "provider")
     return `${head} The provider cannot do the job at that time; no cancellation fee applies to the user. Tell the user the provider cancelled it and offer to search again (${surface.search}) for another time or provider.`

@@ -12,6 +12,7 @@ import { isUuid } from "../Domain/Ids.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { Surface } from "../Domain/Surface.js"
+import { isDeliverable } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar } from "../Shared/Calendar.js"
 import {
@@ -118,9 +119,6 @@ export const feeWords = (feeSek: number, freeUntil: string) =>
   feeSek === 0
     ? "Cancelling now is free under the provider's terms."
     : `The free cancellation period ended at ${freeUntil}: under its terms the provider may charge a fee of SEK ${feeSek} for cancelling now.`
-
-export const sandboxNote =
-  "Sandbox: this is a test booking; no provider or customer was told (messages were recorded in the sandbox). "
 
 /**
  * What cancel and reschedule share: the services they write through, the booking lookup, the
@@ -312,7 +310,7 @@ export const makeChangeKit = Effect.gen(function* () {
   /** Tries the new rows once at once (bounded), then reads every row's state. */
   const deliver = (notices: ReadonlyArray<Notification>, subjectId: string) =>
     Effect.gen(function* () {
-      const toSend = notices.filter((row) => row.channel !== "none").map((row) => row.id)
+      const toSend = notices.filter((row) => isDeliverable(row.channel)).map((row) => row.id)
       if (toSend.length > 0) yield* Effect.ignore(notifier.deliverNow(toSend))
       return yield* statesOf(subjectId)
     })

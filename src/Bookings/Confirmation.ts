@@ -107,7 +107,7 @@ export const freshlyStored = (record: NewBooking): StoredBooking => ({
 
 /** The customer's and the provider's confirmation of a booking record, each on the channel chosen for it. */
 export const confirmationOutbox = (
-  { request, offer }: Confirmation,
+  { request, offer, now }: Confirmation,
   record: NewBooking,
   channels: { readonly customer: ChannelChoice; readonly provider: ChannelChoice }
 ): ReadonlyArray<Notification> => {
@@ -127,7 +127,7 @@ export const confirmationOutbox = (
     customerName: customerNameOf(request.customer),
     taxDeduction: record.taxDeduction,
     taxDeductionRequested: record.taxDeductionRequested,
-    cancellationPolicy: policyTerms(policyOfBooking(record), record.slotStart.getTime(), record.timeZone)
+    cancellationPolicy: policyTerms(policyOfBooking(record), record.slotStart.getTime(), record.timeZone, now.getTime())
   })
   return [
     {

@@ -1,3 +1,4 @@
+import type { CancelPreview, ReschedulePreview } from "../Domain/BookingChange.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
 import type { OperationExample } from "../Http/OperationDocs.js"
 import { policyExample, taxDeductionExample } from "../Search/Examples.js"
@@ -96,7 +97,7 @@ export const confirmExample: OperationExample = {
 }
 
 export const cancelExample: OperationExample = {
-  request: { idempotency_key: "chat-4711-cancel", reason: "Kunden har redan fått hjälp", dry_run: true },
+  request: { idempotency_key: "chat-4711-cancel", reason: "Kunden har redan fått hjälp" },
   response: {
     ok: true,
     spec_version: "public_bookings_api_v1",
@@ -110,6 +111,67 @@ export const cancelExample: OperationExample = {
     safe_next_step:
       "The booking is cancelled: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm (request_id bkg_XElF0uX8k_aVvxcQsnoB). Nothing is booked under it now and the time is released. It was cancelled within the free period: the provider's terms allow no fee for it. Tell the user exactly this. Messages to the customer and provider are reported in confirmation_delivery and do not change the cancellation."
   }
+}
+
+/** The README flow's cancel sent first as a dry run: the fee now and the policy as it stands, nothing cancelled. */
+export const cancelPreviewExample: CancelPreview = {
+  ok: true,
+  spec_version: "public_bookings_api_v1",
+  booking_id: bookingExample.id,
+  request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
+  cancelled: false,
+  booking_active: true,
+  dry_run: true,
+  cancellation: {
+    cancelled_by: "customer",
+    reason: "Kunden har redan fått hjälp",
+    fee_sek: 0,
+    within_free_period: true,
+    free_until: policyExample.free_until
+  },
+  cancellation_policy: policyExample,
+  confirmation_delivery: {
+    customer: { status: "skipped", channel: "none", attempts: 0, will_retry: false, reason: "dry_run" },
+    provider: { status: "skipped", channel: "none", attempts: 0, will_retry: false, reason: "dry_run" }
+  },
+  idempotent_replay: false,
+  safe_next_step:
+    "Dry run: nothing was cancelled and nobody was told; the booking (Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm) stands. Cancelling now is free under the provider's terms. Tell the user this and ask whether to cancel. Only on their yes, send this request again without dry_run (POST /api/public/bookings/bkg_XElF0uX8k_aVvxcQsnoB/cancel). Do not say the booking is cancelled until an answer has cancelled: true."
+}
+
+const movedPolicy = policyTerms(
+  { freeCancellationHours: 12, lateFeeSek: 495, changeHours: 6 },
+  Date.parse("2026-12-01T08:00:00+01:00"),
+  "Europe/Stockholm",
+  Date.parse("2026-11-24T10:14:00+01:00")
+)
+
+/** The README flow's move sent first as a dry run: the new time, its price and the difference. */
+export const reschedulePreviewExample: ReschedulePreview = {
+  ok: true,
+  spec_version: "public_bookings_api_v1",
+  dry_run: true,
+  rescheduled: false,
+  booking_id: bookingExample.id,
+  request_id: "bkg_XElF0uX8k_aVvxcQsnoB",
+  booking_version: 1,
+  current_slot: { start_at: bookingExample.slot_start_at, end_at: bookingExample.slot_end_at },
+  new_slot: {
+    start_at: "2026-12-01T08:00:00+01:00",
+    end_at: "2026-12-01T10:00:00+01:00",
+    label: "tisdag 1 december 08:00–10:00 (Tuesday 1 December 08:00–10:00), Europe/Stockholm"
+  },
+  current_price_sek: 2190,
+  new_price: {
+    amount_sek: 2190,
+    currency: "SEK",
+    pricing_model: "flat",
+    price_type: "avg_fixed",
+    tax_deduction: taxDeductionExample
+  },
+  price_difference_sek: 0,
+  new_cancellation_policy: movedPolicy,
+  safe_next_step: `Dry run: nothing was changed and nobody was told; the booking stands at måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm. It can be moved to tisdag 1 december 08:00–10:00 (Tuesday 1 December 08:00–10:00), Europe/Stockholm, at a fixed price of SEK 2,190 incl. VAT: the same price as now (prices before any RUT or ROT deduction; new_price.tax_deduction states the new one). ${movedPolicy.summary_en} Tell the user this and ask whether to move it. Only on their yes, send this request again without dry_run (POST /api/public/bookings/bkg_XElF0uX8k_aVvxcQsnoB/reschedule); the time may be taken meanwhile.`
 }
 
 export const rescheduleExample: OperationExample = {
@@ -132,11 +194,7 @@ export const rescheduleExample: OperationExample = {
       slot_label: "tisdag 1 december 08:00–10:00 (Tuesday 1 December 08:00–10:00), Europe/Stockholm",
       version: 2
     },
-    cancellation_policy: policyTerms(
-      { freeCancellationHours: 12, lateFeeSek: 495, changeHours: 6 },
-      Date.parse("2026-12-01T08:00:00+01:00"),
-      "Europe/Stockholm"
-    ),
+    cancellation_policy: movedPolicy,
     idempotent_replay: false,
     previous_slot: { start_at: bookingExample.slot_start_at, end_at: bookingExample.slot_end_at },
     safe_next_step:

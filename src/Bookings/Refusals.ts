@@ -2,6 +2,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import { type Customer, customerIdentity, OptionAlreadyBooked, SlotTaken } from "../Domain/Booking.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { type ExistingBooking, IdempotencyKeyReused } from "../Domain/Errors.js"
+import { sandboxPrefix } from "../Domain/Sandbox.js"
 import type { Surface } from "../Domain/Surface.js"
 import { sqlStateOf } from "../Shared/Idempotency.js"
 import { bookedSlot, priceOf } from "./Answers.js"
@@ -67,7 +68,7 @@ export const keyHolds = (surface: Surface) => (stored: StoredBooking) =>
     booking_id: stored.id,
     request_id: stored.requestId,
     existing_booking: existingBooking(stored),
-    safe_next_step: `${stored.sandbox ? "Sandbox: " : ""}This idempotency_key already holds a confirmed booking: ${bookingNamed(stored)}. This call booked nothing new. Look that booking up with ${surface.bookingStatus(stored.requestId)} and tell the user about it. Only if the user wants a second, separate booking, confirm it with a new idempotency_key.`
+    safe_next_step: `${stored.sandbox ? sandboxPrefix : ""}This idempotency_key already holds a confirmed booking: ${bookingNamed(stored)}. This call booked nothing new. Look that booking up with ${surface.bookingStatus(stored.requestId)} and tell the user about it. Only if the user wants a second, separate booking, confirm it with a new idempotency_key.`
   })
 
 /** The option is already this customer's booking, made by this partner under another key. */
@@ -77,7 +78,7 @@ export const alreadyBooked = (surface: Surface, stored: StoredBooking) =>
     booking_id: stored.id,
     request_id: stored.requestId,
     existing_booking: existingBooking(stored),
-    safe_next_step: `${stored.sandbox ? "Sandbox: " : ""}This option is already booked for this customer: ${bookingNamed(stored)} is confirmed. This call booked nothing new. Tell the user it is already booked, and look it up with ${surface.bookingStatus(stored.requestId)} when they ask about it. Do not book it again.`
+    safe_next_step: `${stored.sandbox ? sandboxPrefix : ""}This option is already booked for this customer: ${bookingNamed(stored)} is confirmed. This call booked nothing new. Tell the user it is already booked, and look it up with ${surface.bookingStatus(stored.requestId)} when they ask about it. Do not book it again.`
   })
 
 /**

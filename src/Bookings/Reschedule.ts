@@ -18,6 +18,8 @@ import { InvalidRequest } from "../Domain/Errors.js"
 import { BookingId } from "../Domain/Ids.js"
 import { slotLabel } from "../Domain/Labels.js"
 import type { Partner } from "../Domain/Partner.js"
+import { kronorEn, priceWording } from "../Domain/Pricing.js"
+import { sandboxChangeNote } from "../Domain/Sandbox.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import type { CurrentOffer } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
@@ -26,8 +28,9 @@ import type { DeliveryState } from "../Notifications/DeliveryState.js"
 import { calendarOf } from "../Shared/Calendar.js"
 import { fingerprintHash, persistenceUnavailable, sqlStateOf } from "../Shared/Idempotency.js"
 import { hasExpired } from "../Shared/OptionSigner.js"
+import { deductionOfOption, optionPrice, priceFactsOfOption } from "./Answers.js"
 import { alreadyCancelled } from "./Cancellations.js"
-import { type ChangeKit, keyOf, notFound, rescheduleSteps, sandboxNote, stale } from "./ChangeKit.js"
+import { type ChangeKit, keyOf, notFound, rescheduleSteps, stale } from "./ChangeKit.js"
 import { pricedAs } from "./Confirmation.js"
 
 /** Moves a booking to a new option of the same provider and service, keeping its id, exactly once per key. */
@@ -36,12 +39,13 @@ export const makeReschedule = (kit: ChangeKit) => {
     stored: StoredBooking,
     previous: { readonly slotStart: Date; readonly slotEnd: Date },
     states: Option.Option<ReadonlyArray<DeliveryState>>,
-    replay: boolean
+    replay: boolean,
+    now: Date
   ): RescheduleBookingResponse => ({
     ok: true,
     spec_version: bookingsSpecVersion,
     request_id: stored.requestId,
-    ...kit.bookings.present(stored, states),
+    ...kit.bookings.present(stored, states, now),
     provider_selected: true,
     availability_checked: true,
     booking_created: true,
@@ -50,7 +54,7 @@ export const makeReschedule = (kit: ChangeKit) => {
       start_at: formatInZone(previous.slotStart, stored.timeZone),
       end_at: formatInZone(previous.slotEnd, stored.timeZone)
     },
-    safe_next_step: `${stored.sandbox ? sandboxNote : ""}The booking has been moved and is confirmed at its new time: ${stored.providerName}, ${stored.slotLabel} (terms ${stored.termsVersion}, request_id ${stored.requestId}, version ${stored.version}). The earlier time (${slotLabel({ start: previous.slotStart.getTime(), end: previous.slotEnd.getTime() }, stored.timeZone)}) is released. Tell the user exactly this. Messages are reported in confirmation_delivery and do not change the booking.`
+    safe_next_step: `${stored.sandbox ? sandboxChangeNote : ""}The booking has been moved and is confirmed at its new time: ${stored.providerName}, ${stored.slotLabel} (terms ${stored.termsVersion}, request_id ${stored.requestId}, version ${stored.version}). The earlier time (${slotLabel({ start: previous.slotStart.getTime(), end: previous.slotEnd.getTime() }, stored.timeZone)}) is released. Tell the user exactly this. Messages are reported in confirmation_delivery and do not change the booking.`
   })
 
   const assessMove = (stored: StoredBooking, expectedVersion: number | undefined, now: Date, surface: Surface) => {
@@ -59,7 +63,7 @@ export const makeReschedule = (kit: ChangeKit) => {
       return Effect.fail(stale(stored, expectedVersion, surface))
     const policy = policyOfBooking(stored)
     if (!changeableAt(policy, stored.slotStart.getTime(), now.getTime())) {
-      const terms = policyTerms(policy, stored.slotStart.getTime(), stored.timeZone)
+      const terms = policyTerms(policy, stored.slotStart.getTime(), stored.timeZone, now.getTime())
       return Effect.fail(
         new OutsideChangeWindow({
           issues: [`booking_id: the time could be changed until ${terms.change_until}`],
@@ -156,7 +160,8 @@ export const makeReschedule = (kit: ChangeKit) => {
           stored,
           { slotStart: change.previousSlotStart, slotEnd: change.previousSlotEnd },
           states,
-          true
+          true,
+          now
         )
       })
 
@@ -174,6 +179,7 @@ export const makeReschedule = (kit: ChangeKit) => {
     const newEnd = new Date(option.slotEnd)
     const policy = offer.cancellationPolicy ?? noStatedPolicy
     const label = slotLabel({ start: option.slotStart, end: option.slotEnd }, timeZone)
+    const deduction = deductionOfOption(option, offer)
 
     if (request.dry_run === true) {
       const free = yield* kit.calendar
@@ -186,7 +192,8 @@ export const makeReschedule = (kit: ChangeKit) => {
         })
         .pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
       if (!free) return yield* slotTakenKeepsBooking(current, surface)
-      const newTerms = policyTerms(policy, option.slotStart, timeZone)
+      const newTerms = policyTerms(policy, option.slotStart, timeZone, now.getTime())
+      const difference = option.amountSek - current.priceSek
       const preview: ReschedulePreview = {
         ok: true,
         spec_version: bookingsSpecVersion,
@@ -200,8 +207,15 @@ export const makeReschedule = (kit: ChangeKit) => {
           end_at: formatInZone(current.slotEnd, current.timeZone)
         },
         new_slot: { start_at: formatInZone(newStart, timeZone), end_at: formatInZone(newEnd, timeZone), label },
+        current_price_sek: current.priceSek,
+        new_price: optionPrice(option, deduction),
+        price_difference_sek: difference,
         new_cancellation_policy: newTerms,
-        safe_next_step: `Dry run: nothing was changed and nobody was told; the booking stands at ${current.slotLabel}. It can be moved to ${label} (${newTerms.summary_en}). Tell the user this and ask whether to move it. Only on their yes, send this request again without dry_run (${surface.rescheduleBooking(current.requestId)}); the time may be taken meanwhile.`
+        safe_next_step: `${current.sandbox ? sandboxChangeNote : ""}Dry run: nothing was changed and nobody was told; the booking stands at ${current.slotLabel}. It can be moved to ${label}, at ${priceWording(priceFactsOfOption(option)).en}: ${
+          difference === 0
+            ? "the same price as now"
+            : `SEK ${kronorEn(Math.abs(difference))} ${difference > 0 ? "more" : "less"} than the SEK ${kronorEn(current.priceSek)} it costs now`
+        } (prices before any RUT or ROT deduction; new_price.tax_deduction states the new one). ${newTerms.summary_en} Tell the user this and ask whether to move it. Only on their yes, send this request again without dry_run (${surface.rescheduleBooking(current.requestId)}); the time may be taken meanwhile.`
       }
       return preview
     }
@@ -235,6 +249,7 @@ export const makeReschedule = (kit: ChangeKit) => {
             time_zone = ${timeZone}, price_sek = ${option.amountSek}, pricing_model = ${option.pricingModel},
             price_type = ${option.priceType}, unit_price_sek = ${option.unitPriceSek ?? null}, unit = ${option.unit ?? null},
             quantity = ${option.quantity ?? null}, terms_version = ${option.termsVersion},
+            tax_deduction = ${JSON.stringify(deduction)}::jsonb,
             terms_url = ${offer.termsUrl ?? ""}, free_cancellation_hours = ${policy.freeCancellationHours},
             late_fee_sek = ${policy.lateFeeSek}, change_hours = ${policy.changeHours}, version = ${version},
             notice_subject_id = ${changeId}::uuid
@@ -250,12 +265,13 @@ export const makeReschedule = (kit: ChangeKit) => {
             slotLabel: label,
             timeZone,
             ...pricedAs(option),
+            taxDeduction: deduction,
             ...policy,
             version,
             noticeSubjectId: changeId
           }
           const previous = { slotStart: before.slotStart, slotEnd: before.slotEnd }
-          const words = policyTerms(policy, option.slotStart, timeZone)
+          const words = policyTerms(policy, option.slotStart, timeZone, now.getTime())
           const notices = yield* kit.noticesOf(after, partner, changeId, "booking_rescheduled", (booking) =>
             bookingRescheduled({ ...booking, termsUrl: offer.termsUrl ?? booking.termsUrl }, previous, words, version)
           )
@@ -281,7 +297,7 @@ export const makeReschedule = (kit: ChangeKit) => {
       return yield* replayOf(raced.resourceId, raced.requestHash)
     }
     const states = yield* kit.deliver(written.notices, changeId)
-    return rescheduledAnswer(written.after, written.previous, states, false)
+    return rescheduledAnswer(written.after, written.previous, states, false, now)
   })
 
   return reschedule

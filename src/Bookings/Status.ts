@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import type { BookingStatusResponse } from "../Domain/Booking.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { isUuid } from "../Domain/Ids.js"
@@ -44,12 +44,13 @@ export const bookingStatus = (
       return cancelled
     }
     const states = yield* deliveryStates([found.value.noticeSubjectId])
+    const now = new Date(yield* Clock.currentTimeMillis)
     const response: BookingStatusResponse = {
       ok: true,
       spec_version: bookingsSpecVersion,
       found: true,
       request_id: found.value.requestId,
-      ...present(found.value, states),
+      ...present(found.value, states, now),
       provider_selected: true,
       availability_checked: true,
       booking_created: true,

@@ -103,15 +103,21 @@ export const ConfirmedBooking = Schema.Struct({
 export type ConfirmedBooking = typeof ConfirmedBooking.Type
 
 /**
- * `unknown` when the delivery state could not be read (the booking itself was); `sandbox` when the
- * message was recorded for a sandbox partner instead of sent.
+ * `unknown` when the delivery state could not be read (the booking itself was); channel `sandbox`
+ * when the message was kept for a sandbox partner and sent to no one (always `skipped`).
  */
 export const Delivery = Schema.Struct({
   status: Schema.Literals(["pending", "sent", "skipped", "failed", "unknown"]),
   channel: Schema.Literals(["email", "webhook", "none", "sandbox", "unknown"]),
   attempts: Schema.optional(Schema.Int),
   will_retry: Schema.optional(Schema.Boolean),
-  next_attempt_at: Schema.optional(DateTimeString)
+  next_attempt_at: Schema.optional(DateTimeString),
+  reason: Schema.optional(
+    Schema.Literals(["sandbox", "dry_run"]).annotate({
+      description:
+        "Why a message was skipped when it was not for want of a channel: sandbox (a sandbox partner's message, kept and sent to no one), dry_run (nothing was done, so nobody was told)."
+    })
+  )
 })
 export type Delivery = typeof Delivery.Type
 

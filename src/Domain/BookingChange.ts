@@ -4,6 +4,7 @@ import { Cancellation, CancellationPolicyTerms } from "./CancellationPolicy.js"
 import { bookingsSpecVersion } from "./Capabilities.js"
 import { ContractError } from "./Errors.js"
 import { DateTimeString, optional, strictInput, text } from "./Input.js"
+import { OptionPrice } from "./Search.js"
 
 /** Who cancels a booking: the partner's caller for the customer or itself, or (issue 29) the provider. */
 export type CancelledBy = "customer" | "partner" | "provider"
@@ -29,21 +30,56 @@ export const cancelBookingFields = {
 export const CancelBookingRequest = strictInput(Schema.Struct(cancelBookingFields))
 export type CancelBookingRequest = typeof CancelBookingRequest.Type
 
-export const CancelBookingResponse = Schema.Struct({
+/** A cancel that was made (or is replayed): when, by whom and at what fee. */
+export const CancelledBooking = Schema.Struct({
   ok: Schema.Literal(true),
   spec_version: Schema.Literal(bookingsSpecVersion),
   booking_id: Schema.String,
   request_id: Schema.String,
-  /** True only when this call (or the one it replays) cancelled the booking; false in a dry run. */
-  cancelled: Schema.Boolean,
-  booking_active: Schema.Boolean,
-  dry_run: Schema.optional(Schema.Literal(true)),
+  /** True only when this call (or the one it replays) cancelled the booking. */
+  cancelled: Schema.Literal(true),
+  booking_active: Schema.Literal(false),
   cancellation: Cancellation,
   confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
   idempotent_replay: Schema.Boolean,
   sandbox: Schema.optional(Schema.Literal(true)),
   safe_next_step: Schema.String
+}).annotate({ identifier: "CancelledBooking" })
+export type CancelledBooking = typeof CancelledBooking.Type
+
+/** What a cancel now would be: its fee and deadlines, without a cancelled_at, since nothing was cancelled. */
+export const CancellationPreview = Schema.Struct({
+  cancelled_by: Cancellation.fields.cancelled_by,
+  reason: Cancellation.fields.reason,
+  fee_sek: Cancellation.fields.fee_sek,
+  within_free_period: Cancellation.fields.within_free_period,
+  free_until: Cancellation.fields.free_until
+}).annotate({
+  identifier: "CancellationPreview",
+  description:
+    "What cancelling now would be: fee_sek is what the provider may charge under its terms for it (0 within the free period, which runs until free_until). Nothing is cancelled."
 })
+
+/** A cancel's dry run: nothing changed and nobody told; the fee and the policy as they stand now. */
+export const CancelPreview = Schema.Struct({
+  ok: Schema.Literal(true),
+  spec_version: Schema.Literal(bookingsSpecVersion),
+  booking_id: Schema.String,
+  request_id: Schema.String,
+  cancelled: Schema.Literal(false),
+  booking_active: Schema.Literal(true),
+  dry_run: Schema.Literal(true),
+  cancellation: CancellationPreview,
+  /** The booking's policy as it stands now: its deadlines, and whether each has passed. */
+  cancellation_policy: CancellationPolicyTerms,
+  confirmation_delivery: Schema.Struct({ customer: Delivery, provider: Delivery }),
+  idempotent_replay: Schema.Literal(false),
+  sandbox: Schema.optional(Schema.Literal(true)),
+  safe_next_step: Schema.String
+}).annotate({ identifier: "CancelPreview" })
+export type CancelPreview = typeof CancelPreview.Type
+
+export const CancelBookingResponse = Schema.Union([CancelledBooking, CancelPreview])
 export type CancelBookingResponse = typeof CancelBookingResponse.Type
 
 export const rescheduleBookingFields = {
@@ -71,7 +107,10 @@ export const RescheduleBookingResponse = Schema.Struct({
 }).annotate({ identifier: "RescheduleBookingResponse" })
 export type RescheduleBookingResponse = typeof RescheduleBookingResponse.Type
 
-/** A reschedule's dry run: the booking as it stands (unchanged) and the time it would move to. */
+/**
+ * A reschedule's dry run: the booking as it stands (unchanged) and what the move would make of it:
+ * the new time, its price (which the booking would take) and the difference, and its policy.
+ */
 export const ReschedulePreview = Schema.Struct({
   ok: Schema.Literal(true),
   spec_version: Schema.Literal(bookingsSpecVersion),
@@ -82,6 +121,12 @@ export const ReschedulePreview = Schema.Struct({
   booking_version: Schema.Int,
   current_slot: Slot,
   new_slot: Schema.Struct({ ...Slot.fields, label: Schema.String }),
+  /** The booking's price now (booking.price_sek), before any deduction. */
+  current_price_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  /** The new time's price as its option states it, with its tax_deduction: the booking would take it. */
+  new_price: OptionPrice,
+  /** new_price.amount_sek less current_price_sek, both before any deduction: positive costs more. */
+  price_difference_sek: Schema.Int,
   new_cancellation_policy: CancellationPolicyTerms,
   safe_next_step: Schema.String
 }).annotate({ identifier: "ReschedulePreview" })

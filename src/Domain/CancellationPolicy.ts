@@ -14,11 +14,15 @@ export interface CancellationPolicy {
   readonly changeHours: number
 }
 
-/** The policy as an option and a booking carry it: deadlines of this slot, in the caller's zone. */
+/** The policy as an option and a booking carry it: deadlines of this slot, in the caller's zone, as they stand now. */
 export interface PolicyTerms {
   readonly free_until: string
+  /** Whether cancelling now is free: exactly when now is before free_until. */
+  readonly free_cancellation_available: boolean
   readonly late_fee_sek: number
   readonly change_until: string
+  /** Whether the time can be changed now: exactly when now is before change_until. */
+  readonly change_available: boolean
   readonly summary_sv: string
   readonly summary_en: string
 }
@@ -29,6 +33,15 @@ export const deadlinesOf = (policy: CancellationPolicy, slotStart: number) => ({
   freeUntil: policy.lateFeeSek === 0 ? slotStart : slotStart - Math.max(0, policy.freeCancellationHours) * HOUR,
   changeUntil: slotStart - Math.max(0, policy.changeHours) * HOUR
 })
+
+/**
+ * Which of the policy's promises still hold at `now`. "Until X" means before X: at X itself the
+ * free period and the change window are over, so every answer and every check agree on one instant.
+ */
+const standing = (policy: CancellationPolicy, slotStart: number, now: number) => {
+  const { freeUntil, changeUntil } = deadlinesOf(policy, slotStart)
+  return { freeUntil, changeUntil, started: !(now < slotStart), free: now < freeUntil, change: now < changeUntil }
+}
 
 const dayTimeFormats = new Map<string, { readonly sv: Intl.DateTimeFormat; readonly en: Intl.DateTimeFormat }>()
 
@@ -55,56 +68,92 @@ const dayTime = (instant: number, timeZone: string) => {
 }
 
 /**
- * What the policy means for this slot, in words that never say more than the provider's terms:
- * a late fee is what the provider "may charge under its terms", never what the customer owes.
+ * What the policy means for this slot at `now`, in words that never say more than the provider's
+ * terms (a late fee is what the provider "may charge under its terms", never what the customer
+ * owes) and never offer a deadline that has passed as one still to come.
  */
-export const policyTerms = (policy: CancellationPolicy, slotStart: number, timeZone: string): PolicyTerms => {
+export const policyTerms = (
+  policy: CancellationPolicy,
+  slotStart: number,
+  timeZone: string,
+  now: number
+): PolicyTerms => {
+  const state = standing(policy, slotStart, now)
   // Searches keep offering the same slots of the same services: their terms are worded once, not four Intl calls each time.
-  const key = `${timeZone} ${slotStart} ${policy.freeCancellationHours} ${policy.lateFeeSek} ${policy.changeHours}`
+  const key = `${timeZone} ${slotStart} ${policy.freeCancellationHours} ${policy.lateFeeSek} ${policy.changeHours} ${state.started} ${state.free} ${state.change}`
   const cached = worded.get(key)
   if (cached !== undefined) return cached
-  const terms = termsOf(policy, slotStart, timeZone)
+  const terms = termsOf(policy, state, timeZone)
   // About half a kilobyte each: the oldest goes first beyond two thousand slots.
   if (worded.size >= 2000) worded.delete(worded.keys().next().value!)
   worded.set(key, terms)
   return terms
 }
 
-/** Terms by policy, slot and zone (see policyTerms), shared by every answer: never changed in place. */
+/** Terms by policy, slot, zone and what still holds (see policyTerms), shared by every answer: never changed in place. */
 const worded = new Map<string, PolicyTerms>()
 
-const termsOf = (policy: CancellationPolicy, slotStart: number, timeZone: string): PolicyTerms => {
-  const { freeUntil, changeUntil } = deadlinesOf(policy, slotStart)
-  const free = dayTime(freeUntil, timeZone)
-  const change = dayTime(changeUntil, timeZone)
-  const summarySv =
-    policy.lateFeeSek === 0
-      ? `Avbokning är kostnadsfri fram till starttiden, ${free.sv}.`
-      : `Kostnadsfri avbokning fram till ${free.sv}. Vid senare avbokning får utföraren enligt sina villkor ta ut en avgift på ${kronorSv(policy.lateFeeSek)} kr inkl. moms.`
-  const summaryEn =
-    policy.lateFeeSek === 0
-      ? `Cancelling is free until the start, ${free.en}.`
-      : `Free cancellation until ${free.en}. After that the provider may charge a fee of SEK ${kronorEn(policy.lateFeeSek)} incl. VAT under its terms.`
+const termsOf = (policy: CancellationPolicy, state: ReturnType<typeof standing>, timeZone: string): PolicyTerms => {
+  const free = dayTime(state.freeUntil, timeZone)
+  const change = dayTime(state.changeUntil, timeZone)
+  const fee = { sv: `${kronorSv(policy.lateFeeSek)} kr inkl. moms`, en: `SEK ${kronorEn(policy.lateFeeSek)} incl. VAT` }
+  const words = state.started
+    ? {
+        sv: "Den bokade tiden har börjat, så bokningen kan inte längre avbokas eller ändras här. Kontakta utföraren direkt.",
+        en: "The booked time has started, so the booking can no longer be cancelled or changed here. Contact the provider directly."
+      }
+    : {
+        sv: `${
+          state.free
+            ? policy.lateFeeSek === 0
+              ? `Avbokning är kostnadsfri fram till starttiden, ${free.sv}.`
+              : `Kostnadsfri avbokning fram till ${free.sv}. Vid senare avbokning får utföraren enligt sina villkor ta ut en avgift på ${fee.sv}.`
+            : `Ingen kostnadsfri avbokning: tiden för den gick ut ${free.sv}. Vid avbokning får utföraren enligt sina villkor ta ut en avgift på ${fee.sv}.`
+        } ${
+          state.change
+            ? `Tiden kan ändras fram till ${change.sv}.`
+            : `Tiden kan inte längre ändras: tiden för ändring gick ut ${change.sv}.`
+        }`,
+        en: `${
+          state.free
+            ? policy.lateFeeSek === 0
+              ? `Cancelling is free until the start, ${free.en}.`
+              : `Free cancellation until ${free.en}. After that the provider may charge a fee of ${fee.en} under its terms.`
+            : `No free cancellation: the deadline (${free.en}) has passed; the provider may charge a fee of ${fee.en} under its terms if the booking is cancelled.`
+        } ${
+          state.change
+            ? `The time can be changed until ${change.en}.`
+            : `The time can no longer be changed: the deadline (${change.en}) has passed.`
+        }`
+      }
   return {
-    free_until: formatInZone(freeUntil, timeZone),
+    free_until: formatInZone(state.freeUntil, timeZone),
+    free_cancellation_available: state.free,
     late_fee_sek: policy.lateFeeSek,
-    change_until: formatInZone(changeUntil, timeZone),
-    summary_sv: `${summarySv} Tiden kan ändras fram till ${change.sv}.`,
-    summary_en: `${summaryEn} The time can be changed until ${change.en}.`
+    change_until: formatInZone(state.changeUntil, timeZone),
+    change_available: state.change,
+    summary_sv: words.sv,
+    summary_en: words.en
   }
 }
 
 /** What cancelling now would cost under the policy; a booking whose slot has started cannot be cancelled. */
 export const cancellationAt = (policy: CancellationPolicy, slotStart: number, now: number) => {
-  if (!(now < slotStart)) return { _tag: "Started" } as const
-  const { freeUntil } = deadlinesOf(policy, slotStart)
-  const withinFreePeriod = now <= freeUntil
-  return { _tag: "Open", withinFreePeriod, feeSek: withinFreePeriod ? 0 : policy.lateFeeSek, freeUntil } as const
+  const state = standing(policy, slotStart, now)
+  if (state.started) return { _tag: "Started" } as const
+  return {
+    _tag: "Open",
+    withinFreePeriod: state.free,
+    feeSek: state.free ? 0 : policy.lateFeeSek,
+    freeUntil: state.freeUntil
+  } as const
 }
 
-/** Whether the time can still be changed now (at or before the change deadline, and before the start). */
-export const changeableAt = (policy: CancellationPolicy, slotStart: number, now: number) =>
-  now < slotStart && now <= deadlinesOf(policy, slotStart).changeUntil
+/** Whether the time can still be changed now (before the change deadline, and before the start). */
+export const changeableAt = (policy: CancellationPolicy, slotStart: number, now: number) => {
+  const state = standing(policy, slotStart, now)
+  return !state.started && state.change
+}
 
 /** A service without a stated policy: no fee, and cancelling and changing are open until the start. */
 export const noStatedPolicy: CancellationPolicy = { freeCancellationHours: 0, lateFeeSek: 0, changeHours: 0 }
@@ -145,14 +194,20 @@ const DateTime = Schema.String.annotate({ format: "date-time" })
 /** `cancellation_policy` on an option, a confirmed booking and a status: this slot's deadlines, in words too. */
 export const CancellationPolicyTerms = Schema.Struct({
   free_until: DateTime,
+  free_cancellation_available: Schema.Boolean.annotate({
+    description: "Whether cancelling now is free: true exactly while now is before free_until."
+  }),
   late_fee_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   change_until: DateTime,
+  change_available: Schema.Boolean.annotate({
+    description: "Whether the time can be changed now: true exactly while now is before change_until."
+  }),
   summary_sv: Schema.String,
   summary_en: Schema.String
 }).annotate({
   identifier: "CancellationPolicy",
   description:
-    "The provider's cancellation policy for this slot: free cancellation until free_until; after it the provider may charge late_fee_sek (incl. VAT) under its terms (0: never); the time can be changed until change_until. Both deadlines are at or before the slot's start."
+    "The provider's cancellation policy for this slot: free cancellation until free_until; after it the provider may charge late_fee_sek (incl. VAT) under its terms (0: never); the time can be changed until change_until. Both deadlines are at or before the slot's start. The summaries and the two flags say how it stands at the time of the answer: a deadline that has passed is stated as passed."
 })
 
 /** How a cancelled booking was cancelled: `cancellation` in a cancel's answer, a status and a refusal. */

@@ -29,8 +29,8 @@ export const forbiddenClaims = [
 
 /** How an assistant cancels or moves a booking (issue 27): preview, tell, ask, act on a yes. */
 export const bookingChangeRules = [
-  "Every option and confirmed booking carries cancellation_policy: free cancellation until free_until, after which the provider may charge late_fee_sek under its terms (0: never), and time changes until change_until. Say it in its own words (summary_sv, summary_en): a fee is what the provider may charge under its terms, never a sum the user owes us.",
-  "To cancel or move a booking, first call the endpoint with dry_run true: it changes nothing and returns the fee that would apply now (cancel) or the new time and its policy (reschedule). Tell the user the fee and the deadline, and act only on their explicit yes.",
+  "Every option and confirmed booking carries cancellation_policy: free cancellation until free_until, after which the provider may charge late_fee_sek under its terms (0: never), and time changes until change_until. It is stated as it stands at the time of the answer: free_cancellation_available and change_available say whether each deadline is still to come, and a passed one is worded as passed; never offer free cancellation when free_cancellation_available is false. Say it in its own words (summary_sv, summary_en): a fee is what the provider may charge under its terms, never a sum the user owes us.",
+  "To cancel or move a booking, first call the endpoint with dry_run true: it changes nothing and returns the fee that would apply now (cancel) or the new time, its price (new_price, with its tax_deduction), the difference to the current price (price_difference_sek) and its policy (reschedule). Tell the user the fee and the deadline, and act only on their explicit yes.",
   "Send an idempotency_key with each cancel or reschedule and reuse it on retries: a retry returns the same answer with idempotent_replay true and never acts twice.",
   "A booking is moved only to another time of the same provider and service, keeping its id and request_id; booking.version goes up by one. slot_taken on a reschedule means the booking at its old time still stands.",
   "A cancelled booking is never returned as a booking: its status lookup answers found false with its cancellation (when, by whom, the fee the provider may charge); tell the user nothing is booked."
@@ -80,7 +80,7 @@ export const authRules = {
   development:
     "A development server may run open (AUTH_MODE=open, or by default while no token was ever configured): a request without a token then passes as anonymous. A token that is sent is always checked: an unknown or revoked one is 401.",
   sandbox:
-    "A sandbox token (SANDBOX_API_TOKENS, or a partner created with --sandbox) uses the same endpoints; its bookings and requests are marked sandbox: true, notify no one (confirmation_delivery shows channel sandbox) and never take a provider's real calendar time: each sandbox books in a calendar of its own, which its searches (sent with its token) take into account.",
+    "A sandbox token (SANDBOX_API_TOKENS, or a partner created with --sandbox) uses the same endpoints; its bookings and requests are marked sandbox: true, notify no one and say so (every delivery is skipped with channel and reason sandbox; a request's handoff is not_sent with reason sandbox) and never take a provider's real calendar time: each sandbox books in a calendar of its own, which its searches (sent with its token) take into account.",
   token_required_for: [
     "POST /api/public/bookings",
     "GET /api/public/bookings/{booking_id}",

@@ -61,13 +61,14 @@ export const ProviderCandidate = Schema.Struct({
 /**
  * What became of the hand-off, beside the spec's fields: `sent` (delivered to at least one
  * provider), `queued` (reachable providers, none delivered yet; retried), `not_sent` (nobody
- * can receive it: see `reason`), `unknown` (the delivery state could not be read).
+ * can receive it, or, reason `sandbox`, a sandbox partner's request that is sent to no one: see
+ * `reason`), `unknown` (the delivery state could not be read).
  */
 export const Handoff = Schema.Struct({
   status: Schema.Literals(["sent", "queued", "not_sent", "unknown"]),
   providers_reached: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   providers_pending: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
-  reason: Schema.optional(Schema.Literals(["no_postcode", "no_candidates", "no_reachable_candidates"]))
+  reason: Schema.optional(Schema.Literals(["no_postcode", "no_candidates", "no_reachable_candidates", "sandbox"]))
 })
 export type Handoff = typeof Handoff.Type
 

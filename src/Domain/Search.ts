@@ -134,6 +134,10 @@ export const BookingOption = Schema.Struct({
 })
 export type BookingOption = typeof BookingOption.Type
 
+/** An option's price, as a reschedule preview states the new time's too. */
+export const OptionPrice = BookingOption.fields.price
+export type OptionPrice = typeof OptionPrice.Type
+
 export const BookingSearchResponse = Schema.Struct({
   ok: Schema.Literal(true),
   spec_version: Schema.Literal(bookingsSpecVersion),

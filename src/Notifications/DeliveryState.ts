@@ -6,6 +6,12 @@ export type RecipientRole = typeof RecipientRole.Type
 export const Channel = Schema.Literals(["email", "webhook", "none", "sandbox"])
 export type Channel = typeof Channel.Type
 export const DeliveryStatus = Schema.Literals(["pending", "sent", "failed", "skipped"])
+
+/**
+ * Whether a row is ever sent: a row without a channel, or a sandbox partner's (kept in the
+ * sandbox, sent to no one), is written skipped and never attempted.
+ */
+export const isDeliverable = (channel: Channel) => channel === "email" || channel === "webhook"
 export type DeliveryStatus = typeof DeliveryStatus.Type
 
 export interface DeliveryState {

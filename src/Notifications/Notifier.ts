@@ -19,7 +19,7 @@ const make = Effect.gen(function* () {
 
   /**
    * Where a recipient is told: providers prefer their webhook; e-mail only when SMTP is configured.
-   * A sandbox partner's messages all go to the sandbox sink: kept in the outbox row, sent to no one.
+   * A sandbox partner's messages all go to the sandbox sink: kept in the outbox row, skipped, sent to no one.
    */
   const channelFor = (role: RecipientRole, contact: Contact, sandbox = false): ChannelChoice => {
     const webhookUrl = present(contact.webhookUrl)

@@ -5,7 +5,7 @@ import { AppConfig } from "../AppConfig.js"
 import { DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import type { Notification, OutboxRow } from "../Domain/Outbox.js"
-import { Channel, DeliveryStatus, RecipientRole, type SubjectDeliveryState } from "./DeliveryState.js"
+import { Channel, DeliveryStatus, isDeliverable, RecipientRole, type SubjectDeliveryState } from "./DeliveryState.js"
 
 export const ClaimedRow = Schema.Struct({
   id: Schema.String,
@@ -81,10 +81,10 @@ export const makeOutboxRepo = Effect.gen(function* () {
    */
   const insert = (notifications: ReadonlyArray<Notification>, now: Date): ReadonlyArray<Statement.Fragment> => {
     if (notifications.length === 0) return []
-    // A row without a channel is skipped at once; the others are retried until the give-up time.
+    // A row without a channel, or a sandbox row, is skipped at once; the others are retried until the give-up time.
     const giveUpAt = new Date(now.getTime() + config.notifyGiveUpHours * 3_600_000)
     const rows = notifications.map((row) =>
-      outboxRecord({ ...row, status: row.channel === "none" ? "skipped" : "pending", giveUpAt })
+      outboxRecord({ ...row, status: isDeliverable(row.channel) ? "pending" : "skipped", giveUpAt })
     )
     // Written at the caller's time, due at once: the dispatcher and the give-up read the service's clock, not the database's.
     return [

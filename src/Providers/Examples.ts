@@ -28,7 +28,8 @@ export const providerBookingExample = {
   cancellation_policy: policyTerms(
     { freeCancellationHours: 24, lateFeeSek: 395, changeHours: 24 },
     Date.parse("2026-11-23T11:00:00+01:00"),
-    "Europe/Stockholm"
+    "Europe/Stockholm",
+    Date.parse("2026-11-23T09:00:00+01:00")
   ),
   conflicts_with_busy_time: false
 }

@@ -33,7 +33,7 @@ const location = (stored: Location) => ({
   country_code: stored.country_code
 })
 
-const providerBooking = (row: BookingRow): ProviderBooking => ({
+const providerBooking = (row: BookingRow, now: Date): ProviderBooking => ({
   id: row.id,
   request_id: row.requestId,
   status: row.status,
@@ -53,7 +53,7 @@ const providerBooking = (row: BookingRow): ProviderBooking => ({
   service_location: location(row.serviceLocation),
   ...(row.destinationLocation === null ? {} : { destination_location: location(row.destinationLocation) }),
   confirmed_at: formatInZone(row.confirmedAt, providerTimeZone),
-  cancellation_policy: policyTerms(policyOfBooking(row), row.slotStart.getTime(), providerTimeZone),
+  cancellation_policy: policyTerms(policyOfBooking(row), row.slotStart.getTime(), providerTimeZone, now.getTime()),
   conflicts_with_busy_time: row.conflictsWithBusyTime,
   // Never the caller's free-text reason: that is the partner's.
   ...(row.status === "cancelled" && row.cancelledAt !== null
@@ -143,7 +143,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         provider_id: providerId,
         from: formatInZone(from, providerTimeZone),
         to: formatInZone(to, providerTimeZone),
-        bookings: rows.map(providerBooking)
+        bookings: rows.map((row) => providerBooking(row, at))
       }
     })
 

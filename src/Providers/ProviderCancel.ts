@@ -136,7 +136,7 @@ export class ProviderCancellations extends Context.Service<ProviderCancellations
           booking_unavailable: () => Effect.fail(new BookingUnavailable({ safe_next_step: unknownOutcome }))
         })
       )
-      if (answer.dry_run === true || !answer.cancelled) {
+      if (!answer.cancelled) {
         // cancelAs is never asked for a dry run here; an answer that did not cancel is not told as one.
         return yield* Effect.die(new Error("provider cancel answered without cancelling"))
       }

@@ -20,6 +20,7 @@ import {
 } from "../Domain/Request.js"
 import type { HandoffPlan, NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
+import { sandboxHandoffWords, sandboxPrefix, sandboxRequestNote } from "../Domain/Sandbox.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { type ChannelChoice, type DeliveryState, statesOrUnknown } from "../Notifications/DeliveryState.js"
@@ -63,12 +64,15 @@ const providers = (n: number) => (n === 1 ? "1 provider" : `${n} providers`)
 export const handoffOf = (
   plan: HandoffPlan,
   hasPostcode: boolean,
-  states: Option.Option<ReadonlyArray<Pick<DeliveryState, "status">>>
+  states: Option.Option<ReadonlyArray<Pick<DeliveryState, "status">>>,
+  sandbox: boolean
 ): Handoff => {
   if (plan !== "queued") {
     const reason = plan === "no_candidates" && !hasPostcode ? "no_postcode" : plan
     return { status: "not_sent", providers_reached: 0, providers_pending: 0, reason }
   }
+  // Whatever status its rows hold: no sandbox message is ever sent, so nobody received it.
+  if (sandbox) return { status: "not_sent", providers_reached: 0, providers_pending: 0, reason: "sandbox" }
   if (Option.isNone(states)) return { status: "unknown", providers_reached: 0, providers_pending: 0 }
   const reached = states.value.filter((state) => state.status === "sent").length
   const pending = states.value.filter((state) => state.status === "pending").length
@@ -90,6 +94,7 @@ export const nextStepFor = (handoff: Handoff, giveUpHours: number, lookUp?: stri
     case "unknown":
       return `${nothingBooked} The request is stored, but whether providers have received it could not be read right now. Do not tell the user it was sent; look again later${lookUp === undefined ? " by repeating the request with the same idempotency key" : ` with ${lookUp}`}.`
     case "not_sent":
+      if (handoff.reason === "sandbox") return `${nothingBooked} ${sandboxHandoffWords}`
       return handoff.reason === "no_postcode"
         ? `${nothingBooked} Nobody has received this request: the location has no Swedish postcode we could read, so no provider was found. The request is stored but will not be sent. Ask the user for the postcode and create a new request with location.postcode.`
         : handoff.reason === "no_reachable_candidates"
@@ -135,7 +140,7 @@ const keyHolds = (surface: Surface) => (stored: StoredRequest) =>
     issues: ["idempotency_key: already holds a follow-up request made with other details"],
     request_id: stored.id,
     existing_request: existingRequest(stored),
-    safe_next_step: `${stored.sandbox ? "Sandbox: " : ""}This idempotency key already holds a follow-up request (request.id ${stored.id}, ${stored.verticalId} / ${stored.jobTypeId}); this call created and sent nothing new. Look it up with ${surface.requestStatus(stored.id)} and tell the user about it: it is not a booking. Only if the user wants a second, separate request, send it with a new idempotency key.`
+    safe_next_step: `${stored.sandbox ? sandboxPrefix : ""}This idempotency key already holds a follow-up request (request.id ${stored.id}, ${stored.verticalId} / ${stored.jobTypeId}); this call created and sent nothing new. Look it up with ${surface.requestStatus(stored.id)} and tell the user about it: it is not a booking. Only if the user wants a second, separate request, send it with a new idempotency key.`
   })
 
 const keepId = (surface: Surface, id: string) =>
@@ -225,6 +230,7 @@ const handoffOutbox = (input: {
 }): ReadonlyArray<Notification> => {
   const { request, postcode } = input
   const customerName = customerNameOf(request.customer)
+  // A sandbox candidate gets its row too, written skipped: the message is kept in the sandbox.
   return input.candidates
     .filter(({ channel }) => channel !== "none")
     .map(({ provider, channel, address }) => {
@@ -256,9 +262,6 @@ const handoffOutbox = (input: {
     })
 }
 
-const sandboxNote =
-  "Sandbox: this request is a test. No provider received it: the hand-off below was recorded in the sandbox instead of sent, and nobody will contact the user. "
-
 /** Structured provider follow-up requests: stored after consent, handed to providers, never bookings. */
 export class Requests extends Context.Service<Requests>()("Booking/Requests", {
   make: Effect.gen(function* () {
@@ -271,7 +274,7 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
     const webhookOutbox = yield* WebhookOutbox
 
     const presented = (stored: StoredRequest, states: Option.Option<ReadonlyArray<DeliveryState>>) => {
-      const handoff = handoffOf(stored.handoff, stored.hasPostcode, states)
+      const handoff = handoffOf(stored.handoff, stored.hasPostcode, states, stored.sandbox)
       const request: CreatedRequest = {
         id: stored.id,
         session_id: stored.sessionId,
@@ -292,7 +295,7 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
     }
 
     const nextStep = (stored: StoredRequest, handoff: Handoff, surface: Surface) =>
-      `${stored.sandbox ? sandboxNote : ""}${nextStepFor(handoff, config.notifyGiveUpHours, surface.requestStatus(stored.id))} ${keepId(surface, stored.id)}`
+      `${stored.sandbox ? sandboxRequestNote : ""}${nextStepFor(handoff, config.notifyGiveUpHours, surface.requestStatus(stored.id))} ${keepId(surface, stored.id)}`
 
     /** The request as its status tells it: what creation answered, less whether it was a replay. */
     const answerOf = (
@@ -416,7 +419,8 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
                   handoffOf(
                     stored.handoff,
                     stored.hasPostcode,
-                    Option.some(outbox.map(() => ({ status: "pending" as const })))
+                    Option.some(outbox.map(() => ({ status: "pending" as const }))),
+                    stored.sandbox
                   ),
                   now
                 ),

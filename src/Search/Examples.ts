@@ -25,7 +25,8 @@ export const taxDeductionExample = deductionAnswer(
 export const policyExample = policyTerms(
   { freeCancellationHours: 12, lateFeeSek: 495, changeHours: 6 },
   Date.parse("2026-11-30T08:00:00+01:00"),
-  "Europe/Stockholm"
+  "Europe/Stockholm",
+  Date.parse("2026-11-23T09:00:00+01:00")
 )
 
 export const searchExample: OperationExample = {

@@ -186,7 +186,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
       request: BookingSearchRequest,
       verticalId: VerticalId,
       found: Found,
-      signed: { readonly token: string; readonly expiresAt: Date }
+      signed: { readonly token: string; readonly expiresAt: Date },
+      now: Date
     ): BookingOption => {
       const { candidate, slot } = found
       return {
@@ -227,7 +228,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           sections: candidate.termsSections,
           source_urls: candidate.termsSourceUrls
         },
-        cancellation_policy: policyTerms(candidate.cancellationPolicy, slot.start, request.timezone)
+        cancellation_policy: policyTerms(candidate.cancellationPolicy, slot.start, request.timezone, now.getTime())
       }
     }
 
@@ -255,7 +256,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           chosen.map((f) => claimsOf(request, verticalId, destination, f)),
           now
         ),
-        (tokens) => Arr.zipWith(chosen, tokens, (f, token) => toOption(request, verticalId, f, token))
+        (tokens) => Arr.zipWith(chosen, tokens, (f, token) => toOption(request, verticalId, f, token, now))
       )
 
     /** `partner`: the caller when it sent a token; a sandbox partner's search also sees its own sandbox bookings. */

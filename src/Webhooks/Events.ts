@@ -65,7 +65,7 @@ export interface Handoff {
   readonly status: "sent" | "queued" | "not_sent" | "unknown"
   readonly providers_reached: number
   readonly providers_pending: number
-  readonly reason?: "no_postcode" | "no_candidates" | "no_reachable_candidates" | undefined
+  readonly reason?: "no_postcode" | "no_candidates" | "no_reachable_candidates" | "sandbox" | undefined
 }
 
 export interface RequestCreatedData {

@@ -22,7 +22,8 @@ const booking = {
 const policy = policyTerms(
   { freeCancellationHours: 12, lateFeeSek: 495, changeHours: 6 },
   slotStart.getTime(),
-  "Europe/Stockholm"
+  "Europe/Stockholm",
+  Date.parse("2026-11-23T09:00:00+01:00")
 )
 
 describe("messages of a booking's life", () => {

@@ -5,11 +5,22 @@ import { Unauthorized } from "../../src/Domain/Errors.js"
 import { ServiceRequestCreate } from "../../src/Domain/Request.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { Partners } from "../../src/Partners/Partners.js"
-import { apiClient, confirmAnswer, payloadOf, searchOptions, withStatus } from "../support/ApiClient.js"
+import { callTool, connect, overMcp } from "../Mcp/McpClient.js"
+import {
+  apiClient,
+  cancelAnswer,
+  confirmAnswer,
+  payloadOf,
+  registerWebhook,
+  requestAnswer,
+  rescheduleAnswer,
+  searchOptions,
+  withStatus
+} from "../support/ApiClient.js"
 import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
 import { setProviderChannels } from "../support/Fixtures.js"
 import { smtpServer, webhookReceiver } from "../support/Receivers.js"
-import { postJson, TestServer } from "../support/TestServer.js"
+import { get, postJson, TestServer } from "../support/TestServer.js"
 
 const liveToken = "partner-live-token-0123456789"
 const sandboxToken = "partner-sandbox-token-0123456789"
@@ -39,11 +50,12 @@ const requestBody = {
   idempotency_key: "sandbox-request-1"
 }
 
-const recorded = { status: "sent", channel: "sandbox", attempts: 1, will_retry: false }
+/** A sandbox message is kept and sent to no one: never "sent". */
+const recorded = { status: "skipped", channel: "sandbox", attempts: 0, will_retry: false, reason: "sandbox" }
 
 describe("sandbox partners", () => {
   it.effect(
-    "book and request through the same API; nothing reaches a real SMTP server or webhook, the responses show the sandbox sink, and no real calendar is blocked",
+    "book and request through the same API; nothing reaches a real SMTP server or webhook, every answer says nobody was told, and no real calendar is blocked",
     () =>
       Effect.gen(function* () {
         const smtp = yield* smtpServer()
@@ -74,10 +86,13 @@ describe("sandbox partners", () => {
         expect(booked.body).toMatchObject({ booking_created: true, booking: { status: "confirmed", sandbox: true } })
         expect(booked.body.confirmation_delivery).toEqual({ customer: recorded, provider: recorded })
         expect(booked.body.booking).toMatchObject({
-          customer_confirmation_status: "sent",
-          provider_confirmation_status: "sent"
+          customer_confirmation_status: "skipped",
+          provider_confirmation_status: "skipped"
         })
-        expect(booked.body.safe_next_step).toMatch(/^Sandbox: this booking is a test/)
+        expect(booked.body.safe_next_step).toMatch(
+          /^Sandbox: this booking is a test\. No provider or customer was told/
+        )
+        expect(JSON.stringify(booked.body)).not.toContain('"sent"')
         const sandboxClient = yield* run(apiClient(sandboxToken))
         const status = yield* run(sandboxClient.bookings.status({ params: { booking_id: booked.body.request_id } }))
         expect(status).toMatchObject({
@@ -127,9 +142,14 @@ describe("sandbox partners", () => {
         expect(candidates).toBeGreaterThanOrEqual(2)
         expect(requested.body.request).toMatchObject({
           sandbox: true,
-          handoff: { status: "sent", providers_reached: candidates, providers_pending: 0 }
+          handoff: { status: "not_sent", providers_reached: 0, providers_pending: 0, reason: "sandbox" }
         })
-        expect(requested.body.safe_next_step).toMatch(/^Sandbox: this request is a test/)
+        expect(requested.body.safe_next_step).toMatch(/^Sandbox: this request is a test\. .*No provider was contacted/)
+        // The step never says the request went anywhere: no "delivered", no providers reached.
+        expect(requested.body.safe_next_step).not.toMatch(/delivered|received it|may contact the user/)
+        const lookedUp = yield* run(client.requests.status({ params: { request_id: requested.body.request.id } }))
+        expect(lookedUp.request.handoff).toEqual(requested.body.request.handoff)
+        expect(lookedUp.safe_next_step).toBe(requested.body.safe_next_step)
 
         expect(smtp.messages).toEqual([])
         expect(hooks.received).toEqual([])
@@ -138,7 +158,7 @@ describe("sandbox partners", () => {
           WHERE o.subject_id IN (${booked.body.booking.id}::uuid, ${requested.body.request.id}::uuid)`)
         expect(rows).toHaveLength(2 + candidates)
         for (const row of rows) {
-          expect(row).toMatchObject({ channel: "sandbox", status: "sent" })
+          expect(row).toMatchObject({ channel: "sandbox", status: "skipped" })
           expect(row.subject.length).toBeGreaterThan(0)
           expect(row.body.length).toBeGreaterThan(0)
         }
@@ -163,6 +183,95 @@ describe("sandbox partners", () => {
         const liveClient = yield* run(apiClient(liveToken))
         const foreign = yield* run(liveClient.bookings.status({ params: { booking_id: booked.body.request_id } }))
         expect(foreign).toMatchObject({ found: false })
+      }).pipe(Effect.scoped),
+    60_000
+  )
+
+  it.effect(
+    "a sandbox partner's changes, dry runs, MCP results and webhook events never say anyone was told or reached",
+    () =>
+      Effect.gen(function* () {
+        const context = yield* Layer.build(TestServer({ env: { SANDBOX_API_TOKENS: sandboxToken } }))
+        const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
+        const sql = yield* run(SqlClient.SqlClient)
+        yield* run(
+          setProviderChannels({ webhookUrl: "http://127.0.0.1:9/provider", webhookSecret: "whsec-0123456789" })
+        )
+        const hook = yield* run(registerWebhook(sandboxToken, "http://127.0.0.1:9/partner"))
+        expect(hook.status).toBe(201)
+
+        const requested = yield* run(
+          requestAnswer({ ...requestBody, idempotency_key: "sandbox-truth-1" }, sandboxToken)
+        )
+        expect(requested.body.request.handoff).toEqual({
+          status: "not_sent",
+          providers_reached: 0,
+          providers_pending: 0,
+          reason: "sandbox"
+        })
+        const [announced] = yield* run(sql<{ body: string }>`
+          SELECT body FROM webhook_deliveries WHERE event_type = 'request.created'`)
+        expect(JSON.parse(announced!.body).data).toMatchObject({
+          sandbox: true,
+          handoff: { status: "not_sent", providers_reached: 0, reason: "sandbox" }
+        })
+
+        const options = yield* run(searchAs(sandboxToken))
+        const booked = yield* run(confirm(options[0], sandboxToken, "sandbox-truth-booking"))
+        expect(booked.body.confirmation_delivery).toEqual({ customer: recorded, provider: recorded })
+        const id = booked.body.booking.id
+
+        const preview = yield* run(
+          cancelAnswer(id, { idempotency_key: "sandbox-truth-cancel", dry_run: true }, sandboxToken)
+        )
+        expect(preview.body).toMatchObject({ dry_run: true, cancelled: false, sandbox: true })
+        expect(preview.body.confirmation_delivery.customer).toMatchObject({ status: "skipped", reason: "dry_run" })
+        expect(preview.body.safe_next_step).toMatch(/^Sandbox: .*no provider or customer was told/)
+
+        const target = options.find(
+          (o: any) =>
+            o.provider.id === booked.body.booking.provider_id &&
+            o.service.service_id === booked.body.booking.service_id &&
+            Date.parse(o.slot.start_at) >= Date.parse(booked.body.booking.slot_end_at)
+        )
+        const move = {
+          booking_option_id: target.booking_option_id,
+          booking_terms_accepted: true,
+          booking_terms_version: target.terms.version,
+          booking_terms_accepted_at: "2026-11-23T09:00:00+01:00",
+          idempotency_key: "sandbox-truth-move"
+        }
+        const moved = yield* run(rescheduleAnswer(id, move, sandboxToken))
+        expect(moved.status, JSON.stringify(moved.body)).toBe(200)
+        expect(moved.body.confirmation_delivery).toEqual({ customer: recorded, provider: recorded })
+        expect(moved.body.booking).toMatchObject({
+          customer_confirmation_status: "skipped",
+          provider_confirmation_status: "skipped"
+        })
+
+        // Over MCP the results are the REST bodies: the same deliveries, the same words.
+        const mcp = yield* run(connect({ authorization: `Bearer ${sandboxToken}` }))
+        const status = yield* run(callTool(mcp.client, "get_booking_status", { booking_id: id }))
+        const rest = yield* run(get(`/api/public/bookings/${id}`, { authorization: `Bearer ${sandboxToken}` }))
+        expect(status.structuredContent).toEqual(overMcp(rest.body))
+        expect(status.structuredContent.confirmation_delivery).toEqual({ customer: recorded, provider: recorded })
+        const mcpRequest = yield* run(
+          callTool(mcp.client, "get_follow_up_request", { request_id: requested.body.request.id })
+        )
+        expect(mcpRequest.structuredContent.request.handoff.reason).toBe("sandbox")
+
+        const cancelled = yield* run(cancelAnswer(id, { idempotency_key: "sandbox-truth-cancel" }, sandboxToken))
+        expect(cancelled.body).toMatchObject({ cancelled: true, sandbox: true })
+        expect(cancelled.body.confirmation_delivery).toEqual({ customer: recorded, provider: recorded })
+
+        const rows = yield* run(
+          sql<{ channel: string; status: string }>`SELECT channel, status FROM notification_outbox`
+        )
+        expect(rows.length).toBeGreaterThanOrEqual(6)
+        for (const row of rows) expect(row).toEqual({ channel: "sandbox", status: "skipped" })
+        const events = yield* run(sql<{ event_type: string }>`SELECT event_type FROM webhook_deliveries`)
+        expect(events.map((e) => e.event_type)).not.toContain("request.handoff_changed")
+        expect(events.map((e) => e.event_type)).not.toContain("booking.confirmation_failed")
       }).pipe(Effect.scoped),
     60_000
   )

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
+import { apiClient, cancelAnswer, confirmAnswer, searchOptions } from "../support/ApiClient.js"
+import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
+import { TestServer } from "../support/TestServer.js"
+
+const token = "partner-deadlines-token-0123456789"
+/** Monday 30 November 2026, 19:33 in Stockholm: tomorrow's first slots are twelve and a half hours away. */
+const evening = Date.parse("2026-11-30T19:33:00+01:00")
+
+const offersFree =
+  /Free cancellation until|Cancelling is free until|Kostnadsfri avbokning fram till|Avbokning är kostnadsfri fram till/
+
+describe("a deadline that has passed", () => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token }, now: evening, loops: "none" }))((it) => {
+    it.effect(
+      "a search at 19:33 for imorgon, its confirm, status, cancel preview and e-mail all say the free period has passed",
+      () =>
+        Effect.gen(function* () {
+          const options = yield* searchOptions(searchBodyFor("imorgon"), token)
+          expect(options.length).toBeGreaterThan(0)
+          for (const option of options) {
+            const policy = option.cancellation_policy
+            expect(policy.free_cancellation_available).toBe(evening < Date.parse(policy.free_until))
+            expect(policy.change_available).toBe(evening < Date.parse(policy.change_until))
+            expect(offersFree.test(policy.summary_en)).toBe(policy.free_cancellation_available)
+            expect(offersFree.test(policy.summary_sv)).toBe(policy.free_cancellation_available)
+          }
+          const late = options.find((option) => !option.cancellation_policy.free_cancellation_available)
+          expect(late, "an option whose free period ended before the search").toBeDefined()
+          expect(late.cancellation_policy.summary_en).toMatch(/^No free cancellation: the deadline \(.*\) has passed/)
+
+          const booked = yield* confirmAnswer(shortConfirmBody(late, "late-1"), token)
+          expect(booked.status, JSON.stringify(booked.body)).toBe(201)
+          expect(booked.body.cancellation_policy).toEqual(late.cancellation_policy)
+          const client = yield* apiClient(token)
+          const status: any = yield* client.bookings.status({ params: { booking_id: booked.body.request_id } })
+          expect(status.cancellation_policy).toEqual(late.cancellation_policy)
+
+          const preview = yield* cancelAnswer(
+            booked.body.booking.id,
+            { idempotency_key: "late-c", dry_run: true },
+            token
+          )
+          expect(preview.body).toMatchObject({
+            dry_run: true,
+            cancellation: { fee_sek: late.cancellation_policy.late_fee_sek, within_free_period: false },
+            cancellation_policy: late.cancellation_policy
+          })
+          expect(preview.body.safe_next_step).toContain("The free cancellation period ended at")
+
+          // The customer's confirmation, kept in the outbox, words the policy as it stood when sent.
+          const sql = yield* SqlClient.SqlClient
+          const [mail] = yield* sql<{ body: string }>`
+            SELECT body FROM notification_outbox
+            WHERE subject_id = ${booked.body.booking.id}::uuid AND recipient_role = 'customer'`
+          expect(mail!.body).toContain(late.cancellation_policy.summary_sv)
+          expect(mail!.body).toContain(late.cancellation_policy.summary_en)
+          expect(mail!.body).not.toMatch(offersFree)
+
+          // The provider's own view of the job states the policy as it stands too.
+          const { token: providerToken } = yield* Effect.flatMap(ProviderTokens, (tokens) =>
+            tokens.issue(late.provider.id)
+          ).pipe(Effect.provide(ProviderTokens.Default), Effect.orDie)
+          const provider = yield* apiClient(providerToken)
+          const jobs = yield* provider.provider.bookings({ query: {} })
+          const job = jobs.bookings.find((b: any) => b.id === booked.body.booking.id)
+          expect(job?.cancellation_policy).toMatchObject({
+            free_cancellation_available: false,
+            summary_en: late.cancellation_policy.summary_en
+          })
+        })
+    )
+  })
+})
