@@ -305,3 +305,40 @@ export class IdempotencyKeyReused extends ContractError<IdempotencyKeyReused>()(
       "The key already holds the booking or request named in the body: tell the user about that one. Use a new idempotency key only for a truly new booking or request."
   }
 ) {}
+
+/** Answered by the listener itself (src/Http/Listener.ts), before any route is chosen. */
+export class RequestTimeout extends ContractError<RequestTimeout>()(
+  "request_timeout",
+  408,
+  "The request did not arrive in time",
+  {
+    carries: ["issues"],
+    retrySafe: true,
+    recovery: "Send the whole request again promptly, with the same idempotency key; nothing was read."
+  }
+) {}
+
+export class HeadersTooLarge extends ContractError<HeadersTooLarge>()(
+  "headers_too_large",
+  431,
+  "The request headers are larger than 16 KB",
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery: "Send smaller headers (cookies and long custom headers are the usual cause)."
+  }
+) {}
+
+export class Starting extends ContractError<Starting>()(
+  "starting",
+  503,
+  "The service is starting; retry after Retry-After seconds",
+  {
+    retrySafe: true,
+    recovery:
+      "Wait the Retry-After seconds and send the same request again, with the same idempotency key; nothing was read."
+  }
+) {}
+
+/** The listener's own answers, possible on every operation. */
+export const listenerErrors = [RequestTimeout, HeadersTooLarge, Starting] as const

@@ -1,7 +1,7 @@
 import { SchemaAST } from "effect"
 import * as HttpApi from "effect/http-api/HttpApi"
 import { Api } from "../Api.js"
-import { type CatalogueFacts, catalogueFactsOf } from "../Domain/Errors.js"
+import { type CatalogueFacts, catalogueFactsOf, listenerErrors } from "../Domain/Errors.js"
 import { mcpErrorCodes } from "../Mcp/Errors.js"
 
 /** The `error` literal of an error body's wire form (`errorBody`), whatever the schema wraps. */
@@ -14,11 +14,11 @@ const errorCodeOf = (ast: SchemaAST.AST): string | undefined => {
 
 /**
  * Every error the Api can answer with, read from its endpoints' and middlewares' error schemas
- * (the router's own errors are the ContractErrors middleware's), and those of /mcp, which is
- * served beside the Api; by status and then code.
+ * (the router's own errors are the ContractErrors middleware's), the listener's own, and those of
+ * /mcp, which is served beside the Api; by status and then code.
  */
 export const errorCatalogue = (): ReadonlyArray<CatalogueFacts> => {
-  const codes = new Set<string>(mcpErrorCodes)
+  const codes = new Set<string>([...listenerErrors.map((error) => error.identifier), ...mcpErrorCodes])
   HttpApi.reflect(Api, {
     onGroup: () => {},
     onEndpoint: ({ errors }) => {
