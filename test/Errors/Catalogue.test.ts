@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
+import { errorsPage } from "../../scripts/errorsPage.js"
 import { Api } from "../../src/Api.js"
 import { listenerErrors } from "../../src/Domain/Errors.js"
 import { ErrorCatalogue } from "../../src/Errors/Api.js"
 import { errorCatalogue } from "../../src/Errors/Catalogue.js"
 import { openApiDocument } from "../../src/Http/OpenApiDocument.js"
 import { mcpErrorCodes } from "../../src/Mcp/Errors.js"
-import { errorsPage } from "../../scripts/errorsPage.js"
 import { get, TestServer } from "../support/TestServer.js"
 
 const catalogue = errorCatalogue()
