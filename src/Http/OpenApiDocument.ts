@@ -23,6 +23,7 @@ const tagDescriptions: Readonly<Record<string, string>> = {
   Requests: "Hand a job to providers as a follow-up request when no option can be booked directly.",
   Webhooks:
     "Subscribe to signed Standard Webhooks events about your bookings and requests (see docs/webhooks.md in the repository).",
+  Errors: "Every error code the API answers with: its status, meaning, whether a retry is safe, and what to do.",
   Health: "Liveness, readiness and metrics of one instance, for operators and load balancers.",
   Documentation: "This document and its rendered page.",
   provider:
