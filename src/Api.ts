@@ -5,6 +5,7 @@ import { BookingsApi } from "./Bookings/Api.js"
 import { CapabilitiesApi } from "./Capabilities/Api.js"
 import * as Errors from "./Domain/Errors.js"
 import { inputParseOptions } from "./Domain/Input.js"
+import { ErrorsApi } from "./Errors/Api.js"
 import { HealthApi } from "./Health/Api.js"
 import { completeDocument } from "./Http/OpenApiDocument.js"
 import { operationFactsOf } from "./Http/OperationDocs.js"
@@ -30,7 +31,16 @@ export class ContractErrors extends HttpApiMiddleware.Service<ContractErrors>()(
   ]
 }) {}
 
-const groups = [CapabilitiesApi, SearchApi, BookingsApi, RequestsApi, WebhooksApi, HealthApi, ProviderApi] as const
+const groups = [
+  CapabilitiesApi,
+  SearchApi,
+  BookingsApi,
+  RequestsApi,
+  WebhooksApi,
+  ErrorsApi,
+  HealthApi,
+  ProviderApi
+] as const
 const endpointFacts = operationFactsOf(groups)
 const limitedOperations = limitedOperationsOf(groups)
 

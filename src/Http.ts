@@ -14,6 +14,7 @@ import { conflictTags } from "./Bookings/Refusals.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { type DirectQuery, withDatabaseBudget } from "./Database/Database.js"
 import { DocsLive } from "./Docs/Http.js"
+import { ErrorsLive } from "./Errors/Http.js"
 import { HealthLive } from "./Health/Http.js"
 import { isTrustedProxy } from "./Http/ClientAddress.js"
 import { ContractErrorsLive, contractHeadersFor, errorContractFor } from "./Http/ErrorContract.js"
@@ -47,6 +48,7 @@ export const GroupsLive = Layer.mergeAll(
   BookingsLive,
   RequestsLive,
   WebhooksLive,
+  ErrorsLive,
   HealthLive,
   ProviderLive
 )

@@ -8,7 +8,6 @@ import {
   bookingChangeRules,
   bookingLifecycle,
   Capabilities,
-  capabilityEndpoints,
   emergencyRule,
   eventRules,
   forbiddenClaims,
@@ -29,6 +28,9 @@ import { logFailureWarning } from "../Http/FailureSummary.js"
 import { idempotencyRetentionDays } from "../Shared/Idempotency.js"
 import { Supply } from "../Supply/Supply.js"
 import { webhookEventTypes } from "../Webhooks/Events.js"
+import { publicEndpoints } from "./Endpoints.js"
+
+const endpoints = publicEndpoints()
 
 export const buildCapabilities = (input: {
   readonly catalog: Catalog["Service"]
@@ -37,7 +39,7 @@ export const buildCapabilities = (input: {
   Capabilities.make({
     ok: true,
     spec_version: requestsSpecVersion,
-    endpoints: capabilityEndpoints,
+    endpoints,
     lifecycle: requestLifecycle,
     booking_lifecycle: bookingLifecycle,
     supported_verticals: input.catalog.verticals.map((vertical) => ({

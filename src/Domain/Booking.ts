@@ -169,28 +169,46 @@ export class PriceChanged extends ContractError<PriceChanged>()(
   "price_changed",
   409,
   "The provider's price changed since the search",
-  ["issues", "option_refresh_required"]
+  {
+    carries: ["issues", "option_refresh_required"],
+    retrySafe: false,
+    recovery: "Search again and show the user the new price; confirm a new option only with their agreement."
+  }
 ) {}
 
 export class TermsChanged extends ContractError<TermsChanged>()(
   "terms_changed",
   409,
   "The provider's terms version changed since the search",
-  ["issues", "option_refresh_required"]
+  {
+    carries: ["issues", "option_refresh_required"],
+    retrySafe: false,
+    recovery: "Search again and show the user the new terms; confirm a new option only after they accept them."
+  }
 ) {}
 
 export class ProviderUnavailable extends ContractError<ProviderUnavailable>()(
   "provider_unavailable",
   409,
   "The provider no longer offers this service at this postcode",
-  ["issues", "option_refresh_required"]
+  {
+    carries: ["issues", "option_refresh_required"],
+    retrySafe: false,
+    recovery:
+      "Search again: this provider no longer offers the service at the postcode; show the user the options that remain."
+  }
 ) {}
 
 export class SlotTaken extends ContractError<SlotTaken>()(
   "slot_taken",
   409,
   "The slot is no longer free in the provider's calendar",
-  ["issues", "option_refresh_required"]
+  {
+    carries: ["issues", "option_refresh_required"],
+    retrySafe: false,
+    recovery:
+      "Search again and offer the user another time; nothing was booked (on a reschedule the booking at its old time still stands)."
+  }
 ) {}
 
 /**
@@ -201,11 +219,20 @@ export class OptionAlreadyBooked extends ContractError<OptionAlreadyBooked>()(
   "option_already_booked",
   409,
   "The option is already booked for this customer by this partner; the body names the booking",
-  ["issues", "booking_id", "request_id", "existing_booking"]
+  {
+    carries: ["issues", "booking_id", "request_id", "existing_booking"],
+    retrySafe: false,
+    recovery: "Nothing new was booked: tell the user about the booking named in the body, and look it up by its id."
+  }
 ) {}
 
 export class BookingUnavailable extends ContractError<BookingUnavailable>()(
   "booking_unavailable",
   503,
-  "Booking persistence is unavailable"
+  "Booking persistence is unavailable",
+  {
+    retrySafe: true,
+    recovery:
+      "Send the same request again with the same idempotency key after a moment: it either returns the booking if it was made or makes it once. Never tell the user it is booked before an answer says so."
+  }
 ) {}

@@ -135,42 +135,69 @@ export type ReschedulePreview = typeof ReschedulePreview.Type
 export class BookingNotFound extends ContractError<BookingNotFound>()(
   "booking_not_found",
   404,
-  "No booking with this id exists for your token"
+  "No booking with this id exists for your token",
+  {
+    retrySafe: false,
+    recovery:
+      "Check the booking id (request_id or booking.id of the confirm answer) and that the same partner token is used."
+  }
 ) {}
 
 export class BookingAlreadyCancelled extends ContractError<BookingAlreadyCancelled>()(
   "booking_already_cancelled",
   409,
   "The booking is already cancelled; the body says when and by whom",
-  ["issues", "booking_id", "request_id", "cancellation"]
+  {
+    carries: ["issues", "booking_id", "request_id", "cancellation"],
+    retrySafe: false,
+    recovery: "Nothing to do: the booking is already cancelled; tell the user when and by whom, as the body says."
+  }
 ) {}
 
 export class BookingStarted extends ContractError<BookingStarted>()(
   "booking_started",
   409,
   "The booked slot has started: the booking can no longer be cancelled here",
-  ["issues", "booking_id", "request_id"]
+  {
+    carries: ["issues", "booking_id", "request_id"],
+    retrySafe: false,
+    recovery: "The booked time has started: it can no longer be changed here; the user contacts the provider directly."
+  }
 ) {}
 
 export class BookingChanged extends ContractError<BookingChanged>()(
   "booking_changed",
   409,
   "The booking changed since the caller read it (expected_version is stale)",
-  ["issues", "booking_id", "request_id"]
+  {
+    carries: ["issues", "booking_id", "request_id"],
+    retrySafe: false,
+    recovery:
+      "Look the booking up again (GET its status), show the user what changed, and send the change with the new expected_version if they still want it."
+  }
 ) {}
 
 export class OutsideChangeWindow extends ContractError<OutsideChangeWindow>()(
   "outside_change_window",
   409,
   "The provider's policy no longer allows changing this booking's time",
-  ["issues", "booking_id", "request_id"]
+  {
+    carries: ["issues", "booking_id", "request_id"],
+    retrySafe: false,
+    recovery:
+      "The provider's policy no longer allows a time change: offer to cancel (preview the fee with dry_run first) or have the user contact the provider."
+  }
 ) {}
 
 export class OptionNotForThisBooking extends ContractError<OptionNotForThisBooking>()(
   "option_not_for_this_booking",
   422,
   "The option is not of the booking's provider and service",
-  ["issues", "booking_id", "request_id"]
+  {
+    carries: ["issues", "booking_id", "request_id"],
+    retrySafe: false,
+    recovery: "Search again and pick an option of the booking's provider and service to move it to."
+  }
 ) {}
 
 const BookingRef = text(1, 200).annotate({ description: "The booking's booking.id or request_id" })

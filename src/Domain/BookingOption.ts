@@ -50,20 +50,34 @@ export class OptionInvalid extends ContractError<OptionInvalid>()(
   "option_invalid",
   409,
   "The booking_option_id was not issued by this service or was altered; issues say which",
-  ["issues", "option_refresh_required"]
+  {
+    carries: ["issues", "option_refresh_required"],
+    retrySafe: false,
+    recovery: "Use a booking_option_id exactly as a search answer returned it, or search again."
+  }
 ) {}
 
 export class OptionExpired extends ContractError<OptionExpired>()(
   "option_expired",
   409,
   "The booking option has expired",
-  ["option_refresh_required"]
+  {
+    carries: ["option_refresh_required"],
+    retrySafe: false,
+    recovery:
+      "Search again and confirm a fresh option; the user's choice must be shown again if price, time or terms differ."
+  }
 ) {}
 
 export class SigningNotConfigured extends ContractError<SigningNotConfigured>()(
   "signing_not_configured",
   503,
-  "Production has no booking option signing key configured"
+  "Production has no booking option signing key configured",
+  {
+    retrySafe: false,
+    recovery:
+      "The service's operator has not configured the option signing key: tell the user booking is unavailable now; retrying does not help until it is configured."
+  }
 ) {}
 
 const MIN_SECRET_BYTES = 32

@@ -10,12 +10,31 @@ export const capabilityEndpoints = {
   search_booking_options: { method: "POST", path: "/api/public/booking-options" },
   confirm_booking: { method: "POST", path: "/api/public/bookings" },
   booking_status: { method: "GET", path: "/api/public/bookings/{booking_id}" },
+  create_request: { method: "POST", path: "/api/public/requests" },
+  capabilities: { method: "GET", path: "/api/public/requests/capabilities" },
   cancel_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/cancel" },
   reschedule_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/reschedule" },
-  create_request: { method: "POST", path: "/api/public/requests" },
-  request_status: { method: "GET", path: "/api/public/requests/{request_id}" },
-  capabilities: { method: "GET", path: "/api/public/requests/capabilities" }
+  request_status: { method: "GET", path: "/api/public/requests/{request_id}" }
 } as const
+
+/**
+ * The names capabilities.endpoints gives operations (by operation id, `group.endpoint`): section
+ * 2.1's five first, in its order, then those published beside them. Every other public operation
+ * is named by its operation id in snake_case (`webhooks.rotateSecret` is `webhooks_rotate_secret`).
+ */
+export const namedEndpoints: Readonly<Record<string, keyof typeof capabilityEndpoints>> = {
+  "search.search": "search_booking_options",
+  "bookings.confirm": "confirm_booking",
+  "bookings.status": "booking_status",
+  "requests.create": "create_request",
+  "capabilities.capabilities": "capabilities",
+  "bookings.cancel": "cancel_booking",
+  "bookings.reschedule": "reschedule_booking",
+  "requests.status": "request_status"
+}
+
+export const endpointNameOf = (operationId: string): string =>
+  namedEndpoints[operationId] ?? operationId.replace(".", "_").replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
 
 export const forbiddenClaims = [
   "Do not say a booking exists unless booking_created, availability_checked and provider_selected are all true and booking.status is confirmed.",
@@ -157,7 +176,10 @@ export const geographicScope = {
   note: "Only jobs at Swedish addresses (five-digit Swedish postcodes, NNN NN) can be searched, booked or requested."
 } as const
 
-const Endpoint = Schema.Struct({ method: Schema.Literals(["GET", "POST"]), path: Schema.String })
+const Endpoint = Schema.Struct({
+  method: Schema.Literals(["GET", "POST", "PUT", "PATCH", "DELETE"]),
+  path: Schema.String
+})
 
 /**
  * The contract calls auth, idempotency and geographic_scope free-form; they are spelled out here
@@ -218,16 +240,19 @@ export const UnavailableVerticalCapability = Schema.Struct({
 export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
   ok: Schema.Literal(true),
   spec_version: Schema.Literal(requestsSpecVersion),
-  endpoints: Schema.Struct({
-    search_booking_options: Endpoint,
-    confirm_booking: Endpoint,
-    booking_status: Endpoint,
-    cancel_booking: Endpoint,
-    reschedule_booking: Endpoint,
-    create_request: Endpoint,
-    request_status: Endpoint,
-    capabilities: Endpoint
-  }),
+  endpoints: Schema.StructWithRest(
+    Schema.Struct({
+      search_booking_options: Endpoint,
+      confirm_booking: Endpoint,
+      booking_status: Endpoint,
+      create_request: Endpoint,
+      capabilities: Endpoint,
+      cancel_booking: Endpoint,
+      reschedule_booking: Endpoint,
+      request_status: Endpoint
+    }),
+    [Schema.Record(Schema.String, Endpoint)]
+  ),
   lifecycle: Schema.Struct({
     creates: Schema.Literal("network_visit_request"),
     request_status: Schema.Literal("ready_to_send"),

@@ -73,9 +73,30 @@ const extraDetailsOf = (error: ErrorClass) => {
 }
 
 /**
+ * What the error catalogue (docs/errors.md, GET /api/public/errors) says of a code besides its
+ * status and meaning. Required of every class, so none is declared without them.
+ */
+export interface ErrorGuidance<Carries extends Array<Detail>> {
+  /** The details of the body the class fills in besides `safe_next_step`. */
+  readonly carries?: Carries
+  /** Sending the same request again, with the same idempotency key, is safe and can succeed. */
+  readonly retrySafe: boolean
+  /** What the caller does next. */
+  readonly recovery: string
+}
+
+/** One entry of the error catalogue. */
+export interface CatalogueFacts {
+  readonly error: string
+  readonly status: number
+  readonly meaning: string
+  readonly retry_safe: boolean
+  readonly recovery: string
+}
+
+/**
  * An error class of the contract: its `_tag` is the `error` code, its status (with the description
- * OpenAPI shows) travels with the class, and it declares the details of the body it fills in
- * besides `safe_next_step`.
+ * OpenAPI shows) travels with the class, with what the catalogue says of it.
  * On the wire every error has the one section 7 body (`errorBody`), whatever it fills in.
  */
 export const ContractError =
@@ -84,14 +105,28 @@ export const ContractError =
     tag: Tag,
     status: number,
     description: string,
-    carries: Carries = [] as unknown as Carries
+    guidance: ErrorGuidance<Carries>
   ) => {
     statusByTag.set(tag, status)
-    return Schema.TaggedError<Self>()(tag, detailsOf(carries), { httpApiStatus: status, description })
+    factsByTag.set(tag, {
+      error: tag,
+      status,
+      meaning: description,
+      retry_safe: guidance.retrySafe,
+      recovery: guidance.recovery
+    })
+    return Schema.TaggedError<Self>()(tag, detailsOf(guidance.carries ?? ([] as unknown as Carries)), {
+      httpApiStatus: status,
+      description
+    })
   }
 
 /** Each error code's HTTP status, for the wire form (HttpApi reads the same status from the annotation). */
 const statusByTag = new Map<string, number>()
+const factsByTag = new Map<string, CatalogueFacts>()
+
+/** The catalogue facts of an error code. */
+export const catalogueFactsOf = (tag: string): CatalogueFacts | undefined => factsByTag.get(tag)
 
 export type ErrorClass = Schema.Top & { readonly identifier: string }
 
@@ -134,74 +169,125 @@ export class InvalidRequest extends ContractError<InvalidRequest>()(
   "invalid_request",
   400,
   "The request body or parameters are invalid",
-  [
-    "issues",
-    "accepted_job_type_ids",
-    "supported_vertical_ids",
-    "consent_required_before_create",
-    "option_refresh_required",
-    "suggested_vertical_id",
-    "suggested_job_type_id"
-  ]
+  {
+    carries: [
+      "issues",
+      "accepted_job_type_ids",
+      "supported_vertical_ids",
+      "consent_required_before_create",
+      "option_refresh_required",
+      "suggested_vertical_id",
+      "suggested_job_type_id"
+    ],
+    retrySafe: false,
+    recovery:
+      "Fix the field or fields named in issues (use accepted_job_type_ids, supported_vertical_ids or the suggestion when given) and send the corrected request."
+  }
 ) {}
 
-export class MalformedJson extends ContractError<MalformedJson>()("malformed_json", 400, "The body is not valid JSON", [
-  "issues"
-]) {}
+export class MalformedJson extends ContractError<MalformedJson>()("malformed_json", 400, "The body is not valid JSON", {
+  carries: ["issues"],
+  retrySafe: false,
+  recovery: "Send a valid JSON body; issues says where parsing stopped."
+}) {}
 
-export class Unauthorized extends ContractError<Unauthorized>()("unauthorized", 401, "Missing or invalid API token") {}
+export class Unauthorized extends ContractError<Unauthorized>()("unauthorized", 401, "Missing or invalid API token", {
+  retrySafe: false,
+  recovery:
+    "Send a valid token in the Authorization header (a partner's, or a provider's on /api/provider/…); a revoked or mistyped token keeps failing."
+}) {}
 
-export class NotFound extends ContractError<NotFound>()("not_found", 404, "No such route", ["issues"]) {}
+export class NotFound extends ContractError<NotFound>()("not_found", 404, "No such route", {
+  carries: ["issues"],
+  retrySafe: false,
+  recovery: "Check the method and path against /openapi.json; the route does not exist."
+}) {}
 
 export class MethodNotAllowed extends ContractError<MethodNotAllowed>()(
   "method_not_allowed",
   405,
   "The route exists but not for this method",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery: "Use one of the methods the route allows (the Allow header lists them)."
+  }
 ) {}
 
 export class PayloadTooLarge extends ContractError<PayloadTooLarge>()(
   "payload_too_large",
   413,
   "The body is larger than 1 MB",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery: "Send a body under 1 MB; a description or list that long does not belong in one request."
+  }
 ) {}
 
 export class UnsupportedMediaType extends ContractError<UnsupportedMediaType>()(
   "unsupported_media_type",
   415,
   "The body must be application/json",
-  ["issues"]
+  { carries: ["issues"], retrySafe: false, recovery: "Send the body with Content-Type: application/json." }
 ) {}
 
 export class UnsupportedVertical extends ContractError<UnsupportedVertical>()(
   "unsupported_vertical",
   422,
   "The vertical is not supported",
-  ["issues", "supported_vertical_ids", "suggested_vertical_id", "suggested_job_type_id"]
+  {
+    carries: ["issues", "supported_vertical_ids", "suggested_vertical_id", "suggested_job_type_id"],
+    retrySafe: false,
+    recovery:
+      "Choose one of supported_vertical_ids (or the suggested one) from the capabilities; do not create a request for an unsupported trade."
+  }
 ) {}
 
 export class UnsupportedJobType extends ContractError<UnsupportedJobType>()(
   "unsupported_job_type",
   422,
   "The job type is not one of the vertical's job types",
-  ["issues", "accepted_job_type_ids", "suggested_vertical_id", "suggested_job_type_id"]
+  {
+    carries: ["issues", "accepted_job_type_ids", "suggested_vertical_id", "suggested_job_type_id"],
+    retrySafe: false,
+    recovery: "Choose one of accepted_job_type_ids (or the suggested one) for the vertical and send again."
+  }
 ) {}
 
-export class RateLimited extends ContractError<RateLimited>()("rate_limited", 429, "Rate limit exceeded", ["issues"]) {}
+export class RateLimited extends ContractError<RateLimited>()("rate_limited", 429, "Rate limit exceeded", {
+  carries: ["issues"],
+  retrySafe: true,
+  recovery:
+    "Wait as many seconds as issues names, then send the same request again (with the same idempotency key where it takes one)."
+}) {}
 
-export class InternalError extends ContractError<InternalError>()("internal_error", 500, "Unexpected server error") {}
+export class InternalError extends ContractError<InternalError>()("internal_error", 500, "Unexpected server error", {
+  retrySafe: true,
+  recovery:
+    "Send the same request again with the same idempotency key: a retry never acts twice. If it keeps failing, tell the user the service has a problem and nothing may be assumed booked until a status lookup shows it."
+}) {}
 
 export class DatabaseUnavailable extends ContractError<DatabaseUnavailable>()(
   "database_unavailable",
   503,
-  "The database does not answer"
+  "The database does not answer",
+  {
+    retrySafe: true,
+    recovery:
+      "Wait a moment (Retry-After when given) and send the same request again with the same idempotency key; nothing was written."
+  }
 ) {}
 
 export class AuthNotConfigured extends ContractError<AuthNotConfigured>()(
   "auth_not_configured",
   503,
-  "Production has no API token configured"
+  "Production has no API token configured",
+  {
+    retrySafe: false,
+    recovery:
+      "The service's operator has not configured tokens yet: tell the user the service cannot take bookings now; retrying does not help until it is configured."
+  }
 ) {}
 
 /**
@@ -212,5 +298,47 @@ export class IdempotencyKeyReused extends ContractError<IdempotencyKeyReused>()(
   "idempotency_key_reused",
   409,
   "The idempotency key was used with a different request; the body names what it holds",
-  ["issues", "booking_id", "request_id", "existing_booking", "existing_request"]
+  {
+    carries: ["issues", "booking_id", "request_id", "existing_booking", "existing_request"],
+    retrySafe: false,
+    recovery:
+      "The key already holds the booking or request named in the body: tell the user about that one. Use a new idempotency key only for a truly new booking or request."
+  }
 ) {}
+
+/** Answered by the listener itself (src/Http/Listener.ts), before any route is chosen. */
+export class RequestTimeout extends ContractError<RequestTimeout>()(
+  "request_timeout",
+  408,
+  "The request did not arrive in time",
+  {
+    carries: ["issues"],
+    retrySafe: true,
+    recovery: "Send the whole request again promptly, with the same idempotency key; nothing was read."
+  }
+) {}
+
+export class HeadersTooLarge extends ContractError<HeadersTooLarge>()(
+  "headers_too_large",
+  431,
+  "The request headers are larger than 16 KB",
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery: "Send smaller headers (cookies and long custom headers are the usual cause)."
+  }
+) {}
+
+export class Starting extends ContractError<Starting>()(
+  "starting",
+  503,
+  "The service is starting; retry after Retry-After seconds",
+  {
+    retrySafe: true,
+    recovery:
+      "Wait the Retry-After seconds and send the same request again, with the same idempotency key; nothing was read."
+  }
+) {}
+
+/** The listener's own answers, possible on every operation. */
+export const listenerErrors = [RequestTimeout, HeadersTooLarge, Starting] as const

@@ -195,7 +195,12 @@ export class BlockOverlapsBooking extends ContractError<BlockOverlapsBooking>()(
   "block_overlaps_booking",
   409,
   "The time holds an active booking; the body names it",
-  ["issues", "booking_id", "request_id", "existing_booking"]
+  {
+    carries: ["issues", "booking_id", "request_id", "existing_booking"],
+    retrySafe: false,
+    recovery:
+      "The time holds the booking named in the body: choose another time, or cancel that booking first through /api/provider/bookings/{id}/cancel."
+  }
 ) {}
 
 /** A block asked for over another block of the same provider. */
@@ -203,14 +208,22 @@ export class BlockOverlapsBlock extends ContractError<BlockOverlapsBlock>()(
   "block_overlaps_block",
   409,
   "The time is already blocked; the issues name the block",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery: "The time is already blocked by the block in issues: nothing to do, or delete that block first."
+  }
 ) {}
 
 export class BlockNotFound extends ContractError<BlockNotFound>()(
   "block_not_found",
   404,
   "The provider has no block with this id",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery: "List the provider's blocks (GET /api/provider/blocks) and use an id from there."
+  }
 ) {}
 
 /** The calendar address cannot be used: not https, credentials in it, or a host that is not public. */
@@ -218,7 +231,12 @@ export class CalendarUrlRefused extends ContractError<CalendarUrlRefused>()(
   "calendar_url_refused",
   422,
   "The calendar address cannot be fetched under the service's rules",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery:
+      "Send the calendar's private iCalendar address (https://…) as the calendar app shares it; issues says what was refused."
+  }
 ) {}
 
 export const ProviderBookingPath = Schema.Struct({ booking_id: Schema.String })

@@ -118,5 +118,9 @@ export class RequestNotFound extends ContractError<RequestNotFound>()(
   "request_not_found",
   404,
   "No follow-up request of this partner has this id",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery: "Check the request id (the request.id of the create answer) and that the same partner token is used."
+  }
 ) {}

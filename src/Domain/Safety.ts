@@ -20,5 +20,10 @@ export class EmergencyNotSupported extends ContractError<EmergencyNotSupported>(
   "emergency_not_supported",
   400,
   "Emergencies and safety-critical jobs cannot be requested here; the body says to call 112",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery:
+      "Tell the user the advice in safe_next_step now: call 112 if anyone is in danger, otherwise an on-call tradesperson directly; nothing can be booked or requested for an emergency here."
+  }
 ) {}

@@ -92,19 +92,33 @@ export class WebhookNotFound extends ContractError<WebhookNotFound>()(
   "webhook_not_found",
   404,
   "No webhook of this partner has this id",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery: "List your webhooks (GET /api/public/webhooks) and use an id from there."
+  }
 ) {}
 
 export class WebhookDeliveryNotFound extends ContractError<WebhookDeliveryNotFound>()(
   "webhook_delivery_not_found",
   404,
   "No delivery of this webhook has this id",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery:
+      "List the webhook's deliveries (GET /api/public/webhooks/{webhook_id}/deliveries) and use an id from there."
+  }
 ) {}
 
 export class WebhookLimitReached extends ContractError<WebhookLimitReached>()(
   "webhook_limit_reached",
   409,
   `A partner has at most ${maxWebhooksPerPartner} webhooks`,
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery:
+      "Delete a webhook you no longer use (DELETE /api/public/webhooks/{webhook_id}), or subscribe one URL to several event types."
+  }
 ) {}

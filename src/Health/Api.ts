@@ -11,7 +11,11 @@ export class NotReady extends ContractError<NotReady>()(
   "not_ready",
   503,
   "This instance cannot do its job; `issues` says what is missing",
-  ["issues"]
+  {
+    carries: ["issues"],
+    retrySafe: true,
+    recovery: "Send the request to another instance or again later; issues says what this instance is missing."
+  }
 ) {}
 
 export class HealthApi extends HttpApiGroup.make("health")

@@ -8,6 +8,7 @@ import type * as HttpApi from "effect/http-api/HttpApi"
 import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { documentationFacts, documentationPaths } from "../Docs/Paths.js"
+import * as Errors from "../Domain/Errors.js"
 import type { OperationFacts } from "./OperationDocs.js"
 
 type Json = any
@@ -22,6 +23,7 @@ const tagDescriptions: Readonly<Record<string, string>> = {
   Requests: "Hand a job to providers as a follow-up request when no option can be booked directly.",
   Webhooks:
     "Subscribe to signed Standard Webhooks events about your bookings and requests (see docs/webhooks.md in the repository).",
+  Errors: "Every error code the API answers with: its status, meaning, whether a retry is safe, and what to do.",
   Health: "Liveness, readiness and metrics of one instance, for operators and load balancers.",
   Documentation: "This document and its rendered page.",
   provider:
@@ -57,12 +59,11 @@ const routeErrors = new Set(["not_found", "method_not_allowed"])
  * (src/Http/Listener.ts): headers over 16 KB, a request that does not arrive in time, and a
  * connection made while the app is still starting.
  */
-const listenerErrors: ReadonlyArray<{ readonly code: string; readonly status: number; readonly description: string }> =
-  [
-    { code: "request_timeout", status: 408, description: "The request did not arrive in time" },
-    { code: "headers_too_large", status: 431, description: "The request headers are larger than 16 KB" },
-    { code: "starting", status: 503, description: "The service is starting; retry after Retry-After seconds" }
-  ]
+const listenerErrors = Errors.listenerErrors.map((error) => ({
+  code: error.identifier,
+  status: Errors.errorStatus(error),
+  description: Errors.catalogueFactsOf(error.identifier)!.meaning
+}))
 
 const headers: Json = {
   "X-Request-Id": {

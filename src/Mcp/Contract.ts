@@ -1,12 +1,15 @@
 import { Effect, Layer, Schema } from "effect"
 import * as McpServer from "effect/ai/McpServer"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
-import { Capabilities, capabilityEndpoints as endpoints } from "../Domain/Capabilities.js"
+import { Capabilities } from "../Domain/Capabilities.js"
+import { bookingTools } from "./Tools.js"
 
 export const capabilitiesUri = "booking://capabilities"
 
 /** The contract's texts name REST endpoints; an assistant on MCP needs to know which tool each is. */
-const toolsForEndpoints = `The contract names REST endpoints; here each is a tool: POST ${endpoints.search_booking_options.path} is search_booking_options, POST ${endpoints.confirm_booking.path} is confirm_booking, GET ${endpoints.booking_status.path} is get_booking_status, POST ${endpoints.create_request.path} is create_follow_up_request, GET ${endpoints.request_status.path} is get_follow_up_request, GET ${endpoints.capabilities.path} is get_capabilities.`
+const toolsForEndpoints = `The contract names REST endpoints; here each is a tool: ${Object.entries(bookingTools)
+  .map(([name, tool]) => `${tool.rest} is ${name}`)
+  .join(", ")}.`
 
 const workflow = [
   "1. get_capabilities: choose vertical_id and job_type_id for the user's job.",

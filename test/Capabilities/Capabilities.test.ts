@@ -1,11 +1,36 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
+import { Api } from "../../src/Api.js"
 import { catalogData } from "../../src/Catalog/CatalogData.js"
 import { Capabilities } from "../../src/Domain/Capabilities.js"
+import { openApiDocument } from "../../src/Http/OpenApiDocument.js"
 import { apiClient, wire } from "../support/ApiClient.js"
 import { get, getText, TestServer } from "../support/TestServer.js"
 
 const path = "/api/public/requests/capabilities"
+
+/** Section 2.1's endpoints, in its order. */
+const contractEndpoints = {
+  search_booking_options: { method: "POST", path: "/api/public/booking-options" },
+  confirm_booking: { method: "POST", path: "/api/public/bookings" },
+  booking_status: { method: "GET", path: "/api/public/bookings/{booking_id}" },
+  create_request: { method: "POST", path: "/api/public/requests" },
+  capabilities: { method: "GET", path: "/api/public/requests/capabilities" }
+}
+
+/** Names published beside the contract's, which callers may already read. */
+const publishedEndpoints = {
+  cancel_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/cancel" },
+  reschedule_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/reschedule" },
+  request_status: { method: "GET", path: "/api/public/requests/{request_id}" }
+}
+
+/** Every operation a partner can call, as the OpenAPI document lists them. */
+const publicOperations = () =>
+  Object.entries<Record<string, unknown>>(openApiDocument(Api, "https://api.example.se").paths)
+    .filter(([route]) => route.startsWith("/api/public/"))
+    .flatMap(([route, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${route}`))
+    .sort()
 
 describe("GET /api/public/requests/capabilities", () => {
   it.layer(TestServer())((it) => {
@@ -19,16 +44,12 @@ describe("GET /api/public/requests/capabilities", () => {
         expect(headers["content-type"]).toBe("application/json")
         expect(() => Schema.decodeUnknownSync(Capabilities)(body)).not.toThrow()
         expect(body).toMatchObject({ ok: true, spec_version: "public_requests_api_v1" })
-        expect(body.endpoints).toEqual({
-          search_booking_options: { method: "POST", path: "/api/public/booking-options" },
-          confirm_booking: { method: "POST", path: "/api/public/bookings" },
-          booking_status: { method: "GET", path: "/api/public/bookings/{booking_id}" },
-          cancel_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/cancel" },
-          reschedule_booking: { method: "POST", path: "/api/public/bookings/{booking_id}/reschedule" },
-          create_request: { method: "POST", path: "/api/public/requests" },
-          request_status: { method: "GET", path: "/api/public/requests/{request_id}" },
-          capabilities: { method: "GET", path: "/api/public/requests/capabilities" }
-        })
+        expect(Object.entries(body.endpoints).slice(0, 5)).toEqual(Object.entries(contractEndpoints))
+        expect(body.endpoints).toMatchObject(publishedEndpoints)
+        const listed = Object.values<{ method: string; path: string }>(body.endpoints).map(
+          ({ method, path }) => `${method} ${path}`
+        )
+        expect(listed.sort()).toEqual(publicOperations())
         expect(body.lifecycle).toMatchObject({
           creates: "network_visit_request",
           request_status: "ready_to_send",

@@ -128,6 +128,13 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         expect(byName.search_booking_options!.description).toContain("direct_booking_available true")
         expect(byName.confirm_booking!.description).toContain("booking.status confirmed")
         for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe("object")
+        const capabilities = (yield* get("/api/public/requests/capabilities")).body
+        const operations = Object.values<any>(capabilities.endpoints).map(({ method, path }) => `${method} ${path}`)
+        for (const tool of tools) {
+          const twin = /The MCP form of ([A-Z]+ \S+?)\./.exec(tool.description ?? "")?.[1]
+          expect(operations, tool.name).toContain(twin)
+          expect(client.getInstructions(), tool.name).toContain(`${twin} is ${tool.name}`)
+        }
 
         // Every bound and rule of a tool's arguments is the REST request's, as /openapi.json documents it.
         const openapi = (yield* get("/openapi.json")).body
