@@ -7,7 +7,7 @@ import type { Notification } from "../Domain/Outbox.js"
 import { priceWording } from "../Domain/Pricing.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
 import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
-import { formatInZone } from "../Domain/Zone.js"
+import { formatInZone, formatStamp } from "../Domain/Zone.js"
 import type { DeliveryState } from "../Notifications/DeliveryState.js"
 
 /** What confirm, status and the changes say of a stored booking: its facts, deliveries, price and deduction words. */
@@ -27,7 +27,7 @@ export const delivery = (state: DeliveryState | undefined): Delivery =>
         attempts: state.attempts,
         will_retry: state.status === "pending",
         ...(state.status === "pending" && state.nextAttemptAt
-          ? { next_attempt_at: state.nextAttemptAt.toISOString() }
+          ? { next_attempt_at: formatStamp(state.nextAttemptAt) }
           : {})
       }
 

@@ -1,4 +1,5 @@
 import { Console, Effect } from "effect"
+import { formatStamp } from "../Domain/Zone.js"
 import { PartnerError, Partners } from "../Partners/Partners.js"
 
 const usage = `usage:
@@ -38,7 +39,7 @@ export const partnerCommand = (argv: ReadonlyArray<string>) =>
         const rows = yield* partners.list
         for (const row of rows) {
           const token = row.prefix
-            ? `${row.prefix} ${row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : "live"}, last used ${row.lastUsedAt?.toISOString() ?? "never"}`
+            ? `${row.prefix} ${row.revokedAt ? `revoked ${formatStamp(row.revokedAt)}` : "live"}, last used ${row.lastUsedAt ? formatStamp(row.lastUsedAt) : "never"}`
             : "no tokens"
           const state = `${row.active ? "active" : "inactive"}${row.sandbox ? " sandbox" : ""}`
           yield* Console.log(`${row.id}\t${state}\t${row.name}\t${token}`)

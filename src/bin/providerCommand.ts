@@ -1,4 +1,5 @@
 import { Console, Effect } from "effect"
+import { formatStamp } from "../Domain/Zone.js"
 import { ProviderTokenError, ProviderTokens } from "../Providers/ProviderTokens.js"
 
 const usage = `usage:
@@ -31,9 +32,9 @@ export const providerCommand = (argv: ReadonlyArray<string>) =>
         const rows = yield* tokens.list
         if (rows.length === 0) return yield* Console.log("no provider tokens")
         for (const row of rows) {
-          const state = row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : "live"
+          const state = row.revokedAt ? `revoked ${formatStamp(row.revokedAt)}` : "live"
           yield* Console.log(
-            `${row.providerId}\t${row.providerName}\t${row.prefix} ${state}, last used ${row.lastUsedAt?.toISOString() ?? "never"}`
+            `${row.providerId}\t${row.providerName}\t${row.prefix} ${state}, last used ${row.lastUsedAt ? formatStamp(row.lastUsedAt) : "never"}`
           )
         }
         return
