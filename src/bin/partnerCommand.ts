@@ -42,8 +42,8 @@ export const partnerCommand = (argv: ReadonlyArray<string>) =>
       case "token:revoke": {
         const [prefix] = args
         if (!prefix) return yield* new PartnerError({ message: usage })
-        yield* partners.revokeToken(prefix)
-        return yield* Console.log(`revoked ${prefix}`)
+        const revoked = yield* partners.revokeToken(prefix)
+        return yield* Console.log(`revoked ${revoked}`)
       }
       case "list": {
         const rows = yield* partners.list

@@ -25,8 +25,8 @@ export const providerCommand = (argv: ReadonlyArray<string>) =>
       case "token:revoke": {
         const [prefix] = args
         if (!prefix) return yield* new ProviderTokenError({ message: usage })
-        yield* tokens.revoke(prefix)
-        return yield* Console.log(`revoked ${prefix}`)
+        const revoked = yield* tokens.revoke(prefix)
+        return yield* Console.log(`revoked ${revoked}`)
       }
       case "list": {
         const rows = yield* tokens.list

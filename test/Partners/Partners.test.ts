@@ -188,6 +188,8 @@ describe("partners and their tokens", () => {
           expect(listed.stdout).not.toContain(token)
           const revoked = yield* cli("token:revoke", token)
           expect(revoked.ok, revoked.stderr).toBe(true)
+          // Revoked by the whole token, it names only the prefix: no command prints a token it was given.
+          expect(revoked.stdout).toBe(`revoked ${token.slice(4, 16)}\n`)
           yield* waitFor(whoami(token), (response) => expect(response.status).toBe(401))
         }).pipe(
           Effect.provide(
