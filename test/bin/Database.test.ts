@@ -28,7 +28,9 @@ describe("a command-line tool says in one line which database it used", () => {
     "a cluster started for the command alone is named with its directory and port, and stopped without a word",
     () =>
       withInitialisedDataDir(async (dataDir) => {
-        const log = await finished(spawnServer({ DATA_DIR: dataDir, APP_ENV: "development", LOG_FORMAT: "json" }, migrate))
+        const log = await finished(
+          spawnServer({ DATA_DIR: dataDir, APP_ENV: "development", LOG_FORMAT: "json" }, migrate)
+        )
         expect(databaseLines(log)).toEqual([
           expect.stringMatching(
             new RegExp(
@@ -49,7 +51,9 @@ describe("a command-line tool says in one line which database it used", () => {
         try {
           const port = await servingPort(server)
           const clusterPort = /embedded PostgreSQL started on 127\.0\.0\.1:(\d+)/.exec(server.output())?.[1]
-          const log = await finished(spawnServer({ DATA_DIR: dataDir, APP_ENV: "development", LOG_FORMAT: "json" }, migrate))
+          const log = await finished(
+            spawnServer({ DATA_DIR: dataDir, APP_ENV: "development", LOG_FORMAT: "json" }, migrate)
+          )
           expect(databaseLines(log)).toEqual([
             expect.stringMatching(
               new RegExp(`^using the embedded PostgreSQL in ${dataDir} \\(port ${clusterPort}\\), already running$`)
