@@ -14,6 +14,9 @@ export default defineConfig({
     // app once per fork instead of once per file; test/support/setup.ts resets what leaks.
     maxWorkers: 2,
     isolate: false,
-    sequence: { concurrent: false, sequencer: LongestFirst }
+    sequence: { concurrent: false, sequencer: LongestFirst },
+    // In-process servers log what a server logs (start lines, warnings, access lines): a passing
+    // test's are dropped, a failing test's are printed after it, where they help.
+    silent: "passed-only"
   }
 })

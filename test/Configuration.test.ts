@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import testRun from "../vitest.config.js"
 
 const root = join(import.meta.dirname, "..")
 const read = (file: string) => readFileSync(join(root, file), "utf8")
@@ -23,5 +24,11 @@ describe("configuration is documented where an operator looks", () => {
 
   it("the README points nowhere outside the repository", () => {
     expect(read("README.md")).not.toMatch(/\.\.\/shared|\]\(\.\.\//)
+  })
+})
+
+describe("npm test", () => {
+  it("prints failures and the summary: a passing test's server logs are dropped, a failing test's shown after it", () => {
+    expect(testRun.test?.silent).toBe("passed-only")
   })
 })

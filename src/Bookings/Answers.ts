@@ -10,7 +10,7 @@ import type { OptionPrice } from "../Domain/Search.js"
 import type { CurrentOffer } from "../Domain/Supply.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
 import { deductionAnswer, type TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
-import { formatInZone } from "../Domain/Zone.js"
+import { formatInZone, formatStamp } from "../Domain/Zone.js"
 import type { DeliveryState } from "../Notifications/DeliveryState.js"
 
 /** What confirm, status and the changes say of a stored booking: its facts, deliveries, price and deduction words. */
@@ -36,7 +36,7 @@ export const delivery = (state: DeliveryState | undefined): Delivery =>
           attempts: state.attempts,
           will_retry: state.status === "pending",
           ...(state.status === "pending" && state.nextAttemptAt
-            ? { next_attempt_at: state.nextAttemptAt.toISOString() }
+            ? { next_attempt_at: formatStamp(state.nextAttemptAt) }
             : {})
         }
 

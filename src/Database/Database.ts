@@ -242,18 +242,41 @@ export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {})
   )
 }
 
-/** The embedded cluster lives as long as the layer: started on build, stopped on release. */
+/**
+ * The embedded cluster lives as long as the layer: started on build, stopped on release. A
+ * command-line tool (`attach`) says in one line which cluster it used: a running server's, left
+ * running, or one started for the command alone, stopped with it.
+ */
 export const EmbeddedPostgresUrl = (dataDir: string, options?: { readonly attach?: boolean }) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: () => (options?.attach ? attachOrStartEmbeddedPostgres : startEmbeddedPostgres)({ dataDir }),
       catch: (error) => (error instanceof Error ? error : new Error(String(error)))
     }),
-    (pg) => Effect.promise(() => pg.stop()).pipe(Effect.tap(Effect.logInfo("embedded PostgreSQL stopped")))
+    (pg) =>
+      Effect.promise(() => pg.stop()).pipe(
+        Effect.tap(options?.attach ? Effect.void : Effect.logInfo("embedded PostgreSQL stopped"))
+      )
   ).pipe(
-    Effect.tap((pg) => Effect.logInfo(`embedded PostgreSQL started on 127.0.0.1:${pg.port} (data in ${dataDir})`)),
+    Effect.tap((pg) =>
+      Effect.logInfo(
+        !options?.attach
+          ? `embedded PostgreSQL started on 127.0.0.1:${pg.port} (data in ${dataDir})`
+          : pg.attached
+            ? `using the embedded PostgreSQL in ${dataDir} (port ${pg.port}), already running`
+            : `started the embedded PostgreSQL in ${dataDir} (port ${pg.port}) for this command; it stops when the command ends`
+      )
+    ),
     Effect.map((pg) => Redacted.make(pg.url))
   )
+
+/** A database URL as a log line may show it: where it points, never who connects or with what password. */
+export const shownDatabaseUrl = (url: Redacted.Redacted): string => {
+  const text = Redacted.value(url)
+  if (!URL.canParse(text)) return "(a DATABASE_URL that is not a URL)"
+  const parsed = new URL(text)
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`
+}
 
 /** Imported from here rather than inside @effect/sql, so tsx and vitest can load TypeScript migrations. */
 const migrationLoader = Effect.promise(() => readdir(migrationsDirectory)).pipe(
@@ -306,7 +329,10 @@ const databaseLayer = (options: { readonly attach: boolean }) =>
     Effect.gen(function* () {
       const config = yield* AppConfig
       const url = yield* Option.match(config.databaseUrl, {
-        onSome: Effect.succeed,
+        onSome: (given) =>
+          options.attach
+            ? Effect.as(Effect.logInfo(`using DATABASE_URL ${shownDatabaseUrl(given)}`), given)
+            : Effect.succeed(given),
         onNone: () => EmbeddedPostgresUrl(config.dataDir, options)
       })
       return pgClientLayer(url, {

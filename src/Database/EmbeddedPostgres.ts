@@ -15,6 +15,8 @@ export interface EmbeddedPostgresOptions {
 export interface RunningPostgres {
   readonly url: string
   readonly port: number
+  /** It was a running server's cluster, which this process uses and leaves running. */
+  readonly attached: boolean
   readonly stop: () => Promise<void>
 }
 
@@ -142,6 +144,7 @@ export const attachOrStartEmbeddedPostgres = async (options: EmbeddedPostgresOpt
     return {
       url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${running.port}/postgres`,
       port: running.port,
+      attached: true,
       stop: async () => {}
     }
   }
@@ -222,6 +225,7 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions): P
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     port,
+    attached: false,
     // Not the package's stop(), which waits forever for a cluster that has already exited.
     stop: async () => {
       process.off("exit", stopOnExit)

@@ -127,3 +127,9 @@ export const formatInZone = (instant: Date | number, timeZone: string): string =
     zoneFor(timeZone),
     Math.floor((typeof instant === "number" ? instant : instant.getTime()) / 1000) * 1000
   )
+
+/**
+ * A time of the service's own (when an event happened, when a delivery is tried next), told in
+ * Swedish time as the booking answers tell theirs: every date-time sent reads one way.
+ */
+export const formatStamp = (instant: Date | number): string => formatInZone(instant, providerTimeZone)

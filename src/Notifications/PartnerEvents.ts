@@ -15,7 +15,8 @@ const BookingFactsRow = Schema.Struct({
   slotStart: Schema.Date,
   slotEnd: Schema.Date,
   priceSek: Schema.Int,
-  sandbox: Schema.Boolean
+  sandbox: Schema.Boolean,
+  timeZone: Schema.String
 })
 
 const RequestFactsRow = Schema.Struct({ partnerId: Schema.String, sandbox: Schema.Boolean })
@@ -46,7 +47,7 @@ export const makeAnnounce = (outbox: OutboxRepo) =>
       Effect.gen(function* () {
         if (row.topic === "booking_confirmed" && outcome === "failed") {
           const [booking] = yield* sql`
-          SELECT id, request_id, partner_id, provider_id, service_id, slot_start, slot_end, price_sek, sandbox
+          SELECT id, request_id, partner_id, provider_id, service_id, slot_start, slot_end, price_sek, sandbox, time_zone
           FROM bookings WHERE id = ${row.subjectId}`.pipe(rowsOf(BookingFactsRow))
           if (booking === undefined) return
           yield* webhookOutbox.emit(

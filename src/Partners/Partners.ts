@@ -38,13 +38,15 @@ export const tokenTable = <E>(
     return { token, prefix }
   })
 
-  /** By prefix or by the whole token. */
+  /** By prefix or by the whole token; answers the prefix revoked. */
   const revoke = Effect.fn(`${kind}Tokens.revoke`)(function* (prefixOrToken: string) {
     const prefix = pattern.exec(prefixOrToken)?.[1] ?? prefixOrToken
     const now = yield* DateTime.nowAsDate
     const rows = yield* sql`
       UPDATE ${tokens} SET revoked_at = ${now} WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING prefix`
     if (rows.length === 0) return yield* Effect.fail(refused(`no live token with prefix ${prefix}`))
+    // The prefix, never what was given: a whole token must not be printed back.
+    return prefix
   })
 
   const markUsed = (prefixes: ReadonlyArray<string>) =>

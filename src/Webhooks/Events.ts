@@ -1,3 +1,5 @@
+import { formatInZone, formatStamp } from "../Domain/Zone.js"
+
 /**
  * What partners hear through webhooks. Payloads are thin on purpose: ids, statuses, slot times,
  * the provider and the price, never a customer's name, contact or address, so a leaked or
@@ -114,6 +116,8 @@ export interface BookingFacts {
   readonly slotEnd: Date
   readonly priceSek: number
   readonly sandbox: boolean
+  /** The zone the booking's answers tell its times in, so an event's slot reads as GET of the booking does. */
+  readonly timeZone: string
 }
 
 /** The request's fields an event reads, named as a stored request names them. */
@@ -124,14 +128,17 @@ export interface RequestFacts {
   readonly sandbox: boolean
 }
 
-const slotOf = (start: Date, end: Date): Slot => ({ start_at: start.toISOString(), end_at: end.toISOString() })
+const slotOf = (start: Date, end: Date, timeZone: string): Slot => ({
+  start_at: formatInZone(start, timeZone),
+  end_at: formatInZone(end, timeZone)
+})
 
 const bookingData = (booking: BookingFacts): BookingData => ({
   booking_id: booking.id,
   request_id: booking.requestId,
   provider_id: booking.providerId,
   service_id: booking.serviceId,
-  slot: slotOf(booking.slotStart, booking.slotEnd),
+  slot: slotOf(booking.slotStart, booking.slotEnd, booking.timeZone),
   price_sek: booking.priceSek,
   currency: "SEK",
   sandbox: booking.sandbox
@@ -145,7 +152,7 @@ const handoffOf = (handoff: Handoff): Handoff => ({
 })
 
 const event = <T extends WebhookEventType>(type: T, at: Date, data: WebhookEventData[T]) =>
-  ({ type, timestamp: at.toISOString(), data }) as WebhookEvent<T>
+  ({ type, timestamp: formatStamp(at), data }) as WebhookEvent<T>
 
 export const bookingConfirmed = (booking: BookingFacts, at: Date): WebhookEvent<"booking.confirmed"> =>
   event("booking.confirmed", at, { ...bookingData(booking), status: "confirmed" })
@@ -166,7 +173,7 @@ export const bookingRescheduled = (
   event("booking.rescheduled", at, {
     ...bookingData(booking),
     status: "confirmed",
-    previous_slot: slotOf(previous.slotStart, previous.slotEnd)
+    previous_slot: slotOf(previous.slotStart, previous.slotEnd, booking.timeZone)
   })
 
 export const bookingConfirmationFailed = (

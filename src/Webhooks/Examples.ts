@@ -8,7 +8,7 @@ export const webhookExample = {
   events: ["booking.confirmed", "booking.cancelled"],
   status: "enabled",
   sandbox: false,
-  created_at: "2026-11-23T08:00:00.000Z"
+  created_at: "2026-11-23T09:00:00+01:00"
 }
 
 export const webhookDeliveryExample = {
@@ -17,7 +17,7 @@ export const webhookDeliveryExample = {
   status: "delivered",
   attempts: 1,
   last_status_code: 204,
-  created_at: "2026-11-23T08:00:00.000Z"
+  created_at: "2026-11-23T09:00:00+01:00"
 }
 
 export const createExample: OperationExample = {
@@ -36,9 +36,9 @@ export const removeExample: OperationExample = {
 export const rotateSecretExample: OperationExample = {
   response: {
     ok: true,
-    webhook: { ...webhookExample, previous_secret_expires_at: "2026-11-24T08:00:00.000Z" },
+    webhook: { ...webhookExample, previous_secret_expires_at: "2026-11-24T09:00:00+01:00" },
     secret: "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD+nN4IPnmcE8=",
-    previous_secret_expires_at: "2026-11-24T08:00:00.000Z"
+    previous_secret_expires_at: "2026-11-24T09:00:00+01:00"
   }
 }
 
@@ -50,8 +50,8 @@ export const testExample: OperationExample = {
       event_type: "webhook.test",
       status: "pending",
       attempts: 0,
-      next_attempt_at: "2026-11-23T08:00:00.000Z",
-      created_at: "2026-11-23T08:00:00.000Z"
+      next_attempt_at: "2026-11-23T09:00:00+01:00",
+      created_at: "2026-11-23T09:00:00+01:00"
     }
   }
 }
@@ -67,7 +67,7 @@ export const retryExample: OperationExample = {
       ...webhookDeliveryExample,
       status: "pending",
       attempts: 0,
-      next_attempt_at: "2026-11-23T09:00:00.000Z"
+      next_attempt_at: "2026-11-23T10:00:00+01:00"
     }
   }
 }

@@ -17,6 +17,7 @@ import {
   WebhookLimitReached,
   WebhookNotFound
 } from "../Domain/Webhook.js"
+import { formatStamp } from "../Domain/Zone.js"
 import { logFailure } from "../Http/FailureSummary.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { checkDestination, checkUrl, lookupWithin } from "./Destination.js"
@@ -85,12 +86,12 @@ const toWebhook = (row: EndpointRow, now: Date): Webhook => ({
   events: row.events,
   status: row.status,
   ...(row.disabledReason === null ? {} : { disabled_reason: row.disabledReason }),
-  ...(row.failingSince === null ? {} : { failing_since: row.failingSince.toISOString() }),
+  ...(row.failingSince === null ? {} : { failing_since: formatStamp(row.failingSince) }),
   ...(row.previousSecretUntil !== null && row.previousSecretUntil > now
-    ? { previous_secret_expires_at: row.previousSecretUntil.toISOString() }
+    ? { previous_secret_expires_at: formatStamp(row.previousSecretUntil) }
     : {}),
   sandbox: row.sandbox,
-  created_at: row.createdAt.toISOString()
+  created_at: formatStamp(row.createdAt)
 })
 
 /** A pending delivery of a disabled endpoint waits for no time: it is sent only once the endpoint is on again. */
@@ -102,9 +103,9 @@ const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
   ...(row.lastStatusCode === null ? {} : { last_status_code: row.lastStatusCode }),
   ...(row.lastError === null ? {} : { last_error: row.lastError }),
   ...(row.status === "pending" && row.endpointStatus === "enabled"
-    ? { next_attempt_at: row.nextAttemptAt.toISOString() }
+    ? { next_attempt_at: formatStamp(row.nextAttemptAt) }
     : {}),
-  created_at: row.createdAt.toISOString()
+  created_at: formatStamp(row.createdAt)
 })
 
 const notFound = (id: string) =>
@@ -243,7 +244,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         ok: true as const,
         webhook: toWebhook(row, now),
         secret,
-        previous_secret_expires_at: until.toISOString()
+        previous_secret_expires_at: formatStamp(until)
       }
     })
 

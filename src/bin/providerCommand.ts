@@ -1,4 +1,5 @@
 import { Console, Effect } from "effect"
+import { formatStamp } from "../Domain/Zone.js"
 import { ProviderTokenError, ProviderTokens } from "../Providers/ProviderTokens.js"
 
 const usage = `usage:
@@ -24,16 +25,16 @@ export const providerCommand = (argv: ReadonlyArray<string>) =>
       case "token:revoke": {
         const [prefix] = args
         if (!prefix) return yield* new ProviderTokenError({ message: usage })
-        yield* tokens.revoke(prefix)
-        return yield* Console.log(`revoked ${prefix}`)
+        const revoked = yield* tokens.revoke(prefix)
+        return yield* Console.log(`revoked ${revoked}`)
       }
       case "list": {
         const rows = yield* tokens.list
         if (rows.length === 0) return yield* Console.log("no provider tokens")
         for (const row of rows) {
-          const state = row.revokedAt ? `revoked ${row.revokedAt.toISOString()}` : "live"
+          const state = row.revokedAt ? `revoked ${formatStamp(row.revokedAt)}` : "live"
           yield* Console.log(
-            `${row.providerId}\t${row.providerName}\t${row.prefix} ${state}, last used ${row.lastUsedAt?.toISOString() ?? "never"}`
+            `${row.providerId}\t${row.providerName}\t${row.prefix} ${state}, last used ${row.lastUsedAt ? formatStamp(row.lastUsedAt) : "never"}`
           )
         }
         return

@@ -51,10 +51,14 @@ describe.concurrent("migrations", () => {
         const cli = spawnServer({ DATABASE_URL: url, LOG_FORMAT: "json" }, tsCommand("src", "bin", "migrate.ts"))
         expect(yield* Effect.promise(() => cli.exited)).toBe(0)
         expect(cli.stdout()).toBe("")
+        const shown = new URL(url)
         expect(expectJsonLines(cli.stderr()).map((entry) => entry.msg)).toEqual([
+          `using DATABASE_URL postgres://${shown.host}${shown.pathname}`,
           expect.stringMatching(/^applied migrations: 1_extensions, /),
           "database schema is up to date"
         ])
+        // Where it points, never who connects or with what password.
+        expect(cli.stderr()).not.toContain(decodeURIComponent(shown.password))
       }).pipe(Effect.scoped),
     30_000
   )

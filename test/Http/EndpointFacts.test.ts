@@ -6,6 +6,7 @@ import { operationFactsOf } from "../../src/Http/OperationDocs.js"
 import { limitedOperationsOf } from "../../src/Http/RateLimitClass.js"
 import { routesOf } from "../../src/Http/Routes.js"
 import { listExample } from "../../src/Webhooks/Examples.js"
+import { expectSwedishStamps } from "../support/Stamps.js"
 
 describe("an endpoint's rate-limit class", () => {
   it("is declared on the endpoint, and the OpenAPI document lists RateLimit headers exactly on those", () => {
@@ -53,6 +54,17 @@ describe("an endpoint's rate-limit class", () => {
     expect(facts.get("bookings.confirm")?.example).toBe(confirmExample)
     const list = document.paths["/api/public/webhooks"].get
     expect(list.responses["200"].content["application/json"].example).toEqual(listExample.response)
+  })
+
+  it("every example's date-times read as the answers' do: Swedish time to the second", () => {
+    const document = OpenApi.fromApi(Api) as any
+    const examples = Object.values<any>(document.paths).flatMap((methods) =>
+      Object.values<any>(methods).flatMap((operation) => [
+        operation.requestBody?.content?.["application/json"]?.example,
+        ...Object.values<any>(operation.responses).map((response) => response.content?.["application/json"]?.example)
+      ])
+    )
+    expect(expectSwedishStamps(examples)).toBeGreaterThan(20)
   })
 })
 

@@ -58,5 +58,45 @@ describe("the MCP Inspector CLI", () => {
         })
       })
     )
+
+    it.effect("npm run mcp:inspect takes the token from API_TOKEN and prints at most its prefix", () =>
+      Effect.gen(function* () {
+        const url = String(yield* mcpUrl)
+        const script = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+          Effect.promise(() =>
+            promisify(execFile)("npm", ["run", "mcp:inspect", "--", ...args], {
+              env: { ...process.env, ...env },
+              timeout: 30_000
+            }).then(
+              (done) => ({ code: 0, stdout: done.stdout, stderr: done.stderr }),
+              (failed: { code: number; stdout: string; stderr: string }) => failed
+            )
+          )
+        const status = [
+          "--method",
+          "tools/call",
+          "--tool-name",
+          "get_booking_status",
+          "--tool-arg",
+          "booking_id=bk_none"
+        ]
+        const called = yield* script([url, ...status], { API_TOKEN: token })
+        // Only a partner's token reads a booking's status: an answer at all shows the token was sent.
+        expect(called.code, called.stderr).toBe(0)
+        // npm's banner (the command line as npm echoes it) comes first on stdout, then the answer.
+        expect(called.stdout).toContain("> tsx scripts/mcp-inspect.ts")
+        expect(JSON.parse(called.stdout.slice(called.stdout.indexOf("{")))).toMatchObject({
+          structuredContent: { ok: true, found: false }
+        })
+        expect(called.stdout + called.stderr).not.toContain(token)
+        expect(called.stderr).toContain(`${url} with the token part… from API_TOKEN`)
+
+        // A token given as an argument has been printed by npm already: refused, so the habit does not stick.
+        const argued = yield* script([url, "--header", `Authorization: Bearer ${token}`, ...status], {})
+        expect(argued.code).toBe(2)
+        expect(argued.stdout).not.toContain("structuredContent")
+        expect(argued.stderr).toContain("pass the token in API_TOKEN")
+      })
+    )
   })
 })

@@ -3,7 +3,7 @@ import { Console, Context, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
-import { partnerCommand } from "../../src/bin/partnerCommand.js"
+import { firstTokenNote, partnerCommand } from "../../src/bin/partnerCommand.js"
 import { pgClientLayer } from "../../src/Database/Database.js"
 import { keepTokensFresh, makeAuthenticate, tokenRefreshInterval } from "../../src/Partners/Authentication.js"
 import { Partners, tokenPattern } from "../../src/Partners/Partners.js"
@@ -172,9 +172,15 @@ describe("partners and their tokens", () => {
           expect(issued.ok, issued.stderr).toBe(true)
           const token = issued.stdout.trim()
           expect(token).toMatch(tokenPattern)
-          expect(issued.stderr).toBe(`issued token ${token.slice(4, 16)} for svea-bot; it is shown only this once\n`)
+          // The first token ever says what it changes (test/Partners/Authentication.test.ts holds that it is so).
+          expect(issued.stderr).toBe(
+            `issued token ${token.slice(4, 16)} for svea-bot; it is shown only this once\n${firstTokenNote}\n`
+          )
+          expect(firstTokenNote).toContain("From its next start it runs in token mode")
           expect((yield* whoami(token)).body).toEqual({ partner_id: "svea-bot", sandbox: false })
-          const sandboxToken = (yield* cli("token:issue", "svea-test")).stdout.trim()
+          const second = yield* cli("token:issue", "svea-test")
+          expect(second.stderr).not.toContain(firstTokenNote)
+          const sandboxToken = second.stdout.trim()
           expect((yield* whoami(sandboxToken)).body).toEqual({ partner_id: "svea-test", sandbox: true })
           const listed = yield* cli("list")
           expect(listed.stdout).toMatch(new RegExp(`svea-bot\\tactive\\tSvea Bot AB\\t${token.slice(4, 16)} live`))
@@ -182,6 +188,8 @@ describe("partners and their tokens", () => {
           expect(listed.stdout).not.toContain(token)
           const revoked = yield* cli("token:revoke", token)
           expect(revoked.ok, revoked.stderr).toBe(true)
+          // Revoked by the whole token, it names only the prefix: no command prints a token it was given.
+          expect(revoked.stdout).toBe(`revoked ${token.slice(4, 16)}\n`)
           yield* waitFor(whoami(token), (response) => expect(response.status).toBe(401))
         }).pipe(
           Effect.provide(

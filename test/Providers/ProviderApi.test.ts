@@ -24,6 +24,7 @@ import { ProviderTokens, providerTokenPattern } from "../../src/Providers/Provid
 import { demoSupplyPath, Supply } from "../../src/Supply/Supply.js"
 import { apiClient, payloadOf } from "../support/ApiClient.js"
 import { confirmBody, searchBody } from "../support/Bodies.js"
+import { expectSwedishStamps } from "../support/Stamps.js"
 import { call, get, getText, postJson, TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 
@@ -262,6 +263,8 @@ describe("the provider API", () => {
             terms_version: second.terms.version
           })
         ])
+        // The provider's answers tell their times as the partners' do: Swedish time to the second.
+        expect(expectSwedishStamps([created[0], clash, jobs, booked.body])).toBeGreaterThanOrEqual(8)
         const other = yield* issue(providerB)
         const otherClient = yield* apiClient(other.token)
         expect((yield* otherClient.provider.bookings({ query: {} })).bookings).toEqual([])

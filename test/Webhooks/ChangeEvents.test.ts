@@ -13,6 +13,7 @@ import {
   rescheduleAnswer,
   searchOptions
 } from "../support/ApiClient.js"
+import { expectSwedishStamps } from "../support/Stamps.js"
 import { TestServer, testNow } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { startReceiver, verifyAt } from "./Receivers.js"
@@ -165,8 +166,14 @@ describe("partner webhooks for cancel and reschedule", () => {
         for (const delivery of hooks.received) {
           for (const text of personalData) expect(delivery.body).not.toContain(text)
         }
+        for (const event of events)
+          expect(expectSwedishStamps(event), event.type).toBe(5 - (event.type === "booking.cancelled" ? 2 : 0))
+        // The event's slot is the very text the booking's own answers give.
+        expect(rescheduled.data.slot.start_at).toBe(moved.body.booking.slot_start_at)
+        expect(rescheduled.data.previous_slot.start_at).toBe(booking.slot_start_at)
         // One delivery per change, each with its own webhook-id, as the partner's list shows them.
         const list = yield* run(deliveriesOf(token, created.body.webhook.id))
+        expect(expectSwedishStamps([list, created.body, booked.body, moved.body, cancelled.body])).toBeGreaterThan(0)
         expect(list.map((d: any) => d.id).sort()).toEqual(
           hooks.received.map((delivery) => delivery.headers["webhook-id"]).sort()
         )

@@ -9,10 +9,13 @@ import {
   isWebhookEventType,
   requestCreated,
   requestHandoffChanged,
+  type WebhookEvent,
+  type WebhookEventType,
   webhookEventTypes,
   webhookTest
 } from "../../src/Webhooks/Events.js"
 import { fc, propSettings } from "../support/FastCheck.js"
+import { expectSwedishStamps } from "../support/Stamps.js"
 
 const at = new Date("2025-03-04T08:00:00.000Z")
 
@@ -24,7 +27,8 @@ const booking: BookingFacts = {
   slotStart: new Date("2025-03-10T07:00:00.000Z"),
   slotEnd: new Date("2025-03-10T09:00:00.000Z"),
   priceSek: 1450,
-  sandbox: false
+  sandbox: false,
+  timeZone: "Europe/Stockholm"
 }
 
 const bookingData = {
@@ -32,7 +36,7 @@ const bookingData = {
   request_id: "req_1",
   provider_id: "prv_1",
   service_id: "svc_1",
-  slot: { start_at: "2025-03-10T07:00:00.000Z", end_at: "2025-03-10T09:00:00.000Z" },
+  slot: { start_at: "2025-03-10T08:00:00+01:00", end_at: "2025-03-10T10:00:00+01:00" },
   price_sek: 1450,
   currency: "SEK",
   sandbox: false
@@ -55,11 +59,60 @@ describe("event types", () => {
   })
 })
 
+/** One event of each type, built by its own builder: a new type fails to compile until it is here. */
+const oneOfEach = (at: Date, facts: BookingFacts): { readonly [K in WebhookEventType]: WebhookEvent<K> } => {
+  const request = { id: "req_2", verticalId: "cleaning", jobTypeId: "window_cleaning", sandbox: false }
+  const handoff = { status: "sent", providers_reached: 1, providers_pending: 0 } as const
+  return {
+    "booking.confirmed": bookingConfirmed(facts, at),
+    "booking.cancelled": bookingCancelled(facts, "partner", at),
+    "booking.rescheduled": bookingRescheduled(facts, { slotStart: at, slotEnd: facts.slotEnd }, at),
+    "booking.confirmation_failed": bookingConfirmationFailed(facts, "provider", at),
+    "request.created": requestCreated(request, handoff, at),
+    "request.handoff_changed": requestHandoffChanged(request, handoff, "queued", at),
+    "webhook.test": webhookTest({ id: "ep_1", sandbox: false }, at)
+  }
+}
+
+describe("event times", () => {
+  it("every type tells its times in Swedish time to the second, in winter and in summer", async () => {
+    const summer: BookingFacts = {
+      ...booking,
+      slotStart: new Date("2025-06-10T07:00:00.123Z"),
+      slotEnd: new Date("2025-06-10T09:00:00.000Z")
+    }
+    for (const [at, facts] of [
+      [new Date("2025-03-04T08:00:00.456Z"), booking],
+      [new Date("2025-06-04T08:00:00.789Z"), summer]
+    ] as const) {
+      const events = oneOfEach(at, facts)
+      expect(Object.keys(events).sort()).toEqual([...webhookEventTypes].sort())
+      for (const event of Object.values(events)) {
+        const body = JSON.parse(eventBody(event))
+        expect(expectSwedishStamps(body), event.type).toBeGreaterThan(0)
+      }
+    }
+    expect(oneOfEach(new Date("2025-06-04T08:00:00.789Z"), summer)["booking.rescheduled"]).toMatchObject({
+      timestamp: "2025-06-04T10:00:00+02:00",
+      data: {
+        slot: { start_at: "2025-06-10T09:00:00+02:00", end_at: "2025-06-10T11:00:00+02:00" },
+        previous_slot: { start_at: "2025-06-04T10:00:00+02:00" }
+      }
+    })
+  })
+
+  it("a booking told in another zone keeps it in its events, as its answers do", async () => {
+    const london = bookingConfirmed({ ...booking, timeZone: "Europe/London" }, at)
+    expect(london.data.slot).toEqual({ start_at: "2025-03-10T07:00:00+00:00", end_at: "2025-03-10T09:00:00+00:00" })
+    expect(london.timestamp).toBe("2025-03-04T09:00:00+01:00")
+  })
+})
+
 describe("event builders", () => {
   it("booking.confirmed", async () => {
     expect(bookingConfirmed(booking, at)).toEqual({
       type: "booking.confirmed",
-      timestamp: "2025-03-04T08:00:00.000Z",
+      timestamp: "2025-03-04T09:00:00+01:00",
       data: { ...bookingData, status: "confirmed" }
     })
   })
@@ -77,7 +130,7 @@ describe("event builders", () => {
     expect(bookingRescheduled(booking, previous, at).data).toEqual({
       ...bookingData,
       status: "confirmed",
-      previous_slot: { start_at: "2025-03-09T07:00:00.000Z", end_at: "2025-03-09T09:00:00.000Z" }
+      previous_slot: { start_at: "2025-03-09T08:00:00+01:00", end_at: "2025-03-09T10:00:00+01:00" }
     })
   })
 
@@ -100,7 +153,7 @@ describe("event builders", () => {
       )
     ).toEqual({
       type: "request.created",
-      timestamp: "2025-03-04T08:00:00.000Z",
+      timestamp: "2025-03-04T09:00:00+01:00",
       data: {
         request_id: "req_2",
         status: "ready_to_send",
@@ -123,7 +176,7 @@ describe("event builders", () => {
   it("webhook.test", async () => {
     expect(JSON.parse(eventBody(webhookTest({ id: "ep_1", sandbox: true }, at)))).toEqual({
       type: "webhook.test",
-      timestamp: "2025-03-04T08:00:00.000Z",
+      timestamp: "2025-03-04T09:00:00+01:00",
       data: { endpoint_id: "ep_1", sandbox: true }
     })
   })
@@ -148,8 +201,9 @@ describe("event builders", () => {
       requestId: fc.uuid(),
       providerId: fc.string({ maxLength: 20 }).map((s) => s.replaceAll("§", "")),
       serviceId: fc.string({ maxLength: 20 }).map((s) => s.replaceAll("§", "")),
-      slotStart: fc.date({ noInvalidDate: true }),
-      slotEnd: fc.date({ noInvalidDate: true }),
+      slotStart: fc.date({ noInvalidDate: true, min: new Date("2000-01-01"), max: new Date("2100-01-01") }),
+      slotEnd: fc.date({ noInvalidDate: true, min: new Date("2000-01-01"), max: new Date("2100-01-01") }),
+      timeZone: fc.constant("Europe/Stockholm"),
       priceSek: fc.nat(),
       sandbox: fc.boolean(),
       verticalId: fc.constantFrom("cleaning", "moving"),

@@ -6,6 +6,7 @@ import { AppConfig } from "../../src/AppConfig.js"
 import { DirectQuery } from "../../src/Database/Database.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import { registerWebhook, requestAnswer, requestStatusOf } from "../support/ApiClient.js"
+import { expectSwedishStamps } from "../support/Stamps.js"
 import { TestServer } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { answerStatus, startReceiver, verifyAt } from "./Receivers.js"
@@ -89,6 +90,9 @@ describe("request.handoff_changed", () => {
         const events = partner.received.map((delivery) => verifyAt(app.secret, delivery, now) as any)
         for (const delivery of partner.received)
           for (const text of personalData) expect(delivery.body).not.toContain(text)
+        // The partners' events and the providers' own notifications tell their times one way.
+        for (const event of events) expect(expectSwedishStamps(event), event.type).toBeGreaterThan(0)
+        for (const delivery of providers.received) expectSwedishStamps(JSON.parse(delivery.body))
         expect(events.find((event) => event.type === "request.created").data.handoff).toEqual({
           status: "queued",
           providers_reached: 0,

@@ -22,6 +22,7 @@ import {
 } from "../support/ApiClient.js"
 import { searchBodyFor } from "../support/Bodies.js"
 import { giveUpCustomerMessageNow, webhookDrift } from "../support/Fixtures.js"
+import { expectSwedishStamps } from "../support/Stamps.js"
 import { get, TestServer, type TestServerLoops } from "../support/TestServer.js"
 import { waitFor } from "../support/WaitFor.js"
 import { verifyAt } from "./Receivers.js"
@@ -289,6 +290,8 @@ describe("webhook deliveries", () => {
           currency: "SEK",
           sandbox: false
         })
+        for (const event of events) expect(expectSwedishStamps(event), event.type).toBeGreaterThan(0)
+        expect(expectSwedishStamps([booked.body, request.body, created.body])).toBeGreaterThan(0)
         const createdEvent = events.find((event) => event.type === "request.created")
         expect(createdEvent.data).toMatchObject({ request_id: request.body.request.id, status: "ready_to_send" })
         for (const delivery of hooks.received) {
@@ -296,6 +299,7 @@ describe("webhook deliveries", () => {
           expect(() => verifyAt("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", delivery, now)).toThrow()
         }
         const list = yield* run(deliveriesOf(created.body.webhook.id))
+        expect(expectSwedishStamps(list)).toBeGreaterThanOrEqual(list.length)
         expect(list.every((delivery) => delivery.status === "delivered" && delivery.attempts === 1)).toBe(true)
         expect(list.map((delivery) => delivery.id).sort()).toEqual(
           hooks.received.map((delivery) => delivery.headers["webhook-id"]).sort()
@@ -411,10 +415,10 @@ describe("webhook deliveries", () => {
       const signedAt = yield* Clock.currentTimeMillis
       for (const secret of [created.body.secret, rotated.body.secret])
         expect(verifyAt(secret, hooks.received[0]!, signedAt)).toMatchObject({ type: "webhook.test" })
-      expect((yield* run(webhooksOf()))[0]).toMatchObject({
-        status: "enabled",
-        failing_since: new Date(signedAt).toISOString()
-      })
+      const [failing] = yield* run(webhooksOf())
+      expect(failing.status).toBe("enabled")
+      expect(Date.parse(failing.failing_since)).toBe(signedAt)
+      expect(expectSwedishStamps([failing, rotated.body])).toBe(6)
 
       // Failing since five days ago: the next failure disables it, and the list says so.
       yield* run(webhookDrift.failingSinceEarlier(webhookId, 5))
@@ -493,6 +497,9 @@ describe("webhook deliveries", () => {
         type: "booking.confirmation_failed",
         data: { booking_id: booked.body.booking.id, recipient: "customer", status: "confirmed" }
       })
+      expect(expectSwedishStamps(event)).toBe(3)
+      expect(booked.body.confirmation_delivery.customer.next_attempt_at).toBeDefined()
+      expect(expectSwedishStamps(booked.body)).toBeGreaterThan(0)
       const client = yield* run(apiClient(token))
       const status: any = yield* run(client.bookings.status({ params: { booking_id: booked.body.booking.id } }))
       expect(status.confirmation_delivery.customer).toMatchObject({ status: "failed", will_retry: false })
@@ -528,7 +535,8 @@ describe("webhook deliveries", () => {
       })
       expect(hooks.received).toHaveLength(events)
       // Every instance's dispatcher (the two servers' and three more) passes at once when the last retry is due.
-      const due = Math.max(...failed.map((delivery) => Date.parse(delivery.next_attempt_at)))
+      // next_attempt_at is told to the second: the retry is due within the second it names.
+      const due = Math.max(...failed.map((delivery) => Date.parse(delivery.next_attempt_at))) + 999
       yield* TestClock.adjust(due - (yield* Clock.currentTimeMillis))
       yield* Effect.all(
         instances.map((instance) => instance.deliverDue()),
@@ -588,7 +596,8 @@ describe("events for cancel and reschedule (issue 27 calls these in its transact
           slotStart: new Date("2026-11-24T09:00:00Z"),
           slotEnd: new Date("2026-11-24T10:00:00Z"),
           priceSek: 1990,
-          sandbox: false
+          sandbox: false,
+          timeZone: "Europe/Stockholm"
         }
         const write = (fail: boolean) =>
           Effect.gen(function* () {
@@ -607,10 +616,9 @@ describe("events for cancel and reschedule (issue 27 calls these in its transact
           status: "cancelled",
           cancelled_by: "customer"
         })
-        expect(events.find((event) => event.type === "booking.rescheduled").data.previous_slot).toEqual({
-          start_at: now.toISOString(),
-          end_at: now.toISOString()
-        })
+        const previousSlot = events.find((event) => event.type === "booking.rescheduled").data.previous_slot
+        expect(Date.parse(previousSlot.start_at)).toBe(Math.floor(now.getTime() / 1000) * 1000)
+        for (const event of events) expectSwedishStamps(event)
       }).pipe(Effect.scoped)
   )
 })
