@@ -28,12 +28,13 @@ import {
 } from "../Domain/BookingChange.js"
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
+import { BookingListQuery, BookingListResponse } from "../Domain/ListPage.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
 import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { Authentication } from "../Partners/AuthApi.js"
-import { cancelExample, confirmExample, rescheduleExample, statusExample } from "./Examples.js"
+import { cancelExample, confirmExample, listExample, rescheduleExample, statusExample } from "./Examples.js"
 
 export const BookingStatusPath = Schema.Struct({ booking_id: Schema.String.check(Schema.isMinLength(1)) })
 
@@ -142,6 +143,20 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         description:
           "Looks a booking up by its `booking.id` or `request_id`, with personal data redacted. Only the partner that made the booking sees it.",
         responseName: "BookingStatusResponse"
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/api/public/bookings", {
+      query: BookingListQuery,
+      success: BookingListResponse,
+      error: errorBody(BookingUnavailable)
+    }).annotateMerge(
+      documented("The partner's bookings, last changed first, a page at a time (reconciliation)", {
+        example: listExample,
+        description:
+          "Lists the calling partner's bookings, confirmed and cancelled, each exactly as `GET /api/public/bookings/{booking.id}` answers it (redacted: no customer details), ordered by when it last changed, newest first (ties by id). `status` filters (`confirmed`, `cancelled`), `updated_since` (RFC 3339) keeps bookings changed at or after it, `limit` is 1 to 100 (default 50). Pass `next_cursor` as `cursor` for the next page; it is null on the last page. A walk lists every booking that did not change during it exactly once; a booking changed during the walk moves to the front, so the walk may miss it, and the next walk with `updated_since` finds it (docs/reconciliation.md). An altered cursor, or one of another list, is 400 `invalid_request` naming `cursor`.",
+        responseName: "BookingListResponse"
       })
     )
   )

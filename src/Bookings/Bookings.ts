@@ -26,6 +26,7 @@ import { type DeliveryState, statesOrUnknown } from "../Notifications/DeliverySt
 import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
 import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
+import { ListCursor } from "../Shared/ListCursor.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
 import { bookingConfirmed } from "../Webhooks/Events.js"
@@ -35,6 +36,7 @@ import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
 import { confirmFingerprint } from "./Fingerprint.js"
+import { bookingList } from "./List.js"
 import {
   alreadyBooked,
   alreadyBookedUnreadable,
@@ -58,6 +60,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const notifier = yield* Notifier
     const idempotency = yield* Idempotency
     const webhookOutbox = yield* WebhookOutbox
+    const cursors = yield* ListCursor
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
@@ -356,6 +359,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     })
 
     const status = bookingStatus(bookings, deliveryStates)
+    const list = bookingList(bookings, cursors, deliveryStates)
 
     const countConflicts = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.tapError(effect, (error) =>
@@ -372,6 +376,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         now: Date
       ) => countConflicts(confirm(request, headerKey, partner, now)),
       status,
+      list,
       /** For the changes of a booking (Changes.ts): the same words, delivery and checks as confirm's. */
       present,
       confirmedStep,
@@ -388,7 +393,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       OptionSigner.Default,
       Notifier.Default,
       Idempotency.Default,
-      WebhookOutbox.Default
+      WebhookOutbox.Default,
+      ListCursor.Default
     ])
   )
 }

@@ -153,3 +153,12 @@ export const statusExample: OperationExample = {
     safe_next_step: confirmedStepExample
   }
 }
+
+export const listExample: OperationExample = {
+  response: {
+    ok: true,
+    spec_version: "public_bookings_api_v1",
+    bookings: [statusExample.response],
+    next_cursor: "c1.k1.eyJsaXN0IjoiYm9va2luZ3MifQ.9sV0mXk1o2WcYp3nQk7rT4uJ8zA5bL6dE1fG2hI3jKs"
+  }
+}

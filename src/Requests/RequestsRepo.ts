@@ -18,11 +18,11 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
      */
     const insertion = (request: NewRequest) => sql`
         INSERT INTO service_requests (id, session_id, partner_id, vertical_id, job_type_id, taxonomy_confidence,
-          customer_next_step, booking_mode, body, consent, candidates, handoff, created_at, sandbox)
+          customer_next_step, booking_mode, body, consent, candidates, handoff, created_at, sandbox, updated_at)
         VALUES (${request.id}::uuid, ${request.sessionId}, ${request.partnerId}, ${request.verticalId},
           ${request.jobTypeId}, ${request.taxonomyConfidence}, ${request.customerNextStep}, ${request.bookingMode},
           ${JSON.stringify(request.body)}::jsonb, ${JSON.stringify(request.consent)}::jsonb,
-          ${JSON.stringify(request.candidates)}::jsonb, ${request.handoff}, ${request.createdAt}, ${request.sandbox})`
+          ${JSON.stringify(request.candidates)}::jsonb, ${request.handoff}, ${request.createdAt}, ${request.sandbox}, ${request.createdAt})`
 
     const columns = sql.literal(`id, session_id, vertical_id, job_type_id, taxonomy_confidence, customer_next_step,
       booking_mode, candidates, handoff, (handoff <> 'no_candidates' OR body->'location' ? 'postcode') AS has_postcode,
