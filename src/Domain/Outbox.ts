@@ -3,7 +3,13 @@ import { Schema } from "effect"
 /** A notification as written to the outbox: camelCase here, the table's snake_case when encoded. */
 export const OutboxRow = Schema.Struct({
   id: Schema.String.check(Schema.isUUID()),
-  topic: Schema.Literals(["booking_confirmed", "request_created", "booking_cancelled", "booking_rescheduled"]),
+  topic: Schema.Literals([
+    "booking_confirmed",
+    "request_created",
+    "booking_cancelled",
+    "booking_rescheduled",
+    "request_withdrawn"
+  ]),
   subjectId: Schema.String.check(Schema.isUUID()),
   recipientRole: Schema.Literals(["customer", "provider"]),
   providerId: Schema.NullOr(Schema.String),

@@ -3,20 +3,23 @@ import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
+import { RequestListQuery, RequestListResponse } from "../Domain/ListPage.js"
 import {
   IdempotencyKeyHeader,
+  RequestAlreadyWithdrawn,
   RequestNotFound,
   RequestStatusPath,
   ServiceRequestCreate,
   ServiceRequestResponse,
-  ServiceRequestStatusResponse
+  ServiceRequestStatusResponse,
+  WithdrawRequest
 } from "../Domain/Request.js"
 import { EmergencyNotSupported } from "../Domain/Safety.js"
 import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { RequestAuthentication } from "../Partners/AuthApi.js"
-import { createExample, statusExample } from "./Examples.js"
+import { createExample, listExample, statusExample, withdrawExample } from "./Examples.js"
 
 /** A follow-up request made by this call (201), or a retry's first answer again (200). */
 const [RequestCreated, RequestReplayed] = madeOrReplayed(ServiceRequestResponse)
@@ -58,6 +61,44 @@ export class RequestsApi extends HttpApiGroup.make("requests")
         responseName: "ServiceRequestStatusResponse"
       })
     )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/api/public/requests", {
+      query: RequestListQuery,
+      success: RequestListResponse,
+      error: errorBody(BookingUnavailable)
+    }).annotateMerge(
+      documented("The partner's follow-up requests, last changed first, a page at a time (reconciliation)", {
+        example: listExample,
+        description:
+          "Lists the calling partner's follow-up requests, each exactly as `GET /api/public/requests/{request.id}` answers it (redacted: no customer details; never a booking), ordered by when it last changed (created or withdrawn), newest first. `status` filters (`ready_to_send`, `withdrawn`), `updated_since` (RFC 3339) keeps requests changed at or after it, `limit` is 1 to 100 (default 50). Pass `next_cursor` as `cursor` for the next page; it is null on the last page. Paging works as for bookings (docs/reconciliation.md). An altered cursor, or one of another list, is 400 `invalid_request` naming `cursor`.",
+        responseName: "RequestListResponse"
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("withdraw", "/api/public/requests/:request_id/withdraw", {
+      params: RequestStatusPath,
+      payload: WithdrawRequest,
+      headers: IdempotencyKeyHeader,
+      success: ServiceRequestResponse,
+      error: [
+        errorBody(RequestNotFound),
+        errorBody(RequestAlreadyWithdrawn),
+        errorBody(IdempotencyKeyReused),
+        errorBody(RateLimited),
+        errorBody(BookingUnavailable)
+      ]
+    })
+      .annotateMerge(
+        documented("Withdraw a follow-up request; the providers who received it are told", {
+          example: withdrawExample,
+          description:
+            "Withdraws a follow-up request (by `request.id` or `session_id`): its copies not yet delivered are stopped, and every provider who received it (or was being sent it) is told, by the channel the request went by, that it is withdrawn and not to contact the customer; the notice names only the request's reference. Answers the request as its lookup does, with `status: \"withdrawn\"`, `request.withdrawal` (when, the reason as sent, and `providers_told`) and `idempotent_replay`. Idempotent per key: a retry with the same key and reason answers the same withdrawal (`idempotent_replay: true`); the key used with another request or reason is 409 `idempotency_key_reused`; a request withdrawn before by a call with another key is 409 `request_already_withdrawn` (nothing changed, nobody told again). A sandbox request reached no provider, so none is told. Emits `request.withdrawn`. Unknown or another partner's request: 404 `request_not_found`.",
+          requestName: "WithdrawRequest"
+        })
+      )
+      .annotate(RateLimitClass, "requests")
   )
   .middleware(RequestAuthentication)
   .annotate(OpenApi.Title, "Requests") {}

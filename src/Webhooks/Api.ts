@@ -3,6 +3,7 @@ import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { errorBody } from "../Domain/Errors.js"
+import { DeliveryListQuery } from "../Domain/ListPage.js"
 import {
   DeliveryList,
   DeliveryPath,
@@ -74,9 +75,16 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("deliveries", "/api/public/webhooks/:webhook_id/deliveries", {
       params: WebhookPath,
+      query: DeliveryListQuery,
       success: DeliveryList,
       error: errorBody(WebhookNotFound)
-    }).annotateMerge(documented("The webhook's latest 100 deliveries, newest first", { example: deliveriesExample }))
+    }).annotateMerge(
+      documented("The webhook's deliveries, newest first, a page at a time", {
+        example: deliveriesExample,
+        description:
+          "The webhook's deliveries, newest first (ties by id), `limit` 1 to 100 a page (default 50). Pass `next_cursor` as `cursor` for the next page; it is null on the last page. A delivery written while you page is newer than the page you are on, so it is on the next walk's first page, never twice in one walk. An altered cursor, or another webhook's, is 400 `invalid_request` naming `cursor`."
+      })
+    )
   )
   .add(
     HttpApiEndpoint.post("retry", "/api/public/webhooks/:webhook_id/deliveries/:delivery_id/retry", {

@@ -1,9 +1,11 @@
 import { Context, DateTime, Duration, Effect, FiberSet, Layer, Option, Random, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
+import { type DeliveryListQuery, defaultPageLimit } from "../Domain/ListPage.js"
 import type { Partner } from "../Domain/Partner.js"
 import {
   maxWebhooksPerPartner,
@@ -17,6 +19,7 @@ import {
   WebhookNotFound
 } from "../Domain/Webhook.js"
 import { logFailure } from "../Http/FailureSummary.js"
+import { ListCursor } from "../Shared/ListCursor.js"
 import { checkDestination, checkUrl } from "./Destination.js"
 import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
 import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
@@ -51,6 +54,7 @@ const DeliveryRow = Schema.Struct({
   endpointStatus: EndpointStatus
 })
 type DeliveryRow = typeof DeliveryRow.Type
+const ListedDelivery = Schema.Struct({ ...DeliveryRow.fields, positionAt: Schema.String })
 
 const ClaimedRow = Schema.Struct({
   id: Schema.String,
@@ -72,7 +76,6 @@ const FailingSinceRow = Schema.Struct({ failingSince: Schema.Date })
 /** Longer than an attempt can take (its timeout is at most 30 s), so no delivery is sent twice at once. */
 const LEASE_SECONDS = 60
 const BATCH_SIZE = 20
-const DELIVERY_LIST_LIMIT = 100
 
 const endpointColumns = `id, url, events, status, disabled_reason, failing_since, previous_secret_until, sandbox, created_at`
 
@@ -130,6 +133,7 @@ const invalid = (issues: ReadonlyArray<string>) =>
 export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const cursors = yield* ListCursor
     const config = yield* AppConfig
     const production = config.appEnv === "production"
 
@@ -228,15 +232,33 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`.pipe(rowsOf(DeliveryRow), Effect.orDie)
 
-    const deliveries = Effect.fn("Webhooks.deliveries")(function* (partner: Partner["Service"], id: string) {
+    /** A page of the webhook's deliveries, newest first by (created_at, id): keyset, as every list pages. */
+    const deliveries = Effect.fn("Webhooks.deliveries")(function* (
+      partner: Partner["Service"],
+      id: string,
+      query: DeliveryListQuery
+    ) {
       yield* endpointOf(partner, id)
+      const list = `webhook-deliveries:${id}`
+      const start = yield* cursors.start(list, partner.id, { cursor: query.cursor })
+      const limit = query.limit ?? defaultPageLimit
       const rows = yield* sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
-          d.created_at, e.status AS endpoint_status
+          d.created_at, e.status AS endpoint_status, ${positionColumn(sql, "d.created_at")}
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.endpoint_id = ${id}
-        ORDER BY d.created_at DESC, d.id LIMIT ${DELIVERY_LIST_LIMIT}`.pipe(rowsOf(DeliveryRow), Effect.orDie)
-      return { ok: true as const, deliveries: rows.map(toDelivery) }
+          ${keysetAfter(sql, "d.created_at", { column: "d.id", type: "text" }, Option.getOrUndefined(start.after))}
+        ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`.pipe(rowsOf(ListedDelivery), Effect.orDie)
+      const page = rows.slice(0, limit)
+      const last = page.at(-1)
+      return {
+        ok: true as const,
+        deliveries: page.map(toDelivery),
+        next_cursor:
+          rows.length > limit && last !== undefined
+            ? yield* cursors.next(list, partner.id, start.filters, { at: last.positionAt, id: last.id })
+            : null
+      }
     })
 
     // Attempts a partner asks for run in the service's scope, not the request's: they outlive it.
@@ -399,7 +421,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
     return { create, list, remove, rotateSecret, deliveries, sendTest, retry, deliverDue } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make)
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(ListCursor.Default))
 }
 
 /** The dispatcher: a pass every WEBHOOK_POLL_MS on the service's clock, for as long as the server runs. */
