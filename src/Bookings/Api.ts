@@ -155,7 +155,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       documented("The partner's bookings, last changed first, a page at a time (reconciliation)", {
         example: listExample,
         description:
-          "Lists the calling partner's bookings, confirmed and cancelled, each exactly as `GET /api/public/bookings/{booking.id}` answers it (redacted: no customer details), ordered by when it last changed, newest first (ties by id). `status` filters (`confirmed`, `cancelled`), `updated_since` (RFC 3339) keeps bookings changed at or after it, `limit` is 1 to 100 (default 50). Pass `next_cursor` as `cursor` for the next page; it is null on the last page. A walk lists every booking that did not change during it exactly once; a booking changed during the walk moves to the front, so the walk may miss it, and the next walk with `updated_since` finds it (docs/reconciliation.md). An altered cursor, or one of another list, is 400 `invalid_request` naming `cursor`.",
+          "The partner's bookings, confirmed and cancelled, each as `GET /api/public/bookings/{booking.id}` answers it (redacted), last changed first. Filters: `status`, `updated_since` (RFC 3339); `limit` 1 to 100 (default 50). Pass `next_cursor` as `cursor` for the next page (null on the last). A walk lists each booking not changed during it exactly once; a changed one moves to the front, for the next walk with `updated_since` (docs/reconciliation.md). A bad cursor is 400 naming `cursor`.",
         responseName: "BookingListResponse"
       })
     )

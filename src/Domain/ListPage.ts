@@ -11,19 +11,17 @@ export const maxPageLimit = 100
 export const PageLimit = Schema.NumberFromString.check(
   Schema.isInt(),
   Schema.isBetween({ minimum: 1, maximum: maxPageLimit })
-).annotate({ description: `Items per page, 1 to ${maxPageLimit} (default ${defaultPageLimit}).` })
+).annotate({ description: `1 to ${maxPageLimit} (default ${defaultPageLimit}).` })
 
 /** The `next_cursor` of the page before, passed on unchanged. */
 export const PageCursor = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1000)).annotate({
-  description: "The next_cursor of the page before, unchanged; the filters go with it."
+  description: "The last page's next_cursor, unchanged."
 })
 
 /** A list's query: what has changed since when, in which state, a page at a time. */
 export const listQuery = <const Statuses extends ReadonlyArray<string>>(statuses: Statuses) =>
   Schema.Struct({
-    updated_since: optional(
-      DateTimeString.annotate({ description: "Only items changed at or after this instant (RFC 3339 with an offset)." })
-    ),
+    updated_since: optional(DateTimeString.annotate({ description: "Changed at or after this instant (RFC 3339)." })),
     status: optional(Schema.Literals(statuses)),
     limit: optional(PageLimit),
     cursor: optional(PageCursor)
@@ -63,8 +61,7 @@ export const CursorClaims = Schema.Struct({
 export type CursorClaims = typeof CursorClaims.Type
 
 export const nextCursorField = Schema.NullOr(Schema.String).annotate({
-  description:
-    "Pass it as cursor to read the next page (with the same filters or none); null on the last page. Opaque and signed: an altered cursor is 400 invalid_request."
+  description: "Send it as cursor for the next page; null on the last page."
 })
 
 /** One page asked of a table's owner: the walk's filters, where it continues, how many. */

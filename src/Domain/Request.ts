@@ -103,7 +103,7 @@ export const CreatedRequest = Schema.Struct({
   withdrawal: Schema.optional(RequestWithdrawal),
   /** Only on a sandbox partner's requests: the hand-off was recorded, and no provider received it. */
   sandbox: Schema.optional(Schema.Literal(true))
-})
+}).annotate({ identifier: "FollowUpRequest" })
 export type CreatedRequest = typeof CreatedRequest.Type
 
 /** What every answer naming a follow-up request says first: the request, and that nothing was booked. */
@@ -127,7 +127,7 @@ export type ServiceRequestResponse = typeof ServiceRequestResponse.Type
 export const ServiceRequestStatusResponse = Schema.Struct({
   ...requestAnswer,
   safe_next_step: Schema.String
-})
+}).annotate({ identifier: "ServiceRequestStatusResponse" })
 export type ServiceRequestStatusResponse = typeof ServiceRequestStatusResponse.Type
 
 export const RequestStatusPath = Schema.Struct({ request_id: Schema.String.check(Schema.isMinLength(1)) })

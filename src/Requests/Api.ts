@@ -71,7 +71,7 @@ export class RequestsApi extends HttpApiGroup.make("requests")
       documented("The partner's follow-up requests, last changed first, a page at a time (reconciliation)", {
         example: listExample,
         description:
-          "Lists the calling partner's follow-up requests, each exactly as `GET /api/public/requests/{request.id}` answers it (redacted: no customer details; never a booking), ordered by when it last changed (created or withdrawn), newest first. `status` filters (`ready_to_send`, `withdrawn`), `updated_since` (RFC 3339) keeps requests changed at or after it, `limit` is 1 to 100 (default 50). Pass `next_cursor` as `cursor` for the next page; it is null on the last page. Paging works as for bookings (docs/reconciliation.md). An altered cursor, or one of another list, is 400 `invalid_request` naming `cursor`.",
+          "The partner's follow-up requests, each as `GET /api/public/requests/{request.id}` answers it (redacted, never a booking), last changed (created or withdrawn) first. Filters, limit and cursor as for `GET /api/public/bookings`.",
         responseName: "RequestListResponse"
       })
     )
@@ -94,8 +94,9 @@ export class RequestsApi extends HttpApiGroup.make("requests")
         documented("Withdraw a follow-up request; the providers who received it are told", {
           example: withdrawExample,
           description:
-            "Withdraws a follow-up request (by `request.id` or `session_id`): its copies not yet delivered are stopped, and every provider who received it (or was being sent it) is told, by the channel the request went by, that it is withdrawn and not to contact the customer; the notice names only the request's reference. Answers the request as its lookup does, with `status: \"withdrawn\"`, `request.withdrawal` (when, the reason as sent, and `providers_told`) and `idempotent_replay`. Idempotent per key: a retry with the same key and reason answers the same withdrawal (`idempotent_replay: true`); the key used with another request or reason is 409 `idempotency_key_reused`; a request withdrawn before by a call with another key is 409 `request_already_withdrawn` (nothing changed, nobody told again). A sandbox request reached no provider, so none is told. Emits `request.withdrawn`. Unknown or another partner's request: 404 `request_not_found`.",
-          requestName: "WithdrawRequest"
+            "Withdraws a follow-up request (`request.id` or `session_id`): copies not yet delivered are stopped, and each provider who received it (or was being sent it) is told by the same channel, naming only its reference. Answers as the lookup does, with `request.withdrawal` and `idempotent_replay`. The same key again: the same answer; the key with another request or reason: 409 `idempotency_key_reused`; already withdrawn under another key: 409 `request_already_withdrawn`. A sandbox request reached nobody, so nobody is told. Emits `request.withdrawn`.",
+          requestName: "WithdrawRequest",
+          responseName: "ServiceRequestResponse"
         })
       )
       .annotate(RateLimitClass, "requests")

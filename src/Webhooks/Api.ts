@@ -82,7 +82,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       documented("The webhook's deliveries, newest first, a page at a time", {
         example: deliveriesExample,
         description:
-          "The webhook's deliveries, newest first (ties by id), `limit` 1 to 100 a page (default 50). Pass `next_cursor` as `cursor` for the next page; it is null on the last page. A delivery written while you page is newer than the page you are on, so it is on the next walk's first page, never twice in one walk. An altered cursor, or another webhook's, is 400 `invalid_request` naming `cursor`."
+          "Newest first, `limit` 1 to 100 (default 50); pass `next_cursor` as `cursor` for the next page (null on the last). A delivery written meanwhile is on the next walk's first page, never twice in one walk. A bad cursor is 400 naming `cursor`."
       })
     )
   )
