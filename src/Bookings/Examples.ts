@@ -168,6 +168,7 @@ export const listExample: OperationExample = {
         safe_next_step: `This booking (Norrmalms Rör & Värme AB, ${bookingExample.slot_label}, request_id bkg_XElF0uX8k_aVvxcQsnoB) was cancelled at ${cancellationExample.cancelled_at} by the customer. Nothing is booked under it now. It was cancelled within the free period: the provider's terms allow no fee for it. Tell the user it is cancelled; to book the job again, search again (POST /api/public/booking-options).`
       }
     ],
-    next_cursor: "c1.k1.eyJsaXN0IjoiYm9va2luZ3MifQ.9sV0mXk1o2WcYp3nQk7rT4uJ8zA5bL6dE1fG2hI3jKs"
+    next_cursor:
+      "c1.k1.eyJsaXN0IjoiYm9va2luZ3MiLCJvd25lciI6InBhcnRuZXItYSIsImF0IjoiMjAyNi0xMS0yNFQwOToxNTowMC4wMDAwMDBaIiwiaWQiOiIzNzEzOTcxNy04NzgwLTRlZWMtYmU0ZS05ZGFmYzUzNmVkYmYifQ.X2UJJMERJhUHUgiGcx24TU9NBp5tZq1WmCw9ERqFo5Q"
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { apiClient, cancelAnswer, confirmAnswer, searchOptions } from "../support/ApiClient.js"
 import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
@@ -115,6 +116,27 @@ describe("GET /api/public/bookings", () => {
           const confirmed = yield* walk({ limit: 100, status: "confirmed" })
           expect(confirmed.seen.length).toBe(1000 - changed.size)
         })
+    )
+
+    it.effect("a page is read by the index in its order: no sort, no OFFSET, at any depth", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const plan = yield* sql.withTransaction(
+          Effect.gen(function* () {
+            // Planner costs on a small table favour a scan; the question is whether the index serves the order.
+            yield* sql`SET LOCAL enable_seqscan = off`
+            const [partner] = yield* sql<{ partnerId: string }>`SELECT partner_id FROM bookings LIMIT 1`
+            return yield* sql<{ queryPlan: unknown }>`EXPLAIN (FORMAT JSON)
+              SELECT id FROM bookings WHERE partner_id = ${partner!.partnerId} AND status = 'confirmed'
+                AND updated_at >= now() - interval '7 days'
+                AND (updated_at, id) < (now(), '00000000-0000-0000-0000-000000000000'::uuid)
+              ORDER BY updated_at DESC, id DESC LIMIT 38`
+          })
+        )
+        const text = JSON.stringify(plan)
+        expect(text).toContain('"Index Name":"bookings_partner_updated"')
+        expect(text).not.toContain('"Node Type":"Sort"')
+      })
     )
 
     it.effect("each item is the status lookup's answer; newest change first", () =>
