@@ -16,7 +16,8 @@ import * as HttpApiClient from "effect/http-api/HttpApiClient"
 import { Api } from "./Api.js"
 import { BookingConfirmationRequest } from "./Domain/Booking.js"
 import { CancelBookingRequest, RescheduleBookingRequest } from "./Domain/BookingChange.js"
-import { ServiceRequestCreate } from "./Domain/Request.js"
+import { BookingListQuery, DeliveryListQuery, RequestListQuery } from "./Domain/ListPage.js"
+import { ServiceRequestCreate, WithdrawRequest } from "./Domain/Request.js"
 import { BookingSearchRequest } from "./Domain/Search.js"
 import { WebhookCreate } from "./Domain/Webhook.js"
 
@@ -27,10 +28,12 @@ export type {
   BookingStatusResponse
 } from "./Domain/Booking.js"
 export type { Capabilities } from "./Domain/Capabilities.js"
+export type { BookingListQuery, BookingListResponse, RequestListQuery, RequestListResponse } from "./Domain/ListPage.js"
 export type {
   ServiceRequestCreate,
   ServiceRequestResponse,
-  ServiceRequestStatusResponse
+  ServiceRequestStatusResponse,
+  WithdrawRequest
 } from "./Domain/Request.js"
 export type { BookingSearchRequest, BookingSearchResponse } from "./Domain/Search.js"
 export type { TaxDeductionAnswer as TaxDeduction } from "./Domain/TaxDeductionSchema.js"
@@ -88,6 +91,17 @@ export const makeBookingClient = (options: BookingClientOptions) =>
         ),
       /** A follow-up request by its `request.id` (or `session_id`); never a booking. */
       requestStatus: (requestId: string) => client.requests.status({ params: { request_id: requestId } }),
+      /** A page of the partner's bookings, last changed first; pass `next_cursor` back as `cursor`. */
+      listBookings: (page: typeof BookingListQuery.Encoded = {}) =>
+        Effect.flatMap(Schema.decodeEffect(BookingListQuery)(page), (query) => client.bookings.list({ query })),
+      /** A page of the partner's follow-up requests, last changed first. */
+      listRequests: (page: typeof RequestListQuery.Encoded = {}) =>
+        Effect.flatMap(Schema.decodeEffect(RequestListQuery)(page), (query) => client.requests.list({ query })),
+      /** Withdraws a follow-up request; the providers who received it are told. */
+      withdrawRequest: (requestId: string, body: typeof WithdrawRequest.Encoded, call?: IdempotentCall) =>
+        Effect.flatMap(Schema.decodeEffect(WithdrawRequest)(body), (payload) =>
+          client.requests.withdraw({ params: { request_id: requestId }, payload, headers: idempotencyHeaders(call) })
+        ),
       webhooks: {
         create: (body: typeof WebhookCreate.Encoded) =>
           Effect.flatMap(Schema.decodeEffect(WebhookCreate)(body), (payload) => client.webhooks.create({ payload })),
@@ -95,7 +109,11 @@ export const makeBookingClient = (options: BookingClientOptions) =>
         remove: (webhookId: string) => client.webhooks.remove({ params: { webhook_id: webhookId } }),
         rotateSecret: (webhookId: string) => client.webhooks.rotateSecret({ params: { webhook_id: webhookId } }),
         test: (webhookId: string) => client.webhooks.test({ params: { webhook_id: webhookId } }),
-        deliveries: (webhookId: string) => client.webhooks.deliveries({ params: { webhook_id: webhookId } }),
+        /** A page of the webhook's deliveries, newest first; pass `next_cursor` back as `cursor`. */
+        deliveries: (webhookId: string, page: typeof DeliveryListQuery.Encoded = {}) =>
+          Effect.flatMap(Schema.decodeEffect(DeliveryListQuery)(page), (query) =>
+            client.webhooks.deliveries({ params: { webhook_id: webhookId }, query })
+          ),
         retry: (webhookId: string, deliveryId: string) =>
           client.webhooks.retry({ params: { webhook_id: webhookId, delivery_id: deliveryId } })
       }

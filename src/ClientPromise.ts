@@ -59,8 +59,17 @@ type Answer<E> = Wire<HttpApiEndpoint.Success<E>>
 /** An endpoint's body as JSON: what its payload schema decodes from. */
 type Body<E> = Wire<HttpApiEndpoint.Payload<E>>
 
+/** A list's query as the URL carries it. */
+export interface PageQuery {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+  readonly status?: string | undefined
+  readonly updated_since?: string | undefined
+}
+
 interface Call<E> {
   readonly params?: Record<string, string>
+  readonly query?: PageQuery
   readonly body?: Body<E>
   readonly idempotencyKey?: string | undefined
 }
@@ -89,7 +98,11 @@ const caller = (options: BookingClientOptions) => {
       if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
       if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey
       if (call.body !== undefined) headers["content-type"] = "application/json"
-      const response = await fetch(`${baseUrl}${path}`, {
+      const query = new URLSearchParams()
+      for (const [name, value] of Object.entries(call.query ?? {}))
+        if (value !== undefined) query.set(name, String(value))
+      const search = query.size === 0 ? "" : `?${query}`
+      const response = await fetch(`${baseUrl}${path}${search}`, {
         method: endpoint.method,
         headers,
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) })
@@ -122,6 +135,9 @@ export const createBookingClient = (options: BookingClientOptions) => {
   const reschedule = operation("bookings", "reschedule")
   const createRequest = operation("requests", "create")
   const requestStatus = operation("requests", "status")
+  const listBookings = operation("bookings", "list")
+  const listRequests = operation("requests", "list")
+  const withdrawRequest = operation("requests", "withdraw")
   const webhook = {
     create: operation("webhooks", "create"),
     list: operation("webhooks", "list"),
@@ -148,13 +164,21 @@ export const createBookingClient = (options: BookingClientOptions) => {
       createRequest({ body, idempotencyKey: call?.idempotencyKey }),
     /** A follow-up request by its `request.id` (or `session_id`); never a booking. */
     requestStatus: (requestId: string) => requestStatus({ params: { request_id: requestId } }),
+    /** A page of the partner's bookings, last changed first; pass `next_cursor` back as `cursor`. */
+    listBookings: (query: PageQuery = {}) => listBookings({ query }),
+    /** A page of the partner's follow-up requests, last changed first. */
+    listRequests: (query: PageQuery = {}) => listRequests({ query }),
+    /** Withdraws a follow-up request; the providers who received it are told. */
+    withdrawRequest: (requestId: string, body: Body<EndpointOf<"requests", "withdraw">>, call?: IdempotentCall) =>
+      withdrawRequest({ params: { request_id: requestId }, body, idempotencyKey: call?.idempotencyKey }),
     webhooks: {
       create: (body: Body<EndpointOf<"webhooks", "create">>) => webhook.create({ body }),
       list: () => webhook.list(),
       remove: (webhookId: string) => webhook.remove({ params: { webhook_id: webhookId } }),
       rotateSecret: (webhookId: string) => webhook.rotateSecret({ params: { webhook_id: webhookId } }),
       test: (webhookId: string) => webhook.test({ params: { webhook_id: webhookId } }),
-      deliveries: (webhookId: string) => webhook.deliveries({ params: { webhook_id: webhookId } }),
+      deliveries: (webhookId: string, query: Pick<PageQuery, "limit" | "cursor"> = {}) =>
+        webhook.deliveries({ params: { webhook_id: webhookId }, query }),
       retry: (webhookId: string, deliveryId: string) =>
         webhook.retry({ params: { webhook_id: webhookId, delivery_id: deliveryId } })
     }

@@ -29,6 +29,7 @@ import {
 } from "../Domain/BookingChange.js"
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
+import { BookingListQuery, BookingListResponse } from "../Domain/ListPage.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
 import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
@@ -38,6 +39,7 @@ import {
   cancelExample,
   cancelPreviewExample,
   confirmExample,
+  listExample,
   rescheduleExample,
   reschedulePreviewExample,
   statusExample
@@ -153,6 +155,20 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         description:
           "Looks a booking up by its `booking.id` or `request_id`, with personal data redacted. Only the partner that made the booking sees it.",
         responseName: "BookingStatusResponse"
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/api/public/bookings", {
+      query: BookingListQuery,
+      success: BookingListResponse,
+      error: errorBody(BookingUnavailable)
+    }).annotateMerge(
+      documented("The partner's bookings, last changed first, a page at a time (reconciliation)", {
+        example: listExample,
+        description:
+          "The partner's bookings, confirmed and cancelled, each as `GET /api/public/bookings/{booking.id}` answers it (redacted), last changed first. Filters: `status`, `updated_since` (RFC 3339); `limit` 1 to 100 (default 50). Pass `next_cursor` as `cursor` for the next page (null on the last). A walk lists each booking not changed during it exactly once; a changed one moves to the front, for the next walk with `updated_since` (docs/reconciliation.md). A bad cursor is 400 naming `cursor`.",
+        responseName: "BookingListResponse"
       })
     )
   )

@@ -25,6 +25,7 @@ import { type DeliveryState, isDeliverable, statesOrUnknown } from "../Notificat
 import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
 import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
+import { ListCursor } from "../Shared/ListCursor.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
 import { bookingConfirmed } from "../Webhooks/Events.js"
@@ -34,6 +35,7 @@ import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
 import { confirmFingerprint } from "./Fingerprint.js"
+import { bookingList } from "./List.js"
 import {
   alreadyBooked,
   alreadyBookedUnreadable,
@@ -57,6 +59,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const notifier = yield* Notifier
     const idempotency = yield* Idempotency
     const webhookOutbox = yield* WebhookOutbox
+    const cursors = yield* ListCursor
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
@@ -358,6 +361,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     })
 
     const status = bookingStatus(bookings, deliveryStates)
+    const list = bookingList(bookings, cursors, deliveryStates)
 
     const countConflicts = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.tapError(effect, (error) =>
@@ -374,6 +378,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         now: Date
       ) => countConflicts(confirm(request, headerKey, partner, now)),
       status,
+      list,
       /** For the changes of a booking (Changes.ts): the same words, delivery and checks as confirm's. */
       present,
       confirmedStep,
@@ -390,7 +395,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       OptionSigner.Default,
       Notifier.Default,
       Idempotency.Default,
-      WebhookOutbox.Default
+      WebhookOutbox.Default,
+      ListCursor.Default
     ])
   )
 }

@@ -2,8 +2,11 @@ import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import { DirectQuery } from "../Database/Database.js"
+import { keysetAfter, positionColumn } from "../Database/Keyset.js"
+import { rowsOf } from "../Database/Rows.js"
 import { Customer } from "../Domain/Booking.js"
 import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
+import type { PageQuery } from "../Domain/ListPage.js"
 
 export const BookingChangeRow = Schema.Struct({
   id: Schema.String,
@@ -31,7 +34,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
           job_type_id, service_label_sv, slot_start, slot_end, slot_label, time_zone, price_sek, pricing_model,
           price_type, unit_price_sek, unit, quantity, terms_version, terms_url, scope, customer, service_location,
           destination_location, consent, source, external_reference, confirmed_at, sandbox, tax_deduction,
-          tax_deduction_requested, free_cancellation_hours, late_fee_sek, change_hours)
+          tax_deduction_requested, free_cancellation_hours, late_fee_sek, change_hours, updated_at)
         VALUES (${booking.id}::uuid, ${booking.requestId}, ${booking.partnerId}, ${booking.providerId},
           ${booking.providerName}, ${booking.serviceId}, ${booking.verticalId}, ${booking.jobTypeId},
           ${booking.serviceLabelSv}, ${booking.slotStart}, ${booking.slotEnd}, ${booking.slotLabel}, ${booking.timeZone},
@@ -43,7 +46,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
           ${booking.confirmedAt}, ${booking.sandbox},
           ${booking.taxDeduction === null ? null : JSON.stringify(booking.taxDeduction)}::jsonb,
           ${booking.taxDeductionRequested}, ${booking.freeCancellationHours}, ${booking.lateFeeSek},
-          ${booking.changeHours})`
+          ${booking.changeHours}, ${booking.confirmedAt})`
 
     const columns = sql.literal(`id, request_id, provider_id, provider_name, service_id, slot_start, slot_end,
       slot_label, time_zone, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
@@ -88,6 +91,21 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
         ORDER BY confirmed_at`)
     })
 
+    const ListedBooking = Schema.Struct({ ...StoredBooking.fields, positionAt: Schema.String })
+
+    /** A page of the partner's bookings, last changed first: one more row than asked, to tell a next page exists. */
+    const listPage = (partnerId: string, page: PageQuery) =>
+      direct(sql`
+        SELECT ${columns}, ${positionColumn(sql, "updated_at")} FROM bookings
+        WHERE partner_id = ${partnerId}
+          ${page.filters.status === undefined ? sql`` : sql`AND status = ${page.filters.status}`}
+          ${page.filters.updatedSince === undefined ? sql`` : sql`AND updated_at >= ${page.filters.updatedSince}::timestamptz`}
+          ${keysetAfter(sql, "updated_at", { column: "id", type: "uuid" }, page.after)}
+        ORDER BY updated_at DESC, id DESC LIMIT ${page.limit + 1}`).pipe(
+        rowsOf(ListedBooking),
+        Effect.withSpan("BookingsRepo.listPage")
+      )
+
     /** The booking, locked until the transaction ends: a change reads it so, and racing changes wait. */
     const lockById = SqlSchema.findOneOption({
       Request: Schema.String,
@@ -131,6 +149,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       contactOf: (id: string) => contactOf(id).pipe(Effect.catchTag("SchemaError", (error) => Effect.die(error))),
       findChange: (id: string) => findChange(id).pipe(Effect.catchTag("SchemaError", (error) => Effect.die(error))),
       findSameOption,
+      listPage,
       findById: (partnerId: string, id: string) =>
         findById({ partnerId, id }).pipe(Effect.withSpan("BookingsRepo.findById")),
       findByRequestId: (partnerId: string, requestId: string) =>

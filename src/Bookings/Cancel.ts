@@ -144,7 +144,8 @@ export const makeCancel = (kit: ChangeKit) => {
           const version = before.version + 1
           yield* kit.sql`UPDATE bookings SET status = 'cancelled', version = ${version}, cancelled_at = ${now},
             cancelled_by = ${by}, cancel_reason = ${request.reason ?? null}, cancel_fee_sek = ${facts.feeSek},
-            cancel_within_free_period = ${facts.withinFreePeriod}, cancel_free_until = ${facts.freeUntil}
+            cancel_within_free_period = ${facts.withinFreePeriod}, cancel_free_until = ${facts.freeUntil},
+            updated_at = greatest(updated_at, ${now})
           WHERE id = ${before.id}::uuid`
           yield* kit.calendar.release(before.id, now)
           yield* kit.sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end, created_at)

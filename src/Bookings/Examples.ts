@@ -211,3 +211,22 @@ export const statusExample: OperationExample = {
     safe_next_step: confirmedStepExample
   }
 }
+
+export const listExample: OperationExample = {
+  response: {
+    ok: true,
+    spec_version: "public_bookings_api_v1",
+    bookings: [
+      {
+        ok: true,
+        spec_version: "public_bookings_api_v1",
+        found: false,
+        booking_id: bookingExample.id,
+        cancellation: cancellationExample,
+        safe_next_step: `This booking (Norrmalms Rör & Värme AB, ${bookingExample.slot_label}, request_id bkg_XElF0uX8k_aVvxcQsnoB) was cancelled at ${cancellationExample.cancelled_at} by the customer. Nothing is booked under it now. It was cancelled within the free period: the provider's terms allow no fee for it. Tell the user it is cancelled; to book the job again, search again (POST /api/public/booking-options).`
+      }
+    ],
+    next_cursor:
+      "c1.k1.eyJsaXN0IjoiYm9va2luZ3MiLCJvd25lciI6InBhcnRuZXItYSIsImF0IjoiMjAyNi0xMS0yNFQwOToxNTowMC4wMDAwMDBaIiwiaWQiOiIzNzEzOTcxNy04NzgwLTRlZWMtYmU0ZS05ZGFmYzUzNmVkYmYifQ.X2UJJMERJhUHUgiGcx24TU9NBp5tZq1WmCw9ERqFo5Q"
+  }
+}

@@ -30,6 +30,7 @@ export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
       .handle("status", ({ params }) =>
         Effect.flatMap(Partner, (partner) => bookings.status(params.booking_id, partner))
       )
+      .handle("list", ({ query }) => Effect.flatMap(Partner, (partner) => bookings.list(query, partner)))
       .handle("cancel", ({ params, payload, headers }) =>
         limiter.forPartner("confirm", (partner, now) =>
           changes.cancel(params.booking_id, payload, headers["idempotency-key"], partner, now)

@@ -252,7 +252,7 @@ export const makeReschedule = (kit: ChangeKit) => {
             tax_deduction = ${JSON.stringify(deduction)}::jsonb,
             terms_url = ${offer.termsUrl ?? ""}, free_cancellation_hours = ${policy.freeCancellationHours},
             late_fee_sek = ${policy.lateFeeSek}, change_hours = ${policy.changeHours}, version = ${version},
-            notice_subject_id = ${changeId}::uuid
+            notice_subject_id = ${changeId}::uuid, updated_at = greatest(updated_at, ${now})
           WHERE id = ${before.id}::uuid`
           yield* kit.sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end,
             slot_start, slot_end, created_at)

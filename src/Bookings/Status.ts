@@ -1,9 +1,10 @@
 import { Clock, Effect, Option } from "effect"
 import type { BookingStatusResponse } from "../Domain/Booking.js"
+import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { isUuid } from "../Domain/Ids.js"
 import { anonymousPartnerId, type Partner } from "../Domain/Partner.js"
-import { CurrentSurface } from "../Domain/Surface.js"
+import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import type { DeliveryState } from "../Notifications/DeliveryState.js"
 import { persistenceUnavailable } from "../Shared/Idempotency.js"
 import { confirmedStep, outageSteps, present } from "./Answers.js"
@@ -32,29 +33,36 @@ export const bookingStatus = (
       }
       return response
     }
-    if (found.value.status === "cancelled") {
-      const cancelled: BookingStatusResponse = {
+    const states =
+      found.value.status === "cancelled" ? Option.none() : yield* deliveryStates([found.value.noticeSubjectId])
+    return statusAnswer(found.value, bookingId, states, yield* CurrentSurface, new Date(yield* Clock.currentTimeMillis))
+  })
+
+/** What the status lookup answers for a stored booking asked for as `bookingId`. */
+export const statusAnswer = (
+  stored: StoredBooking,
+  bookingId: string,
+  states: Option.Option<ReadonlyArray<DeliveryState>>,
+  surface: Surface,
+  now: Date
+): BookingStatusResponse =>
+  stored.status === "cancelled"
+    ? {
         ok: true,
         spec_version: bookingsSpecVersion,
         found: false,
         booking_id: bookingId,
-        cancellation: cancellationOf(found.value),
-        safe_next_step: cancelledStep(found.value, yield* CurrentSurface)
+        cancellation: cancellationOf(stored),
+        safe_next_step: cancelledStep(stored, surface)
       }
-      return cancelled
-    }
-    const states = yield* deliveryStates([found.value.noticeSubjectId])
-    const now = new Date(yield* Clock.currentTimeMillis)
-    const response: BookingStatusResponse = {
-      ok: true,
-      spec_version: bookingsSpecVersion,
-      found: true,
-      request_id: found.value.requestId,
-      ...present(found.value, states, now),
-      provider_selected: true,
-      availability_checked: true,
-      booking_created: true,
-      safe_next_step: confirmedStep(found.value)
-    }
-    return response
-  })
+    : {
+        ok: true,
+        spec_version: bookingsSpecVersion,
+        found: true,
+        request_id: stored.requestId,
+        ...present(stored, states, now),
+        provider_selected: true,
+        availability_checked: true,
+        booking_created: true,
+        safe_next_step: confirmedStep(stored)
+      }

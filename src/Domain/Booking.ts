@@ -162,7 +162,7 @@ export const BookingStatusResponse = Schema.Union([
     ...bookingFacts,
     safe_next_step: Schema.String
   })
-])
+]).annotate({ identifier: "BookingStatusResponse" })
 export type BookingStatusResponse = typeof BookingStatusResponse.Type
 
 export class PriceChanged extends ContractError<PriceChanged>()(

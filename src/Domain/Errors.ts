@@ -34,7 +34,8 @@ export type ExistingBooking = typeof ExistingBooking.Type
 export const ExistingRequest = Schema.Struct({
   id: Schema.String,
   session_id: Schema.String,
-  status: Schema.Literal("ready_to_send"),
+  /** `withdrawn` once the partner withdrew it (POST /api/public/requests/{id}/withdraw). */
+  status: Schema.Literals(["ready_to_send", "withdrawn"]),
   vertical_id: VerticalId,
   job_type_id: Schema.String
 }).annotate({ identifier: "ExistingRequest" })

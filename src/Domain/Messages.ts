@@ -332,3 +332,30 @@ export const requestForProvider = (input: RequestForProviderInput): ProviderMess
     customer_email: input.customerEmail
   }
 })
+
+/**
+ * A follow-up request withdrawn, to a provider who had it: by its reference only, so the notice
+ * carries no customer details and the partner's reason stays with the partner.
+ */
+export const requestWithdrawnForProvider = (input: {
+  readonly requestId: string
+  readonly jobTypeLabelSv: string
+}): ProviderMessage => ({
+  subject: `Förfrågan återkallad: ${input.jobTypeLabelSv}, ${input.requestId} (Request withdrawn)`,
+  body: lines(
+    "Hej!",
+    "",
+    `Kunden har återkallat förfrågan ${input.requestId} (${input.jobTypeLabelSv}).`,
+    "Kontakta inte kunden om den. Har du redan kommit överens med kunden, gör upp direkt med kunden.",
+    "Fick du aldrig förfrågan kan du bortse från detta meddelande.",
+    "",
+    englishHeading,
+    "",
+    "Hello,",
+    "",
+    `The customer has withdrawn request ${input.requestId} (${input.jobTypeLabelSv}).`,
+    "Do not contact the customer about it. If you have already agreed on something with the customer, settle it with them directly.",
+    "If you never received the request, ignore this message."
+  ),
+  payload: { event: "request.withdrawn", request_id: input.requestId, is_booking: false }
+})

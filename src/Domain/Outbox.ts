@@ -8,7 +8,8 @@ export const OutboxRow = Schema.Struct({
     "request_created",
     "booking_cancelled",
     "booking_rescheduled",
-    "busy_time_conflict"
+    "busy_time_conflict",
+    "request_withdrawn"
   ]),
   subjectId: Schema.String.check(Schema.isUUID()),
   recipientRole: Schema.Literals(["customer", "provider"]),

@@ -72,6 +72,24 @@ export const Handoff = Schema.Struct({
 })
 export type Handoff = typeof Handoff.Type
 
+/** A withdrawn request's withdrawal, and whether the providers who had it were told. */
+export const RequestWithdrawal = Schema.Struct({
+  withdrawn_at: Schema.String,
+  /** As the partner sent it; never passed to providers or webhooks. */
+  reason: Schema.optional(Schema.String),
+  /**
+   * The providers who had received (or were being sent) the request, told of the withdrawal:
+   * `sent` (told at least one), `queued` (retried), `not_sent` (could not be told), `not_needed`
+   * (nobody had it: none reachable, or a sandbox request), `unknown` (could not be read).
+   */
+  providers_told: Schema.Struct({
+    status: Schema.Literals(["sent", "queued", "not_sent", "not_needed", "unknown"]),
+    providers_reached: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    providers_pending: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+  })
+}).annotate({ identifier: "RequestWithdrawal" })
+export type RequestWithdrawal = typeof RequestWithdrawal.Type
+
 export const CreatedRequest = Schema.Struct({
   ...ExistingRequest.fields,
   taxonomy_confidence: Schema.Literals(["high", "medium", "low"]),
@@ -82,9 +100,11 @@ export const CreatedRequest = Schema.Struct({
   persistence_status: Schema.optional(Schema.Literal("stored")),
   persistence_backend: Schema.optional(Schema.Literal("postgresql")),
   handoff: Handoff,
+  /** Only once the request is withdrawn (`status: "withdrawn"`). */
+  withdrawal: Schema.optional(RequestWithdrawal),
   /** Only on a sandbox partner's requests: the hand-off was recorded, and no provider received it. */
   sandbox: Schema.optional(Schema.Literal(true))
-})
+}).annotate({ identifier: "FollowUpRequest" })
 export type CreatedRequest = typeof CreatedRequest.Type
 
 /** What every answer naming a follow-up request says first: the request, and that nothing was booked. */
@@ -108,7 +128,7 @@ export type ServiceRequestResponse = typeof ServiceRequestResponse.Type
 export const ServiceRequestStatusResponse = Schema.Struct({
   ...requestAnswer,
   safe_next_step: Schema.String
-})
+}).annotate({ identifier: "ServiceRequestStatusResponse" })
 export type ServiceRequestStatusResponse = typeof ServiceRequestStatusResponse.Type
 
 export const RequestStatusPath = Schema.Struct({ request_id: Schema.String.check(Schema.isMinLength(1)) })
@@ -122,5 +142,27 @@ export class RequestNotFound extends ContractError<RequestNotFound>()(
     carries: ["issues"],
     retrySafe: false,
     recovery: "Check the request id (the request.id of the create answer) and that the same partner token is used."
+  }
+) {}
+
+export const WithdrawRequest = strictInput(
+  Schema.Struct({
+    /** Required unless the Idempotency-Key header carries it (the service checks one is present). */
+    idempotency_key: optional(text(1, 200)),
+    reason: optional(text(1, 500))
+  })
+).annotate({ identifier: "WithdrawRequest" })
+export type WithdrawRequest = typeof WithdrawRequest.Type
+
+/** The request was withdrawn before, by a call with another key: this one changed nothing. */
+export class RequestAlreadyWithdrawn extends ContractError<RequestAlreadyWithdrawn>()(
+  "request_already_withdrawn",
+  409,
+  "The follow-up request was already withdrawn by an earlier call with another idempotency key",
+  {
+    carries: ["issues", "request_id"],
+    retrySafe: false,
+    recovery:
+      "Nothing to do: the request is already withdrawn and this call changed nothing. Look it up (GET /api/public/requests/{request_id}) for the standing withdrawal; do not withdraw it again."
   }
 ) {}

@@ -39,6 +39,11 @@ export const StoredRequest = Schema.Struct({
     "handoff",
     "sandbox"
   ]),
-  hasPostcode: Schema.Boolean
+  hasPostcode: Schema.Boolean,
+  status: Schema.Literals(["ready_to_send", "withdrawn"]),
+  withdrawnAt: Schema.NullOr(Schema.Date),
+  withdrawReason: Schema.NullOr(Schema.String),
+  /** The subject of the withdrawal's notices to providers. */
+  withdrawalId: Schema.NullOr(Schema.String)
 })
 export type StoredRequest = typeof StoredRequest.Type

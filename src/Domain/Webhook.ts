@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { webhookEventTypes } from "../Webhooks/Events.js"
 import { ContractError } from "./Errors.js"
+import { nextCursorField } from "./ListPage.js"
 
 /** At most this many subscriptions per partner. */
 export const maxWebhooksPerPartner = 16
@@ -79,7 +80,8 @@ export type WebhookDelivery = typeof WebhookDelivery.Type
 
 export const DeliveryList = Schema.Struct({
   ok: Schema.Literal(true),
-  deliveries: Schema.Array(WebhookDelivery)
+  deliveries: Schema.Array(WebhookDelivery),
+  next_cursor: nextCursorField
 }).annotate({ identifier: "WebhookDeliveryList" })
 
 export const DeliveryQueued = Schema.Struct({

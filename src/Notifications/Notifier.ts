@@ -62,7 +62,16 @@ const make = Effect.gen(function* () {
   /** One dispatcher pass: every due row, claimed and attempted at once. */
   const dispatch = deliverDue(Option.none())
 
-  return { channelFor, outboxInsert: outbox.insert, enqueue, deliverNow, statesOf, dispatch } as const
+  return {
+    channelFor,
+    outboxInsert: outbox.insert,
+    enqueue,
+    deliverNow,
+    statesOf,
+    dispatch,
+    handedTo: outbox.handedTo,
+    stopPending: outbox.stopPending
+  } as const
 })
 
 /**

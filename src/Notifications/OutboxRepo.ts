@@ -37,6 +37,8 @@ const StateRow = Schema.Struct({
 })
 type StateRow = typeof StateRow.Type
 
+const HandedTo = Schema.Struct({ providerId: Schema.String, channel: Channel, address: Schema.NullOr(Schema.String) })
+
 const OutboxStatusRow = Schema.Struct({ id: Schema.String, status: DeliveryStatus })
 
 /** Longer than an attempt can take (a claim's rows are all attempted at once), so no row is sent twice at once. */
@@ -158,7 +160,34 @@ export const makeOutboxRepo = Effect.gen(function* () {
       Effect.map((rows) => rows.map(toState))
     )
 
-  return { insert, claim, recordSent, recordSkipped, recordFailure, statusesOfSubject, readStates } as const
+  /**
+   * The providers a request was handed to who have it or may still get it (a copy sent, or still
+   * pending and perhaps being sent right now), locked so a racing attempt records after the caller.
+   */
+  const handedTo = (requestId: string) =>
+    sql`
+      SELECT provider_id, channel, address FROM notification_outbox
+      WHERE subject_id = ${requestId}::uuid AND topic = 'request_created' AND recipient_role = 'provider'
+        AND status IN ('sent', 'pending') AND channel IN ('email', 'webhook')
+      ORDER BY created_at, id FOR UPDATE`.pipe(rowsOf(HandedTo))
+
+  /** Stops a request's copies not yet delivered: a withdrawn request reaches nobody new. */
+  const stopPending = (requestId: string) =>
+    sql`
+      UPDATE notification_outbox SET status = 'skipped', last_error = 'withdrawn before delivery'
+      WHERE subject_id = ${requestId}::uuid AND topic = 'request_created' AND status = 'pending'`
+
+  return {
+    insert,
+    claim,
+    recordSent,
+    recordSkipped,
+    recordFailure,
+    statusesOfSubject,
+    readStates,
+    handedTo,
+    stopPending
+  } as const
 })
 
 export type OutboxRepo = Effect.Success<typeof makeOutboxRepo>

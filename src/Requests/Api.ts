@@ -3,20 +3,23 @@ import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
+import { RequestListQuery, RequestListResponse } from "../Domain/ListPage.js"
 import {
   IdempotencyKeyHeader,
+  RequestAlreadyWithdrawn,
   RequestNotFound,
   RequestStatusPath,
   ServiceRequestCreate,
   ServiceRequestResponse,
-  ServiceRequestStatusResponse
+  ServiceRequestStatusResponse,
+  WithdrawRequest
 } from "../Domain/Request.js"
 import { EmergencyNotSupported } from "../Domain/Safety.js"
 import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { RequestAuthentication } from "../Partners/AuthApi.js"
-import { createExample, statusExample } from "./Examples.js"
+import { createExample, listExample, statusExample, withdrawExample } from "./Examples.js"
 
 /** A follow-up request made by this call (201), or a retry's first answer again (200). */
 const [RequestCreated, RequestReplayed] = madeOrReplayed(ServiceRequestResponse)
@@ -58,6 +61,45 @@ export class RequestsApi extends HttpApiGroup.make("requests")
         responseName: "ServiceRequestStatusResponse"
       })
     )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/api/public/requests", {
+      query: RequestListQuery,
+      success: RequestListResponse,
+      error: errorBody(BookingUnavailable)
+    }).annotateMerge(
+      documented("The partner's follow-up requests, last changed first, a page at a time (reconciliation)", {
+        example: listExample,
+        description:
+          "The partner's follow-up requests, each as `GET /api/public/requests/{request.id}` answers it (redacted, never a booking), last changed (created or withdrawn) first. Filters, limit and cursor as for `GET /api/public/bookings`.",
+        responseName: "RequestListResponse"
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("withdraw", "/api/public/requests/:request_id/withdraw", {
+      params: RequestStatusPath,
+      payload: WithdrawRequest,
+      headers: IdempotencyKeyHeader,
+      success: ServiceRequestResponse,
+      error: [
+        errorBody(RequestNotFound),
+        errorBody(RequestAlreadyWithdrawn),
+        errorBody(IdempotencyKeyReused),
+        errorBody(RateLimited),
+        errorBody(BookingUnavailable)
+      ]
+    })
+      .annotateMerge(
+        documented("Withdraw a follow-up request; the providers who received it are told", {
+          example: withdrawExample,
+          description:
+            "Withdraws a follow-up request (`request.id` or `session_id`): copies not yet delivered are stopped, and each provider who received it (or was being sent it) is told by the same channel, naming only its reference. Answers as the lookup does, with `request.withdrawal` and `idempotent_replay`. The same key again: the same answer; the key with another request or reason: 409 `idempotency_key_reused`; already withdrawn under another key: 409 `request_already_withdrawn`. A sandbox request reached nobody, so nobody is told. Emits `request.withdrawn`.",
+          requestName: "WithdrawRequest",
+          responseName: "ServiceRequestResponse"
+        })
+      )
+      .annotate(RateLimitClass, "requests")
   )
   .middleware(RequestAuthentication)
   .annotate(OpenApi.Title, "Requests") {}

@@ -88,3 +88,31 @@ export const statusExample: OperationExample = {
     safe_next_step: unforwardedStep
   }
 }
+
+export const listExample: OperationExample = {
+  response: {
+    ok: true,
+    spec_version: "public_requests_api_v1",
+    requests: [statusExample.response],
+    next_cursor: null
+  }
+}
+
+export const withdrawExample: OperationExample = {
+  request: { idempotency_key: "chat-4711-withdraw", reason: "Kunden har löst det själv" },
+  response: {
+    ...requestAnswer,
+    request: {
+      ...requestExample,
+      status: "withdrawn",
+      withdrawal: {
+        withdrawn_at: "2026-11-23T10:15:00+01:00",
+        reason: "Kunden har löst det själv",
+        providers_told: { status: "not_needed", providers_reached: 0, providers_pending: 0 }
+      }
+    },
+    idempotent_replay: false,
+    safe_next_step:
+      "Tell the user plainly: nothing is booked, and the follow-up request (request.id 00577a56-5746-487b-84d4-f43c3757e092) is withdrawn since 2026-11-23T10:15:00+01:00. No provider had received it, so nobody had to be told, and nobody will contact the user about it."
+  }
+}

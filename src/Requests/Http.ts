@@ -4,11 +4,13 @@ import { Api } from "../Api.js"
 import { Partner } from "../Domain/Partner.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Requests } from "./Requests.js"
+import { RequestWithdrawals } from "./Withdraw.js"
 
 export const RequestsLive = HttpApiBuilder.group(Api, "requests", (handlers) =>
   Effect.gen(function* () {
     const requests = yield* Requests
     const limiter = yield* RateLimiter
+    const withdrawals = yield* RequestWithdrawals
     return handlers
       .handle("create", ({ payload, headers }) =>
         limiter.forPartner("requests", (partner, now) =>
@@ -18,5 +20,11 @@ export const RequestsLive = HttpApiBuilder.group(Api, "requests", (handlers) =>
       .handle("status", ({ params }) =>
         Effect.flatMap(Partner, (partner) => requests.status(params.request_id, partner))
       )
+      .handle("list", ({ query }) => Effect.flatMap(Partner, (partner) => requests.list(query, partner)))
+      .handle("withdraw", ({ params, payload, headers }) =>
+        limiter.forPartner("requests", (partner, now) =>
+          withdrawals.withdraw(params.request_id, payload, headers["idempotency-key"], partner, now)
+        )
+      )
   })
-).pipe(Layer.provide([Requests.Default, RateLimiter.Default]))
+).pipe(Layer.provide([Requests.Default, RequestWithdrawals.Default, RateLimiter.Default]))

@@ -3,24 +3,16 @@ import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { customerIdentity, customerNameOf } from "../Domain/Booking.js"
-import { requestsSpecVersion } from "../Domain/Capabilities.js"
 import type { JobType, Vertical } from "../Domain/Catalog.js"
 import { type ExistingRequest, IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { sameText } from "../Domain/Input.js"
 import { requestForProvider } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
-import { anonymousPartnerId, type Partner } from "../Domain/Partner.js"
-import {
-  type CreatedRequest,
-  type Handoff,
-  RequestNotFound,
-  type ServiceRequestCreate,
-  type ServiceRequestResponse,
-  type ServiceRequestStatusResponse
-} from "../Domain/Request.js"
+import type { Partner } from "../Domain/Partner.js"
+import type { CreatedRequest, ServiceRequestCreate, ServiceRequestResponse } from "../Domain/Request.js"
 import type { HandoffPlan, NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Safety.js"
-import { sandboxHandoffWords, sandboxPrefix, sandboxRequestNote } from "../Domain/Sandbox.js"
+import { sandboxPrefix } from "../Domain/Sandbox.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { type ChannelChoice, type DeliveryState, statesOrUnknown } from "../Notifications/DeliveryState.js"
@@ -33,10 +25,13 @@ import {
   persistenceUnavailable,
   requestHash
 } from "../Shared/Idempotency.js"
+import { ListCursor } from "../Shared/ListCursor.js"
 import { randomReference } from "../Shared/References.js"
 import { Supply } from "../Supply/Supply.js"
 import { requestCreated } from "../Webhooks/Events.js"
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
+import { answerWithStates, handoffOf, requestAnswer, requestNotFound, subjectsOf } from "./Answers.js"
+import { requestList } from "./List.js"
 import { RequestsRepo } from "./RequestsRepo.js"
 
 /** At most this many providers receive one request. */
@@ -57,51 +52,6 @@ export const postcodeIn = (location: ServiceRequestCreate["location"]): number |
  */
 export const taxonomyConfidence = (jobType: JobType): CreatedRequest["taxonomy_confidence"] =>
   jobType.routing_mode === "standardized" ? "high" : jobType.routing_mode === "needs_clarification" ? "medium" : "low"
-
-const providers = (n: number) => (n === 1 ? "1 provider" : `${n} providers`)
-
-/** What happened to the hand-off, from the plan stored with the request and the outbox states. */
-export const handoffOf = (
-  plan: HandoffPlan,
-  hasPostcode: boolean,
-  states: Option.Option<ReadonlyArray<Pick<DeliveryState, "status">>>,
-  sandbox: boolean
-): Handoff => {
-  if (plan !== "queued") {
-    const reason = plan === "no_candidates" && !hasPostcode ? "no_postcode" : plan
-    return { status: "not_sent", providers_reached: 0, providers_pending: 0, reason }
-  }
-  // Whatever status its rows hold: no sandbox message is ever sent, so nobody received it.
-  if (sandbox) return { status: "not_sent", providers_reached: 0, providers_pending: 0, reason: "sandbox" }
-  if (Option.isNone(states)) return { status: "unknown", providers_reached: 0, providers_pending: 0 }
-  const reached = states.value.filter((state) => state.status === "sent").length
-  const pending = states.value.filter((state) => state.status === "pending").length
-  return {
-    status: reached > 0 ? "sent" : pending > 0 ? "queued" : "not_sent",
-    providers_reached: reached,
-    providers_pending: pending
-  }
-}
-
-/** Never "has been sent" unless it was: the words follow the hand-off. `lookUp` names how to read it again. */
-export const nextStepFor = (handoff: Handoff, giveUpHours: number, lookUp?: string): string => {
-  const nothingBooked = "Tell the user plainly: nothing is booked, and no time, provider or price is confirmed."
-  switch (handoff.status) {
-    case "sent":
-      return `${nothingBooked} The request was delivered to ${providers(handoff.providers_reached)} in the area${handoff.providers_pending > 0 ? ` (delivery to ${providers(handoff.providers_pending)} more is being retried)` : ""}; a provider who can take the job may contact the user to agree on a time and price. Nobody has promised to.`
-    case "queued":
-      return `${nothingBooked} No provider has received the request yet: delivery to ${providers(handoff.providers_pending)} is queued and retried for up to ${giveUpHours} hours. If none can be reached, nobody will contact the user about it.`
-    case "unknown":
-      return `${nothingBooked} The request is stored, but whether providers have received it could not be read right now. Do not tell the user it was sent; look again later${lookUp === undefined ? " by repeating the request with the same idempotency key" : ` with ${lookUp}`}.`
-    case "not_sent":
-      if (handoff.reason === "sandbox") return `${nothingBooked} ${sandboxHandoffWords}`
-      return handoff.reason === "no_postcode"
-        ? `${nothingBooked} Nobody has received this request: the location has no Swedish postcode we could read, so no provider was found. The request is stored but will not be sent. Ask the user for the postcode and create a new request with location.postcode.`
-        : handoff.reason === "no_reachable_candidates"
-          ? `${nothingBooked} Nobody has received this request: the providers found for this area cannot receive requests through this service right now. The request is stored but will not be forwarded, and nobody will contact the user about it. Suggest the user contacts a local provider directly.`
-          : `${nothingBooked} Nobody has received this request: no provider in this service covers this job at this location. The request is stored but will not be sent, and nobody will contact the user about it. Suggest the user contacts a local provider directly.`
-  }
-}
 
 /** What makes two creations the same request: what is asked, for whom, where and when; not consent stamps or source. */
 export const requestFingerprint = (request: ServiceRequestCreate) =>
@@ -129,7 +79,7 @@ export const requestFingerprint = (request: ServiceRequestCreate) =>
 const existingRequest = (stored: StoredRequest): ExistingRequest => ({
   id: stored.id,
   session_id: stored.sessionId,
-  status: "ready_to_send",
+  status: stored.status,
   vertical_id: stored.verticalId,
   job_type_id: stored.jobTypeId
 })
@@ -142,9 +92,6 @@ const keyHolds = (surface: Surface) => (stored: StoredRequest) =>
     existing_request: existingRequest(stored),
     safe_next_step: `${stored.sandbox ? sandboxPrefix : ""}This idempotency key already holds a follow-up request (request.id ${stored.id}, ${stored.verticalId} / ${stored.jobTypeId}); this call created and sent nothing new. Look it up with ${surface.requestStatus(stored.id)} and tell the user about it: it is not a booking. Only if the user wants a second, separate request, send it with a new idempotency key.`
   })
-
-const keepId = (surface: Surface, id: string) =>
-  `Keep request.id (${id}) to look the request up later with ${surface.requestStatus(id)}.`
 
 const statusUnreadable =
   "The request cannot be read right now because the database does not answer. This says nothing about whether it exists or was sent: do not tell the user either, and do not create another. Retry this lookup in a moment."
@@ -196,7 +143,11 @@ const storedRequest = (input: {
   })),
   handoff: handoffPlan(input.candidates),
   hasPostcode: input.hasPostcode,
-  sandbox: input.sandbox
+  sandbox: input.sandbox,
+  status: "ready_to_send",
+  withdrawnAt: null,
+  withdrawReason: null,
+  withdrawalId: null
 })
 
 /** The row: the stored decisions, the body as sent and the consent record. */
@@ -272,48 +223,10 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
     const requests = yield* RequestsRepo
     const config = yield* AppConfig
     const webhookOutbox = yield* WebhookOutbox
+    const cursors = yield* ListCursor
 
-    const presented = (stored: StoredRequest, states: Option.Option<ReadonlyArray<DeliveryState>>) => {
-      const handoff = handoffOf(stored.handoff, stored.hasPostcode, states, stored.sandbox)
-      const request: CreatedRequest = {
-        id: stored.id,
-        session_id: stored.sessionId,
-        status: "ready_to_send",
-        vertical_id: stored.verticalId,
-        job_type_id: stored.jobTypeId,
-        taxonomy_confidence: stored.taxonomyConfidence,
-        customer_next_step: stored.customerNextStep,
-        booking_mode: stored.bookingMode,
-        candidate_provider_count: stored.candidates.length,
-        provider_candidates: stored.candidates,
-        persistence_status: "stored",
-        persistence_backend: "postgresql",
-        handoff,
-        ...(stored.sandbox ? { sandbox: true as const } : {})
-      }
-      return request
-    }
-
-    const nextStep = (stored: StoredRequest, handoff: Handoff, surface: Surface) =>
-      `${stored.sandbox ? sandboxRequestNote : ""}${nextStepFor(handoff, config.notifyGiveUpHours, surface.requestStatus(stored.id))} ${keepId(surface, stored.id)}`
-
-    /** The request as its status tells it: what creation answered, less whether it was a replay. */
-    const answerOf = (
-      stored: StoredRequest,
-      states: Option.Option<ReadonlyArray<DeliveryState>>,
-      surface: Surface
-    ): ServiceRequestStatusResponse => {
-      const request = presented(stored, states)
-      return {
-        ok: true,
-        spec_version: requestsSpecVersion,
-        request,
-        booking_created: false,
-        availability_checked: false,
-        provider_selected: false,
-        safe_next_step: nextStep(stored, request.handoff, surface)
-      }
-    }
+    const answerOf = (stored: StoredRequest, states: Option.Option<ReadonlyArray<DeliveryState>>, surface: Surface) =>
+      requestAnswer(stored, states, surface, config.notifyGiveUpHours)
 
     const respond = (
       stored: StoredRequest,
@@ -446,22 +359,19 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
       const found = yield* requests
         .find(partner.id, requestId)
         .pipe(Effect.catch(persistenceUnavailable("request", statusUnreadable)))
-      if (Option.isNone(found)) {
-        return yield* new RequestNotFound({
-          issues: [
-            `request_id: no follow-up request ${requestId} exists for ${partner.id === anonymousPartnerId ? "requests made without a token" : "your token"}`
-          ],
-          safe_next_step:
-            partner.id === anonymousPartnerId
-              ? "No token was sent, so only requests made without a token were looked up. A request made with a partner token is found only with that token: send it. Do not tell the user anything about this request on the strength of this answer."
-              : "No follow-up request with this id exists for your token. Check the id (request.id or request.session_id of the creation answer). Do not tell the user anything is booked."
-        })
-      }
-      const states = yield* statesOrUnknown(notifier.statesOf([found.value.id]))
-      return answerOf(found.value, states, surface)
+      if (Option.isNone(found)) return yield* requestNotFound(partner, requestId)
+      const states = yield* statesOrUnknown(notifier.statesOf(subjectsOf(found.value)))
+      return answerWithStates(found.value, states, surface, config.notifyGiveUpHours)
     })
 
-    return { create, status } as const
+    const list = requestList(
+      requests,
+      cursors,
+      (ids) => statesOrUnknown(notifier.statesOf(ids)),
+      config.notifyGiveUpHours
+    )
+
+    return { create, status, list } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(
@@ -471,7 +381,8 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
       Notifier.Default,
       Idempotency.Default,
       RequestsRepo.Default,
-      WebhookOutbox.Default
+      WebhookOutbox.Default,
+      ListCursor.Default
     ])
   )
 }

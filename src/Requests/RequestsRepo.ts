@@ -1,8 +1,11 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import { DirectQuery } from "../Database/Database.js"
+import { keysetAfter, positionColumn } from "../Database/Keyset.js"
+import { rowsOf } from "../Database/Rows.js"
 import { isUuid } from "../Domain/Ids.js"
+import type { PageQuery } from "../Domain/ListPage.js"
 import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 
 /** The `service_requests` table: the one place that writes and reads it. */
@@ -18,15 +21,15 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
      */
     const insertion = (request: NewRequest) => sql`
         INSERT INTO service_requests (id, session_id, partner_id, vertical_id, job_type_id, taxonomy_confidence,
-          customer_next_step, booking_mode, body, consent, candidates, handoff, created_at, sandbox)
+          customer_next_step, booking_mode, body, consent, candidates, handoff, created_at, sandbox, updated_at)
         VALUES (${request.id}::uuid, ${request.sessionId}, ${request.partnerId}, ${request.verticalId},
           ${request.jobTypeId}, ${request.taxonomyConfidence}, ${request.customerNextStep}, ${request.bookingMode},
           ${JSON.stringify(request.body)}::jsonb, ${JSON.stringify(request.consent)}::jsonb,
-          ${JSON.stringify(request.candidates)}::jsonb, ${request.handoff}, ${request.createdAt}, ${request.sandbox})`
+          ${JSON.stringify(request.candidates)}::jsonb, ${request.handoff}, ${request.createdAt}, ${request.sandbox}, ${request.createdAt})`
 
     const columns = sql.literal(`id, session_id, vertical_id, job_type_id, taxonomy_confidence, customer_next_step,
       booking_mode, candidates, handoff, (handoff <> 'no_candidates' OR body->'location' ? 'postcode') AS has_postcode,
-      sandbox`)
+      sandbox, status, withdrawn_at, withdraw_reason, withdrawal_id::text AS withdrawal_id`)
 
     const findById = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
@@ -48,8 +51,39 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
     const find = (partnerId: string, id: string) =>
       isUuid(id) ? findById({ partnerId, id }) : findBySessionId({ partnerId, sessionId: id })
 
+    const ListedRequest = Schema.Struct({ ...StoredRequest.fields, positionAt: Schema.String })
+
+    /** A page of the partner's requests, last changed first: one more row than asked, to tell a next page exists. */
+    const listPage = (partnerId: string, page: PageQuery) =>
+      direct(sql`
+        SELECT ${columns}, ${positionColumn(sql, "updated_at")} FROM service_requests
+        WHERE partner_id = ${partnerId}
+          ${page.filters.status === undefined ? sql`` : sql`AND status = ${page.filters.status}`}
+          ${page.filters.updatedSince === undefined ? sql`` : sql`AND updated_at >= ${page.filters.updatedSince}::timestamptz`}
+          ${keysetAfter(sql, "updated_at", { column: "id", type: "uuid" }, page.after)}
+        ORDER BY updated_at DESC, id DESC LIMIT ${page.limit + 1}`).pipe(
+        rowsOf(ListedRequest),
+        Effect.withSpan("RequestsRepo.listPage")
+      )
+
+    /** The request, locked until the transaction ends: a withdrawal reads it so, and a racing one waits. */
+    const lockById = (id: string) =>
+      sql`SELECT ${columns} FROM service_requests WHERE id = ${id}::uuid FOR UPDATE`.pipe(
+        rowsOf(StoredRequest),
+        Effect.map((rows) => Option.fromNullishOr(rows[0]))
+      )
+
+    /** Marks a locked request withdrawn; its change time never goes back. */
+    const withdraw = (id: string, withdrawal: { readonly id: string; readonly reason: string | null }, now: Date) =>
+      sql`UPDATE service_requests SET status = 'withdrawn', withdrawn_at = ${now}, withdraw_reason = ${withdrawal.reason},
+        withdrawal_id = ${withdrawal.id}::uuid, updated_at = greatest(updated_at, ${now})
+      WHERE id = ${id}::uuid`
+
     return {
       insertion,
+      listPage,
+      lockById,
+      withdraw,
       find,
       findById: (partnerId: string, id: string) =>
         findById({ partnerId, id }).pipe(Effect.withSpan("RequestsRepo.findById"))

@@ -282,7 +282,27 @@ const make = Effect.gen(function* () {
   const derivedSecret = (label: string) =>
     Option.map(signer, (key) => createHmac("sha256", Redacted.value(key.secret)).update(label, "utf8").digest())
 
-  return { ttlSeconds, ensureConfigured, sign, signAll, open, verify, expiredRefusal, derivedSecret } as const
+  /**
+   * `derivedSecret` of every key by its kid, the signing key's first: what signs with the first
+   * and verifies with any, so a rotation keeps what was signed before it.
+   */
+  const derivedSecrets = (label: string) =>
+    keys.map((key) => ({
+      kid: key.kid,
+      secret: createHmac("sha256", Redacted.value(key.secret)).update(label, "utf8").digest()
+    }))
+
+  return {
+    ttlSeconds,
+    ensureConfigured,
+    sign,
+    signAll,
+    open,
+    verify,
+    expiredRefusal,
+    derivedSecret,
+    derivedSecrets
+  } as const
 })
 
 /**

@@ -3,6 +3,7 @@ import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { DatabaseUnavailable, errorBody } from "../Domain/Errors.js"
+import { DeliveryListQuery } from "../Domain/ListPage.js"
 import {
   DeliveryList,
   DeliveryPath,
@@ -77,9 +78,16 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("deliveries", "/api/public/webhooks/:webhook_id/deliveries", {
       params: WebhookPath,
+      query: DeliveryListQuery,
       success: DeliveryList,
       error: [errorBody(WebhookNotFound), unavailable]
-    }).annotateMerge(documented("The webhook's latest 100 deliveries, newest first", { example: deliveriesExample }))
+    }).annotateMerge(
+      documented("The webhook's deliveries, newest first, a page at a time", {
+        example: deliveriesExample,
+        description:
+          "Newest first, `limit` 1 to 100 (default 50); pass `next_cursor` as `cursor` for the next page (null on the last). A delivery written meanwhile is on the next walk's first page, never twice in one walk. A bad cursor is 400 naming `cursor`."
+      })
+    )
   )
   .add(
     HttpApiEndpoint.post("retry", "/api/public/webhooks/:webhook_id/deliveries/:delivery_id/retry", {

@@ -14,6 +14,7 @@ export const webhookEventTypes = [
   "booking.confirmation_failed",
   "request.created",
   "request.handoff_changed",
+  "request.withdrawn",
   "webhook.test"
 ] as const
 
@@ -86,6 +87,17 @@ export interface RequestHandoffChangedData {
   readonly sandbox: boolean
 }
 
+/** The partner withdrew the request; the providers who had it are told (sandbox: nobody had it). */
+export interface RequestWithdrawnData {
+  readonly request_id: string
+  readonly status: "withdrawn"
+  readonly vertical_id: string
+  readonly job_type_id: string
+  /** Providers who had it (or were being sent it) and are told of the withdrawal. */
+  readonly providers_to_tell: number
+  readonly sandbox: boolean
+}
+
 export interface WebhookTestData {
   readonly endpoint_id: string
   readonly sandbox: boolean
@@ -98,6 +110,7 @@ export interface WebhookEventData {
   readonly "booking.confirmation_failed": BookingConfirmationFailedData
   readonly "request.created": RequestCreatedData
   readonly "request.handoff_changed": RequestHandoffChangedData
+  readonly "request.withdrawn": RequestWithdrawnData
   readonly "webhook.test": WebhookTestData
 }
 
@@ -203,6 +216,20 @@ export const requestHandoffChanged = (
     request_id: request.id,
     handoff: handoffOf(handoff),
     previous_handoff_status: previousStatus,
+    sandbox: request.sandbox
+  })
+
+export const requestWithdrawn = (
+  request: RequestFacts,
+  providersToTell: number,
+  at: Date
+): WebhookEvent<"request.withdrawn"> =>
+  event("request.withdrawn", at, {
+    request_id: request.id,
+    status: "withdrawn",
+    vertical_id: request.verticalId,
+    job_type_id: request.jobTypeId,
+    providers_to_tell: providersToTell,
     sandbox: request.sandbox
   })
 

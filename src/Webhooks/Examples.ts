@@ -57,7 +57,7 @@ export const testExample: OperationExample = {
 }
 
 export const deliveriesExample: OperationExample = {
-  response: { ok: true, deliveries: [webhookDeliveryExample] }
+  response: { ok: true, deliveries: [webhookDeliveryExample], next_cursor: null }
 }
 
 export const retryExample: OperationExample = {

@@ -19,8 +19,8 @@ export const WebhooksLive = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
       .handle("test", ({ params }) =>
         Effect.flatMap(Partner, (partner) => webhooks.sendTest(partner, params.webhook_id))
       )
-      .handle("deliveries", ({ params }) =>
-        Effect.flatMap(Partner, (partner) => webhooks.deliveries(partner, params.webhook_id))
+      .handle("deliveries", ({ params, query }) =>
+        Effect.flatMap(Partner, (partner) => webhooks.deliveries(partner, params.webhook_id, query))
       )
       .handle("retry", ({ params }) =>
         Effect.flatMap(Partner, (partner) => webhooks.retry(partner, params.webhook_id, params.delivery_id))

@@ -2,9 +2,11 @@ import { Context, DateTime, Duration, Effect, FiberSet, Layer, Option, Random, S
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
 import { budgeted, DirectQuery } from "../Database/Database.js"
+import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
+import { type DeliveryListQuery, defaultPageLimit } from "../Domain/ListPage.js"
 import type { Partner } from "../Domain/Partner.js"
 import {
   maxWebhooksPerPartner,
@@ -19,6 +21,7 @@ import {
 } from "../Domain/Webhook.js"
 import { formatStamp } from "../Domain/Zone.js"
 import { logFailure } from "../Http/FailureSummary.js"
+import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { checkDestination, checkUrl, lookupWithin } from "./Destination.js"
 import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
@@ -55,6 +58,7 @@ const DeliveryRow = Schema.Struct({
   endpointStatus: EndpointStatus
 })
 type DeliveryRow = typeof DeliveryRow.Type
+const ListedDelivery = Schema.Struct({ ...DeliveryRow.fields, positionAt: Schema.String })
 
 const ClaimedRow = Schema.Struct({
   id: Schema.String,
@@ -76,7 +80,6 @@ const FailingSinceRow = Schema.Struct({ failingSince: Schema.Date })
 /** Longer than an attempt can take (its timeout is at most 30 s), so no delivery is sent twice at once. */
 const LEASE_SECONDS = 60
 const BATCH_SIZE = 20
-const DELIVERY_LIST_LIMIT = 100
 
 const endpointColumns = `id, url, events, status, disabled_reason, failing_since, previous_secret_until, sandbox, created_at`
 
@@ -136,6 +139,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
     const sql = yield* SqlClient.SqlClient
     // The partner's calls run within the request's database budget; the dispatcher's passes do not.
     const direct = yield* DirectQuery
+    const cursors = yield* ListCursor
     const config = yield* AppConfig
     const production = config.appEnv === "production"
 
@@ -260,19 +264,37 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         readUnavailable("webhook delivery", queuedUnread(endpointId, id))
       )
 
-    const deliveries = Effect.fn("Webhooks.deliveries")(function* (partner: Partner["Service"], id: string) {
+    /** A page of the webhook's deliveries, newest first by (created_at, id): keyset, as every list pages. */
+    const deliveries = Effect.fn("Webhooks.deliveries")(function* (
+      partner: Partner["Service"],
+      id: string,
+      query: DeliveryListQuery
+    ) {
       yield* endpointOf(partner, id, { notChanged: deliveriesUnread })
+      const list = `webhook-deliveries:${id}`
+      const start = yield* cursors.start(list, partner.id, { cursor: query.cursor })
+      const limit = query.limit ?? defaultPageLimit
       const rows = yield* direct(sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
-          d.created_at, e.status AS endpoint_status
+          d.created_at, e.status AS endpoint_status, ${positionColumn(sql, "d.created_at")}
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.endpoint_id = ${id}
-        ORDER BY d.created_at DESC, d.id LIMIT ${DELIVERY_LIST_LIMIT}`).pipe(
-        rowsOf(DeliveryRow),
+          ${keysetAfter(sql, "d.created_at", { column: "d.id", type: "text" }, Option.getOrUndefined(start.after))}
+        ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`).pipe(
+        rowsOf(ListedDelivery),
         Effect.catchTag("SchemaError", Effect.die),
         readUnavailable("webhook deliveries", deliveriesUnread)
       )
-      return { ok: true as const, deliveries: rows.map(toDelivery) }
+      const page = rows.slice(0, limit)
+      const last = page.at(-1)
+      return {
+        ok: true as const,
+        deliveries: page.map(toDelivery),
+        next_cursor:
+          rows.length > limit && last !== undefined
+            ? yield* cursors.next(list, partner.id, start.filters, { at: last.positionAt, id: last.id })
+            : null
+      }
     })
 
     // Attempts a partner asks for run in the service's scope, not the request's: they outlive it.
@@ -443,7 +465,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
     return { create, list, remove, rotateSecret, deliveries, sendTest, retry, deliverDue } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make)
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(ListCursor.Default))
 }
 
 /** The dispatcher: a pass every WEBHOOK_POLL_MS on the service's clock, for as long as the server runs. */

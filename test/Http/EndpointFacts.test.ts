@@ -16,6 +16,7 @@ describe("an endpoint's rate-limit class", () => {
       "bookings.confirm",
       "bookings.reschedule",
       "requests.create",
+      "requests.withdraw",
       "search.search"
     ])
     const document = OpenApi.fromApi(Api) as any

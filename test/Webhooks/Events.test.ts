@@ -9,6 +9,7 @@ import {
   isWebhookEventType,
   requestCreated,
   requestHandoffChanged,
+  requestWithdrawn,
   type WebhookEvent,
   type WebhookEventType,
   webhookEventTypes,
@@ -43,7 +44,7 @@ const bookingData = {
 }
 
 describe("event types", () => {
-  it("are the seven a subscription can name, and nothing else passes", async () => {
+  it("are the eight a subscription can name, and nothing else passes", async () => {
     expect([...webhookEventTypes].sort()).toEqual([
       "booking.cancelled",
       "booking.confirmation_failed",
@@ -51,6 +52,7 @@ describe("event types", () => {
       "booking.rescheduled",
       "request.created",
       "request.handoff_changed",
+      "request.withdrawn",
       "webhook.test"
     ])
     for (const type of webhookEventTypes) expect(isWebhookEventType(type)).toBe(true)
@@ -70,6 +72,7 @@ const oneOfEach = (at: Date, facts: BookingFacts): { readonly [K in WebhookEvent
     "booking.confirmation_failed": bookingConfirmationFailed(facts, "provider", at),
     "request.created": requestCreated(request, handoff, at),
     "request.handoff_changed": requestHandoffChanged(request, handoff, "queued", at),
+    "request.withdrawn": requestWithdrawn(request, 1, at),
     "webhook.test": webhookTest({ id: "ep_1", sandbox: false }, at)
   }
 }
@@ -170,6 +173,22 @@ describe("event builders", () => {
       handoff: { status: "sent", providers_reached: 2, providers_pending: 1 },
       previous_handoff_status: "queued",
       sandbox: false
+    })
+  })
+
+  it("request.withdrawn names how many providers are told, and never the reason", async () => {
+    const request = { id: "req_3", verticalId: "vvs", jobTypeId: "leak_hidden", sandbox: true, reason: "private" }
+    expect(requestWithdrawn(request, 0, at)).toEqual({
+      type: "request.withdrawn",
+      timestamp: "2025-03-04T08:00:00.000Z",
+      data: {
+        request_id: "req_3",
+        status: "withdrawn",
+        vertical_id: "vvs",
+        job_type_id: "leak_hidden",
+        providers_to_tell: 0,
+        sandbox: true
+      }
     })
   })
 

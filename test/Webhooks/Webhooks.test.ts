@@ -167,6 +167,7 @@ describe("webhook subscriptions", () => {
           "booking.confirmation_failed",
           "request.created",
           "request.handoff_changed",
+          "request.withdrawn",
           "webhook.test"
         ]
       })
@@ -193,7 +194,7 @@ describe("webhook subscriptions", () => {
         yield* run(Effect.flip(otherClient.webhooks.remove({ params }))),
         yield* run(Effect.flip(otherClient.webhooks.rotateSecret({ params }))),
         yield* run(Effect.flip(otherClient.webhooks.test({ params }))),
-        yield* run(Effect.flip(otherClient.webhooks.deliveries({ params }))),
+        yield* run(Effect.flip(otherClient.webhooks.deliveries({ params, query: {} }))),
         yield* run(Effect.flip(otherClient.webhooks.retry({ params: { ...params, delivery_id: "msg_x" } })))
       ]) {
         expect(refused).toBeInstanceOf(WebhookNotFound)
@@ -213,7 +214,7 @@ describe("webhook subscriptions", () => {
 
       const deleted = yield* run(client.webhooks.remove({ params }))
       expect(deleted).toEqual({ ok: true, deleted: true, webhook_id: id })
-      expect(yield* run(Effect.flip(client.webhooks.deliveries({ params })))).toBeInstanceOf(WebhookNotFound)
+      expect(yield* run(Effect.flip(client.webhooks.deliveries({ params, query: {} })))).toBeInstanceOf(WebhookNotFound)
     }).pipe(Effect.scoped)
   )
 

@@ -121,9 +121,9 @@ export const registerWebhook = (token: string, url: string, events?: ReadonlyArr
 
 /** A webhook's deliveries through the typed client, newest first. */
 export const deliveriesOf = (token: string, webhookId: string) =>
-  Effect.flatMap(apiClient(token), (client) => client.webhooks.deliveries({ params: { webhook_id: webhookId } })).pipe(
-    Effect.map((list) => list.deliveries as Array<any>)
-  )
+  Effect.flatMap(apiClient(token), (client) =>
+    client.webhooks.deliveries({ params: { webhook_id: webhookId }, query: {} })
+  ).pipe(Effect.map((list) => list.deliveries as Array<any>))
 
 /** A change of a booking (cancel, reschedule) as the typed client takes it: its id and body, no header. */
 const changeOf = <P>(bookingId: string, payload: P) => ({ params: { booking_id: bookingId }, ...sent(payload, {}) })

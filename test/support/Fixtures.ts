@@ -121,3 +121,42 @@ export const giveUpCustomerMessageNow = (bookingId: string) =>
 
 /** MCP sessions (owner: src/Mcp): none left from an earlier test. */
 export const clearMcpSessions = write((sql) => sql`DELETE FROM mcp_sessions`)
+
+/**
+ * Bookings (owner: src/Bookings): `count` more bookings of the partner that made `templateId`,
+ * each a copy of it with its own id, request id and slot (day i after the template's), last
+ * changed `changedAt(i)`; too many to confirm one by one in a test. Every column is copied from
+ * a real confirm, so each copy is a row the service itself could have written.
+ */
+export const copyBooking = (templateId: string, count: number, changedAt: (i: number) => Date) =>
+  write((sql) =>
+    Effect.gen(function* () {
+      const copies = JSON.stringify(
+        Array.from({ length: count }, (_, n) => ({ i: n + 1, updated_at: changedAt(n + 1).toISOString() }))
+      )
+      const ids = yield* sql<{ id: string }>`
+        WITH n AS (
+          SELECT x.i, x.updated_at, gen_random_uuid() AS id
+          FROM jsonb_to_recordset(${copies}::jsonb) AS x(i int, updated_at timestamptz)
+        ), slots AS (
+          INSERT INTO calendar_bookings
+          SELECT (jsonb_populate_record(c, jsonb_build_object('id', n.id, 'booking_id', n.id,
+            'during', tstzrange(lower(c.during) + n.i * interval '1 day', upper(c.during) + n.i * interval '1 day', '[)')))).*
+          FROM calendar_bookings c, n WHERE c.id = ${templateId}::uuid
+          RETURNING id
+        )
+        SELECT n.id::text AS id FROM n JOIN slots USING (id) ORDER BY n.i`
+      yield* sql`
+        WITH n AS (
+          SELECT x.i, x.updated_at, c.id, lower(c.during) AS slot_start, upper(c.during) AS slot_end
+          FROM jsonb_to_recordset(${copies}::jsonb) AS x(i int, updated_at timestamptz)
+          JOIN LATERAL (SELECT ${JSON.stringify(ids.map((row) => row.id))}::jsonb ->> (x.i - 1) AS id) k ON true
+          JOIN calendar_bookings c ON c.id = k.id::uuid
+        )
+        INSERT INTO bookings
+        SELECT (jsonb_populate_record(b, jsonb_build_object('id', n.id, 'request_id', b.request_id || '-copy-' || n.i,
+          'slot_start', n.slot_start, 'slot_end', n.slot_end, 'updated_at', n.updated_at, 'notice_subject_id', NULL))).*
+        FROM bookings b, n WHERE b.id = ${templateId}::uuid`
+      return ids.map((row) => row.id)
+    })
+  )
