@@ -89,15 +89,15 @@ class CalendarModel {
 
 const HOUR = 3_600_000
 
-/** The fee a cancel at `now` carries under the provider's policy: free until the deadline, then the late fee. */
+/** The fee a cancel at `now` carries under the provider's policy: free before the deadline, the late fee from it on. */
 const feeAt = (b: ModelBooking, now: number) => {
   const policy = b.provider.policy
   if (policy === undefined || policy.late_fee_sek === 0) return 0
-  return now <= b.slot.start - policy.free_cancellation_hours * HOUR ? 0 : policy.late_fee_sek
+  return now < b.slot.start - policy.free_cancellation_hours * HOUR ? 0 : policy.late_fee_sek
 }
 
 const changeableAt = (b: ModelBooking, now: number) =>
-  now < b.slot.start && now <= b.slot.start - (b.provider.policy?.change_hours ?? 0) * HOUR
+  now < b.slot.start && now < b.slot.start - (b.provider.policy?.change_hours ?? 0) * HOUR
 
 /** A version to send as expected_version: none, the one the model holds, or one off either way. */
 const expectedVersionOf = (b: ModelBooking | undefined, offset: number | undefined) =>

@@ -303,9 +303,7 @@ describe("input PostgreSQL cannot store, and HTTP edges, are the client's 4xx", 
         expect((yield* call(HttpClientRequest.head(paths.capabilities))).status).toBe(200)
         const deleteBookings = yield* call(HttpClientRequest.delete(paths.confirm))
         expect(deleteBookings.status).toBe(405)
-        expect(deleteBookings.headers.allow).toBe("POST")
-        const getBookings = yield* get(paths.confirm)
-        expect(getBookings.headers.allow).toBe("POST")
+        expect(deleteBookings.headers.allow).toBe("POST, GET, HEAD")
         for (const response of [
           yield* postJson(paths.confirm, {}),
           yield* get(paths.status("bkg_x"), { authorization: "Bearer wrong-token-0123456789" }),

@@ -180,7 +180,7 @@ describe("event builders", () => {
     const request = { id: "req_3", verticalId: "vvs", jobTypeId: "leak_hidden", sandbox: true, reason: "private" }
     expect(requestWithdrawn(request, 0, at)).toEqual({
       type: "request.withdrawn",
-      timestamp: "2025-03-04T08:00:00.000Z",
+      timestamp: "2025-03-04T09:00:00+01:00",
       data: {
         request_id: "req_3",
         status: "withdrawn",
