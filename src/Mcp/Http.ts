@@ -49,7 +49,12 @@ const serverInfo = {
 }
 
 /** The protocol versions /mcp speaks, the newest first (a client offering another gets the newest). */
-const protocols = [McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05] as const
+const protocols = [
+  McpProtocol.v2025_11_25,
+  McpProtocol.v2025_06_18,
+  McpProtocol.v2025_03_26,
+  McpProtocol.v2024_11_05
+] as const
 const protocolVersions: ReadonlyArray<string> = protocols.map((protocol) => protocol.protocolVersion)
 
 const negotiated = (offered: unknown) =>

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { searchBodyFor } from "../support/Bodies.js"
 import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
-import { type Connected, callTool, connect, overMcp } from "./McpClient.js"
+import { type Connected, callTool, connect, initializeMessage, overMcp, postMcp } from "./McpClient.js"
 
 const token = "partner-mcp-a-token-0123456789"
 const otherToken = "partner-mcp-b-token-9876543210"
@@ -97,63 +98,86 @@ const toolNames = [
 
 describe("MCP at /mcp, driven by the official SDK client", () => {
   it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${token},${otherToken}` } }))((it) => {
-    it.effect("initialize negotiates 2025-06-18 or newer and lists the eight tools with the REST Schemas", () =>
-      Effect.gen(function* () {
-        const { client, transport } = yield* connect(auth)
-        expect(transport.protocolVersion! >= "2025-06-18").toBe(true)
-        expect(transport.sessionId).toMatch(/^[\x21-\x7e]{32,}$/)
-        expect(client.getServerVersion()?.name).toBe("home-service-booking-api")
-        expect(client.getInstructions()).toContain("booking_created, availability_checked and provider_selected")
+    it.effect(
+      "a client asking for 2025-11-25, 2025-06-18 or 2025-03-26 gets that version; another gets the newest",
+      () =>
+        Effect.gen(function* () {
+          for (const [asked, answered] of [
+            ["2025-11-25", "2025-11-25"],
+            ["2025-06-18", "2025-06-18"],
+            ["2025-03-26", "2025-03-26"],
+            ["2031-01-01", "2025-11-25"]
+          ] as const) {
+            const opened = yield* postMcp(
+              { ...initializeMessage, params: { ...initializeMessage.params, protocolVersion: asked } },
+              auth
+            )
+            expect(opened.status, asked).toBe(200)
+            expect(opened.body.result.protocolVersion, asked).toBe(answered)
+          }
+        })
+    )
 
-        const { tools } = yield* Effect.promise(() => client.listTools())
-        expect(tools.map((tool) => tool.name)).toEqual(toolNames)
-        const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]))
-        for (const name of [
-          "get_capabilities",
-          "search_booking_options",
-          "get_booking_status",
-          "get_follow_up_request"
-        ]) {
-          expect(byName[name]!.annotations, name).toMatchObject({ readOnlyHint: true })
-        }
-        for (const name of ["confirm_booking", "create_follow_up_request"]) {
-          expect(byName[name]!.annotations, name).toMatchObject({
-            readOnlyHint: false,
-            destructiveHint: false,
-            idempotentHint: false
-          })
-          expect(byName[name]!.description, name).toContain("idempotency_key")
-          expect(byName[name]!.description, name).toContain("consent")
-        }
-        expect(byName.search_booking_options!.description).toContain("direct_booking_available true")
-        expect(byName.confirm_booking!.description).toContain("booking.status confirmed")
-        for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe("object")
-        const capabilities = (yield* get("/api/public/requests/capabilities")).body
-        const operations = Object.values<any>(capabilities.endpoints).map(({ method, path }) => `${method} ${path}`)
-        for (const tool of tools) {
-          const twin = /The MCP form of ([A-Z]+ \S+?)\./.exec(tool.description ?? "")?.[1]
-          expect(operations, tool.name).toContain(twin)
-          expect(client.getInstructions(), tool.name).toContain(`${twin} is ${tool.name}`)
-        }
+    it.effect(
+      "initialize answers the newest version the SDK asks for and lists the eight tools with the REST Schemas",
+      () =>
+        Effect.gen(function* () {
+          const { client, transport } = yield* connect(auth)
+          expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION)
+          expect(LATEST_PROTOCOL_VERSION).toBe("2025-11-25")
+          expect(transport.sessionId).toMatch(/^[\x21-\x7e]{32,}$/)
+          expect(client.getServerVersion()?.name).toBe("home-service-booking-api")
+          expect(client.getInstructions()).toContain("booking_created, availability_checked and provider_selected")
 
-        // Every bound and rule of a tool's arguments is the REST request's, as /openapi.json documents it.
-        const openapi = (yield* get("/openapi.json")).body
-        const requestBody = (path: string) =>
-          resolved(openapi.paths[path].post.requestBody.content["application/json"].schema, openapi)
-        expect(
-          resolved(byName.search_booking_options!.inputSchema, byName.search_booking_options!.inputSchema)
-        ).toEqual(requestBody("/api/public/booking-options"))
-        expect(resolved(byName.confirm_booking!.inputSchema, byName.confirm_booking!.inputSchema)).toEqual(
-          requestBody("/api/public/bookings")
-        )
-        expect(
-          resolved(byName.create_follow_up_request!.inputSchema, byName.create_follow_up_request!.inputSchema)
-        ).toEqual(requestBody("/api/public/requests"))
-        const [bookingId] = openapi.paths["/api/public/bookings/{booking_id}"].get.parameters
-        expect(byName.get_booking_status!.inputSchema.properties!.booking_id).toEqual(bookingId.schema)
-        const [requestId] = openapi.paths["/api/public/requests/{request_id}"].get.parameters
-        expect(byName.get_follow_up_request!.inputSchema.properties!.request_id).toEqual(requestId.schema)
-      })
+          const { tools } = yield* Effect.promise(() => client.listTools())
+          expect(tools.map((tool) => tool.name)).toEqual(toolNames)
+          const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]))
+          for (const name of [
+            "get_capabilities",
+            "search_booking_options",
+            "get_booking_status",
+            "get_follow_up_request"
+          ]) {
+            expect(byName[name]!.annotations, name).toMatchObject({ readOnlyHint: true })
+          }
+          for (const name of ["confirm_booking", "create_follow_up_request"]) {
+            expect(byName[name]!.annotations, name).toMatchObject({
+              readOnlyHint: false,
+              destructiveHint: false,
+              idempotentHint: false
+            })
+            expect(byName[name]!.description, name).toContain("idempotency_key")
+            expect(byName[name]!.description, name).toContain("consent")
+          }
+          expect(byName.search_booking_options!.description).toContain("direct_booking_available true")
+          expect(byName.confirm_booking!.description).toContain("booking.status confirmed")
+          for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe("object")
+          const capabilities = (yield* get("/api/public/requests/capabilities")).body
+          const operations = Object.values<any>(capabilities.endpoints).map(({ method, path }) => `${method} ${path}`)
+          for (const tool of tools) {
+            const twin = /The MCP form of ([A-Z]+ \S+?)\./.exec(tool.description ?? "")?.[1]
+            expect(operations, tool.name).toContain(twin)
+            expect(client.getInstructions(), tool.name).toContain(`${twin} is ${tool.name}`)
+          }
+
+          // Every bound and rule of a tool's arguments is the REST request's, as /openapi.json documents it.
+          const openapi = (yield* get("/openapi.json")).body
+          const requestBody = (path: string) =>
+            resolved(openapi.paths[path].post.requestBody.content["application/json"].schema, openapi)
+          expect(
+            resolved(byName.search_booking_options!.inputSchema, byName.search_booking_options!.inputSchema)
+          ).toEqual(requestBody("/api/public/booking-options"))
+          expect(resolved(byName.confirm_booking!.inputSchema, byName.confirm_booking!.inputSchema)).toEqual(
+            requestBody("/api/public/bookings")
+          )
+          expect(
+            resolved(byName.create_follow_up_request!.inputSchema, byName.create_follow_up_request!.inputSchema)
+          ).toEqual(requestBody("/api/public/requests"))
+          const [bookingId] = openapi.paths["/api/public/bookings/{booking_id}"].get.parameters
+          expect(byName.get_booking_status!.inputSchema.properties!.booking_id).toEqual(bookingId.schema)
+          const [requestId] = openapi.paths["/api/public/requests/{request_id}"].get.parameters
+          expect(byName.get_follow_up_request!.inputSchema.properties!.request_id).toEqual(requestId.schema)
+        })
     )
 
     it.effect("the capabilities document is a resource and the assistant rules a prompt", () =>
