@@ -10,7 +10,7 @@ import {
   RescheduleBookingResponse,
   ReschedulePreview
 } from "../../src/Domain/BookingChange.js"
-import { type ErrorClass, ErrorBodyFields, errorStatus } from "../../src/Domain/Errors.js"
+import { ErrorBodyFields, type ErrorClass, errorStatus } from "../../src/Domain/Errors.js"
 import { ServiceRequestCreate, ServiceRequestResponse } from "../../src/Domain/Request.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { WebhookCreated } from "../../src/Domain/Webhook.js"
