@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Effect, type Exit, Layer, Option, Schema, Stream } from "effect"
+import type { unhandled } from "effect/Types"
 import * as HttpMethod from "effect/http/HttpMethod"
 import * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -332,7 +333,7 @@ export const ContractErrorsLive = Layer.succeed(
   ContractErrors,
   (httpEffect, { endpoint }) =>
     httpEffect.pipe(
-      Effect.catchCause((cause): Effect.Effect<never, unknown> => {
+      Effect.catchCause((cause): Effect.Effect<never, InvalidRequest | unhandled> => {
         const failure = Cause.findErrorOption(cause)
         if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
           return Effect.fail(invalidOf(failure.value, endpoint))
@@ -343,14 +344,14 @@ export const ContractErrorsLive = Layer.succeed(
         }
         return Effect.failCause(cause)
       }),
-      Effect.flatMap((response: HttpServerResponse.HttpServerResponse) =>
+      Effect.flatMap((response) =>
         response.status === 415 && HttpMethod.hasBody(endpoint.method)
           ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
               Effect.fail(notJson(request.headers["content-type"]))
             )
           : Effect.succeed(response)
       )
-    ) as never
+    )
 )
 
 /**
