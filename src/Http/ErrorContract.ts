@@ -1,13 +1,13 @@
 import type { IncomingMessage } from "node:http"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Effect, type Exit, Layer, Option, Schema, Stream } from "effect"
-import type { unhandled } from "effect/Types"
 import * as HttpMethod from "effect/http/HttpMethod"
 import * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiError from "effect/http-api/HttpApiError"
+import type { unhandled } from "effect/Types"
 import { type Api, ContractErrors } from "../Api.js"
 import {
   type ErrorClass,
@@ -329,29 +329,27 @@ const payloadIssue = (error: HttpApiError.HttpApiSchemaError, endpoint: HttpApiE
  * refuses is the contract's 400 with its issues (Effect 4 answers it with an empty 400), and a
  * body of another content type the contract's 415 (Effect 4 answers it in plain text).
  */
-export const ContractErrorsLive = Layer.succeed(
-  ContractErrors,
-  (httpEffect, { endpoint }) =>
-    httpEffect.pipe(
-      Effect.catchCause((cause): Effect.Effect<never, InvalidRequest | unhandled> => {
-        const failure = Cause.findErrorOption(cause)
-        if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
-          return Effect.fail(invalidOf(failure.value, endpoint))
-        }
-        if (Option.isNone(failure) && !Cause.hasInterruptsOnly(cause)) {
-          const defect = Cause.squash(cause)
-          if (HttpApiError.HttpApiSchemaError.is(defect)) return Effect.fail(invalidOf(defect, endpoint))
-        }
-        return Effect.failCause(cause)
-      }),
-      Effect.flatMap((response) =>
-        response.status === 415 && HttpMethod.hasBody(endpoint.method)
-          ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-              Effect.fail(notJson(request.headers["content-type"]))
-            )
-          : Effect.succeed(response)
-      )
+export const ContractErrorsLive = Layer.succeed(ContractErrors, (httpEffect, { endpoint }) =>
+  httpEffect.pipe(
+    Effect.catchCause((cause): Effect.Effect<never, InvalidRequest | unhandled> => {
+      const failure = Cause.findErrorOption(cause)
+      if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
+        return Effect.fail(invalidOf(failure.value, endpoint))
+      }
+      if (Option.isNone(failure) && !Cause.hasInterruptsOnly(cause)) {
+        const defect = Cause.squash(cause)
+        if (HttpApiError.HttpApiSchemaError.is(defect)) return Effect.fail(invalidOf(defect, endpoint))
+      }
+      return Effect.failCause(cause)
+    }),
+    Effect.flatMap((response) =>
+      response.status === 415 && HttpMethod.hasBody(endpoint.method)
+        ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+            Effect.fail(notJson(request.headers["content-type"]))
+          )
+        : Effect.succeed(response)
     )
+  )
 )
 
 /**
