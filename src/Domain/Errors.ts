@@ -108,7 +108,6 @@ export const ContractError =
     description: string,
     guidance: ErrorGuidance<Carries>
   ) => {
-    statusByTag.set(tag, status)
     factsByTag.set(tag, {
       error: tag,
       status,
@@ -122,8 +121,6 @@ export const ContractError =
     })
   }
 
-/** Each error code's HTTP status, for the wire form (HttpApi reads the same status from the annotation). */
-const statusByTag = new Map<string, number>()
 const factsByTag = new Map<string, CatalogueFacts>()
 
 /** The catalogue facts of an error code. */
@@ -131,8 +128,12 @@ export const catalogueFactsOf = (tag: string): CatalogueFacts | undefined => fac
 
 export type ErrorClass = Schema.Top & { readonly identifier: string }
 
-/** The HTTP status an error class answers with. */
-export const errorStatus = (error: { readonly identifier: string }): number => statusByTag.get(error.identifier)!
+/** The HTTP status an error class answers with: its own `httpApiStatus`, the annotation HttpApi reads. */
+export const errorStatus = (error: ErrorClass): number => {
+  const status = error.ast.annotations?.httpApiStatus
+  if (typeof status !== "number") throw new Error(`${error.identifier} declares no httpApiStatus`)
+  return status
+}
 
 export const ErrorBodyFields = Schema.Struct({
   ok: Schema.Literal(false),
@@ -145,7 +146,7 @@ export type ErrorBody = typeof ErrorBodyFields.Type
 
 /** The section 7 wire form of an error class, keeping the class's status annotation. */
 export const errorBody = <E extends ErrorClass>(error: E): Schema.Codec<E["Type"], ErrorBody> => {
-  const status = statusByTag.get(error.identifier)!
+  const status = errorStatus(error)
   const body = Schema.Struct({
     ok: Schema.Literal(false),
     error: Schema.Literal(error.identifier),

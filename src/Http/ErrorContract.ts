@@ -1,12 +1,14 @@
 import type { IncomingMessage } from "node:http"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Cause, Effect, type Exit, Layer, Option, Schema, Stream } from "effect"
+import { ByteSize, Cause, Effect, Layer, Option, Schema } from "effect"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpMethod from "effect/http/HttpMethod"
 import * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiError from "effect/http-api/HttpApiError"
+import type { unhandled } from "effect/Types"
 import { type Api, ContractErrors } from "../Api.js"
 import {
   type ErrorClass,
@@ -90,47 +92,57 @@ const pathIssues = (routes: ReadonlyArray<Route>) => (path: string) => {
 
 const tooLarge = () => new PayloadTooLarge({ issues: [`body: must be at most ${maxBodyBytes} bytes`] })
 
-/** How much of a body past `maxBodyBytes` is read and discarded so the connection stays usable. */
+/** How much of a body past `maxBodyBytes` is discarded before the 413, so the connection stays usable. */
 const maxDiscardBytes = maxBodyBytes
 
 /**
- * The body up to `maxBodyBytes`, however it is framed. Past the limit it reads on and discards up
- * to `maxDiscardBytes` more before answering: @effect/platform-node 4 drains at most 256 KiB of an
- * unread body after the response and closes the connection past that, where Node (and Effect 3)
- * drained it all. A longer body still gets its 413, then the connection is closed. The stream is
- * never destroyed: the client reads a 413 where a destroyed socket would have reset it.
+ * Waits, up to `maxDiscardBytes`, for the rest of a body the platform stopped keeping at its
+ * `MaxBodySize` (it drains the rest on its own). Answering before the end would close the
+ * connection: @effect/platform-node 4 discards at most 256 KiB of an unread body after the
+ * response and closes past that, with no setting for it, where the contract keeps a connection
+ * usable after a 413.
  */
-const readBody = (source: IncomingMessage) =>
-  Effect.callback<Buffer, PayloadTooLarge>((resume) => {
-    const chunks: Array<Buffer> = []
+const restDiscarded = (source: IncomingMessage) =>
+  Effect.callback<void>((resume) => {
+    if (source.complete || source.destroyed) return resume(Effect.void)
     let bytes = 0
     const stop = () => {
       source.off("data", onData)
       source.off("end", onEnd)
-      source.off("error", onAbort)
+      source.off("close", onEnd)
     }
     const onData = (chunk: Buffer) => {
       bytes += chunk.length
-      if (bytes <= maxBodyBytes) chunks.push(chunk)
-      else if (bytes > maxBodyBytes + maxDiscardBytes) {
-        stop()
-        resume(Effect.fail(tooLarge()))
-      } else chunks.length = 0
+      if (bytes > maxDiscardBytes) onEnd()
     }
     const onEnd = () => {
       stop()
-      resume(bytes > maxBodyBytes ? Effect.fail(tooLarge()) : Effect.succeed(Buffer.concat(chunks)))
-    }
-    // The client went away mid-body: nobody is left to answer.
-    const onAbort = () => {
-      stop()
-      resume(Effect.interrupt)
+      resume(Effect.void)
     }
     source.on("data", onData)
     source.on("end", onEnd)
-    source.on("error", onAbort)
+    source.on("close", onEnd)
     return Effect.sync(stop)
   })
+
+/**
+ * The body's bytes up to `maxBodyBytes`, read by the platform, which answers `Expect: 100-continue`
+ * as it starts and keeps the bytes for the Api's own decoding. A client that goes away mid-body
+ * leaves nobody to answer.
+ */
+const bodyBytes = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Uint8Array, PayloadTooLarge> =>
+  request.arrayBuffer.pipe(
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBodyBytes)),
+    Effect.map((buffer) => new Uint8Array(buffer)),
+    Effect.catch((error) =>
+      error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+        ? Effect.andThen(
+            restDiscarded(NodeHttpServerRequest.toIncomingMessage(request) as IncomingMessage),
+            Effect.fail(tooLarge())
+          )
+        : Effect.interrupt
+    )
+  )
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
@@ -139,12 +151,6 @@ const isJson = (contentType: string | undefined) =>
 
 const notJson = (contentType: string | undefined) =>
   new UnsupportedMediaType({ issues: [`content-type: must be application/json, got ${contentType}`] })
-
-interface CheckedBody {
-  readonly body: unknown
-  readonly text: string
-  readonly bytes: Buffer
-}
 
 /**
  * Strict UTF-8 text holds no lone surrogate, and JSON.parse refuses a raw NUL, so only an escape
@@ -164,7 +170,7 @@ const mayNestTooDeep = (text: string) => {
 }
 
 /** Encoding, syntax, nesting and unstorable strings of a body read whole; the walks only when the text needs them. */
-const checkedBody = (bytes: Buffer): Effect.Effect<CheckedBody, MalformedJson | InvalidRequest> => {
+const checkedBody = (bytes: Uint8Array): Effect.Effect<unknown, MalformedJson | InvalidRequest> => {
   let text: string
   try {
     text = utf8.decode(bytes)
@@ -184,93 +190,21 @@ const checkedBody = (bytes: Buffer): Effect.Effect<CheckedBody, MalformedJson | 
     const unstorable = unstorableStrings(body, maxListedIssues)
     if (unstorable.length > 0) return Effect.fail(new InvalidRequest({ issues: formatIssues(unstorable) }))
   }
-  return Effect.succeed({ body, text, bytes })
+  return Effect.succeed(body)
 }
 
+export type BodyRefusal = InvalidRequest | MalformedJson | PayloadTooLarge | UnsupportedMediaType
+
 /**
- * Every JSON body the Api decodes passes here first: size, encoding, syntax, nesting, and strings
- * PostgreSQL cannot store (at any depth, keys included), each refused with the field's path.
+ * A JSON body, checked before anything decodes it: media type, size, encoding, syntax, nesting,
+ * and strings PostgreSQL cannot store (at any depth, keys included), each refused with the field's
+ * path. The Api's payloads (ContractErrorsLive) and /mcp both read their bodies through it.
  */
-const jsonBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<CheckedBody, BodyRefusal> => {
+export const jsonBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<unknown, BodyRefusal> => {
   const contentType = request.headers["content-type"]
   if (!isJson(contentType)) return Effect.fail(notJson(contentType))
   if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return Effect.fail(tooLarge())
-  // A client that asked to be told before it sends the body is told now (Node leaves that to the
-  // server once one listens for checkContinue, as Effect 4's does).
-  if (/100-continue/i.test(request.headers.expect ?? "")) {
-    const response = NodeHttpServerRequest.toServerResponse(request)
-    if (!response.headersSent && "writeContinue" in response) response.writeContinue()
-  }
-  return Effect.flatMap(readBody(NodeHttpServerRequest.toIncomingMessage(request) as IncomingMessage), checkedBody)
-}
-
-type BodyRefusal = InvalidRequest | MalformedJson | PayloadTooLarge | UnsupportedMediaType
-
-const isBodyRefusal = (defect: unknown): defect is BodyRefusal =>
-  defect instanceof InvalidRequest ||
-  defect instanceof MalformedJson ||
-  defect instanceof PayloadTooLarge ||
-  defect instanceof UnsupportedMediaType
-
-/** Each request's body check, once run: later readers get the same outcome. */
-const checkedBodies = new WeakMap<HttpServerRequest.HttpServerRequest, Exit.Exit<CheckedBody>>()
-
-const checkedBodyOf = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<CheckedBody> =>
-  Effect.suspend(
-    () =>
-      checkedBodies.get(request) ??
-      Effect.onExit(Effect.orDie(jsonBody(request)), (exit) => Effect.sync(() => checkedBodies.set(request, exit)))
-  )
-
-const bytesOf = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.map(checkedBodyOf(request), ({ bytes }) => bytes)
-
-const refusedFor = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.suspend(() => Effect.die(notJson(request.headers["content-type"])))
-
-type Readers = Pick<
-  HttpServerRequest.HttpServerRequest,
-  "json" | "text" | "arrayBuffer" | "stream" | "urlParamsBody" | "multipart" | "multipartStream"
->
-
-const reader = <K extends keyof Readers>(
-  read: (request: HttpServerRequest.HttpServerRequest) => Readers[K]
-): PropertyDescriptor => ({
-  get(this: HttpServerRequest.HttpServerRequest) {
-    return read(this)
-  },
-  enumerable: true,
-  configurable: true
-})
-
-/**
- * The request's body readers, made only when one is asked for: JSON, the text and bytes of the
- * same checked JSON (the MCP transport reads text), and a refusal for every other kind of body.
- * One descriptor map for every request, so installing them builds nothing per request.
- */
-const jsonOnlyReaders: Record<keyof Readers, PropertyDescriptor> = {
-  json: reader<"json">((request) => Effect.map(checkedBodyOf(request), ({ body }) => body as Schema.Json)),
-  text: reader<"text">((request) => Effect.map(checkedBodyOf(request), ({ text }) => text)),
-  arrayBuffer: reader<"arrayBuffer">((request) =>
-    Effect.map(bytesOf(request), (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer)
-  ),
-  stream: reader<"stream">((request) => Stream.fromEffect(Effect.map(bytesOf(request), (b) => new Uint8Array(b)))),
-  urlParamsBody: reader<"urlParamsBody">(refusedFor),
-  multipart: reader<"multipart">(refusedFor),
-  multipartStream: reader<"multipartStream">((request) => Stream.fromEffect(refusedFor(request)))
-}
-
-/**
- * The request as the Api sees it: its body is read once, by `jsonBody`, and only as JSON. The
- * platform decodes a payload through `json` (or, for other content types, the other readers)
- * and turns their failures into defects, which the contract turns back into these refusals.
- *
- * The readers are defined on the platform's own request object, which serves this request only:
- * a wrapper whose prototype is the request cost ~17 µs a request, and providing it in the
- * request's place another context change.
- */
-const jsonOnly = (request: HttpServerRequest.HttpServerRequest) => {
-  Object.defineProperties(request, jsonOnlyReaders)
+  return Effect.flatMap(bodyBytes(request), checkedBody)
 }
 
 /**
@@ -293,7 +227,7 @@ export const contractHeadersFor = (api: typeof Api) => {
 }
 
 /** The section 7 body of a contract error, for answers made outside the Api's own encoding. */
-const refusal = (error: { readonly _tag: string }) => {
+export const refusal = (error: { readonly _tag: string }) => {
   const body = Schema.encodeSync(errorBody(error.constructor as unknown as ErrorClass))(error)
   return HttpServerResponse.jsonUnsafe(body, { status: body.status })
 }
@@ -324,33 +258,29 @@ const payloadIssue = (error: HttpApiError.HttpApiSchemaError, endpoint: HttpApiE
 }
 
 /**
- * The Api's own errors (Api.ts's ContractErrors), for every endpoint: a request the schema
- * refuses is the contract's 400 with its issues (Effect 4 answers it with an empty 400), and a
- * body of another content type the contract's 415 (Effect 4 answers it in plain text).
+ * The Api's own errors (Api.ts's ContractErrors), for every endpoint: a body `jsonBody` refuses
+ * is refused before HttpApi decodes it (HttpApi would answer another content type with a plain
+ * text 415 and bad JSON with an empty 400), and a request the schema refuses is the contract's
+ * 400 with its issues.
  */
-export const ContractErrorsLive = Layer.succeed(
-  ContractErrors,
-  (httpEffect, { endpoint }) =>
-    httpEffect.pipe(
-      Effect.catchCause((cause): Effect.Effect<never, unknown> => {
-        const failure = Cause.findErrorOption(cause)
-        if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
-          return Effect.fail(invalidOf(failure.value, endpoint))
-        }
-        if (Option.isNone(failure) && !Cause.hasInterruptsOnly(cause)) {
-          const defect = Cause.squash(cause)
-          if (HttpApiError.HttpApiSchemaError.is(defect)) return Effect.fail(invalidOf(defect, endpoint))
-        }
-        return Effect.failCause(cause)
-      }),
-      Effect.flatMap((response: HttpServerResponse.HttpServerResponse) =>
-        response.status === 415 && HttpMethod.hasBody(endpoint.method)
-          ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-              Effect.fail(notJson(request.headers["content-type"]))
-            )
-          : Effect.succeed(response)
-      )
-    ) as never
+export const ContractErrorsLive = Layer.succeed(ContractErrors, (httpEffect, { endpoint }) =>
+  // The body is checked before HttpApi decodes it from the same bytes; a GET's payload is its query.
+  (endpoint.payload.size > 0 && HttpMethod.hasBody(endpoint.method)
+    ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.andThen(jsonBody(request), httpEffect))
+    : httpEffect
+  ).pipe(
+    Effect.catchCause((cause): Effect.Effect<never, BodyRefusal | unhandled> => {
+      const failure = Cause.findErrorOption(cause)
+      if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
+        return Effect.fail(invalidOf(failure.value, endpoint))
+      }
+      if (Option.isNone(failure) && !Cause.hasInterruptsOnly(cause)) {
+        const defect = Cause.squash(cause)
+        if (HttpApiError.HttpApiSchemaError.is(defect)) return Effect.fail(invalidOf(defect, endpoint))
+      }
+      return Effect.failCause(cause)
+    })
+  )
 )
 
 /**
@@ -369,8 +299,6 @@ export const errorContractFor = (api: typeof Api) => {
       const path = pathOf(request.url)
       const badPath = issuesOfPath(path)
       if (badPath.length > 0) return Effect.succeed(refusal(new InvalidRequest({ issues: badPath })))
-      // A GET, HEAD or OPTIONS payload is decoded from the query, never from a body (HttpMethod.hasBody).
-      if (HttpMethod.hasBody(request.method)) jsonOnly(request)
       return httpApp.pipe(
         Effect.catchCause((cause) => {
           const failure = Cause.findErrorOption(cause as Cause.Cause<unknown>)
@@ -390,8 +318,6 @@ export const errorContractFor = (api: typeof Api) => {
             }
           }
           if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
-          const defect = Option.isSome(failure) ? failure.value : Cause.squash(cause)
-          if (isBodyRefusal(defect)) return Effect.succeed(refusal(defect))
           return logFailure("unexpected defect", cause).pipe(
             Effect.as(
               refusal(new InternalError({ safe_next_step: "Retry later; if it persists, contact the operator." }))

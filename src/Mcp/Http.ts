@@ -13,6 +13,7 @@ import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities.js"
 import { DatabaseUnavailable, MalformedJson } from "../Domain/Errors.js"
 import { requestClientAddressOf } from "../Http/ClientAddress.js"
+import { refusal as contractRefusal, jsonBody } from "../Http/ErrorContract.js"
 import { logFailureWarning } from "../Http/FailureSummary.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Authenticator, bearerTokenOf } from "../Partners/Authentication.js"
@@ -319,16 +320,13 @@ const mcpRoutes = (
         if (Result.isFailure(caller)) return caller.failure
         const { owner, token } = caller.success
 
-        // A body too large (or of another media type) is the error contract's to answer, as on
-        // REST; one that is not JSON is JSON-RPC's parse error.
-        const parsed = yield* Effect.orDie(request.json).pipe(
-          Effect.map((body): { readonly body: unknown } => ({ body })),
-          Effect.catchDefect((defect) =>
-            defect instanceof MalformedJson ? Effect.succeed(undefined) : Effect.die(defect)
-          )
-        )
-        if (parsed === undefined) return rejected(null, notJson)
-        const body = parsed.body
+        // A body too large, of another media type or unstorable gets the contract's error body, as
+        // on REST; one that is not JSON is JSON-RPC's parse error.
+        const parsed = yield* Effect.result(jsonBody(request))
+        if (Result.isFailure(parsed)) {
+          return parsed.failure instanceof MalformedJson ? rejected(null, notJson) : contractRefusal(parsed.failure)
+        }
+        const body = parsed.success
         const issues = messageIssues(body)
         if (issues.length > 0) return rejected(Array.isArray(body) ? null : idOf(body), invalidRequestError(issues))
         const messages: ReadonlyArray<Message> = Array.isArray(body) ? body : [body]

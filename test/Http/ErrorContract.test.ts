@@ -128,6 +128,14 @@ describe("error contract", () => {
       })
     )
 
+    it.effect("the platform's request keeps its own body readers: a route beside the Api reads any body", () =>
+      Effect.gen(function* () {
+        const response = yield* postRaw("/probe/raw-text", "plain words", "text/plain")
+        expect(response.status).toBe(200)
+        expect(response.body).toEqual({ text: "plain words" })
+      })
+    )
+
     it.effect("every domain error class carries its own status to the wire", () =>
       Effect.gen(function* () {
         const seen = new Set<number>()

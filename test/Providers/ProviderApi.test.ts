@@ -9,7 +9,7 @@ import { TestClock } from "effect/testing"
 import ICAL from "ical.js"
 import { providerCommand } from "../../src/bin/providerCommand.js"
 import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
-import { errorStatus, Unauthorized } from "../../src/Domain/Errors.js"
+import { type ErrorClass, errorStatus, Unauthorized } from "../../src/Domain/Errors.js"
 import {
   BlockNotFound,
   BlockOverlapsBlock,
@@ -349,7 +349,7 @@ describe("the provider API", () => {
         const after = optionsOf(yield* search(body), "hammarby-vvs-sthlm")
         expect(after.some((o) => o.slot.start_at.startsWith(firstDate))).toBe(false)
         const refused = yield* Effect.flip(confirm(before[0], "116 30"))
-        expect(errorStatus({ identifier: refused._tag })).toBe(409)
+        expect(errorStatus(refused.constructor as ErrorClass)).toBe(409)
         expect((yield* client.provider.workingHours()).dates_off).toEqual([firstDate])
         // The operator's next supply import leaves hours the provider set alone.
         const demo: unknown = JSON.parse(readFileSync(demoSupplyPath, "utf8"))
@@ -434,7 +434,7 @@ describe("the provider calendar import, on the schedule the service's clock driv
       expect(busy.some((b) => b.start.startsWith("2026-11-25") || b.start.startsWith("2026-11-26"))).toBe(false)
 
       const lost = yield* Effect.flip(confirm(option))
-      expect(errorStatus({ identifier: lost._tag })).toBe(409)
+      expect(errorStatus(lost.constructor as ErrorClass)).toBe(409)
       const offered = optionsOf(yield* search(body), "ekstrom-ror-sthlm")
       expect(offered.length).toBeGreaterThan(0)
       for (const each of offered) {

@@ -10,7 +10,7 @@ import {
   RescheduleBookingResponse,
   ReschedulePreview
 } from "../../src/Domain/BookingChange.js"
-import { ErrorBodyFields, errorStatus } from "../../src/Domain/Errors.js"
+import { ErrorBodyFields, type ErrorClass, errorStatus } from "../../src/Domain/Errors.js"
 import { ServiceRequestCreate, ServiceRequestResponse } from "../../src/Domain/Request.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { WebhookCreated } from "../../src/Domain/Webhook.js"
@@ -43,6 +43,14 @@ const encodedAs =
       body: body as any
     }))
 
+/** The status of an error of the contract, read off its class; undefined for any other failure. */
+const contractStatusOf = (error: unknown): number | undefined => {
+  const cls = (error as { readonly constructor?: unknown }).constructor
+  return Schema.isSchema(cls) && typeof (cls as ErrorClass).identifier === "string"
+    ? errorStatus(cls as ErrorClass)
+    : undefined
+}
+
 /**
  * `wire`, and a refusal the same way: an error of the Api's contract as its status and its
  * section 7 body encoded back (the client decodes an error only from the status it is declared
@@ -55,7 +63,7 @@ export const answer =
     Effect.flatMap(call, encodedAs(schema)).pipe(
       Effect.catch((error) => {
         const tag = (error as { readonly _tag?: unknown })._tag
-        const status = typeof tag === "string" ? errorStatus({ identifier: tag }) : undefined
+        const status = contractStatusOf(error)
         return status === undefined
           ? Effect.die(error)
           : Effect.map(

@@ -1,5 +1,5 @@
 import { Effect, Layer, Schema } from "effect"
-import { HttpRouter } from "effect/http"
+import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { Api, ContractErrors } from "../../src/Api.js"
@@ -83,6 +83,10 @@ export const serveProbe = <ROut, E, RIn>(
         Layer.provide(ContractErrorsLive)
       ),
       contractLiveFor(ProbeApi as unknown as typeof Api),
+      // A route beside the Api reads its body with the platform's own reader, whatever its type.
+      HttpRouter.add("POST", "/probe/raw-text", (request) =>
+        Effect.map(Effect.orDie(request.text), (text) => HttpServerResponse.jsonUnsafe({ text }))
+      ),
       loops
     ),
     { disableLogger: true, disableListenLog: true, middleware: observed }
