@@ -117,27 +117,26 @@ export const cleanJsonSchema = <A>(schema: A): A => {
   const copy = structuredClone(schema)
   const defs = (copy as Json)?.$defs
   if (defs !== undefined) renameEncoded(copy, defs, "#/$defs/")
-  asBefore(copy, false)
+  asAccepted(copy)
   cleanSchema(copy)
   return copy
 }
 
 const safeInteger = 9007199254740991
-const schemaKeyOrder = ["type", "required", "properties", "additionalProperties"]
 
 /**
- * A JSON Schema node as Effect 3 wrote it, which the contract's document keeps: an optional
- * property is its schema (Effect 4 adds `anyOf [..., {type: null}]`, the JSON form of undefined),
- * an integer has no safe-integer bounds, a struct lists `required` (empty too) before its
- * properties and allows no other property, and the keys come in that order.
+ * A JSON Schema node saying what the API accepts and sends: an optional property is absent or its
+ * schema, never null (Effect writes `anyOf [..., {type: null}]`, the JSON form of undefined, which
+ * the decoder refuses as a value); an integer has no safe-integer bounds (no answer nears them, and
+ * they would read as limits); a check's own schema is part of the node; a struct lists `required`
+ * (empty too) and allows no other property, as the decoder refuses unknown keys.
  */
-const asBefore = (node: Json, integerTypeLast = true): void => {
+const asAccepted = (node: Json): void => {
   if (Array.isArray(node)) {
-    for (const each of node) asBefore(each, integerTypeLast)
+    for (const each of node) asAccepted(each)
     return
   }
   if (typeof node !== "object" || node === null) return
-  // A check's own JSON Schema (details') comes as allOf; Effect 3 wrote it into the node.
   if (Array.isArray(node.allOf) && node.allOf.every((part: Json) => Object.keys(part).every((key) => !(key in node)))) {
     const parts = node.allOf
     delete node.allOf
@@ -145,13 +144,6 @@ const asBefore = (node: Json, integerTypeLast = true): void => {
   }
   if (node.maximum === safeInteger) delete node.maximum
   if (node.minimum === -safeInteger) delete node.minimum
-  // Effect 3's document wrote an integer as a reference it then replaced, so `type` came after the
-  // bounds there (not in the MCP tools' schemas).
-  if (integerTypeLast && node.type === "integer" && Object.keys(node).length > 1) {
-    const { type, ...bounds } = node
-    for (const key of Object.keys(node)) delete node[key]
-    Object.assign(node, bounds, { type })
-  }
   if (node.properties !== undefined && typeof node.properties === "object") {
     const required: ReadonlyArray<string> = node.required ?? []
     for (const [name, property] of Object.entries<Json>(node.properties)) {
@@ -165,13 +157,8 @@ const asBefore = (node: Json, integerTypeLast = true): void => {
     }
     node.required = required
     if (node.additionalProperties === true && Object.keys(node.properties).length > 0) node.additionalProperties = false
-    const ordered: Record<string, Json> = {}
-    for (const key of schemaKeyOrder) if (key in node) ordered[key] = node[key]
-    for (const key of Object.keys(node)) if (!(key in ordered)) ordered[key] = node[key]
-    for (const key of Object.keys(node)) delete node[key]
-    Object.assign(node, ordered)
   }
-  for (const value of Object.values<Json>(node)) if (typeof value === "object") asBefore(value, integerTypeLast)
+  for (const value of Object.values<Json>(node)) if (typeof value === "object") asAccepted(value)
 }
 
 const withoutAnyOf = (schema: Json): Json => {
@@ -182,7 +169,7 @@ const withoutAnyOf = (schema: Json): Json => {
 /**
  * Effect 4 names a component after its schema's identifier and encoding (`CapabilitiesEncoded`,
  * `invalid_requestEncoded`): a named body keeps its name (`Capabilities`), and an error body is
- * written inline, so completeDocument names it by its code as it always has (`InvalidRequestError`).
+ * written inline, so completeDocument names it by its code (`InvalidRequestError`), one component per code.
  */
 const renameEncoded = (root: Json, components: Record<string, Json>, prefix: string): void => {
   const inline = new Map<string, Json>()
@@ -211,12 +198,11 @@ const renameEncoded = (root: Json, components: Record<string, Json>, prefix: str
   for (const key of Object.keys(root)) delete root[key]
   Object.assign(root, rewritten)
   const target = prefix === "#/$defs/" ? root.$defs : root.components.schemas
-  // Renamed in place: the document lists its components in the order they were made.
-  const entries = Object.entries<Json>(target)
-    .filter(([name]) => !inline.has(name))
-    .map(([name, schema]) => [renamed.get(name) ?? name, schema] as const)
-  for (const key of Object.keys(target)) delete target[key]
-  for (const [name, schema] of entries) target[name] = schema
+  for (const name of inline.keys()) delete target[name]
+  for (const [from, to] of renamed) {
+    target[to] = target[from]
+    delete target[from]
+  }
 }
 
 /** Every schema node: no framework titles or $ids, one lower bound each, formats where the contract has them. */
@@ -277,22 +263,6 @@ const headerRefs = (names: ReadonlyArray<string>) =>
 /**
  * Cleans and completes the generated document in place: the `OpenApi.Transform` of the Api, so
  * `OpenApi.fromApi(Api)` is already the document partners get, but for its `servers`.
- */
-/**
- * The shared schemas in the order the document has always listed them: Effect 4 generates the
- * error details' named schemas (ExistingBooking, ExistingRequest) ahead of the rest, Effect 3
- * after the capabilities' own. A partner's diff of the document stays empty.
- */
-const detailSchemasAfter = { after: "NonEmptyTrimmedString", names: ["ExistingBooking", "ExistingRequest"] } as const
-
-const inDocumentOrder = (schemas: Json): Json => {
-  const entries = Object.entries<Json>(schemas).filter(([name]) => !detailSchemasAfter.names.includes(name as never))
-  const details = detailSchemasAfter.names.flatMap((name) => (name in schemas ? [[name, schemas[name]] as const] : []))
-  const at = entries.findIndex(([name]) => name === detailSchemasAfter.after) + 1
-  return Object.fromEntries([...entries.slice(0, at), ...details, ...entries.slice(at)])
-}
-
-/**
  * `endpointFacts`: each endpoint's OperationDocs annotation; `limitedOperations`: the operations
  * under a per-minute limit (their RateLimitClass annotation), whose every answer carries RateLimit
  * and RateLimit-Policy.
@@ -304,8 +274,8 @@ export const completeDocument = (
 ): Json => {
   const factsOf = (id: string): OperationFacts => endpointFacts.get(id) ?? documentationFacts.get(id) ?? {}
   if (spec.components?.schemas !== undefined) renameEncoded(spec, spec.components.schemas, "#/components/schemas/")
-  asBefore(spec.paths)
-  asBefore(spec.components?.schemas)
+  asAccepted(spec.paths)
+  asAccepted(spec.components?.schemas)
   for (const scheme of Object.values<Json>(spec.components?.securitySchemes ?? {})) {
     if (scheme.type === "http" && typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
   }
@@ -315,7 +285,7 @@ export const completeDocument = (
     license: { name: "Proprietary: use under a partner agreement", identifier: "LicenseRef-Proprietary" }
   }
   spec.paths = { ...spec.paths, ...structuredClone(documentationPaths) }
-  spec.components = { ...spec.components, schemas: inDocumentOrder(spec.components?.schemas ?? {}) }
+  spec.components = { ...spec.components, schemas: spec.components?.schemas ?? {} }
   const components = spec.components
   const schemas = components.schemas
   for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "Int"]) delete schemas[name]
@@ -365,7 +335,7 @@ export const completeDocument = (
       const responses: Json = operation.responses
       for (const [status, response] of Object.entries<Json>(responses)) {
         const media = response.content?.[json]
-        // Effect 3 described a text answer by its schema ("a string"); Effect 4 says "Success".
+        // A text answer (metrics, the calendar feed) is described by what it is, not a generic "Success".
         if (media === undefined && response.description === "Success" && response.content !== undefined) {
           response.description = "a string"
         }
@@ -396,7 +366,7 @@ export const completeDocument = (
           delete responses[status]
           continue
         }
-        // The Api's and the authentication's errors first, then the operation's own, as they were listed.
+        // The Api's and the authentication's errors first, then the operation's own.
         kept.sort(
           (a, b) => Number(!sharedErrors.has(errorCodeOf(a) ?? "")) - Number(!sharedErrors.has(errorCodeOf(b) ?? ""))
         )
