@@ -15,20 +15,11 @@ type Json = any
 
 const json = "application/json"
 
-/** What each tag is for (Redocly and Spectral want a description on every tag). */
-const tagDescriptions: Readonly<Record<string, string>> = {
-  Capabilities: "What the service supports today: verticals, job types, rules an assistant must follow.",
-  Search: "Bookable options (provider, fixed price, free slot, terms) for a job, without personal data.",
-  Bookings: "Confirm an option with the user's consent, and look a booking up afterwards.",
-  Requests: "Hand a job to providers as a follow-up request when no option can be booked directly.",
-  Webhooks:
-    "Subscribe to signed Standard Webhooks events about your bookings and requests (see docs/webhooks.md in the repository).",
-  Errors: "Every error code the API answers with: its status, meaning, whether a retry is safe, and what to do.",
-  Health: "Liveness, readiness and metrics of one instance, for operators and load balancers.",
-  Documentation: "This document and its rendered page.",
-  provider:
-    "For providers, with a provider token (never a partner token): their jobs with the customer's contact, blocks, working hours and dates off, the calendar feed to subscribe to, and the import of their own calendar's busy times."
-}
+/**
+ * The tag of the documentation paths, which are not the Api's (each group's tag and its
+ * description come from the group's OpenApi.Title and OpenApi.Description).
+ */
+const documentationTag = { name: "Documentation", description: "This document and its rendered page." }
 
 const parameterDescriptions: Readonly<Record<string, string>> = {
   booking_id: "The booking's `booking.id` or the `request_id` of its confirmation.",
@@ -291,7 +282,9 @@ export const completeDocument = (
   for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "Int"]) delete schemas[name]
   cleanSchema(schemas)
   components.headers = structuredClone(headers)
-  spec.tags = Object.entries(tagDescriptions).map(([name, description]) => ({ name, description }))
+  // The partners' tags, then the documentation's, then the providers' (the document's last section).
+  const providerTag = (spec.tags ?? []).findIndex((tag: Json) => tag.name === "provider")
+  spec.tags = (spec.tags ?? []).toSpliced(providerTag < 0 ? (spec.tags ?? []).length : providerTag, 0, documentationTag)
   delete spec.security
 
   const named = new Map<string, string>()
