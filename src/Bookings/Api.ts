@@ -173,4 +173,5 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
     )
   )
   .middleware(Authentication)
-  .annotate(OpenApi.Title, "Bookings") {}
+  .annotate(OpenApi.Title, "Bookings")
+  .annotate(OpenApi.Description, "Confirm an option with the user's consent, and look a booking up afterwards.") {}

@@ -1,20 +1,10 @@
 import { Effect, Layer } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Api } from "../Api.js"
-import type { BookingConfirmationResponse } from "../Domain/Booking.js"
 import { Partner } from "../Domain/Partner.js"
-import { jsonInContractOrder } from "../Http/HandBuiltJson.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Bookings } from "./Bookings.js"
 import { Changes } from "./Changes.js"
-
-/**
- * Confirm's answer as the contract has always written it: delivery, deduction and policy before
- * the three flags, which the Api's encoder would reorder to the schema's order (the one the OpenAPI
- * document lists). The statuses are BookingConfirmed's 201 and BookingReplayed's 200.
- */
-const inContractOrder = (body: BookingConfirmationResponse) =>
-  jsonInContractOrder(body, body.idempotent_replay ? 200 : 201)
 
 export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
   Effect.gen(function* () {
@@ -24,7 +14,7 @@ export const BookingsLive = HttpApiBuilder.group(Api, "bookings", (handlers) =>
     return handlers
       .handle("confirm", ({ payload, headers }) =>
         limiter.forPartner("confirm", (partner, now) =>
-          Effect.map(bookings.confirm(payload, headers["idempotency-key"], partner, now), inContractOrder)
+          bookings.confirm(payload, headers["idempotency-key"], partner, now)
         )
       )
       .handle("status", ({ params }) =>

@@ -16,4 +16,8 @@ export class CapabilitiesApi extends HttpApiGroup.make("capabilities")
       })
     )
   )
-  .annotate(OpenApi.Title, "Capabilities") {}
+  .annotate(OpenApi.Title, "Capabilities")
+  .annotate(
+    OpenApi.Description,
+    "What the service supports today: verticals, job types, rules an assistant must follow."
+  ) {}

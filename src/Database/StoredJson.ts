@@ -8,23 +8,6 @@ const deepFreeze = <A>(value: A): A => {
   return value
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-/**
- * `decoded` with the keys of every object in the order `raw` (the stored JSON) has them. Effect 4
- * decodes a struct in the schema's order (Effect 3 kept the input's with `propertyOrder:
- * "original"`), and responses repeat scope and terms as stored (jsonb's key order).
- */
-export const inStoredOrder = (decoded: unknown, raw: unknown): unknown => {
-  if (Array.isArray(decoded) && Array.isArray(raw)) return decoded.map((item, index) => inStoredOrder(item, raw[index]))
-  if (!isRecord(decoded) || !isRecord(raw) || Object.getPrototypeOf(decoded) !== Object.prototype) return decoded
-  const ordered: Record<string, unknown> = {}
-  for (const key in raw) if (Object.hasOwn(decoded, key)) ordered[key] = inStoredOrder(decoded[key], raw[key])
-  for (const key in decoded) if (!Object.hasOwn(ordered, key)) ordered[key] = decoded[key]
-  return ordered
-}
-
 /**
  * A decoder of rows the database returns as one JSON text (an offer, built by json_build_object)
  * that decodes each distinct text once. The key is the text itself, the row as stored now, so a
@@ -44,8 +27,7 @@ export const decodedOnce = <S extends Schema.Codec<any, any>>(
   return (text) => {
     let value = decoded.get(text)
     if (value === undefined) {
-      const raw: unknown = JSON.parse(text)
-      value = deepFreeze(inStoredOrder(decode(raw), raw) as S["Type"])
+      value = deepFreeze(decode(JSON.parse(text)))
       if (decoded.size >= capacity) decoded.clear()
       decoded.set(text, value)
     }

@@ -45,4 +45,8 @@ export class ErrorsApi extends HttpApiGroup.make("errors")
       })
     )
   )
-  .annotate(OpenApi.Title, "Errors") {}
+  .annotate(OpenApi.Title, "Errors")
+  .annotate(
+    OpenApi.Description,
+    "Every error code the API answers with: its status, meaning, whether a retry is safe, and what to do."
+  ) {}

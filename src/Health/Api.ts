@@ -62,4 +62,8 @@ export class HealthApi extends HttpApiGroup.make("health")
       )
     )
   )
-  .annotate(OpenApi.Title, "Health") {}
+  .annotate(OpenApi.Title, "Health")
+  .annotate(
+    OpenApi.Description,
+    "Liveness, readiness and metrics of one instance, for operators and load balancers."
+  ) {}

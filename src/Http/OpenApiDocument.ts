@@ -15,20 +15,11 @@ type Json = any
 
 const json = "application/json"
 
-/** What each tag is for (Redocly and Spectral want a description on every tag). */
-const tagDescriptions: Readonly<Record<string, string>> = {
-  Capabilities: "What the service supports today: verticals, job types, rules an assistant must follow.",
-  Search: "Bookable options (provider, fixed price, free slot, terms) for a job, without personal data.",
-  Bookings: "Confirm an option with the user's consent, and look a booking up afterwards.",
-  Requests: "Hand a job to providers as a follow-up request when no option can be booked directly.",
-  Webhooks:
-    "Subscribe to signed Standard Webhooks events about your bookings and requests (see docs/webhooks.md in the repository).",
-  Errors: "Every error code the API answers with: its status, meaning, whether a retry is safe, and what to do.",
-  Health: "Liveness, readiness and metrics of one instance, for operators and load balancers.",
-  Documentation: "This document and its rendered page.",
-  provider:
-    "For providers, with a provider token (never a partner token): their jobs with the customer's contact, blocks, working hours and dates off, the calendar feed to subscribe to, and the import of their own calendar's busy times."
-}
+/**
+ * The tag of the documentation paths, which are not the Api's (each group's tag and its
+ * description come from the group's OpenApi.Title and OpenApi.Description).
+ */
+const documentationTag = { name: "Documentation", description: "This document and its rendered page." }
 
 const parameterDescriptions: Readonly<Record<string, string>> = {
   booking_id: "The booking's `booking.id` or the `request_id` of its confirmation.",
@@ -117,27 +108,26 @@ export const cleanJsonSchema = <A>(schema: A): A => {
   const copy = structuredClone(schema)
   const defs = (copy as Json)?.$defs
   if (defs !== undefined) renameEncoded(copy, defs, "#/$defs/")
-  asBefore(copy, false)
+  asAccepted(copy)
   cleanSchema(copy)
   return copy
 }
 
 const safeInteger = 9007199254740991
-const schemaKeyOrder = ["type", "required", "properties", "additionalProperties"]
 
 /**
- * A JSON Schema node as Effect 3 wrote it, which the contract's document keeps: an optional
- * property is its schema (Effect 4 adds `anyOf [..., {type: null}]`, the JSON form of undefined),
- * an integer has no safe-integer bounds, a struct lists `required` (empty too) before its
- * properties and allows no other property, and the keys come in that order.
+ * A JSON Schema node saying what the API accepts and sends: an optional property is absent or its
+ * schema, never null (Effect writes `anyOf [..., {type: null}]`, the JSON form of undefined, which
+ * the decoder refuses as a value); an integer has no safe-integer bounds (no answer nears them, and
+ * they would read as limits); a check's own schema is part of the node; a struct lists `required`
+ * (empty too) and allows no other property, as the decoder refuses unknown keys.
  */
-const asBefore = (node: Json, integerTypeLast = true): void => {
+const asAccepted = (node: Json): void => {
   if (Array.isArray(node)) {
-    for (const each of node) asBefore(each, integerTypeLast)
+    for (const each of node) asAccepted(each)
     return
   }
   if (typeof node !== "object" || node === null) return
-  // A check's own JSON Schema (details') comes as allOf; Effect 3 wrote it into the node.
   if (Array.isArray(node.allOf) && node.allOf.every((part: Json) => Object.keys(part).every((key) => !(key in node)))) {
     const parts = node.allOf
     delete node.allOf
@@ -145,13 +135,6 @@ const asBefore = (node: Json, integerTypeLast = true): void => {
   }
   if (node.maximum === safeInteger) delete node.maximum
   if (node.minimum === -safeInteger) delete node.minimum
-  // Effect 3's document wrote an integer as a reference it then replaced, so `type` came after the
-  // bounds there (not in the MCP tools' schemas).
-  if (integerTypeLast && node.type === "integer" && Object.keys(node).length > 1) {
-    const { type, ...bounds } = node
-    for (const key of Object.keys(node)) delete node[key]
-    Object.assign(node, bounds, { type })
-  }
   if (node.properties !== undefined && typeof node.properties === "object") {
     const required: ReadonlyArray<string> = node.required ?? []
     for (const [name, property] of Object.entries<Json>(node.properties)) {
@@ -165,13 +148,8 @@ const asBefore = (node: Json, integerTypeLast = true): void => {
     }
     node.required = required
     if (node.additionalProperties === true && Object.keys(node.properties).length > 0) node.additionalProperties = false
-    const ordered: Record<string, Json> = {}
-    for (const key of schemaKeyOrder) if (key in node) ordered[key] = node[key]
-    for (const key of Object.keys(node)) if (!(key in ordered)) ordered[key] = node[key]
-    for (const key of Object.keys(node)) delete node[key]
-    Object.assign(node, ordered)
   }
-  for (const value of Object.values<Json>(node)) if (typeof value === "object") asBefore(value, integerTypeLast)
+  for (const value of Object.values<Json>(node)) if (typeof value === "object") asAccepted(value)
 }
 
 const withoutAnyOf = (schema: Json): Json => {
@@ -182,7 +160,7 @@ const withoutAnyOf = (schema: Json): Json => {
 /**
  * Effect 4 names a component after its schema's identifier and encoding (`CapabilitiesEncoded`,
  * `invalid_requestEncoded`): a named body keeps its name (`Capabilities`), and an error body is
- * written inline, so completeDocument names it by its code as it always has (`InvalidRequestError`).
+ * written inline, so completeDocument names it by its code (`InvalidRequestError`), one component per code.
  */
 const renameEncoded = (root: Json, components: Record<string, Json>, prefix: string): void => {
   const inline = new Map<string, Json>()
@@ -211,12 +189,11 @@ const renameEncoded = (root: Json, components: Record<string, Json>, prefix: str
   for (const key of Object.keys(root)) delete root[key]
   Object.assign(root, rewritten)
   const target = prefix === "#/$defs/" ? root.$defs : root.components.schemas
-  // Renamed in place: the document lists its components in the order they were made.
-  const entries = Object.entries<Json>(target)
-    .filter(([name]) => !inline.has(name))
-    .map(([name, schema]) => [renamed.get(name) ?? name, schema] as const)
-  for (const key of Object.keys(target)) delete target[key]
-  for (const [name, schema] of entries) target[name] = schema
+  for (const name of inline.keys()) delete target[name]
+  for (const [from, to] of renamed) {
+    target[to] = target[from]
+    delete target[from]
+  }
 }
 
 /** Every schema node: no framework titles or $ids, one lower bound each, formats where the contract has them. */
@@ -277,22 +254,6 @@ const headerRefs = (names: ReadonlyArray<string>) =>
 /**
  * Cleans and completes the generated document in place: the `OpenApi.Transform` of the Api, so
  * `OpenApi.fromApi(Api)` is already the document partners get, but for its `servers`.
- */
-/**
- * The shared schemas in the order the document has always listed them: Effect 4 generates the
- * error details' named schemas (ExistingBooking, ExistingRequest) ahead of the rest, Effect 3
- * after the capabilities' own. A partner's diff of the document stays empty.
- */
-const detailSchemasAfter = { after: "NonEmptyTrimmedString", names: ["ExistingBooking", "ExistingRequest"] } as const
-
-const inDocumentOrder = (schemas: Json): Json => {
-  const entries = Object.entries<Json>(schemas).filter(([name]) => !detailSchemasAfter.names.includes(name as never))
-  const details = detailSchemasAfter.names.flatMap((name) => (name in schemas ? [[name, schemas[name]] as const] : []))
-  const at = entries.findIndex(([name]) => name === detailSchemasAfter.after) + 1
-  return Object.fromEntries([...entries.slice(0, at), ...details, ...entries.slice(at)])
-}
-
-/**
  * `endpointFacts`: each endpoint's OperationDocs annotation; `limitedOperations`: the operations
  * under a per-minute limit (their RateLimitClass annotation), whose every answer carries RateLimit
  * and RateLimit-Policy.
@@ -304,8 +265,8 @@ export const completeDocument = (
 ): Json => {
   const factsOf = (id: string): OperationFacts => endpointFacts.get(id) ?? documentationFacts.get(id) ?? {}
   if (spec.components?.schemas !== undefined) renameEncoded(spec, spec.components.schemas, "#/components/schemas/")
-  asBefore(spec.paths)
-  asBefore(spec.components?.schemas)
+  asAccepted(spec.paths)
+  asAccepted(spec.components?.schemas)
   for (const scheme of Object.values<Json>(spec.components?.securitySchemes ?? {})) {
     if (scheme.type === "http" && typeof scheme.scheme === "string") scheme.scheme = scheme.scheme.toLowerCase()
   }
@@ -315,13 +276,15 @@ export const completeDocument = (
     license: { name: "Proprietary: use under a partner agreement", identifier: "LicenseRef-Proprietary" }
   }
   spec.paths = { ...spec.paths, ...structuredClone(documentationPaths) }
-  spec.components = { ...spec.components, schemas: inDocumentOrder(spec.components?.schemas ?? {}) }
+  spec.components = { ...spec.components, schemas: spec.components?.schemas ?? {} }
   const components = spec.components
   const schemas = components.schemas
   for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey", "Int"]) delete schemas[name]
   cleanSchema(schemas)
   components.headers = structuredClone(headers)
-  spec.tags = Object.entries(tagDescriptions).map(([name, description]) => ({ name, description }))
+  // The partners' tags, then the documentation's, then the providers' (the document's last section).
+  const providerTag = (spec.tags ?? []).findIndex((tag: Json) => tag.name === "provider")
+  spec.tags = (spec.tags ?? []).toSpliced(providerTag < 0 ? (spec.tags ?? []).length : providerTag, 0, documentationTag)
   delete spec.security
 
   const named = new Map<string, string>()
@@ -365,7 +328,7 @@ export const completeDocument = (
       const responses: Json = operation.responses
       for (const [status, response] of Object.entries<Json>(responses)) {
         const media = response.content?.[json]
-        // Effect 3 described a text answer by its schema ("a string"); Effect 4 says "Success".
+        // A text answer (metrics, the calendar feed) is described by what it is, not a generic "Success".
         if (media === undefined && response.description === "Success" && response.content !== undefined) {
           response.description = "a string"
         }
@@ -396,7 +359,7 @@ export const completeDocument = (
           delete responses[status]
           continue
         }
-        // The Api's and the authentication's errors first, then the operation's own, as they were listed.
+        // The Api's and the authentication's errors first, then the operation's own.
         kept.sort(
           (a, b) => Number(!sharedErrors.has(errorCodeOf(a) ?? "")) - Number(!sharedErrors.has(errorCodeOf(b) ?? ""))
         )

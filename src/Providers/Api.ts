@@ -207,5 +207,5 @@ export class ProviderApi extends HttpApiGroup.make("provider")
   .annotate(OpenApi.Title, "provider")
   .annotate(
     OpenApi.Description,
-    "For providers, with a provider token: their jobs (and cancelling one they cannot do), blocks, working hours, the calendar feed out and busy times in."
+    "For providers, with a provider token (never a partner token): their jobs with the customer's contact, blocks, working hours and dates off, the calendar feed to subscribe to, and the import of their own calendar's busy times."
   ) {}

@@ -102,4 +102,8 @@ export class RequestsApi extends HttpApiGroup.make("requests")
       .annotate(RateLimitClass, "requests")
   )
   .middleware(RequestAuthentication)
-  .annotate(OpenApi.Title, "Requests") {}
+  .annotate(OpenApi.Title, "Requests")
+  .annotate(
+    OpenApi.Description,
+    "Hand a job to providers as a follow-up request when no option can be booked directly."
+  ) {}

@@ -41,4 +41,8 @@ export class SearchApi extends HttpApiGroup.make("search")
       )
       .annotate(RateLimitClass, "search")
   )
-  .annotate(OpenApi.Title, "Search") {}
+  .annotate(OpenApi.Title, "Search")
+  .annotate(
+    OpenApi.Description,
+    "Bookable options (provider, fixed price, free slot, terms) for a job, without personal data."
+  ) {}

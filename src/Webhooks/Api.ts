@@ -101,4 +101,8 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     )
   )
   .middleware(Authentication)
-  .annotate(OpenApi.Title, "Webhooks") {}
+  .annotate(OpenApi.Title, "Webhooks")
+  .annotate(
+    OpenApi.Description,
+    "Subscribe to signed Standard Webhooks events about your bookings and requests (see docs/webhooks.md in the repository)."
+  ) {}
