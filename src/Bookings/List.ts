@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
-import { type BookingListQuery, type BookingListResponse, defaultPageLimit } from "../Domain/ListPage.js"
+import type { BookingListQuery, BookingListResponse } from "../Domain/ListPage.js"
 import type { Partner } from "../Domain/Partner.js"
 import { CurrentSurface } from "../Domain/Surface.js"
 import type { SubjectDeliveryState } from "../Notifications/DeliveryState.js"
@@ -23,23 +23,19 @@ export const bookingList = (
   Effect.fn("Bookings.list")(function* (query: BookingListQuery, partner: Partner["Service"]) {
     const surface = yield* CurrentSurface
     const now = new Date(yield* Clock.currentTimeMillis)
-    const start = yield* cursors.start("bookings", partner.id, {
-      status: query.status,
-      updatedSince: query.updated_since,
-      cursor: query.cursor
-    })
-    const limit = query.limit ?? defaultPageLimit
-    const rows = yield* bookings
-      .listPage(partner.id, { filters: start.filters, after: Option.getOrUndefined(start.after), limit })
-      .pipe(Effect.catch(persistenceUnavailable("booking", listUnreadable)))
-    const page = rows.slice(0, limit)
-    const confirmed = page.filter((row) => row.status === "confirmed").map((row) => row.noticeSubjectId)
+    const { rows, nextCursor } = yield* cursors.page(
+      "bookings",
+      partner.id,
+      { status: query.status, updatedSince: query.updated_since, cursor: query.cursor, limit: query.limit },
+      (from) =>
+        bookings.listPage(partner.id, from).pipe(Effect.catch(persistenceUnavailable("booking", listUnreadable)))
+    )
+    const confirmed = rows.filter((row) => row.status === "confirmed").map((row) => row.noticeSubjectId)
     const states = yield* deliveryStates(confirmed)
-    const last = page.at(-1)
     const response: BookingListResponse = {
       ok: true,
       spec_version: bookingsSpecVersion,
-      bookings: page.map((row) =>
+      bookings: rows.map((row) =>
         statusAnswer(
           row,
           row.id,
@@ -48,10 +44,7 @@ export const bookingList = (
           now
         )
       ),
-      next_cursor:
-        rows.length > limit && last !== undefined
-          ? yield* cursors.next("bookings", partner.id, start.filters, { at: last.positionAt, id: last.id })
-          : null
+      next_cursor: nextCursor
     }
     return response
   })

@@ -1,6 +1,6 @@
-import { Effect, Option } from "effect"
+import { Effect, type Option } from "effect"
 import { requestsSpecVersion } from "../Domain/Capabilities.js"
-import { defaultPageLimit, type RequestListQuery, type RequestListResponse } from "../Domain/ListPage.js"
+import type { RequestListQuery, RequestListResponse } from "../Domain/ListPage.js"
 import type { Partner } from "../Domain/Partner.js"
 import { CurrentSurface } from "../Domain/Surface.js"
 import type { SubjectDeliveryState } from "../Notifications/DeliveryState.js"
@@ -21,26 +21,19 @@ export const requestList = (
 ) =>
   Effect.fn("Requests.list")(function* (query: RequestListQuery, partner: Partner["Service"]) {
     const surface = yield* CurrentSurface
-    const start = yield* cursors.start("requests", partner.id, {
-      status: query.status,
-      updatedSince: query.updated_since,
-      cursor: query.cursor
-    })
-    const limit = query.limit ?? defaultPageLimit
-    const rows = yield* requests
-      .listPage(partner.id, { filters: start.filters, after: Option.getOrUndefined(start.after), limit })
-      .pipe(Effect.catch(persistenceUnavailable("request", listUnreadable)))
-    const page = rows.slice(0, limit)
-    const states = yield* statesOf(page.flatMap(subjectsOf))
-    const last = page.at(-1)
+    const { rows, nextCursor } = yield* cursors.page(
+      "requests",
+      partner.id,
+      { status: query.status, updatedSince: query.updated_since, cursor: query.cursor, limit: query.limit },
+      (from) =>
+        requests.listPage(partner.id, from).pipe(Effect.catch(persistenceUnavailable("request", listUnreadable)))
+    )
+    const states = yield* statesOf(rows.flatMap(subjectsOf))
     const response: RequestListResponse = {
       ok: true,
       spec_version: requestsSpecVersion,
-      requests: page.map((row) => answerWithStates(row, states, surface, giveUpHours)),
-      next_cursor:
-        rows.length > limit && last !== undefined
-          ? yield* cursors.next("requests", partner.id, start.filters, { at: last.positionAt, id: last.id })
-          : null
+      requests: rows.map((row) => answerWithStates(row, states, surface, giveUpHours)),
+      next_cursor: nextCursor
     }
     return response
   })

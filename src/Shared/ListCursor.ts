@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { InvalidRequest } from "../Domain/Errors.js"
-import { CursorClaims, type PageFilters, type PagePosition } from "../Domain/ListPage.js"
+import { CursorClaims, defaultPageLimit, type PageFilters, type PagePosition } from "../Domain/ListPage.js"
 import { OptionSigner } from "./OptionSigner.js"
 
 const VERSION = "c1"
@@ -92,7 +92,35 @@ export class ListCursor extends Context.Service<ListCursor>()("Booking/ListCurso
         })
       })
 
-    return { next, start } as const
+    /**
+     * One page of a list: where it starts (the cursor's position and filters), the rows `read`
+     * gives (one more than the limit, which tells that a next page exists), and the cursor after
+     * the page's last row, or null on the last page.
+     */
+    const page = <Row extends { readonly id: string; readonly positionAt: string }, E, R>(
+      list: string,
+      owner: string,
+      query: PageFilters & { readonly cursor?: string | undefined; readonly limit?: number | undefined },
+      read: (from: {
+        readonly filters: PageFilters
+        readonly after: PagePosition | undefined
+        readonly limit: number
+      }) => Effect.Effect<ReadonlyArray<Row>, E, R>
+    ) =>
+      Effect.gen(function* () {
+        const begun = yield* start(list, owner, query)
+        const limit = query.limit ?? defaultPageLimit
+        const read_ = yield* read({ filters: begun.filters, after: Option.getOrUndefined(begun.after), limit })
+        const rows = read_.slice(0, limit)
+        const last = rows.at(-1)
+        const nextCursor =
+          read_.length > limit && last !== undefined
+            ? yield* next(list, owner, begun.filters, { at: last.positionAt, id: last.id })
+            : null
+        return { rows, nextCursor }
+      })
+
+    return { next, page, start } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(OptionSigner.Default))

@@ -6,7 +6,7 @@ import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
-import { type DeliveryListQuery, defaultPageLimit } from "../Domain/ListPage.js"
+import type { DeliveryListQuery } from "../Domain/ListPage.js"
 import type { Partner } from "../Domain/Partner.js"
 import {
   maxWebhooksPerPartner,
@@ -271,30 +271,24 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       query: DeliveryListQuery
     ) {
       yield* endpointOf(partner, id, { notChanged: deliveriesUnread })
-      const list = `webhook-deliveries:${id}`
-      const start = yield* cursors.start(list, partner.id, { cursor: query.cursor })
-      const limit = query.limit ?? defaultPageLimit
-      const rows = yield* direct(sql`
+      const { rows, nextCursor } = yield* cursors.page(
+        `webhook-deliveries:${id}`,
+        partner.id,
+        { cursor: query.cursor, limit: query.limit },
+        ({ after, limit }) =>
+          direct(sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
           d.created_at, e.status AS endpoint_status, ${positionColumn(sql, "d.created_at")}
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.endpoint_id = ${id}
-          ${keysetAfter(sql, "d.created_at", { column: "d.id", type: "text" }, Option.getOrUndefined(start.after))}
+          ${keysetAfter(sql, "d.created_at", { column: "d.id", type: "text" }, after)}
         ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`).pipe(
-        rowsOf(ListedDelivery),
-        Effect.catchTag("SchemaError", Effect.die),
-        readUnavailable("webhook deliveries", deliveriesUnread)
+            rowsOf(ListedDelivery),
+            Effect.catchTag("SchemaError", Effect.die),
+            readUnavailable("webhook deliveries", deliveriesUnread)
+          )
       )
-      const page = rows.slice(0, limit)
-      const last = page.at(-1)
-      return {
-        ok: true as const,
-        deliveries: page.map(toDelivery),
-        next_cursor:
-          rows.length > limit && last !== undefined
-            ? yield* cursors.next(list, partner.id, start.filters, { at: last.positionAt, id: last.id })
-            : null
-      }
+      return { ok: true as const, deliveries: rows.map(toDelivery), next_cursor: nextCursor }
     })
 
     // Attempts a partner asks for run in the service's scope, not the request's: they outlive it.
