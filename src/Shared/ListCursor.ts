@@ -1,7 +1,13 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { InvalidRequest } from "../Domain/Errors.js"
-import { CursorClaims, defaultPageLimit, type PageFilters, type PagePosition } from "../Domain/ListPage.js"
+import {
+  CursorClaims,
+  defaultPageLimit,
+  type PageFilters,
+  type PagePosition,
+  type PageQuery
+} from "../Domain/ListPage.js"
 import { OptionSigner } from "./OptionSigner.js"
 
 const VERSION = "c1"
@@ -101,20 +107,16 @@ export class ListCursor extends Context.Service<ListCursor>()("Booking/ListCurso
       list: string,
       owner: string,
       query: PageFilters & { readonly cursor?: string | undefined; readonly limit?: number | undefined },
-      read: (from: {
-        readonly filters: PageFilters
-        readonly after: PagePosition | undefined
-        readonly limit: number
-      }) => Effect.Effect<ReadonlyArray<Row>, E, R>
+      read: (from: PageQuery) => Effect.Effect<ReadonlyArray<Row>, E, R>
     ) =>
       Effect.gen(function* () {
         const begun = yield* start(list, owner, query)
         const limit = query.limit ?? defaultPageLimit
-        const read_ = yield* read({ filters: begun.filters, after: Option.getOrUndefined(begun.after), limit })
-        const rows = read_.slice(0, limit)
+        const fetched = yield* read({ filters: begun.filters, after: Option.getOrUndefined(begun.after), limit })
+        const rows = fetched.slice(0, limit)
         const last = rows.at(-1)
         const nextCursor =
-          read_.length > limit && last !== undefined
+          fetched.length > limit && last !== undefined
             ? yield* next(list, owner, begun.filters, { at: last.positionAt, id: last.id })
             : null
         return { rows, nextCursor }
