@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { rowsOf } from "../Database/Rows.js"
-import { bookingConfirmationFailed, type Handoff, requestHandoffChanged } from "../Webhooks/Events.js"
+import { bookingConfirmationFailed, type Handoff, requestHandoffChanged } from "../Domain/WebhookEvents.js"
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import type { DeliveryStatus } from "./DeliveryState.js"
 import type { ClaimedRow, OutboxRepo } from "./OutboxRepo.js"

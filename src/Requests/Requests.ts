@@ -15,6 +15,7 @@ import { EmergencyNotSupported, emergencyStep, isEmergency } from "../Domain/Saf
 import { sandboxPrefix } from "../Domain/Sandbox.js"
 import { futureStampIssues } from "../Domain/Stamps.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
+import { requestCreated } from "../Domain/WebhookEvents.js"
 import { type ChannelChoice, type DeliveryState, statesOrUnknown } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import {
@@ -28,7 +29,6 @@ import {
 import { ListCursor } from "../Shared/ListCursor.js"
 import { randomReference } from "../Shared/References.js"
 import { Supply } from "../Supply/Supply.js"
-import { requestCreated } from "../Webhooks/Events.js"
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { answerWithStates, handoffOf, requestAnswer, requestNotFound, subjectsOf } from "./Answers.js"
 import { requestList } from "./List.js"

@@ -11,6 +11,7 @@ import type { WithdrawRequest } from "../Domain/Request.js"
 import { RequestAlreadyWithdrawn, type ServiceRequestResponse } from "../Domain/Request.js"
 import type { StoredRequest } from "../Domain/RequestRecord.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
+import { requestWithdrawn } from "../Domain/WebhookEvents.js"
 import { formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { statesOrUnknown } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
@@ -22,7 +23,6 @@ import {
   type StoredKey,
   sqlStateOf
 } from "../Shared/Idempotency.js"
-import { requestWithdrawn } from "../Webhooks/Events.js"
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { answerWithStates, requestNotFound, subjectsOf } from "./Answers.js"
 import { RequestsRepo } from "./RequestsRepo.js"

@@ -19,12 +19,12 @@ import {
   WebhookLimitReached,
   WebhookNotFound
 } from "../Domain/Webhook.js"
+import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "../Domain/WebhookEvents.js"
 import { formatStamp } from "../Domain/Zone.js"
 import { logFailure } from "../Http/FailureSummary.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { checkDestination, checkUrl, lookupWithin } from "./Destination.js"
-import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
 import { deliveriesUnread, outageSteps, queuedUnread, webhooksUnread } from "./OutageSteps.js"
 import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
 import type { AttemptResult } from "./Send.js"
