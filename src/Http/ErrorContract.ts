@@ -30,7 +30,7 @@ import {
   unstorableStrings
 } from "../Domain/Input.js"
 import { issuesOf } from "../Domain/Issues.js"
-import { logFailure } from "./FailureSummary.js"
+import { logFailure } from "../Shared/FailureSummary.js"
 import { pathOf, type Route, routesOf } from "./Routes.js"
 
 export const maxBodyBytes = 1024 * 1024

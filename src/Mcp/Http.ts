@@ -14,11 +14,11 @@ import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities
 import { DatabaseUnavailable, MalformedJson } from "../Domain/Errors.js"
 import { requestClientAddressOf } from "../Http/ClientAddress.js"
 import { refusal as contractRefusal, jsonBody } from "../Http/ErrorContract.js"
-import { logFailureWarning } from "../Http/FailureSummary.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Authenticator, bearerTokenOf } from "../Partners/Authentication.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
+import { logFailureWarning } from "../Shared/FailureSummary.js"
 import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
 import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
 import {

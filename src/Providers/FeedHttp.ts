@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { logFailure } from "../Http/FailureSummary.js"
+import { logFailure } from "../Shared/FailureSummary.js"
 import { CalendarFeeds, calendarFeedPath } from "./CalendarFeeds.js"
 
 const secretPattern = /^([A-Za-z0-9_-]{43})(\.ics)?$/

@@ -21,7 +21,7 @@ import {
 } from "../Domain/Webhook.js"
 import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "../Domain/WebhookEvents.js"
 import { formatStamp } from "../Domain/Zone.js"
-import { logFailure } from "../Http/FailureSummary.js"
+import { logFailure } from "../Shared/FailureSummary.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { checkDestination, checkUrl, lookupWithin } from "./Destination.js"
