@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Metric, Option, Result } from "effect"
+import { WebhookOutbox } from "../Delivery/Outbox.js"
 import {
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
@@ -29,7 +30,6 @@ import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } fr
 import { ListCursor } from "../Shared/ListCursor.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
-import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { confirmedStep, deductionOfOption, outageSteps, present, skippedState } from "./Answers.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"

@@ -3,6 +3,7 @@ import { Cause, Data, Effect, Option } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as SqlErrorModule from "effect/sql/SqlError"
+import { WebhookOutbox } from "../Delivery/Outbox.js"
 import { type BookingUnavailable, customerNameOf } from "../Domain/Booking.js"
 import { BookingChanged, BookingNotFound, type CancelledBy } from "../Domain/BookingChange.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
@@ -27,7 +28,6 @@ import {
   writeOutcome
 } from "../Shared/Idempotency.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
-import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { Bookings } from "./Bookings.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 

@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog/Catalog.js"
+import { WebhookOutbox } from "../Delivery/Outbox.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { requestWithdrawnForProvider } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
@@ -23,7 +24,6 @@ import {
   type StoredKey,
   sqlStateOf
 } from "../Shared/Idempotency.js"
-import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { answerWithStates, requestNotFound, subjectsOf } from "./Answers.js"
 import { RequestsRepo } from "./RequestsRepo.js"
 
