@@ -1,12 +1,12 @@
 import * as HttpApi from "effect/http-api/HttpApi"
-import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { BookingsApi } from "./Bookings/Api.js"
 import { CapabilitiesApi } from "./Capabilities/Api.js"
-import * as Errors from "./Domain/Errors.js"
+import { documentation } from "./Docs/Paths.js"
 import { inputParseOptions } from "./Domain/Input.js"
 import { ErrorsApi } from "./Errors/Api.js"
 import { HealthApi } from "./Health/Api.js"
+import { ContractErrors } from "./Http/ContractErrors.js"
 import { completeDocument } from "./Http/OpenApiDocument.js"
 import { operationFactsOf } from "./Http/OperationDocs.js"
 import { limitedOperationsOf } from "./Http/RateLimitClass.js"
@@ -14,22 +14,6 @@ import { ProviderApi } from "./Providers/Api.js"
 import { RequestsApi } from "./Requests/Api.js"
 import { SearchApi } from "./Search/Api.js"
 import { WebhooksApi } from "./Webhooks/Api.js"
-
-/**
- * The errors every endpoint may answer, whatever it does: the body, the path, the route and
- * defects (ErrorContract.ts implements it). Effect 4 declares an Api's own errors on a middleware.
- */
-export class ContractErrors extends HttpApiMiddleware.Service<ContractErrors>()("Booking/ContractErrors", {
-  error: [
-    Errors.errorBody(Errors.InvalidRequest),
-    Errors.errorBody(Errors.MalformedJson),
-    Errors.errorBody(Errors.NotFound),
-    Errors.errorBody(Errors.MethodNotAllowed),
-    Errors.errorBody(Errors.PayloadTooLarge),
-    Errors.errorBody(Errors.UnsupportedMediaType),
-    Errors.errorBody(Errors.InternalError)
-  ]
-}) {}
 
 const groups = [
   CapabilitiesApi,
@@ -50,7 +34,7 @@ export class Api extends HttpApi.make("home-service-booking-api")
   .annotate(HttpApi.PayloadParseOptions, inputParseOptions)
   .annotate(OpenApi.Title, "Home-service booking API (Sweden)")
   .annotate(OpenApi.Version, "public_bookings_api_v1 / public_requests_api_v1")
-  .annotate(OpenApi.Transform, (spec) => completeDocument(spec, endpointFacts, limitedOperations))
+  .annotate(OpenApi.Transform, (spec) => completeDocument(spec, endpointFacts, limitedOperations, documentation))
   .annotate(
     OpenApi.Description,
     "Search and confirm home-service bookings in Sweden, or hand a job to providers as a follow-up request."

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { parseSigningKeys, type SigningKey } from "./Domain/BookingOption.js"
-import { parseTrustProxy, type TrustProxy } from "./Http/ClientAddress.js"
+import { parseTrustProxy, type TrustProxy } from "./Domain/TrustProxy.js"
 
 export type AppEnv = "development" | "production"
 

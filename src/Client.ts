@@ -38,7 +38,7 @@ export type {
 export type { BookingSearchRequest, BookingSearchResponse } from "./Domain/Search.js"
 export type { TaxDeductionAnswer as TaxDeduction } from "./Domain/TaxDeductionSchema.js"
 export type { Webhook, WebhookCreate, WebhookDelivery } from "./Domain/Webhook.js"
-export type { WebhookEvent, WebhookEventType } from "./Webhooks/Events.js"
+export type { WebhookEvent, WebhookEventType } from "./Domain/WebhookEvents.js"
 
 export interface BookingClientOptions {
   /** Where the API is, e.g. `https://api.example.se` (no trailing path). */

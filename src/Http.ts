@@ -14,6 +14,7 @@ import { conflictTags } from "./Bookings/Refusals.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
 import { type DirectQuery, withDatabaseBudget } from "./Database/Database.js"
 import { DocsLive } from "./Docs/Http.js"
+import { documentationRoutesBeside } from "./Docs/Paths.js"
 import { ErrorsLive } from "./Errors/Http.js"
 import { HealthLive } from "./Health/Http.js"
 import { isTrustedProxy } from "./Http/ClientAddress.js"
@@ -31,11 +32,11 @@ import {
 } from "./Http/Metrics.js"
 import { requestObservability } from "./Http/Observability.js"
 import { limitedEndpoints } from "./Http/RateLimiter.js"
-import { routesOf } from "./Http/Routes.js"
+import { type RouteBeside, routesOf } from "./Http/Routes.js"
 import { BackgroundLoopsLive } from "./Main/BackgroundLoops.js"
-import { McpLive } from "./Mcp/Http.js"
+import { McpLive, mcpRoutesBeside } from "./Mcp/Http.js"
 import { AuthenticationLive } from "./Partners/Authentication.js"
-import { CalendarFeedLive } from "./Providers/FeedHttp.js"
+import { CalendarFeedLive, calendarFeedRoutesBeside } from "./Providers/FeedHttp.js"
 import { ProviderLive } from "./Providers/Http.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { SearchLive } from "./Search/Http.js"
@@ -76,6 +77,16 @@ export const ApiLive = HttpApiBuilder.layer(Api).pipe(
   Layer.provide(ContractErrorsLive)
 )
 
+/** What the server answers beside the Api (DocsLive, McpLive, CalendarFeedLive), each declared by its owner. */
+const besideApi: ReadonlyArray<RouteBeside> = [
+  ...documentationRoutesBeside,
+  ...mcpRoutesBeside,
+  ...calendarFeedRoutesBeside
+]
+
+/** Every route the server answers, the Api's and those beside it. */
+export const servedRoutes = routesOf(Api, besideApi)
+
 const nosniffOnly = { "x-content-type-options": securityHeaders["x-content-type-options"] } as const
 
 /**
@@ -103,8 +114,9 @@ const withServerHeaders = (
  * router's; the request id, access line and metrics (requestObservability) are the server's.
  */
 export const contractLiveFor = (api: typeof Api) => {
-  const contractHeaders = contractHeadersFor(api)
-  const errorContract = errorContractFor(api)
+  const routes = routesOf(api, besideApi)
+  const contractHeaders = contractHeadersFor(routes)
+  const errorContract = errorContractFor(routes)
   const contractMiddleware = (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
     Effect.flatMap(errorContract(app), (response) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -116,7 +128,7 @@ export const contractLiveFor = (api: typeof Api) => {
 }
 const ContractLive = contractLiveFor(Api)
 
-const observability = requestObservability(routesOf(Api))
+const observability = requestObservability(servedRoutes)
 export const observed = (
   app: Effect.Effect<
     HttpServerResponse.HttpServerResponse,

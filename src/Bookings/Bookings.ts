@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Metric, Option, Result } from "effect"
+import { WebhookOutbox } from "../Delivery/Outbox.js"
 import {
   type BookingConfirmationRequest,
   type BookingConfirmationResponse,
@@ -20,6 +21,7 @@ import { futureStampIssues } from "../Domain/Stamps.js"
 import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
+import { bookingConfirmed } from "../Domain/WebhookEvents.js"
 import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
 import { type DeliveryState, isDeliverable, statesOrUnknown } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
@@ -28,8 +30,6 @@ import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } fr
 import { ListCursor } from "../Shared/ListCursor.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
-import { bookingConfirmed } from "../Webhooks/Events.js"
-import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { confirmedStep, deductionOfOption, outageSteps, present, skippedState } from "./Answers.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"

@@ -3,6 +3,7 @@ import { Cause, Data, Effect, Option } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as SqlErrorModule from "effect/sql/SqlError"
+import { WebhookOutbox } from "../Delivery/Outbox.js"
 import { type BookingUnavailable, customerNameOf } from "../Domain/Booking.js"
 import { BookingChanged, BookingNotFound, type CancelledBy } from "../Domain/BookingChange.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
@@ -12,6 +13,10 @@ import { isUuid } from "../Domain/Ids.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { Surface } from "../Domain/Surface.js"
+import {
+  bookingCancelled as webhookBookingCancelled,
+  bookingRescheduled as webhookBookingRescheduled
+} from "../Domain/WebhookEvents.js"
 import { isDeliverable } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar } from "../Shared/Calendar.js"
@@ -23,11 +28,6 @@ import {
   writeOutcome
 } from "../Shared/Idempotency.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
-import {
-  bookingCancelled as webhookBookingCancelled,
-  bookingRescheduled as webhookBookingRescheduled
-} from "../Webhooks/Events.js"
-import { WebhookOutbox } from "../Webhooks/Outbox.js"
 import { Bookings } from "./Bookings.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 
@@ -51,7 +51,7 @@ export type PartnerVisibleChange = {
 /**
  * The partner's webhook event of a change, written in the change's transaction. Only this
  * partner's enabled subscriptions of the same kind (a sandbox booking's to sandbox ones) get a row;
- * the payload is the thin event of src/Webhooks/Events.ts (ids, slot, price, who cancelled), never
+ * the payload is the thin event of src/Domain/WebhookEvents.ts (ids, slot, price, who cancelled), never
  * the customer or the cancel's reason.
  */
 export const announceToPartner =

@@ -23,11 +23,11 @@ import {
 import type { VerticalId } from "../Domain/Catalog.js"
 import { quantityBounds, quantityKeys } from "../Domain/Pricing.js"
 import { emergencyAdvice, isEmergency } from "../Domain/Safety.js"
+import { webhookEventTypes } from "../Domain/WebhookEvents.js"
 import { type Document, etagOf, makeDocument } from "../Http/DocumentCache.js"
-import { logFailureWarning } from "../Http/FailureSummary.js"
+import { logFailureWarning } from "../Shared/FailureSummary.js"
 import { idempotencyRetentionDays } from "../Shared/Idempotency.js"
 import { Supply } from "../Supply/Supply.js"
-import { webhookEventTypes } from "../Webhooks/Events.js"
 import { publicEndpoints } from "./Endpoints.js"
 
 const endpoints = publicEndpoints()

@@ -1,8 +1,8 @@
 import * as Contract from "../Domain/Capabilities.js"
 import { quantityBounds } from "../Domain/Pricing.js"
 import { emergencyAdvice } from "../Domain/Safety.js"
+import { webhookEventTypes } from "../Domain/WebhookEvents.js"
 import type { OperationExample } from "../Http/OperationDocs.js"
-import { webhookEventTypes } from "../Webhooks/Events.js"
 
 /** Example bodies of this folder's operations in the OpenAPI document: the README's "Try it" flow as the server answered it (test/Client.test.ts runs the same flow; long lists are cut to their first entries). */
 

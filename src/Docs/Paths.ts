@@ -1,4 +1,6 @@
+import type { PathsBeside } from "../Http/OpenApiDocument.js"
 import type { OperationFacts } from "../Http/OperationDocs.js"
+import type { RouteBeside } from "../Http/Routes.js"
 import { openapiExample, pageExample } from "./Examples.js"
 
 export const openApiPath = "/openapi.json"
@@ -24,7 +26,7 @@ export const documentationFacts: ReadonlyMap<string, OperationFacts> = new Map([
 
 /**
  * The paths the platform does not generate: the document itself and its page (served by Http.ts),
- * as OpenAPI path objects. The server's route list (Http/Routes.ts) reads them from here.
+ * as OpenAPI path objects. The server's route list and the document both read them from here.
  */
 export const documentationPaths = {
   [openApiPath]: {
@@ -48,3 +50,15 @@ export const documentationPaths = {
     }
   }
 }
+
+/** The documentation as the OpenAPI document shows it beside the Api's groups (Api.ts hands it over). */
+export const documentation: PathsBeside = {
+  tag: { name: "Documentation", description: "This document and its rendered page." },
+  paths: documentationPaths,
+  facts: documentationFacts
+}
+
+/** The routes of those paths, for the server's route list (Http.ts gathers it). */
+export const documentationRoutesBeside: ReadonlyArray<RouteBeside> = Object.entries(documentationPaths).flatMap(
+  ([path, operations]) => Object.keys(operations).map((method) => [method.toUpperCase(), path] as const)
+)

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
-import { webhookEventTypes } from "../Webhooks/Events.js"
 import { ContractError } from "./Errors.js"
 import { nextCursorField } from "./ListPage.js"
+import { webhookEventTypes } from "./WebhookEvents.js"
 
 /** At most this many subscriptions per partner. */
 export const maxWebhooksPerPartner = 16

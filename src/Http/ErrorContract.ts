@@ -9,7 +9,6 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiError from "effect/http-api/HttpApiError"
 import type { unhandled } from "effect/Types"
-import { type Api, ContractErrors } from "../Api.js"
 import {
   type ErrorClass,
   errorBody,
@@ -30,8 +29,9 @@ import {
   unstorableStrings
 } from "../Domain/Input.js"
 import { issuesOf } from "../Domain/Issues.js"
-import { logFailure } from "./FailureSummary.js"
-import { pathOf, type Route, routesOf } from "./Routes.js"
+import { logFailure } from "../Shared/FailureSummary.js"
+import { ContractErrors } from "./ContractErrors.js"
+import { pathOf, type Route } from "./Routes.js"
 
 export const maxBodyBytes = 1024 * 1024
 
@@ -212,8 +212,8 @@ export const jsonBody = (request: HttpServerRequest.HttpServerRequest): Effect.E
  * 401, `Retry-After` on every 503 that has none. One handler for every answer, installed once
  * for the server (src/Http.ts), not per request: it reads the path off the request when it needs it.
  */
-export const contractHeadersFor = (api: typeof Api) => {
-  const allowedMethods = methodsFor(routesOf(api))
+export const contractHeadersFor = (routes: ReadonlyArray<Route>) => {
+  const allowedMethods = methodsFor(routes)
   return (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
     Effect.succeed(
       response.status === 405
@@ -258,7 +258,7 @@ const payloadIssue = (error: HttpApiError.HttpApiSchemaError, endpoint: HttpApiE
 }
 
 /**
- * The Api's own errors (Api.ts's ContractErrors), for every endpoint: a body `jsonBody` refuses
+ * The Api's own errors (ContractErrors.ts), for every endpoint: a body `jsonBody` refuses
  * is refused before HttpApi decodes it (HttpApi would answer another content type with a plain
  * text 415 and bad JSON with an empty 400), and a request the schema refuses is the contract's
  * 400 with its issues.
@@ -288,8 +288,7 @@ export const ContractErrorsLive = Layer.succeed(ContractErrors, (httpEffect, { e
  * bodies, unknown routes, wrong methods and defects (their headers are `contractHeadersFor`'s).
  * The server's one middleware around the router (src/Http.ts).
  */
-export const errorContractFor = (api: typeof Api) => {
-  const routes = routesOf(api)
+export const errorContractFor = (routes: ReadonlyArray<Route>) => {
   const allowedMethods = methodsFor(routes)
   const issuesOfPath = pathIssues(routes)
   return <E, R>(

@@ -7,7 +7,6 @@
 import type * as HttpApi from "effect/http-api/HttpApi"
 import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { documentationFacts, documentationPaths } from "../Docs/Paths.js"
 import * as Errors from "../Domain/Errors.js"
 import type { OperationFacts } from "./OperationDocs.js"
 
@@ -16,10 +15,15 @@ type Json = any
 const json = "application/json"
 
 /**
- * The tag of the documentation paths, which are not the Api's (each group's tag and its
- * description come from the group's OpenApi.Title and OpenApi.Description).
+ * Paths the server answers beside the Api (the documentation's own), as the feature serving them
+ * declares them: their tag (each group's comes from its OpenApi.Title and OpenApi.Description),
+ * their path objects and their facts, as OperationDocs gives an endpoint's.
  */
-const documentationTag = { name: "Documentation", description: "This document and its rendered page." }
+export interface PathsBeside {
+  readonly tag: { readonly name: string; readonly description: string }
+  readonly paths: Json
+  readonly facts: ReadonlyMap<string, OperationFacts>
+}
 
 const parameterDescriptions: Readonly<Record<string, string>> = {
   booking_id: "The booking's `booking.id` or the `request_id` of its confirmation.",
@@ -256,14 +260,15 @@ const headerRefs = (names: ReadonlyArray<string>) =>
  * `OpenApi.fromApi(Api)` is already the document partners get, but for its `servers`.
  * `endpointFacts`: each endpoint's OperationDocs annotation; `limitedOperations`: the operations
  * under a per-minute limit (their RateLimitClass annotation), whose every answer carries RateLimit
- * and RateLimit-Policy.
+ * and RateLimit-Policy; `beside`: the paths served beside the Api.
  */
 export const completeDocument = (
   spec: Json,
   endpointFacts: ReadonlyMap<string, OperationFacts>,
-  limitedOperations: ReadonlySet<string>
+  limitedOperations: ReadonlySet<string>,
+  beside: PathsBeside
 ): Json => {
-  const factsOf = (id: string): OperationFacts => endpointFacts.get(id) ?? documentationFacts.get(id) ?? {}
+  const factsOf = (id: string): OperationFacts => endpointFacts.get(id) ?? beside.facts.get(id) ?? {}
   if (spec.components?.schemas !== undefined) renameEncoded(spec, spec.components.schemas, "#/components/schemas/")
   asAccepted(spec.paths)
   asAccepted(spec.components?.schemas)
@@ -275,7 +280,7 @@ export const completeDocument = (
     ...spec.info,
     license: { name: "Proprietary: use under a partner agreement", identifier: "LicenseRef-Proprietary" }
   }
-  spec.paths = { ...spec.paths, ...structuredClone(documentationPaths) }
+  spec.paths = { ...spec.paths, ...structuredClone(beside.paths) }
   spec.components = { ...spec.components, schemas: spec.components?.schemas ?? {} }
   const components = spec.components
   const schemas = components.schemas
@@ -284,7 +289,7 @@ export const completeDocument = (
   components.headers = structuredClone(headers)
   // The partners' tags, then the documentation's, then the providers' (the document's last section).
   const providerTag = (spec.tags ?? []).findIndex((tag: Json) => tag.name === "provider")
-  spec.tags = (spec.tags ?? []).toSpliced(providerTag < 0 ? (spec.tags ?? []).length : providerTag, 0, documentationTag)
+  spec.tags = (spec.tags ?? []).toSpliced(providerTag < 0 ? (spec.tags ?? []).length : providerTag, 0, beside.tag)
   delete spec.security
 
   const named = new Map<string, string>()

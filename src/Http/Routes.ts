@@ -1,6 +1,5 @@
 import * as HttpApi from "effect/http-api/HttpApi"
-import type { Api } from "../Api.js"
-import { documentationPaths } from "../Docs/Paths.js"
+import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 
 export interface Route {
   readonly method: string
@@ -9,18 +8,17 @@ export interface Route {
   readonly pattern: RegExp
 }
 
-/** Served beside the Api: the documentation's paths (src/Docs), the MCP endpoint (src/Mcp) and the calendar feed. */
-const extraRoutes: ReadonlyArray<readonly [string, string]> = [
-  ...Object.entries(documentationPaths).flatMap(([path, operations]) =>
-    Object.keys(operations).map((method) => [method.toUpperCase(), path] as const)
-  ),
-  ["POST", "/mcp"],
-  ["DELETE", "/mcp"],
-  ["GET", "/calendar-feeds/:secret"]
-]
+/** A route the server answers beside the Api, as its owner declares it: method and router path. */
+export type RouteBeside = readonly [method: string, path: string]
 
-/** Every route the server answers, read off the Api itself so no list is kept by hand. */
-export const routesOf = (api: typeof Api): ReadonlyArray<Route> => {
+/**
+ * Every route the server answers: the Api's, read off the Api itself so no list is kept by hand,
+ * and those served `beside` it, each declared by the feature that serves it.
+ */
+export const routesOf = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  beside: ReadonlyArray<RouteBeside>
+): ReadonlyArray<Route> => {
   const routes: Array<Route> = []
   const add = (method: string, path: string) =>
     routes.push({
@@ -29,7 +27,7 @@ export const routesOf = (api: typeof Api): ReadonlyArray<Route> => {
       pattern: new RegExp(`^${path.replace(/:[^/]+/g, "[^/]+")}$`)
     })
   HttpApi.reflect(api, { onGroup: () => {}, onEndpoint: ({ endpoint }) => add(endpoint.method, endpoint.path) })
-  for (const [method, path] of extraRoutes) add(method, path)
+  for (const [method, path] of beside) add(method, path)
   return routes
 }
 

@@ -14,11 +14,12 @@ import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities
 import { DatabaseUnavailable, MalformedJson } from "../Domain/Errors.js"
 import { requestClientAddressOf } from "../Http/ClientAddress.js"
 import { refusal as contractRefusal, jsonBody } from "../Http/ErrorContract.js"
-import { logFailureWarning } from "../Http/FailureSummary.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
+import type { RouteBeside } from "../Http/Routes.js"
 import { Authenticator, bearerTokenOf } from "../Partners/Authentication.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
+import { logFailureWarning } from "../Shared/FailureSummary.js"
 import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
 import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
 import {
@@ -43,6 +44,12 @@ import { McpSessions, type SessionOwner } from "./Sessions.js"
 import { inputSchemas, McpCaller, McpToolsLive, outputSchemas } from "./Tools.js"
 
 export const mcpPath = "/mcp"
+
+/** The routes /mcp answers (its POST and DELETE below), for the server's route list (Http.ts gathers it). */
+export const mcpRoutesBeside: ReadonlyArray<RouteBeside> = [
+  ["POST", mcpPath],
+  ["DELETE", mcpPath]
+]
 
 const serverInfo = {
   name: "home-service-booking-api",

@@ -27,12 +27,12 @@ import {
 import { BookingSearchRequest, BookingSearchResponse } from "../Domain/Search.js"
 import { CurrentSurface, mcpSurface } from "../Domain/Surface.js"
 import { invalidRequestOf } from "../Http/ErrorContract.js"
-import { logFailure } from "../Http/FailureSummary.js"
 import { cleanJsonSchema } from "../Http/OpenApiDocument.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Authenticator } from "../Partners/Authentication.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
+import { logFailure } from "../Shared/FailureSummary.js"
 import { wireError } from "./Errors.js"
 
 /** Who sent the MCP HTTP request a tool call arrived on. */

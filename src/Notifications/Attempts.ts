@@ -1,7 +1,7 @@
 import { DateTime, Duration, Effect, Metric, type Option, Random } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
-import { logFailure } from "../Http/FailureSummary.js"
 import { notifications as notificationsTotal } from "../Http/Metrics.js"
+import { logFailure } from "../Shared/FailureSummary.js"
 import { DeliveryFailed, fail } from "./Delivery.js"
 import type { makeEmail } from "./Email.js"
 import type { ClaimedRow, OutboxRepo } from "./OutboxRepo.js"

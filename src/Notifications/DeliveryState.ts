@@ -1,5 +1,5 @@
 import { Effect, Option, Schema } from "effect"
-import { logFailure } from "../Http/FailureSummary.js"
+import { logFailure } from "../Shared/FailureSummary.js"
 
 export const RecipientRole = Schema.Literals(["customer", "provider"])
 export type RecipientRole = typeof RecipientRole.Type

@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { rowsOf } from "../Database/Rows.js"
-import { bookingConfirmationFailed, type Handoff, requestHandoffChanged } from "../Webhooks/Events.js"
-import { WebhookOutbox } from "../Webhooks/Outbox.js"
+import { WebhookOutbox } from "../Delivery/Outbox.js"
+import { bookingConfirmationFailed, type Handoff, requestHandoffChanged } from "../Domain/WebhookEvents.js"
 import type { DeliveryStatus } from "./DeliveryState.js"
 import type { ClaimedRow, OutboxRepo } from "./OutboxRepo.js"
 

@@ -2,7 +2,7 @@ import { DateTime, Duration, Effect, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
 import { rowsOf } from "../Database/Rows.js"
-import { providerSignedHeaders } from "../Webhooks/Signing.js"
+import { providerSignedHeaders } from "../Delivery/Signing.js"
 import { DeliveryFailed, errorCode, fail, present } from "./Delivery.js"
 import type { ClaimedRow } from "./OutboxRepo.js"
 

@@ -4,7 +4,7 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import { AppConfig } from "../AppConfig.js"
 import { AuthNotConfigured, Unauthorized } from "../Domain/Errors.js"
 import { anonymousPartnerId, Partner } from "../Domain/Partner.js"
-import { logFailureWarning } from "../Http/FailureSummary.js"
+import { logFailureWarning } from "../Shared/FailureSummary.js"
 import { Authentication, RequestAuthentication } from "./AuthApi.js"
 import { Partners, tokenDigest, tokenPattern } from "./Partners.js"
 

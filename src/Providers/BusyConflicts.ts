@@ -6,8 +6,8 @@ import { rowsOf } from "../Database/Rows.js"
 import { englishHeading, lines, slotIn } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import { formatInZone, providerTimeZone } from "../Domain/Zone.js"
-import { logFailureWarning } from "../Http/FailureSummary.js"
 import { Notifier } from "../Notifications/Notifier.js"
+import { logFailureWarning } from "../Shared/FailureSummary.js"
 
 /** Whether an imported busy time overlaps the `bookings` row `b`: SQL, for the statements that flag it. */
 export const busyConflictOf =

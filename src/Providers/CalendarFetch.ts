@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from "node:http"
 import { request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
-import type { CheckedAddress } from "../Webhooks/Destination.js"
+import type { CheckedAddress } from "../Shared/Destination.js"
 
 export interface CalendarFetch {
   /** Checked by `checkDestination`; its host names the TLS certificate and the Host header. */

@@ -2,8 +2,14 @@ import { Effect, Layer } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { logFailure } from "../Http/FailureSummary.js"
+import type { RouteBeside } from "../Http/Routes.js"
+import { logFailure } from "../Shared/FailureSummary.js"
 import { CalendarFeeds, calendarFeedPath } from "./CalendarFeeds.js"
+
+const feedRoute = `${calendarFeedPath}/:secret`
+
+/** The feed's route, for the server's route list (Http.ts gathers it). */
+export const calendarFeedRoutesBeside: ReadonlyArray<RouteBeside> = [["GET", feedRoute]]
 
 const secretPattern = /^([A-Za-z0-9_-]{43})(\.ics)?$/
 
@@ -20,7 +26,7 @@ export const CalendarFeedLive = HttpRouter.use((router) =>
     const feeds = yield* CalendarFeeds
     yield* router.add(
       "GET",
-      `${calendarFeedPath}/:secret`,
+      feedRoute,
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const { secret = "" } = yield* HttpRouter.params

@@ -15,7 +15,7 @@ import {
   providerSpecVersion
 } from "../Domain/Provider.js"
 import { CurrentSurface, restSurface } from "../Domain/Surface.js"
-import { failLogged } from "../Http/FailureSummary.js"
+import { failLogged } from "../Shared/FailureSummary.js"
 import { idempotencyKeyOf } from "../Shared/Idempotency.js"
 
 /** The partner's reason stays the partner's: the provider reads when, by whom and the fee. */

@@ -7,7 +7,7 @@ import { DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { type IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
-import { failLogged, logFailureWarning } from "../Http/FailureSummary.js"
+import { failLogged, logFailureWarning } from "./FailureSummary.js"
 
 export type IdempotencyScope = "booking" | "request" | "cancel" | "reschedule" | "withdraw"
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import { DatabaseUnavailable } from "../Domain/Errors.js"
-import { failLogged } from "../Http/FailureSummary.js"
+import { failLogged } from "./FailureSummary.js"
 import { writeOutcome } from "./Idempotency.js"
 
 /** What an outage answer about a change may say, by how far the change got. */

@@ -4,6 +4,10 @@ import { AppConfig } from "../AppConfig.js"
 import { budgeted, DirectQuery } from "../Database/Database.js"
 import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
+import { nextAttempt, shouldDisableEndpoint } from "../Delivery/Schedule.js"
+import type { AttemptResult } from "../Delivery/Send.js"
+import { sendAttempt } from "../Delivery/Send.js"
+import { newSecret, signedHeaders } from "../Delivery/Signing.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
 import type { DeliveryListQuery } from "../Domain/ListPage.js"
@@ -19,17 +23,13 @@ import {
   WebhookLimitReached,
   WebhookNotFound
 } from "../Domain/Webhook.js"
+import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "../Domain/WebhookEvents.js"
 import { formatStamp } from "../Domain/Zone.js"
-import { logFailure } from "../Http/FailureSummary.js"
+import { checkDestination, checkUrl, lookupWithin } from "../Shared/Destination.js"
+import { logFailure } from "../Shared/FailureSummary.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
-import { checkDestination, checkUrl, lookupWithin } from "./Destination.js"
-import { eventBody, isWebhookEventType, webhookEventTypes, webhookTest } from "./Events.js"
 import { deliveriesUnread, outageSteps, queuedUnread, webhooksUnread } from "./OutageSteps.js"
-import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
-import type { AttemptResult } from "./Send.js"
-import { sendAttempt } from "./Send.js"
-import { newSecret, signedHeaders } from "./Signing.js"
 
 const EndpointStatus = Schema.Literals(["enabled", "disabled"])
 

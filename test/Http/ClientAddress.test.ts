@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { clientAddressOf, parseTrustProxy, type TrustProxy } from "../../src/Http/ClientAddress.js"
+import { parseTrustProxy, type TrustProxy } from "../../src/Domain/TrustProxy.js"
+import { clientAddressOf } from "../../src/Http/ClientAddress.js"
 
 const trust = (raw: string): TrustProxy => {
   const parsed = parseTrustProxy(raw)

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Schema, Tracer } from "effect"
 import { TestClock } from "effect/testing"
-import { Api } from "../../src/Api.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { routeLabeller } from "../../src/Http/Observability.js"
-import { routesOf } from "../../src/Http/Routes.js"
+import { servedRoutes } from "../../src/Http.js"
 import { answer, apiClient, confirmAnswer, payloadOf, requestAnswer } from "../support/ApiClient.js"
 import { searchBodyFor } from "../support/Bodies.js"
 import { getText, postJson, TestServer, testNow } from "../support/TestServer.js"
@@ -239,7 +238,7 @@ describe("observability", () => {
   )
 
   it("route labels are the Api's own templates, a closed set", () => {
-    const routeOf = routeLabeller(routesOf(Api))
+    const routeOf = routeLabeller(servedRoutes)
     expect(routeOf("/api/public/bookings/0b6c3d4e-1f2a?x=1")).toBe("/api/public/bookings/{booking_id}")
     expect(routeOf("/api/public/booking-options")).toBe("/api/public/booking-options")
     expect(routeOf("/wp-admin/login.php")).toBe("unmatched")

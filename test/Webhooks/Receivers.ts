@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net"
 import type { TLSSocket } from "node:tls"
 import { onTestFinished } from "@effect/vitest"
 import { Webhook } from "standardwebhooks"
-import type { CheckedAddress } from "../../src/Webhooks/Destination.js"
+import type { CheckedAddress } from "../../src/Shared/Destination.js"
 
 /** Real local webhook receivers on 127.0.0.1 and port 0, closed when their test finishes. */
 

@@ -6,9 +6,9 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { DirectQuery } from "../../src/Database/Database.js"
+import { WebhookOutbox } from "../../src/Delivery/Outbox.js"
 import { Unauthorized } from "../../src/Domain/Errors.js"
 import { maxWebhooksPerPartner, WebhookDeliveryNotFound, WebhookNotFound } from "../../src/Domain/Webhook.js"
-import { WebhookOutbox } from "../../src/Webhooks/Outbox.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import {
   apiClient,

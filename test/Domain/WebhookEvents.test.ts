@@ -14,7 +14,7 @@ import {
   type WebhookEventType,
   webhookEventTypes,
   webhookTest
-} from "../../src/Webhooks/Events.js"
+} from "../../src/Domain/WebhookEvents.js"
 import { fc, propSettings } from "../support/FastCheck.js"
 import { expectSwedishStamps } from "../support/Stamps.js"
 

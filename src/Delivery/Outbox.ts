@@ -8,7 +8,7 @@ import {
   type CancelledBy,
   eventBody,
   type WebhookEvent
-} from "./Events.js"
+} from "../Domain/WebhookEvents.js"
 
 /** Whose event it is: only this partner's subscriptions of the same kind (sandbox or live) hear it. */
 export interface EventOwner {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { addressRange, checkDestination, checkUrl, type Lookup, resolvePublic } from "../../src/Webhooks/Destination.js"
+import { addressRange, checkDestination, checkUrl, type Lookup, resolvePublic } from "../../src/Shared/Destination.js"
 
 const production = { production: true }
 const development = { production: false }

@@ -1,4 +1,4 @@
-import { formatInZone, formatStamp } from "../Domain/Zone.js"
+import { formatInZone, formatStamp } from "./Zone.js"
 
 /**
  * What partners hear through webhooks. Payloads are thin on purpose: ids, statuses, slot times,

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http"
 import { request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
-import type { CheckedAddress } from "./Destination.js"
+import type { CheckedAddress } from "../Shared/Destination.js"
 import type { WebhookHeaders } from "./Signing.js"
 
 export interface Delivery {

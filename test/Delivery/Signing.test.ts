@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Webhook, WebhookVerificationError } from "standardwebhooks"
-import { isSecret, newSecret, signedHeaders, type WebhookHeaders } from "../../src/Webhooks/Signing.js"
+import { isSecret, newSecret, signedHeaders, type WebhookHeaders } from "../../src/Delivery/Signing.js"
 import { binaryString, fc, propSettings } from "../support/FastCheck.js"
 
 const signed = (input: Parameters<typeof signedHeaders>[0]): WebhookHeaders => {

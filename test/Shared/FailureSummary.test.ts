@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Logger } from "effect"
 import { SqlError } from "effect/sql"
-import { failureSummary, logFailure } from "../../src/Http/FailureSummary.js"
+import { failureSummary, logFailure } from "../../src/Shared/FailureSummary.js"
 
 /** What PostgreSQL sends back when it rejects a JSON document: its detail and context quote the values. */
 const rejection = Object.assign(new Error("unsupported Unicode escape sequence"), {

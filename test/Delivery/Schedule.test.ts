@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { disableAfterMs, nextAttempt, retryDelaysMs, shouldDisableEndpoint } from "../../src/Webhooks/Schedule.js"
+import { disableAfterMs, nextAttempt, retryDelaysMs, shouldDisableEndpoint } from "../../src/Delivery/Schedule.js"
 import { fc, propSettings } from "../support/FastCheck.js"
 
 const now = new Date("2025-03-04T08:00:00.000Z")

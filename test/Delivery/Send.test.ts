@@ -2,11 +2,11 @@ import { createServer } from "node:net"
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { generate } from "selfsigned"
 import { WebhookVerificationError } from "standardwebhooks"
-import { type CheckedAddress, checkDestination, type Lookup } from "../../src/Webhooks/Destination.js"
-import { eventBody, webhookTest } from "../../src/Webhooks/Events.js"
-import { type Delivery, maxResponseBytes, sendAttempt } from "../../src/Webhooks/Send.js"
-import { newSecret, signedHeaders } from "../../src/Webhooks/Signing.js"
-import { type Answer, answerStatus, type Receiver, startReceiver, verifyWith } from "./Receivers.js"
+import { type Delivery, maxResponseBytes, sendAttempt } from "../../src/Delivery/Send.js"
+import { newSecret, signedHeaders } from "../../src/Delivery/Signing.js"
+import { eventBody, webhookTest } from "../../src/Domain/WebhookEvents.js"
+import { type CheckedAddress, checkDestination, type Lookup } from "../../src/Shared/Destination.js"
+import { type Answer, answerStatus, type Receiver, startReceiver, verifyWith } from "../Webhooks/Receivers.js"
 
 const secret = newSecret()
 const event = webhookTest({ id: "ep_1", sandbox: false }, new Date())
