@@ -95,8 +95,7 @@ const withinBudget = <A, E, R>(effect: Effect.Effect<A, E, R>, left: number, spe
         )
       })
 
-const resultNames = Str.snakeToCamel
-const rowsNamed = Statement.defaultTransforms(resultNames, false).array
+const rowsNamed = Statement.defaultTransforms(Str.snakeToCamel, false).array
 const compiler = PgClient.makeCompiler(Str.camelToSnake, false)
 
 /**
