@@ -12,7 +12,7 @@ import { AppConfig, hostForUrl } from "./AppConfig.js"
 import { BookingsLive } from "./Bookings/Http.js"
 import { conflictTags } from "./Bookings/Refusals.js"
 import { CapabilitiesLive } from "./Capabilities/Http.js"
-import { type DirectQuery, withDatabaseBudget } from "./Database/Database.js"
+import { withDatabaseBudget } from "./Database/Database.js"
 import { DocsLive } from "./Docs/Http.js"
 import { documentationRoutesBeside } from "./Docs/Paths.js"
 import { ErrorsLive } from "./Errors/Http.js"
@@ -144,11 +144,11 @@ export const observed = (
  */
 export const serveApi = <ROut, E, RIn>(
   server: Layer.Layer<ROut, E, RIn>,
-  loops: Layer.Layer<never, unknown, AppConfig | SqlClient.SqlClient | DirectQuery> = BackgroundLoopsLive
-): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient | DirectQuery> =>
+  loops: Layer.Layer<never, unknown, AppConfig | SqlClient.SqlClient> = BackgroundLoopsLive
+): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient> =>
   Layer.unwrap(
     Effect.map(AppConfig, (config) => {
-      // Every request, REST or MCP, gets one database budget from its arrival (DirectQuery honours it).
+      // Every request, REST or MCP, gets one database budget from its arrival (every statement honours it).
       const budgeted = withDatabaseBudget(config.databaseRequestBudgetMs)
       return HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, CalendarFeedLive, ContractLive, loops), {
         // requestObservability writes the access line; the listening address is logged by HttpLive.
@@ -171,27 +171,26 @@ export const serveApi = <ROut, E, RIn>(
     Layer.provide(CountersLive)
   )
 
-export const HttpLive: Layer.Layer<HttpServer.HttpServer, unknown, AppConfig | SqlClient.SqlClient | DirectQuery> =
-  Layer.unwrap(
-    Effect.map(AppConfig, (config) =>
-      serveApi(
-        listen({
-          host: config.host,
-          port: config.port,
-          headersTimeoutMs: config.httpHeadersTimeoutMs,
-          requestTimeoutMs: config.httpRequestTimeoutMs,
-          keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
-          maxConnections: config.httpMaxConnections,
-          maxConnectionsPerAddress: config.httpMaxConnectionsPerAddress,
-          trustedProxy: isTrustedProxy(config.trustProxy),
-          shutdownGraceMs: config.shutdownGraceMs
-        })
-      ).pipe(
-        Layer.tap((context) => {
-          const address = Context.get(context, HttpServer.HttpServer).address
-          const url = `http://${hostForUrl(config.host)}:${address._tag === "UnixPathAddress" ? config.port : address.port}`
-          return Effect.logInfo(`serving ${url} (docs: ${url}/docs, OpenAPI: ${url}/openapi.json)`)
-        })
-      )
+export const HttpLive: Layer.Layer<HttpServer.HttpServer, unknown, AppConfig | SqlClient.SqlClient> = Layer.unwrap(
+  Effect.map(AppConfig, (config) =>
+    serveApi(
+      listen({
+        host: config.host,
+        port: config.port,
+        headersTimeoutMs: config.httpHeadersTimeoutMs,
+        requestTimeoutMs: config.httpRequestTimeoutMs,
+        keepAliveTimeoutMs: config.httpKeepAliveTimeoutMs,
+        maxConnections: config.httpMaxConnections,
+        maxConnectionsPerAddress: config.httpMaxConnectionsPerAddress,
+        trustedProxy: isTrustedProxy(config.trustProxy),
+        shutdownGraceMs: config.shutdownGraceMs
+      })
+    ).pipe(
+      Layer.tap((context) => {
+        const address = Context.get(context, HttpServer.HttpServer).address
+        const url = `http://${hostForUrl(config.host)}:${address._tag === "UnixPathAddress" ? config.port : address.port}`
+        return Effect.logInfo(`serving ${url} (docs: ${url}/docs, OpenAPI: ${url}/openapi.json)`)
+      })
     )
   )
+)

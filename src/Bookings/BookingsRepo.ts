@@ -1,7 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
-import { DirectQuery } from "../Database/Database.js"
 import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
 import { Customer } from "../Domain/Booking.js"
@@ -22,8 +21,6 @@ export type BookingChangeRow = typeof BookingChangeRow.Type
 export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/BookingsRepo", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    // Reads run on the pool within the request's database budget.
-    const direct = yield* DirectQuery
 
     /**
      * The statement that records a booking, run with the calendar booking whose id it shares. Its
@@ -59,14 +56,14 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
       Result: StoredBooking,
       execute: ({ partnerId, id }) =>
-        direct(sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND id = ${id}::uuid`)
+        sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
     })
 
     const findByRequestId = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, requestId: Schema.String }),
       Result: StoredBooking,
       execute: ({ partnerId, requestId }) =>
-        direct(sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND request_id = ${requestId}`)
+        sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND request_id = ${requestId}`
     })
 
     /**
@@ -84,24 +81,24 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       }),
       Result: Schema.Struct({ ...StoredBooking.fields, customer: Customer }),
       execute: (option) =>
-        direct(sql`
+        sql`
         SELECT ${columns}, customer FROM bookings
         WHERE partner_id = ${option.partnerId} AND provider_id = ${option.providerId}
           AND service_id = ${option.serviceId} AND slot_start = ${option.slotStart} AND slot_end = ${option.slotEnd}
-        ORDER BY confirmed_at`)
+        ORDER BY confirmed_at`
     })
 
     const ListedBooking = Schema.Struct({ ...StoredBooking.fields, positionAt: Schema.String })
 
     /** A page of the partner's bookings, last changed first: one more row than asked, to tell a next page exists. */
     const listPage = (partnerId: string, page: PageQuery) =>
-      direct(sql`
+      sql`
         SELECT ${columns}, ${positionColumn(sql, "updated_at")} FROM bookings
         WHERE partner_id = ${partnerId}
           ${page.filters.status === undefined ? sql`` : sql`AND status = ${page.filters.status}`}
           ${page.filters.updatedSince === undefined ? sql`` : sql`AND updated_at >= ${page.filters.updatedSince}::timestamptz`}
           ${keysetAfter(sql, "updated_at", { column: "id", type: "uuid" }, page.after)}
-        ORDER BY updated_at DESC, id DESC LIMIT ${page.limit + 1}`).pipe(
+        ORDER BY updated_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
         rowsOf(ListedBooking),
         Effect.withSpan("BookingsRepo.listPage")
       )

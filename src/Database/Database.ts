@@ -4,8 +4,10 @@ import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Clock, Context, Duration, Effect, Fiber, Layer, Option, Redacted, References, String as Str } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
 import * as Migrator from "effect/sql/Migrator"
 import * as SqlClient from "effect/sql/SqlClient"
+import type { Borrower } from "effect/sql/SqlConnection"
 import { ConnectionError, SqlError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
 import { AppConfig, databaseSilenceMarginMs } from "../AppConfig.js"
@@ -15,7 +17,7 @@ export const migrationsDirectory = fileURLToPath(new URL("../../migrations", imp
 
 export interface PoolOptions {
   readonly maxConnections?: number | undefined
-  /** Bounds connecting and waiting for a free connection of the pool; none when unset. */
+  /** Bounds connecting and waiting for a free connection of the pool (5 s when unset). */
   readonly connectTimeoutMs?: number | undefined
   /** PostgreSQL cancels longer statements, and a server that does not answer is given up soon after; none when unset. */
   readonly statementTimeoutMs?: number | undefined
@@ -23,30 +25,16 @@ export interface PoolOptions {
 
 const silenceMarginMs = databaseSilenceMarginMs
 
-/**
- * Runs a statement outside a transaction with the database layer's bounds, which
- * @effect/sql-pg 4 has no option for: the wait for a connection of the pool is bounded by the
- * connect timeout and fails as a ConnectionError of operation "connect" (the statement was never
- * sent), and a server that says nothing past the statement timeout is given up. The driver then
- * drains the interrupted statement, sends PostgreSQL a cancel, and retires the connection unless
- * the server confirms the cancel, so a connection given up mid-statement never serves the next
- * caller. Inside a transaction it is the statement as usual, on the transaction's connection.
- * The driver prepares every statement itself (one name per text and connection), which the
- * hand-written pg.Client subclass of Effect 3's days did.
- */
-export class DirectQuery extends Context.Service<
-  DirectQuery,
-  <A extends object>(statement: Statement.Statement<A>) => Effect.Effect<ReadonlyArray<A>, SqlError>
->()("Database/DirectQuery") {}
-
 /** The statement was never sent: no connection could be had in time. */
-export const notSentError = (cause: unknown, message: string) =>
+const notSentError = (cause: unknown, message: string) =>
   new SqlError({ reason: new ConnectionError({ cause, message, operation: "connect" }) })
 
 /**
  * When the database work of the request being served must be over (Clock milliseconds); none
- * outside a request. DirectQuery gives each statement what is left of it, so a request answers
- * within one budget however many statements it had left when the database stopped answering.
+ * outside a request. Every statement gets what is left of it, so a request answers within one
+ * budget however many statements it had left when the database stopped answering. Work that
+ * outlives a request (deliveries, loops) runs from its service's own runtime
+ * (FiberSet.makeRuntime, forkScoped in a layer), whose context is the layer's: it has no deadline.
  */
 export const DatabaseDeadline = Context.Reference<number | undefined>("Database/Deadline", {
   defaultValue: () => undefined
@@ -68,6 +56,7 @@ export const withDatabaseBudget =
 
 const budgetSpent = () => notSentError(new Error("budget spent"), "The request's database time budget is spent")
 
+/** Sent, and no answer within the budget: it may have been carried out. */
 const readTimeout = () =>
   new SqlError({
     reason: new ConnectionError({
@@ -85,81 +74,99 @@ const budgetLeft = (fiber: Fiber.Fiber<unknown, unknown>) => {
     : deadline - fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
 }
 
-const directQuery = (sql: SqlClient.SqlClient, options: PoolOptions) => {
-  const connectTimeout = Duration.millis(options.connectTimeoutMs ?? 5000)
-  const silence = options.statementTimeoutMs ? Duration.millis(options.statementTimeoutMs + silenceMarginMs) : undefined
-  /** The statement with its own bounds; `onSent` is told when a connection runs it. */
-  const attempt = <A extends object>(statement: Statement.Statement<A>, onSent: () => void) => {
-    const [text, params] = statement.compile()
-    return Effect.scoped(
-      Effect.flatMap(
-        Effect.timeoutOrElse(sql.reserve, {
-          duration: connectTimeout,
-          orElse: () => Effect.fail(notSentError(new Error("timed out"), "Failed to acquire connection"))
-        }),
-        (connection) => {
-          onSent()
-          const run = connection.execute(text, params, rowsNamed) as Effect.Effect<ReadonlyArray<A>, SqlError>
-          return silence === undefined
-            ? run
-            : Effect.timeoutOrElse(run, { duration: silence, orElse: () => Effect.fail(readTimeout()) })
-        }
-      )
-    )
-  }
-  return <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
-    Effect.withFiber((fiber) => {
-      if (Option.isSome(Context.getOption(fiber.context, sql.transactionService))) return statement
-      if (budgetLeft(fiber) === Number.POSITIVE_INFINITY) return attempt(statement, () => {})
-      let sent = false
-      return withinDatabaseBudget(
-        attempt(statement, () => {
-          sent = true
-        }),
-        () => (sent ? readTimeout() : budgetSpent())
-      )
-    })
-}
+/**
+ * `effect` within what is left of the request's budget; when it is spent it fails with `spent()`.
+ * Interrupting a statement waits for the driver to drain and cancel it, which a frozen server
+ * never allows before the socket's own silence bound: so the work runs in a fiber of its own,
+ * which is let go (and interrupted in the background) when the budget is spent. Nothing is begun
+ * once the budget is spent.
+ */
+const withinBudget = <A, E, R>(effect: Effect.Effect<A, E, R>, left: number, spent: () => SqlError) =>
+  left <= 0
+    ? Effect.fail(spent())
+    : Effect.flatMap(Effect.forkDetach(effect), (running) => {
+        const letGo = Effect.forkDetach(Fiber.interrupt(running))
+        return Fiber.join(running).pipe(
+          Effect.timeoutOrElse({
+            duration: Duration.millis(left),
+            orElse: () => Effect.andThen(letGo, Effect.fail(spent()))
+          }),
+          Effect.onInterrupt(() => letGo)
+        )
+      })
+
+const rowsNamed = Statement.defaultTransforms(Str.snakeToCamel, false).array
+const compiler = PgClient.makeCompiler(Str.camelToSnake, false)
 
 /**
- * `effect` within what is left of the request's database budget (unbounded outside a request);
- * when the budget is spent it fails with `spent()`. Interrupting a statement waits for the driver
- * to drain and cancel it, which a frozen server never allows before the socket's own silence
- * bound: so the work runs in a fiber of its own, which is let go (and interrupted in the
- * background) when the budget is spent. Nothing is begun once the budget is spent.
+ * `pg` with the layer's bounds on every statement, so every query is plain `sql`: outside a
+ * transaction a statement waits at most the connect timeout for a connection of the pool (on the
+ * clock the pool was built with, as the pool's own timers) and fails as a ConnectionError of
+ * operation "connect" (never sent); in a request it also ends with the request's budget: never
+ * sent if it had no connection yet, outcome unknown if it had. A transaction is bounded as a whole
+ * (its statements run on its connection): one the budget ends before it begins was never sent;
+ * one it ends midway may have committed, so it reads as a statement that got no answer. A server
+ * that goes silent mid-statement is the socket's to give up (silenceBoundedSocket).
  */
-export const withinDatabaseBudget = <A, E, R, E2>(
-  effect: Effect.Effect<A, E, R>,
-  spent: () => E2
-): Effect.Effect<A, E | E2, R> =>
-  Effect.withFiber((fiber) => {
-    const left = budgetLeft(fiber)
-    if (left === Number.POSITIVE_INFINITY) return effect
-    if (left <= 0) return Effect.fail(spent())
-    return Effect.flatMap(Effect.forkDetach(effect), (running) => {
-      const letGo = Effect.forkDetach(Fiber.interrupt(running))
-      return Fiber.join(running).pipe(
-        Effect.timeoutOrElse({
-          duration: Duration.millis(left),
-          orElse: () => Effect.andThen(letGo, Effect.fail(spent()))
-        }),
-        Effect.onInterrupt(() => letGo)
-      )
-    })
-  })
-
-/**
- * A transaction (or any run of statements) within the request's budget: one the budget ends
- * before it begins was never sent; one it ends midway may have committed, so its failure reads as
- * a statement that got no answer (outcome unknown).
- */
-export const budgeted = <A, E, R>(transaction: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
-  Effect.withFiber((fiber) =>
-    budgetLeft(fiber) <= 0 ? Effect.fail(budgetSpent()) : withinDatabaseBudget(transaction, readTimeout)
+const bounded = (pg: PgClient.PgClient, poolClock: Clock.Clock, connectTimeoutMs: number): SqlClient.SqlClient => {
+  const openTransaction = (fiber: Fiber.Fiber<unknown, unknown>) =>
+    Context.getOrUndefined(fiber.context, pg.transactionService)
+  const connection = pg.reserve.pipe(
+    Effect.timeoutOrElse({
+      duration: Duration.millis(connectTimeoutMs),
+      orElse: () => Effect.fail(notSentError(new Error("timed out"), "Failed to acquire connection"))
+    }),
+    Effect.provideService(Clock.Clock, poolClock)
   )
-
-const resultNames = Str.snakeToCamel
-const rowsNamed = Statement.defaultTransforms(resultNames, false).array
+  const acquirer = Effect.withFiber((fiber) => {
+    const open = openTransaction(fiber)
+    return open === undefined ? connection : Effect.succeed(open[0])
+  })
+  const borrower: Borrower = (run) =>
+    Effect.withFiber((fiber) => {
+      const open = openTransaction(fiber)
+      if (open !== undefined) return run(open[0])
+      const left = budgetLeft(fiber)
+      if (left === Number.POSITIVE_INFINITY) return Effect.scoped(Effect.flatMap(connection, run))
+      let sent = false
+      const sending = Effect.flatMap(connection, (reserved) => {
+        sent = true
+        return run(reserved)
+      })
+      return withinBudget(Effect.scoped(sending), left, () => (sent ? readTimeout() : budgetSpent()))
+    })
+  const withTransaction = <R, E, A>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+    Effect.withFiber((fiber) => {
+      const left = budgetLeft(fiber)
+      return openTransaction(fiber) !== undefined || left === Number.POSITIVE_INFINITY
+        ? pg.withTransaction(effect)
+        : left <= 0
+          ? Effect.fail(budgetSpent())
+          : withinBudget(pg.withTransaction(effect), left, readTimeout)
+    })
+  const clientOf = (
+    statementCompiler: Statement.Compiler,
+    transformRows: typeof rowsNamed | undefined
+  ): SqlClient.SqlClient => {
+    const statements = Statement.make(
+      acquirer,
+      statementCompiler,
+      [["db.system.name", "postgresql"]],
+      transformRows,
+      borrower
+    )
+    const client = Object.assign(statements, {
+      ...pg,
+      ...statements,
+      reserve: connection,
+      withTransaction,
+      withoutTransforms: () => clientOf(statementCompiler.withoutTransform, undefined)
+    }) as unknown as SqlClient.SqlClient
+    Object.assign(client, { safe: client })
+    return client
+  }
+  return clientOf(compiler, rowsNamed)
+}
 
 /** Whether a chunk of PostgreSQL's answer ends with ReadyForQuery ('Z', length 5, status): a cycle is over. */
 const endsWithReadyForQuery = (chunk: Buffer) =>
@@ -195,51 +202,50 @@ const silenceBoundedSocket = (host: string, port: number, silenceMs: number) => 
   return socket
 }
 
-/** The client every service uses: snake_case in SQL, camelCase in TypeScript; and DirectQuery on its pool. */
+/**
+ * The client every service uses: snake_case in SQL, camelCase in TypeScript, and the layer's
+ * bounds on every statement (bounded).
+ */
 export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {}) => {
   const address = new URL(Redacted.value(url))
-  const client = PgClient.layer({
-    url,
-    ...(options.statementTimeoutMs
-      ? {
-          stream: silenceBoundedSocket(
-            decodeURIComponent(address.hostname),
-            Number(address.port || 5432),
-            options.statementTimeoutMs + silenceMarginMs
-          )
-        }
-      : {}),
-    applicationName: "home-service-booking-api",
-    maxConnections: options.maxConnections ?? 10,
-    keepAlive: Duration.seconds(10),
-    ...(options.connectTimeoutMs ? { connectTimeout: Duration.millis(options.connectTimeoutMs) } : {}),
-    ...(options.statementTimeoutMs
-      ? { startupParameters: { statement_timeout: String(options.statementTimeoutMs) } }
-      : {}),
-    transformQueryNames: Str.camelToSnake,
-    transformResultNames: resultNames,
-    // JSON columns hold wire-format documents (scope, terms, consent): their keys stay as stored.
-    transformJson: false
-  })
-  const direct = Layer.effect(
-    DirectQuery,
-    Effect.map(SqlClient.SqlClient, (sql) => directQuery(sql, options))
-  )
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000
+  const client = Layer.effect(
+    SqlClient.SqlClient,
+    Effect.gen(function* () {
+      const pg = yield* PgClient.make({
+        url,
+        ...(options.statementTimeoutMs
+          ? {
+              stream: silenceBoundedSocket(
+                decodeURIComponent(address.hostname),
+                Number(address.port || 5432),
+                options.statementTimeoutMs + silenceMarginMs
+              ),
+              startupParameters: { statement_timeout: String(options.statementTimeoutMs) }
+            }
+          : {}),
+        applicationName: "home-service-booking-api",
+        maxConnections: options.maxConnections ?? 10,
+        keepAlive: Duration.seconds(10),
+        ...(options.connectTimeoutMs ? { connectTimeout: Duration.millis(options.connectTimeoutMs) } : {}),
+        // JSON columns hold wire-format documents (scope, terms, consent): their keys stay as stored.
+        transformJson: false
+      })
+      return bounded(pg, yield* Clock.Clock, connectTimeoutMs)
+    })
+  ).pipe(Layer.provide(Reactivity.layer))
   // One connection proves the server answers before the layer is built, as Effect 3's pool check did.
   const probe = Layer.effectDiscard(
     Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`).pipe(
       Effect.timeoutOrElse({
-        duration: Duration.millis(options.connectTimeoutMs ?? 5000),
+        duration: Duration.millis(connectTimeoutMs),
         orElse: () => Effect.fail(notSentError(new Error("timed out"), "PgClient: Connection timed out"))
       })
     )
   )
   // Nothing exports traces: the driver's spans (a statement's, a connection's) are made as no-ops,
   // as the server's are (src/Http.ts).
-  return Layer.merge(direct, probe).pipe(
-    Layer.provideMerge(client),
-    Layer.provide(Layer.succeed(References.TracerEnabled, false))
-  )
+  return probe.pipe(Layer.provideMerge(client), Layer.provide(Layer.succeed(References.TracerEnabled, false)))
 }
 
 /**

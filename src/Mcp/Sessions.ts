@@ -2,7 +2,6 @@ import { createHash, randomBytes } from "node:crypto"
 import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { DirectQuery } from "../Database/Database.js"
 
 /** A session unused this long is gone; the client initializes a new one. */
 export const sessionIdleTimeout = Duration.minutes(30)
@@ -58,7 +57,6 @@ export class McpSessions extends Context.Service<
   static readonly make = (limits: SessionLimits) =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const direct = yield* DirectQuery
       const idleMillis = Duration.toMillis(sessionIdleTimeout)
       const times = Effect.map(Clock.currentTimeMillis, (now) => ({
         now: new Date(now),
@@ -94,20 +92,18 @@ export class McpSessions extends Context.Service<
 
       const use = Effect.fn("McpSessions.use")(function* (id: string, owner: SessionOwner) {
         const { now, expiry } = yield* times
-        const rows = yield* direct(
-          sql<{ readonly protocolVersion: string }>`UPDATE mcp_sessions SET last_used_at = ${now}
+        const rows = yield* sql<{ readonly protocolVersion: string }>`UPDATE mcp_sessions SET last_used_at = ${now}
             WHERE id_hash = ${idHash(id)} AND owner = ${ownerKey(owner)} AND last_used_at > ${expiry}
             RETURNING protocol_version`
-        )
+
         return Option.map(Option.fromNullishOr(rows[0]), ({ protocolVersion }) => ({ id, protocolVersion }))
       })
 
       const close = Effect.fn("McpSessions.close")(function* (id: string, owner: SessionOwner) {
         const { expiry } = yield* times
-        const rows = yield* direct(
-          sql`DELETE FROM mcp_sessions WHERE id_hash = ${idHash(id)} AND owner = ${ownerKey(owner)}
+        const rows = yield* sql`DELETE FROM mcp_sessions WHERE id_hash = ${idHash(id)} AND owner = ${ownerKey(owner)}
             RETURNING last_used_at > ${expiry} AS live`
-        )
+
         return rows.some((row) => (row as { readonly live?: unknown }).live === true)
       })
 

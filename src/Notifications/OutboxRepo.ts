@@ -2,7 +2,6 @@ import { Effect, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
 import { AppConfig } from "../AppConfig.js"
-import { DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import type { Notification, OutboxRow } from "../Domain/Outbox.js"
 import { Channel, DeliveryStatus, isDeliverable, RecipientRole, type SubjectDeliveryState } from "./DeliveryState.js"
@@ -73,7 +72,6 @@ const toState = (row: StateRow): SubjectDeliveryState => ({
 /** The SQL of `notification_outbox`, its one owner. */
 export const makeOutboxRepo = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const direct = yield* DirectQuery
   const config = yield* AppConfig
 
   /**
@@ -150,12 +148,11 @@ export const makeOutboxRepo = Effect.gen(function* () {
   const statusesOfSubject = (subjectId: string) =>
     sql`SELECT id, status FROM notification_outbox WHERE subject_id = ${subjectId}`.pipe(rowsOf(OutboxStatusRow))
 
-  // Within the request's database budget: a confirm or status read runs it.
   const readStates = (column: "id" | "subject_id", values: ReadonlyArray<string>) =>
-    direct(sql`
+    sql`
       SELECT id, subject_id, recipient_role, channel, status, attempts, next_attempt_at, last_error, sent_at
       FROM notification_outbox WHERE ${sql.in(column, values)}
-      ORDER BY created_at, recipient_role, id`).pipe(
+      ORDER BY created_at, recipient_role, id`.pipe(
       rowsOf(StateRow),
       Effect.map((rows) => rows.map(toState))
     )

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
-import { DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 
 export class PartnerError extends Schema.TaggedError<PartnerError>()("PartnerError", { message: Schema.String }) {}
@@ -101,7 +100,6 @@ const IssuedRow = Schema.Struct({ issued: Schema.Boolean })
 export class Partners extends Context.Service<Partners>()("Booking/Partners", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const direct = yield* DirectQuery
 
     /** A sandbox partner's bookings and requests are marked and never notify anyone. */
     const create = Effect.fn("Partners.create")(function* (
@@ -137,10 +135,10 @@ export class Partners extends Context.Service<Partners>()("Booking/Partners", {
 
     /** The live token with this prefix, if there is one (a token issued since the last full read). */
     const liveToken = (prefix: string) =>
-      direct(sql`
+      sql`
         SELECT t.prefix, t.token_sha256, p.id AS partner_id, p.name AS partner_name, p.sandbox
         FROM partner_tokens t JOIN partners p ON p.id = t.partner_id
-        WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`).pipe(
+        WHERE t.prefix = ${prefix} AND t.revoked_at IS NULL AND p.active`.pipe(
         rowsOf(TokenRow),
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), entryOf))
       )

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto"
 import { Effect, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
-import { DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import { englishHeading, lines, slotIn } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
@@ -77,16 +76,15 @@ const notice = (booking: ConflictedBooking, providerId: string) => {
  */
 export const makeBusyConflicts = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const direct = yield* DirectQuery
   const notifier = yield* Notifier
 
   const conflictsOf = (providerId: string, at: Date) =>
-    direct(sql`
+    sql`
       SELECT b.id, b.request_id, b.service_label_sv, b.slot_start, b.slot_end, p.notify_email, p.notify_webhook_url
       FROM bookings b JOIN providers p ON p.id = b.provider_id
       WHERE b.provider_id = ${providerId} AND NOT b.sandbox AND b.status = 'confirmed' AND b.slot_end > ${at}
         AND ${sql.literal(busyConflictOf)}
-      ORDER BY b.slot_start, b.id`).pipe(rowsOf(ConflictedBooking), Effect.catchTag("SchemaError", Effect.die))
+      ORDER BY b.slot_start, b.id`.pipe(rowsOf(ConflictedBooking), Effect.catchTag("SchemaError", Effect.die))
 
   /** How many of the provider's coming bookings an imported busy time overlaps now (a request's read). */
   const countOf = (providerId: string, at: Date) => Effect.map(conflictsOf(providerId, at), (rows) => rows.length)

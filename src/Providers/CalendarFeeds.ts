@@ -2,7 +2,6 @@ import { createHash, createHmac, randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
-import { budgeted, DirectQuery } from "../Database/Database.js"
 import { DatabaseUnavailable } from "../Domain/Errors.js"
 import { providerSpecVersion } from "../Domain/Provider.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
@@ -45,8 +44,6 @@ const outageSteps = {
 export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/CalendarFeeds", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    // Within the request's database budget (inside the rotation's transaction, its statements as usual).
-    const direct = yield* DirectQuery
     const config = yield* AppConfig
     const signer = yield* OptionSigner
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -65,9 +62,9 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
 
     const liveFeed = (providerId: string) =>
       Effect.map(
-        direct(sql`
+        sql`
           SELECT id, token_sha256, created_at, last_fetched_at FROM provider_calendar_feeds
-          WHERE provider_id = ${providerId} AND revoked_at IS NULL`).pipe(decodedAs(FeedRow)),
+          WHERE provider_id = ${providerId} AND revoked_at IS NULL`.pipe(decodedAs(FeedRow)),
         (rows) => rows[0]
       )
 
@@ -76,10 +73,10 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
         const id = randomUUID()
         const secret = secretOf(id)
         if (Option.isNone(secret)) return undefined
-        yield* direct(sql`
+        yield* sql`
           INSERT INTO provider_calendar_feeds (id, provider_id, token_sha256, created_at)
           VALUES (${id}::uuid, ${providerId}, ${digestOf(secret.value)}, ${at})
-          ON CONFLICT DO NOTHING`)
+          ON CONFLICT DO NOTHING`
         return yield* liveFeed(providerId)
       })
 
@@ -125,15 +122,15 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
             newFeed(providerId, at)
           )
         )
-        .pipe(budgeted, changeUnavailable("provider calendar feed rotation", outageSteps.rotate))
+        .pipe(changeUnavailable("provider calendar feed rotation", outageSteps.rotate))
       return yield* feedAnswer(row, true)
     })
 
     const revokeFeed = Effect.fn("CalendarFeeds.revokeFeed")(function* (providerId: string) {
       const at = yield* now
-      yield* direct(
-        sql`UPDATE provider_calendar_feeds SET revoked_at = ${at} WHERE provider_id = ${providerId} AND revoked_at IS NULL`
-      ).pipe(changeUnavailable("provider calendar feed revocation", outageSteps.revoke))
+      yield* sql`UPDATE provider_calendar_feeds SET revoked_at = ${at} WHERE provider_id = ${providerId} AND revoked_at IS NULL`.pipe(
+        changeUnavailable("provider calendar feed revocation", outageSteps.revoke)
+      )
       return {
         ok: true as const,
         spec_version: providerSpecVersion,

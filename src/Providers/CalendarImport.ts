@@ -1,7 +1,6 @@
 import { Clock, Context, Duration, Effect, FiberSet, Layer, Schedule, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
-import { budgeted, DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import { bookingHorizonDays, CalendarUrlRefused, providerSpecVersion } from "../Domain/Provider.js"
 import { DAY, formatInZone, MINUTE, providerTimeZone } from "../Domain/Zone.js"
@@ -66,8 +65,6 @@ const statusUnread =
 export class CalendarImport extends Context.Service<CalendarImport>()("Booking/CalendarImport", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    // The provider's calls run within the request's database budget; fetches run in the background.
-    const direct = yield* DirectQuery
     const config = yield* AppConfig
     const conflicts = yield* makeBusyConflicts
     // A registration's first fetch runs in the service's scope: it outlives the request.
@@ -146,9 +143,9 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
 
     const rowOf = (providerId: string) =>
       Effect.map(
-        direct(sql`
+        sql`
           SELECT provider_id, url, etag, last_modified, last_synced_at, last_error, next_fetch_at, last_attempt_at
-          FROM provider_calendar_imports WHERE provider_id = ${providerId}`).pipe(
+          FROM provider_calendar_imports WHERE provider_id = ${providerId}`.pipe(
           rowsOf(StatusRow),
           // A stored row of another shape is a bug or a damaged table, not an outage.
           Effect.catchTag("SchemaError", Effect.die)
@@ -159,8 +156,8 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
     const statusOf = (providerId: string) =>
       Effect.gen(function* () {
         const row = yield* rowOf(providerId)
-        const counted = yield* direct(sql`
-          SELECT count(*)::int AS busy FROM provider_busy_times WHERE provider_id = ${providerId}`).pipe(
+        const counted = yield* sql`
+          SELECT count(*)::int AS busy FROM provider_busy_times WHERE provider_id = ${providerId}`.pipe(
           rowsOf(BusyCountRow),
           Effect.catchTag("SchemaError", Effect.die)
         )
@@ -228,14 +225,14 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
     const register = Effect.fn("CalendarImport.register")(function* (providerId: string, url: string) {
       const href = yield* checkRegistration(url)
       const at = yield* now
-      yield* direct(sql`
+      yield* sql`
         INSERT INTO provider_calendar_imports (provider_id, url, next_fetch_at, updated_at)
         VALUES (${providerId}, ${href}, ${new Date(at.getTime() + interval)}, ${at})
         ON CONFLICT (provider_id) DO UPDATE SET url = excluded.url, next_fetch_at = excluded.next_fetch_at,
           updated_at = excluded.updated_at, last_attempt_at = NULL,
           etag = CASE WHEN provider_calendar_imports.url = excluded.url THEN provider_calendar_imports.etag END,
           last_modified = CASE WHEN provider_calendar_imports.url = excluded.url THEN provider_calendar_imports.last_modified END,
-          last_error = CASE WHEN provider_calendar_imports.url = excluded.url THEN provider_calendar_imports.last_error END`).pipe(
+          last_error = CASE WHEN provider_calendar_imports.url = excluded.url THEN provider_calendar_imports.last_error END`.pipe(
         changeUnavailable("calendar import registration", outageSteps.register)
       )
       // Read before the fetch starts, so the answer tells the registration as it stands; the fetch
@@ -281,7 +278,7 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
             sql`DELETE FROM provider_busy_times WHERE provider_id = ${providerId}`
           )
         )
-        .pipe(budgeted, changeUnavailable("calendar import removal", outageSteps.remove))
+        .pipe(changeUnavailable("calendar import removal", outageSteps.remove))
       return {
         ok: true as const,
         spec_version: providerSpecVersion,

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { budgeted, DirectQuery } from "../Database/Database.js"
 import { customerNameOf } from "../Domain/Booking.js"
 import { bookedPrice, policyOfBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
@@ -108,8 +107,6 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
 export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booking/ProviderCalendar", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    // Every statement of a provider's call runs within the request's database budget.
-    const direct = yield* DirectQuery
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const bookings = Effect.fn("ProviderCalendar.bookings")(function* (
@@ -123,7 +120,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       if (to - from > maxBookingsWindowDays * DAY) {
         return yield* new InvalidRequest({ issues: [`to: the window may span at most ${maxBookingsWindowDays} days`] })
       }
-      const rows = yield* direct(sql`
+      const rows = yield* sql`
         SELECT id, request_id, service_id, service_label_sv, vertical_id, job_type_id, slot_start, slot_end,
           slot_label, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
           terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at,
@@ -133,7 +130,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         FROM bookings b
         WHERE provider_id = ${providerId} AND NOT sandbox
           AND slot_start < ${new Date(to)} AND slot_end > ${new Date(from)}
-        ORDER BY slot_start, id`).pipe(
+        ORDER BY slot_start, id`.pipe(
         decodedAs(BookingRow),
         readUnavailable("provider bookings", `${unread("bookings")} Bookings already confirmed stand.`)
       )
@@ -150,13 +147,13 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
     /** What holds the time a block was refused for: a booking (named) or another block. */
     const conflictOf = (providerId: string, start: Date, end: Date) =>
       Effect.gen(function* () {
-        const rows = yield* direct(sql`
+        const rows = yield* sql`
           SELECT c.id, c.kind, b.request_id, b.provider_name, b.service_id, lower(c.during) AS slot_start,
             upper(c.during) AS slot_end, b.slot_label
           FROM calendar_bookings c LEFT JOIN bookings b ON b.id = c.id
           WHERE c.provider_id = ${providerId} AND c.calendar = 'live'
             AND c.during && tstzrange(${start}, ${end}, '[)')
-          ORDER BY c.kind, lower(c.during) LIMIT 1`).pipe(decodedAs(ConflictRow))
+          ORDER BY c.kind, lower(c.during) LIMIT 1`.pipe(decodedAs(ConflictRow))
         const row = rows[0]
         if (row === undefined) return undefined
         if (row.kind === "block") {
@@ -203,13 +200,13 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       if (issues.length > 0) return yield* new InvalidRequest({ issues })
       const id = randomUUID()
       // One statement, so a block is written whole or not at all, and its outcome follows from how it failed.
-      const insert = direct(sql`
+      const insert = sql`
         WITH held AS (
           INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, kind)
           VALUES (${id}::uuid, ${providerId}, NULL, tstzrange(${start}, ${end}, '[)'), false, 'live', 'block')
           RETURNING id)
         INSERT INTO provider_blocks (id, provider_id, note, created_at)
-        SELECT held.id, ${providerId}, ${request.note ?? null}, ${at} FROM held`)
+        SELECT held.id, ${providerId}, ${request.note ?? null}, ${at} FROM held`
       const refused = (error: SqlError) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? "")
       const blocked = changeUnavailable("provider block", outageSteps.block)
       // A refusal names what holds the time; if that is gone again by the time it is read, one more try.
@@ -248,11 +245,11 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
 
     const blocks = Effect.fn("ProviderCalendar.blocks")(function* (providerId: string) {
       const at = yield* now
-      const rows = yield* direct(sql`
+      const rows = yield* sql`
         SELECT c.id, lower(c.during) AS start_at, upper(c.during) AS end_at, k.note, k.created_at
         FROM provider_blocks k JOIN calendar_bookings c ON c.id = k.id
         WHERE k.provider_id = ${providerId} AND upper(c.during) > ${at}
-        ORDER BY lower(c.during), c.id`).pipe(decodedAs(BlockRow), readUnavailable("provider blocks", unread("blocks")))
+        ORDER BY lower(c.during), c.id`.pipe(decodedAs(BlockRow), readUnavailable("provider blocks", unread("blocks")))
       return { ok: true as const, spec_version: providerSpecVersion, blocks: rows.map(blockOf) }
     })
 
@@ -262,9 +259,9 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         safe_next_step: "Nothing was deleted. List your blocks (GET /api/provider/blocks) for their ids."
       })
       if (!isUuid(blockId)) return yield* notFound
-      const rows = yield* direct(sql`
+      const rows = yield* sql`
         DELETE FROM calendar_bookings
-        WHERE id = ${blockId}::uuid AND provider_id = ${providerId} AND kind = 'block' RETURNING id`).pipe(
+        WHERE id = ${blockId}::uuid AND provider_id = ${providerId} AND kind = 'block' RETURNING id`.pipe(
         changeUnavailable("provider block deletion", outageSteps.deleteBlock(blockId))
       )
       if (rows.length === 0) return yield* notFound
@@ -278,14 +275,14 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
 
     const readHours = (providerId: string) =>
       Effect.gen(function* () {
-        const hours = yield* direct(sql`
+        const hours = yield* sql`
           SELECT iso_weekday, to_char(opens, 'HH24:MI') AS opens, to_char(closes, 'HH24:MI') AS closes
-          FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`).pipe(
+          FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`.pipe(
           decodedAs(HoursRow)
         )
-        const off = yield* direct(sql`
+        const off = yield* sql`
           SELECT to_char(date, 'YYYY-MM-DD') AS date FROM provider_dates_off
-          WHERE provider_id = ${providerId} ORDER BY date`).pipe(decodedAs(DateOffRow))
+          WHERE provider_id = ${providerId} ORDER BY date`.pipe(decodedAs(DateOffRow))
         return {
           ok: true as const,
           spec_version: providerSpecVersion,
@@ -340,7 +337,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
               SELECT ${providerId}, d::date FROM unnest(${dates}::text[]) AS d`
           })
         )
-        .pipe(budgeted, changeUnavailable("provider working hours", outageSteps.hours))
+        .pipe(changeUnavailable("provider working hours", outageSteps.hours))
       const current = yield* readHours(providerId).pipe(
         readUnavailable(
           "provider working hours",

@@ -2,7 +2,6 @@ import { createHash, randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { Changes } from "../Bookings/Changes.js"
-import { DirectQuery, withinDatabaseBudget } from "../Database/Database.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { BookingAlreadyCancelled, BookingNotFound, BookingStarted } from "../Domain/BookingChange.js"
 import type { Cancellation } from "../Domain/CancellationPolicy.js"
@@ -54,7 +53,6 @@ const claimedKey = (providerId: string, key: string | undefined) =>
 export class ProviderCancellations extends Context.Service<ProviderCancellations>()("Booking/ProviderCancellations", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const direct = yield* DirectQuery
     const changes = yield* Changes
 
     const cancel = Effect.fn("ProviderCancellations.cancel")(function* (
@@ -66,9 +64,9 @@ export class ProviderCancellations extends Context.Service<ProviderCancellations
       const key = yield* idempotencyKeyOf(request.idempotency_key, headerKey)
       if (!isUuid(bookingId)) return yield* notFound(bookingId)
       // Sandbox bookings never reach a provider: they are not its to cancel.
-      const owners = yield* direct(sql<{ partnerId: string }>`
+      const owners = yield* sql<{ partnerId: string }>`
           SELECT partner_id FROM bookings
-          WHERE id = ${bookingId}::uuid AND provider_id = ${providerId} AND NOT sandbox`).pipe(
+          WHERE id = ${bookingId}::uuid AND provider_id = ${providerId} AND NOT sandbox`.pipe(
         Effect.catchTag(
           "SqlError",
           failLogged(
@@ -84,58 +82,55 @@ export class ProviderCancellations extends Context.Service<ProviderCancellations
       const owner = owners[0]
       if (owner === undefined) return yield* notFound(bookingId)
       const now = new Date(yield* Clock.currentTimeMillis)
-      // The cancel's transaction within the request's budget: let go when it is spent, its outcome unknown.
-      const cancelling = withinDatabaseBudget(
-        changes.cancelAs(
+      const answer = yield* changes
+        .cancelAs(
           bookingId,
           { idempotency_key: claimedKey(providerId, key), reason: request.reason },
           undefined,
           { id: owner.partnerId, name: "", sandbox: false },
           "provider",
           now
-        ),
-        () => new BookingUnavailable({ safe_next_step: unknownOutcome })
-      )
-      const answer = yield* cancelling.pipe(
-        Effect.provideService(CurrentSurface, restSurface),
-        Effect.catchTags({
-          booking_not_found: () => Effect.fail(notFound(bookingId)),
-          booking_already_cancelled: (refused) =>
-            Effect.fail(
-              new BookingAlreadyCancelled({
-                issues: refused.issues,
-                booking_id: refused.booking_id,
-                request_id: refused.request_id,
-                ...(refused.cancellation === undefined ? {} : { cancellation: forProvider(refused.cancellation) }),
-                safe_next_step: `Nothing was changed: this booking was already cancelled${
-                  refused.cancellation === undefined
-                    ? ""
-                    : ` (by ${refused.cancellation.cancelled_by}, at ${refused.cancellation.cancelled_at})`
-                }; its time is free in your calendar. Nothing more to do.`
-              })
-            ),
-          // Never asked for: this cancel sends no expected_version.
-          booking_changed: (changed) => Effect.die(changed),
-          booking_started: (refused) =>
-            Effect.fail(
-              new BookingStarted({
-                issues: refused.issues,
-                booking_id: refused.booking_id,
-                request_id: refused.request_id,
-                safe_next_step: `Nothing was cancelled: the booked time has started, so the booking can no longer be cancelled here and it stands. Contact the customer directly (GET /api/provider/bookings has their contact), quoting request_id ${refused.request_id}.`
-              })
-            ),
-          idempotency_key_reused: () =>
-            Effect.fail(
-              new IdempotencyKeyReused({
-                issues: ["idempotency_key: already holds your cancel of another booking"],
-                safe_next_step:
-                  "Nothing was changed: this idempotency_key already holds another cancel of yours. Use a new key for this booking."
-              })
-            ),
-          booking_unavailable: () => Effect.fail(new BookingUnavailable({ safe_next_step: unknownOutcome }))
-        })
-      )
+        )
+        .pipe(
+          Effect.provideService(CurrentSurface, restSurface),
+          Effect.catchTags({
+            booking_not_found: () => Effect.fail(notFound(bookingId)),
+            booking_already_cancelled: (refused) =>
+              Effect.fail(
+                new BookingAlreadyCancelled({
+                  issues: refused.issues,
+                  booking_id: refused.booking_id,
+                  request_id: refused.request_id,
+                  ...(refused.cancellation === undefined ? {} : { cancellation: forProvider(refused.cancellation) }),
+                  safe_next_step: `Nothing was changed: this booking was already cancelled${
+                    refused.cancellation === undefined
+                      ? ""
+                      : ` (by ${refused.cancellation.cancelled_by}, at ${refused.cancellation.cancelled_at})`
+                  }; its time is free in your calendar. Nothing more to do.`
+                })
+              ),
+            // Never asked for: this cancel sends no expected_version.
+            booking_changed: (changed) => Effect.die(changed),
+            booking_started: (refused) =>
+              Effect.fail(
+                new BookingStarted({
+                  issues: refused.issues,
+                  booking_id: refused.booking_id,
+                  request_id: refused.request_id,
+                  safe_next_step: `Nothing was cancelled: the booked time has started, so the booking can no longer be cancelled here and it stands. Contact the customer directly (GET /api/provider/bookings has their contact), quoting request_id ${refused.request_id}.`
+                })
+              ),
+            idempotency_key_reused: () =>
+              Effect.fail(
+                new IdempotencyKeyReused({
+                  issues: ["idempotency_key: already holds your cancel of another booking"],
+                  safe_next_step:
+                    "Nothing was changed: this idempotency_key already holds another cancel of yours. Use a new key for this booking."
+                })
+              ),
+            booking_unavailable: () => Effect.fail(new BookingUnavailable({ safe_next_step: unknownOutcome }))
+          })
+        )
       if (!answer.cancelled) {
         // cancelAs is never asked for a dry run here; an answer that did not cancel is not told as one.
         return yield* Effect.die(new Error("provider cancel answered without cancelling"))

@@ -1,7 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
-import { DirectQuery } from "../Database/Database.js"
 import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
 import { isUuid } from "../Domain/Ids.js"
@@ -12,8 +11,6 @@ import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
 export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/RequestsRepo", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    // Reads run on the pool within the request's database budget.
-    const direct = yield* DirectQuery
 
     /**
      * The statement that records a request, run with the outbox rows that hand it off. Its values
@@ -35,16 +32,14 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
       Result: StoredRequest,
       execute: ({ partnerId, id }) =>
-        direct(sql`SELECT ${columns} FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`)
+        sql`SELECT ${columns} FROM service_requests WHERE id = ${id}::uuid AND partner_id = ${partnerId}`
     })
 
     const findBySessionId = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, sessionId: Schema.String }),
       Result: StoredRequest,
       execute: ({ partnerId, sessionId }) =>
-        direct(
-          sql`SELECT ${columns} FROM service_requests WHERE session_id = ${sessionId} AND partner_id = ${partnerId}`
-        )
+        sql`SELECT ${columns} FROM service_requests WHERE session_id = ${sessionId} AND partner_id = ${partnerId}`
     })
 
     /** A UUID is a `request.id`, anything else may be a `session_id`: never a uuid cast of arbitrary text. */
@@ -55,13 +50,13 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
 
     /** A page of the partner's requests, last changed first: one more row than asked, to tell a next page exists. */
     const listPage = (partnerId: string, page: PageQuery) =>
-      direct(sql`
+      sql`
         SELECT ${columns}, ${positionColumn(sql, "updated_at")} FROM service_requests
         WHERE partner_id = ${partnerId}
           ${page.filters.status === undefined ? sql`` : sql`AND status = ${page.filters.status}`}
           ${page.filters.updatedSince === undefined ? sql`` : sql`AND updated_at >= ${page.filters.updatedSince}::timestamptz`}
           ${keysetAfter(sql, "updated_at", { column: "id", type: "uuid" }, page.after)}
-        ORDER BY updated_at DESC, id DESC LIMIT ${page.limit + 1}`).pipe(
+        ORDER BY updated_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
         rowsOf(ListedRequest),
         Effect.withSpan("RequestsRepo.listPage")
       )

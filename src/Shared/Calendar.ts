@@ -1,7 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { DirectQuery } from "../Database/Database.js"
 import { decodedOnce } from "../Database/StoredJson.js"
 import type { BookingId, ProviderId, ServiceId } from "../Domain/Ids.js"
 import { OfferedService } from "../Domain/Supply.js"
@@ -61,7 +60,6 @@ export interface CalendarBooking {
 export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const direct = yield* DirectQuery
     const { cancellationPolicyOfS, servesDestinationOfP, servesPostcodeOfP, workingHoursOfP } = yield* Supply
 
     /**
@@ -112,7 +110,7 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
      * steps around the statement and a no-op span (nothing exports traces) cost more than decoding.
      */
     const availability = (input: AvailabilityQuery): Effect.Effect<ReadonlyArray<Candidate>, SqlError> =>
-      Effect.map(direct(statement(input)), (rows) =>
+      Effect.map(statement(input), (rows) =>
         decodeRows(rows).map((row): Candidate => ({ ...offerOf(row.offer), busy: row.busy }))
       )
 

@@ -3,7 +3,6 @@ import { Context, Data, Duration, Effect, Layer, Option, Result, Schedule, Schem
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
-import { DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { type IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
@@ -152,13 +151,12 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
     const sql = yield* SqlClient.SqlClient
     // Every statement here runs straight on the pool (outside a transaction), without a span: the
     // write runs on every confirm and request creation.
-    const direct = yield* DirectQuery
 
     const find = (partnerId: string, scope: IdempotencyScope, key: string) =>
       Effect.map(
-        direct(sql`
+        sql`
         SELECT request_hash, resource_id FROM idempotency_keys
-        WHERE partner_id = ${partnerId} AND scope = ${scope} AND key = ${key}`).pipe(rowsOf(StoredKey)),
+        WHERE partner_id = ${partnerId} AND scope = ${scope} AND key = ${key}`.pipe(rowsOf(StoredKey)),
         (rows) => Option.fromNullishOr(rows[0])
       )
 
@@ -241,7 +239,7 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
       }
       const prepared = prepare.success
       const { statements, result } = yield* input.write(prepared)
-      const written = yield* direct(writeOnce(key, input, statements)).pipe(
+      const written = yield* writeOnce(key, input, statements).pipe(
         Effect.as(true),
         Effect.catch((error): Effect.Effect<boolean, EC | BookingUnavailable> => {
           const outcome = writeOutcome(error)

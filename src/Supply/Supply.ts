@@ -5,7 +5,6 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog/Catalog.js"
-import { DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import { decodedOnce } from "../Database/StoredJson.js"
 import { policyOfSupply, type SupplyCancellationPolicy, samePolicy } from "../Domain/CancellationPolicy.js"
@@ -105,7 +104,6 @@ const CandidateProviderRow = Schema.Struct({
 export class Supply extends Context.Service<Supply>()("Booking/Supply", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const direct = yield* DirectQuery
     const catalog = yield* Catalog
     const config = yield* AppConfig
 
@@ -354,7 +352,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
      */
     const currentOffer = (input: typeof OfferQuery.Type): Effect.Effect<CurrentOffer | undefined, SqlError> =>
       Effect.map(
-        direct(sql<{ readonly offer: string }>`
+        sql<{ readonly offer: string }>`
         SELECT json_build_object('providerActive', p.active, 'providerName', p.name,
           'notifyEmail', p.notify_email, 'notifyWebhookUrl', p.notify_webhook_url,
           'serviceActive', s.active, 'labelSv', s.label_sv, 'labelEn', s.label_en,
@@ -368,7 +366,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           'cancellationPolicy', CASE WHEN s.service_id IS NULL THEN NULL ELSE ${cancellationPolicyOfS} END)::text AS offer
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
-        WHERE p.id = ${input.providerId}`),
+        WHERE p.id = ${input.providerId}`,
         (rows) => (rows[0] === undefined ? undefined : currentOfferOf(rows[0].offer))
       )
 
@@ -382,14 +380,14 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       readonly postcode: number
       readonly limit: number
     }) {
-      return yield* direct(sql`
+      return yield* sql`
         SELECT p.id, p.name, p.notify_email, p.notify_webhook_url, bool_or(s.job_type_id = ${input.jobTypeId}) AS direct_booking
         FROM providers p
         JOIN provider_services s ON s.provider_id = p.id AND s.active AND s.vertical_id = ${input.verticalId}
         WHERE p.active AND ${servesPostcodeOfP(input.postcode)}
         GROUP BY p.id
         ORDER BY direct_booking DESC, p.id
-        LIMIT ${input.limit}`).pipe(rowsOf(CandidateProviderRow))
+        LIMIT ${input.limit}`.pipe(rowsOf(CandidateProviderRow))
     })
 
     // Development starts with the demo supply (an ordinary supply file); production never does.

@@ -1,7 +1,6 @@
 import { Context, DateTime, Duration, Effect, FiberSet, Layer, Option, Random, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
-import { budgeted, DirectQuery } from "../Database/Database.js"
 import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
 import { nextAttempt, shouldDisableEndpoint } from "../Delivery/Schedule.js"
@@ -137,8 +136,6 @@ const invalid = (issues: ReadonlyArray<string>) =>
 export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    // The partner's calls run within the request's database budget; the dispatcher's passes do not.
-    const direct = yield* DirectQuery
     const cursors = yield* ListCursor
     const config = yield* AppConfig
     const production = config.appEnv === "production"
@@ -146,8 +143,8 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
     /** The partner's webhook, read before a change: if it cannot be read, nothing was changed. */
     const endpointOf = (partner: Partner["Service"], id: string, steps: { readonly notChanged: string }) =>
       isUuid(id)
-        ? direct(sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
-            WHERE id = ${id} AND partner_id = ${partner.id}`).pipe(
+        ? sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+            WHERE id = ${id} AND partner_id = ${partner.id}`.pipe(
             rowsOf(EndpointRow),
             Effect.catchTag("SchemaError", Effect.die),
             readUnavailable("webhook", steps.notChanged),
@@ -194,7 +191,6 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         return Option.some(rows[0]!)
       }).pipe(
         sql.withTransaction,
-        budgeted,
         Effect.catchTag("SchemaError", Effect.die),
         changeUnavailable("webhook registration", outageSteps.create)
       )
@@ -212,8 +208,8 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     const list = Effect.fn("Webhooks.list")(function* (partner: Partner["Service"]) {
       const now = yield* DateTime.nowAsDate
-      const rows = yield* direct(sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
-        WHERE partner_id = ${partner.id} ORDER BY created_at, id`).pipe(
+      const rows = yield* sql`SELECT ${sql.literal(endpointColumns)} FROM webhook_endpoints
+        WHERE partner_id = ${partner.id} ORDER BY created_at, id`.pipe(
         rowsOf(EndpointRow),
         Effect.catchTag("SchemaError", Effect.die),
         readUnavailable("webhooks", webhooksUnread)
@@ -224,7 +220,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
     const remove = Effect.fn("Webhooks.remove")(function* (partner: Partner["Service"], id: string) {
       const steps = outageSteps.remove(id)
       yield* endpointOf(partner, id, steps)
-      yield* direct(sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND partner_id = ${partner.id}`).pipe(
+      yield* sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND partner_id = ${partner.id}`.pipe(
         changeUnavailable("webhook deletion", steps)
       )
       return { ok: true as const, deleted: true as const, webhook_id: id }
@@ -235,10 +231,10 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       const now = yield* DateTime.nowAsDate
       const until = new Date(now.getTime() + rotationOverlapHours * 3_600_000)
       const secret = newSecret()
-      const [row] = yield* direct(sql`
+      const [row] = yield* sql`
         UPDATE webhook_endpoints SET previous_secret = secret, secret = ${secret}, previous_secret_until = ${until}::timestamptz
         WHERE id = ${id} AND partner_id = ${partner.id}
-        RETURNING ${sql.literal(endpointColumns)}`).pipe(
+        RETURNING ${sql.literal(endpointColumns)}`.pipe(
         rowsOf(EndpointRow),
         Effect.catchTag("SchemaError", Effect.die),
         changeUnavailable("webhook secret rotation", outageSteps.rotateSecret)
@@ -254,11 +250,11 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     /** A delivery just queued, read back for the answer. */
     const readDelivery = (endpointId: string, id: string) =>
-      direct(sql`
+      sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
           d.created_at, e.status AS endpoint_status
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`).pipe(
+        WHERE d.id = ${id} AND d.endpoint_id = ${endpointId}`.pipe(
         rowsOf(DeliveryRow),
         Effect.catchTag("SchemaError", Effect.die),
         readUnavailable("webhook delivery", queuedUnread(endpointId, id))
@@ -276,13 +272,13 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         partner.id,
         { cursor: query.cursor, limit: query.limit },
         ({ after, limit }) =>
-          direct(sql`
+          sql`
         SELECT d.id, d.event_type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at,
           d.created_at, e.status AS endpoint_status, ${positionColumn(sql, "d.created_at")}
         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.endpoint_id = ${id}
           ${keysetAfter(sql, "d.created_at", { column: "d.id", type: "text" }, after)}
-        ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`).pipe(
+        ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit + 1}`.pipe(
             rowsOf(ListedDelivery),
             Effect.catchTag("SchemaError", Effect.die),
             readUnavailable("webhook deliveries", deliveriesUnread)
@@ -311,12 +307,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
           VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), ${endpoint.id}, ${event.type}, ${eventBody(event)},
             'pending', ${now}::timestamptz, ${now}::timestamptz)
           RETURNING id`.pipe(rowsOf(IdRow))
-      }).pipe(
-        sql.withTransaction,
-        budgeted,
-        Effect.catchTag("SchemaError", Effect.die),
-        changeUnavailable("webhook test", steps)
-      )
+      }).pipe(sql.withTransaction, Effect.catchTag("SchemaError", Effect.die), changeUnavailable("webhook test", steps))
       yield* Effect.sync(() => runInBackground(deliverDue(Option.some([row!.id]))))
       const [delivery] = yield* readDelivery(endpoint.id, row!.id)
       return { ok: true as const, delivery: toDelivery(delivery!) }
@@ -335,7 +326,6 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       }).pipe(
         Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(deliveryNotFound(id, deliveryId)) : Effect.void)),
         sql.withTransaction,
-        budgeted,
         Effect.catchTag("SchemaError", Effect.die),
         changeUnavailable("webhook retry", outageSteps.retry)
       )

@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Exit, Fiber, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { SqlError } from "effect/sql/SqlError"
-import { DirectQuery, migrate, migrationsDirectory, pgClientLayer } from "../../src/Database/Database.js"
+import { migrate, migrationsDirectory, pgClientLayer } from "../../src/Database/Database.js"
 import { writeOutcome } from "../../src/Shared/Idempotency.js"
 import { readyz } from "../support/ApiClient.js"
 import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
@@ -111,33 +111,30 @@ describe("statements", () => {
   )
 })
 
-describe("DirectQuery", () => {
+describe("the bounds every statement runs with", () => {
   it.live(
-    "answers a statement as the client does, prepared once per connection; inside a transaction it runs on the transaction's connection",
+    "a statement is prepared once per connection; inside a transaction it runs on the transaction's connection",
     () =>
       Effect.gen(function* () {
         const { url } = yield* makeDatabase({ empty: true })
         const outcome = yield* Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
-          const direct = yield* DirectQuery
           const square = (n: number) => sql<{ squareOf: number }>`SELECT ${n}::int * ${n}::int AS square_of`
-          const answers = [yield* direct(square(3)), yield* direct(square(4)), yield* square(5)]
-          const prepared = yield* direct(
-            sql<{
-              statement: string
-            }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE ${"%square_of%"}`
-          )
+          const answers = [yield* square(3), yield* square(4), yield* square(5)]
+          const prepared = yield* sql<{
+            statement: string
+          }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE ${"%square_of%"}`
           yield* sql`CREATE TABLE direct_probe (n int)`
           const inside = yield* sql
             .withTransaction(
               Effect.gen(function* () {
                 yield* sql`INSERT INTO direct_probe VALUES (${7})`
-                const seen = yield* direct(sql<{ n: number }>`SELECT n FROM direct_probe WHERE n = ${7}`)
+                const seen = yield* sql<{ n: number }>`SELECT n FROM direct_probe WHERE n = ${7}`
                 return yield* Effect.fail({ seen })
               })
             )
             .pipe(Effect.flip)
-          const after = yield* direct(sql<{ n: number }>`SELECT n FROM direct_probe WHERE n = ${7}`)
+          const after = yield* sql<{ n: number }>`SELECT n FROM direct_probe WHERE n = ${7}`
           return { answers, prepared, inside, after }
         }).pipe(Effect.provide(pgClientLayer(Redacted.make(url), { maxConnections: 1 })), Effect.scoped)
         expect(outcome).toEqual({
@@ -150,7 +147,7 @@ describe("DirectQuery", () => {
   )
 
   it.live(
-    "while the database is frozen, a direct statement fails with a SqlError after the statement timeout, and once thawed the pool answers on a new connection",
+    "while the database is frozen, a statement fails with a SqlError after the statement timeout, and once thawed the pool answers on a new connection",
     () =>
       Effect.gen(function* () {
         const { url } = yield* makeDatabase({ empty: true })
@@ -163,13 +160,12 @@ describe("DirectQuery", () => {
           })
         )
         const sql = Context.get(context, SqlClient.SqlClient)
-        const direct = Context.get(context, DirectQuery)
         const backend = sql<{ pid: number }>`SELECT pg_backend_pid() AS pid WHERE ${1}::int = 1`
-        const [before] = yield* direct(backend)
+        const [before] = yield* backend
         proxy.freeze()
-        const frozen = yield* Effect.flip(direct(backend))
+        const frozen = yield* Effect.flip(backend)
         proxy.thaw()
-        const [after] = yield* direct(backend)
+        const [after] = yield* backend
         expect(frozen).toBeInstanceOf(SqlError)
         // The silence bound destroys the socket: a lost connection whose cause says why.
         expect(String(frozen.reason.cause)).toContain("Query read timeout")
@@ -186,11 +182,10 @@ describe("DirectQuery", () => {
         const { url } = yield* makeDatabase({ empty: true })
         const outcome = yield* Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
-          const direct = yield* DirectQuery
           const backend = sql<{ pid: number }>`SELECT pg_backend_pid() AS pid WHERE ${1}::int = 1`
-          const [before] = yield* direct(backend)
-          const refused = yield* Effect.flip(direct(sql`SELECT 1 / ${0}::int AS never`))
-          const [after] = yield* direct(backend)
+          const [before] = yield* backend
+          const refused = yield* Effect.flip(sql`SELECT 1 / ${0}::int AS never`)
+          const [after] = yield* backend
           return {
             code: (refused.reason.cause as { code?: string }).code,
             message: refused.message,
@@ -202,13 +197,12 @@ describe("DirectQuery", () => {
         // With the pool's one connection held by a transaction, the statement gets none: never sent.
         const starved = yield* Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
-          const direct = yield* DirectQuery
           const holding = yield* Deferred.make<void>()
           yield* Effect.forkScoped(
             sql.withTransaction(Effect.andThen(Deferred.succeed(holding, undefined), Effect.never))
           )
           yield* Deferred.await(holding)
-          return yield* Effect.flip(direct(sql`SELECT ${1}::int AS one`))
+          return yield* Effect.flip(sql`SELECT ${1}::int AS one`)
         }).pipe(
           // The holding fibre ends before the pool closes: @effect/sql-pg 4's pool waits for its connections.
           Effect.scoped,

@@ -3,11 +3,20 @@ import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import pg from "pg"
 import { pgClientLayer } from "../../src/Database/Database.js"
-import { confirmAnswer, searchOptions } from "../support/ApiClient.js"
+import {
+  apiClient,
+  confirmAnswer,
+  deliveriesOf,
+  registerWebhook,
+  searchOptions,
+  withStatus
+} from "../support/ApiClient.js"
 import { searchBodyFor } from "../support/Bodies.js"
 import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
 import { makeDatabase } from "../support/TestDatabase.js"
 import { TestServer, testNow } from "../support/TestServer.js"
+import { waitFor } from "../support/WaitFor.js"
+import { answerStatus, startReceiver } from "../Webhooks/Receivers.js"
 
 const searchBody = searchBodyFor("nästa vecka")
 
@@ -124,5 +133,49 @@ describe("one database budget per request", () => {
         )
       }).pipe(Effect.scoped),
     30_000
+  )
+})
+
+describe("work a request starts that outlives it", () => {
+  const token = "budget-background-token-0123456789"
+
+  it.effect(
+    "a webhook test's delivery records its outcome when the answer comes after the request's budget is spent",
+    () =>
+      Effect.gen(function* () {
+        let answerNow = () => {}
+        const held = new Promise<void>((resolve) => {
+          answerNow = resolve
+        })
+        const receiver = yield* Effect.promise(() =>
+          startReceiver((request, response) => void held.then(() => answerStatus(204)(request, response)))
+        )
+        yield* Effect.provide(
+          Effect.gen(function* () {
+            const created = yield* registerWebhook(token, receiver.url().href)
+            const webhookId = created.body.webhook.id as string
+            const client = yield* apiClient(token)
+            const test = yield* withStatus(
+              client.webhooks.test({ params: { webhook_id: webhookId }, responseMode: "decoded-and-response" })
+            )
+            expect(test.status).toBe(202)
+            // The request has answered; the delivery it started waits for the receiver's answer.
+            yield* waitFor(
+              Effect.sync(() => receiver.received.length),
+              (n) => expect(n).toBe(1)
+            )
+            // Far past that request's budget (100 ms), yet within the send's own timeout.
+            yield* TestClock.adjust("1 second")
+            answerNow()
+            yield* waitFor(deliveriesOf(token, webhookId), ([delivery]) =>
+              expect(delivery).toMatchObject({ status: "delivered", attempts: 1, last_status_code: 204 })
+            )
+          }),
+          TestServer({
+            env: { SERVICE_REQUESTS_API_TOKENS: token, DATABASE_REQUEST_BUDGET_MS: "100" },
+            loops: "none"
+          })
+        )
+      }).pipe(Effect.scoped)
   )
 })

@@ -18,7 +18,6 @@ import { TestClock } from "effect/testing"
 import { Webhook } from "standardwebhooks"
 import { vi } from "vitest"
 import { appConfig, appConfigFrom } from "../../src/AppConfig.js"
-import type { DirectQuery } from "../../src/Database/Database.js"
 import { bookingConfirmation } from "../../src/Domain/Messages.js"
 import { retryDelayMs } from "../../src/Notifications/Attempts.js"
 import { NotificationDispatcherLive } from "../../src/Notifications/Dispatcher.js"
@@ -47,7 +46,7 @@ const smtpAt = (port: number) => ({ SMTP_URL: `smtp://127.0.0.1:${port}` })
  */
 const clockToNow = Effect.clockWith((clock) => ("setTime" in clock ? TestClock.setTime(Date.now()) : Effect.void))
 
-const withDatabase = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | DirectQuery | Scope.Scope>) =>
+const withDatabase = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | Scope.Scope>) =>
   Effect.andThen(clockToNow, effect.pipe(Effect.scoped, Effect.provide(TestDatabaseLive)))
 
 const confirmation = bookingConfirmation({

@@ -4,7 +4,6 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import ICAL from "ical.js"
 import { AppConfig } from "../../src/AppConfig.js"
-import { DirectQuery } from "../../src/Database/Database.js"
 import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
 import { CancelBookingRequest, RescheduleBookingRequest } from "../../src/Domain/BookingChange.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
@@ -78,9 +77,7 @@ const withApp = (smtpPort: number, lines: Array<string>) =>
       }).pipe(Layer.provide(collector))
     )
     const dispatcher = yield* Layer.build(
-      Webhooks.Default.pipe(
-        Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig, DirectQuery)(context)))
-      )
+      Webhooks.Default.pipe(Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig)(context))))
     ).pipe(Effect.map(Context.get(Webhooks)))
     return {
       run: <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>,

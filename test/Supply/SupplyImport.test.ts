@@ -3,7 +3,6 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type AppConfig, appConfigFrom } from "../../src/AppConfig.js"
-import type { DirectQuery } from "../../src/Database/Database.js"
 import { demoSupplyPath, Supply } from "../../src/Supply/Supply.js"
 import { TestDatabaseLive } from "../support/TestDatabase.js"
 import { testEnv } from "../support/TestServer.js"
@@ -478,7 +477,7 @@ describe("Supply.importFile", () => {
 
 describe("the demo supply on start", () => {
   const providersAfterBuilding = (
-    layer: Layer.Layer<Supply, never, AppConfig | SqlClient.SqlClient | DirectQuery>,
+    layer: Layer.Layer<Supply, never, AppConfig | SqlClient.SqlClient>,
     env: Record<string, string>
   ) =>
     Layer.build(

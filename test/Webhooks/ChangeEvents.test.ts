@@ -3,7 +3,6 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
-import { DirectQuery } from "../../src/Database/Database.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import {
   cancelAnswer,
@@ -87,9 +86,7 @@ const sameInstant = (a: string, b: string) => expect(Date.parse(a)).toBe(Date.pa
 const withApp = Effect.gen(function* () {
   const context = yield* Layer.build(TestServer({ env: env }))
   const dispatcher = yield* Layer.build(
-    Webhooks.Default.pipe(
-      Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig, DirectQuery)(context)))
-    )
+    Webhooks.Default.pipe(Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig)(context))))
   ).pipe(Effect.map(Context.get(Webhooks)))
   return {
     run: <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>,

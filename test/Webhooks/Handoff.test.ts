@@ -3,7 +3,6 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
-import { DirectQuery } from "../../src/Database/Database.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import { registerWebhook, requestAnswer, requestStatusOf } from "../support/ApiClient.js"
 import { expectSwedishStamps } from "../support/Stamps.js"
@@ -54,9 +53,7 @@ const withProvidersAt = (providerUrl: URL, partnerUrl: URL) =>
     const created = yield* run(registerWebhook(token, partnerUrl.href, ["request.created", "request.handoff_changed"]))
     expect(created.status).toBe(201)
     const dispatcher = yield* Layer.build(
-      Webhooks.Default.pipe(
-        Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig, DirectQuery)(context)))
-      )
+      Webhooks.Default.pipe(Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig)(context))))
     ).pipe(Effect.map(Context.get(Webhooks)))
     return { run, sql, secret: created.body.secret as string, webhookId: created.body.webhook.id as string, dispatcher }
   })

@@ -3,7 +3,6 @@ import { Context, Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
-import { DirectQuery } from "../../src/Database/Database.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import {
@@ -119,7 +118,7 @@ describe("no personal data in logs or payloads", () => {
         // A dispatcher's passes the test runs, logging to the same capture: first attempts fail, retries succeed.
         const dispatcher = yield* Layer.build(
           Webhooks.Default.pipe(
-            Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig, DirectQuery)(context)))
+            Layer.provide(Layer.succeedContext(Context.pick(SqlClient.SqlClient, AppConfig)(context)))
           )
         ).pipe(Effect.map(Context.get(Webhooks)))
         const deliveries = run(deliveriesOf(token, webhookId))

@@ -5,7 +5,6 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
-import { DirectQuery } from "../../src/Database/Database.js"
 import { WebhookOutbox } from "../../src/Delivery/Outbox.js"
 import { Unauthorized } from "../../src/Domain/Errors.js"
 import { maxWebhooksPerPartner, WebhookDeliveryNotFound, WebhookNotFound } from "../../src/Domain/Webhook.js"
@@ -129,7 +128,7 @@ const until = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (value: A) => voi
   Effect.andThen(waitFor(effect, check), effect)
 
 /** Another instance's dispatcher on the app's database and configuration, whose passes a test runs itself. */
-const dispatcherOf = (context: Context.Context<SqlClient.SqlClient | AppConfig | DirectQuery>) =>
+const dispatcherOf = (context: Context.Context<SqlClient.SqlClient | AppConfig>) =>
   Layer.build(Webhooks.Default.pipe(Layer.provide(Layer.succeedContext(context)))).pipe(
     Effect.map(Context.get(Webhooks))
   )
@@ -138,7 +137,7 @@ const withApp = (extra: Record<string, string> = {}, loops: TestServerLoops = "a
   Effect.gen(function* () {
     // Every loop by default: webhook events follow outbox deliveries that the dispatcher gives up.
     const context = yield* Layer.build(TestServer({ env: { ...env, ...extra }, loops }))
-    const dispatcher = yield* dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig, DirectQuery)(context))
+    const dispatcher = yield* dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig)(context))
     return {
       context,
       run: <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>,
@@ -519,12 +518,10 @@ describe("webhook deliveries", () => {
       // receiver, which would make "once per attempt" uncountable: this test waits for every answer.
       const longTimeout = { WEBHOOK_TIMEOUT_MS: "30000" }
       const first = yield* withApp(longTimeout)
-      const shared = Context.pick(SqlClient.SqlClient, DirectQuery)(first.context)
+      const shared = Context.pick(SqlClient.SqlClient)(first.context)
       yield* Layer.build(TestServer({ database: Layer.succeedContext(shared), env: { ...env, ...longTimeout } }))
       const instances = yield* Effect.all(
-        Array.from({ length: 3 }, () =>
-          dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig, DirectQuery)(first.context))
-        )
+        Array.from({ length: 3 }, () => dispatcherOf(Context.pick(SqlClient.SqlClient, AppConfig)(first.context)))
       )
       const created = yield* first.run(register(hooks.url))
       const webhookId = created.body.webhook.id as string

@@ -4,7 +4,6 @@ import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { Api } from "../../src/Api.js"
 import type { AppConfig } from "../../src/AppConfig.js"
-import type { DirectQuery } from "../../src/Database/Database.js"
 import * as Errors from "../../src/Domain/Errors.js"
 import { strictInput } from "../../src/Domain/Input.js"
 import { Partner } from "../../src/Domain/Partner.js"
@@ -73,8 +72,8 @@ const ProbeLive = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
 /** The real Api plus the probe group, served on `server`: `TestServer({ probe: true })` builds it. */
 export const serveProbe = <ROut, E, RIn>(
   server: Layer.Layer<ROut, E, RIn>,
-  loops: Layer.Layer<never, unknown, AppConfig | SqlClient.SqlClient | DirectQuery>
-): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient | DirectQuery> =>
+  loops: Layer.Layer<never, unknown, AppConfig | SqlClient.SqlClient>
+): Layer.Layer<ROut, unknown, RIn | AppConfig | SqlClient.SqlClient> =>
   // HttpRouter.serve's inference leaves its requirements `any`; everything it needs is provided by TestServer.
   HttpRouter.serve(
     Layer.mergeAll(

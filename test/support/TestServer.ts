@@ -4,7 +4,6 @@ import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } fr
 import type { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
-import type { DirectQuery } from "../../src/Database/Database.js"
 import { createHttpServer } from "../../src/Http/Listener.js"
 import { serveApi } from "../../src/Http.js"
 import { loopsLive } from "../../src/Main/BackgroundLoops.js"
@@ -102,7 +101,7 @@ const databaseOf = <D>(database: TestServerOptions<D>["database"]) =>
     ? TestDatabaseLive
     : typeof database === "string"
       ? testDatabaseAt(database)
-      : database) as Layer.Layer<D | SqlClient.SqlClient | DirectQuery, unknown>
+      : database) as Layer.Layer<D | SqlClient.SqlClient, unknown>
 
 const setTestClock = (now: number) =>
   Effect.clockWith((clock) => ("setTime" in clock ? TestClock.setTime(now) : Effect.void))
@@ -114,7 +113,7 @@ const setTestClock = (now: number) =>
  * `effect.pipe(Effect.provide(TestServer(options)))`, torn down when the effect ends.
  * test/support/ServerProcess.ts starts a real process instead, only for tests about processes.
  */
-export const TestServer = <D = SqlClient.SqlClient | DirectQuery>(options: TestServerOptions<D> = {}) =>
+export const TestServer = <D = SqlClient.SqlClient>(options: TestServerOptions<D> = {}) =>
   (options.probe ? probeOnTestServer : appOnTestServer[options.loops ?? "all but the outbox dispatcher"]).pipe(
     Layer.provideMerge(databaseOf(options.database)),
     Layer.provideMerge(appConfigFrom({ ...testEnv, ...options.env })),
