@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Context, Duration, Effect, Layer } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { ErasePersonalDataRequest, PersonalDataResponse } from "../../src/Domain/Retention.js"
@@ -87,6 +87,8 @@ const withChannels = (env: Record<string, string> = {}, loops?: "personal data r
   Effect.gen(function* () {
     const smtp = yield* smtpServer()
     const hooks = yield* webhookReceiver()
+    const logged: Array<string> = []
+    const collector = Logger.layer([Logger.map(Logger.formatLogFmt, (line) => void logged.push(line))])
     const context = yield* Layer.build(
       TestServer({
         env: {
@@ -96,11 +98,11 @@ const withChannels = (env: Record<string, string> = {}, loops?: "personal data r
           ...env
         },
         ...(loops === undefined ? {} : { loops })
-      })
+      }).pipe(Layer.provide(collector))
     )
     const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
     yield* run(setProviderChannels({ webhookUrl: hooks.url, webhookSecret: "whsec-privacy-provider-0123456789" }))
-    return { hooks, smtp, run, sql: Context.get(context, SqlClient.SqlClient) }
+    return { hooks, smtp, run, logged, sql: Context.get(context, SqlClient.SqlClient) }
   })
 
 describe("personal data: access, erasure on request, retention (GDPR art. 5(1)(e), 15, 17, 19)", () => {
@@ -108,7 +110,7 @@ describe("personal data: access, erasure on request, retention (GDPR art. 5(1)(e
     "art. 15 and 17: a booking's data is shown, kept while active (409 booking_active), erased after a cancel everywhere in the database; the provider is told without the values",
     () =>
       Effect.gen(function* () {
-        const { hooks, run } = yield* withChannels()
+        const { hooks, run, logged } = yield* withChannels()
         expect((yield* run(registerWebhook(token, "http://127.0.0.1:9/partner", ["booking.cancelled"]))).status).toBe(
           201
         )
@@ -198,6 +200,9 @@ describe("personal data: access, erasure on request, retention (GDPR art. 5(1)(e
         })
         expect(job.personal_data_erased_at).toEqual(erased.body.erased_at)
         for (const value of values) expect(JSON.stringify([status.body, listed.body, job])).not.toContain(value)
+        // Nor in any log line the server wrote on the way.
+        expect(logged.length).toBeGreaterThan(0)
+        for (const value of values) expect(logged.join("\n")).not.toContain(value)
       })
   )
 
