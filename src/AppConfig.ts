@@ -156,6 +156,8 @@ export const appConfig = Config.all({
   notifyWaitMs: boundedInteger("NOTIFY_WAIT_MS", 0, 10_000, 2000),
   notifyGiveUpHours: boundedInteger("NOTIFY_GIVE_UP_HOURS", 1, 168, 24),
   notifyPollMs: boundedInteger("NOTIFY_POLL_MS", 10, 600_000, 5000),
+  /** How long a customer's personal data is kept after the slot's end, the cancellation or a request's last change. */
+  personalDataRetentionDays: boundedInteger("PERSONAL_DATA_RETENTION_DAYS", 1, 3650, 180),
   webhookPollMs: boundedInteger("WEBHOOK_POLL_MS", 10, 600_000, 1000),
   webhookTimeoutMs: boundedInteger("WEBHOOK_TIMEOUT_MS", 100, 30_000, 10_000),
   databasePoolSize: boundedInteger("DATABASE_POOL_SIZE", 1, 1000, 10),

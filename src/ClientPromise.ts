@@ -138,6 +138,10 @@ export const createBookingClient = (options: BookingClientOptions) => {
   const listBookings = operation("bookings", "list")
   const listRequests = operation("requests", "list")
   const withdrawRequest = operation("requests", "withdraw")
+  const bookingPersonalData = operation("bookings", "personalData")
+  const eraseBookingPersonalData = operation("bookings", "erasePersonalData")
+  const requestPersonalData = operation("requests", "personalData")
+  const eraseRequestPersonalData = operation("requests", "erasePersonalData")
   const webhook = {
     create: operation("webhooks", "create"),
     list: operation("webhooks", "list"),
@@ -171,6 +175,16 @@ export const createBookingClient = (options: BookingClientOptions) => {
     /** Withdraws a follow-up request; the providers who received it are told. */
     withdrawRequest: (requestId: string, body: Body<EndpointOf<"requests", "withdraw">>, call?: IdempotentCall) =>
       withdrawRequest({ params: { request_id: requestId }, body, idempotencyKey: call?.idempotencyKey }),
+    /** What is stored about a booking's customer, who received it, and when it is erased. */
+    bookingPersonalData: (bookingId: string) => bookingPersonalData({ params: { booking_id: bookingId } }),
+    /** Erases a past or cancelled booking's personal data now; the provider is told. */
+    eraseBookingPersonalData: (bookingId: string, call: { readonly idempotencyKey: string }) =>
+      eraseBookingPersonalData({ params: { booking_id: bookingId }, body: {}, idempotencyKey: call.idempotencyKey }),
+    /** What is stored about a follow-up request's customer, which providers received it, and when it is erased. */
+    requestPersonalData: (requestId: string) => requestPersonalData({ params: { request_id: requestId } }),
+    /** Erases a withdrawn follow-up request's personal data now; the providers who received it are told. */
+    eraseRequestPersonalData: (requestId: string, call: { readonly idempotencyKey: string }) =>
+      eraseRequestPersonalData({ params: { request_id: requestId }, body: {}, idempotencyKey: call.idempotencyKey }),
     webhooks: {
       create: (body: Body<EndpointOf<"webhooks", "create">>) => webhook.create({ body }),
       list: () => webhook.list(),

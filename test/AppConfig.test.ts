@@ -125,6 +125,16 @@ describe("AppConfig", () => {
       }).pipe(Effect.scoped)
   )
 
+  it.effect("personal data is kept 180 days unless PERSONAL_DATA_RETENTION_DAYS says otherwise (1 to 3650)", () =>
+    Effect.gen(function* () {
+      expect(Result.getOrThrow(yield* load({})).personalDataRetentionDays).toBe(180)
+      expect(Result.getOrThrow(yield* load({ PERSONAL_DATA_RETENTION_DAYS: "30" })).personalDataRetentionDays).toBe(30)
+      for (const bad of ["0", "3651", "half a year"]) {
+        expect(yield* failure({ PERSONAL_DATA_RETENTION_DAYS: bad })).toContain("PERSONAL_DATA_RETENTION_DAYS")
+      }
+    })
+  )
+
   it.effect("production without DATABASE_URL refuses, saying why", () =>
     Effect.gen(function* () {
       const message = yield* failure({ APP_ENV: "production" })

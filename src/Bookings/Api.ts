@@ -31,10 +31,12 @@ import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
 import { BookingListQuery, BookingListResponse } from "../Domain/ListPage.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
+import { BookingActive, ErasePersonalDataRequest, PersonalDataResponse } from "../Domain/Retention.js"
 import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { Authentication } from "../Partners/AuthApi.js"
+import { erasePersonalDataExample, personalDataExample } from "../PersonalData/Examples.js"
 import {
   cancelExample,
   cancelPreviewExample,
@@ -169,6 +171,42 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
         description:
           "The partner's bookings, confirmed and cancelled, each as `GET /api/public/bookings/{booking.id}` answers it (redacted), last changed first. Filters: `status`, `updated_since` (RFC 3339); `limit` 1 to 100 (default 50). Pass `next_cursor` as `cursor` for the next page (null on the last). A walk lists each booking not changed during it exactly once; a changed one moves to the front, for the next walk with `updated_since` (docs/reconciliation.md). A bad cursor is 400 naming `cursor`.",
         responseName: "BookingListResponse"
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("personalData", "/api/public/bookings/:booking_id/personal-data", {
+      params: BookingStatusPath,
+      success: PersonalDataResponse,
+      error: [errorBody(BookingNotFound), errorBody(BookingUnavailable)]
+    }).annotateMerge(
+      documented("What is stored about the booking's customer, who received it, and when it is erased", {
+        example: personalDataExample,
+        description:
+          "The customer's right of access (GDPR art. 15), for the partner that made the booking (`booking.id` or `request_id`; any other is 404 `booking_not_found`): every personal value stored (`stored`: name, phone, e-mail, addresses, free text), the provider who received it and how (`recipients`), and when it is erased (`retention.erase_after`: `PERSONAL_DATA_RETENTION_DAYS`, default 180, after the slot's end or the cancellation), or that it was erased and when (`status: erased`, `erased_at`, `erased_by`). An erased booking keeps its provider, service, time, price and status: its status lookup and lists answer as before, and the provider API shows `customer: null`.",
+        responseName: "PersonalDataResponse"
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.delete("erasePersonalData", "/api/public/bookings/:booking_id/personal-data", {
+      params: BookingStatusPath,
+      payload: ErasePersonalDataRequest,
+      headers: IdempotencyKeyHeader,
+      success: PersonalDataResponse,
+      error: [
+        errorBody(BookingNotFound),
+        errorBody(BookingActive),
+        errorBody(IdempotencyKeyReused),
+        errorBody(BookingUnavailable)
+      ]
+    }).annotateMerge(
+      documented("Erase the booking customer's personal data now (past or cancelled bookings); the provider is told", {
+        example: erasePersonalDataExample,
+        description:
+          "The customer's right to erasure (GDPR art. 17): erases at once the customer's name, phone, e-mail, the addresses (their postcode stays) and free text of a booking whose slot has ended or that was cancelled, with the copies in its messages, and tells the provider by its notification channel (art. 19), naming only the booking's request_id. An active booking (confirmed, slot not ended) is 409 `booking_active`: cancel it first. Send `{\"idempotency_key\": …}` or the Idempotency-Key header; the same key again answers the same (`idempotent_replay: true`), the key with another booking is 409 `idempotency_key_reused`. An already erased booking answers its erasure again, telling nobody.",
+        requestName: "ErasePersonalDataRequest",
+        responseName: "PersonalDataResponse"
       })
     )
   )

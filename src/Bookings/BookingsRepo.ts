@@ -85,6 +85,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
         SELECT ${columns}, customer FROM bookings
         WHERE partner_id = ${option.partnerId} AND provider_id = ${option.providerId}
           AND service_id = ${option.serviceId} AND slot_start = ${option.slotStart} AND slot_end = ${option.slotEnd}
+          AND customer IS NOT NULL
         ORDER BY confirmed_at`
     })
 
@@ -110,7 +111,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       execute: (id) => sql`SELECT ${columns} FROM bookings WHERE id = ${id}::uuid FOR UPDATE`
     })
 
-    /** Whom a change of the booking is told to, and the words its messages need. */
+    /** Whom a change of the booking is told to, and the words its messages need; none once its personal data is erased. */
     const contactOf = SqlSchema.findOneOption({
       Request: Schema.String,
       Result: Schema.Struct({
@@ -127,7 +128,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
           p.notify_webhook_url
         FROM bookings b JOIN providers p ON p.id = b.provider_id
         LEFT JOIN provider_services s ON s.provider_id = b.provider_id AND s.service_id = b.service_id
-        WHERE b.id = ${id}::uuid`
+        WHERE b.id = ${id}::uuid AND b.customer IS NOT NULL`
     })
 
     /** A change of a booking, as an idempotency key of a cancel or a reschedule holds it. */

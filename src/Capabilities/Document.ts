@@ -13,6 +13,7 @@ import {
   forbiddenClaims,
   geographicScope,
   idempotencyRules,
+  personalDataRules,
   priceTypes,
   requestLifecycle,
   requestsSpecVersion,
@@ -35,6 +36,7 @@ const endpoints = publicEndpoints()
 export const buildCapabilities = (input: {
   readonly catalog: Catalog["Service"]
   readonly counts: ReadonlyMap<VerticalId, number>
+  readonly personalDataRetentionDays: number
 }): Capabilities =>
   Capabilities.make({
     ok: true,
@@ -92,7 +94,8 @@ export const buildCapabilities = (input: {
       },
       price_types: priceTypes,
       quantity_bounds: quantityBounds,
-      tax_deduction: taxDeductionRules
+      tax_deduction: taxDeductionRules,
+      personal_data: { retention_days: input.personalDataRetentionDays, ...personalDataRules }
     },
     required_fields: requiredFields,
     geographic_scope: geographicScope
@@ -112,10 +115,16 @@ export class CapabilitiesDocument extends Context.Service<CapabilitiesDocument>(
   make: Effect.gen(function* () {
     const catalog = yield* Catalog
     const supply = yield* Supply
-    yield* AppConfig
+    const config = yield* AppConfig
     const build = supply
       .fixedPriceServiceCounts()
-      .pipe(Effect.map((counts) => encodeDocument(buildCapabilities({ catalog, counts }))))
+      .pipe(
+        Effect.map((counts) =>
+          encodeDocument(
+            buildCapabilities({ catalog, counts, personalDataRetentionDays: config.personalDataRetentionDays })
+          )
+        )
+      )
     const current = yield* SubscriptionRef.make<Document>(
       makeDocument(yield* build.pipe(Effect.orDie), "application/json")
     )

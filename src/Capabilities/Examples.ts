@@ -115,7 +115,8 @@ export const capabilitiesExample: OperationExample = {
       },
       price_types: Contract.priceTypes,
       quantity_bounds: quantityBounds,
-      tax_deduction: Contract.taxDeductionRules
+      tax_deduction: Contract.taxDeductionRules,
+      personal_data: { retention_days: 180, ...Contract.personalDataRules }
     },
     required_fields: Contract.requiredFields.slice(0, 2),
     geographic_scope: Contract.geographicScope

@@ -106,7 +106,11 @@ export const authRules = {
     "POST /api/public/bookings/{booking_id}/cancel",
     "POST /api/public/bookings/{booking_id}/reschedule",
     "POST /api/public/requests",
-    "GET /api/public/requests/{request_id}"
+    "GET /api/public/requests/{request_id}",
+    "GET /api/public/bookings/{booking_id}/personal-data",
+    "DELETE /api/public/bookings/{booking_id}/personal-data",
+    "GET /api/public/requests/{request_id}/personal-data",
+    "DELETE /api/public/requests/{request_id}/personal-data"
   ],
   token_not_required_for: ["GET /api/public/requests/capabilities", "POST /api/public/booking-options"],
   optional_token:
@@ -167,6 +171,16 @@ export const taxDeductionRules = {
   none: "kind none: the price stands without a deduction (reason not_claimed: the service claims none, e.g. work for a business, an office or a building's common areas; not_declared: the provider has not stated it; no_rule_for_date). Say the price without a deduction and promise none.",
   request:
     "Confirm takes tax_deduction_requested: true when the user wants the deduction made on the invoice: the provider is told, and collects the identity details it needs from the customer. Never ask for, send or store a personal identity number (personnummer) or property designation: no field of this API takes one. Asking for a deduction on an option whose kind is none is refused (400). A retry with the flag changed is a different request for the idempotency key."
+} as const
+
+/** A customer's personal data: how long it is kept, how to see and erase it, and what an erased booking says (GDPR art. 5(1)(e), 15, 17, 19). */
+export const personalDataRules = {
+  access:
+    "GET /api/public/bookings/{booking_id}/personal-data (or /api/public/requests/{request_id}/personal-data) answers every personal value stored about the customer (stored: field and value), the providers who received it (recipients) and when it is erased (retention.erase_after), or that it was erased and when.",
+  erasure:
+    "DELETE the same path with an idempotency_key erases it at once for a booking whose slot has ended or that was cancelled (an active one is 409 booking_active: cancel first), or for a withdrawn follow-up request (an open one is 409 request_active: withdraw first); the providers who received it are told, without the values. Offer it when the user asks to be forgotten.",
+  erased:
+    "Erasure keeps the booking or request and removes only the personal values: status lookups and lists answer as before (they never carried personal data), the provider API's customer is null, its addresses keep only the postcode (address null) and personal_data_erased_at says when; GET .../personal-data answers status erased with stored empty. Tell the user what was erased, never that the booking is gone."
 } as const
 
 export const geographicScope = {
@@ -311,6 +325,12 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
       figures: Schema.String,
       none: Schema.String,
       request: Schema.String
+    }),
+    personal_data: Schema.Struct({
+      retention_days: Schema.Int,
+      access: Schema.String,
+      erasure: Schema.String,
+      erased: Schema.String
     })
   }),
   required_fields: Schema.Array(Schema.String),

@@ -9,7 +9,8 @@ export const OutboxRow = Schema.Struct({
     "booking_cancelled",
     "booking_rescheduled",
     "busy_time_conflict",
-    "request_withdrawn"
+    "request_withdrawn",
+    "personal_data_erased"
   ]),
   subjectId: Schema.String.check(Schema.isUUID()),
   recipientRole: Schema.Literals(["customer", "provider"]),

@@ -21,7 +21,8 @@ export const defaultBookingsWindowDays = 30
 export const bookingHorizonDays = 400
 
 const Location = Schema.Struct({
-  address: Schema.String,
+  /** Null once the customer's personal data is erased: only the postcode stays. */
+  address: Schema.NullOr(Schema.String),
   postcode: Schema.String,
   country_code: Schema.String
 })
@@ -66,10 +67,13 @@ export const ProviderBooking = Schema.Struct({
   terms_version: Schema.String,
   terms_url: Schema.String,
   scope: Schema.Unknown,
-  customer: Schema.Struct({ name: Schema.String, phone: Schema.String, email: Schema.String }),
+  /** Null once the customer's personal data is erased (personal_data_erased_at says when). */
+  customer: Schema.NullOr(Schema.Struct({ name: Schema.String, phone: Schema.String, email: Schema.String })),
   service_location: Location,
   destination_location: optional(Location),
   confirmed_at: Schema.String,
+  /** Only once the customer's personal data is erased (on request or after the retention period). */
+  personal_data_erased_at: optional(Schema.String),
   /** The policy the booking was confirmed (or last moved) under, with this slot's deadlines. */
   cancellation_policy: CancellationPolicyTerms,
   /**

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { CapabilitiesRefreshLive } from "../Capabilities/Document.js"
 import { NotificationDispatcherLive } from "../Notifications/Dispatcher.js"
 import { PartnerTokenRefreshLive } from "../Partners/Authentication.js"
+import { PersonalDataRetentionLive } from "../PersonalData/PersonalData.js"
 import { CalendarImportPollLive } from "../Providers/CalendarImport.js"
 import { ProviderTokenRefreshLive } from "../Providers/ProviderAuth.js"
 import { IdempotencyCleanupLive } from "../Shared/Idempotency.js"
@@ -19,7 +20,8 @@ export const backgroundLoops = {
   partnerTokenRefresh: PartnerTokenRefreshLive,
   providerTokenRefresh: ProviderTokenRefreshLive,
   idempotencyCleanup: IdempotencyCleanupLive,
-  calendarImport: CalendarImportPollLive
+  calendarImport: CalendarImportPollLive,
+  personalDataRetention: PersonalDataRetentionLive
 } as const
 
 export type BackgroundLoop = keyof typeof backgroundLoops

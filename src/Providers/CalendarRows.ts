@@ -14,7 +14,11 @@ export const decodedAs =
       Effect.catchTag("SchemaError", (error) => Effect.die(error))
     ) as Effect.Effect<ReadonlyArray<S["Type"]>, Exclude<E, Schema.SchemaError>, R>
 
-const Location = Schema.Struct({ address: Schema.String, postcode: Schema.String, country_code: Schema.String })
+const Location = Schema.Struct({
+  address: Schema.optional(Schema.String),
+  postcode: Schema.String,
+  country_code: Schema.String
+})
 export type Location = typeof Location.Type
 
 export const BookingRow = Schema.Struct({
@@ -36,7 +40,8 @@ export const BookingRow = Schema.Struct({
   termsVersion: Schema.String,
   termsUrl: Schema.String,
   scope: Schema.Unknown,
-  customer: Customer,
+  /** Null once the customer's personal data is erased. */
+  customer: Schema.NullOr(Customer),
   serviceLocation: Location,
   destinationLocation: Schema.NullOr(Location),
   confirmedAt: Schema.Date,
@@ -50,7 +55,8 @@ export const BookingRow = Schema.Struct({
   cancelFeeSek: Schema.NullOr(Schema.Number),
   cancelWithinFreePeriod: Schema.NullOr(Schema.Boolean),
   cancelFreeUntil: Schema.NullOr(Schema.Date),
-  conflictsWithBusyTime: Schema.Boolean
+  conflictsWithBusyTime: Schema.Boolean,
+  personalDataErasedAt: Schema.NullOr(Schema.Date)
 })
 export type BookingRow = typeof BookingRow.Type
 

@@ -27,7 +27,7 @@ import { busyConflictOf } from "./BusyConflicts.js"
 import { BlockRow, BookingRow, ConflictRow, DateOffRow, decodedAs, HoursRow, type Location } from "./CalendarRows.js"
 
 const location = (stored: Location) => ({
-  address: stored.address,
+  address: stored.address ?? null,
   postcode: stored.postcode,
   country_code: stored.country_code
 })
@@ -48,10 +48,16 @@ const providerBooking = (row: BookingRow, now: Date): ProviderBooking => ({
   terms_version: row.termsVersion,
   terms_url: row.termsUrl,
   scope: row.scope,
-  customer: { name: customerNameOf(row.customer), phone: row.customer.phone, email: row.customer.email },
+  customer:
+    row.customer === null
+      ? null
+      : { name: customerNameOf(row.customer), phone: row.customer.phone, email: row.customer.email },
   service_location: location(row.serviceLocation),
   ...(row.destinationLocation === null ? {} : { destination_location: location(row.destinationLocation) }),
   confirmed_at: formatInZone(row.confirmedAt, providerTimeZone),
+  ...(row.personalDataErasedAt === null
+    ? {}
+    : { personal_data_erased_at: formatInZone(row.personalDataErasedAt, providerTimeZone) }),
   cancellation_policy: policyTerms(policyOfBooking(row), row.slotStart.getTime(), providerTimeZone, now.getTime()),
   conflicts_with_busy_time: row.conflictsWithBusyTime,
   // Never the caller's free-text reason: that is the partner's.
@@ -125,7 +131,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
           slot_label, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
           terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at,
           status, version, free_cancellation_hours, late_fee_sek, change_hours, cancelled_at, cancelled_by,
-          cancel_fee_sek, cancel_within_free_period, cancel_free_until,
+          cancel_fee_sek, cancel_within_free_period, cancel_free_until, personal_data_erased_at,
           (status = 'confirmed' AND ${sql.literal(busyConflictOf)}) AS conflicts_with_busy_time
         FROM bookings b
         WHERE provider_id = ${providerId} AND NOT sandbox

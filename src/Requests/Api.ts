@@ -14,11 +14,13 @@ import {
   ServiceRequestStatusResponse,
   WithdrawRequest
 } from "../Domain/Request.js"
+import { ErasePersonalDataRequest, PersonalDataResponse, RequestActive } from "../Domain/Retention.js"
 import { EmergencyNotSupported } from "../Domain/Safety.js"
 import { madeOrReplayed } from "../Http/Idempotent.js"
 import { documented } from "../Http/OperationDocs.js"
 import { RateLimitClass } from "../Http/RateLimitClass.js"
 import { RequestAuthentication } from "../Partners/AuthApi.js"
+import { eraseRequestDataExample, requestDataExample } from "../PersonalData/Examples.js"
 import { createExample, listExample, statusExample, withdrawExample } from "./Examples.js"
 
 /** A follow-up request made by this call (201), or a retry's first answer again (200). */
@@ -100,6 +102,45 @@ export class RequestsApi extends HttpApiGroup.make("requests")
         })
       )
       .annotate(RateLimitClass, "requests")
+  )
+  .add(
+    HttpApiEndpoint.get("personalData", "/api/public/requests/:request_id/personal-data", {
+      params: RequestStatusPath,
+      success: PersonalDataResponse,
+      error: [errorBody(RequestNotFound), errorBody(BookingUnavailable)]
+    }).annotateMerge(
+      documented(
+        "What is stored about a follow-up request's customer, which providers received it, and when it is erased",
+        {
+          example: requestDataExample,
+          description:
+            "As `GET /api/public/bookings/{booking_id}/personal-data`, for a follow-up request (`request.id` or `session_id`; another partner's is 404 `request_not_found`): the values stored (contact, location, description, details, free text), each provider it was handed to and whether the copy reached it, and when it is erased (`PERSONAL_DATA_RETENTION_DAYS` after the request last changed).",
+          responseName: "PersonalDataResponse"
+        }
+      )
+    )
+  )
+  .add(
+    HttpApiEndpoint.delete("erasePersonalData", "/api/public/requests/:request_id/personal-data", {
+      params: RequestStatusPath,
+      payload: ErasePersonalDataRequest,
+      headers: IdempotencyKeyHeader,
+      success: PersonalDataResponse,
+      error: [
+        errorBody(RequestNotFound),
+        errorBody(RequestActive),
+        errorBody(IdempotencyKeyReused),
+        errorBody(BookingUnavailable)
+      ]
+    }).annotateMerge(
+      documented("Erase a withdrawn follow-up request's personal data now; the providers who received it are told", {
+        example: eraseRequestDataExample,
+        description:
+          "As the booking's erasure, for a follow-up request: it must be withdrawn first (else 409 `request_active`), since providers may still contact the customer about an open one. Each provider the request reached is told by its channel (GDPR art. 19), naming only the request's reference. Idempotent per key.",
+        requestName: "ErasePersonalDataRequest",
+        responseName: "PersonalDataResponse"
+      })
+    )
   )
   .middleware(RequestAuthentication)
   .annotate(OpenApi.Title, "Requests")

@@ -41,7 +41,8 @@ export const testServerLoops = loopsLive([
   "partnerTokenRefresh",
   "providerTokenRefresh",
   "idempotencyCleanup",
-  "calendarImport"
+  "calendarImport",
+  "personalDataRetention"
 ])
 
 /**
@@ -59,9 +60,12 @@ const appOnTestServer = {
       "partnerTokenRefresh",
       "providerTokenRefresh",
       "idempotencyCleanup",
-      "calendarImport"
+      "calendarImport",
+      "personalDataRetention"
     ])
   ),
+  /** Only the personal data retention pass: a suite that moves the clock months ahead to test it. */
+  "personal data retention": serveApi(NodeServerTest, loopsLive(["personalDataRetention"])),
   none: serveApi(NodeServerTest, loopsLive([]))
 } as const
 const probeOnTestServer = serveProbe(NodeServerTest, testServerLoops)
