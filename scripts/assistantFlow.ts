@@ -11,6 +11,8 @@ export interface FlowStep {
   readonly step: string
   readonly bytes: number
   readonly isError: boolean
+  /** What the client received: the tools/list answer or the tool result. */
+  readonly received: unknown
 }
 
 export interface Flow {
@@ -27,17 +29,17 @@ const searchArguments = {
   timing: { preferred_time_text: "nästa vecka förmiddag" }
 }
 
-const confirmArguments = (option: string, termsVersion: string) => ({
+const confirmArguments = (option: string, termsVersion: string, at: string) => ({
   booking_option_id: option,
   customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" },
   service_location: { country_code: "SE", address: "Drottninggatan 12, 3 tr", postcode: "111 22" },
   user_consent_confirmed: true,
   user_consent_statement: "Jag godkänner att mina uppgifter skickas till hantverkaren.",
-  consent_collected_at: new Date().toISOString(),
+  consent_collected_at: at,
   consent_source: "chat",
   booking_terms_accepted: true,
   booking_terms_version: termsVersion,
-  booking_terms_accepted_at: new Date().toISOString(),
+  booking_terms_accepted_at: at,
   idempotency_key: `assistant-flow-${Date.now()}`
 })
 
@@ -49,7 +51,15 @@ interface ToolResult {
   readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
 }
 
-export const assistantFlow = async (mcpUrl: URL, headers: Record<string, string> = {}): Promise<Flow> => {
+/**
+ * `now`: the time the user's consent is stamped with; a test whose server runs on a test clock
+ * passes that clock's time.
+ */
+export const assistantFlow = async (
+  mcpUrl: URL,
+  headers: Record<string, string> = {},
+  now: () => Date = () => new Date()
+): Promise<Flow> => {
   const steps: Array<FlowStep> = []
   const client = new Client({ name: "assistant-flow", version: "1.0.0" })
   const transport = new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers } })
@@ -63,13 +73,14 @@ export const assistantFlow = async (mcpUrl: URL, headers: Record<string, string>
         serverInfo: client.getServerVersion(),
         instructions: client.getInstructions()
       }),
-      isError: false
+      isError: false,
+      received: client.getInstructions()
     })
     const tools = await client.listTools()
-    steps.push({ step: "tools/list", bytes: size(tools), isError: false })
+    steps.push({ step: "tools/list", bytes: size(tools), isError: false, received: tools })
     const call = async (step: string, name: string, args: Record<string, unknown>) => {
       const result = (await client.callTool({ name, arguments: args })) as ToolResult
-      steps.push({ step, bytes: size(result), isError: result.isError === true })
+      steps.push({ step, bytes: size(result), isError: result.isError === true, received: result })
       return result
     }
     await call("get_capabilities", "get_capabilities", { vertical_id: "vvs" })
@@ -79,7 +90,7 @@ export const assistantFlow = async (mcpUrl: URL, headers: Record<string, string>
     const confirmed = await call(
       "confirm_booking",
       "confirm_booking",
-      confirmArguments(option.booking_option_id, option.terms?.version ?? option.terms_version)
+      confirmArguments(option.booking_option_id, option.terms?.version ?? option.terms_version, now().toISOString())
     )
     const booking = confirmed.structuredContent?.booking?.id ?? confirmed.structuredContent?.booking_id
     if (!booking) throw new Error(`the confirm booked nothing: ${JSON.stringify(confirmed).slice(0, 400)}`)

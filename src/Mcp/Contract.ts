@@ -1,22 +1,25 @@
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import * as McpServer from "effect/ai/McpServer"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
-import { Capabilities } from "../Domain/Capabilities.js"
+import type { Capabilities } from "../Domain/Capabilities.js"
+import { capabilitiesOf } from "./CapabilitiesView.js"
 import { bookingTools } from "./Tools.js"
+
+const decoder = new TextDecoder()
 
 export const capabilitiesUri = "booking://capabilities"
 
 /** The contract's texts name REST endpoints; an assistant on MCP needs to know which tool each is. */
 const toolsForEndpoints = `The contract names REST endpoints; here each is a tool: ${Object.entries(bookingTools)
-  .map(([name, tool]) => `${tool.rest} is ${name}`)
+  .flatMap(([name, tool]) => (tool.rest === undefined ? [] : [`${tool.rest} is ${name}`]))
   .join(", ")}.`
 
 const workflow = [
-  "1. get_capabilities: choose vertical_id and job_type_id for the user's job.",
-  "2. search_booking_options with the job, the postcode and the timing only: never personal data.",
-  "3. Show the options (provider, price, time, terms). When the user has picked one, accepted its terms and explicitly agreed to share name, phone, e-mail and address, call confirm_booking with a new idempotency_key.",
-  "4. When no direct booking is available, offer create_follow_up_request, with the same consent; it is not a booking.",
-  "5. get_booking_status answers later questions about a booking, get_follow_up_request about a follow-up request."
+  "1. get_capabilities (then with vertical_id) to choose vertical_id and job_type_id.",
+  "2. search_booking_options with the job, postcode and timing only, never personal data; get_booking_option for an option's full terms.",
+  "3. After the user picked an option, accepted its terms and explicitly agreed to share name, phone, e-mail and address: confirm_booking with a new idempotency_key.",
+  "4. No direct booking: create_follow_up_request (same consent); it is not a booking.",
+  "5. Later: get_booking_status, cancel_booking (dry_run first), reschedule_booking, get_follow_up_request."
 ]
 
 const strings = (value: unknown): ReadonlyArray<string> =>
@@ -24,14 +27,16 @@ const strings = (value: unknown): ReadonlyArray<string> =>
 
 const bullets = (lines: ReadonlyArray<string>) => lines.map((line) => `- ${line}`).join("\n")
 
-/** What every session is told at initialize: the workflow and the truth rules. */
+/**
+ * What every session is told at initialize, kept short (every conversation reads it): the
+ * workflow, every tool by name, and the truth rules.
+ */
 export const instructionsFor = (capabilities: Capabilities) =>
   [
     "Books home services in Sweden for a user, or hands the job to providers as a follow-up request.",
     workflow.join("\n"),
+    `Tools: ${Object.keys(bookingTools).join(", ")}.`,
     `Truth rules:\n${bullets(strings(capabilities.agent_contract.truth_rules))}`,
-    capabilities.agent_contract.safe_next_step,
-    toolsForEndpoints,
     `The prompt agent_contract and the resource ${capabilitiesUri} hold the whole contract.`
   ].join("\n\n")
 
@@ -54,13 +59,6 @@ export const agentContractFor = (capabilities: Capabilities) => {
     `The whole agent_contract:\n${JSON.stringify(contract, null, 2)}`
   ].join("\n\n")
 }
-
-const decodeCapabilities = Schema.decodeUnknownEffect(Schema.fromJsonString(Capabilities))
-const decoder = new TextDecoder()
-
-/** The capabilities document as it is served now (it is refreshed when supply changes). */
-export const capabilitiesOf = (document: CapabilitiesDocument["Service"]) =>
-  Effect.flatMap(document.current, ({ bodies }) => Effect.orDie(decodeCapabilities(decoder.decode(bodies.identity))))
 
 /** Registered with the document the server already has, so a read needs no service of the request's. */
 export const McpContractLive = Layer.unwrap(

@@ -20,7 +20,8 @@ import { Authenticator, bearerTokenOf } from "../Partners/Authentication.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
 import { logFailureWarning } from "../Shared/FailureSummary.js"
-import { capabilitiesOf, instructionsFor, McpContractLive } from "./Contract.js"
+import { capabilitiesOf } from "./CapabilitiesView.js"
+import { instructionsFor, McpContractLive } from "./Contract.js"
 import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
 import {
   cleanError,
@@ -41,7 +42,7 @@ import {
   unofferedMethods
 } from "./JsonRpc.js"
 import { McpSessions, type SessionOwner } from "./Sessions.js"
-import { inputSchemas, McpCaller, McpToolsLive, outputSchemas } from "./Tools.js"
+import { inputSchemas, McpCaller, McpToolsLive } from "./Tools.js"
 
 export const mcpPath = "/mcp"
 
@@ -86,16 +87,15 @@ const resultsOf = (body: unknown): ReadonlyArray<Record<string, unknown>> =>
   )
 
 /**
- * Each tool as tools/list has always given it: its schemas as generated (the transport's encoding
- * of a tool's JSON Schema reorders its keys), its output schema last.
+ * Each tool as tools/list gives it: its argument schema as generated (the transport's encoding
+ * of a tool's JSON Schema reorders its keys), and no outputSchema (see docs/mcp.md).
  */
 const listToolsAsGenerated = (body: unknown) => {
   for (const result of resultsOf(body).filter((result) => Array.isArray(result.tools))) {
     result.tools = (result.tools as Array<Record<string, unknown>>).map(
-      ({ name, title, description, inputSchema, annotations, outputSchema, ...rest }) => {
+      ({ name, title, description, inputSchema, annotations, outputSchema: _, ...rest }) => {
         const input = inputSchemas.get(String(name)) ?? inputSchema
-        const output = outputSchemas.get(String(name)) ?? outputSchema
-        return { name, title, description, inputSchema: input, annotations, ...rest, outputSchema: output }
+        return { name, title, description, inputSchema: input, annotations, ...rest }
       }
     )
   }

@@ -2,11 +2,9 @@ import { Array as Arr, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import type { OptionClaims } from "../Domain/BookingOption.js"
-import { policyTerms } from "../Domain/CancellationPolicy.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import type { VerticalId } from "../Domain/Catalog.js"
 import { DatabaseUnavailable, InvalidRequest, UnsupportedJobType, UnsupportedVertical } from "../Domain/Errors.js"
-import { slotLabel } from "../Domain/Labels.js"
 import type { Partner } from "../Domain/Partner.js"
 import { personalDataIn, personalDataIssue, stringsIn } from "../Domain/PersonalData.js"
 import { priceKind, quantityBounds } from "../Domain/Pricing.js"
@@ -15,13 +13,12 @@ import type { BookingOption, BookingSearchRequest, BookingSearchResponse } from 
 import { bufferMinutes, type Interval, longestWorkingDayMinutes } from "../Domain/Slots.js"
 import { postcodeNumber } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
-import { taxDeduction } from "../Domain/TaxDeduction.js"
-import { deductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { DAY, formatInZone, MINUTE } from "../Domain/Zone.js"
 import { type AvailabilityQuery, Calendar, calendarOf } from "../Shared/Calendar.js"
 import { failLogged } from "../Shared/FailureSummary.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
 import { alternativesDays, choose, type Found, maxAlternatives, maxOptions, priceAll, slotsOf } from "./Choice.js"
+import { optionBody } from "./OptionBody.js"
 import {
   detailsStep,
   missingQuantityStep,
@@ -166,72 +163,6 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
       }
     }
 
-    /** The deduction under the rule in force on the slot's date, for the price as quoted. */
-    const deductionOf = ({ candidate, slot, quote }: Found) =>
-      deductionAnswer(
-        taxDeduction(
-          {
-            amountSek: quote.amountSek,
-            pricingModel: candidate.pricingModel,
-            priceType: candidate.priceType,
-            unitPriceSek: quote.unitPriceSek,
-            quantity: quote.quantity
-          },
-          candidate.taxDeduction ?? undefined,
-          slot.start
-        )
-      )
-
-    const toOption = (
-      request: BookingSearchRequest,
-      verticalId: VerticalId,
-      found: Found,
-      signed: { readonly token: string; readonly expiresAt: Date },
-      now: Date
-    ): BookingOption => {
-      const { candidate, slot } = found
-      return {
-        booking_option_id: signed.token,
-        expires_at: formatInZone(signed.expiresAt, request.timezone),
-        provider: {
-          id: candidate.providerId,
-          name: candidate.providerName,
-          city: candidate.city,
-          ...(candidate.ratingLabel === null ? {} : { rating_label: candidate.ratingLabel })
-        },
-        service: {
-          service_id: candidate.serviceId,
-          vertical_id: verticalId,
-          job_type_id: request.job_type_id,
-          label_sv: candidate.labelSv,
-          ...(candidate.labelEn === null ? {} : { label_en: candidate.labelEn })
-        },
-        slot: {
-          start_at: formatInZone(slot.start, request.timezone),
-          end_at: formatInZone(slot.end, request.timezone),
-          label: slotLabel(slot, request.timezone)
-        },
-        price: {
-          amount_sek: found.quote.amountSek,
-          currency: "SEK",
-          pricing_model: candidate.pricingModel,
-          price_type: candidate.priceType,
-          ...(found.quote.unitPriceSek === undefined ? {} : { unit_price_sek: found.quote.unitPriceSek }),
-          ...(found.quote.unit === undefined ? {} : { unit: found.quote.unit }),
-          ...(found.quote.quantity === undefined ? {} : { quantity: found.quote.quantity }),
-          tax_deduction: deductionOf(found)
-        },
-        scope: candidate.scope,
-        terms: {
-          version: candidate.termsVersion,
-          url: candidate.termsUrl,
-          sections: candidate.termsSections,
-          source_urls: candidate.termsSourceUrls
-        },
-        cancellation_policy: policyTerms(candidate.cancellationPolicy, slot.start, request.timezone, now.getTime())
-      }
-    }
-
     const readAvailability = (query: AvailabilityQuery) =>
       calendar.availability(query).pipe(
         Effect.catchTag(
@@ -256,7 +187,10 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           chosen.map((f) => claimsOf(request, verticalId, destination, f)),
           now
         ),
-        (tokens) => Arr.zipWith(chosen, tokens, (f, token) => toOption(request, verticalId, f, token, now))
+        (tokens) =>
+          Arr.zipWith(chosen, tokens, (f, token) =>
+            optionBody({ jobTypeId: request.job_type_id, timeZone: request.timezone, verticalId }, f, token, now)
+          )
       )
 
     /** `partner`: the caller when it sent a token; a sandbox partner's search also sees its own sandbox bookings. */

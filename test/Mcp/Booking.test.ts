@@ -28,7 +28,7 @@ const confirmArgs = (option: any, postcode = "111 22", overrides: Record<string,
   consent_collected_at: "2026-11-23T08:58:00+01:00",
   consent_source: "chat",
   booking_terms_accepted: true,
-  booking_terms_version: option.terms.version,
+  booking_terms_version: option.terms_version,
   booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
   idempotency_key: `mcp-key-${++keys}`,
   ...overrides
@@ -64,6 +64,18 @@ const counts = Effect.gen(function* () {
   return row!
 })
 
+/** The REST operation each tool is the MCP form of (get_booking_option has none). */
+const restTwins: Record<string, string> = {
+  get_capabilities: "GET /api/public/requests/capabilities",
+  search_booking_options: "POST /api/public/booking-options",
+  confirm_booking: "POST /api/public/bookings",
+  get_booking_status: "GET /api/public/bookings/{booking_id}",
+  cancel_booking: "POST /api/public/bookings/{booking_id}/cancel",
+  reschedule_booking: "POST /api/public/bookings/{booking_id}/reschedule",
+  create_follow_up_request: "POST /api/public/requests",
+  get_follow_up_request: "GET /api/public/requests/{request_id}"
+}
+
 /** A JSON Schema with every `$ref` into `document` inlined (its siblings refine it) and Effect's `$id`s dropped. */
 const resolved = (schema: unknown, document: any): unknown => {
   if (Array.isArray(schema)) return schema.map((item) => resolved(item, document))
@@ -88,6 +100,7 @@ const resolved = (schema: unknown, document: any): unknown => {
 const toolNames = [
   "get_capabilities",
   "search_booking_options",
+  "get_booking_option",
   "confirm_booking",
   "get_booking_status",
   "cancel_booking",
@@ -119,7 +132,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
     )
 
     it.effect(
-      "initialize answers the newest version the SDK asks for and lists the eight tools with the REST Schemas",
+      "initialize answers the newest version the SDK asks for and lists the nine tools with the REST Schemas",
       () =>
         Effect.gen(function* () {
           const { client, transport } = yield* connect(auth)
@@ -151,22 +164,32 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
           }
           expect(byName.search_booking_options!.description).toContain("direct_booking_available true")
           expect(byName.confirm_booking!.description).toContain("booking.status confirmed")
-          for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe("object")
+          for (const tool of tools) expect(tool.outputSchema, tool.name).toBeUndefined()
           const capabilities = (yield* get("/api/public/requests/capabilities")).body
           const operations = Object.values<any>(capabilities.endpoints).map(({ method, path }) => `${method} ${path}`)
+          const prompt = yield* Effect.promise(() => client.getPrompt({ name: "agent_contract" }))
+          const contract = prompt.messages[0]!.content
           for (const tool of tools) {
-            const twin = /The MCP form of ([A-Z]+ \S+?)\./.exec(tool.description ?? "")?.[1]
+            expect(client.getInstructions(), tool.name).toContain(tool.name)
+            const twin = restTwins[tool.name]
+            if (twin === undefined) continue
             expect(operations, tool.name).toContain(twin)
-            expect(client.getInstructions(), tool.name).toContain(`${twin} is ${tool.name}`)
+            expect(contract.type === "text" ? contract.text : "", tool.name).toContain(`${twin} is ${tool.name}`)
           }
 
-          // Every bound and rule of a tool's arguments is the REST request's, as /openapi.json documents it.
+          // Every bound and rule of a tool's arguments is the REST request's, as /openapi.json documents it;
+          // the idempotency key, which REST also takes as a header, is required of a tool call.
           const openapi = (yield* get("/openapi.json")).body
-          const requestBody = (path: string) =>
-            resolved(openapi.paths[path].post.requestBody.content["application/json"].schema, openapi)
+          const requestBody = (path: string, keyed = true) => {
+            const schema = resolved(
+              openapi.paths[path].post.requestBody.content["application/json"].schema,
+              openapi
+            ) as any
+            return keyed ? { ...schema, required: [...schema.required, "idempotency_key"] } : schema
+          }
           expect(
             resolved(byName.search_booking_options!.inputSchema, byName.search_booking_options!.inputSchema)
-          ).toEqual(requestBody("/api/public/booking-options"))
+          ).toEqual(requestBody("/api/public/booking-options", false))
           expect(resolved(byName.confirm_booking!.inputSchema, byName.confirm_booking!.inputSchema)).toEqual(
             requestBody("/api/public/bookings")
           )
@@ -191,7 +214,9 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         expect(contents).toMatchObject({ uri: "booking://capabilities", mimeType: "application/json" })
         expect(JSON.parse(contents && "text" in contents ? contents.text : "")).toEqual(rest.body)
         const tool = yield* callTool(client, "get_capabilities")
-        expect(tool.structuredContent).toEqual(rest.body)
+        expect(tool.structuredContent.verticals.map((vertical: any) => vertical.vertical_id)).toEqual(
+          rest.body.supported_verticals.map((vertical: any) => vertical.vertical_id)
+        )
 
         const { prompts } = yield* Effect.promise(() => client.listPrompts())
         expect(prompts.map((prompt) => prompt.name)).toEqual(["agent_contract"])
@@ -205,91 +230,131 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
       })
     )
 
-    it.effect("a booking over MCP: search, confirm, status, each result the REST body, every truth flag set", () =>
-      Effect.gen(function* () {
-        yield* TestClock.setTime(testNow)
-        const mcp = yield* connect(auth)
-        const restSearch = yield* postJson("/api/public/booking-options", searchArgs())
-        const searched = yield* callTool(mcp.client, "search_booking_options", searchArgs())
-        // Equal to REST's answer but for the signed option ids, whose nonces differ per search.
-        // Its steps name tools where REST's name paths.
-        expect(searched.structuredContent).toEqual({
-          ...overMcp(restSearch.body),
-          options: restSearch.body.options.map((option: any) => ({ ...option, booking_option_id: expect.any(String) }))
-        })
-        expect(searched.structuredContent).toMatchObject({
-          availability_checked: true,
-          provider_selected: false,
-          booking_created: false,
-          direct_booking_available: true
-        })
-        expect(JSON.parse(searched.content[0]!.text!)).toEqual(searched.structuredContent)
-
-        const option = searched.structuredContent.options[0]
-        const before = yield* counts
-        const confirmed = yield* callTool(mcp.client, "confirm_booking", confirmArgs(option))
-        expect(confirmed.isError, JSON.stringify(confirmed.structuredContent)).toBeFalsy()
-        const body = confirmed.structuredContent
-        expect(body).toMatchObject({
-          ok: true,
-          booking_created: true,
-          availability_checked: true,
-          provider_selected: true,
-          idempotent_replay: false,
-          booking: {
-            status: "confirmed",
-            provider_id: option.provider.id,
-            slot_start_at: option.slot.start_at,
-            price_sek: option.price.amount_sek,
-            terms_version: option.terms.version
+    it.effect(
+      "a booking over MCP: search, option detail, confirm, status, each the REST facts, every truth flag set",
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(testNow)
+          const mcp = yield* connect(auth)
+          const restSearch = yield* postJson("/api/public/booking-options", searchArgs())
+          const searched = yield* callTool(mcp.client, "search_booking_options", searchArgs())
+          // REST's options, each said by what a program acts on; the signed ids' nonces differ per search.
+          expect(searched.structuredContent).toMatchObject({
+            ok: true,
+            availability_checked: true,
+            provider_selected: false,
+            booking_created: false,
+            direct_booking_available: true,
+            options: restSearch.body.options.map((option: any) => ({
+              booking_option_id: expect.any(String),
+              expires_at: option.expires_at,
+              provider: option.provider.name,
+              slot: { start_at: option.slot.start_at, end_at: option.slot.end_at },
+              price_sek: option.price.amount_sek,
+              terms_version: option.terms.version,
+              terms_url: option.terms.url
+            }))
+          })
+          // The text renders each option in a line: what the model says, and the id it passes on.
+          const text = searched.content[0]!.text!
+          expect(() => JSON.parse(text)).toThrow()
+          for (const [index, option] of restSearch.body.options.entries()) {
+            const line = text.split("\n").find((each) => each.startsWith(`${index + 1}. `)) ?? ""
+            expect(line).toContain(option.provider.name)
+            expect(line).toContain(option.slot.label)
+            expect(line).toContain(option.terms.version)
+            expect(line).toContain(searched.structuredContent.options[index].booking_option_id)
+            expect(line).toContain(option.cancellation_policy.summary_en.split(" The time can")[0])
           }
-        })
-        expect(JSON.stringify(body)).not.toMatch(/Sven|222 33 44|example\.se|Götgatan/)
-        expect(yield* counts).toMatchObject({ bookings: before.bookings + 1 })
 
-        for (const id of [body.booking.id, body.request_id]) {
-          const status = yield* callTool(mcp.client, "get_booking_status", { booking_id: id })
-          const rest = yield* get(`/api/public/bookings/${id}`, auth)
-          expect(status.structuredContent).toEqual(overMcp(rest.body))
-          expect(status.structuredContent).toMatchObject({
-            found: true,
+          const option = searched.structuredContent.options[0]
+          // The full detail on demand: the option as REST's search words it, for the id MCP's gave.
+          const detail = yield* callTool(mcp.client, "get_booking_option", {
+            booking_option_id: option.booking_option_id
+          })
+          expect(detail.isError, JSON.stringify(detail.structuredContent)).toBeFalsy()
+          const { safe_next_step, ...full } = detail.structuredContent
+          expect(full).toEqual({ ...restSearch.body.options[0], booking_option_id: option.booking_option_id })
+          expect(safe_next_step).toContain("confirm_booking")
+          const altered = `${option.booking_option_id.slice(0, -2)}xx`
+          const refused = yield* callTool(mcp.client, "get_booking_option", { booking_option_id: altered })
+          expect(refused).toMatchObject({ isError: true, structuredContent: { error: "option_invalid" } })
+
+          const before = yield* counts
+          const confirmed = yield* callTool(mcp.client, "confirm_booking", confirmArgs(option))
+          expect(confirmed.isError, JSON.stringify(confirmed.structuredContent)).toBeFalsy()
+          const body = confirmed.structuredContent
+          expect(body).toMatchObject({
+            ok: true,
             booking_created: true,
             availability_checked: true,
             provider_selected: true,
-            booking: { status: "confirmed" }
+            idempotent_replay: false,
+            booking: {
+              status: "confirmed",
+              provider: option.provider,
+              slot: option.slot,
+              price_sek: option.price_sek,
+              terms_version: option.terms_version
+            }
           })
-        }
-        const other = yield* connect({ authorization: `Bearer ${otherToken}` })
-        const foreign = yield* callTool(other.client, "get_booking_status", { booking_id: body.booking.id })
-        expect(foreign.structuredContent).toMatchObject({ found: false })
+          expect(JSON.stringify(confirmed)).not.toMatch(/Sven|222 33 44|example\.se|Götgatan/)
+          expect(yield* counts).toMatchObject({ bookings: before.bookings + 1 })
 
-        // Cancel over MCP: the preview changes nothing, the cancel says cancelled true, the status found false.
-        const preview = yield* callTool(mcp.client, "cancel_booking", {
-          booking_id: body.request_id,
-          idempotency_key: "mcp-cancel-1",
-          dry_run: true
+          for (const id of [body.booking.id, body.request_id]) {
+            const status = yield* callTool(mcp.client, "get_booking_status", { booking_id: id })
+            const rest = (yield* get(`/api/public/bookings/${id}`, auth)).body
+            expect(status.structuredContent).toMatchObject({
+              found: true,
+              booking_created: true,
+              availability_checked: true,
+              provider_selected: true,
+              request_id: rest.request_id,
+              booking: {
+                id: rest.booking.id,
+                status: "confirmed",
+                version: rest.booking.version,
+                provider: rest.booking.provider_name,
+                slot: { start_at: rest.booking.slot_start_at, end_at: rest.booking.slot_end_at },
+                price_sek: rest.booking.price_sek,
+                terms_version: rest.booking.terms_version
+              }
+            })
+            expect(status.structuredContent.safe_next_step).toContain(
+              `get_booking_status with booking_id "${rest.request_id}"`
+            )
+          }
+          const other = yield* connect({ authorization: `Bearer ${otherToken}` })
+          const foreign = yield* callTool(other.client, "get_booking_status", { booking_id: body.booking.id })
+          expect(foreign.structuredContent).toMatchObject({ found: false })
+
+          // Cancel over MCP: the preview changes nothing, the cancel says cancelled true, the status found false.
+          const preview = yield* callTool(mcp.client, "cancel_booking", {
+            booking_id: body.request_id,
+            idempotency_key: "mcp-cancel-1",
+            dry_run: true
+          })
+          expect(preview.isError, JSON.stringify(preview.structuredContent)).toBeFalsy()
+          expect(preview.structuredContent).toMatchObject({ cancelled: false, booking_active: true, dry_run: true })
+          expect(preview.structuredContent.safe_next_step).toContain("the cancel_booking tool")
+          const cancelled = yield* callTool(mcp.client, "cancel_booking", {
+            booking_id: body.request_id,
+            idempotency_key: "mcp-cancel-1"
+          })
+          expect(cancelled.structuredContent).toMatchObject({ cancelled: true, booking_active: false })
+          const after = yield* callTool(mcp.client, "get_booking_status", { booking_id: body.booking.id })
+          expect(after.structuredContent).toMatchObject({ found: false, cancellation: { cancelled_by: "customer" } })
+          const again = yield* callTool(mcp.client, "reschedule_booking", {
+            booking_id: body.booking.id,
+            booking_option_id: option.booking_option_id,
+            booking_terms_accepted: true,
+            booking_terms_version: option.terms_version,
+            booking_terms_accepted_at: "2026-11-23T09:00:00+01:00",
+            idempotency_key: "mcp-move-1"
+          })
+          expect(again.isError).toBe(true)
+          expect(again.structuredContent).toMatchObject({ ok: false, error: "booking_already_cancelled" })
         })
-        expect(preview.isError, JSON.stringify(preview.structuredContent)).toBeFalsy()
-        expect(preview.structuredContent).toMatchObject({ cancelled: false, booking_active: true, dry_run: true })
-        expect(preview.structuredContent.safe_next_step).toContain("the cancel_booking tool")
-        const cancelled = yield* callTool(mcp.client, "cancel_booking", {
-          booking_id: body.request_id,
-          idempotency_key: "mcp-cancel-1"
-        })
-        expect(cancelled.structuredContent).toMatchObject({ cancelled: true, booking_active: false })
-        const after = yield* callTool(mcp.client, "get_booking_status", { booking_id: body.booking.id })
-        expect(after.structuredContent).toMatchObject({ found: false, cancellation: { cancelled_by: "customer" } })
-        const again = yield* callTool(mcp.client, "reschedule_booking", {
-          booking_id: body.booking.id,
-          booking_option_id: option.booking_option_id,
-          booking_terms_accepted: true,
-          booking_terms_version: option.terms.version,
-          booking_terms_accepted_at: "2026-11-23T09:00:00+01:00",
-          idempotency_key: "mcp-move-1"
-        })
-        expect(again.isError).toBe(true)
-        expect(again.structuredContent).toMatchObject({ ok: false, error: "booking_already_cancelled" })
-      })
     )
 
     it.effect("a follow-up request over MCP is never a booking, and an emergency is refused with the 112 advice", () =>
@@ -331,7 +396,9 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
           option_refresh_required: true,
           safe_next_step: expect.any(String)
         })
-        expect(JSON.parse(expired.content[0]!.text!)).toEqual(expired.structuredContent)
+        // The text renders the error body: its code, status and step, not the JSON again.
+        expect(expired.content[0]!.text).toContain("error option_expired, status 409")
+        expect(expired.content[0]!.text).toContain(`Next: ${expired.structuredContent.safe_next_step}`)
         const rest = yield* postJson("/api/public/bookings", { ...args, idempotency_key: "rest-expired" }, auth)
         expect(rest.status).toBe(409)
         expect(expired.structuredContent).toEqual(overMcp(rest.body))
@@ -385,7 +452,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         // The key belongs to the partner, not to the transport: REST replays what MCP booked.
         const overRest = yield* postJson("/api/public/bookings", args, auth)
         expect(overRest.status).toBe(200)
-        expect(overRest.body.booking).toEqual(first.structuredContent.booking)
+        expect(overRest.body.booking.id).toBe(first.structuredContent.booking.id)
 
         const reused = yield* callTool(
           mcp.client,

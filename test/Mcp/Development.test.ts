@@ -19,7 +19,7 @@ describe("MCP in development without a configured token, as REST", () => {
           service_location: { country_code: "SE", address: "Götgatan 1", postcode: "111 22" },
           user_consent_confirmed: true,
           booking_terms_accepted: true,
-          booking_terms_version: option.terms.version,
+          booking_terms_version: option.terms_version,
           booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
           idempotency_key: "anonymous-1"
         })

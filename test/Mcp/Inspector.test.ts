@@ -38,13 +38,14 @@ const inspect = (...args: ReadonlyArray<string>) =>
 
 describe("the MCP Inspector CLI", () => {
   it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }))((it) => {
-    it.effect("lists the eight tools and calls get_capabilities", () =>
+    it.effect("lists the nine tools and calls get_capabilities", () =>
       Effect.gen(function* () {
         const listed = yield* inspect("--method", "tools/list")
         const { tools } = JSON.parse(listed.stdout)
         expect(tools.map((tool: { name: string }) => tool.name)).toEqual([
           "get_capabilities",
           "search_booking_options",
+          "get_booking_option",
           "confirm_booking",
           "get_booking_status",
           "cancel_booking",
@@ -54,7 +55,7 @@ describe("the MCP Inspector CLI", () => {
         ])
         const called = yield* inspect("--method", "tools/call", "--tool-name", "get_capabilities")
         expect(JSON.parse(called.stdout)).toMatchObject({
-          structuredContent: { ok: true, spec_version: expect.any(String) }
+          structuredContent: { ok: true, verticals: expect.any(Array) }
         })
       })
     )

@@ -70,7 +70,7 @@ describe("MCP across instances", () => {
         expect(transport.sessionId).toMatch(/^[\x21-\x7e]{32,}$/)
 
         const { tools } = yield* Effect.promise(() => client.listTools())
-        expect(tools).toHaveLength(8)
+        expect(tools).toHaveLength(9)
 
         const found = yield* callTool(client, "search_booking_options", searchArgs)
         expect(found.isError, JSON.stringify(found.structuredContent)).toBeFalsy()
@@ -83,7 +83,7 @@ describe("MCP across instances", () => {
           service_location: { country_code: "SE", address: "Götgatan 9", postcode: "111 22" },
           user_consent_confirmed: true,
           booking_terms_accepted: true,
-          booking_terms_version: option.terms.version,
+          booking_terms_version: option.terms_version,
           booking_terms_accepted_at: new Date().toISOString(),
           idempotency_key: "mcp-multi-instance-1"
         })

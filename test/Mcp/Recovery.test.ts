@@ -38,13 +38,13 @@ describe("recovery over MCP", () => {
           const first = yield* callTool(
             client,
             "confirm_booking",
-            confirmBody(option.booking_option_id, option.terms.version, "mcp-recovery-1")
+            confirmBody(option.booking_option_id, option.terms_version, "mcp-recovery-1")
           )
           expect(first.isError, JSON.stringify(first.structuredContent)).toBeFalsy()
           const requestId: string = first.structuredContent.request_id
 
           const retried = yield* callTool(client, "confirm_booking", {
-            ...confirmBody(option.booking_option_id, option.terms.version, "mcp-recovery-1"),
+            ...confirmBody(option.booking_option_id, option.terms_version, "mcp-recovery-1"),
             booking_terms_accepted_at: "2026-11-23T09:00:01+01:00",
             consent_collected_at: "2026-11-23T09:00:00+01:00",
             source: "mcp-retry"
@@ -54,7 +54,7 @@ describe("recovery over MCP", () => {
           const reused = yield* callTool(
             client,
             "confirm_booking",
-            confirmBody(other.booking_option_id, other.terms.version, "mcp-recovery-1")
+            confirmBody(other.booking_option_id, other.terms_version, "mcp-recovery-1")
           )
           expect(reused).toMatchObject({
             isError: true,
@@ -72,7 +72,7 @@ describe("recovery over MCP", () => {
           const again = yield* callTool(
             client,
             "confirm_booking",
-            confirmBody(option.booking_option_id, option.terms.version, "mcp-recovery-2")
+            confirmBody(option.booking_option_id, option.terms_version, "mcp-recovery-2")
           )
           expect(again).toMatchObject({
             isError: true,
