@@ -4,6 +4,7 @@ import { NotificationDispatcherLive } from "../Notifications/Dispatcher.js"
 import { PartnerTokenRefreshLive } from "../Partners/Authentication.js"
 import { CalendarImportPollLive } from "../Providers/CalendarImport.js"
 import { ProviderTokenRefreshLive } from "../Providers/ProviderAuth.js"
+import { BookingOptionSweepLive } from "../Shared/BookingOptions.js"
 import { IdempotencyCleanupLive } from "../Shared/Idempotency.js"
 import { WebhookDispatcherLive } from "../Webhooks/Webhooks.js"
 
@@ -19,6 +20,7 @@ export const backgroundLoops = {
   partnerTokenRefresh: PartnerTokenRefreshLive,
   providerTokenRefresh: ProviderTokenRefreshLive,
   idempotencyCleanup: IdempotencyCleanupLive,
+  bookingOptionSweep: BookingOptionSweepLive,
   calendarImport: CalendarImportPollLive
 } as const
 

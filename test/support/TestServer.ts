@@ -42,6 +42,7 @@ export const testServerLoops = loopsLive([
   "partnerTokenRefresh",
   "providerTokenRefresh",
   "idempotencyCleanup",
+  "bookingOptionSweep",
   "calendarImport"
 ])
 
@@ -60,6 +61,7 @@ const appOnTestServer = {
       "partnerTokenRefresh",
       "providerTokenRefresh",
       "idempotencyCleanup",
+      "bookingOptionSweep",
       "calendarImport"
     ])
   ),
