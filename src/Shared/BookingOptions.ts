@@ -33,14 +33,12 @@ export const sweepEvery = Duration.minutes(10)
 
 const OptionRow = Schema.Struct({ option: Schema.String })
 
-/** The rows of booking_options as columns: what one INSERT ... SELECT FROM unnest(...) writes. */
-export interface OptionRows {
-  readonly handles: Array<string>
-  /** ISO 8601 instants. */
-  readonly expiries: Array<string>
-  /** Each option's JSON, as `claimsOf` reads it. */
-  readonly options: Array<string>
-}
+/**
+ * The rows of booking_options as one text, a line each of handle, expiry (epoch ms) and the
+ * option's JSON, split by tabs: one parameter for the statement to split, with nothing to escape
+ * (JSON.stringify writes no raw tab or newline, a handle and a number hold none).
+ */
+export type OptionRows = string
 
 /**
  * The ids of options and the rows that must be on record before they are handed out, without
@@ -52,7 +50,7 @@ export const mintOptions = (
   claims: ReadonlyArray<OptionClaims>,
   now: Date
 ): Result.Result<{ readonly tokens: ReadonlyArray<SignedToken>; readonly rows: OptionRows }, unknown> => {
-  const rows: OptionRows = { handles: [], expiries: [], options: [] }
+  const lines: Array<string> = []
   const tokens: Array<SignedToken> = []
   for (const one of claims) {
     const sealed = seal(one, now)
@@ -60,12 +58,10 @@ export const mintOptions = (
     const { option, json } = sealed.success
     const { id, handle } = mintShortId(key, option.expiresAt)
     const expiresAt = new Date(option.expiresAt)
-    rows.handles.push(handle)
-    rows.expiries.push(expiresAt.toISOString())
-    rows.options.push(json)
+    lines.push(`${handle}\t${option.expiresAt}\t${json}`)
     tokens.push({ token: id, expiresAt })
   }
-  return Result.succeed({ tokens, rows })
+  return Result.succeed({ tokens, rows: lines.join("\n") })
 }
 
 /** The key that tags short ids, from the signing key; none without one. */
@@ -102,10 +98,11 @@ export class BookingOptions extends Context.Service<BookingOptions>()("Booking/B
       return Effect.suspend(() => {
         const issued = mintOptions(signer.seal, signing, claims, now)
         if (Result.isFailure(issued)) return Effect.die(issued.failure)
-        const { handles, expiries, options } = issued.success.rows
         return Effect.as(
           direct(sql`INSERT INTO booking_options (id, expires_at, option)
-            SELECT * FROM unnest(${handles}::text[], ${expiries}::timestamptz[], ${options}::text[])`),
+            SELECT p[1], to_timestamp(p[2]::bigint / 1000.0), p[3]
+            FROM (SELECT string_to_array(line, E'\t') AS p
+              FROM unnest(string_to_array(${issued.success.rows}, E'\n')) AS line) AS r`),
           issued.success.tokens
         )
       })
