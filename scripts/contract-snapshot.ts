@@ -65,6 +65,7 @@ const months =
 const normalise = (text: string, documentLike: boolean) => {
   let out = text
     .replace(/o1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, "<option-id>")
+    .replace(/\bo2[A-Za-z0-9_-]{44}(?![A-Za-z0-9_-])/g, "<short-option-id>")
     .replace(/\b(bkg|req)_[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, "<$1-ref>")
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
   if (!documentLike) {

@@ -25,6 +25,7 @@ import { bookingConfirmed } from "../Domain/WebhookEvents.js"
 import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
 import { type DeliveryState, isDeliverable, statesOrUnknown } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
+import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
 import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
 import { ListCursor } from "../Shared/ListCursor.js"
@@ -56,6 +57,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const supply = yield* Supply
     const bookings = yield* BookingsRepo
     const signer = yield* OptionSigner
+    const bookingOptions = yield* BookingOptions
     const notifier = yield* Notifier
     const idempotency = yield* Idempotency
     const webhookOutbox = yield* WebhookOutbox
@@ -205,7 +207,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
      */
     const prepare = (
       request: BookingConfirmationRequest,
-      opened: Result.Result<SignedOption, OptionInvalid>,
+      opened: Result.Result<SignedOption, OptionInvalid | OptionExpired>,
       now: Date,
       surface: Surface
     ): Effect.Effect<
@@ -245,7 +247,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const orAlreadyBooked =
       (
         request: BookingConfirmationRequest,
-        opened: Result.Result<SignedOption, OptionInvalid>,
+        opened: Result.Result<SignedOption, OptionInvalid | OptionExpired>,
         partner: Partner["Service"],
         surface: Surface
       ) =>
@@ -324,7 +326,9 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       const surface = yield* CurrentSurface
       const key = yield* keyOf(request, headerKey)
       yield* checkStamps(request, now)
-      const opened = signer.open(request.booking_option_id)
+      const opened = yield* bookingOptions
+        .open(request.booking_option_id, now)
+        .pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.beforeWriting)))
       const ids = newBookingIds()
       const outcome = yield* idempotency
         .write({
@@ -393,6 +397,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       Supply.Default,
       BookingsRepo.Default,
       OptionSigner.Default,
+      BookingOptions.Default,
       Notifier.Default,
       Idempotency.Default,
       WebhookOutbox.Default,

@@ -19,6 +19,7 @@ import {
 } from "../Domain/WebhookEvents.js"
 import { isDeliverable } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
+import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar } from "../Shared/Calendar.js"
 import {
   Idempotency,
@@ -132,6 +133,7 @@ export const makeChangeKit = Effect.gen(function* () {
   const idempotency = yield* Idempotency
   const notifier = yield* Notifier
   const signer = yield* OptionSigner
+  const bookingOptions = yield* BookingOptions
   const announce = announceToPartner(yield* WebhookOutbox)
 
   const findBooking = (partner: Partner["Service"], ref: string) =>
@@ -322,6 +324,7 @@ export const makeChangeKit = Effect.gen(function* () {
     bookings,
     notifier,
     signer,
+    bookingOptions,
     announce,
     findBooking,
     noticesOf,

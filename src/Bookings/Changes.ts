@@ -3,6 +3,7 @@ import { WebhookOutbox } from "../Delivery/Outbox.js"
 import type { CancelBookingRequest } from "../Domain/BookingChange.js"
 import type { Partner } from "../Domain/Partner.js"
 import { Notifier } from "../Notifications/Notifier.js"
+import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar } from "../Shared/Calendar.js"
 import { Idempotency } from "../Shared/Idempotency.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
@@ -42,6 +43,7 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       Idempotency.Default,
       Notifier.Default,
       OptionSigner.Default,
+      BookingOptions.Default,
       WebhookOutbox.Default
     ])
   )

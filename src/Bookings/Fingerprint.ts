@@ -1,7 +1,7 @@
 import { Result } from "effect"
 import type { BookingConfirmationLocation, BookingConfirmationRequest } from "../Domain/Booking.js"
 import { customerIdentity } from "../Domain/Booking.js"
-import type { OptionInvalid, SignedOption } from "../Domain/BookingOption.js"
+import type { SignedOption } from "../Domain/BookingOption.js"
 import { sameText } from "../Domain/Input.js"
 import { postcodeNumber } from "../Domain/Supply.js"
 import { fingerprintHash } from "../Shared/Idempotency.js"
@@ -21,10 +21,7 @@ const locationIdentity = (location: BookingConfirmationLocation) => ({
  * accepted and whether the tax deduction is asked for. Acceptance and consent stamps, consent wording, `source`, `external_reference` and
  * `spec_version` are how it was asked, not what, so a retry that changes only them replays.
  */
-export const confirmFingerprint = (
-  request: BookingConfirmationRequest,
-  opened: Result.Result<SignedOption, OptionInvalid>
-) =>
+export const confirmFingerprint = (request: BookingConfirmationRequest, opened: Result.Result<SignedOption, unknown>) =>
   fingerprintHash({
     option: Result.isSuccess(opened) ? optionIdentity(opened.success) : request.booking_option_id,
     customer: customerIdentity(request.customer),

@@ -86,12 +86,12 @@ export const makeReschedule = (kit: ChangeKit) => {
   /** The option's own checks and its fit to the booking: before any write. */
   const checkOption = (
     request: RescheduleBookingRequest,
+    opened: Result.Result<SignedOption, OptionInvalid | OptionExpired>,
     stored: StoredBooking,
     now: Date,
     surface: Surface
   ): Effect.Effect<SignedOption, OptionInvalid | OptionExpired | OptionNotForThisBooking | InvalidRequest> =>
     Effect.gen(function* () {
-      const opened = kit.signer.open(request.booking_option_id)
       if (Result.isFailure(opened)) return yield* Effect.fail(opened.failure)
       const option = opened.success
       if (option.providerId !== stored.providerId || option.serviceId !== stored.serviceId) {
@@ -130,7 +130,9 @@ export const makeReschedule = (kit: ChangeKit) => {
       .pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
     if (Option.isNone(found)) return yield* notFound(partner)
     const current = found.value
-    const opened = kit.signer.open(request.booking_option_id)
+    const opened = yield* kit.bookingOptions
+      .open(request.booking_option_id, now)
+      .pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
     const hash = fingerprintHash({
       change: "reschedule",
       booking: current.id,
@@ -170,7 +172,7 @@ export const makeReschedule = (kit: ChangeKit) => {
       if (Option.isSome(existing)) return yield* replayOf(existing.value.resourceId, existing.value.requestHash)
     }
     yield* assessMove(current, request.expected_version, now, surface)
-    const option = yield* checkOption(request, current, now, surface)
+    const option = yield* checkOption(request, opened, current, now, surface)
     const offer: CurrentOffer = yield* kit.bookings
       .revalidate(option, surface)
       .pipe(Effect.catchTag("SqlError", persistenceUnavailable("booking", steps.beforeWriting)))

@@ -5,6 +5,7 @@ import { PartnerTokenRefreshLive } from "../Partners/Authentication.js"
 import { PersonalDataRetentionLive } from "../PersonalData/PersonalData.js"
 import { CalendarImportPollLive } from "../Providers/CalendarImport.js"
 import { ProviderTokenRefreshLive } from "../Providers/ProviderAuth.js"
+import { BookingOptionSweepLive } from "../Shared/BookingOptions.js"
 import { IdempotencyCleanupLive } from "../Shared/Idempotency.js"
 import { WebhookDispatcherLive } from "../Webhooks/Webhooks.js"
 
@@ -20,6 +21,7 @@ export const backgroundLoops = {
   partnerTokenRefresh: PartnerTokenRefreshLive,
   providerTokenRefresh: ProviderTokenRefreshLive,
   idempotencyCleanup: IdempotencyCleanupLive,
+  bookingOptionSweep: BookingOptionSweepLive,
   calendarImport: CalendarImportPollLive,
   personalDataRetention: PersonalDataRetentionLive
 } as const

@@ -5,10 +5,10 @@ import { DatabaseUnavailable } from "../Domain/Errors.js"
 import type { BookingOption } from "../Domain/Search.js"
 import { mcpSurface } from "../Domain/Surface.js"
 import { knownTimeZone } from "../Domain/Zone.js"
-import { failLogged } from "../Shared/FailureSummary.js"
 import { optionBody } from "../Search/OptionBody.js"
+import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar, liveCalendar } from "../Shared/Calendar.js"
-import { OptionSigner } from "../Shared/OptionSigner.js"
+import { failLogged } from "../Shared/FailureSummary.js"
 
 /**
  * An option's full detail for its id, as the search that issued it worded it: the id is verified
@@ -17,9 +17,9 @@ import { OptionSigner } from "../Shared/OptionSigner.js"
  */
 export const optionDetail = (token: string, now: Date) =>
   Effect.gen(function* () {
-    const signer = yield* OptionSigner
+    const bookingOptions = yield* BookingOptions
     const calendar = yield* Calendar
-    const claims = yield* signer.verify(token, now)
+    const claims = yield* bookingOptions.verify(token, now)
     const refresh = refreshWith(mcpSurface)
     const candidates = yield* calendar
       .availability({

@@ -9,12 +9,13 @@ import { inputParseOptions } from "../Domain/Input.js"
 import { issuesOf } from "../Domain/Issues.js"
 import { CurrentSurface, mcpSurface } from "../Domain/Surface.js"
 import { invalidRequestOf } from "../Http/ErrorContract.js"
-import { logFailure } from "../Shared/FailureSummary.js"
 import type { RateLimiter } from "../Http/RateLimiter.js"
 import type { Authenticator } from "../Partners/Authentication.js"
 import type { Requests } from "../Requests/Requests.js"
 import type { BookingSearch } from "../Search/Search.js"
+import type { BookingOptions } from "../Shared/BookingOptions.js"
 import type { Calendar } from "../Shared/Calendar.js"
+import { logFailure } from "../Shared/FailureSummary.js"
 import type { OptionSigner } from "../Shared/OptionSigner.js"
 import { wireError } from "./Errors.js"
 import { type Presented, presentAsIs } from "./Present.js"
@@ -47,6 +48,7 @@ export const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(mill
 /** The services the tools run on: the app's own, shared with REST. */
 export type ToolServices =
   | Authenticator
+  | BookingOptions
   | BookingSearch
   | Bookings
   | CapabilitiesDocument

@@ -14,6 +14,7 @@ import { bufferMinutes, type Interval, longestWorkingDayMinutes } from "../Domai
 import { postcodeNumber } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { DAY, formatInZone, MINUTE } from "../Domain/Zone.js"
+import { BookingOptions } from "../Shared/BookingOptions.js"
 import { type AvailabilityQuery, Calendar, calendarOf } from "../Shared/Calendar.js"
 import { failLogged } from "../Shared/FailureSummary.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
@@ -100,6 +101,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
     const catalog = yield* Catalog
     const calendar = yield* Calendar
     const signer = yield* OptionSigner
+    const bookingOptions = yield* BookingOptions
     const config = yield* AppConfig
     const fallbackEndpoint = `${config.publicBaseUrl}/api/public/requests`
 
@@ -174,7 +176,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
         )
       )
 
-    /** The chosen slots signed into options, each one confirmable as it stands. */
+    /** The chosen slots issued as options, each on record and confirmable as it stands. */
     const signed = (
       request: BookingSearchRequest,
       verticalId: VerticalId,
@@ -182,16 +184,25 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
       chosen: ReadonlyArray<Found>,
       now: Date
     ) =>
-      Effect.map(
-        signer.signAll(
+      bookingOptions
+        .issue(
           chosen.map((f) => claimsOf(request, verticalId, destination, f)),
           now
-        ),
-        (tokens) =>
-          Arr.zipWith(chosen, tokens, (f, token) =>
-            optionBody({ jobTypeId: request.job_type_id, timeZone: request.timezone, verticalId }, f, token, now)
+        )
+        .pipe(
+          Effect.catchTag(
+            "SqlError",
+            failLogged(
+              "search could not store its options",
+              () => new DatabaseUnavailable({ safe_next_step: unavailableStep })
+            )
+          ),
+          Effect.map((tokens) =>
+            Arr.zipWith(chosen, tokens, (f, token) =>
+              optionBody({ jobTypeId: request.job_type_id, timeZone: request.timezone, verticalId }, f, token, now)
+            )
           )
-      )
+        )
 
     /** `partner`: the caller when it sent a token; a sandbox partner's search also sees its own sandbox bookings. */
     const run = Effect.fnUntraced(function* (
@@ -300,6 +311,6 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
   /** Without the services it needs, for tests that provide their own. */
   static readonly DefaultWithoutDependencies = Layer.effect(this, this.make)
   static readonly Default = this.DefaultWithoutDependencies.pipe(
-    Layer.provide([Catalog.Default, Calendar.Default, OptionSigner.Default])
+    Layer.provide([Catalog.Default, Calendar.Default, OptionSigner.Default, BookingOptions.Default])
   )
 }

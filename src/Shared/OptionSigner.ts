@@ -153,6 +153,12 @@ export interface SignedToken {
   readonly expiresAt: Date
 }
 
+/** An option ready to be handed out: its claims with expiry and nonce, and their JSON as `claimsOf` reads it. */
+export interface SealedOption {
+  readonly option: SignedOption
+  readonly json: string
+}
+
 const refresh = {
   option_refresh_required: true,
   safe_next_step:
@@ -163,13 +169,18 @@ const refresh = {
 const invalidBecause = (issue: string) => new OptionInvalid({ ...refresh, issues: [`booking_option_id: ${issue}`] })
 export const optionRefusals = {
   malformed: invalidBecause(
-    "is not a booking option id: it is malformed or cut short (an id is o1.<key>.<payload>.<signature>, passed on unchanged)"
+    "is not a booking option id: it is malformed, mistyped or cut short (pass it on exactly as the search returned it)"
   ),
   unknownKey: invalidBecause(
     "was signed with a key this service does not hold: it comes from another server or environment (or from a key since retired)"
   ),
-  altered: invalidBecause("does not match its signature: it was altered after it was signed"),
-  unreadable: invalidBecause("is signed but does not hold a booking option this service can read")
+  altered: invalidBecause(
+    "does not match its signature: it was altered or mistyped (or it comes from another server, or from a key since retired)"
+  ),
+  unreadable: invalidBecause("is signed but does not hold a booking option this service can read"),
+  notOnRecord: invalidBecause(
+    "is signed by this service but its option is not on record: it comes from another environment, or the record was lost"
+  )
 } as const
 const expired = new OptionExpired(refresh)
 const notConfigured = new SigningNotConfigured({
@@ -177,7 +188,7 @@ const notConfigured = new SigningNotConfigured({
 })
 
 /** Written so that an invalid `now` (NaN) counts as expired. */
-export const hasExpired = (option: SignedOption, now: Date) => !(now.getTime() < option.expiresAt)
+export const hasExpired = (option: { readonly expiresAt: number }, now: Date) => !(now.getTime() < option.expiresAt)
 
 const make = Effect.gen(function* () {
   const config = yield* AppConfig
@@ -188,28 +199,36 @@ const make = Effect.gen(function* () {
   const signer = Option.fromNullishOr(keys[0])
   const verifiers = new Map(keys.map((key) => [key.kid, key.secret]))
 
-  /** The token of one option, or (Left) what to die with: claims outside the schema are the caller's bug. */
-  const tokenFor = (
-    kid: string,
-    secret: Redacted.Redacted<string>,
-    claims: OptionClaims,
-    now: Date
-  ): Result.Result<SignedToken, unknown> => {
+  /**
+   * One option with its expiry and nonce, and its payload JSON, or (Left) what to die with: claims
+   * outside the schema are the caller's bug. Refusing them here means every option sealed verifies.
+   */
+  const seal = (claims: OptionClaims, now: Date): Result.Result<SealedOption, unknown> => {
     const option: SignedOption = {
       ...claims,
       // An option never outlives the start of its slot.
       expiresAt: Math.min(now.getTime() + ttlSeconds * 1000, claims.slotStart),
       nonce: nonce()
     }
-    // Refusing claims outside the schema here means every token signed verifies.
     const json = payloadJson(option)
     if (json === undefined) {
       const refused = encodeOption(option)
       return Result.fail(Result.isFailure(refused) ? refused.failure : option)
     }
-    const signed = `${VERSION}.${kid}.${Buffer.from(json, "utf8").toString("base64url")}`
-    return Result.succeed({ token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) })
+    return Result.succeed({ option, json })
   }
+
+  /** The token of one option, or (Left) what to die with. */
+  const tokenFor = (
+    kid: string,
+    secret: Redacted.Redacted<string>,
+    claims: OptionClaims,
+    now: Date
+  ): Result.Result<SignedToken, unknown> =>
+    Result.map(seal(claims, now), ({ option, json }) => {
+      const signed = `${VERSION}.${kid}.${Buffer.from(json, "utf8").toString("base64url")}`
+      return { token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) }
+    })
 
   /** Every option's token in order; the first that cannot be signed ends it. */
   const signEach = (
@@ -295,6 +314,8 @@ const make = Effect.gen(function* () {
   return {
     ttlSeconds,
     ensureConfigured,
+    notConfigured,
+    seal,
     sign,
     signAll,
     open,

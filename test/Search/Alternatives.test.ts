@@ -7,6 +7,7 @@ import { BookingSearchRequest, BookingSearchResponse } from "../../src/Domain/Se
 import { alternativesDays, maxAlternatives, maxOptionsPerProvider } from "../../src/Search/Choice.js"
 import { alternativesExample } from "../../src/Search/Examples.js"
 import { BookingSearch } from "../../src/Search/Search.js"
+import { BookingOptions } from "../../src/Shared/BookingOptions.js"
 import { Calendar } from "../../src/Shared/Calendar.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { Supply } from "../../src/Supply/Supply.js"
@@ -60,7 +61,7 @@ describe("a requested window without a free slot", () => {
           expect(Date.parse(option.slot.end_at)).toBeLessThanOrEqual(windowEnd + alternativesDays * DAY)
           expect(startOf(option)).toBeGreaterThanOrEqual(windowStart)
           expect(option.service.job_type_id).toBe("install_faucet")
-          expect(option.booking_option_id).toMatch(/^o1\./)
+          expect(option.booking_option_id).toMatch(/^o2[A-Za-z0-9_-]{44}$/)
           expect(option.cancellation_policy).toBeDefined()
           expect(option.price.amount_sek).toBeGreaterThan(0)
         }
@@ -170,7 +171,7 @@ const CountedCalendar = Layer.effect(
 ).pipe(Layer.provide(Calendar.DefaultWithoutDependencies))
 
 const SearchLive = BookingSearch.DefaultWithoutDependencies.pipe(
-  Layer.provide([CountedCalendar, OptionSigner.Default]),
+  Layer.provide([CountedCalendar, OptionSigner.Default, BookingOptions.Default]),
   Layer.provide(Supply.Default),
   Layer.provideMerge(Catalog.Default),
   Layer.provideMerge(TestDatabaseLive),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Result, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
@@ -10,7 +10,7 @@ import { supportedVerticalIds } from "../../src/Domain/Catalog.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../../src/Domain/Search.js"
 import { bufferMinutes, leadTimeMinutes } from "../../src/Domain/Slots.js"
 import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
-import { OptionSigner } from "../../src/Shared/OptionSigner.js"
+import { BookingOptions } from "../../src/Shared/BookingOptions.js"
 import { answer, apiClient, payloadOf, wire } from "../support/ApiClient.js"
 import { searchBody } from "../support/Bodies.js"
 import { freeSlots, takeSlot } from "../support/Fixtures.js"
@@ -36,7 +36,12 @@ const search = (body: unknown) =>
 /** Bad input is raw HTTP: the typed client cannot send a body its schema refuses. */
 const rawSearch = (body: unknown) => Effect.andThen(TestClock.setTime(now), postJson(path, body))
 
-const signer = OptionSigner.Default.pipe(Layer.provide(appConfigFrom(testEnv)))
+/** The option an id names, read back as confirm reads it (from the test server's database). */
+const optionOf = (id: string) =>
+  Effect.flatMap(
+    Effect.provide(BookingOptions, BookingOptions.Default.pipe(Layer.provide(appConfigFrom(testEnv)))),
+    (options) => Effect.map(options.open(id, new Date(now)), Result.getOrThrow)
+  )
 
 const localMinutes = (iso: string) => {
   const wall = wallClockOf(Date.parse(iso), zoneFor("Europe/Stockholm"))
@@ -79,7 +84,6 @@ describe("POST /api/public/booking-options", () => {
         expect(body.options.length).toBeLessThanOrEqual(10)
 
         const sql = yield* SqlClient.SqlClient
-        const verify = yield* Effect.provide(OptionSigner, signer)
         const perProvider = new Map<string, number>()
         let previousStart = 0
         for (const option of body.options) {
@@ -119,7 +123,8 @@ describe("POST /api/public/booking-options", () => {
             )
           ).toBe(true)
 
-          const claims = yield* verify.verify(option.booking_option_id, new Date(now))
+          expect(option.booking_option_id).toMatch(/^[A-Za-z0-9_-]{20,64}$/)
+          const claims = yield* optionOf(option.booking_option_id)
           expect(claims).toMatchObject({
             providerId: option.provider.id,
             serviceId: "vvs_install_faucet_standard",
@@ -236,8 +241,7 @@ describe("POST /api/public/booking-options", () => {
         }
         const local = (yield* search(move)).body
         expect(local.direct_booking_available).toBe(true)
-        const verify = yield* Effect.provide(OptionSigner, signer)
-        const claims = yield* verify.verify(local.options[0].booking_option_id, new Date(now))
+        const claims = yield* optionOf(local.options[0].booking_option_id)
         expect(claims).toMatchObject({ originPostcode: 11122, destinationPostcode: 11820 })
         const farAway = (yield* search({ ...move, destination_location: { country_code: "SE", postcode: "981 38" } }))
           .body

@@ -16,6 +16,7 @@ import type { OptionClaims } from "../../src/Domain/BookingOption.js"
 import { ProviderId, ServiceId } from "../../src/Domain/Ids.js"
 import type { Partner } from "../../src/Domain/Partner.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
+import { BookingOptions } from "../../src/Shared/BookingOptions.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { Supply } from "../../src/Supply/Supply.js"
 import { clearBookings } from "./Fixtures.js"
@@ -27,7 +28,7 @@ import { testEnv, testNow } from "./TestServer.js"
  * API builds `TestServer`); the suite writes its own supply.
  */
 export const PropLayer = (options?: { readonly maxConnections?: number }) =>
-  Layer.mergeAll(Bookings.Default, Changes.Default, Supply.Default, OptionSigner.Default).pipe(
+  Layer.mergeAll(Bookings.Default, Changes.Default, Supply.Default, OptionSigner.Default, BookingOptions.Default).pipe(
     Layer.provideMerge(
       Layer.unwrap(
         Effect.map(freshDatabaseUrl, ({ url }) =>
@@ -38,7 +39,7 @@ export const PropLayer = (options?: { readonly maxConnections?: number }) =>
     Layer.provideMerge(appConfigFrom({ ...testEnv, DEMO_SUPPLY: "false" }))
   )
 
-export type PropServices = Bookings | Changes | Supply | OptionSigner | SqlClient.SqlClient
+export type PropServices = Bookings | Changes | Supply | OptionSigner | BookingOptions | SqlClient.SqlClient
 
 export type PropRun = <A, E>(effect: Effect.Effect<A, E, PropServices>) => Promise<A>
 
@@ -195,8 +196,12 @@ export const claimsFor = (p: ProviderSpec, slot: Slot, originPostcode = defaultP
   originPostcode
 })
 
+/** The option issued as a search issues it: on record, under a short id. */
 export const sign = (claims: OptionClaims, now: Date = searchedAt) =>
-  Effect.flatMap(OptionSigner, (signer) => signer.sign(claims, now)).pipe(Effect.orDie)
+  Effect.flatMap(BookingOptions, (options) => options.issue([claims], now)).pipe(
+    Effect.map((tokens) => tokens[0]!),
+    Effect.orDie
+  )
 
 export const customers = [
   { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },

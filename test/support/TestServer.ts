@@ -41,6 +41,7 @@ export const testServerLoops = loopsLive([
   "partnerTokenRefresh",
   "providerTokenRefresh",
   "idempotencyCleanup",
+  "bookingOptionSweep",
   "calendarImport",
   "personalDataRetention"
 ])
@@ -60,6 +61,7 @@ const appOnTestServer = {
       "partnerTokenRefresh",
       "providerTokenRefresh",
       "idempotencyCleanup",
+      "bookingOptionSweep",
       "calendarImport",
       "personalDataRetention"
     ])
