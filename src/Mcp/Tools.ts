@@ -17,6 +17,7 @@ import { Authenticator } from "../Partners/Authentication.js"
 import { Requests } from "../Requests/Requests.js"
 import { BookingSearch } from "../Search/Search.js"
 import { Calendar } from "../Shared/Calendar.js"
+import { BookingOptions } from "../Shared/BookingOptions.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
 import { capabilitiesOf, presentOverview, presentVertical } from "./CapabilitiesView.js"
 import { optionDetail } from "./OptionDetail.js"
@@ -228,4 +229,4 @@ export const McpToolsLive = Layer.effectDiscard(
     }
   })
   // Cancel and reschedule share REST's instance of Changes (a layer is built once per app).
-).pipe(Layer.provide([Changes.Default, Calendar.Default, OptionSigner.Default]))
+).pipe(Layer.provide([Changes.Default, Calendar.Default, OptionSigner.Default, BookingOptions.Default]))
