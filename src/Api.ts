@@ -7,6 +7,7 @@ import * as Errors from "./Domain/Errors.js"
 import { inputParseOptions } from "./Domain/Input.js"
 import { ErrorsApi } from "./Errors/Api.js"
 import { HealthApi } from "./Health/Api.js"
+import { HoldsApi } from "./Holds/Api.js"
 import { completeDocument } from "./Http/OpenApiDocument.js"
 import { operationFactsOf } from "./Http/OperationDocs.js"
 import { limitedOperationsOf } from "./Http/RateLimitClass.js"
@@ -35,6 +36,7 @@ const groups = [
   CapabilitiesApi,
   SearchApi,
   BookingsApi,
+  HoldsApi,
   RequestsApi,
   WebhooksApi,
   ErrorsApi,

@@ -16,6 +16,7 @@ import { type DirectQuery, withDatabaseBudget } from "./Database/Database.js"
 import { DocsLive } from "./Docs/Http.js"
 import { ErrorsLive } from "./Errors/Http.js"
 import { HealthLive } from "./Health/Http.js"
+import { HoldsLive } from "./Holds/Http.js"
 import { isTrustedProxy } from "./Http/ClientAddress.js"
 import { ContractErrorsLive, contractHeadersFor, errorContractFor } from "./Http/ErrorContract.js"
 import { listen, securityHeaders } from "./Http/Listener.js"
@@ -46,6 +47,7 @@ export const GroupsLive = Layer.mergeAll(
   CapabilitiesLive,
   SearchLive,
   BookingsLive,
+  HoldsLive,
   RequestsLive,
   WebhooksLive,
   ErrorsLive,

@@ -29,6 +29,7 @@ import {
 } from "../Domain/BookingChange.js"
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
+import { HoldNotFound } from "../Domain/Hold.js"
 import { BookingListQuery, BookingListResponse } from "../Domain/ListPage.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
 import { madeOrReplayed } from "../Http/Idempotent.js"
@@ -57,7 +58,8 @@ const optionRefusals = [
   errorBody(PriceChanged),
   errorBody(TermsChanged),
   errorBody(ProviderUnavailable),
-  errorBody(SlotTaken)
+  errorBody(SlotTaken),
+  errorBody(HoldNotFound)
 ] as const
 
 export class BookingsApi extends HttpApiGroup.make("bookings")

@@ -24,6 +24,7 @@ import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
 import { type DeliveryState, isDeliverable, statesOrUnknown } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
+import { HoldsRepo } from "../Shared/HoldsRepo.js"
 import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
@@ -35,6 +36,7 @@ import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
 import { confirmFingerprint } from "./Fingerprint.js"
+import { type HeldOption, heldOption, takenAfterHold } from "./HeldOption.js"
 import { bookingList } from "./List.js"
 import {
   alreadyBooked,
@@ -60,6 +62,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const idempotency = yield* Idempotency
     const webhookOutbox = yield* WebhookOutbox
     const cursors = yield* ListCursor
+    const holds = yield* HoldsRepo
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
@@ -207,7 +210,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       request: BookingConfirmationRequest,
       opened: Result.Result<SignedOption, OptionInvalid>,
       now: Date,
-      surface: Surface
+      surface: Surface,
+      held: HeldOption
     ): Effect.Effect<
       { readonly option: SignedOption; readonly offer: CurrentOffer; readonly deduction: TaxDeductionAnswer },
       | OptionInvalid
@@ -221,7 +225,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     > =>
       Result.isFailure(opened)
         ? Effect.fail(opened.failure)
-        : hasExpired(opened.success, now)
+        : !held.live && hasExpired(opened.success, now)
           ? Effect.fail(signer.expiredRefusal)
           : Effect.andThen(
               checkAgainstOption(request, opened.success),
@@ -272,7 +276,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       }
 
     /** Announce, hold the slot, record: the statements written with the claim of the key. */
-    const book = (confirming: Confirmation) =>
+    const book = (confirming: Confirmation, held: HeldOption) =>
       Effect.sync(() => {
         const { ids, request, partner, option, offer, now } = confirming
         const record = bookingRecord(confirming)
@@ -299,9 +303,14 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
             serviceId: option.serviceId,
             slotStart: record.slotStart,
             slotEnd: record.slotEnd,
-            calendar: calendarOf(partner)
+            calendar: calendarOf(partner),
+            at: now,
+            ...(held.live && Option.isSome(held.hold) ? { replaces: held.hold.value.id } : {})
           }),
-          bookings.insertion(record)
+          bookings.insertion(record),
+          ...(held.live && Option.isSome(held.hold)
+            ? [holds.confirmation({ holdId: held.hold.value.id, partnerId: partner.id }, ids.bookingId, now)]
+            : [])
         ]
         return {
           statements,
@@ -325,6 +334,11 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       const key = yield* keyOf(request, headerKey)
       yield* checkStamps(request, now)
       const opened = signer.open(request.booking_option_id)
+      const held: HeldOption = Result.isFailure(opened)
+        ? { hold: Option.none(), live: false }
+        : yield* heldOption(holds, partner, opened.success, request.hold_id, now).pipe(
+            Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten))
+          )
       const ids = newBookingIds()
       const outcome = yield* idempotency
         .write({
@@ -338,9 +352,12 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           sameAsStored: (stored) => stored === requestHash({ ...request, idempotency_key: key }),
           resourceId: ids.bookingId,
           load: (bookingId) => bookings.findById(partner.id, bookingId),
-          prepare: prepare(request, opened, now, surface),
-          write: ({ option, offer, deduction }) => book({ ids, request, partner, option, offer, deduction, now }),
-          refused: slotJustTaken(surface)
+          prepare: prepare(request, opened, now, surface, held),
+          write: ({ option, offer, deduction }) => book({ ids, request, partner, option, offer, deduction, now }, held),
+          refused: (error) => {
+            const taken = slotJustTaken(surface)(error)
+            return taken !== undefined && Option.isSome(held.hold) ? takenAfterHold(surface, held.hold.value) : taken
+          }
         })
         .pipe(Effect.catch(orAlreadyBooked(request, opened, partner, surface)))
       if (outcome._tag === "Replayed") {
@@ -396,7 +413,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       Notifier.Default,
       Idempotency.Default,
       WebhookOutbox.Default,
-      ListCursor.Default
+      ListCursor.Default,
+      HoldsRepo.Default
     ])
   )
 }

@@ -15,6 +15,7 @@ import type { Surface } from "../Domain/Surface.js"
 import { isDeliverable } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar } from "../Shared/Calendar.js"
+import { HoldsRepo } from "../Shared/HoldsRepo.js"
 import {
   Idempotency,
   idempotencyKeyOf,
@@ -132,6 +133,7 @@ export const makeChangeKit = Effect.gen(function* () {
   const idempotency = yield* Idempotency
   const notifier = yield* Notifier
   const signer = yield* OptionSigner
+  const holds = yield* HoldsRepo
   const announce = announceToPartner(yield* WebhookOutbox)
 
   const findBooking = (partner: Partner["Service"], ref: string) =>
@@ -322,6 +324,7 @@ export const makeChangeKit = Effect.gen(function* () {
     bookings,
     notifier,
     signer,
+    holds,
     announce,
     findBooking,
     noticesOf,

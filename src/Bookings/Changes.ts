@@ -3,6 +3,7 @@ import type { CancelBookingRequest } from "../Domain/BookingChange.js"
 import type { Partner } from "../Domain/Partner.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar } from "../Shared/Calendar.js"
+import { HoldsRepo } from "../Shared/HoldsRepo.js"
 import { Idempotency } from "../Shared/Idempotency.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
 import { WebhookOutbox } from "../Webhooks/Outbox.js"
@@ -42,7 +43,8 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       Idempotency.Default,
       Notifier.Default,
       OptionSigner.Default,
-      WebhookOutbox.Default
+      WebhookOutbox.Default,
+      HoldsRepo.Default
     ])
   )
 }

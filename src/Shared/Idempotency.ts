@@ -9,7 +9,7 @@ import { BookingUnavailable } from "../Domain/Booking.js"
 import { type IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { failLogged, logFailureWarning } from "../Http/FailureSummary.js"
 
-export type IdempotencyScope = "booking" | "request" | "cancel" | "reschedule" | "withdraw"
+export type IdempotencyScope = "booking" | "request" | "cancel" | "reschedule" | "withdraw" | "hold"
 
 /** Keys outlive the 24 hours a partner may retry in, by a margin. */
 export const idempotencyRetentionDays = 7
