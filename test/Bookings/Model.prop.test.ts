@@ -4,11 +4,13 @@ import { Effect } from "effect"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import type { BookingConfirmationRequest, ConfirmedBooking } from "../../src/Domain/Booking.js"
 import { fc, propSettings } from "../support/FastCheck.js"
+import { describeHold, holdAt, holdRequest, releaseAt, takingTimeAt } from "../support/HoldHarness.js"
 import {
   bookingStates,
   type ChangeOutcome,
   cancel,
   cancelRequest,
+  claimsFor,
   confirm,
   describeChange,
   describeOutcome,
@@ -30,10 +32,12 @@ import {
   searchedAt,
   serviceId,
   showSlot,
+  sign,
   slotAt
 } from "../support/PropHarness.js"
 
-const law = "confirm, status, cancel and reschedule behave like the in-memory calendar model"
+const law =
+  "confirm, status, cancel, reschedule, hold, release and time passing behave like the in-memory calendar model; no two of a provider's bookings and live holds overlap"
 const settings = propSettings(law, { quick: 25, deep: 2000 })
 
 const keyCount = 4
@@ -67,6 +71,16 @@ interface MoveKey {
   readonly answer: unknown
 }
 
+/** A hold of the model: live while active and before its expiry on the model's clock. */
+interface ModelHold {
+  readonly id: string
+  readonly who: typeof partner
+  readonly provider: ProviderSpec
+  readonly slot: Slot
+  readonly expiresAt: number
+  status: "active" | "released" | "confirmed"
+}
+
 /**
  * The calendar as the spec describes it: one booking per key, each with a stable id and a version
  * that each change raises by one; no two active bookings of a provider overlap; a cancelled
@@ -77,9 +91,28 @@ class CalendarModel {
   readonly bookings: Array<ModelBooking> = []
   readonly cancelKeys = new Map<number, CancelKey>()
   readonly moveKeys = new Map<number, MoveKey>()
+  readonly holds: Array<ModelHold> = []
+  now = searchedAt.getTime()
   changes = 0
-  clashes(p: ProviderSpec, slot: Slot, except?: ModelBooking) {
-    return this.bookings.some((b) => b !== except && !b.cancelled && b.provider.id === p.id && overlaps(b.slot, slot))
+  live(hold: ModelHold) {
+    return hold.status === "active" && this.now < hold.expiresAt
+  }
+  /** The live hold `who` has on exactly this slot: its own confirm or move takes it over. */
+  ownHold(who: typeof partner, p: ProviderSpec, slot: Slot) {
+    return this.holds.find(
+      (h) =>
+        this.live(h) &&
+        h.who === who &&
+        h.provider.id === p.id &&
+        h.slot.start === slot.start &&
+        h.slot.end === slot.end
+    )
+  }
+  clashes(p: ProviderSpec, slot: Slot, except?: ModelBooking, own?: ModelHold) {
+    return (
+      this.bookings.some((b) => b !== except && !b.cancelled && b.provider.id === p.id && overlaps(b.slot, slot)) ||
+      this.holds.some((h) => h !== own && this.live(h) && h.provider.id === p.id && overlaps(h.slot, slot))
+    )
   }
   add(booking: ModelBooking) {
     this.byKey.set(booking.key, booking)
@@ -166,8 +199,9 @@ class ConfirmCommand implements BookingCommand {
     const request =
       used !== undefined && this.sameBody
         ? used.request
-        : await real.run(optionRequest(p, slot, keyOf(this.keyIndex), this.keyIndex))
-    const outcome = await real.run(confirm(request))
+        : await real.run(optionRequest(p, slot, keyOf(this.keyIndex), this.keyIndex, new Date(model.now)))
+    const own = model.ownHold(partner, p, slot)
+    const outcome = await real.run(confirm(request, new Date(model.now)))
     const label = `${this.toString()}: ${describeOutcome(outcome)}`
     if (used !== undefined) {
       // A fresh option for the same provider and slot, for the key's customer, is the same request.
@@ -193,11 +227,12 @@ class ConfirmCommand implements BookingCommand {
           bookingId: used.id
         })
       }
-    } else if (model.clashes(p, slot)) {
+    } else if (model.clashes(p, slot, undefined, own)) {
       expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "slot_taken", refresh: true })
     } else {
       expect(outcome, label).toMatchObject({ _tag: "Confirmed", replay: false })
       if (outcome._tag !== "Confirmed") return
+      if (own !== undefined) own.status = "confirmed"
       const booking: ModelBooking = {
         key: this.keyIndex,
         request,
@@ -226,7 +261,7 @@ class ReplayCommand implements BookingCommand {
   }
   async run(model: CalendarModel, real: Real) {
     const used = model.byKey.get(this.keyIndex)!
-    const later = new Date(searchedAt.getTime() + 24 * 3_600_000)
+    const later = new Date(model.now + 24 * 3_600_000)
     const outcome = await real.run(confirm(used.request, later))
     const label = `${this.toString()}: ${describeOutcome(outcome)}`
     if (used.cancelled) {
@@ -297,7 +332,7 @@ class CancelCommand implements BookingCommand {
       dryRun: this.dryRun,
       ...(expectedVersion === undefined ? {} : { expectedVersion })
     })
-    const outcome = await real.run(cancel(refOf(target, this.byRequestId), request))
+    const outcome = await real.run(cancel(refOf(target, this.byRequestId), request, new Date(model.now)))
     const label = `${this.toString()} of ${target ? `${target.id} v${target.version}${target.cancelled ? " cancelled" : ""}` : "none"}: ${describeChange(outcome)}`
     expect(outcome._tag === "Defect" ? outcome.cause : "no defect", label).toBe("no defect")
     if (target === undefined) return expectRejected(outcome, "booking_not_found", label)
@@ -315,7 +350,7 @@ class CancelCommand implements BookingCommand {
       return expectRejected(outcome, "booking_changed", label)
     expect(outcome, label).toMatchObject({ _tag: "Done" })
     if (outcome._tag !== "Done") return
-    const fee = feeAt(target, searchedAt.getTime())
+    const fee = feeAt(target, model.now)
     expect(outcome.body, label).toMatchObject({
       ok: true,
       booking_id: target.id,
@@ -355,13 +390,19 @@ class RescheduleCommand implements BookingCommand {
     const slot = real.slots[this.slotIndex % real.slots.length]!
     const expectedVersion = expectedVersionOf(target, this.versionOffset)
     const request = await real.run(
-      rescheduleRequest(p, slot, {
-        key: `move-key-${this.keyIndex}`,
-        dryRun: this.dryRun,
-        ...(expectedVersion === undefined ? {} : { expectedVersion })
-      })
+      rescheduleRequest(
+        p,
+        slot,
+        {
+          key: `move-key-${this.keyIndex}`,
+          dryRun: this.dryRun,
+          ...(expectedVersion === undefined ? {} : { expectedVersion })
+        },
+        new Date(model.now)
+      )
     )
-    const outcome = await real.run(reschedule(refOf(target, false), request))
+    const own = model.ownHold(partner, p, slot)
+    const outcome = await real.run(reschedule(refOf(target, false), request, new Date(model.now)))
     const label = `${this.toString()} of ${target ? `${target.id} ${target.provider.id} ${showSlot(target.slot)} v${target.version}${target.cancelled ? " cancelled" : ""}` : "none"} to ${p.id} ${showSlot(slot)}: ${describeChange(outcome)}`
     expect(outcome._tag === "Defect" ? outcome.cause : "no defect", label).toBe("no defect")
     if (target === undefined) return expectRejected(outcome, "booking_not_found", label)
@@ -383,9 +424,9 @@ class RescheduleCommand implements BookingCommand {
     if (target.cancelled) return expectRejected(outcome, "booking_already_cancelled", label)
     if (expectedVersion !== undefined && expectedVersion !== target.version)
       return expectRejected(outcome, "booking_changed", label)
-    if (!changeableAt(target, searchedAt.getTime())) return expectRejected(outcome, "outside_change_window", label)
+    if (!changeableAt(target, model.now)) return expectRejected(outcome, "outside_change_window", label)
     if (p.id !== target.provider.id) return expectRejected(outcome, "option_not_for_this_booking", label)
-    if (model.clashes(p, slot, target)) {
+    if (model.clashes(p, slot, target, own)) {
       // The booking at its old time still stands: later commands and the final check hold the model to it.
       expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "slot_taken", refresh: true })
       if (outcome._tag === "Rejected") expect(outcome.step, label).toContain("still stands")
@@ -410,6 +451,7 @@ class RescheduleCommand implements BookingCommand {
     }
     expect(body, label).not.toHaveProperty("dry_run")
     if (!("booking" in body)) return
+    if (own !== undefined) own.status = "confirmed"
     const previous = target.slot
     target.slot = slot
     target.version += 1
@@ -428,6 +470,92 @@ class RescheduleCommand implements BookingCommand {
   }
   toString() {
     return `Reschedule(booking ${this.bookingRef} to provider ${this.providerIndex} slot ${this.slotIndex}, key ${this.keyIndex}${this.dryRun ? ", dry run" : ""}${this.versionOffset === undefined ? "" : `, version ${this.versionOffset >= 0 ? "+" : ""}${this.versionOffset}`})`
+  }
+}
+
+let holdKeys = 0
+
+/** A hold of a provider's slot for some seconds, by the partner or another one. */
+class HoldCommand implements BookingCommand {
+  constructor(
+    readonly providerIndex: number,
+    readonly slotIndex: number,
+    readonly asOther: boolean,
+    readonly seconds: number
+  ) {}
+  check() {
+    return true
+  }
+  async run(model: CalendarModel, real: Real) {
+    const p = real.providers[this.providerIndex % real.providers.length]!
+    const slot = real.slots[this.slotIndex % real.slots.length]!
+    const who = this.asOther ? otherPartner : partner
+    const { token } = await real.run(sign(claimsFor(p, slot), new Date(model.now)))
+    const outcome = await real.run(holdAt(holdRequest(token, `hold-key-${++holdKeys}`, this.seconds), who, model.now))
+    const label = `${this.toString()} at +${(model.now - searchedAt.getTime()) / 60_000} min: ${describeHold(outcome)}`
+    if (model.ownHold(who, p, slot) !== undefined) {
+      return expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "too_many_holds" })
+    }
+    if (model.clashes(p, slot)) return expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "slot_taken" })
+    expect(outcome, label).toMatchObject({
+      _tag: "Done",
+      body: { idempotent_replay: false, hold: { status: "active" } }
+    })
+    if (outcome._tag !== "Done") return
+    expect(Date.parse(outcome.body.hold.expires_at), label).toBe(model.now + this.seconds * 1000)
+    model.holds.push({
+      id: outcome.body.hold.hold_id,
+      who,
+      provider: p,
+      slot,
+      expiresAt: model.now + this.seconds * 1000,
+      status: "active"
+    })
+  }
+  toString() {
+    return `Hold(provider ${this.providerIndex}, slot ${this.slotIndex}${this.asOther ? ", other partner" : ""}, ${this.seconds} s)`
+  }
+}
+
+/** A release of a model hold (or one that never existed), by its holder or by another partner. */
+class ReleaseCommand implements BookingCommand {
+  constructor(
+    readonly holdRef: number,
+    readonly byOther: boolean
+  ) {}
+  check() {
+    return true
+  }
+  async run(model: CalendarModel, real: Real) {
+    const target = model.holds[this.holdRef % (model.holds.length + 1)]
+    const owner = target?.who ?? partner
+    const who = this.byOther ? (owner === partner ? otherPartner : partner) : owner
+    const outcome = await real.run(releaseAt(target?.id ?? randomUUID(), who, model.now))
+    const label = `${this.toString()} of ${target ? `${target.id} ${target.status}` : "none"}: ${describeHold(outcome)}`
+    if (target === undefined || this.byOther) {
+      return expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "hold_not_found" })
+    }
+    const live = model.live(target)
+    const status = live ? "released" : target.status === "active" ? "expired" : target.status
+    expect(outcome, label).toMatchObject({ _tag: "Done", body: { released: live, hold: { status } } })
+    if (live) target.status = "released"
+  }
+  toString() {
+    return `Release(hold ${this.holdRef}${this.byOther ? ", by another partner" : ""})`
+  }
+}
+
+/** Time passes on the service's clock: holds run out at their expiry, whatever else runs. */
+class ExpireCommand implements BookingCommand {
+  constructor(readonly minutes: number) {}
+  check() {
+    return true
+  }
+  async run(model: CalendarModel) {
+    model.now += this.minutes * 60_000
+  }
+  toString() {
+    return `Wait(${this.minutes} min)`
   }
 }
 
@@ -460,7 +588,12 @@ const anyCommands = fc.commands(
         fc.boolean(),
         anyVersionOffset
       )
-      .map(([b, p, s, k, dry, v]) => new RescheduleCommand(b, p, s, k, dry, v))
+      .map(([b, p, s, k, dry, v]) => new RescheduleCommand(b, p, s, k, dry, v)),
+    fc
+      .tuple(fc.nat({ max: 2 }), fc.nat({ max: 5 }), fc.boolean(), fc.constantFrom(60, 90, 300, 600))
+      .map(([p, s, other, seconds]) => new HoldCommand(p, s, other, seconds)),
+    fc.tuple(fc.nat({ max: 5 }), fc.boolean()).map(([h, other]) => new ReleaseCommand(h, other)),
+    fc.integer({ min: 1, max: 6 }).map((minutes) => new ExpireCommand(minutes))
   ],
   { maxCommands: 30 }
 )
@@ -513,6 +646,26 @@ layer(PropLayer(), { excludeTestServices: true })("Bookings as a state machine",
                       .filter((b) => !b.cancelled)
                       .map((b) => ({ id: b.id, providerId: b.provider.id, start: b.slot.start, end: b.slot.end }))
                   )
+                )
+                // No two of what takes a provider's time now overlap: bookings and the holds that still live.
+                const taking = await run(takingTimeAt(model.now))
+                for (const [i, a] of taking.entries()) {
+                  for (const b of taking.slice(i + 1)) {
+                    if (a.providerId === b.providerId && a.calendar === b.calendar) {
+                      expect(overlaps(a, b), `${a.kind} ${showSlot(a)} and ${b.kind} ${showSlot(b)}`).toBe(false)
+                    }
+                  }
+                }
+                expect(
+                  taking
+                    .filter((row) => row.kind === "hold")
+                    .map((row) => row.id)
+                    .sort()
+                ).toEqual(
+                  model.holds
+                    .filter((h) => model.live(h))
+                    .map((h) => h.id)
+                    .sort()
                 )
                 const states = await run(bookingStates)
                 expect(states).toEqual(

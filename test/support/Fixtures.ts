@@ -96,6 +96,7 @@ export const clearBookings = (options: { readonly keys: boolean }) =>
       yield* sql`DELETE FROM notification_outbox`
       yield* sql`DELETE FROM booking_changes`
       yield* sql`DELETE FROM bookings`
+      yield* sql`DELETE FROM booking_holds`
       yield* sql`DELETE FROM calendar_bookings`
       if (options.keys) yield* sql`DELETE FROM idempotency_keys`
     })
