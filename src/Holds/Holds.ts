@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { Cause, Clock, Context, Data, Effect, Layer, Option, Result } from "effect"
+import { Cause, Clock, Context, Data, Duration, Effect, Layer, Option, Result, Schedule } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlErrorModule from "effect/sql/SqlError"
 import { AppConfig } from "../AppConfig.js"
@@ -19,6 +19,7 @@ import { slotLabel } from "../Domain/Labels.js"
 import { anonymousPartnerId, type Partner } from "../Domain/Partner.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { knownTimeZone } from "../Domain/Zone.js"
+import { logFailureWarning } from "../Http/FailureSummary.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
 import { HoldsRepo, isLive, type StoredHold } from "../Shared/HoldsRepo.js"
@@ -280,3 +281,18 @@ export class Holds extends Context.Service<Holds>()("Booking/Holds", {
     ])
   )
 }
+
+/**
+ * The sweep of holds that have run out, every five minutes: nothing waits for it (every writer
+ * frees the expired holds it meets, and reads skip them), it only keeps the calendar's rows tidy.
+ */
+export const HoldSweepLive = Layer.effectDiscard(
+  Effect.flatMap(Holds, (holds) =>
+    holds.sweep.pipe(
+      Effect.catchCause((cause) => logFailureWarning("the hold sweep failed", cause)),
+      Effect.repeat(Schedule.spaced(Duration.minutes(5))),
+      Effect.delay(Duration.minutes(5)),
+      Effect.forkScoped
+    )
+  )
+).pipe(Layer.provide(Holds.Default))

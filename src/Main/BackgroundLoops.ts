@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { CapabilitiesRefreshLive } from "../Capabilities/Document.js"
+import { HoldSweepLive } from "../Holds/Holds.js"
 import { NotificationDispatcherLive } from "../Notifications/Dispatcher.js"
 import { PartnerTokenRefreshLive } from "../Partners/Authentication.js"
 import { CalendarImportPollLive } from "../Providers/CalendarImport.js"
@@ -19,7 +20,8 @@ export const backgroundLoops = {
   partnerTokenRefresh: PartnerTokenRefreshLive,
   providerTokenRefresh: ProviderTokenRefreshLive,
   idempotencyCleanup: IdempotencyCleanupLive,
-  calendarImport: CalendarImportPollLive
+  calendarImport: CalendarImportPollLive,
+  holdSweep: HoldSweepLive
 } as const
 
 export type BackgroundLoop = keyof typeof backgroundLoops

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
+import { Holds } from "../../src/Holds/Holds.js"
 import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
 import { searchOptions } from "../support/ApiClient.js"
 import { customer, searchBodyFor } from "../support/Bodies.js"
@@ -279,6 +280,22 @@ describe("holds", () => {
       yield* TestClock.setTime(testNow + 60_000)
       const blocked = yield* postJson("/api/provider/blocks", block, bearer(token))
       expect(blocked.status).toBe(201)
+    }).pipe(served)
+  )
+
+  it.effect("the sweep frees the calendar rows of holds that have run out, and only those", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(testNow)
+      const options = yield* search()
+      const second = options.find((o) => slotKey(o) !== slotKey(options[0]))
+      const short = yield* hold(options[0], tokenA, { hold_seconds: 60 })
+      const long = yield* hold(second, tokenA, { hold_seconds: 600 })
+      yield* TestClock.setTime(testNow + 60_000)
+      yield* Effect.flatMap(Holds, (holds) => holds.sweep).pipe(Effect.provide(Holds.Default))
+      const [swept] = yield* calendarRowsOf(short.body.hold.hold_id)
+      expect(swept?.releasedAt?.getTime()).toBe(testNow + 60_000)
+      const [kept] = yield* calendarRowsOf(long.body.hold.hold_id)
+      expect(kept?.releasedAt).toBeNull()
     }).pipe(served)
   )
 
