@@ -16,8 +16,7 @@ import { InvalidRequest } from "../Domain/Errors.js"
 import type { Partner } from "../Domain/Partner.js"
 import { priceFor } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
-import { futureStampIssues } from "../Domain/Stamps.js"
-import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
+import type { CurrentOffer } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
@@ -25,7 +24,7 @@ import { type DeliveryState, isDeliverable, statesOrUnknown } from "../Notificat
 import { Notifier } from "../Notifications/Notifier.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
 import { HoldsRepo } from "../Shared/HoldsRepo.js"
-import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
+import { Idempotency, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
@@ -35,6 +34,7 @@ import { confirmedStep, deductionOfOption, outageSteps, present, skippedState } 
 import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
+import { checkAgainstOption, checkStamps, keyOf } from "./ConfirmChecks.js"
 import { confirmFingerprint } from "./Fingerprint.js"
 import { type HeldOption, heldOption, takenAfterHold } from "./HeldOption.js"
 import { bookingList } from "./List.js"
@@ -84,31 +84,6 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         safe_next_step: confirmedStep(stored)
       }
       return response
-    }
-
-    /** The client's own mistakes against the option it sent: 400 naming the field. */
-    const checkAgainstOption = (request: BookingConfirmationRequest, option: SignedOption) => {
-      const issues: Array<string> = []
-      if (request.booking_terms_version !== option.termsVersion) {
-        issues.push(`booking_terms_version: must equal the option's terms version ${option.termsVersion}`)
-      }
-      if (postcodeNumber(request.service_location.postcode) !== option.originPostcode) {
-        issues.push(
-          `service_location.postcode: must match the option's postcode ${formatPostcode(option.originPostcode)}`
-        )
-      }
-      if (option.destinationPostcode !== undefined) {
-        if (request.destination_location === undefined) {
-          issues.push("destination_location: is required for this option")
-        } else if (postcodeNumber(request.destination_location.postcode) !== option.destinationPostcode) {
-          issues.push(
-            `destination_location.postcode: must match the option's destination postcode ${formatPostcode(option.destinationPostcode)}`
-          )
-        }
-      } else if (request.destination_location !== undefined) {
-        issues.push("destination_location: the option has no destination")
-      }
-      return issues.length > 0 ? Effect.fail(new InvalidRequest({ issues })) : Effect.void
     }
 
     /** What changed on our side since the search: 409 with option_refresh_required. */
@@ -176,29 +151,6 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
             })
           )
         : Effect.succeed(deduction)
-    }
-
-    /** One key is required, in the body or the Idempotency-Key header. */
-    const keyOf = (request: BookingConfirmationRequest, headerKey: string | undefined) =>
-      Effect.flatMap(idempotencyKeyOf(request.idempotency_key, headerKey), (key) =>
-        key === undefined
-          ? Effect.fail(
-              new InvalidRequest({
-                issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"]
-              })
-            )
-          : Effect.succeed(key)
-      )
-
-    const checkStamps = (request: BookingConfirmationRequest, now: Date) => {
-      const issues = futureStampIssues(
-        [
-          ["booking_terms_accepted_at", request.booking_terms_accepted_at],
-          ["consent_collected_at", request.consent_collected_at]
-        ],
-        now
-      )
-      return issues.length > 0 ? Effect.fail(new InvalidRequest({ issues })) : Effect.void
     }
 
     /**

@@ -4,13 +4,12 @@ import { Effect } from "effect"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import type { BookingConfirmationRequest, ConfirmedBooking } from "../../src/Domain/Booking.js"
 import { fc, propSettings } from "../support/FastCheck.js"
-import { describeHold, holdAt, holdRequest, releaseAt, takingTimeAt } from "../support/HoldHarness.js"
+import { takingTimeAt } from "../support/HoldHarness.js"
 import {
   bookingStates,
   type ChangeOutcome,
   cancel,
   cancelRequest,
-  claimsFor,
   confirm,
   describeChange,
   describeOutcome,
@@ -32,9 +31,9 @@ import {
   searchedAt,
   serviceId,
   showSlot,
-  sign,
   slotAt
 } from "../support/PropHarness.js"
+import { ExpireCommand, HoldCommand, type ModelHold, ReleaseCommand } from "./HoldCommands.js"
 
 const law =
   "confirm, status, cancel, reschedule, hold, release and time passing behave like the in-memory calendar model; no two of a provider's bookings and live holds overlap"
@@ -69,16 +68,6 @@ interface MoveKey {
   readonly slot: Slot
   readonly version: number
   readonly answer: unknown
-}
-
-/** A hold of the model: live while active and before its expiry on the model's clock. */
-interface ModelHold {
-  readonly id: string
-  readonly who: typeof partner
-  readonly provider: ProviderSpec
-  readonly slot: Slot
-  readonly expiresAt: number
-  status: "active" | "released" | "confirmed"
 }
 
 /**
@@ -470,92 +459,6 @@ class RescheduleCommand implements BookingCommand {
   }
   toString() {
     return `Reschedule(booking ${this.bookingRef} to provider ${this.providerIndex} slot ${this.slotIndex}, key ${this.keyIndex}${this.dryRun ? ", dry run" : ""}${this.versionOffset === undefined ? "" : `, version ${this.versionOffset >= 0 ? "+" : ""}${this.versionOffset}`})`
-  }
-}
-
-let holdKeys = 0
-
-/** A hold of a provider's slot for some seconds, by the partner or another one. */
-class HoldCommand implements BookingCommand {
-  constructor(
-    readonly providerIndex: number,
-    readonly slotIndex: number,
-    readonly asOther: boolean,
-    readonly seconds: number
-  ) {}
-  check() {
-    return true
-  }
-  async run(model: CalendarModel, real: Real) {
-    const p = real.providers[this.providerIndex % real.providers.length]!
-    const slot = real.slots[this.slotIndex % real.slots.length]!
-    const who = this.asOther ? otherPartner : partner
-    const { token } = await real.run(sign(claimsFor(p, slot), new Date(model.now)))
-    const outcome = await real.run(holdAt(holdRequest(token, `hold-key-${++holdKeys}`, this.seconds), who, model.now))
-    const label = `${this.toString()} at +${(model.now - searchedAt.getTime()) / 60_000} min: ${describeHold(outcome)}`
-    if (model.ownHold(who, p, slot) !== undefined) {
-      return expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "too_many_holds" })
-    }
-    if (model.clashes(p, slot)) return expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "slot_taken" })
-    expect(outcome, label).toMatchObject({
-      _tag: "Done",
-      body: { idempotent_replay: false, hold: { status: "active" } }
-    })
-    if (outcome._tag !== "Done") return
-    expect(Date.parse(outcome.body.hold.expires_at), label).toBe(model.now + this.seconds * 1000)
-    model.holds.push({
-      id: outcome.body.hold.hold_id,
-      who,
-      provider: p,
-      slot,
-      expiresAt: model.now + this.seconds * 1000,
-      status: "active"
-    })
-  }
-  toString() {
-    return `Hold(provider ${this.providerIndex}, slot ${this.slotIndex}${this.asOther ? ", other partner" : ""}, ${this.seconds} s)`
-  }
-}
-
-/** A release of a model hold (or one that never existed), by its holder or by another partner. */
-class ReleaseCommand implements BookingCommand {
-  constructor(
-    readonly holdRef: number,
-    readonly byOther: boolean
-  ) {}
-  check() {
-    return true
-  }
-  async run(model: CalendarModel, real: Real) {
-    const target = model.holds[this.holdRef % (model.holds.length + 1)]
-    const owner = target?.who ?? partner
-    const who = this.byOther ? (owner === partner ? otherPartner : partner) : owner
-    const outcome = await real.run(releaseAt(target?.id ?? randomUUID(), who, model.now))
-    const label = `${this.toString()} of ${target ? `${target.id} ${target.status}` : "none"}: ${describeHold(outcome)}`
-    if (target === undefined || this.byOther) {
-      return expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "hold_not_found" })
-    }
-    const live = model.live(target)
-    const status = live ? "released" : target.status === "active" ? "expired" : target.status
-    expect(outcome, label).toMatchObject({ _tag: "Done", body: { released: live, hold: { status } } })
-    if (live) target.status = "released"
-  }
-  toString() {
-    return `Release(hold ${this.holdRef}${this.byOther ? ", by another partner" : ""})`
-  }
-}
-
-/** Time passes on the service's clock: holds run out at their expiry, whatever else runs. */
-class ExpireCommand implements BookingCommand {
-  constructor(readonly minutes: number) {}
-  check() {
-    return true
-  }
-  async run(model: CalendarModel) {
-    model.now += this.minutes * 60_000
-  }
-  toString() {
-    return `Wait(${this.minutes} min)`
   }
 }
 
