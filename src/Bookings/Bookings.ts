@@ -308,7 +308,9 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           write: ({ option, offer, deduction }) => book({ ids, request, partner, option, offer, deduction, now }, held),
           refused: (error) => {
             const taken = slotJustTaken(surface)(error)
-            return taken !== undefined && Option.isSome(held.hold) ? takenAfterHold(surface, held.hold.value) : taken
+            return taken !== undefined && Option.isSome(held.hold)
+              ? takenAfterHold(surface, { ...held, hold: held.hold })
+              : taken
           }
         })
         .pipe(Effect.catch(orAlreadyBooked(request, opened, partner, surface)))

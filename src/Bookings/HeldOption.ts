@@ -47,12 +47,28 @@ export const heldOption = (
     return { hold: found, live: isLive(found.value, now) } satisfies HeldOption
   })
 
-/** The time was taken after the partner's hold on it had run out: say so, since the partner held it. */
-export const takenAfterHold = (surface: Surface, hold: StoredHold, keepsBooking?: string) =>
-  new SlotTaken({
+/**
+ * The time could not be taken although the partner held it: its hold had run out and the time was
+ * taken since, or (while it held) the provider's own calendar, imported after the hold was made,
+ * marks the time busy.
+ */
+export const takenAfterHold = (
+  surface: Surface,
+  held: HeldOption & { readonly hold: Option.Some<StoredHold> },
+  keepsBooking?: string
+) => {
+  const hold = held.hold.value
+  const expiry = formatInZone(hold.expiresAt, hold.timeZone)
+  const why = held.live
+    ? `Your hold ${hold.id} (until ${expiry}) kept the time from other partners, but the provider's own calendar now marks it busy`
+    : `Your hold on this time had run out (at ${expiry}), and the time was taken meanwhile`
+  return new SlotTaken({
     option_refresh_required: true,
     issues: [
-      `booking_option_id: your hold ${hold.id} ran out at ${formatInZone(hold.expiresAt, hold.timeZone)}, and the slot was taken since`
+      held.live
+        ? `booking_option_id: the provider's calendar marks the held slot busy (hold ${hold.id})`
+        : `booking_option_id: your hold ${hold.id} ran out at ${expiry}, and the slot was taken since`
     ],
-    safe_next_step: `${keepsBooking ?? "This call booked nothing."} Your hold on this time had run out (at ${formatInZone(hold.expiresAt, hold.timeZone)}), and the time was taken meanwhile. Tell the user the time is gone, search again (${surface.search}) and offer the new options; hold the one they pick (${surface.hold}) before asking for their details.`
+    safe_next_step: `${keepsBooking ?? "This call booked nothing."} ${why}. Tell the user the time is gone, search again (${surface.search}) and offer the new options; hold the one they pick (${surface.hold}) before asking for their details.`
   })
+}

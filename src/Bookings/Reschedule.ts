@@ -260,7 +260,7 @@ export const makeReschedule = (kit: ChangeKit) => {
                 () =>
                   Effect.fail(
                     Option.isSome(held.hold)
-                      ? takenAfterHold(surface, held.hold.value, keepsBookingWords(before))
+                      ? takenAfterHold(surface, { ...held, hold: held.hold }, keepsBookingWords(before))
                       : slotTakenKeepsBooking(before, surface)
                   )
               )

@@ -7,6 +7,7 @@ import { Holds } from "../../src/Holds/Holds.js"
 import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
 import { searchOptions } from "../support/ApiClient.js"
 import { customer, searchBodyFor } from "../support/Bodies.js"
+import { importedBusyTime } from "../support/Fixtures.js"
 import { call, get, postJson, TestServer, testNow } from "../support/TestServer.js"
 
 const tokenA = "partner-a-token-0123456789"
@@ -297,6 +298,23 @@ describe("holds", () => {
       const [kept] = yield* calendarRowsOf(long.body.hold.hold_id)
       expect(kept?.releasedAt).toBeNull()
     }).pipe(served)
+  )
+
+  it.effect(
+    "a busy time imported over a live hold: the holder's confirm is slot_taken saying so, not that the hold ran out",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(testNow)
+        const [option] = yield* search()
+        const made = yield* hold(option)
+        yield* importedBusyTime(option.provider.id, option.slot.start_at, option.slot.end_at)
+        const refused = yield* confirm(option)
+        expect(refused.status).toBe(409)
+        expect(refused.body.error).toBe("slot_taken")
+        expect(refused.body.safe_next_step).toContain("provider's own calendar now marks it busy")
+        expect(refused.body.safe_next_step).not.toContain("run out")
+        expect((yield* holdStatus(made.body.hold.hold_id)).body.hold.status).toBe("active")
+      }).pipe(served)
   )
 
   it.effect("no personal data is stored with a hold", () =>

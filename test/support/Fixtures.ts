@@ -161,3 +161,10 @@ export const copyBooking = (templateId: string, count: number, changedAt: (i: nu
       return ids.map((row) => row.id)
     })
   )
+
+/** Busy times (owner: src/Providers): an import from the provider's own calendar marks a time busy. */
+export const importedBusyTime = (providerId: string, start: string, end: string) =>
+  write(
+    (sql) =>
+      sql`INSERT INTO provider_busy_times (provider_id, during) VALUES (${providerId}, tstzrange(${new Date(start)}, ${new Date(end)}, '[)'))`
+  )
