@@ -124,8 +124,8 @@ export class Holds extends Context.Service<Holds>()("Booking/Holds", {
             yield* calendar
               .hold({
                 id: hold.id,
-                providerId: hold.providerId as never,
-                serviceId: hold.serviceId as never,
+                providerId: hold.providerId,
+                serviceId: hold.serviceId,
                 slotStart: hold.slotStart,
                 slotEnd: hold.slotEnd,
                 calendar: calendarOf(partner),

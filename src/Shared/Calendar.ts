@@ -66,8 +66,8 @@ export interface CalendarBooking {
 /** A partner's hold on a slot: it takes the time until `expiresAt`, on the service's clock. */
 export interface CalendarHold {
   readonly id: string
-  readonly providerId: ProviderId
-  readonly serviceId: ServiceId
+  readonly providerId: string
+  readonly serviceId: string
   readonly slotStart: Date
   readonly slotEnd: Date
   readonly calendar: string
