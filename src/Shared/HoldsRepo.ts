@@ -24,6 +24,8 @@ export const StoredHold = Schema.Struct({
 })
 export type StoredHold = typeof StoredHold.Type
 
+const LiveCount = Schema.Struct({ live: Schema.Int })
+
 /** Still holding its time at `at`: not released or confirmed, and not run out on the service's clock. */
 export const isLive = (hold: StoredHold, at: Date) => hold.status === "active" && at < hold.expiresAt
 
@@ -96,9 +98,12 @@ export class HoldsRepo extends Context.Service<HoldsRepo>()("Booking/HoldsRepo",
     const lockAndCount = (partnerId: string, at: Date) =>
       Effect.gen(function* () {
         yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`hold:${partnerId}`}, 0))`
-        const rows = yield* sql<{ readonly live: number }>`
+        const rows = yield* sql`
           SELECT count(*)::int AS live FROM booking_holds
-          WHERE partner_id = ${partnerId} AND status = 'active' AND expires_at > ${at}`
+          WHERE partner_id = ${partnerId} AND status = 'active' AND expires_at > ${at}`.pipe(
+          rowsOf(LiveCount),
+          Effect.catchTag("SchemaError", (error) => Effect.die(error))
+        )
         return rows[0]?.live ?? 0
       })
 
