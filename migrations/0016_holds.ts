@@ -78,6 +78,8 @@ export default Effect.gen(function* () {
       AND (status = 'released') = (released_at IS NOT NULL))
   )`
   yield* sql`CREATE INDEX booking_holds_partner_active ON booking_holds (partner_id, expires_at) WHERE status = 'active'`
+  // Every confirm looks for the partner's hold on the option's slot.
+  yield* sql`CREATE INDEX booking_holds_partner_slot ON booking_holds (partner_id, provider_id, slot_start)`
 
   yield* sql`ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_scope_check`
   yield* sql`ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_scope_check
