@@ -80,6 +80,15 @@ const FakeCalendar = Layer.succeed(
     release: () => {
       throw new Error("a search never books")
     },
+    hold: () => {
+      throw new Error("a search never holds")
+    },
+    releaseHold: () => {
+      throw new Error("a search never holds")
+    },
+    sweepHolds: () => {
+      throw new Error("a search never holds")
+    },
     isFree: () => Effect.die("a search never books")
   })
 )

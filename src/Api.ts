@@ -6,6 +6,7 @@ import { documentation } from "./Docs/Paths.js"
 import { inputParseOptions } from "./Domain/Input.js"
 import { ErrorsApi } from "./Errors/Api.js"
 import { HealthApi } from "./Health/Api.js"
+import { HoldsApi } from "./Holds/Api.js"
 import { ContractErrors } from "./Http/ContractErrors.js"
 import { completeDocument } from "./Http/OpenApiDocument.js"
 import { operationFactsOf } from "./Http/OperationDocs.js"
@@ -19,6 +20,7 @@ const groups = [
   CapabilitiesApi,
   SearchApi,
   BookingsApi,
+  HoldsApi,
   RequestsApi,
   WebhooksApi,
   ErrorsApi,

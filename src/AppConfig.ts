@@ -151,6 +151,9 @@ export const appConfig = Config.all({
     Config.withDefault([] as ReadonlyArray<SigningKey>)
   ),
   optionTtlSeconds: boundedInteger("BOOKING_OPTION_TTL_SECONDS", 30, 86400, 900),
+  holdTtlSeconds: boundedInteger("HOLD_TTL_SECONDS", 60, 1800, 600),
+  holdMaxActivePerPartner: boundedInteger("HOLD_MAX_ACTIVE_PER_PARTNER", 1, 1000, 20),
+  holdMaxActiveAnonymous: boundedInteger("HOLD_MAX_ACTIVE_ANONYMOUS", 1, 1000, 3),
   smtpUrl,
   notifyFrom: Config.String("NOTIFY_FROM").pipe(Config.withDefault("Bokning <bokning@localhost>")),
   notifyWaitMs: boundedInteger("NOTIFY_WAIT_MS", 0, 10_000, 2000),

@@ -16,6 +16,7 @@ import * as HttpApiClient from "effect/http-api/HttpApiClient"
 import { Api } from "./Api.js"
 import { BookingConfirmationRequest } from "./Domain/Booking.js"
 import { CancelBookingRequest, RescheduleBookingRequest } from "./Domain/BookingChange.js"
+import { HoldRequest } from "./Domain/Hold.js"
 import { BookingListQuery, DeliveryListQuery, RequestListQuery } from "./Domain/ListPage.js"
 import { ServiceRequestCreate, WithdrawRequest } from "./Domain/Request.js"
 import { BookingSearchRequest } from "./Domain/Search.js"
@@ -28,6 +29,7 @@ export type {
   BookingStatusResponse
 } from "./Domain/Booking.js"
 export type { Capabilities } from "./Domain/Capabilities.js"
+export type { Hold, HoldReleaseResponse, HoldRequest, HoldResponse, HoldStatusResponse } from "./Domain/Hold.js"
 export type { BookingListQuery, BookingListResponse, RequestListQuery, RequestListResponse } from "./Domain/ListPage.js"
 export type {
   ServiceRequestCreate,
@@ -75,6 +77,15 @@ export const makeBookingClient = (options: BookingClientOptions) =>
           client.bookings.confirm({ payload, headers: idempotencyHeaders(call) })
         ),
       status: (bookingId: string) => client.bookings.status({ params: { booking_id: bookingId } }),
+      /** Holds an option's time while the user gives consent (nothing is booked); confirm it before `expires_at`. */
+      hold: (body: typeof HoldRequest.Encoded, call?: IdempotentCall) =>
+        Effect.flatMap(Schema.decodeEffect(HoldRequest)(body), (payload) =>
+          client.holds.hold({ payload, headers: idempotencyHeaders(call) })
+        ),
+      /** A hold as it stands: active, expired, released, or confirmed with its booking_id. */
+      holdStatus: (holdId: string) => client.holds.status({ params: { hold_id: holdId } }),
+      /** Frees a held time at once; idempotent. */
+      releaseHold: (holdId: string) => client.holds.release({ params: { hold_id: holdId } }),
       /** Cancels a booking (`dry_run: true` previews the fee and changes nothing). */
       cancel: (bookingId: string, body: typeof CancelBookingRequest.Encoded, call?: IdempotentCall) =>
         Effect.flatMap(Schema.decodeEffect(CancelBookingRequest)(body), (payload) =>

@@ -133,6 +133,9 @@ export const createBookingClient = (options: BookingClientOptions) => {
   const status = operation("bookings", "status")
   const cancel = operation("bookings", "cancel")
   const reschedule = operation("bookings", "reschedule")
+  const hold = operation("holds", "hold")
+  const holdStatus = operation("holds", "status")
+  const releaseHold = operation("holds", "release")
   const createRequest = operation("requests", "create")
   const requestStatus = operation("requests", "status")
   const listBookings = operation("bookings", "list")
@@ -158,6 +161,13 @@ export const createBookingClient = (options: BookingClientOptions) => {
       confirm({ body, idempotencyKey: call?.idempotencyKey }),
     /** A booking by its `booking.id` or `request_id`, personal data redacted. */
     status: (bookingId: string) => status({ params: { booking_id: bookingId } }),
+    /** Holds an option's time while the user gives consent (nothing is booked); confirm it before `expires_at`. */
+    hold: (body: Body<EndpointOf<"holds", "hold">>, call?: IdempotentCall) =>
+      hold({ body, idempotencyKey: call?.idempotencyKey }),
+    /** A hold as it stands: active, expired, released, or confirmed with its booking_id. */
+    holdStatus: (holdId: string) => holdStatus({ params: { hold_id: holdId } }),
+    /** Frees a held time at once; idempotent. */
+    releaseHold: (holdId: string) => releaseHold({ params: { hold_id: holdId } }),
     /** Cancels a booking (`dry_run: true` previews the fee and changes nothing). */
     cancel: (bookingId: string, body: Body<EndpointOf<"bookings", "cancel">>, call?: IdempotentCall) =>
       cancel({ params: { booking_id: bookingId }, body, idempotencyKey: call?.idempotencyKey }),

@@ -17,6 +17,7 @@ import { DocsLive } from "./Docs/Http.js"
 import { documentationRoutesBeside } from "./Docs/Paths.js"
 import { ErrorsLive } from "./Errors/Http.js"
 import { HealthLive } from "./Health/Http.js"
+import { HoldsLive } from "./Holds/Http.js"
 import { isTrustedProxy } from "./Http/ClientAddress.js"
 import { ContractErrorsLive, contractHeadersFor, errorContractFor } from "./Http/ErrorContract.js"
 import { listen, securityHeaders } from "./Http/Listener.js"
@@ -47,6 +48,7 @@ export const GroupsLive = Layer.mergeAll(
   CapabilitiesLive,
   SearchLive,
   BookingsLive,
+  HoldsLive,
   RequestsLive,
   WebhooksLive,
   ErrorsLive,

@@ -173,6 +173,31 @@ describe("AppConfig", () => {
     })
   )
 
+  it.effect("holds: HOLD_TTL_SECONDS 60 to 1800 (600), HOLD_MAX_ACTIVE_PER_PARTNER (20), the anonymous cap (3)", () =>
+    Effect.gen(function* () {
+      expect(Result.getOrThrow(yield* load({}))).toMatchObject({
+        holdTtlSeconds: 600,
+        holdMaxActivePerPartner: 20,
+        holdMaxActiveAnonymous: 3
+      })
+      expect(
+        Result.getOrThrow(
+          yield* load({ HOLD_TTL_SECONDS: "60", HOLD_MAX_ACTIVE_PER_PARTNER: "5", HOLD_MAX_ACTIVE_ANONYMOUS: "1" })
+        )
+      ).toMatchObject({ holdTtlSeconds: 60, holdMaxActivePerPartner: 5, holdMaxActiveAnonymous: 1 })
+      expect(Result.getOrThrow(yield* load({ HOLD_TTL_SECONDS: "1800" })).holdTtlSeconds).toBe(1800)
+      for (const [variable, value] of [
+        ["HOLD_TTL_SECONDS", "59"],
+        ["HOLD_TTL_SECONDS", "1801"],
+        ["HOLD_TTL_SECONDS", "ten"],
+        ["HOLD_MAX_ACTIVE_PER_PARTNER", "0"],
+        ["HOLD_MAX_ACTIVE_ANONYMOUS", "0"]
+      ] as const) {
+        expect(yield* failure({ [variable]: value }), `${variable}=${value}`).toContain(variable)
+      }
+    })
+  )
+
   it.effect("AUTH_MODE is open or tokens, and open is refused in production", () =>
     Effect.gen(function* () {
       const production = {

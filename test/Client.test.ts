@@ -55,5 +55,40 @@ describe("BookingClient", () => {
         expect(looked.booking_created).toBe(false)
       })
     )
+
+    it.effect(
+      "holds an option, books through the hold after the option's own expiry, and sees the hold confirmed",
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(testNow)
+          const booking = yield* client
+          const found = yield* booking.search(searchBodyFor("nästa vecka eftermiddag"))
+          const option = found.options[0]!
+          const held = yield* booking.hold(
+            { booking_option_id: option.booking_option_id, hold_seconds: 1800 },
+            { idempotencyKey: "chat-4712-hold" }
+          )
+          expect(held).toMatchObject({ booking_created: false, idempotent_replay: false, hold: { status: "active" } })
+          yield* TestClock.setTime(testNow + 20 * 60_000)
+          const confirmed = yield* booking.confirm(
+            {
+              booking_option_id: option.booking_option_id,
+              hold_id: held.hold.hold_id,
+              customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" },
+              service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
+              user_consent_confirmed: true,
+              booking_terms_accepted: true,
+              booking_terms_version: option.terms.version,
+              booking_terms_accepted_at: "2026-11-23T09:19:00+01:00"
+            },
+            { idempotencyKey: "chat-4712-confirm" }
+          )
+          expect(confirmed.booking_created).toBe(true)
+          const status = yield* booking.holdStatus(held.hold.hold_id)
+          expect(status.hold).toMatchObject({ status: "confirmed", booking_id: confirmed.booking.id })
+          const released = yield* booking.releaseHold(held.hold.hold_id)
+          expect(released.released).toBe(false)
+        })
+    )
   })
 })

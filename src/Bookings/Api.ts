@@ -29,6 +29,7 @@ import {
 } from "../Domain/BookingChange.js"
 import { OptionExpired, OptionInvalid } from "../Domain/BookingOption.js"
 import { errorBody, IdempotencyKeyReused, RateLimited } from "../Domain/Errors.js"
+import { HoldNotFound } from "../Domain/Hold.js"
 import { BookingListQuery, BookingListResponse } from "../Domain/ListPage.js"
 import { IdempotencyKeyHeader } from "../Domain/Request.js"
 import { BookingActive, ErasePersonalDataRequest, PersonalDataResponse } from "../Domain/Retention.js"
@@ -59,7 +60,8 @@ const optionRefusals = [
   errorBody(PriceChanged),
   errorBody(TermsChanged),
   errorBody(ProviderUnavailable),
-  errorBody(SlotTaken)
+  errorBody(SlotTaken),
+  errorBody(HoldNotFound)
 ] as const
 
 export class BookingsApi extends HttpApiGroup.make("bookings")

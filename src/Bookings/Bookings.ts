@@ -17,8 +17,7 @@ import { InvalidRequest } from "../Domain/Errors.js"
 import type { Partner } from "../Domain/Partner.js"
 import { priceFor } from "../Domain/Pricing.js"
 import { withinWorkingHours } from "../Domain/Slots.js"
-import { futureStampIssues } from "../Domain/Stamps.js"
-import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
+import type { CurrentOffer } from "../Domain/Supply.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import { bookingConfirmed } from "../Domain/WebhookEvents.js"
@@ -27,7 +26,8 @@ import { type DeliveryState, isDeliverable, statesOrUnknown } from "../Notificat
 import { Notifier } from "../Notifications/Notifier.js"
 import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
-import { Idempotency, idempotencyKeyOf, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
+import { HoldsRepo } from "../Shared/HoldsRepo.js"
+import { Idempotency, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
@@ -35,7 +35,9 @@ import { confirmedStep, deductionOfOption, outageSteps, present, skippedState } 
 import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
+import { checkAgainstOption, checkStamps, keyOf } from "./ConfirmChecks.js"
 import { confirmFingerprint } from "./Fingerprint.js"
+import { type HeldOption, heldOption, takenAfterHold } from "./HeldOption.js"
 import { bookingList } from "./List.js"
 import {
   alreadyBooked,
@@ -62,6 +64,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const idempotency = yield* Idempotency
     const webhookOutbox = yield* WebhookOutbox
     const cursors = yield* ListCursor
+    const holds = yield* HoldsRepo
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
@@ -83,31 +86,6 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         safe_next_step: confirmedStep(stored)
       }
       return response
-    }
-
-    /** The client's own mistakes against the option it sent: 400 naming the field. */
-    const checkAgainstOption = (request: BookingConfirmationRequest, option: SignedOption) => {
-      const issues: Array<string> = []
-      if (request.booking_terms_version !== option.termsVersion) {
-        issues.push(`booking_terms_version: must equal the option's terms version ${option.termsVersion}`)
-      }
-      if (postcodeNumber(request.service_location.postcode) !== option.originPostcode) {
-        issues.push(
-          `service_location.postcode: must match the option's postcode ${formatPostcode(option.originPostcode)}`
-        )
-      }
-      if (option.destinationPostcode !== undefined) {
-        if (request.destination_location === undefined) {
-          issues.push("destination_location: is required for this option")
-        } else if (postcodeNumber(request.destination_location.postcode) !== option.destinationPostcode) {
-          issues.push(
-            `destination_location.postcode: must match the option's destination postcode ${formatPostcode(option.destinationPostcode)}`
-          )
-        }
-      } else if (request.destination_location !== undefined) {
-        issues.push("destination_location: the option has no destination")
-      }
-      return issues.length > 0 ? Effect.fail(new InvalidRequest({ issues })) : Effect.void
     }
 
     /** What changed on our side since the search: 409 with option_refresh_required. */
@@ -177,29 +155,6 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         : Effect.succeed(deduction)
     }
 
-    /** One key is required, in the body or the Idempotency-Key header. */
-    const keyOf = (request: BookingConfirmationRequest, headerKey: string | undefined) =>
-      Effect.flatMap(idempotencyKeyOf(request.idempotency_key, headerKey), (key) =>
-        key === undefined
-          ? Effect.fail(
-              new InvalidRequest({
-                issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"]
-              })
-            )
-          : Effect.succeed(key)
-      )
-
-    const checkStamps = (request: BookingConfirmationRequest, now: Date) => {
-      const issues = futureStampIssues(
-        [
-          ["booking_terms_accepted_at", request.booking_terms_accepted_at],
-          ["consent_collected_at", request.consent_collected_at]
-        ],
-        now
-      )
-      return issues.length > 0 ? Effect.fail(new InvalidRequest({ issues })) : Effect.void
-    }
-
     /**
      * Before the key is claimed, since the write is one statement: the option still open, the
      * client's own statements against it, and the offer as it is now. A database failure here
@@ -209,7 +164,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       request: BookingConfirmationRequest,
       opened: Result.Result<SignedOption, OptionInvalid | OptionExpired>,
       now: Date,
-      surface: Surface
+      surface: Surface,
+      held: HeldOption
     ): Effect.Effect<
       { readonly option: SignedOption; readonly offer: CurrentOffer; readonly deduction: TaxDeductionAnswer },
       | OptionInvalid
@@ -223,7 +179,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     > =>
       Result.isFailure(opened)
         ? Effect.fail(opened.failure)
-        : hasExpired(opened.success, now)
+        : !held.live && hasExpired(opened.success, now)
           ? Effect.fail(signer.expiredRefusal)
           : Effect.andThen(
               checkAgainstOption(request, opened.success),
@@ -274,7 +230,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       }
 
     /** Announce, hold the slot, record: the statements written with the claim of the key. */
-    const book = (confirming: Confirmation) =>
+    const book = (confirming: Confirmation, held: HeldOption) =>
       Effect.sync(() => {
         const { ids, request, partner, option, offer, now } = confirming
         const record = bookingRecord(confirming)
@@ -301,9 +257,14 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
             serviceId: option.serviceId,
             slotStart: record.slotStart,
             slotEnd: record.slotEnd,
-            calendar: calendarOf(partner)
+            calendar: calendarOf(partner),
+            at: now,
+            ...(held.live && Option.isSome(held.hold) ? { replaces: held.hold.value.id } : {})
           }),
-          bookings.insertion(record)
+          bookings.insertion(record),
+          ...(held.live && Option.isSome(held.hold)
+            ? [holds.confirmation({ holdId: held.hold.value.id, partnerId: partner.id }, ids.bookingId, now)]
+            : [])
         ]
         return {
           statements,
@@ -329,6 +290,11 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       const opened = yield* bookingOptions
         .open(request.booking_option_id, now)
         .pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.beforeWriting)))
+      const held: HeldOption = Result.isFailure(opened)
+        ? { hold: Option.none(), live: false }
+        : yield* heldOption(holds, partner, opened.success, request.hold_id, now).pipe(
+            Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten))
+          )
       const ids = newBookingIds()
       const outcome = yield* idempotency
         .write({
@@ -342,9 +308,14 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           sameAsStored: (stored) => stored === requestHash({ ...request, idempotency_key: key }),
           resourceId: ids.bookingId,
           load: (bookingId) => bookings.findById(partner.id, bookingId),
-          prepare: prepare(request, opened, now, surface),
-          write: ({ option, offer, deduction }) => book({ ids, request, partner, option, offer, deduction, now }),
-          refused: slotJustTaken(surface)
+          prepare: prepare(request, opened, now, surface, held),
+          write: ({ option, offer, deduction }) => book({ ids, request, partner, option, offer, deduction, now }, held),
+          refused: (error) => {
+            const taken = slotJustTaken(surface)(error)
+            return taken !== undefined && Option.isSome(held.hold)
+              ? takenAfterHold(surface, { ...held, hold: held.hold })
+              : taken
+          }
         })
         .pipe(Effect.catch(orAlreadyBooked(request, opened, partner, surface)))
       if (outcome._tag === "Replayed") {
@@ -401,7 +372,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       Notifier.Default,
       Idempotency.Default,
       WebhookOutbox.Default,
-      ListCursor.Default
+      ListCursor.Default,
+      HoldsRepo.Default
     ])
   )
 }

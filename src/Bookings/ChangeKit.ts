@@ -21,6 +21,7 @@ import { isDeliverable } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar } from "../Shared/Calendar.js"
+import { HoldsRepo } from "../Shared/HoldsRepo.js"
 import {
   Idempotency,
   idempotencyKeyOf,
@@ -134,6 +135,7 @@ export const makeChangeKit = Effect.gen(function* () {
   const notifier = yield* Notifier
   const signer = yield* OptionSigner
   const bookingOptions = yield* BookingOptions
+  const holds = yield* HoldsRepo
   const announce = announceToPartner(yield* WebhookOutbox)
 
   const findBooking = (partner: Partner["Service"], ref: string) =>
@@ -325,6 +327,7 @@ export const makeChangeKit = Effect.gen(function* () {
     notifier,
     signer,
     bookingOptions,
+    holds,
     announce,
     findBooking,
     noticesOf,

@@ -5,6 +5,7 @@ import type { Partner } from "../Domain/Partner.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar } from "../Shared/Calendar.js"
+import { HoldsRepo } from "../Shared/HoldsRepo.js"
 import { Idempotency } from "../Shared/Idempotency.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
 import { Bookings } from "./Bookings.js"
@@ -44,7 +45,8 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       Notifier.Default,
       OptionSigner.Default,
       BookingOptions.Default,
-      WebhookOutbox.Default
+      WebhookOutbox.Default,
+      HoldsRepo.Default
     ])
   )
 }

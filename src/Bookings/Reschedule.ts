@@ -32,6 +32,7 @@ import { deductionOfOption, optionPrice, priceFactsOfOption } from "./Answers.js
 import { alreadyCancelled } from "./Cancellations.js"
 import { type ChangeKit, keyOf, notFound, rescheduleSteps, stale } from "./ChangeKit.js"
 import { pricedAs } from "./Confirmation.js"
+import { type HeldOption, heldOption, takenAfterHold } from "./HeldOption.js"
 
 /** Moves a booking to a new option of the same provider and service, keeping its id, exactly once per key. */
 export const makeReschedule = (kit: ChangeKit) => {
@@ -83,13 +84,17 @@ export const makeReschedule = (kit: ChangeKit) => {
       safe_next_step: `Nothing was changed: the new time was taken meanwhile. The booking at its old time (${stored.providerName}, ${stored.slotLabel}, request_id ${stored.requestId}) still stands. Tell the user so, search again (${surface.search}) for the same provider and service, and offer the new times.`
     })
 
+  const keepsBookingWords = (stored: StoredBooking) =>
+    `Nothing was changed: the booking at its old time (${stored.providerName}, ${stored.slotLabel}, request_id ${stored.requestId}) still stands.`
+
   /** The option's own checks and its fit to the booking: before any write. */
   const checkOption = (
     request: RescheduleBookingRequest,
     opened: Result.Result<SignedOption, OptionInvalid | OptionExpired>,
     stored: StoredBooking,
     now: Date,
-    surface: Surface
+    surface: Surface,
+    live: boolean
   ): Effect.Effect<SignedOption, OptionInvalid | OptionExpired | OptionNotForThisBooking | InvalidRequest> =>
     Effect.gen(function* () {
       if (Result.isFailure(opened)) return yield* Effect.fail(opened.failure)
@@ -109,7 +114,7 @@ export const makeReschedule = (kit: ChangeKit) => {
           issues: [`booking_terms_version: must equal the option's terms version ${option.termsVersion}`]
         })
       }
-      if (hasExpired(option, now)) return yield* Effect.fail(kit.signer.expiredRefusal)
+      if (!live && hasExpired(option, now)) return yield* Effect.fail(kit.signer.expiredRefusal)
       return option
     })
 
@@ -172,7 +177,13 @@ export const makeReschedule = (kit: ChangeKit) => {
       if (Option.isSome(existing)) return yield* replayOf(existing.value.resourceId, existing.value.requestHash)
     }
     yield* assessMove(current, request.expected_version, now, surface)
-    const option = yield* checkOption(request, opened, current, now, surface)
+    const held: HeldOption = Result.isFailure(opened)
+      ? { hold: Option.none(), live: false }
+      : yield* heldOption(kit.holds, partner, opened.success, request.hold_id, now).pipe(
+          Effect.catchTag("SqlError", persistenceUnavailable("booking", steps.beforeWriting))
+        )
+    const ownHold = held.live && Option.isSome(held.hold) ? held.hold.value.id : undefined
+    const option = yield* checkOption(request, opened, current, now, surface, held.live)
     const offer: CurrentOffer = yield* kit.bookings
       .revalidate(option, surface)
       .pipe(Effect.catchTag("SqlError", persistenceUnavailable("booking", steps.beforeWriting)))
@@ -190,7 +201,9 @@ export const makeReschedule = (kit: ChangeKit) => {
           calendar: calendarOf(partner),
           start: newStart,
           end: newEnd,
-          except: current.id
+          except: current.id,
+          at: now,
+          ...(ownHold !== undefined ? { ownHold } : {})
         })
         .pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
       if (!free) return yield* slotTakenKeepsBooking(current, surface)
@@ -239,14 +252,24 @@ export const makeReschedule = (kit: ChangeKit) => {
               serviceId: option.serviceId,
               slotStart: newStart,
               slotEnd: newEnd,
-              calendar: calendarOf(partner)
+              calendar: calendarOf(partner),
+              at: now,
+              ...(ownHold !== undefined ? { replaces: ownHold } : {})
             })
             .pipe(
               Effect.catchIf(
                 (error) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? ""),
-                () => Effect.fail(slotTakenKeepsBooking(before, surface))
+                () =>
+                  Effect.fail(
+                    Option.isSome(held.hold)
+                      ? takenAfterHold(surface, { ...held, hold: held.hold }, keepsBookingWords(before))
+                      : slotTakenKeepsBooking(before, surface)
+                  )
               )
             )
+          if (ownHold !== undefined) {
+            yield* kit.holds.confirmation({ holdId: ownHold, partnerId: partner.id }, before.id, now)
+          }
           yield* kit.sql`UPDATE bookings SET slot_start = ${newStart}, slot_end = ${newEnd}, slot_label = ${label},
             time_zone = ${timeZone}, price_sek = ${option.amountSek}, pricing_model = ${option.pricingModel},
             price_type = ${option.priceType}, unit_price_sek = ${option.unitPriceSek ?? null}, unit = ${option.unit ?? null},

@@ -67,7 +67,12 @@ export const BookingConfirmationRequest = strictInput(
      * The customer wants the option's RUT or ROT deduction made on the invoice; the provider is
      * told so and collects the identity details it needs. Absent or false: not asked for.
      */
-    tax_deduction_requested: optional(Schema.Boolean)
+    tax_deduction_requested: optional(Schema.Boolean),
+    /**
+     * The partner's hold on this option (POST /api/public/holds). Without it the partner's hold on
+     * the option's slot is found anyway; naming it makes a hold of another partner a 404.
+     */
+    hold_id: optional(text(1, 80))
   })
 )
 export type BookingConfirmationRequest = typeof BookingConfirmationRequest.Type

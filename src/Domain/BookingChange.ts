@@ -91,7 +91,9 @@ export const rescheduleBookingFields = {
   booking_terms_version: text(8, 240),
   booking_terms_accepted_at: DateTimeString,
   expected_version: optional(ExpectedVersion),
-  dry_run: optional(DryRun)
+  dry_run: optional(DryRun),
+  /** The partner's hold on the new option, as for a confirm. */
+  hold_id: optional(text(1, 80))
 }
 
 export const RescheduleBookingRequest = strictInput(Schema.Struct(rescheduleBookingFields))

@@ -41,6 +41,7 @@ export const forbiddenClaims = [
   "Do not let a notification status (sent, skipped, failed) decide whether a booking exists; it only reports delivery.",
   "Do not claim availability from this capabilities document; only a search response with direct_booking_available true proves it.",
   "Do not quote a price as booked unless it is the exact price in the confirmed booking response.",
+  "Do not say a held time is booked: a hold (POST /api/public/holds) only keeps the time from others until it runs out; booking_created is false until confirm.",
   "Do not say a booking is cancelled unless a cancel answer has cancelled true, nor that its time changed unless a reschedule answer shows the new slot; a dry run changes nothing.",
   "Do not say a follow-up request is a booking, a reserved time, a selected provider or an agreed price.",
   "Do not use the service for emergencies, safety-critical triage, DIY repair instructions, or requests outside Sweden."
@@ -80,6 +81,7 @@ export const requestLifecycle = {
 export const bookingLifecycle = {
   search:
     "POST /api/public/booking-options with the job and postcodes only (no personal data) returns short-lived booking options: provider, fixed price, free slot and terms version.",
+  hold: "POST /api/public/holds with the chosen booking_option_id (and an idempotency_key) holds its time for hold_seconds (60 to 1800, default 600) without any personal data: other partners' searches no longer offer it and their confirms, holds and reschedules onto it answer 409 slot_taken. Hold after the user picks an option and before asking for their details and consent; nothing is booked until confirm. While the hold lives, this partner's confirm (or reschedule) with the same option succeeds even after the option's own expires_at, and the hold becomes confirmed with the booking's id; once it ran out (GET /api/public/holds/{hold_id} says expired) the confirm books only if the time is still free. DELETE /api/public/holds/{hold_id} releases it at once. At most HOLD_MAX_ACTIVE_PER_PARTNER live holds per partner (20 unless the operator set it) and one per slot, else 429 too_many_holds; holds count against the confirm rate limit.",
   confirm:
     "POST /api/public/bookings with one booking_option_id, the customer's details and explicit consent revalidates the option and writes the booking atomically.",
   confirmed_contract: {
@@ -105,6 +107,9 @@ export const authRules = {
     "GET /api/public/bookings/{booking_id}",
     "POST /api/public/bookings/{booking_id}/cancel",
     "POST /api/public/bookings/{booking_id}/reschedule",
+    "POST /api/public/holds",
+    "GET /api/public/holds/{hold_id}",
+    "DELETE /api/public/holds/{hold_id}",
     "POST /api/public/requests",
     "GET /api/public/requests/{request_id}",
     "GET /api/public/bookings/{booking_id}/personal-data",
@@ -277,6 +282,7 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
   }),
   booking_lifecycle: Schema.Struct({
     search: Schema.String,
+    hold: Schema.String,
     confirm: Schema.String,
     confirmed_contract: Schema.Struct({
       booking_created: Schema.Literal(true),

@@ -219,6 +219,19 @@ export class BlockOverlapsBlock extends ContractError<BlockOverlapsBlock>()(
   }
 ) {}
 
+/** A block asked for over a partner's hold: the time is held for a customer who is deciding. */
+export class BlockOverlapsHold extends ContractError<BlockOverlapsHold>()(
+  "block_overlaps_hold",
+  409,
+  "A partner holds the time for a customer who is deciding; the issues name the hold and when it runs out",
+  {
+    carries: ["issues"],
+    retrySafe: false,
+    recovery:
+      "Block only the time around the hold, or block again once it has run out (the issues say when); it may become a booking before then."
+  }
+) {}
+
 export class BlockNotFound extends ContractError<BlockNotFound>()(
   "block_not_found",
   404,

@@ -7,6 +7,8 @@ import { Context } from "effect"
 export interface Surface {
   readonly search: string
   readonly confirm: string
+  readonly hold: string
+  readonly releaseHold: (holdId: string) => string
   readonly bookingStatus: (bookingId: string) => string
   readonly cancelBooking: (bookingId: string) => string
   readonly rescheduleBooking: (bookingId: string) => string
@@ -17,6 +19,8 @@ export interface Surface {
 export const restSurface: Surface = {
   search: "POST /api/public/booking-options",
   confirm: "POST /api/public/bookings",
+  hold: "POST /api/public/holds",
+  releaseHold: (holdId) => `DELETE /api/public/holds/${holdId}`,
   bookingStatus: (bookingId) => `GET /api/public/bookings/${bookingId}`,
   cancelBooking: (bookingId) => `POST /api/public/bookings/${bookingId}/cancel`,
   rescheduleBooking: (bookingId) => `POST /api/public/bookings/${bookingId}/reschedule`,
@@ -27,6 +31,8 @@ export const restSurface: Surface = {
 export const mcpSurface: Surface = {
   search: "the search_booking_options tool",
   confirm: "the confirm_booking tool",
+  hold: "the hold_booking_option tool",
+  releaseHold: (holdId) => `the release_hold tool with hold_id "${holdId}"`,
   bookingStatus: (bookingId) => `the get_booking_status tool with booking_id "${bookingId}"`,
   cancelBooking: (bookingId) => `the cancel_booking tool with booking_id "${bookingId}"`,
   rescheduleBooking: (bookingId) => `the reschedule_booking tool with booking_id "${bookingId}"`,

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { CapabilitiesRefreshLive } from "../Capabilities/Document.js"
+import { HoldSweepLive } from "../Holds/Holds.js"
 import { NotificationDispatcherLive } from "../Notifications/Dispatcher.js"
 import { PartnerTokenRefreshLive } from "../Partners/Authentication.js"
 import { PersonalDataRetentionLive } from "../PersonalData/PersonalData.js"
@@ -23,6 +24,7 @@ export const backgroundLoops = {
   idempotencyCleanup: IdempotencyCleanupLive,
   bookingOptionSweep: BookingOptionSweepLive,
   calendarImport: CalendarImportPollLive,
+  holdSweep: HoldSweepLive,
   personalDataRetention: PersonalDataRetentionLive
 } as const
 

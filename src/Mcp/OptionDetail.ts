@@ -28,7 +28,8 @@ export const optionDetail = (token: string, now: Date) =>
         postcode: claims.originPostcode,
         destinationPostcode: claims.destinationPostcode,
         range: { start: claims.slotStart, end: claims.slotEnd },
-        calendar: liveCalendar
+        calendar: liveCalendar,
+        now: now.getTime()
       })
       .pipe(
         Effect.catchTag(

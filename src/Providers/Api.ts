@@ -12,6 +12,7 @@ import {
   BlockNotFound,
   BlockOverlapsBlock,
   BlockOverlapsBooking,
+  BlockOverlapsHold,
   BlockPath,
   BlockRequest,
   BlockResponse,
@@ -103,7 +104,7 @@ export class ProviderApi extends HttpApiGroup.make("provider")
     HttpApiEndpoint.post("createBlock", "/api/provider/blocks", {
       payload: BlockRequest,
       success: BlockResponse.pipe(HttpApiSchema.status(201)),
-      error: [errorBody(BlockOverlapsBooking), errorBody(BlockOverlapsBlock), unavailable]
+      error: [errorBody(BlockOverlapsBooking), errorBody(BlockOverlapsBlock), errorBody(BlockOverlapsHold), unavailable]
     }).annotateMerge(
       documented("Block time: searches no longer offer it and no booking can take it", {
         example: createBlockExample,

@@ -69,7 +69,8 @@ export const ConflictRow = Schema.Struct({
   serviceId: Schema.NullOr(Schema.String),
   slotStart: Schema.Date,
   slotEnd: Schema.Date,
-  slotLabel: Schema.NullOr(Schema.String)
+  slotLabel: Schema.NullOr(Schema.String),
+  expiresAt: Schema.NullOr(Schema.Date)
 })
 
 export const BlockRow = Schema.Struct({

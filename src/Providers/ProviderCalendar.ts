@@ -12,6 +12,7 @@ import {
   BlockNotFound,
   BlockOverlapsBlock,
   BlockOverlapsBooking,
+  BlockOverlapsHold,
   type BlockRequest,
   bookingHorizonDays,
   defaultBookingsWindowDays,
@@ -150,18 +151,28 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       }
     })
 
-    /** What holds the time a block was refused for: a booking (named) or another block. */
-    const conflictOf = (providerId: string, start: Date, end: Date) =>
+    /** What holds the time a block was refused for: a booking (named), another block or a partner's hold. */
+    const conflictOf = (providerId: string, start: Date, end: Date, at: Date) =>
       Effect.gen(function* () {
         const rows = yield* sql`
-          SELECT c.id, c.kind, b.request_id, b.provider_name, b.service_id, lower(c.during) AS slot_start,
-            upper(c.during) AS slot_end, b.slot_label
-          FROM calendar_bookings c LEFT JOIN bookings b ON b.id = c.id
-          WHERE c.provider_id = ${providerId} AND c.calendar = 'live'
+          SELECT c.booking_id AS id, c.kind, b.request_id, b.provider_name, b.service_id, lower(c.during) AS slot_start,
+            upper(c.during) AS slot_end, b.slot_label, c.expires_at
+          FROM calendar_bookings c LEFT JOIN bookings b ON b.id = c.booking_id
+          WHERE c.provider_id = ${providerId} AND c.calendar = 'live' AND c.released_at IS NULL
+            AND (c.expires_at IS NULL OR c.expires_at > ${at})
             AND c.during && tstzrange(${start}, ${end}, '[)')
           ORDER BY c.kind, lower(c.during) LIMIT 1`.pipe(decodedAs(ConflictRow))
         const row = rows[0]
         if (row === undefined) return undefined
+        if (row.kind === "hold") {
+          const until = formatInZone(row.expiresAt ?? row.slotEnd, providerTimeZone)
+          return new BlockOverlapsHold({
+            issues: [
+              `start_at: overlaps hold ${row.id} (${formatInZone(row.slotStart, providerTimeZone)} to ${formatInZone(row.slotEnd, providerTimeZone)}), held for a customer until ${until}`
+            ],
+            safe_next_step: `Nothing was blocked. A partner holds part of this time for a customer who is deciding, until ${until}; it may become a booking. Block only the time around it, or block again after ${until}.`
+          })
+        }
         if (row.kind === "block") {
           return new BlockOverlapsBlock({
             issues: [
@@ -208,8 +219,8 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       // One statement, so a block is written whole or not at all, and its outcome follows from how it failed.
       const insert = sql`
         WITH held AS (
-          INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, kind)
-          VALUES (${id}::uuid, ${providerId}, NULL, tstzrange(${start}, ${end}, '[)'), false, 'live', 'block')
+          INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, kind, claimed_at)
+          VALUES (${id}::uuid, ${providerId}, NULL, tstzrange(${start}, ${end}, '[)'), false, 'live', 'block', ${at})
           RETURNING id)
         INSERT INTO provider_blocks (id, provider_id, note, created_at)
         SELECT held.id, ${providerId}, ${request.note ?? null}, ${at} FROM held`
@@ -217,10 +228,10 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       const blocked = changeUnavailable("provider block", outageSteps.block)
       // A refusal names what holds the time; if that is gone again by the time it is read, one more try.
       // What holds it is read after PostgreSQL refused the block: nothing was blocked, whatever that read meets.
-      const holder = conflictOf(providerId, start, end).pipe(
+      const holder = conflictOf(providerId, start, end, at).pipe(
         readUnavailable("provider block", outageSteps.block.notChanged)
       )
-      type Refusal = DatabaseUnavailable | BlockOverlapsBooking | BlockOverlapsBlock
+      type Refusal = DatabaseUnavailable | BlockOverlapsBooking | BlockOverlapsBlock | BlockOverlapsHold
       const attempt = (tries: number): Effect.Effect<void, Refusal> =>
         blocked(
           Effect.catch(

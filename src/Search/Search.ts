@@ -227,7 +227,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
         postcode: postcodeNumber(request.location.postcode),
         destinationPostcode: destination && postcodeNumber(destination.postcode),
         range: { start: range.start - buffer, end: range.end + buffer },
-        calendar: calendarOf(partner)
+        calendar: calendarOf(partner),
+        now: now.getTime()
       })
       const requested = { start: window.start.getTime(), end: window.end.getTime() }
       const candidates = yield* readAvailability(query(requested))

@@ -82,7 +82,7 @@ export const optionsStep = (
 const optionsSteps = new WeakMap<Surface, Map<string, string>>()
 
 const howToOffer = (surface: Surface, kinds: ReadonlySet<PriceKind>, deductions: ReadonlyArray<TaxDeductionAnswer>) =>
-  `Prices: ${[...kinds].map((kind) => priceNotes[kind]).join("; ")}; amount_sek is the price before any tax deduction.${deductionNote(deductions)} Only after the user picks one and consents to sharing contact details, confirm it with ${surface.confirm} before expires_at. Nothing is booked until that confirmation succeeds.`
+  `Prices: ${[...kinds].map((kind) => priceNotes[kind]).join("; ")}; amount_sek is the price before any tax deduction.${deductionNote(deductions)} When the user picks one, hold its time first with ${surface.hold} (nothing is booked; other partners cannot take it while the hold lives), then ask for their contact details and consent, and only then confirm it with ${surface.confirm} before the hold's expires_at (without a hold, before the option's expires_at). Nothing is booked until that confirmation succeeds.`
 
 const optionsStepOf = (
   surface: Surface,

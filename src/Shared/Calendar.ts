@@ -21,7 +21,9 @@ const AvailabilityQuery = Schema.Struct({
   destinationPostcode: Schema.UndefinedOr(Schema.Number),
   range: Schema.Struct({ start: Schema.Number, end: Schema.Number }),
   /** Whose bookings are busy besides the real ones: `calendarOf` the caller. */
-  calendar: Schema.String
+  calendar: Schema.String,
+  /** The service's clock, epoch ms: a hold that has run out by then takes no time. */
+  now: Schema.Number
 })
 export type AvailabilityQuery = typeof AvailabilityQuery.Type
 
@@ -54,6 +56,22 @@ export interface CalendarBooking {
   readonly calendar: string
   /** The booking that holds the slot, when the slot is not its first (a move): by default `id`. */
   readonly bookingId?: BookingId
+  /** The service's clock: the holds over the slot that have run out by then are freed first. */
+  readonly at: Date
+  /** The holder's own hold on the slot, which this booking takes over. */
+  readonly replaces?: string
+}
+
+/** A partner's hold on a slot: it takes the time until `expiresAt`, on the service's clock. */
+export interface CalendarHold {
+  readonly id: string
+  readonly providerId: string
+  readonly serviceId: string
+  readonly slotStart: Date
+  readonly slotEnd: Date
+  readonly calendar: string
+  readonly expiresAt: Date
+  readonly at: Date
 }
 
 /** Free slots and the atomic booking of provider time (PostgreSQL). */
@@ -85,7 +103,7 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
             FROM (
               SELECT b.during FROM calendar_bookings b
               WHERE b.provider_id = p.id AND b.released_at IS NULL AND b.calendar IN (${liveCalendar}, ${input.calendar})
-                AND b.during && r.range
+                AND b.during && r.range AND (b.expires_at IS NULL OR b.expires_at > ${new Date(input.now)})
               UNION ALL
               SELECT t.during FROM provider_busy_times t WHERE t.provider_id = p.id AND t.during && r.range
               UNION ALL
@@ -119,10 +137,32 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
      * refuses an overlap (23P01) whatever ran before.
      */
     const booking = (booking: CalendarBooking) => sql`
-        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, booking_id)
+        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, booking_id,
+                claimed_at, replaces)
         VALUES (${booking.id}::uuid, ${booking.providerId}, ${booking.serviceId},
                 tstzrange(${booking.slotStart}, ${booking.slotEnd}, '[)'), ${booking.calendar !== liveCalendar},
-                ${booking.calendar}, ${booking.bookingId ?? booking.id}::uuid)`
+                ${booking.calendar}, ${booking.bookingId ?? booking.id}::uuid, ${booking.at},
+                ${booking.replaces ?? null}::uuid)`
+
+    /** The statement that takes the slot for a hold, refused by the same constraint as a booking. */
+    const hold = (hold: CalendarHold) => sql`
+        INSERT INTO calendar_bookings (id, provider_id, service_id, during, sandbox, calendar, kind, expires_at, claimed_at)
+        VALUES (${hold.id}::uuid, ${hold.providerId}, ${hold.serviceId},
+                tstzrange(${hold.slotStart}, ${hold.slotEnd}, '[)'), ${hold.calendar !== liveCalendar},
+                ${hold.calendar}, 'hold', ${hold.expiresAt}, ${hold.at})`
+
+    /** Frees a hold's time (released or run out), for the writer to run. */
+    const releaseHold = (holdId: string, at: Date) => sql`
+        UPDATE calendar_bookings SET released_at = least(${at}, expires_at)
+        WHERE id = ${holdId}::uuid AND kind = 'hold' AND released_at IS NULL`
+
+    /**
+     * Frees the time of every hold that has run out by the clock: what the insert trigger does for
+     * the slot it takes, for all of them, so the calendar's rows say what holds the time.
+     */
+    const sweepHolds = (at: Date) => sql`
+        UPDATE calendar_bookings SET released_at = expires_at
+        WHERE kind = 'hold' AND released_at IS NULL AND expires_at <= ${at}`
 
     /** Frees every slot the booking holds (kept as its history), for the writer to run. */
     const release = (bookingId: BookingId, at: Date) => sql`
@@ -135,16 +175,20 @@ export class Calendar extends Context.Service<Calendar>()("Booking/Calendar", {
       readonly start: Date
       readonly end: Date
       readonly except: BookingId
+      readonly at: Date
+      /** The caller's own hold on the range, which takes no time from it. */
+      readonly ownHold?: string
     }) =>
       Effect.map(
         sql<{ readonly taken: boolean }>`
         SELECT EXISTS (SELECT 1 FROM calendar_bookings b WHERE b.provider_id = ${input.providerId}
-          AND b.released_at IS NULL AND b.booking_id <> ${input.except}::uuid
+          AND b.released_at IS NULL AND b.booking_id <> ${input.except}::uuid AND (b.expires_at IS NULL OR b.expires_at > ${input.at})
+          AND b.id <> ${input.ownHold ?? input.except}::uuid
           AND b.calendar IN (${liveCalendar}, ${input.calendar}) AND b.during && tstzrange(${input.start}, ${input.end}, '[)')) AS taken`,
         (rows) => rows[0]?.taken !== true
       )
 
-    return { availability, booking, release, isFree } as const
+    return { availability, booking, hold, release, releaseHold, sweepHolds, isFree } as const
   })
 }) {
   /** Without the services it needs, for tests that provide their own. */

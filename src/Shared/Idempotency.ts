@@ -8,7 +8,7 @@ import { BookingUnavailable } from "../Domain/Booking.js"
 import { type IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
 import { failLogged, logFailureWarning } from "./FailureSummary.js"
 
-export type IdempotencyScope = "booking" | "request" | "cancel" | "reschedule" | "withdraw" | "erase"
+export type IdempotencyScope = "booking" | "request" | "cancel" | "reschedule" | "withdraw" | "erase" | "hold"
 
 /** Keys outlive the 24 hours a partner may retry in, by a margin. */
 export const idempotencyRetentionDays = 7

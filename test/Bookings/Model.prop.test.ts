@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import type { BookingConfirmationRequest, ConfirmedBooking } from "../../src/Domain/Booking.js"
 import { fc, propSettings } from "../support/FastCheck.js"
+import { takingTimeAt } from "../support/HoldHarness.js"
 import {
   bookingStates,
   type ChangeOutcome,
@@ -32,8 +33,10 @@ import {
   showSlot,
   slotAt
 } from "../support/PropHarness.js"
+import { ExpireCommand, HoldCommand, type ModelHold, ReleaseCommand } from "./HoldCommands.js"
 
-const law = "confirm, status, cancel and reschedule behave like the in-memory calendar model"
+const law =
+  "confirm, status, cancel, reschedule, hold, release and time passing behave like the in-memory calendar model; no two of a provider's bookings and live holds overlap"
 const settings = propSettings(law, { quick: 25, deep: 2000 })
 
 const keyCount = 4
@@ -77,9 +80,28 @@ class CalendarModel {
   readonly bookings: Array<ModelBooking> = []
   readonly cancelKeys = new Map<number, CancelKey>()
   readonly moveKeys = new Map<number, MoveKey>()
+  readonly holds: Array<ModelHold> = []
+  now = searchedAt.getTime()
   changes = 0
-  clashes(p: ProviderSpec, slot: Slot, except?: ModelBooking) {
-    return this.bookings.some((b) => b !== except && !b.cancelled && b.provider.id === p.id && overlaps(b.slot, slot))
+  live(hold: ModelHold) {
+    return hold.status === "active" && this.now < hold.expiresAt
+  }
+  /** The live hold `who` has on exactly this slot: its own confirm or move takes it over. */
+  ownHold(who: typeof partner, p: ProviderSpec, slot: Slot) {
+    return this.holds.find(
+      (h) =>
+        this.live(h) &&
+        h.who === who &&
+        h.provider.id === p.id &&
+        h.slot.start === slot.start &&
+        h.slot.end === slot.end
+    )
+  }
+  clashes(p: ProviderSpec, slot: Slot, except?: ModelBooking, own?: ModelHold) {
+    return (
+      this.bookings.some((b) => b !== except && !b.cancelled && b.provider.id === p.id && overlaps(b.slot, slot)) ||
+      this.holds.some((h) => h !== own && this.live(h) && h.provider.id === p.id && overlaps(h.slot, slot))
+    )
   }
   add(booking: ModelBooking) {
     this.byKey.set(booking.key, booking)
@@ -166,8 +188,9 @@ class ConfirmCommand implements BookingCommand {
     const request =
       used !== undefined && this.sameBody
         ? used.request
-        : await real.run(optionRequest(p, slot, keyOf(this.keyIndex), this.keyIndex))
-    const outcome = await real.run(confirm(request))
+        : await real.run(optionRequest(p, slot, keyOf(this.keyIndex), this.keyIndex, new Date(model.now)))
+    const own = model.ownHold(partner, p, slot)
+    const outcome = await real.run(confirm(request, new Date(model.now)))
     const label = `${this.toString()}: ${describeOutcome(outcome)}`
     if (used !== undefined) {
       // A fresh option for the same provider and slot, for the key's customer, is the same request.
@@ -193,11 +216,12 @@ class ConfirmCommand implements BookingCommand {
           bookingId: used.id
         })
       }
-    } else if (model.clashes(p, slot)) {
+    } else if (model.clashes(p, slot, undefined, own)) {
       expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "slot_taken", refresh: true })
     } else {
       expect(outcome, label).toMatchObject({ _tag: "Confirmed", replay: false })
       if (outcome._tag !== "Confirmed") return
+      if (own !== undefined) own.status = "confirmed"
       const booking: ModelBooking = {
         key: this.keyIndex,
         request,
@@ -226,7 +250,7 @@ class ReplayCommand implements BookingCommand {
   }
   async run(model: CalendarModel, real: Real) {
     const used = model.byKey.get(this.keyIndex)!
-    const later = new Date(searchedAt.getTime() + 24 * 3_600_000)
+    const later = new Date(model.now + 24 * 3_600_000)
     const outcome = await real.run(confirm(used.request, later))
     const label = `${this.toString()}: ${describeOutcome(outcome)}`
     if (used.cancelled) {
@@ -297,7 +321,7 @@ class CancelCommand implements BookingCommand {
       dryRun: this.dryRun,
       ...(expectedVersion === undefined ? {} : { expectedVersion })
     })
-    const outcome = await real.run(cancel(refOf(target, this.byRequestId), request))
+    const outcome = await real.run(cancel(refOf(target, this.byRequestId), request, new Date(model.now)))
     const label = `${this.toString()} of ${target ? `${target.id} v${target.version}${target.cancelled ? " cancelled" : ""}` : "none"}: ${describeChange(outcome)}`
     expect(outcome._tag === "Defect" ? outcome.cause : "no defect", label).toBe("no defect")
     if (target === undefined) return expectRejected(outcome, "booking_not_found", label)
@@ -315,7 +339,7 @@ class CancelCommand implements BookingCommand {
       return expectRejected(outcome, "booking_changed", label)
     expect(outcome, label).toMatchObject({ _tag: "Done" })
     if (outcome._tag !== "Done") return
-    const fee = feeAt(target, searchedAt.getTime())
+    const fee = feeAt(target, model.now)
     expect(outcome.body, label).toMatchObject({
       ok: true,
       booking_id: target.id,
@@ -355,13 +379,19 @@ class RescheduleCommand implements BookingCommand {
     const slot = real.slots[this.slotIndex % real.slots.length]!
     const expectedVersion = expectedVersionOf(target, this.versionOffset)
     const request = await real.run(
-      rescheduleRequest(p, slot, {
-        key: `move-key-${this.keyIndex}`,
-        dryRun: this.dryRun,
-        ...(expectedVersion === undefined ? {} : { expectedVersion })
-      })
+      rescheduleRequest(
+        p,
+        slot,
+        {
+          key: `move-key-${this.keyIndex}`,
+          dryRun: this.dryRun,
+          ...(expectedVersion === undefined ? {} : { expectedVersion })
+        },
+        new Date(model.now)
+      )
     )
-    const outcome = await real.run(reschedule(refOf(target, false), request))
+    const own = model.ownHold(partner, p, slot)
+    const outcome = await real.run(reschedule(refOf(target, false), request, new Date(model.now)))
     const label = `${this.toString()} of ${target ? `${target.id} ${target.provider.id} ${showSlot(target.slot)} v${target.version}${target.cancelled ? " cancelled" : ""}` : "none"} to ${p.id} ${showSlot(slot)}: ${describeChange(outcome)}`
     expect(outcome._tag === "Defect" ? outcome.cause : "no defect", label).toBe("no defect")
     if (target === undefined) return expectRejected(outcome, "booking_not_found", label)
@@ -383,9 +413,9 @@ class RescheduleCommand implements BookingCommand {
     if (target.cancelled) return expectRejected(outcome, "booking_already_cancelled", label)
     if (expectedVersion !== undefined && expectedVersion !== target.version)
       return expectRejected(outcome, "booking_changed", label)
-    if (!changeableAt(target, searchedAt.getTime())) return expectRejected(outcome, "outside_change_window", label)
+    if (!changeableAt(target, model.now)) return expectRejected(outcome, "outside_change_window", label)
     if (p.id !== target.provider.id) return expectRejected(outcome, "option_not_for_this_booking", label)
-    if (model.clashes(p, slot, target)) {
+    if (model.clashes(p, slot, target, own)) {
       // The booking at its old time still stands: later commands and the final check hold the model to it.
       expect(outcome, label).toMatchObject({ _tag: "Rejected", code: "slot_taken", refresh: true })
       if (outcome._tag === "Rejected") expect(outcome.step, label).toContain("still stands")
@@ -410,6 +440,7 @@ class RescheduleCommand implements BookingCommand {
     }
     expect(body, label).not.toHaveProperty("dry_run")
     if (!("booking" in body)) return
+    if (own !== undefined) own.status = "confirmed"
     const previous = target.slot
     target.slot = slot
     target.version += 1
@@ -460,7 +491,12 @@ const anyCommands = fc.commands(
         fc.boolean(),
         anyVersionOffset
       )
-      .map(([b, p, s, k, dry, v]) => new RescheduleCommand(b, p, s, k, dry, v))
+      .map(([b, p, s, k, dry, v]) => new RescheduleCommand(b, p, s, k, dry, v)),
+    fc
+      .tuple(fc.nat({ max: 2 }), fc.nat({ max: 5 }), fc.boolean(), fc.constantFrom(60, 90, 300, 600))
+      .map(([p, s, other, seconds]) => new HoldCommand(p, s, other, seconds)),
+    fc.tuple(fc.nat({ max: 5 }), fc.boolean()).map(([h, other]) => new ReleaseCommand(h, other)),
+    fc.integer({ min: 1, max: 6 }).map((minutes) => new ExpireCommand(minutes))
   ],
   { maxCommands: 30 }
 )
@@ -513,6 +549,26 @@ layer(PropLayer(), { excludeTestServices: true })("Bookings as a state machine",
                       .filter((b) => !b.cancelled)
                       .map((b) => ({ id: b.id, providerId: b.provider.id, start: b.slot.start, end: b.slot.end }))
                   )
+                )
+                // No two of what takes a provider's time now overlap: bookings and the holds that still live.
+                const taking = await run(takingTimeAt(model.now))
+                for (const [i, a] of taking.entries()) {
+                  for (const b of taking.slice(i + 1)) {
+                    if (a.providerId === b.providerId && a.calendar === b.calendar) {
+                      expect(overlaps(a, b), `${a.kind} ${showSlot(a)} and ${b.kind} ${showSlot(b)}`).toBe(false)
+                    }
+                  }
+                }
+                expect(
+                  taking
+                    .filter((row) => row.kind === "hold")
+                    .map((row) => row.id)
+                    .sort()
+                ).toEqual(
+                  model.holds
+                    .filter((h) => model.live(h))
+                    .map((h) => h.id)
+                    .sort()
                 )
                 const states = await run(bookingStates)
                 expect(states).toEqual(

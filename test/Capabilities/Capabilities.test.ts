@@ -63,9 +63,12 @@ describe("GET /api/public/requests/capabilities", () => {
           provider_selected: true,
           booking_status: "confirmed"
         })
-        for (const key of ["search", "confirm", "fallback", "availability_truth"]) {
+        for (const key of ["search", "hold", "confirm", "fallback", "availability_truth"]) {
           expect(typeof body.booking_lifecycle[key]).toBe("string")
         }
+        expect(body.booking_lifecycle.hold).toContain("nothing is booked until confirm")
+        expect(body.endpoints.holds_hold).toEqual({ method: "POST", path: "/api/public/holds" })
+        expect(body.endpoints.holds_release).toEqual({ method: "DELETE", path: "/api/public/holds/{hold_id}" })
         expect(body.geographic_scope).toMatchObject({ country_code: "SE", bookable_only_in_country: true })
         expect(body.agent_contract.consent_required_before_pii_submission).toBe(true)
         expect(body.agent_contract.required_fields).toEqual(body.required_fields)

@@ -15,6 +15,7 @@ describe("an endpoint's rate-limit class", () => {
       "bookings.cancel",
       "bookings.confirm",
       "bookings.reschedule",
+      "holds.hold",
       "requests.create",
       "requests.withdraw",
       "search.search"

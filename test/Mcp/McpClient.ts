@@ -86,6 +86,7 @@ const mcpWording = (text: string) =>
     .replace(/GET \/api\/public\/requests\/([A-Za-z0-9_-]+)/g, (_, id: string) => mcpSurface.requestStatus(id))
     .replaceAll(restSurface.search, mcpSurface.search)
     .replaceAll(restSurface.confirm, mcpSurface.confirm)
+    .replaceAll(restSurface.hold, mcpSurface.hold)
     .replaceAll(restSurface.createRequest, mcpSurface.createRequest)
 
 /** A REST body as the MCP tool answers it: the same, but its steps and issues name tools. */

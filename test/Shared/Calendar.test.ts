@@ -68,7 +68,8 @@ const faucetAt = (postcode: number, calendar = liveCalendar) =>
       postcode,
       destinationPostcode: undefined,
       range: week,
-      calendar
+      calendar,
+      now: week.start
     })
   )
 
@@ -80,7 +81,8 @@ const book = (providerId: string, start: number, end: number, calendar = liveCal
       serviceId: "vvs_install_faucet_standard" as ServiceId,
       slotStart: new Date(start),
       slotEnd: new Date(end),
-      calendar
+      calendar,
+      at: new Date(week.start)
     })
   )
 

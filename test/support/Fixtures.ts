@@ -96,6 +96,7 @@ export const clearBookings = (options: { readonly keys: boolean }) =>
       yield* sql`DELETE FROM notification_outbox`
       yield* sql`DELETE FROM booking_changes`
       yield* sql`DELETE FROM bookings`
+      yield* sql`DELETE FROM booking_holds`
       yield* sql`DELETE FROM calendar_bookings`
       if (options.keys) yield* sql`DELETE FROM idempotency_keys`
     })
@@ -159,4 +160,11 @@ export const copyBooking = (templateId: string, count: number, changedAt: (i: nu
         FROM bookings b, n WHERE b.id = ${templateId}::uuid`
       return ids.map((row) => row.id)
     })
+  )
+
+/** Busy times (owner: src/Providers): an import from the provider's own calendar marks a time busy. */
+export const importedBusyTime = (providerId: string, start: string, end: string) =>
+  write(
+    (sql) =>
+      sql`INSERT INTO provider_busy_times (provider_id, during) VALUES (${providerId}, tstzrange(${new Date(start)}, ${new Date(end)}, '[)'))`
   )

@@ -16,6 +16,7 @@ import type { OptionClaims } from "../../src/Domain/BookingOption.js"
 import { ProviderId, ServiceId } from "../../src/Domain/Ids.js"
 import type { Partner } from "../../src/Domain/Partner.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
+import { Holds } from "../../src/Holds/Holds.js"
 import { BookingOptions } from "../../src/Shared/BookingOptions.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { Supply } from "../../src/Supply/Supply.js"
@@ -28,7 +29,14 @@ import { testEnv, testNow } from "./TestServer.js"
  * API builds `TestServer`); the suite writes its own supply.
  */
 export const PropLayer = (options?: { readonly maxConnections?: number }) =>
-  Layer.mergeAll(Bookings.Default, Changes.Default, Supply.Default, OptionSigner.Default, BookingOptions.Default).pipe(
+  Layer.mergeAll(
+    Bookings.Default,
+    Changes.Default,
+    Holds.Default,
+    Supply.Default,
+    OptionSigner.Default,
+    BookingOptions.Default
+  ).pipe(
     Layer.provideMerge(
       Layer.unwrap(
         Effect.map(freshDatabaseUrl, ({ url }) =>
@@ -39,7 +47,7 @@ export const PropLayer = (options?: { readonly maxConnections?: number }) =>
     Layer.provideMerge(appConfigFrom({ ...testEnv, DEMO_SUPPLY: "false" }))
   )
 
-export type PropServices = Bookings | Changes | Supply | OptionSigner | BookingOptions | SqlClient.SqlClient
+export type PropServices = Bookings | Changes | Holds | Supply | OptionSigner | BookingOptions | SqlClient.SqlClient
 
 export type PropRun = <A, E>(effect: Effect.Effect<A, E, PropServices>) => Promise<A>
 
@@ -238,8 +246,10 @@ export const requestFor = (input: {
   })
 
 /** Signs an option and wraps it in a confirm body: what a partner sends after a search. */
-export const optionRequest = (p: ProviderSpec, slot: Slot, key: string, customer = 0) =>
-  Effect.map(sign(claimsFor(p, slot)), ({ token }) => requestFor({ token, claims: claimsFor(p, slot), key, customer }))
+export const optionRequest = (p: ProviderSpec, slot: Slot, key: string, customer = 0, now: Date = searchedAt) =>
+  Effect.map(sign(claimsFor(p, slot), now), ({ token }) =>
+    requestFor({ token, claims: claimsFor(p, slot), key, customer })
+  )
 
 export type Outcome =
   | {
@@ -392,9 +402,10 @@ export const cancelRequest = (input: {
 export const rescheduleRequest = (
   p: ProviderSpec,
   slot: Slot,
-  input: { readonly key: string; readonly dryRun?: boolean; readonly expectedVersion?: number }
+  input: { readonly key: string; readonly dryRun?: boolean; readonly expectedVersion?: number },
+  now: Date = searchedAt
 ) =>
-  Effect.map(sign(claimsFor(p, slot)), ({ token }) =>
+  Effect.map(sign(claimsFor(p, slot), now), ({ token }) =>
     decodeReschedule({
       booking_option_id: token,
       idempotency_key: input.key,
