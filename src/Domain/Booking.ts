@@ -67,12 +67,39 @@ export const BookingConfirmationRequest = strictInput(
      * The customer wants the option's RUT or ROT deduction made on the invoice; the provider is
      * told so and collects the identity details it needs. Absent or false: not asked for.
      */
-    tax_deduction_requested: optional(Schema.Boolean)
+    tax_deduction_requested: optional(Schema.Boolean),
+    /**
+     * The customer expressly asked for the work to start within the 14-day withdrawal period
+     * (2005:59, 2 kap. 15 §). Ask for it explicitly, never pre-ticked; absent: not asked for.
+     */
+    early_start_requested: optional(
+      Schema.Boolean.annotate({
+        description:
+          "Whether the user expressly asked for the work to start within the 14-day withdrawal period. Ask the user explicitly when the slot starts within 14 days; never assume or pre-tick it. Absent: not asked for, and a withdrawal within the period then owes nothing, even for work done."
+      })
+    ),
+    early_start_statement: optional(
+      text(8, 500).annotate({ description: "The words the user agreed to when asking for the early start." })
+    )
   })
 )
 export type BookingConfirmationRequest = typeof BookingConfirmationRequest.Type
 
 const Status = Schema.Literals(["sent", "skipped", "failed"])
+
+/** What the early-start request means for this booking's withdrawal right, as stored and in words. */
+export const EarlyStart = Schema.Struct({
+  requested: Schema.Boolean.annotate({
+    description:
+      "True only when the user expressly asked at confirm for the work to start within the withdrawal period."
+  }),
+  statement: Schema.optional(Schema.String),
+  slot_within_withdrawal_period: Schema.Boolean.annotate({
+    description: "Whether the slot starts before the withdrawal period ends."
+  }),
+  summary_sv: Schema.String,
+  summary_en: Schema.String
+}).annotate({ identifier: "EarlyStart" })
 
 export const ConfirmedBooking = Schema.Struct({
   id: Schema.String,
@@ -133,7 +160,9 @@ const bookingFacts = {
   tax_deduction: TaxDeductionAnswer,
   /** Whether the customer asked for the deduction at confirm (tax_deduction_requested). */
   tax_deduction_requested: Schema.Boolean,
-  cancellation_policy: CancellationPolicyTerms
+  cancellation_policy: CancellationPolicyTerms,
+  /** The customer's early-start request as recorded at confirm (early_start_requested). */
+  early_start: EarlyStart
 }
 
 export const BookingConfirmationResponse = Schema.Struct({
