@@ -91,6 +91,9 @@ export const consumerTermsVersion = (version: string, provider: ProviderIdentity
     .digest("hex")
     .slice(0, 8)}`
 
+/** The version as the supply file states it, without the fingerprint: what a supply problem names. */
+export const supplyTermsVersion = (version: string) => version.replace(/\+ki-[0-9a-f]{8}$/, "")
+
 /** What the fingerprint adds to a version: the supply's versions are at most this much shorter than the contract's 240. */
 export const consumerTermsSuffixLength = "+ki-".length + 8
 

@@ -10,7 +10,12 @@ import { rowsOf } from "../Database/Rows.js"
 import { decodedOnce } from "../Database/StoredJson.js"
 import { policyOfSupply, type SupplyCancellationPolicy, samePolicy } from "../Domain/CancellationPolicy.js"
 import { VerticalId } from "../Domain/Catalog.js"
-import { consumerInformation, consumerInformationId, consumerTermsVersion } from "../Domain/ConsumerInformation.js"
+import {
+  consumerInformation,
+  consumerInformationId,
+  consumerTermsVersion,
+  supplyTermsVersion
+} from "../Domain/ConsumerInformation.js"
 import { issuesOf } from "../Domain/Issues.js"
 import { CurrentOffer, postcodeNumber, SupplyFile } from "../Domain/Supply.js"
 import { type DeclaredService, declarationProblems } from "../Domain/TaxDeductionSupply.js"
@@ -286,7 +291,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
             return yield* new InvalidSupply({
               problems: unversioned.map(
                 (row) =>
-                  `${row.providerId}/${row.serviceId}: tax_deduction changed but terms.version is still ${row.termsVersion}: give the terms a new version, so options already shown are refreshed`
+                  `${row.providerId}/${row.serviceId}: tax_deduction changed but terms.version is still ${supplyTermsVersion(row.termsVersion)}: give the terms a new version, so options already shown are refreshed`
               )
             })
           // A policy is part of the terms: the same terms version must keep meaning the same policy,

@@ -31,6 +31,10 @@ const flatService = (serviceId: string, jobTypeId: string, amountSek: number) =>
   tax_deduction: { kind: "rot", labour: { share: 0.9 } }
 })
 
+/** A stored terms version: the file's, with the fingerprint of the consumer information the import adds. */
+const withInformation = (version: string) =>
+  expect.stringMatching(new RegExp(`^${version.replaceAll("/", "\\/")}\\+ki-[0-9a-f]{8}$`))
+
 const faucet = flatService("vvs_install_faucet_standard", "install_faucet", 1990)
 const { amount_sek: _, ...faucetWithoutAmount } = faucet
 const toilet = flatService("vvs_install_toilet_standard", "install_toilet", 4900)
@@ -38,6 +42,8 @@ const toilet = flatService("vvs_install_toilet_standard", "install_toilet", 4900
 const provider = (id: string) => ({
   id,
   name: `Rör ${id} AB`,
+  organisation_number: "559260-1446",
+  contact: { email: "kundservice@ror.example", phone: "08-123 456", address: "Sveavägen 1, 111 22 Stockholm" },
   city: "Stockholm",
   areas: [
     { from: "111 20", to: "111 29" },
@@ -190,7 +196,7 @@ describe("Supply.importFile", () => {
                 pricingModel: "flat",
                 amountSek: 1990,
                 durationMinutes: 120,
-                termsVersion: "test/vvs_install_faucet_standard/v1",
+                termsVersion: withInformation("test/vvs_install_faucet_standard/v1"),
                 active: true
               },
               {
@@ -199,7 +205,7 @@ describe("Supply.importFile", () => {
                 pricingModel: "flat",
                 amountSek: 4900,
                 durationMinutes: 120,
-                termsVersion: "test/vvs_install_toilet_standard/v1",
+                termsVersion: withInformation("test/vvs_install_toilet_standard/v1"),
                 active: true
               }
             ],
@@ -450,7 +456,7 @@ describe("Supply.importFile", () => {
               expect(yield* declared).toEqual([
                 {
                   taxDeduction: { kind: "rot", labour: { share: 0.9 } },
-                  termsVersion: "test/vvs_install_faucet_standard/v1"
+                  termsVersion: withInformation("test/vvs_install_faucet_standard/v1")
                 }
               ])
               yield* supply.importFile({
@@ -466,7 +472,7 @@ describe("Supply.importFile", () => {
               expect(yield* declared).toEqual([
                 {
                   taxDeduction: { kind: "rot", labour: { share: 0.5 } },
-                  termsVersion: "test/vvs_install_faucet_standard/v2"
+                  termsVersion: withInformation("test/vvs_install_faucet_standard/v2")
                 }
               ])
             })

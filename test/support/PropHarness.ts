@@ -143,6 +143,8 @@ export const supplyFile = (providers: ReadonlyArray<ProviderSpec>) => ({
   providers: providers.map((p) => ({
     id: p.id,
     name: `Leverantör ${p.id}`,
+    organisation_number: "559260-1446",
+    contact: { email: "kundservice@ror.example", phone: "08-123 456", address: "Sveavägen 1, 111 22 Stockholm" },
     city: "Stockholm",
     active: p.active ?? true,
     areas: p.areas ?? [{ from: "100 00", to: "199 99" }],
