@@ -23,7 +23,7 @@ export const cancellationWords = (facts: CancellationFacts, timeZone: string, do
     case "provider_cancelled":
       return {
         sv: "Utföraren avbokade, så ingen avbokningsavgift tas ut av dig.",
-        en: "The provider cancelled it, so no cancellation fee applies to the customer."
+        en: "The provider cancelled it, so no cancellation fee applies to you."
       }
     case "withdrawal_right":
       return done
