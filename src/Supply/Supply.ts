@@ -8,17 +8,12 @@ import { Catalog } from "../Catalog/Catalog.js"
 import { DirectQuery } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import { decodedOnce } from "../Database/StoredJson.js"
-import { policyOfSupply, type SupplyCancellationPolicy, samePolicy } from "../Domain/CancellationPolicy.js"
 import { VerticalId } from "../Domain/Catalog.js"
-import {
-  consumerInformation,
-  consumerInformationId,
-  consumerTermsVersion,
-  supplyTermsVersion
-} from "../Domain/ConsumerInformation.js"
+import { consumerInformationId, supplyTermsVersion } from "../Domain/ConsumerInformation.js"
 import { issuesOf } from "../Domain/Issues.js"
 import { CurrentOffer, postcodeNumber, SupplyFile } from "../Domain/Supply.js"
 import { type DeclaredService, declarationProblems } from "../Domain/TaxDeductionSupply.js"
+import { consumerTermsOf, policyChangeProblems, policyColumns } from "./SupplyTerms.js"
 
 export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidSupply", {
   problems: Schema.Array(Schema.String)
@@ -39,42 +34,6 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** A service whose ids and price kind can be read, so its tax deduction declaration can be checked. */
 const isDeclaredService = (service: Record<string, unknown>): service is Record<string, unknown> & DeclaredService =>
   ["service_id", "job_type_id", "pricing_model", "price_type"].every((key) => typeof service[key] === "string")
-/** The policy columns of a service, from its own policy or its provider's. */
-const policyColumns = (policy: SupplyCancellationPolicy | undefined) => {
-  const { freeCancellationHours, lateFeeSek, changeHours } = policyOfSupply(policy)
-  return { free_cancellation_hours: freeCancellationHours, late_fee_sek: lateFeeSek, change_hours: changeHours }
-}
-
-/** Services whose policy the file changes while their terms version stays: each a problem naming the path. */
-const policyChangeProblems = (
-  file: SupplyFile,
-  versionOf: (
-    provider: SupplyFile["providers"][number],
-    service: SupplyFile["providers"][number]["services"][number]
-  ) => string,
-  stored: ReadonlyArray<{
-    readonly providerId: string
-    readonly serviceId: string
-    readonly termsVersion: string
-    readonly freeCancellationHours: number
-    readonly lateFeeSek: number
-    readonly changeHours: number
-  }>
-) => {
-  const byKey = new Map(stored.map((row) => [`${row.providerId}/${row.serviceId}`, row]))
-  return file.providers.flatMap((provider, p) =>
-    provider.services.flatMap((service, s) => {
-      const row = byKey.get(`${provider.id}/${service.service_id}`)
-      if (row === undefined || row.termsVersion !== versionOf(provider, service)) return []
-      return samePolicy(row, policyOfSupply(service.cancellation_policy ?? provider.cancellation_policy))
-        ? []
-        : [
-            `providers.${p}.services.${s}.terms.version: the cancellation policy changed, so the terms version must change too (${service.terms.version} is already imported with another policy)`
-          ]
-    })
-  )
-}
-
 /** Confirm's question: one provider's service as it is now, at the option's postcode (and destination). */
 const OfferQuery = Schema.Struct({
   providerId: Schema.String,
@@ -216,18 +175,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
     const importFile = Effect.fn("Supply.importFile")(function* (input: unknown) {
       const file = yield* validate(input)
       // Every service's terms carry the consumer information of its provider, and their version its fingerprint.
-      const identityOf = (p: SupplyFile["providers"][number]) => ({
-        name: p.name,
-        organisationNumber: p.organisation_number,
-        email: p.contact.email,
-        phone: p.contact.phone,
-        address: p.contact.address
-      })
-      const informationOf = new Map(
-        file.providers.map((p) => [p.id, consumerInformation(identityOf(p), config.publicBaseUrl)])
-      )
-      const versionOf = (p: SupplyFile["providers"][number], s: SupplyFile["providers"][number]["services"][number]) =>
-        consumerTermsVersion(s.terms.version, identityOf(p))
+      const { informationOf, versionOf } = consumerTermsOf(file, config.publicBaseUrl)
       const providers = file.providers.map((p) => ({
         id: p.id,
         name: p.name,

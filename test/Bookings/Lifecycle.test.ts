@@ -258,58 +258,64 @@ describe("a booking's life after confirm", () => {
         })
     )
 
-    it.effect("a late cancel within the withdrawal period is free by law (2005:59 2 kap. 10 and 15 §§), whatever the late fee", () =>
-      Effect.gen(function* () {
-        yield* TestClock.setTime(testNow)
-        const client = yield* apiClient(token)
-        const options = yield* search()
-        const option = options.find((o) => o.cancellation_policy.late_fee_sek > 0)!
-        const created = yield* confirm(option)
-        expect(Date.parse(option.cancellation_policy.withdrawal_until)).toBeGreaterThan(Date.parse(option.slot.start_at))
-        yield* TestClock.setTime(Date.parse(option.cancellation_policy.free_until) + 1000)
-        const done = yield* client.bookings.cancel({
-          params: { booking_id: created.booking.id },
-          payload: payloadOf(CancelBookingRequest)({ idempotency_key: "late-1", cancelled_by: "partner" }),
-          headers: {}
+    it.effect(
+      "a late cancel within the withdrawal period is free by law (2005:59 2 kap. 10 and 15 §§), whatever the late fee",
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(testNow)
+          const client = yield* apiClient(token)
+          const options = yield* search()
+          const option = options.find((o) => o.cancellation_policy.late_fee_sek > 0)!
+          const created = yield* confirm(option)
+          expect(Date.parse(option.cancellation_policy.withdrawal_until)).toBeGreaterThan(
+            Date.parse(option.slot.start_at)
+          )
+          yield* TestClock.setTime(Date.parse(option.cancellation_policy.free_until) + 1000)
+          const done = yield* client.bookings.cancel({
+            params: { booking_id: created.booking.id },
+            payload: payloadOf(CancelBookingRequest)({ idempotency_key: "late-1", cancelled_by: "partner" }),
+            headers: {}
+          })
+          expect(done.cancellation).toMatchObject({
+            cancelled_by: "partner",
+            fee_sek: 0,
+            within_free_period: false,
+            legal_basis: "withdrawal_right"
+          })
+          expect(done.safe_next_step).toContain("no fee may be charged, whatever the provider's terms say")
+          expect(done.safe_next_step).not.toMatch(/may charge a fee/)
         })
-        expect(done.cancellation).toMatchObject({
-          cancelled_by: "partner",
-          fee_sek: 0,
-          within_free_period: false,
-          legal_basis: "withdrawal_right"
-        })
-        expect(done.safe_next_step).toContain("no fee may be charged, whatever the provider's terms say")
-        expect(done.safe_next_step).not.toMatch(/may charge a fee/)
-      })
     )
 
-    it.effect("a late cancel after the withdrawal period carries the provider's fee as its term (konsumenttjänstlagen 42–43 §§)", () =>
-      Effect.gen(function* () {
-        yield* TestClock.setTime(testNow)
-        const client = yield* apiClient(token)
-        const options = yield* searchOptions(searchBodyFor("om 3 veckor"), token)
-        const option = options.find(
-          (o: any) =>
-            o.cancellation_policy.late_fee_sek > 0 &&
-            Date.parse(o.cancellation_policy.free_until) > Date.parse(o.cancellation_policy.withdrawal_until)
-        )
-        expect(option).toBeDefined()
-        const created = yield* confirm(option)
-        yield* TestClock.setTime(Date.parse(option.cancellation_policy.free_until) + 1000)
-        const done = yield* client.bookings.cancel({
-          params: { booking_id: created.booking.id },
-          payload: payloadOf(CancelBookingRequest)({ idempotency_key: "late-2", cancelled_by: "partner" }),
-          headers: {}
+    it.effect(
+      "a late cancel after the withdrawal period carries the provider's fee as its term (konsumenttjänstlagen 42–43 §§)",
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(testNow)
+          const client = yield* apiClient(token)
+          const options = yield* searchOptions(searchBodyFor("om 3 veckor"), token)
+          const option = options.find(
+            (o: any) =>
+              o.cancellation_policy.late_fee_sek > 0 &&
+              Date.parse(o.cancellation_policy.free_until) > Date.parse(o.cancellation_policy.withdrawal_until)
+          )
+          expect(option).toBeDefined()
+          const created = yield* confirm(option)
+          yield* TestClock.setTime(Date.parse(option.cancellation_policy.free_until) + 1000)
+          const done = yield* client.bookings.cancel({
+            params: { booking_id: created.booking.id },
+            payload: payloadOf(CancelBookingRequest)({ idempotency_key: "late-2", cancelled_by: "partner" }),
+            headers: {}
+          })
+          expect(done.cancellation).toMatchObject({
+            cancelled_by: "partner",
+            fee_sek: option.cancellation_policy.late_fee_sek,
+            within_free_period: false,
+            legal_basis: "provider_terms"
+          })
+          expect(done.safe_next_step).toContain(`may charge a fee of SEK ${option.cancellation_policy.late_fee_sek}`)
+          expect(done.safe_next_step).toContain("applies only if it is reasonable")
         })
-        expect(done.cancellation).toMatchObject({
-          cancelled_by: "partner",
-          fee_sek: option.cancellation_policy.late_fee_sek,
-          within_free_period: false,
-          legal_basis: "provider_terms"
-        })
-        expect(done.safe_next_step).toContain(`may charge a fee of SEK ${option.cancellation_policy.late_fee_sek}`)
-        expect(done.safe_next_step).toContain("applies only if it is reasonable")
-      })
     )
 
     it.effect("reschedule: same id, version up, old slot freed, history kept; replay; 422, 409s", () =>

@@ -32,7 +32,8 @@ describe("a deadline that has passed", () => {
           }
           const late = options.find(
             (option) =>
-              option.cancellation_policy.late_fee_sek > 0 && evening >= Date.parse(option.cancellation_policy.free_until)
+              option.cancellation_policy.late_fee_sek > 0 &&
+              evening >= Date.parse(option.cancellation_policy.free_until)
           )
           expect(late, "an option whose provider's free period ended before the search").toBeDefined()
 
