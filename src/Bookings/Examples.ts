@@ -56,7 +56,7 @@ export const bookingExample = {
   pricing_model: "flat",
   price_type: "avg_fixed",
   confirmed_at: "2026-11-23T09:00:00+01:00",
-  terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-37a03b8a",
+  terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce",
   version: 1,
   customer_confirmation_status: "skipped",
   provider_confirmation_status: "skipped"
@@ -91,7 +91,7 @@ export const bookingFactsExample = {
   early_start: earlyStartExample
 }
 
-export const confirmedStepExample = `The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-37a03b8a). Tell the user exactly this. price_sek is the price before any deduction. Say the ROT deduction as tax_deduction.conditions_en words it ("X SEK, or Y SEK after ROT if you are eligible and have room under this year's cap; the provider deducts it on the invoice"), never the lower figure alone or as certain. The user asked for it: the provider will collect the identity details it needs; do not ask for them. Withdrawal: ${earlyStartExample.summary_en} The user withdraws by cancelling here before the start, or by telling the provider (the standard withdrawal form is linked in the terms). Confirmation messages are reported separately and do not change the booking.`
+export const confirmedStepExample = `The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce). Tell the user exactly this. price_sek is the price before any deduction. Say the ROT deduction as tax_deduction.conditions_en words it ("X SEK, or Y SEK after ROT if you are eligible and have room under this year's cap; the provider deducts it on the invoice"), never the lower figure alone or as certain. The user asked for it: the provider will collect the identity details it needs; do not ask for them. Withdrawal: ${earlyStartExample.summary_en} The user withdraws by cancelling here before the start, or by telling the provider (the standard withdrawal form is linked in the terms). Confirmation messages are reported separately and do not change the booking.`
 
 export const confirmExample: OperationExample = {
   request: {
@@ -109,7 +109,7 @@ export const confirmExample: OperationExample = {
     },
     user_consent_confirmed: true,
     booking_terms_accepted: true,
-    booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-37a03b8a",
+    booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce",
     booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
     idempotency_key: "chat-4711-confirm",
     tax_deduction_requested: true
@@ -205,7 +205,7 @@ export const rescheduleExample: OperationExample = {
   request: {
     booking_option_id: "o1.test-1.<a booking_option_id of the same provider and service from a new search>",
     booking_terms_accepted: true,
-    booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-37a03b8a",
+    booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce",
     booking_terms_accepted_at: "2026-11-24T10:14:00+01:00",
     idempotency_key: "chat-4711-move",
     expected_version: 1
@@ -225,7 +225,7 @@ export const rescheduleExample: OperationExample = {
     idempotent_replay: false,
     previous_slot: { start_at: bookingExample.slot_start_at, end_at: bookingExample.slot_end_at },
     safe_next_step:
-      "The booking has been moved and is confirmed at its new time: Norrmalms Rör & Värme AB, tisdag 1 december 08:00–10:00 (Tuesday 1 December 08:00–10:00), Europe/Stockholm (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-37a03b8a, request_id bkg_XElF0uX8k_aVvxcQsnoB, version 2). The earlier time (måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm) is released. Tell the user exactly this. Messages are reported in confirmation_delivery and do not change the booking."
+      "The booking has been moved and is confirmed at its new time: Norrmalms Rör & Värme AB, tisdag 1 december 08:00–10:00 (Tuesday 1 December 08:00–10:00), Europe/Stockholm (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce, request_id bkg_XElF0uX8k_aVvxcQsnoB, version 2). The earlier time (måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm) is released. Tell the user exactly this. Messages are reported in confirmation_delivery and do not change the booking."
   }
 }
 

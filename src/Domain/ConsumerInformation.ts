@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto"
 import { Schema } from "effect"
 import { withdrawalDays, withdrawalFormPath } from "./Withdrawal.js"
 
@@ -86,10 +85,14 @@ export const consumerInformation = (provider: ProviderIdentity, publicBaseUrl: s
  * The fingerprint reads the form's path, not its host: one text is one version on every server.
  */
 export const consumerTermsVersion = (version: string, provider: ProviderIdentity) =>
-  `${version}+ki-${createHash("sha256")
-    .update(JSON.stringify(consumerInformation(provider, "")))
-    .digest("hex")
-    .slice(0, 8)}`
+  `${version}+ki-${fingerprint(JSON.stringify(consumerInformation(provider, "")))}`
+
+/** FNV-1a over the UTF-16 units, as 8 hex digits: a change detector, not a secret, and no crypto in Domain. */
+const fingerprint = (text: string) => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(16).padStart(8, "0")
+}
 
 /** The version as the supply file states it, without the fingerprint: what a supply problem names. */
 export const supplyTermsVersion = (version: string) => version.replace(/\+ki-[0-9a-f]{8}$/, "")

@@ -112,7 +112,7 @@ export const searchExample: OperationExample = {
           quote_triggers_sv: ["Byte av rör i vägg"]
         },
         terms: {
-          version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-37a03b8a",
+          version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce",
           url: "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-12-01",
           sections: [
             {
