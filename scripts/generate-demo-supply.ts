@@ -11,8 +11,8 @@ import { suggestedDeclaration } from "../src/Domain/TaxDeductionSupply.js"
 
 export const demoSupplyPath = fileURLToPath(new URL("../supply/demo.json", import.meta.url))
 
-/** The terms' date: 2026-11-01 is when they began to state a cancellation policy as data (issue 27). */
-const termsDate = "2026-11-01"
+/** The terms' date: 2026-12-01 is when their cancellation text began to state the right of withdrawal. */
+const termsDate = "2026-12-01"
 
 export interface DemoCity {
   readonly name: string
@@ -1000,7 +1000,7 @@ const hoursSv = (hours: number) => (hours % 24 === 0 && hours >= 72 ? `${hours /
 
 /** The terms' own words for the policy: the same figures the booking API states and enforces. */
 const cancellationText = (policy: SupplyCancellationPolicy) =>
-  `Kostnadsfri avbokning senast ${hoursSv(policy.free_cancellation_hours)} före starttid. Vid senare avbokning får vi ta ut en avgift på ${policy.late_fee_sek} kr inkl. moms. Tiden kan ändras senast ${hoursSv(policy.change_hours)} före starttid.`
+  `Inom 14 dagars ångerfrist är avbokning före starttiden alltid kostnadsfri. Därefter är avbokning kostnadsfri senast ${hoursSv(policy.free_cancellation_hours)} före starttid; vid senare avbokning får vi ta ut en avgift på ${policy.late_fee_sek} kr inkl. moms. Tiden kan ändras senast ${hoursSv(policy.change_hours)} före starttid.`
 
 const paymentTexts: ReadonlyArray<string> = [
   "Betalning mot faktura med 10 dagars betalningsvillkor efter utfört arbete.",
@@ -1097,6 +1097,35 @@ const serviceOf = (id: string, offer: DemoOffer, price: number): typeof Provider
   }
 }
 
+/** Each city's telephone area code and a few of its streets, for the providers' contact details. */
+const cityContact: Readonly<Record<string, { readonly areaCode: string; readonly streets: ReadonlyArray<string> }>> = {
+  sthlm: { areaCode: "08", streets: ["Sveavägen", "Hornsgatan", "Götgatan", "Odengatan", "Fleminggatan"] },
+  gbg: { areaCode: "031", streets: ["Linnégatan", "Första Långgatan", "Övre Husargatan", "Sankt Sigfridsgatan"] },
+  malmo: { areaCode: "040", streets: ["Amiralsgatan", "Föreningsgatan", "Regementsgatan", "Stora Nygatan"] },
+  uppsala: { areaCode: "018", streets: ["Kungsgatan", "Svartbäcksgatan", "Väderkvarnsgatan", "Luthagsesplanaden"] }
+}
+
+/** A demo organisation number of a limited company (559...), its last digit the Luhn check of the rest. */
+export const demoOrganisationNumber = (id: string): string => {
+  const body = `559${String(hashOf(`${id}/orgnr`) % 1_000_000).padStart(6, "0")}`
+  const sum = [...body].reduce((acc, digit, i) => {
+    const d = Number(digit) * (i % 2 === 0 ? 2 : 1)
+    return acc + (d > 9 ? d - 9 : d)
+  }, 0)
+  const digits = `${body}${(10 - (sum % 10)) % 10}`
+  return `${digits.slice(0, 6)}-${digits.slice(6)}`
+}
+
+const contactOf = (id: string, city: DemoCity, domain: string, postcode: string) => {
+  const local = cityContact[city.suffix] ?? { areaCode: "08", streets: ["Storgatan"] }
+  const number = String(hashOf(`${id}/phone`) % 1_000_000).padStart(6, "0")
+  return {
+    email: `kundservice@${domain}.example`,
+    phone: `${local.areaCode}-${number.slice(0, 3)} ${number.slice(3)}`,
+    address: `${pick(local.streets, `${id}/street`)} ${1 + (hashOf(`${id}/street-number`) % 80)}, ${postcode} ${city.name}`
+  }
+}
+
 const buildCity = (city: DemoCity, cityIndex: number): Array<typeof Provider.Encoded> => {
   const defs = providerDefs[city.suffix] ?? []
   const planned = defs.map((def) => {
@@ -1125,6 +1154,8 @@ const buildCity = (city: DemoCity, cityIndex: number): Array<typeof Provider.Enc
     return {
       id,
       name: def.name,
+      organisation_number: demoOrganisationNumber(id),
+      contact: contactOf(id, city, domain, firstArea.from),
       city: city.name,
       rating_label: ratingLabelOf(id),
       active: true,

@@ -3,6 +3,7 @@ import type { ConfirmedBooking, Delivery } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
 import { bookedPrice, policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
+import { earlyStartOf } from "../Domain/EarlyStart.js"
 import type { Notification } from "../Domain/Outbox.js"
 import { priceWording } from "../Domain/Pricing.js"
 import { sandboxBookingNote, sandboxDelivery } from "../Domain/Sandbox.js"
@@ -154,10 +155,18 @@ export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray
       policyOfBooking(stored),
       stored.slotStart.getTime(),
       stored.timeZone,
-      now.getTime()
-    )
+      now.getTime(),
+      stored.confirmedAt.getTime()
+    ),
+    early_start: earlyStartOf(stored)
   }
 }
 
+/** The withdrawal right as an assistant may say it of this booking: the period, and what the early-start record means. */
+export const withdrawalStep = (stored: StoredBooking) => {
+  const early = earlyStartOf(stored)
+  return ` Withdrawal: ${early.summary_en} The user withdraws by cancelling here before the start, or by telling the provider (the standard withdrawal form is linked in the terms).`
+}
+
 export const confirmedStep = (stored: StoredBooking) =>
-  `${stored.sandbox ? sandboxBookingNote : ""}The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this.${deductionStep(stored)} Confirmation messages are reported separately and do not change the booking.`
+  `${stored.sandbox ? sandboxBookingNote : ""}The booking is confirmed: ${stored.providerName}, ${stored.slotLabel}, ${priceOf(stored).en} (terms ${stored.termsVersion}). Tell the user exactly this.${deductionStep(stored)}${withdrawalStep(stored)} Confirmation messages are reported separately and do not change the booking.`

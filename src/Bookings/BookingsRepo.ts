@@ -31,7 +31,8 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
           job_type_id, service_label_sv, slot_start, slot_end, slot_label, time_zone, price_sek, pricing_model,
           price_type, unit_price_sek, unit, quantity, terms_version, terms_url, scope, customer, service_location,
           destination_location, consent, source, external_reference, confirmed_at, sandbox, tax_deduction,
-          tax_deduction_requested, free_cancellation_hours, late_fee_sek, change_hours, updated_at)
+          tax_deduction_requested, free_cancellation_hours, late_fee_sek, change_hours, early_start_requested,
+          early_start_statement, updated_at)
         VALUES (${booking.id}::uuid, ${booking.requestId}, ${booking.partnerId}, ${booking.providerId},
           ${booking.providerName}, ${booking.serviceId}, ${booking.verticalId}, ${booking.jobTypeId},
           ${booking.serviceLabelSv}, ${booking.slotStart}, ${booking.slotEnd}, ${booking.slotLabel}, ${booking.timeZone},
@@ -43,14 +44,14 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
           ${booking.confirmedAt}, ${booking.sandbox},
           ${booking.taxDeduction === null ? null : JSON.stringify(booking.taxDeduction)}::jsonb,
           ${booking.taxDeductionRequested}, ${booking.freeCancellationHours}, ${booking.lateFeeSek},
-          ${booking.changeHours}, ${booking.confirmedAt})`
+          ${booking.changeHours}, ${booking.earlyStartRequested}, ${booking.earlyStartStatement}, ${booking.confirmedAt})`
 
     const columns = sql.literal(`id, request_id, provider_id, provider_name, service_id, slot_start, slot_end,
       slot_label, time_zone, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
       terms_version, confirmed_at, sandbox, tax_deduction, tax_deduction_requested, free_cancellation_hours,
-      late_fee_sek, change_hours, status, version,
+      late_fee_sek, change_hours, early_start_requested, early_start_statement, status, version,
       coalesce(notice_subject_id, id)::text AS notice_subject_id, cancelled_at, cancelled_by, cancel_reason,
-      cancel_fee_sek, cancel_within_free_period, cancel_free_until`)
+      cancel_fee_sek, cancel_within_free_period, cancel_free_until, cancel_legal_basis`)
 
     const findById = SqlSchema.findOneOption({
       Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),

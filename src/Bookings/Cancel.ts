@@ -9,17 +9,20 @@ import {
 } from "../Domain/BookingChange.js"
 import { policyOfBooking, type StoredBooking } from "../Domain/BookingRecord.js"
 import { cancellationAt, policyTerms } from "../Domain/CancellationPolicy.js"
+import { cancellationWords } from "../Domain/CancellationWords.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { bookingCancelled } from "../Domain/ChangeMessages.js"
+import { earlyStartOf } from "../Domain/EarlyStart.js"
 import type { Partner } from "../Domain/Partner.js"
 import { sandboxChangeNote } from "../Domain/Sandbox.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
+import type { LegalBasis } from "../Domain/Withdrawal.js"
 import { formatInZone } from "../Domain/Zone.js"
 import type { DeliveryState } from "../Notifications/DeliveryState.js"
 import { fingerprintHash, persistenceUnavailable } from "../Shared/Idempotency.js"
 import { deliveries, skippedInDryRun } from "./Answers.js"
-import { alreadyCancelled, cancellationOf } from "./Cancellations.js"
-import { type ChangeKit, cancelSteps, feeWords, keyOf, notFound, stale } from "./ChangeKit.js"
+import { alreadyCancelled, cancellationOf, feeStep } from "./Cancellations.js"
+import { type ChangeKit, cancelSteps, keyOf, notFound, stale } from "./ChangeKit.js"
 
 /** Cancels a booking under the policy it was confirmed with, exactly once per key. */
 export const makeCancel = (kit: ChangeKit) => {
@@ -40,11 +43,7 @@ export const makeCancel = (kit: ChangeKit) => {
       confirmation_delivery: deliveries(states),
       idempotent_replay: replay,
       ...(stored.sandbox ? { sandbox: true as const } : {}),
-      safe_next_step: `${stored.sandbox ? sandboxChangeNote : ""}The booking is cancelled: ${stored.providerName}, ${stored.slotLabel} (request_id ${stored.requestId}). Nothing is booked under it now and the time is released. ${
-        cancellation.fee_sek === 0
-          ? "It was cancelled within the free period: the provider's terms allow no fee for it."
-          : `It was cancelled after the free period (free until ${cancellation.free_until}): under its terms the provider may charge a fee of SEK ${cancellation.fee_sek}.`
-      } Tell the user exactly this. Messages to the customer and provider are reported in confirmation_delivery and do not change the cancellation.`
+      safe_next_step: `${stored.sandbox ? sandboxChangeNote : ""}The booking is cancelled: ${stored.providerName}, ${stored.slotLabel} (request_id ${stored.requestId}). Nothing is booked under it now and the time is released. ${feeStep(stored)} Tell the user exactly this. Messages to the customer and provider are reported in confirmation_delivery and do not change the cancellation.`
     }
   }
 
@@ -59,19 +58,35 @@ export const makeCancel = (kit: ChangeKit) => {
     if (stored.status === "cancelled") return Effect.fail(alreadyCancelled(surface, stored))
     if (expectedVersion !== undefined && expectedVersion !== stored.version)
       return Effect.fail(stale(stored, expectedVersion, surface))
-    const at = cancellationAt(policyOfBooking(stored), stored.slotStart.getTime(), now.getTime())
+    const at = cancellationAt(
+      policyOfBooking(stored),
+      stored.slotStart.getTime(),
+      now.getTime(),
+      stored.confirmedAt.getTime()
+    )
     if (at._tag === "Started")
       return Effect.fail(
         new BookingStarted({
           issues: [`booking_id: the slot started at ${formatInZone(stored.slotStart, stored.timeZone)}`],
           booking_id: stored.id,
           request_id: stored.requestId,
-          safe_next_step: `Nothing was cancelled: the booked time (${stored.slotLabel}) has started, so the booking can no longer be cancelled here. Tell the user to contact ${stored.providerName} directly, quoting request_id ${stored.requestId}.`
+          safe_next_step: `Nothing was cancelled: the booked time (${stored.slotLabel}) has started, so the booking can no longer be cancelled here. Tell the user to contact ${stored.providerName} directly, quoting request_id ${stored.requestId}.${
+            now.getTime() < at.withdrawalUntil
+              ? ` The right of withdrawal still lasts until ${formatInZone(at.withdrawalUntil, stored.timeZone)}: the user can withdraw by telling the provider (the standard withdrawal form is linked in the terms). ${earlyStartOf(stored).summary_en}`
+              : ""
+          }`
         })
       )
     // The provider cancelling its own booking charges the customer nothing.
     const feeSek = by === "provider" ? 0 : at.feeSek
-    return Effect.succeed({ feeSek, withinFreePeriod: at.withinFreePeriod, freeUntil: new Date(at.freeUntil) })
+    const legalBasis: LegalBasis = by === "provider" ? "provider_cancelled" : at.legalBasis
+    return Effect.succeed({
+      feeSek,
+      withinFreePeriod: at.withinFreePeriod,
+      freeUntil: new Date(at.freeUntil),
+      withdrawalUntil: new Date(at.withdrawalUntil),
+      legalBasis
+    })
   }
 
   /**
@@ -98,7 +113,13 @@ export const makeCancel = (kit: ChangeKit) => {
 
     if (request.dry_run === true) {
       const would = yield* assessCancel(current, by, request.expected_version, now, surface)
-      const policy = policyTerms(policyOfBooking(current), current.slotStart.getTime(), current.timeZone, now.getTime())
+      const policy = policyTerms(
+        policyOfBooking(current),
+        current.slotStart.getTime(),
+        current.timeZone,
+        now.getTime(),
+        current.confirmedAt.getTime()
+      )
       const preview: CancelPreview = {
         ok: true,
         spec_version: bookingsSpecVersion,
@@ -112,13 +133,15 @@ export const makeCancel = (kit: ChangeKit) => {
           ...(request.reason === undefined ? {} : { reason: request.reason }),
           fee_sek: would.feeSek,
           within_free_period: would.withinFreePeriod,
-          free_until: formatInZone(would.freeUntil, current.timeZone)
+          free_until: formatInZone(would.freeUntil, current.timeZone),
+          legal_basis: would.legalBasis,
+          withdrawal_until: formatInZone(would.withdrawalUntil, current.timeZone)
         },
         cancellation_policy: policy,
         confirmation_delivery: { customer: skippedInDryRun, provider: skippedInDryRun },
         idempotent_replay: false,
         ...(current.sandbox ? { sandbox: true as const } : {}),
-        safe_next_step: `${current.sandbox ? sandboxChangeNote : ""}Dry run: nothing was cancelled and nobody was told; the booking (${current.providerName}, ${current.slotLabel}) stands. ${feeWords(would.feeSek, formatInZone(would.freeUntil, current.timeZone))} Tell the user this and ask whether to cancel. Only on their yes, send this request again without dry_run (${surface.cancelBooking(current.requestId)}). Do not say the booking is cancelled until an answer has cancelled: true.`
+        safe_next_step: `${current.sandbox ? sandboxChangeNote : ""}Dry run: nothing was cancelled and nobody was told; the booking (${current.providerName}, ${current.slotLabel}) stands. ${cancellationWords({ cancelledBy: by, ...would }, current.timeZone, false).en} Tell the user this and ask whether to cancel. Only on their yes, send this request again without dry_run (${surface.cancelBooking(current.requestId)}). Do not say the booking is cancelled until an answer has cancelled: true.`
       }
       return preview
     }
@@ -145,7 +168,7 @@ export const makeCancel = (kit: ChangeKit) => {
           yield* kit.sql`UPDATE bookings SET status = 'cancelled', version = ${version}, cancelled_at = ${now},
             cancelled_by = ${by}, cancel_reason = ${request.reason ?? null}, cancel_fee_sek = ${facts.feeSek},
             cancel_within_free_period = ${facts.withinFreePeriod}, cancel_free_until = ${facts.freeUntil},
-            updated_at = greatest(updated_at, ${now})
+            cancel_legal_basis = ${facts.legalBasis}, updated_at = greatest(updated_at, ${now})
           WHERE id = ${before.id}::uuid`
           yield* kit.calendar.release(before.id, now)
           yield* kit.sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end, created_at)
@@ -163,7 +186,8 @@ export const makeCancel = (kit: ChangeKit) => {
             cancelReason: request.reason ?? null,
             cancelFeeSek: facts.feeSek,
             cancelWithinFreePeriod: facts.withinFreePeriod,
-            cancelFreeUntil: facts.freeUntil
+            cancelFreeUntil: facts.freeUntil,
+            cancelLegalBasis: facts.legalBasis
           }
           yield* kit.announce({
             kind: "cancelled",

@@ -1,8 +1,10 @@
 import { BookingAlreadyCancelled } from "../Domain/BookingChange.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import type { Cancellation } from "../Domain/CancellationPolicy.js"
+import { cancellationWords } from "../Domain/CancellationWords.js"
 import { sandboxPrefix } from "../Domain/Sandbox.js"
 import type { Surface } from "../Domain/Surface.js"
+import { withdrawalUntil } from "../Domain/Withdrawal.js"
 import { formatInZone } from "../Domain/Zone.js"
 
 /** A cancelled booking's cancellation record, as its partner reads it. */
@@ -12,8 +14,27 @@ export const cancellationOf = (stored: StoredBooking): Cancellation => ({
   ...(stored.cancelReason === null ? {} : { reason: stored.cancelReason }),
   fee_sek: stored.cancelFeeSek ?? 0,
   within_free_period: stored.cancelWithinFreePeriod ?? true,
-  free_until: formatInZone(stored.cancelFreeUntil ?? stored.slotStart, stored.timeZone)
+  free_until: formatInZone(stored.cancelFreeUntil ?? stored.slotStart, stored.timeZone),
+  legal_basis: legalBasisOf(stored),
+  withdrawal_until: formatInZone(withdrawalUntil(stored.confirmedAt.getTime()), stored.timeZone)
 })
+
+const legalBasisOf = (stored: StoredBooking) =>
+  stored.cancelLegalBasis ?? (stored.cancelledBy === "provider" ? "provider_cancelled" : "provider_terms")
+
+/** Why the cancellation cost what it did, in English, for a safe_next_step. */
+export const feeStep = (stored: StoredBooking) =>
+  cancellationWords(
+    {
+      cancelledBy: stored.cancelledBy ?? "partner",
+      feeSek: stored.cancelFeeSek ?? 0,
+      freeUntil: stored.cancelFreeUntil ?? stored.slotStart,
+      withdrawalUntil: new Date(withdrawalUntil(stored.confirmedAt.getTime())),
+      legalBasis: legalBasisOf(stored)
+    },
+    stored.timeZone,
+    true
+  ).en
 
 const byWhom = { customer: "the customer", partner: "the partner", provider: "the provider" } as const
 
@@ -24,11 +45,7 @@ export const cancelledStep = (stored: StoredBooking, surface: Surface) => {
   // The provider cancelling charges the customer nothing, whenever it cancelled.
   if (cancellation.cancelled_by === "provider")
     return `${head} The provider cannot do the job at that time; no cancellation fee applies to the user. Tell the user the provider cancelled it and offer to search again (${surface.search}) for another time or provider.`
-  const fee =
-    cancellation.fee_sek === 0
-      ? "It was cancelled within the free period: the provider's terms allow no fee for it."
-      : `It was cancelled after the free period (free until ${cancellation.free_until}): under its terms the provider may charge a fee of SEK ${cancellation.fee_sek}.`
-  return `${head} ${fee} Tell the user it is cancelled; to book the job again, search again (${surface.search}).`
+  return `${head} ${feeStep(stored)} Tell the user it is cancelled; to book the job again, search again (${surface.search}).`
 }
 
 /** A change of a cancelled booking: refused, naming the cancellation. */

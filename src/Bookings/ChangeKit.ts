@@ -117,11 +117,6 @@ export const stale = (stored: StoredBooking, expected: number, surface: Surface)
     safe_next_step: `Nothing was changed: the booking changed since you read it. Look it up with ${surface.bookingStatus(stored.requestId)}, tell the user how it stands now, and ask again before changing it.`
   })
 
-export const feeWords = (feeSek: number, freeUntil: string) =>
-  feeSek === 0
-    ? "Cancelling now is free under the provider's terms."
-    : `The free cancellation period ended at ${freeUntil}: under its terms the provider may charge a fee of SEK ${feeSek} for cancelling now.`
-
 /**
  * What cancel and reschedule share: the services they write through, the booking lookup, the
  * key's claim and replay, the one transaction a change runs in, and its notices and deliveries.

@@ -3,6 +3,7 @@ import { type BookingConfirmationRequest, customerNameOf } from "../Domain/Booki
 import type { SignedOption } from "../Domain/BookingOption.js"
 import { type NewBooking, policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
 import { noStatedPolicy, policyTerms } from "../Domain/CancellationPolicy.js"
+import { earlyStartOf } from "../Domain/EarlyStart.js"
 import { BookingId } from "../Domain/Ids.js"
 import { slotLabel } from "../Domain/Labels.js"
 import { bookingConfirmation } from "../Domain/Messages.js"
@@ -87,6 +88,8 @@ export const bookingRecord = ({ ids, request, partner, option, offer, deduction,
     sandbox: partner.sandbox,
     taxDeduction: deduction,
     taxDeductionRequested: request.tax_deduction_requested === true,
+    earlyStartRequested: request.early_start_requested ?? null,
+    earlyStartStatement: request.early_start_statement ?? null,
     ...(offer.cancellationPolicy ?? noStatedPolicy)
   }
 }
@@ -102,7 +105,8 @@ export const freshlyStored = (record: NewBooking): StoredBooking => ({
   cancelReason: null,
   cancelFeeSek: null,
   cancelWithinFreePeriod: null,
-  cancelFreeUntil: null
+  cancelFreeUntil: null,
+  cancelLegalBasis: null
 })
 
 /** The customer's and the provider's confirmation of a booking record, each on the channel chosen for it. */
@@ -127,7 +131,14 @@ export const confirmationOutbox = (
     customerName: customerNameOf(request.customer),
     taxDeduction: record.taxDeduction,
     taxDeductionRequested: record.taxDeductionRequested,
-    cancellationPolicy: policyTerms(policyOfBooking(record), record.slotStart.getTime(), record.timeZone, now.getTime())
+    cancellationPolicy: policyTerms(
+      policyOfBooking(record),
+      record.slotStart.getTime(),
+      record.timeZone,
+      now.getTime()
+    ),
+    earlyStart: earlyStartOf(record),
+    consumerInformation: offer.consumerInformation
   })
   return [
     {

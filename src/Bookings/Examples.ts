@@ -1,9 +1,16 @@
 import type { CancelPreview, ReschedulePreview } from "../Domain/BookingChange.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
+import { cancellationWords } from "../Domain/CancellationWords.js"
+import { earlyStartOf } from "../Domain/EarlyStart.js"
+import { withdrawalUntil } from "../Domain/Withdrawal.js"
+import { formatInZone } from "../Domain/Zone.js"
 import type { OperationExample } from "../Http/OperationDocs.js"
 import { policyExample, taxDeductionExample } from "../Search/Examples.js"
 
 /** Example bodies of this folder's operations in the OpenAPI document: the README's "Try it" flow as the server answered it (test/Client.test.ts runs the same flow; long lists are cut to their first entries). */
+
+const confirmedAtExample = Date.parse("2026-11-23T09:00:00+01:00")
+const withdrawalUntilExample = withdrawalUntil(confirmedAtExample)
 
 export const cancellationExample = {
   cancelled_at: "2026-11-24T10:15:00+01:00",
@@ -11,8 +18,28 @@ export const cancellationExample = {
   reason: "Kunden har redan fått hjälp",
   fee_sek: 0,
   within_free_period: true,
-  free_until: policyExample.free_until
-}
+  free_until: policyExample.free_until,
+  legal_basis: "withdrawal_right",
+  withdrawal_until: formatInZone(withdrawalUntilExample, "Europe/Stockholm")
+} as const
+
+/** The README flow's cancel within the withdrawal period, in the words a cancel and its dry run use. */
+const withdrawalFacts = {
+  cancelledBy: "customer",
+  feeSek: 0,
+  freeUntil: new Date(policyExample.free_until),
+  withdrawalUntil: new Date(withdrawalUntilExample),
+  legalBasis: "withdrawal_right"
+} as const
+
+/** The README flow's booking was made without an early-start request, for a slot within the withdrawal period. */
+export const earlyStartExample = earlyStartOf({
+  earlyStartRequested: null,
+  earlyStartStatement: null,
+  slotStart: new Date("2026-11-30T08:00:00+01:00"),
+  confirmedAt: new Date(confirmedAtExample),
+  timeZone: "Europe/Stockholm"
+})
 
 /** The README flow's booking, as confirm and the status lookup both show it. */
 export const bookingExample = {
@@ -29,7 +56,7 @@ export const bookingExample = {
   pricing_model: "flat",
   price_type: "avg_fixed",
   confirmed_at: "2026-11-23T09:00:00+01:00",
-  terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct",
+  terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce",
   version: 1,
   customer_confirmation_status: "skipped",
   provider_confirmation_status: "skipped"
@@ -60,11 +87,11 @@ export const bookingFactsExample = {
   confirmation_delivery: deliveryExample,
   tax_deduction: taxDeductionExample,
   tax_deduction_requested: true,
-  cancellation_policy: policyExample
+  cancellation_policy: policyExample,
+  early_start: earlyStartExample
 }
 
-export const confirmedStepExample =
-  'The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct). Tell the user exactly this. price_sek is the price before any deduction. Say the ROT deduction as tax_deduction.conditions_en words it ("X SEK, or Y SEK after ROT if you are eligible and have room under this year\'s cap; the provider deducts it on the invoice"), never the lower figure alone or as certain. The user asked for it: the provider will collect the identity details it needs; do not ask for them. Confirmation messages are reported separately and do not change the booking.'
+export const confirmedStepExample = `The booking is confirmed: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm, a fixed price of SEK 2,190 incl. VAT (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce). Tell the user exactly this. price_sek is the price before any deduction. Say the ROT deduction as tax_deduction.conditions_en words it ("X SEK, or Y SEK after ROT if you are eligible and have room under this year's cap; the provider deducts it on the invoice"), never the lower figure alone or as certain. The user asked for it: the provider will collect the identity details it needs; do not ask for them. Withdrawal: ${earlyStartExample.summary_en} The user withdraws by cancelling here before the start, or by telling the provider (the standard withdrawal form is linked in the terms). Confirmation messages are reported separately and do not change the booking.`
 
 export const confirmExample: OperationExample = {
   request: {
@@ -82,7 +109,7 @@ export const confirmExample: OperationExample = {
     },
     user_consent_confirmed: true,
     booking_terms_accepted: true,
-    booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct",
+    booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce",
     booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
     idempotency_key: "chat-4711-confirm",
     tax_deduction_requested: true
@@ -108,8 +135,7 @@ export const cancelExample: OperationExample = {
     cancellation: cancellationExample,
     confirmation_delivery: deliveryExample,
     idempotent_replay: false,
-    safe_next_step:
-      "The booking is cancelled: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm (request_id bkg_XElF0uX8k_aVvxcQsnoB). Nothing is booked under it now and the time is released. It was cancelled within the free period: the provider's terms allow no fee for it. Tell the user exactly this. Messages to the customer and provider are reported in confirmation_delivery and do not change the cancellation."
+    safe_next_step: `The booking is cancelled: Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm (request_id bkg_XElF0uX8k_aVvxcQsnoB). Nothing is booked under it now and the time is released. ${cancellationWords(withdrawalFacts, "Europe/Stockholm", true).en} Tell the user exactly this. Messages to the customer and provider are reported in confirmation_delivery and do not change the cancellation.`
   }
 }
 
@@ -127,7 +153,9 @@ export const cancelPreviewExample: CancelPreview = {
     reason: "Kunden har redan fått hjälp",
     fee_sek: 0,
     within_free_period: true,
-    free_until: policyExample.free_until
+    free_until: policyExample.free_until,
+    legal_basis: "withdrawal_right",
+    withdrawal_until: cancellationExample.withdrawal_until
   },
   cancellation_policy: policyExample,
   confirmation_delivery: {
@@ -135,8 +163,7 @@ export const cancelPreviewExample: CancelPreview = {
     provider: { status: "skipped", channel: "none", attempts: 0, will_retry: false, reason: "dry_run" }
   },
   idempotent_replay: false,
-  safe_next_step:
-    "Dry run: nothing was cancelled and nobody was told; the booking (Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm) stands. Cancelling now is free under the provider's terms. Tell the user this and ask whether to cancel. Only on their yes, send this request again without dry_run (POST /api/public/bookings/bkg_XElF0uX8k_aVvxcQsnoB/cancel). Do not say the booking is cancelled until an answer has cancelled: true."
+  safe_next_step: `Dry run: nothing was cancelled and nobody was told; the booking (Norrmalms Rör & Värme AB, måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm) stands. ${cancellationWords(withdrawalFacts, "Europe/Stockholm", false).en} Tell the user this and ask whether to cancel. Only on their yes, send this request again without dry_run (POST /api/public/bookings/bkg_XElF0uX8k_aVvxcQsnoB/cancel). Do not say the booking is cancelled until an answer has cancelled: true.`
 }
 
 const movedPolicy = policyTerms(
@@ -178,7 +205,7 @@ export const rescheduleExample: OperationExample = {
   request: {
     booking_option_id: "o1.test-1.<a booking_option_id of the same provider and service from a new search>",
     booking_terms_accepted: true,
-    booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct",
+    booking_terms_version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce",
     booking_terms_accepted_at: "2026-11-24T10:14:00+01:00",
     idempotency_key: "chat-4711-move",
     expected_version: 1
@@ -198,7 +225,7 @@ export const rescheduleExample: OperationExample = {
     idempotent_replay: false,
     previous_slot: { start_at: bookingExample.slot_start_at, end_at: bookingExample.slot_end_at },
     safe_next_step:
-      "The booking has been moved and is confirmed at its new time: Norrmalms Rör & Värme AB, tisdag 1 december 08:00–10:00 (Tuesday 1 December 08:00–10:00), Europe/Stockholm (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct, request_id bkg_XElF0uX8k_aVvxcQsnoB, version 2). The earlier time (måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm) is released. Tell the user exactly this. Messages are reported in confirmation_delivery and do not change the booking."
+      "The booking has been moved and is confirmed at its new time: Norrmalms Rör & Värme AB, tisdag 1 december 08:00–10:00 (Tuesday 1 December 08:00–10:00), Europe/Stockholm (terms norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce, request_id bkg_XElF0uX8k_aVvxcQsnoB, version 2). The earlier time (måndag 30 november 08:00–10:00 (Monday 30 November 08:00–10:00), Europe/Stockholm) is released. Tell the user exactly this. Messages are reported in confirmation_delivery and do not change the booking."
   }
 }
 

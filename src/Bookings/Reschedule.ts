@@ -64,7 +64,13 @@ export const makeReschedule = (kit: ChangeKit) => {
       return Effect.fail(stale(stored, expectedVersion, surface))
     const policy = policyOfBooking(stored)
     if (!changeableAt(policy, stored.slotStart.getTime(), now.getTime())) {
-      const terms = policyTerms(policy, stored.slotStart.getTime(), stored.timeZone, now.getTime())
+      const terms = policyTerms(
+        policy,
+        stored.slotStart.getTime(),
+        stored.timeZone,
+        now.getTime(),
+        stored.confirmedAt.getTime()
+      )
       return Effect.fail(
         new OutsideChangeWindow({
           issues: [`booking_id: the time could be changed until ${terms.change_until}`],
@@ -207,7 +213,8 @@ export const makeReschedule = (kit: ChangeKit) => {
         })
         .pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
       if (!free) return yield* slotTakenKeepsBooking(current, surface)
-      const newTerms = policyTerms(policy, option.slotStart, timeZone, now.getTime())
+      // A move keeps the contract, so its withdrawal period still runs from the original confirmation.
+      const newTerms = policyTerms(policy, option.slotStart, timeZone, now.getTime(), current.confirmedAt.getTime())
       const difference = option.amountSek - current.priceSek
       const preview: ReschedulePreview = {
         ok: true,
@@ -296,7 +303,7 @@ export const makeReschedule = (kit: ChangeKit) => {
             noticeSubjectId: changeId
           }
           const previous = { slotStart: before.slotStart, slotEnd: before.slotEnd }
-          const words = policyTerms(policy, option.slotStart, timeZone, now.getTime())
+          const words = policyTerms(policy, option.slotStart, timeZone, now.getTime(), before.confirmedAt.getTime())
           const notices = yield* kit.noticesOf(after, partner, changeId, "booking_rescheduled", (booking) =>
             bookingRescheduled({ ...booking, termsUrl: offer.termsUrl ?? booking.termsUrl }, previous, words, version)
           )

@@ -14,3 +14,8 @@ export const pageExample: OperationExample = {
   response:
     '<!doctype html><html lang="en"><head><title>Home-service booking API (Sweden)</title></head><body>…</body></html>'
 }
+
+export const withdrawalFormExample: OperationExample = {
+  response:
+    '<!doctype html><html lang="sv"><head><title>Standardformulär för utövande av ångerrätt / Model withdrawal form</title></head><body>…</body></html>'
+}

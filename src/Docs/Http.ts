@@ -5,7 +5,8 @@ import { AppConfig } from "../AppConfig.js"
 import { makeDocument, serveDocument } from "../Http/DocumentCache.js"
 import { openApiDocument } from "../Http/OpenApiDocument.js"
 import { renderDocsPage } from "./Page.js"
-import { openApiPath, pagePath } from "./Paths.js"
+import { openApiPath, pagePath, withdrawalFormRoute } from "./Paths.js"
+import { withdrawalFormHtml } from "./WithdrawalForm.js"
 
 /** The page needs nothing from anywhere, and the browser is told to load nothing from anywhere. */
 const docsHeaders = {
@@ -16,7 +17,7 @@ const docsHeaders = {
 }
 
 /**
- * `/openapi.json` and `/docs`, both built once from the Api the server runs (its servers the
+ * `/openapi.json`, `/docs` and the standard withdrawal form, each built once from the Api the server runs (its servers the
  * PUBLIC_BASE_URL), compressed and
  * served with ETags (in place of the platform's OpenAPI middleware and Scalar page).
  */
@@ -28,5 +29,7 @@ export const DocsLive = HttpRouter.use((router) =>
     const docs = makeDocument(renderDocsPage(spec), "text/html; charset=utf-8")
     yield* router.add("GET", openApiPath, serveDocument(openapi, { "cache-control": "public, max-age=60" }))
     yield* router.add("GET", pagePath, serveDocument(docs, docsHeaders))
+    const form = makeDocument(withdrawalFormHtml, "text/html; charset=utf-8")
+    yield* router.add("GET", withdrawalFormRoute, serveDocument(form, docsHeaders))
   })
 )

@@ -1,10 +1,12 @@
+import { withdrawalFormPath } from "../Domain/Withdrawal.js"
 import type { PathsBeside } from "../Http/OpenApiDocument.js"
 import type { OperationFacts } from "../Http/OperationDocs.js"
 import type { RouteBeside } from "../Http/Routes.js"
-import { openapiExample, pageExample } from "./Examples.js"
+import { openapiExample, pageExample, withdrawalFormExample } from "./Examples.js"
 
 export const openApiPath = "/openapi.json"
 export const pagePath = "/docs"
+export const withdrawalFormRoute = withdrawalFormPath
 
 const json = "application/json"
 
@@ -21,6 +23,15 @@ export const documentationFacts: ReadonlyMap<string, OperationFacts> = new Map([
   [
     "docs.page",
     { description: "This document rendered as an HTML page. Cached with an ETag.", cached: true, example: pageExample }
+  ],
+  [
+    "docs.withdrawalForm",
+    {
+      description:
+        "The standard withdrawal form (förordning (2014:19), bilaga I B till direktiv 2011/83/EU) in Swedish and English, as plain HTML. Every option's terms and every customer confirmation link it. Cached with an ETag.",
+      cached: true,
+      example: withdrawalFormExample
+    }
   ]
 ])
 
@@ -46,6 +57,16 @@ export const documentationPaths = {
       summary: "This document as a page",
       responses: {
         "200": { description: "The rendered page", content: { "text/html": { schema: { type: "string" } } } }
+      }
+    }
+  },
+  [withdrawalFormPath]: {
+    get: {
+      tags: ["Documentation"],
+      operationId: "docs.withdrawalForm",
+      summary: "The standard withdrawal form",
+      responses: {
+        "200": { description: "The form as a page", content: { "text/html": { schema: { type: "string" } } } }
       }
     }
   }

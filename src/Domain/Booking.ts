@@ -72,12 +72,39 @@ export const BookingConfirmationRequest = strictInput(
      * The partner's hold on this option (POST /api/public/holds). Without it the partner's hold on
      * the option's slot is found anyway; naming it makes a hold of another partner a 404.
      */
-    hold_id: optional(text(1, 80))
+    hold_id: optional(text(1, 80)),
+    /**
+     * The customer expressly asked for the work to start within the 14-day withdrawal period
+     * (2005:59, 2 kap. 15 §). Ask for it explicitly, never pre-ticked; absent: not asked for.
+     */
+    early_start_requested: optional(
+      Schema.Boolean.annotate({
+        description:
+          "Whether the user expressly asked for the work to start within the 14-day withdrawal period. Ask the user explicitly when the slot starts within 14 days; never assume or pre-tick it. Absent: not asked for, and a withdrawal within the period then owes nothing, even for work done."
+      })
+    ),
+    early_start_statement: optional(
+      text(8, 500).annotate({ description: "The words the user agreed to when asking for the early start." })
+    )
   })
 )
 export type BookingConfirmationRequest = typeof BookingConfirmationRequest.Type
 
 const Status = Schema.Literals(["sent", "skipped", "failed"])
+
+/** What the early-start request means for this booking's withdrawal right, as stored and in words. */
+export const EarlyStart = Schema.Struct({
+  requested: Schema.Boolean.annotate({
+    description:
+      "True only when the user expressly asked at confirm for the work to start within the withdrawal period."
+  }),
+  statement: Schema.optional(Schema.String),
+  slot_within_withdrawal_period: Schema.Boolean.annotate({
+    description: "Whether the slot starts before the withdrawal period ends."
+  }),
+  summary_sv: Schema.String,
+  summary_en: Schema.String
+}).annotate({ identifier: "EarlyStart" })
 
 export const ConfirmedBooking = Schema.Struct({
   id: Schema.String,
@@ -138,7 +165,9 @@ const bookingFacts = {
   tax_deduction: TaxDeductionAnswer,
   /** Whether the customer asked for the deduction at confirm (tax_deduction_requested). */
   tax_deduction_requested: Schema.Boolean,
-  cancellation_policy: CancellationPolicyTerms
+  cancellation_policy: CancellationPolicyTerms,
+  /** The customer's early-start request as recorded at confirm (early_start_requested). */
+  early_start: EarlyStart
 }
 
 export const BookingConfirmationResponse = Schema.Struct({

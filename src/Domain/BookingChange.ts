@@ -53,11 +53,13 @@ export const CancellationPreview = Schema.Struct({
   reason: Cancellation.fields.reason,
   fee_sek: Cancellation.fields.fee_sek,
   within_free_period: Cancellation.fields.within_free_period,
-  free_until: Cancellation.fields.free_until
+  free_until: Cancellation.fields.free_until,
+  legal_basis: Cancellation.fields.legal_basis,
+  withdrawal_until: Cancellation.fields.withdrawal_until
 }).annotate({
   identifier: "CancellationPreview",
   description:
-    "What cancelling now would be: fee_sek is what the provider may charge under its terms for it (0 within the free period, which runs until free_until). Nothing is cancelled."
+    "What cancelling now would be: fee_sek is what the provider may charge for it (0 within the statutory withdrawal period before the start, legal_basis withdrawal_right, and 0 within the provider's free period, which runs until free_until). Nothing is cancelled."
 })
 
 /** A cancel's dry run: nothing changed and nobody told; the fee and the policy as they stand now. */

@@ -2,6 +2,7 @@ import { Schema, Struct } from "effect"
 import { BookingId, ProviderId, ServiceId } from "./Ids.js"
 import type { PriceFacts } from "./Pricing.js"
 import { TaxDeductionAnswer } from "./TaxDeductionSchema.js"
+import { legalBases } from "./Withdrawal.js"
 
 /** A confirmed booking as it is written: the offer, the customer's details and the consent record. */
 export const NewBooking = Schema.Struct({
@@ -38,6 +39,9 @@ export const NewBooking = Schema.Struct({
   /** Null for a booking confirmed before deductions were stated. */
   taxDeduction: Schema.NullOr(TaxDeductionAnswer),
   taxDeductionRequested: Schema.Boolean,
+  /** Whether the customer asked for the work to start within the withdrawal period; null: not asked at confirm. */
+  earlyStartRequested: Schema.NullOr(Schema.Boolean),
+  earlyStartStatement: Schema.NullOr(Schema.String),
   /** The cancellation policy it was confirmed (or last moved) under: the service's at that time. */
   freeCancellationHours: Schema.Int,
   lateFeeSek: Schema.Int,
@@ -56,7 +60,8 @@ const lifeFields = {
   cancelReason: Schema.NullOr(Schema.String),
   cancelFeeSek: Schema.NullOr(Schema.Int),
   cancelWithinFreePeriod: Schema.NullOr(Schema.Boolean),
-  cancelFreeUntil: Schema.NullOr(Schema.Date)
+  cancelFreeUntil: Schema.NullOr(Schema.Date),
+  cancelLegalBasis: Schema.NullOr(Schema.Literals(legalBases))
 }
 
 /** The policy a booking carries. */
@@ -89,6 +94,8 @@ export const StoredBooking = NewBooking.mapFields(
     "sandbox",
     "taxDeduction",
     "taxDeductionRequested",
+    "earlyStartRequested",
+    "earlyStartStatement",
     "freeCancellationHours",
     "lateFeeSek",
     "changeHours"

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { kronorEn, kronorSv } from "./Pricing.js"
+import { type LegalBasis, legalBases, withdrawalUntil } from "./Withdrawal.js"
 import { formatInZone, HOUR, zoneFor } from "./Zone.js"
 
 /**
@@ -17,7 +18,9 @@ export interface CancellationPolicy {
 /** The policy as an option and a booking carry it: deadlines of this slot, in the caller's zone, as they stand now. */
 export interface PolicyTerms {
   readonly free_until: string
-  /** Whether cancelling now is free: exactly when now is before free_until. */
+  /** The end of the statutory withdrawal period (ångerfrist) of the booking, or of a booking made now. */
+  readonly withdrawal_until: string
+  /** Whether cancelling now is free: before free_until, or within the withdrawal period and before the start. */
   readonly free_cancellation_available: boolean
   readonly late_fee_sek: number
   readonly change_until: string
@@ -38,15 +41,29 @@ export const deadlinesOf = (policy: CancellationPolicy, slotStart: number) => ({
  * Which of the policy's promises still hold at `now`. "Until X" means before X: at X itself the
  * free period and the change window are over, so every answer and every check agree on one instant.
  */
-const standing = (policy: CancellationPolicy, slotStart: number, now: number) => {
+const standing = (policy: CancellationPolicy, slotStart: number, now: number, concludedAt: number) => {
   const { freeUntil, changeUntil } = deadlinesOf(policy, slotStart)
-  return { freeUntil, changeUntil, started: !(now < slotStart), free: now < freeUntil, change: now < changeUntil }
+  const withdrawalEnd = withdrawalUntil(concludedAt)
+  const withdrawal = now < withdrawalEnd
+  const started = !(now < slotStart)
+  return {
+    slotStart,
+    freeUntil,
+    changeUntil,
+    withdrawalUntil: withdrawalEnd,
+    started,
+    withdrawal,
+    // Within the withdrawal period and before the start no work can have begun: the law makes it free.
+    free: now < freeUntil || (withdrawal && !started),
+    providerFree: now < freeUntil,
+    change: now < changeUntil
+  }
 }
 
 const dayTimeFormats = new Map<string, { readonly sv: Intl.DateTimeFormat; readonly en: Intl.DateTimeFormat }>()
 
 /** "måndag 30 november kl. 08:00" / "Monday 30 November, 08:00", in the zone, named unless Swedish time. */
-const dayTime = (instant: number, timeZone: string) => {
+export const dayTime = (instant: number, timeZone: string) => {
   const zone = zoneFor(timeZone).id
   let formats = dayTimeFormats.get(zone)
   if (formats === undefined) {
@@ -76,11 +93,13 @@ export const policyTerms = (
   policy: CancellationPolicy,
   slotStart: number,
   timeZone: string,
-  now: number
+  now: number,
+  /** When the booking was concluded: its confirmed_at, or now for an option not yet booked. */
+  concludedAt: number = now
 ): PolicyTerms => {
-  const state = standing(policy, slotStart, now)
+  const state = standing(policy, slotStart, now, concludedAt)
   // Searches keep offering the same slots of the same services: their terms are worded once, not four Intl calls each time.
-  const key = `${timeZone} ${slotStart} ${policy.freeCancellationHours} ${policy.lateFeeSek} ${policy.changeHours} ${state.started} ${state.free} ${state.change}`
+  const key = `${timeZone} ${slotStart} ${policy.freeCancellationHours} ${policy.lateFeeSek} ${policy.changeHours} ${state.started} ${state.free} ${state.providerFree} ${state.change} ${state.withdrawalUntil} ${state.withdrawal}`
   const cached = worded.get(key)
   if (cached !== undefined) return cached
   const terms = termsOf(policy, state, timeZone)
@@ -94,40 +113,10 @@ export const policyTerms = (
 const worded = new Map<string, PolicyTerms>()
 
 const termsOf = (policy: CancellationPolicy, state: ReturnType<typeof standing>, timeZone: string): PolicyTerms => {
-  const free = dayTime(state.freeUntil, timeZone)
-  const change = dayTime(state.changeUntil, timeZone)
-  const fee = { sv: `${kronorSv(policy.lateFeeSek)} kr inkl. moms`, en: `SEK ${kronorEn(policy.lateFeeSek)} incl. VAT` }
-  const words = state.started
-    ? {
-        sv: "Den bokade tiden har börjat, så bokningen kan inte längre avbokas eller ändras här. Kontakta utföraren direkt.",
-        en: "The booked time has started, so the booking can no longer be cancelled or changed here. Contact the provider directly."
-      }
-    : {
-        sv: `${
-          state.free
-            ? policy.lateFeeSek === 0
-              ? `Avbokning är kostnadsfri fram till starttiden, ${free.sv}.`
-              : `Kostnadsfri avbokning fram till ${free.sv}. Vid senare avbokning får utföraren enligt sina villkor ta ut en avgift på ${fee.sv}.`
-            : `Ingen kostnadsfri avbokning: tiden för den gick ut ${free.sv}. Vid avbokning får utföraren enligt sina villkor ta ut en avgift på ${fee.sv}.`
-        } ${
-          state.change
-            ? `Tiden kan ändras fram till ${change.sv}.`
-            : `Tiden kan inte längre ändras: tiden för ändring gick ut ${change.sv}.`
-        }`,
-        en: `${
-          state.free
-            ? policy.lateFeeSek === 0
-              ? `Cancelling is free until the start, ${free.en}.`
-              : `Free cancellation until ${free.en}. After that the provider may charge a fee of ${fee.en} under its terms.`
-            : `No free cancellation: the deadline (${free.en}) has passed; the provider may charge a fee of ${fee.en} under its terms if the booking is cancelled.`
-        } ${
-          state.change
-            ? `The time can be changed until ${change.en}.`
-            : `The time can no longer be changed: the deadline (${change.en}) has passed.`
-        }`
-      }
+  const words = state.started ? startedWords(state, timeZone) : openWords(policy, state, timeZone)
   return {
     free_until: formatInZone(state.freeUntil, timeZone),
+    withdrawal_until: formatInZone(state.withdrawalUntil, timeZone),
     free_cancellation_available: state.free,
     late_fee_sek: policy.lateFeeSek,
     change_until: formatInZone(state.changeUntil, timeZone),
@@ -137,21 +126,96 @@ const termsOf = (policy: CancellationPolicy, state: ReturnType<typeof standing>,
   }
 }
 
-/** What cancelling now would cost under the policy; a booking whose slot has started cannot be cancelled. */
-export const cancellationAt = (policy: CancellationPolicy, slotStart: number, now: number) => {
-  const state = standing(policy, slotStart, now)
-  if (state.started) return { _tag: "Started" } as const
+/** The last minute of the withdrawal period, as a day and time the reader can act by. */
+const lastWithdrawalMinute = (state: ReturnType<typeof standing>, timeZone: string) =>
+  dayTime(state.withdrawalUntil - 60_000, timeZone)
+
+const startedWords = (state: ReturnType<typeof standing>, timeZone: string) => {
+  const w = lastWithdrawalMinute(state, timeZone)
+  return state.withdrawal
+    ? {
+        sv: `Den bokade tiden har börjat, så bokningen kan inte längre avbokas eller ändras här. Ångerrätten gäller till och med ${w.sv}: meddela utföraren direkt, till exempel med standardformuläret för ångerrätt. Har du begärt att arbetet skulle börja under ångerfristen betalar du för den del som har utförts.`,
+        en: `The booked time has started, so the booking can no longer be cancelled or changed here. The right of withdrawal lasts until ${w.en}: tell the provider directly, for example with the standard withdrawal form. If you asked for the work to start within the withdrawal period, you pay for the part already done.`
+      }
+    : {
+        sv: "Den bokade tiden har börjat, så bokningen kan inte längre avbokas eller ändras här. Kontakta utföraren direkt.",
+        en: "The booked time has started, so the booking can no longer be cancelled or changed here. Contact the provider directly."
+      }
+}
+
+const openWords = (policy: CancellationPolicy, state: ReturnType<typeof standing>, timeZone: string) => {
+  const free = dayTime(state.freeUntil, timeZone)
+  const change = dayTime(state.changeUntil, timeZone)
+  const w = lastWithdrawalMinute(state, timeZone)
+  const fee = { sv: `${kronorSv(policy.lateFeeSek)} kr inkl. moms`, en: `SEK ${kronorEn(policy.lateFeeSek)} incl. VAT` }
+  const reasonable = {
+    sv: "en avgift som är utförarens villkor enligt konsumenttjänstlagen och bara gäller om den är skälig",
+    en: "a fee that is the provider's term under the Consumer Services Act and applies only if it is reasonable"
+  }
+  const changeWords = state.change
+    ? { sv: `Tiden kan ändras fram till ${change.sv}.`, en: `The time can be changed until ${change.en}.` }
+    : {
+        sv: `Tiden kan inte längre ändras: tiden för ändring gick ut ${change.sv}.`,
+        en: `The time can no longer be changed: the deadline (${change.en}) has passed.`
+      }
+  const lateFee = (after: { sv: string; en: string }) =>
+    policy.lateFeeSek === 0
+      ? {
+          sv: `${after.sv} är avbokning kostnadsfri fram till starttiden enligt utförarens villkor.`,
+          en: `${after.en} cancelling is free until the start under the provider's terms.`
+        }
+      : state.providerFree
+        ? {
+            sv: `${after.sv} är avbokning kostnadsfri enligt utförarens villkor fram till ${free.sv}; vid senare avbokning får utföraren ta ut ${fee.sv}, ${reasonable.sv}.`,
+            en: `${after.en} cancelling is free under the provider's terms until ${free.en}; after that the provider may charge SEK ${kronorEn(policy.lateFeeSek)} incl. VAT, ${reasonable.en}.`
+          }
+        : {
+            sv: `${after.sv} får utföraren vid avbokning ta ut ${fee.sv}, ${reasonable.sv}.`,
+            en: `${after.en} the provider may charge ${fee.en} if the booking is cancelled, ${reasonable.en}.`
+          }
+  const cancelling = state.withdrawal
+    ? coversStart(state)
+      ? {
+          sv: `Ångerrätt gäller till och med ${w.sv}, så avbokning före starttiden är kostnadsfri.`,
+          en: `The right of withdrawal lasts until ${w.en}, so cancelling before the start is free.`
+        }
+      : ((rest) => ({
+          sv: `Ångerrätt gäller till och med ${w.sv}: fram till dess är avbokning kostnadsfri. ${rest.sv}`,
+          en: `The right of withdrawal lasts until ${w.en}: until then cancelling is free. ${rest.en}`
+        }))(lateFee({ sv: "Därefter", en: "After that" }))
+    : ((rest) => ({
+        sv: `Ångerfristen gällde till och med ${w.sv}. ${rest.sv}`,
+        en: `The withdrawal period lasted until ${w.en}. ${rest.en}`
+      }))(lateFee({ sv: "Nu", en: "Now" }))
+  return { sv: `${cancelling.sv} ${changeWords.sv}`, en: `${cancelling.en} ${changeWords.en}` }
+}
+
+/** The withdrawal period lasts at least until the start: cancelling here is free for as long as it is possible. */
+const coversStart = (state: ReturnType<typeof standing>) => !(state.withdrawalUntil < state.slotStart)
+
+/**
+ * What cancelling now would cost a booking concluded at `concludedAt`; a booking whose slot has
+ * started cannot be cancelled here. Within the withdrawal period (before the start) the law makes
+ * it free whatever the policy says (2005:59, 2 kap. 10 and 15 §§, 1 kap. 4 §); after it the
+ * provider's late fee applies only after its free period.
+ */
+export const cancellationAt = (policy: CancellationPolicy, slotStart: number, now: number, concludedAt: number) => {
+  const state = standing(policy, slotStart, now, concludedAt)
+  if (state.started) return { _tag: "Started", withdrawalUntil: state.withdrawalUntil } as const
+  const legalBasis: LegalBasis = state.withdrawal ? "withdrawal_right" : "provider_terms"
   return {
     _tag: "Open",
-    withinFreePeriod: state.free,
+    withinFreePeriod: state.providerFree,
     feeSek: state.free ? 0 : policy.lateFeeSek,
-    freeUntil: state.freeUntil
+    freeUntil: state.freeUntil,
+    withdrawalUntil: state.withdrawalUntil,
+    legalBasis
   } as const
 }
 
 /** Whether the time can still be changed now (before the change deadline, and before the start). */
 export const changeableAt = (policy: CancellationPolicy, slotStart: number, now: number) => {
-  const state = standing(policy, slotStart, now)
+  const state = standing(policy, slotStart, now, now)
   return !state.started && state.change
 }
 
@@ -194,8 +258,13 @@ const DateTime = Schema.String.annotate({ format: "date-time" })
 /** `cancellation_policy` on an option, a confirmed booking and a status: this slot's deadlines, in words too. */
 export const CancellationPolicyTerms = Schema.Struct({
   free_until: DateTime,
+  withdrawal_until: DateTime.annotate({
+    description:
+      "The end of the consumer's statutory 14-day withdrawal period (lag (2005:59) 2 kap. 10 and 12 §§): for an option, if it is booked now; for a booking, counted from confirmed_at. Until then, and before the start, cancelling is free whatever late_fee_sek says."
+  }),
   free_cancellation_available: Schema.Boolean.annotate({
-    description: "Whether cancelling now is free: true exactly while now is before free_until."
+    description:
+      "Whether cancelling now is free: true while now is before free_until, or within the withdrawal period and before the start."
   }),
   late_fee_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   change_until: DateTime,
@@ -207,7 +276,7 @@ export const CancellationPolicyTerms = Schema.Struct({
 }).annotate({
   identifier: "CancellationPolicy",
   description:
-    "The provider's cancellation policy for this slot: free cancellation until free_until; after it the provider may charge late_fee_sek (incl. VAT) under its terms (0: never); the time can be changed until change_until. Both deadlines are at or before the slot's start. The summaries and the two flags say how it stands at the time of the answer: a deadline that has passed is stated as passed."
+    "The cancellation rules for this slot: free within the statutory withdrawal period (until withdrawal_until, before the start), and free under the provider's terms until free_until; otherwise the provider may charge late_fee_sek (incl. VAT) under its terms (0: never), a term of konsumenttjänstlagen 42-43 §§ that holds only if reasonable. The time can be changed until change_until. free_until and change_until are at or before the slot's start. The summaries and the two flags say how it stands at the time of the answer: a deadline that has passed is stated as passed."
 })
 
 /** How a cancelled booking was cancelled: `cancellation` in a cancel's answer, a status and a refusal. */
@@ -216,11 +285,18 @@ export const Cancellation = Schema.Struct({
   cancelled_by: Schema.Literals(["customer", "partner", "provider"]),
   reason: Schema.optional(Schema.String),
   fee_sek: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
-  within_free_period: Schema.Boolean,
-  free_until: DateTime
+  within_free_period: Schema.Boolean.annotate({
+    description: "Whether it was cancelled before free_until, the end of the provider's own free period."
+  }),
+  free_until: DateTime,
+  legal_basis: Schema.Literals(legalBases).annotate({
+    description:
+      "On what the fee rests: withdrawal_right (within the statutory withdrawal period, before the start: fee_sek is 0 whatever the provider's terms say), provider_terms (the provider's cancellation term under konsumenttjänstlagen, which holds only if reasonable), provider_cancelled (the provider cancelled: the customer owes nothing)."
+  }),
+  withdrawal_until: DateTime.annotate({ description: "The end of the booking's statutory withdrawal period." })
 }).annotate({
   identifier: "Cancellation",
   description:
-    "When and by whom the booking was (or, in a dry run, would be) cancelled. fee_sek is what the provider may charge under its terms for this cancellation (0 within the free period), never a sum this service collects."
+    "When and by whom the booking was (or, in a dry run, would be) cancelled. fee_sek is what the provider may charge for this cancellation (0 within the withdrawal period or the provider's free period), never a sum this service collects."
 })
 export type Cancellation = typeof Cancellation.Type

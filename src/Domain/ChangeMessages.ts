@@ -1,3 +1,4 @@
+import { type CancellationFacts, cancellationWords } from "./CancellationWords.js"
 import type { BookingConfirmation, BookingConfirmationInput } from "./Messages.js"
 import { englishHeading, lines, slotIn } from "./Messages.js"
 import { formatInZone, knownTimeZone } from "./Zone.js"
@@ -8,11 +9,7 @@ export type ChangedBooking = Omit<
   "providerId" | "price" | "taxDeduction" | "taxDeductionRequested" | "cancellationPolicy"
 > & { readonly providerId: string }
 
-export interface CancellationFacts {
-  readonly cancelledBy: "customer" | "partner" | "provider"
-  readonly feeSek: number
-  readonly freeUntil: Date
-}
+export type { CancellationFacts }
 
 const bySv = { customer: "kunden", partner: "bokningstjänsten på kundens uppdrag", provider: "utföraren" } as const
 const byEn = {
@@ -30,18 +27,14 @@ export const bookingCancelled = (booking: ChangedBooking, facts: CancellationFac
   const timeZone = knownTimeZone(booking.timeZone)
   const slot = slotIn(booking.slotStart, booking.slotEnd, timeZone)
   const serviceEn = booking.serviceLabelEn ?? booking.serviceLabelSv
-  const freeUntil = formatInZone(facts.freeUntil, timeZone)
   const byProvider = facts.cancelledBy === "provider"
+  const words = cancellationWords(facts, timeZone, true)
   const feeSv = byProvider
-    ? "Utföraren avbokade, så ingen avbokningsavgift tas ut av dig. Behöver du fortfarande hjälp kan du boka en ny tid där du bokade den här."
-    : facts.feeSek === 0
-      ? "Avbokningen gjordes inom den kostnadsfria perioden: enligt villkoren tar utföraren ingen avgift för den."
-      : `Avbokningen gjordes efter den kostnadsfria perioden (som gällde till ${freeUntil}): enligt sina villkor får utföraren ta ut en avgift på ${facts.feeSek} kr inkl. moms.`
+    ? `${words.sv} Behöver du fortfarande hjälp kan du boka en ny tid där du bokade den här.`
+    : words.sv
   const feeEn = byProvider
-    ? "The provider cancelled it, so no cancellation fee applies to you. If you still need the job done, you can book a new time where you booked this one."
-    : facts.feeSek === 0
-      ? "It was cancelled within the free period: under the terms the provider charges no fee for it."
-      : `It was cancelled after the free period (which ran until ${freeUntil}): under its terms the provider may charge a fee of SEK ${facts.feeSek} incl. VAT.`
+    ? `${words.en} If you still need the job done, you can book a new time where you booked this one.`
+    : words.en
   const customer = {
     subject: `Din bokning är avbokad: ${booking.serviceLabelSv}, ${slot.shortSv} (Booking cancelled)`,
     body: lines(
@@ -83,11 +76,7 @@ export const bookingCancelled = (booking: ChangedBooking, facts: CancellationFac
       `Kund: ${booking.customerName ?? "uppgift saknas"}`,
       `Bokningsreferens: ${booking.requestId}`,
       `Boknings-id: ${booking.bookingId}`,
-      byProvider
-        ? "Ni avbokade själva: kunden betalar ingen avbokningsavgift."
-        : facts.feeSek === 0
-          ? "Avbokningen gjordes inom den kostnadsfria perioden."
-          : `Avbokningen gjordes efter den kostnadsfria perioden; enligt era villkor (version ${booking.termsVersion}) får ni ta ut ${facts.feeSek} kr inkl. moms.`,
+      byProvider ? "Ni avbokade själva: kunden betalar ingen avbokningsavgift." : words.sv,
       "",
       englishHeading,
       "",
@@ -99,11 +88,7 @@ export const bookingCancelled = (booking: ChangedBooking, facts: CancellationFac
       `Time: ${slot.en}`,
       `Booking reference: ${booking.requestId}`,
       `Booking id: ${booking.bookingId}`,
-      byProvider
-        ? "You cancelled it yourselves: the customer pays no cancellation fee."
-        : facts.feeSek === 0
-          ? "It was cancelled within the free period."
-          : `It was cancelled after the free period; under your terms (version ${booking.termsVersion}) you may charge SEK ${facts.feeSek} incl. VAT.`
+      byProvider ? "You cancelled it yourselves: the customer pays no cancellation fee." : words.en
     ),
     // No names, addresses or free text: the webhook says which booking changed and how.
     payload: {
@@ -116,6 +101,8 @@ export const bookingCancelled = (booking: ChangedBooking, facts: CancellationFac
       time_zone: timeZone,
       cancelled_by: facts.cancelledBy,
       late_fee_sek: facts.feeSek,
+      legal_basis: facts.legalBasis,
+      withdrawal_until: formatInZone(facts.withdrawalUntil, timeZone),
       terms_version: booking.termsVersion
     }
   }

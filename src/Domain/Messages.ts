@@ -1,3 +1,5 @@
+import type { EarlyStart } from "./Booking.js"
+import { type ConsumerInformationSection, consumerInformationLines } from "./ConsumerInformation.js"
 import { kronorEn, kronorSv, type PriceFacts, priceKind, priceWording } from "./Pricing.js"
 import type { TaxDeductionAnswer } from "./TaxDeductionSchema.js"
 import { formatInZone, knownTimeZone, providerTimeZone } from "./Zone.js"
@@ -22,6 +24,10 @@ export interface BookingConfirmationInput {
   readonly taxDeductionRequested?: boolean
   /** The booking's cancellation policy in words (issue 27), so the customer holds the terms. */
   readonly cancellationPolicy?: { readonly summary_sv: string; readonly summary_en: string }
+  /** The early-start record, so both sides hold what a withdrawal would cost (2005:59, 2 kap. 4 and 15 §§). */
+  readonly earlyStart?: typeof EarlyStart.Type
+  /** The consumer information the option's terms carried; null for a service imported before it was stated. */
+  readonly consumerInformation?: ConsumerInformationSection | null
 }
 
 export interface Message {
@@ -162,6 +168,12 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
   const requested = input.taxDeductionRequested === true
   const customerTax = customerDeduction(input.taxDeduction, requested)
   const providerTax = providerDeduction(input.taxDeduction, requested)
+  const early = input.earlyStart
+  const statement = early?.statement === undefined ? undefined : `"${early.statement}"`
+  const information =
+    input.consumerInformation === undefined || input.consumerInformation === null
+      ? { sv: [], en: [] }
+      : consumerInformationLines(input.consumerInformation)
 
   const customer: Message = {
     subject: `Din bokning är bekräftad: ${input.serviceLabelSv}, ${slot.shortSv} (Booking confirmed)`,
@@ -179,7 +191,10 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       input.cancellationPolicy === undefined
         ? undefined
         : `Avbokning och ändring: ${input.cancellationPolicy.summary_sv}`,
+      early === undefined ? undefined : `Start under ångerfristen: ${early.summary_sv}`,
+      statement === undefined ? undefined : `Begäran med dina ord: ${statement}`,
       `Bokningsreferens: ${input.requestId}`,
+      ...information.sv.flatMap((line, i) => (i === 0 ? ["", line] : [line])),
       ...customerTax.sv.flatMap((line) => ["", line]),
       "",
       starting
@@ -201,7 +216,10 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       input.cancellationPolicy === undefined
         ? undefined
         : `Cancelling and changing: ${input.cancellationPolicy.summary_en}`,
+      early === undefined ? undefined : `Start within the withdrawal period: ${early.summary_en}`,
+      statement === undefined ? undefined : `The request in your words: ${statement}`,
       `Booking reference: ${input.requestId}`,
+      ...information.en.flatMap((line, i) => (i === 0 ? ["", line] : [line])),
       ...customerTax.en.flatMap((line) => ["", line]),
       "",
       starting
@@ -225,6 +243,7 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Villkor: version ${input.termsVersion}, ${input.termsUrl}`,
       `Bokningsreferens: ${input.requestId}`,
       `Boknings-id: ${input.bookingId}`,
+      early === undefined ? undefined : `Start under ångerfristen: ${early.summary_sv}`,
       ...providerTax.sv.flatMap((line) => ["", line]),
       "",
       starting
@@ -245,6 +264,7 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       `Terms: version ${input.termsVersion}, ${input.termsUrl}`,
       `Booking reference: ${input.requestId}`,
       `Booking id: ${input.bookingId}`,
+      early === undefined ? undefined : `Start within the withdrawal period: ${early.summary_en}`,
       ...providerTax.en.flatMap((line) => ["", line]),
       "",
       starting
@@ -270,7 +290,13 @@ export const bookingConfirmation = (input: BookingConfirmationInput): BookingCon
       customer_name: input.customerName ?? null,
       ...(input.taxDeduction === undefined || input.taxDeduction === null
         ? {}
-        : { tax_deduction: input.taxDeduction, tax_deduction_requested: requested })
+        : { tax_deduction: input.taxDeduction, tax_deduction_requested: requested }),
+      ...(early === undefined
+        ? {}
+        : {
+            early_start_requested: early.requested,
+            slot_within_withdrawal_period: early.slot_within_withdrawal_period
+          })
     }
   }
 

@@ -1,6 +1,6 @@
 import { Context, Schema } from "effect"
-import { Delivery } from "./Booking.js"
-import { CancellationPolicyTerms } from "./CancellationPolicy.js"
+import { Delivery, EarlyStart } from "./Booking.js"
+import { Cancellation, CancellationPolicyTerms } from "./CancellationPolicy.js"
 import { ContractError } from "./Errors.js"
 import { DateTimeString, matching, optional, strictInput, text } from "./Input.js"
 import { WorkingHours } from "./Supply.js"
@@ -36,11 +36,13 @@ export const ProviderCancellation = Schema.Struct({
   cancelled_by: Schema.Literals(["customer", "partner", "provider"]),
   fee_sek: Schema.Number,
   within_free_period: Schema.Boolean,
-  free_until: Schema.String
+  free_until: Schema.String,
+  legal_basis: Cancellation.fields.legal_basis,
+  withdrawal_until: Schema.String
 }).annotate({
   identifier: "ProviderCancellation",
   description:
-    "When and by whom the job was cancelled. fee_sek is what you may charge under your terms for this cancellation (always 0 when you cancelled it yourself); this service collects nothing."
+    "When and by whom the job was cancelled. fee_sek is what you may charge for this cancellation: 0 when the customer withdrew within the statutory withdrawal period before the start (legal_basis withdrawal_right, whatever your terms say) and when you cancelled it yourself; otherwise your term under konsumenttjänstlagen, which holds only if reasonable. This service collects nothing."
 })
 
 /** A job as its provider needs it: the one place besides the provider's confirmation that carries the customer's contact. */
@@ -85,6 +87,8 @@ export const ProviderBooking = Schema.Struct({
     description:
       "True when a busy time imported from your own calendar overlaps this confirmed job. The booking still stands: cancel it if you cannot do it, or move the clashing event in your calendar."
   }),
+  /** Whether the customer asked for the work to start within the withdrawal period, and what it means. */
+  early_start: EarlyStart,
   /** Only on a cancelled job. */
   cancellation: optional(ProviderCancellation)
 }).annotate({ identifier: "ProviderBooking" })

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { CancellationPolicySchema, SupplyCancellationPolicy } from "./CancellationPolicy.js"
 import { PriceType, PricingModel, VerticalId } from "./Catalog.js"
+import { ConsumerInformationSection, consumerTermsSuffixLength } from "./ConsumerInformation.js"
 import { ProviderId, ServiceId } from "./Ids.js"
 import { matching, NonEmptyTrimmedString, optional } from "./Input.js"
 import { DeductionDeclaration } from "./TaxDeductionSchema.js"
@@ -54,6 +55,26 @@ export const Terms = Schema.Struct({
 })
 export type Terms = typeof Terms.Type
 
+/** Terms as a supply file states them: room is left in the version for the consumer information's fingerprint. */
+const SupplyTerms = Terms.mapFields((fields) => ({
+  ...fields,
+  version: Schema.String.check(Schema.isMinLength(8), Schema.isMaxLength(240 - consumerTermsSuffixLength))
+}))
+
+/** A Swedish organisation (or personal identity) number, NNNNNN-NNNN, whose last digit checks the rest (Luhn). */
+const OrganisationNumber = Schema.String.check(
+  matching(/^\d{6}-\d{4}$/, { message: "must be an organisation number NNNNNN-NNNN" }),
+  Schema.makeFilter((s) => luhnHolds(s.replace("-", "")) || "must be an organisation number whose check digit holds")
+)
+
+const luhnHolds = (digits: string) =>
+  [...digits].reduce((sum, digit, i) => {
+    const d = Number(digit) * (i % 2 === 0 ? 2 : 1)
+    return sum + (d > 9 ? d - 9 : d)
+  }, 0) %
+    10 ===
+  0
+
 export const unitPricedModels = [
   "per_item",
   "per_hour",
@@ -75,7 +96,7 @@ export const ProviderService = Schema.Struct({
   unit: optional(NonEmptyTrimmedString.check(Schema.isMaxLength(120))),
   duration_minutes: Schema.Int.check(Schema.isBetween({ minimum: 15, maximum: 1440 })),
   scope: ServiceScope,
-  terms: Terms,
+  terms: SupplyTerms,
   /**
    * `{ kind: "none" }` or `{ kind: "rut" | "rot", labour: { share } | { amount_sek } }`. Checked by
    * the supply import (TaxDeductionSupply.declarationProblems), whose messages name the service.
@@ -115,6 +136,13 @@ export const PostcodeArea = Schema.Struct({ from: AreaPostcode, to: AreaPostcode
 export const Provider = Schema.Struct({
   id: Schema.String.check(matching(/^[a-z0-9][a-z0-9_-]{1,63}$/)),
   name: NonEmptyTrimmedString,
+  /** The provider's identity a consumer must be told before booking (2005:59, 2 kap. 2 §). */
+  organisation_number: OrganisationNumber,
+  contact: Schema.Struct({
+    email: Schema.String.check(matching(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { message: "must be an e-mail address" })),
+    phone: NonEmptyTrimmedString.check(Schema.isMaxLength(40)),
+    address: NonEmptyTrimmedString.check(Schema.isMaxLength(200))
+  }),
   city: NonEmptyTrimmedString,
   rating_label: optional(NonEmptyTrimmedString),
   active: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(true))),
@@ -196,6 +224,8 @@ export const CurrentOffer = Schema.Struct({
   servesPostcode: Schema.Boolean,
   servesDestination: Schema.Boolean,
   hours: Schema.Array(OpeningHours),
-  cancellationPolicy: Schema.NullOr(CancellationPolicySchema)
+  cancellationPolicy: Schema.NullOr(CancellationPolicySchema),
+  /** The consumer information the service's terms carry; null for a service imported before it was stated. */
+  consumerInformation: Schema.NullOr(ConsumerInformationSection)
 })
 export type CurrentOffer = typeof CurrentOffer.Type

@@ -221,6 +221,7 @@ const conditions = (
     ifPaid && paidDate
       ? `Avdraget följer reglerna när du betalar: betalar du den ${paidDate.sv} eller senare är ${name}-avdraget ${percentSv(ifPaid.rate)} och priset efter avdrag ${from ? "från " : ""}${kronorSv(ifPaid.price_after_deduction_sek)} kr.`
       : undefined,
+    "Avdraget förutsätter att arbetet har utförts och att du betalar elektroniskt (inte kontant), och det följer reglerna den dag du betalar; en avbokningsavgift ger inget avdrag.",
     "Utföraren tar in de identitetsuppgifter som behövs och begär avdraget hos Skatteverket; medger Skatteverket inte avdraget betalar du resten."
   )
   const en = sentences(
@@ -232,6 +233,7 @@ const conditions = (
     ifPaid && paidDate
       ? `The deduction follows the rules in force when you pay: if you pay on or after ${paidDate.en}, the ${name} deduction is ${percentEn(ifPaid.rate)} and the price after it ${from ? "from " : ""}SEK ${kronorEn(ifPaid.price_after_deduction_sek)}.`
       : undefined,
+    "The deduction needs the work to have been performed and paid for electronically (not in cash), and it follows the rules of the day you pay; a cancellation fee gives no deduction.",
     "The provider collects the identity details it needs and claims the deduction from Skatteverket; if Skatteverket refuses it, you pay the rest."
   )
   return { sv: capitalise(sv), en }

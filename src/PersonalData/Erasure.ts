@@ -31,6 +31,7 @@ export const BookingDataRow = Schema.Struct({
   serviceLocation: Location,
   destinationLocation: Schema.NullOr(Location),
   consentStatement: Schema.NullOr(Schema.String),
+  earlyStartStatement: Schema.NullOr(Schema.String),
   cancelReason: Schema.NullOr(Schema.String),
   erasedAt: Schema.NullOr(Schema.Date),
   erasedBy: Schema.NullOr(ErasedBy),
@@ -98,7 +99,7 @@ export const makeErasureRepo = Effect.gen(function* () {
 
   const bookingColumns = sql.literal(`b.id::text AS id, b.request_id, b.provider_id, b.provider_name,
     b.service_label_sv, b.status, b.slot_start, b.slot_end, b.time_zone, b.cancelled_at, b.sandbox, b.customer,
-    b.service_location, b.destination_location, b.consent->>'statement' AS consent_statement, b.cancel_reason,
+    b.service_location, b.destination_location, b.consent->>'statement' AS consent_statement, b.early_start_statement, b.cancel_reason,
     b.personal_data_erased_at AS erased_at, b.personal_data_erased_by AS erased_by,
     b.personal_data_erasure_id::text AS erasure_id, p.notify_email, p.notify_webhook_url,
     o.channel AS provider_channel, o.status AS provider_delivery`)
@@ -176,7 +177,7 @@ export const makeErasureRepo = Effect.gen(function* () {
           destination_location = CASE WHEN destination_location IS NULL THEN NULL
             ELSE ${sql.literal(areaOf("destination_location"))} END,
           consent = ${sql.literal(consentKept)},
-          cancel_reason = NULL,
+          cancel_reason = NULL, early_start_statement = NULL,
           personal_data_erased_at = ${now}, personal_data_erased_by = ${by},
           personal_data_erasure_id = ${erasureId}::uuid
         WHERE id IN ${sql.in(ids)} AND personal_data_erased_at IS NULL

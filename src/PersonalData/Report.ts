@@ -22,6 +22,7 @@ export const bookingValues = (row: BookingDataRow): Array<StoredValue> => [
   ...valueAt("service_location.address", row.serviceLocation.address),
   ...valueAt("destination_location.address", row.destinationLocation?.address),
   ...valueAt("user_consent_statement", row.consentStatement),
+  ...valueAt("early_start_statement", row.earlyStartStatement),
   ...valueAt("cancellation.reason", row.cancelReason)
 ]
 

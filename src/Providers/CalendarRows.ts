@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { rowsOf } from "../Database/Rows.js"
 import { Customer } from "../Domain/Booking.js"
+import { legalBases } from "../Domain/Withdrawal.js"
 
 /**
  * The rows the provider's calendar reads, decoded rather than asserted. A row of another shape is
@@ -55,6 +56,9 @@ export const BookingRow = Schema.Struct({
   cancelFeeSek: Schema.NullOr(Schema.Number),
   cancelWithinFreePeriod: Schema.NullOr(Schema.Boolean),
   cancelFreeUntil: Schema.NullOr(Schema.Date),
+  cancelLegalBasis: Schema.NullOr(Schema.Literals(legalBases)),
+  earlyStartRequested: Schema.NullOr(Schema.Boolean),
+  earlyStartStatement: Schema.NullOr(Schema.String),
   conflictsWithBusyTime: Schema.Boolean,
   personalDataErasedAt: Schema.NullOr(Schema.Date)
 })

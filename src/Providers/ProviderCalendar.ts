@@ -5,6 +5,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import { customerNameOf } from "../Domain/Booking.js"
 import { bookedPrice, policyOfBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
+import { earlyStartOf } from "../Domain/EarlyStart.js"
 import { type DatabaseUnavailable, InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
 import {
@@ -21,6 +22,7 @@ import {
   providerSpecVersion,
   type WorkingHoursRequest
 } from "../Domain/Provider.js"
+import { withdrawalUntil } from "../Domain/Withdrawal.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { sqlStateOf } from "../Shared/Idempotency.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
@@ -59,7 +61,14 @@ const providerBooking = (row: BookingRow, now: Date): ProviderBooking => ({
   ...(row.personalDataErasedAt === null
     ? {}
     : { personal_data_erased_at: formatInZone(row.personalDataErasedAt, providerTimeZone) }),
-  cancellation_policy: policyTerms(policyOfBooking(row), row.slotStart.getTime(), providerTimeZone, now.getTime()),
+  cancellation_policy: policyTerms(
+    policyOfBooking(row),
+    row.slotStart.getTime(),
+    providerTimeZone,
+    now.getTime(),
+    row.confirmedAt.getTime()
+  ),
+  early_start: earlyStartOf({ ...row, timeZone: providerTimeZone }),
   conflicts_with_busy_time: row.conflictsWithBusyTime,
   // Never the caller's free-text reason: that is the partner's.
   ...(row.status === "cancelled" && row.cancelledAt !== null
@@ -69,7 +78,10 @@ const providerBooking = (row: BookingRow, now: Date): ProviderBooking => ({
           cancelled_by: row.cancelledBy ?? "partner",
           fee_sek: row.cancelFeeSek ?? 0,
           within_free_period: row.cancelWithinFreePeriod ?? true,
-          free_until: formatInZone(row.cancelFreeUntil ?? row.slotStart, providerTimeZone)
+          free_until: formatInZone(row.cancelFreeUntil ?? row.slotStart, providerTimeZone),
+          legal_basis:
+            row.cancelLegalBasis ?? (row.cancelledBy === "provider" ? "provider_cancelled" : "provider_terms"),
+          withdrawal_until: formatInZone(withdrawalUntil(row.confirmedAt.getTime()), providerTimeZone)
         }
       }
     : {})
@@ -132,7 +144,8 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
           slot_label, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
           terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at,
           status, version, free_cancellation_hours, late_fee_sek, change_hours, cancelled_at, cancelled_by,
-          cancel_fee_sek, cancel_within_free_period, cancel_free_until, personal_data_erased_at,
+          cancel_fee_sek, cancel_within_free_period, cancel_free_until, cancel_legal_basis,
+          early_start_requested, early_start_statement, personal_data_erased_at,
           (status = 'confirmed' AND ${sql.literal(busyConflictOf)}) AS conflicts_with_busy_time
         FROM bookings b
         WHERE provider_id = ${providerId} AND NOT sandbox

@@ -23,7 +23,9 @@ const forProvider = (cancellation: Cancellation): typeof ProviderCancellation.Ty
   cancelled_by: cancellation.cancelled_by,
   fee_sek: cancellation.fee_sek,
   within_free_period: cancellation.within_free_period,
-  free_until: cancellation.free_until
+  free_until: cancellation.free_until,
+  legal_basis: cancellation.legal_basis,
+  withdrawal_until: cancellation.withdrawal_until
 })
 
 const notFound = (bookingId: string) =>

@@ -1,4 +1,5 @@
 import { policyTerms } from "../Domain/CancellationPolicy.js"
+import { consumerInformation } from "../Domain/ConsumerInformation.js"
 import type { BookingSearchResponse } from "../Domain/Search.js"
 import { restSurface } from "../Domain/Surface.js"
 import { taxDeduction } from "../Domain/TaxDeduction.js"
@@ -19,6 +20,18 @@ export const taxDeductionExample = deductionAnswer(
     { kind: "rot", labour: { share: 0.9 } },
     "2026-11-30T08:00:00+01:00"
   )
+)
+
+/** The README flow's provider's consumer information, on the demo's default address. */
+export const consumerInformationExample = consumerInformation(
+  {
+    name: "Norrmalms Rör & Värme AB",
+    organisationNumber: "559978-8089",
+    email: "kundservice@norrmalmsror.example",
+    phone: "08-490 720",
+    address: "Odengatan 52, 100 00 Stockholm"
+  },
+  "http://localhost:3000"
 )
 
 /** The README flow's option's policy: free until 12 hours before, SEK 495 after, changes until 6 hours before. */
@@ -99,13 +112,13 @@ export const searchExample: OperationExample = {
           quote_triggers_sv: ["Byte av rör i vägg"]
         },
         terms: {
-          version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-11-01.v3-rot90pct",
-          url: "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-11-01",
+          version: "norrmalms-ror-sthlm/vvs_install_faucet_standard/2026-12-01.v3-rot90pct+ki-c6cde0ce",
+          url: "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-12-01",
           sections: [
             {
               id: "cancellation",
               text_sv:
-                "Kostnadsfri avbokning senast 12 timmar före starttid. Vid senare avbokning får vi ta ut en avgift på 495 kr inkl. moms. Tiden kan ändras senast 6 timmar före starttid.",
+                "Inom 14 dagars ångerfrist är avbokning före starttiden alltid kostnadsfri. Därefter är avbokning kostnadsfri senast 12 timmar före starttid; vid senare avbokning får vi ta ut en avgift på 495 kr inkl. moms. Tiden kan ändras senast 6 timmar före starttid.",
               title_sv: "Avbokning"
             },
             {
@@ -123,10 +136,11 @@ export const searchExample: OperationExample = {
               id: "warranty",
               text_sv: "Två års garanti på utfört arbete. Reklamation enligt konsumenttjänstlagen.",
               title_sv: "Garanti"
-            }
+            },
+            consumerInformationExample
           ],
           source_urls: [
-            "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-11-01",
+            "https://villkor.norrmalms-ror-sthlm.example/vvs_install_faucet_standard/2026-12-01",
             "https://www.konsumentverket.se/"
           ]
         },

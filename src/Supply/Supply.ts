@@ -7,11 +7,12 @@ import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { rowsOf } from "../Database/Rows.js"
 import { decodedOnce } from "../Database/StoredJson.js"
-import { policyOfSupply, type SupplyCancellationPolicy, samePolicy } from "../Domain/CancellationPolicy.js"
 import { VerticalId } from "../Domain/Catalog.js"
+import { consumerInformationId, supplyTermsVersion } from "../Domain/ConsumerInformation.js"
 import { issuesOf } from "../Domain/Issues.js"
 import { CurrentOffer, postcodeNumber, SupplyFile } from "../Domain/Supply.js"
 import { type DeclaredService, declarationProblems } from "../Domain/TaxDeductionSupply.js"
+import { consumerTermsOf, policyChangeProblems, policyColumns } from "./SupplyTerms.js"
 
 export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidSupply", {
   problems: Schema.Array(Schema.String)
@@ -32,38 +33,6 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** A service whose ids and price kind can be read, so its tax deduction declaration can be checked. */
 const isDeclaredService = (service: Record<string, unknown>): service is Record<string, unknown> & DeclaredService =>
   ["service_id", "job_type_id", "pricing_model", "price_type"].every((key) => typeof service[key] === "string")
-/** The policy columns of a service, from its own policy or its provider's. */
-const policyColumns = (policy: SupplyCancellationPolicy | undefined) => {
-  const { freeCancellationHours, lateFeeSek, changeHours } = policyOfSupply(policy)
-  return { free_cancellation_hours: freeCancellationHours, late_fee_sek: lateFeeSek, change_hours: changeHours }
-}
-
-/** Services whose policy the file changes while their terms version stays: each a problem naming the path. */
-const policyChangeProblems = (
-  file: SupplyFile,
-  stored: ReadonlyArray<{
-    readonly providerId: string
-    readonly serviceId: string
-    readonly termsVersion: string
-    readonly freeCancellationHours: number
-    readonly lateFeeSek: number
-    readonly changeHours: number
-  }>
-) => {
-  const byKey = new Map(stored.map((row) => [`${row.providerId}/${row.serviceId}`, row]))
-  return file.providers.flatMap((provider, p) =>
-    provider.services.flatMap((service, s) => {
-      const row = byKey.get(`${provider.id}/${service.service_id}`)
-      if (row === undefined || row.termsVersion !== service.terms.version) return []
-      return samePolicy(row, policyOfSupply(service.cancellation_policy ?? provider.cancellation_policy))
-        ? []
-        : [
-            `providers.${p}.services.${s}.terms.version: the cancellation policy changed, so the terms version must change too (${service.terms.version} is already imported with another policy)`
-          ]
-    })
-  )
-}
-
 /** Confirm's question: one provider's service as it is now, at the option's postcode (and destination). */
 const OfferQuery = Schema.Struct({
   providerId: Schema.String,
@@ -203,9 +172,15 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
      */
     const importFile = Effect.fn("Supply.importFile")(function* (input: unknown) {
       const file = yield* validate(input)
+      // Every service's terms carry the consumer information of its provider, and their version its fingerprint.
+      const { informationOf, versionOf } = consumerTermsOf(file, config.publicBaseUrl)
       const providers = file.providers.map((p) => ({
         id: p.id,
         name: p.name,
+        organisation_number: p.organisation_number,
+        contact_email: p.contact.email,
+        contact_phone: p.contact.phone,
+        contact_address: p.contact.address,
         city: p.city,
         rating_label: p.rating_label ?? null,
         active: p.active,
@@ -232,9 +207,12 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           unit: s.unit ?? null,
           duration_minutes: s.duration_minutes,
           scope: s.scope,
-          terms_version: s.terms.version,
+          terms_version: versionOf(p, s),
           terms_url: s.terms.url,
-          terms_sections: s.terms.sections,
+          terms_sections: [
+            ...s.terms.sections.filter((section) => section.id !== consumerInformationId),
+            informationOf.get(p.id)!
+          ],
           terms_source_urls: s.terms.source_urls,
           tax_deduction: s.tax_deduction ?? null,
           active: s.active,
@@ -259,7 +237,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
             return yield* new InvalidSupply({
               problems: unversioned.map(
                 (row) =>
-                  `${row.providerId}/${row.serviceId}: tax_deduction changed but terms.version is still ${row.termsVersion}: give the terms a new version, so options already shown are refreshed`
+                  `${row.providerId}/${row.serviceId}: tax_deduction changed but terms.version is still ${supplyTermsVersion(row.termsVersion)}: give the terms a new version, so options already shown are refreshed`
               )
             })
           // A policy is part of the terms: the same terms version must keep meaning the same policy,
@@ -267,15 +245,20 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           const stored =
             yield* sql`SELECT provider_id, service_id, terms_version, free_cancellation_hours, late_fee_sek, change_hours
             FROM provider_services WHERE provider_id = ANY(${ids}) FOR UPDATE`.pipe(rowsOf(ServicePolicyRow))
-          const policyProblems = policyChangeProblems(file, stored)
+          const policyProblems = policyChangeProblems(file, versionOf, stored)
           if (policyProblems.length > 0) return yield* new InvalidSupply({ problems: policyProblems })
           yield* sql`
-            INSERT INTO providers (id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret)
-            SELECT id, name, city, rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret
+            INSERT INTO providers (id, name, organisation_number, contact_email, contact_phone, contact_address, city,
+              rating_label, active, notify_email, notify_webhook_url, notify_webhook_secret)
+            SELECT id, name, organisation_number, contact_email, contact_phone, contact_address, city, rating_label,
+              active, notify_email, notify_webhook_url, notify_webhook_secret
             FROM jsonb_to_recordset(${JSON.stringify(providers)}::jsonb) AS x(
-              id text, name text, city text, rating_label text, active boolean,
+              id text, name text, organisation_number text, contact_email text, contact_phone text,
+              contact_address text, city text, rating_label text, active boolean,
               notify_email text, notify_webhook_url text, notify_webhook_secret text)
-            ON CONFLICT (id) DO UPDATE SET name = excluded.name, city = excluded.city,
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, organisation_number = excluded.organisation_number,
+              contact_email = excluded.contact_email, contact_phone = excluded.contact_phone,
+              contact_address = excluded.contact_address, city = excluded.city,
               rating_label = excluded.rating_label, active = excluded.active, notify_email = excluded.notify_email,
               notify_webhook_url = excluded.notify_webhook_url, notify_webhook_secret = excluded.notify_webhook_secret,
               updated_at = now()`
@@ -363,7 +346,9 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           'servesPostcode', ${servesPostcodeOfP(input.postcode)},
           'servesDestination', ${servesDestinationOfP(input.destinationPostcode)},
           'hours', ${workingHoursOfP},
-          'cancellationPolicy', CASE WHEN s.service_id IS NULL THEN NULL ELSE ${cancellationPolicyOfS} END)::text AS offer
+          'cancellationPolicy', CASE WHEN s.service_id IS NULL THEN NULL ELSE ${cancellationPolicyOfS} END,
+          'consumerInformation', (SELECT x FROM jsonb_array_elements(s.terms_sections) x
+            WHERE x->>'id' = ${consumerInformationId} LIMIT 1))::text AS offer
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
         WHERE p.id = ${input.providerId}`,

@@ -82,6 +82,7 @@ describe("POST /api/public/bookings", () => {
             "booking_created",
             "confirmation_delivery",
             "cancellation_policy",
+            "early_start",
             "idempotent_replay",
             "safe_next_step",
             "tax_deduction",

@@ -107,13 +107,17 @@ describe("a booking's life after confirm", () => {
               "free_until",
               "late_fee_sek",
               "summary_en",
-              "summary_sv"
+              "summary_sv",
+              "withdrawal_until"
             ].sort()
           )
           expect(Date.parse(policy.free_until)).toBeLessThanOrEqual(Date.parse(option.slot.start_at))
           expect(Date.parse(policy.change_until)).toBeLessThanOrEqual(Date.parse(option.slot.start_at))
           expect(policy.summary_en).not.toMatch(/you owe|must pay/i)
-          if (policy.late_fee_sek > 0) expect(policy.summary_en).toContain("may charge")
+          // Booked now for next week, the withdrawal period covers the start: no fee is offered (2 kap. 10 §).
+          if (Date.parse(policy.withdrawal_until) > Date.parse(option.slot.start_at))
+            expect(policy.summary_en).toContain("so cancelling before the start is free")
+          else if (policy.late_fee_sek > 0) expect(policy.summary_en).toContain("may charge")
         }
         const created = yield* confirm(options[0])
         expect(created.booking.version).toBe(1)
@@ -254,26 +258,64 @@ describe("a booking's life after confirm", () => {
         })
     )
 
-    it.effect("a late cancel carries the provider's fee as what it may charge", () =>
-      Effect.gen(function* () {
-        yield* TestClock.setTime(testNow)
-        const client = yield* apiClient(token)
-        const options = yield* search()
-        const option = options.find((o) => o.cancellation_policy.late_fee_sek > 0)!
-        const created = yield* confirm(option)
-        yield* TestClock.setTime(Date.parse(option.cancellation_policy.free_until) + 1000)
-        const done = yield* client.bookings.cancel({
-          params: { booking_id: created.booking.id },
-          payload: payloadOf(CancelBookingRequest)({ idempotency_key: "late-1", cancelled_by: "partner" }),
-          headers: {}
+    it.effect(
+      "a late cancel within the withdrawal period is free by law (2005:59 2 kap. 10 and 15 §§), whatever the late fee",
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(testNow)
+          const client = yield* apiClient(token)
+          const options = yield* search()
+          const option = options.find((o) => o.cancellation_policy.late_fee_sek > 0)!
+          const created = yield* confirm(option)
+          expect(Date.parse(option.cancellation_policy.withdrawal_until)).toBeGreaterThan(
+            Date.parse(option.slot.start_at)
+          )
+          yield* TestClock.setTime(Date.parse(option.cancellation_policy.free_until) + 1000)
+          const done = yield* client.bookings.cancel({
+            params: { booking_id: created.booking.id },
+            payload: payloadOf(CancelBookingRequest)({ idempotency_key: "late-1", cancelled_by: "partner" }),
+            headers: {}
+          })
+          expect(done.cancellation).toMatchObject({
+            cancelled_by: "partner",
+            fee_sek: 0,
+            within_free_period: false,
+            legal_basis: "withdrawal_right"
+          })
+          expect(done.safe_next_step).toContain("no fee may be charged, whatever the provider's terms say")
+          expect(done.safe_next_step).not.toMatch(/may charge a fee/)
         })
-        expect(done.cancellation).toMatchObject({
-          cancelled_by: "partner",
-          fee_sek: option.cancellation_policy.late_fee_sek,
-          within_free_period: false
+    )
+
+    it.effect(
+      "a late cancel after the withdrawal period carries the provider's fee as its term (konsumenttjänstlagen 42–43 §§)",
+      () =>
+        Effect.gen(function* () {
+          yield* TestClock.setTime(testNow)
+          const client = yield* apiClient(token)
+          const options = yield* searchOptions(searchBodyFor("om 3 veckor"), token)
+          const option = options.find(
+            (o: any) =>
+              o.cancellation_policy.late_fee_sek > 0 &&
+              Date.parse(o.cancellation_policy.free_until) > Date.parse(o.cancellation_policy.withdrawal_until)
+          )
+          expect(option).toBeDefined()
+          const created = yield* confirm(option)
+          yield* TestClock.setTime(Date.parse(option.cancellation_policy.free_until) + 1000)
+          const done = yield* client.bookings.cancel({
+            params: { booking_id: created.booking.id },
+            payload: payloadOf(CancelBookingRequest)({ idempotency_key: "late-2", cancelled_by: "partner" }),
+            headers: {}
+          })
+          expect(done.cancellation).toMatchObject({
+            cancelled_by: "partner",
+            fee_sek: option.cancellation_policy.late_fee_sek,
+            within_free_period: false,
+            legal_basis: "provider_terms"
+          })
+          expect(done.safe_next_step).toContain(`may charge a fee of SEK ${option.cancellation_policy.late_fee_sek}`)
+          expect(done.safe_next_step).toContain("applies only if it is reasonable")
         })
-        expect(done.safe_next_step).toContain(`may charge a fee of SEK ${option.cancellation_policy.late_fee_sek}`)
-      })
     )
 
     it.effect("reschedule: same id, version up, old slot freed, history kept; replay; 422, 409s", () =>
@@ -500,6 +542,14 @@ const emailsOfABookingsLife = () => {
           expect(confirmed.en).toContain(option.terms.version)
           expect(confirmed.en).toContain(policy.summary_en)
           for (const text of [confirmed.sv, confirmed.en]) expect(text).not.toMatch(/du är skyldig|you owe|must pay/i)
+          // On a durable medium (2005:59 2 kap. 4 §): the information before the commitment, the price, the early-start record.
+          const information = option.terms.sections.find((section: any) => section.id === "consumer_information")
+          expect(confirmed.sv).toContain(information.text_sv)
+          expect(confirmed.en).toContain(information.text_en)
+          expect(confirmed.sv).toContain(`${information.withdrawal_form_url}`)
+          expect(confirmed.sv).toContain(created.early_start.summary_sv)
+          expect(confirmed.en).toContain(created.early_start.summary_en)
+          expect(confirmed.en).toContain(`Price: `)
 
           // A move: the customer's new confirmation names both times and the new policy; the provider is told.
           const target = otherTime(yield* search(token), created.booking)
@@ -537,7 +587,7 @@ const emailsOfABookingsLife = () => {
           expect(halves(toProvider).sv).toContain("den tidigare är frigjord")
           expect(halves(toProvider).en).toContain("the earlier one released")
 
-          // A late cancel: the fee as what the provider may charge under its terms, never as owed.
+          // A late cancel within the withdrawal period: free by law whatever the late fee (2005:59 2 kap. 10 and 15 §§).
           yield* TestClock.setTime(Date.parse(moved.body.cancellation_policy.free_until) + 60_000)
           const beforeCancel = smtp.messages.length
           const cancelled = yield* run(
@@ -552,18 +602,20 @@ const emailsOfABookingsLife = () => {
           )
           expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200)
           const fee = cancelled.body.cancellation.fee_sek
-          expect(fee).toBe(policy.late_fee_sek)
+          expect(policy.late_fee_sek).toBeGreaterThan(0)
+          expect(fee).toBe(0)
+          expect(cancelled.body.cancellation.legal_basis).toBe("withdrawal_right")
           const cancelMails = smtp.messages.slice(beforeCancel)
           const cancelToCustomer = cancelMails.find((mail) => mail.to.includes(customer.email))!
           const cancelToProvider = cancelMails.find((mail) => mail.to.includes(providerEmail))!
           expect(cancelToCustomer.subject).toMatch(/^Din bokning är avbokad: .*\(Booking cancelled\)$/)
           const cancelText = halves(cancelToCustomer)
           expect(cancelText.sv).toContain("är avbokad av kunden. Ingenting är längre bokat under den.")
-          expect(cancelText.sv).toContain(`får utföraren ta ut en avgift på ${fee} kr inkl. moms`)
+          expect(cancelText.sv).toContain("ingen avgift får tas ut, vad utförarens villkor än säger")
           expect(cancelText.en).toContain("was cancelled by the customer. Nothing is booked under it any more.")
-          expect(cancelText.en).toContain(`the provider may charge a fee of SEK ${fee} incl. VAT`)
+          expect(cancelText.en).toContain("no fee may be charged, whatever the provider's terms say")
           expect(cancelToProvider.subject).toMatch(/^Avbokad: /)
-          expect(halves(cancelToProvider).en).toContain(`you may charge SEK ${fee} incl. VAT`)
+          expect(halves(cancelToProvider).en).toContain("no fee may be charged, whatever the provider's terms say")
           // The reason is the partner's free text: told to no one.
           for (const mail of [cancelToCustomer, cancelToProvider]) {
             expect(mail.text).not.toContain("bortrest")

@@ -15,6 +15,7 @@ import {
   describeOutcome,
   heldRows,
   importSupply,
+  offeredTermsOf,
   optionRequest,
   otherPartner,
   overlaps,
@@ -148,7 +149,7 @@ const expectSameBooking = (
     service_id: serviceId,
     price_sek: expected.provider.amountSek,
     currency: "SEK",
-    terms_version: expected.provider.termsVersion
+    terms_version: offeredTermsOf(expected.provider)
   })
   expect(actual.booking.version, label).toBe(expected.version)
   expect(Date.parse(actual.booking.slot_start_at), label).toBe(expected.slot.start)

@@ -36,25 +36,33 @@ describe("messages of a booking's life", () => {
     expect(customer.body).toContain("Villkor: version norrmalms/faucet/2026-11-01.v3")
     expect(customer.body).toContain(`Avbokning och ändring: ${policy.summary_sv}`)
     expect(customer.body).toContain(`Cancelling and changing: ${policy.summary_en}`)
-    expect(customer.body).toContain("får utföraren enligt sina villkor ta ut en avgift på 495 kr")
+    expect(customer.body).toContain("Ångerrätt gäller till och med")
   })
 
-  it("a late cancel tells the fee as what the provider may charge; the provider's payload has no personal data", () => {
+  it("a late cancel after the withdrawal period (konsumenttjänstlagen 42–43 §§) tells the fee as the provider's term that must be reasonable; the provider's payload has no personal data", () => {
     const late = bookingCancelled(booking, {
       cancelledBy: "customer",
       feeSek: 495,
-      freeUntil: new Date(policy.free_until)
+      freeUntil: new Date(policy.free_until),
+      withdrawalUntil: new Date("2026-11-20T00:00:00+01:00"),
+      legalBasis: "provider_terms"
     })
     expect(late.customer.body).toContain("får utföraren ta ut en avgift på 495 kr")
     expect(late.customer.body).toContain("the provider may charge a fee of SEK 495")
+    expect(late.customer.body).toContain("applies only if it is reasonable")
+    expect(late.provider.payload).toMatchObject({ legal_basis: "provider_terms", late_fee_sek: 495 })
     expect(late.customer.body).not.toMatch(/you owe|du är skyldig/i)
     expect(JSON.stringify(late.provider.payload)).not.toMatch(/Astrid|Drottninggatan|111 22/)
-    const free = bookingCancelled(booking, {
+    const withdrawn = bookingCancelled(booking, {
       cancelledBy: "partner",
       feeSek: 0,
-      freeUntil: new Date(policy.free_until)
+      freeUntil: new Date(policy.free_until),
+      withdrawalUntil: new Date("2026-12-08T00:00:00+01:00"),
+      legalBasis: "withdrawal_right"
     })
-    expect(free.customer.body).toContain("charges no fee")
+    expect(withdrawn.customer.body).toContain("no fee may be charged, whatever the provider's terms say")
+    expect(withdrawn.customer.body).toContain("ingen avgift får tas ut")
+    expect(withdrawn.provider.payload).toMatchObject({ legal_basis: "withdrawal_right", late_fee_sek: 0 })
   })
 
   it("a move names the new and the earlier time and the new policy", () => {

@@ -130,7 +130,8 @@ describe("the provider cancels a job it cannot do", () => {
         expect((yield* run(postJson(`/api/provider/bookings/${idX}/cancel`, { reason }, partner))).status).toBe(401)
         expect((yield* run(providerCancel(idX, {}, tokenA))).status).toBe(400)
 
-        // After the free period: the customer's own cancel would cost the late fee; the provider's costs nothing.
+        // After the provider's free period but within the withdrawal period (2005:59 2 kap. 10 §): the
+        // customer's own cancel would be free by law; the provider's costs nothing either.
         const freeUntil = Date.parse(x.cancellation_policy.free_until)
         if (freeUntil >= testNow) yield* TestClock.setTime(freeUntil + 60_000)
         expect(yield* Clock.currentTimeMillis).toBeLessThan(Date.parse(x.slot.start_at))
@@ -141,7 +142,7 @@ describe("the provider cancels a job it cannot do", () => {
             headers: {}
           })
         )
-        expect(preview.cancellation.fee_sek).toBe(x.cancellation_policy.late_fee_sek)
+        expect(preview.cancellation).toMatchObject({ fee_sek: 0, legal_basis: "withdrawal_right" })
 
         const cancelled = yield* run(providerCancel(idX, { reason, idempotency_key: "sick-1" }, tokenA))
         expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200)
@@ -151,7 +152,12 @@ describe("the provider cancels a job it cannot do", () => {
           booking_id: idX,
           request_id: bookedX.request_id,
           cancelled: true,
-          cancellation: { cancelled_by: "provider", fee_sek: 0, within_free_period: false },
+          cancellation: {
+            cancelled_by: "provider",
+            fee_sek: 0,
+            within_free_period: false,
+            legal_basis: "provider_cancelled"
+          },
           confirmation_delivery: { customer: { status: "sent", channel: "email" } },
           idempotent_replay: false
         })

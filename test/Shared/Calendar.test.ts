@@ -2,7 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { appConfigFrom } from "../../src/AppConfig.js"
+import { consumerInformation, consumerTermsVersion } from "../../src/Domain/ConsumerInformation.js"
 import type { BookingId, ProviderId, ServiceId } from "../../src/Domain/Ids.js"
+import { withdrawalFormPath } from "../../src/Domain/Withdrawal.js"
 import { Calendar, calendarOf, liveCalendar } from "../../src/Shared/Calendar.js"
 import { sqlStateOf } from "../../src/Shared/Idempotency.js"
 import { Supply } from "../../src/Supply/Supply.js"
@@ -16,6 +18,25 @@ const CalendarLive = Calendar.DefaultWithoutDependencies.pipe(
   Layer.provide(appConfigFrom(testEnv))
 )
 
+/** The identity every provider of supplyOf states, as its terms' consumer information carries it. */
+const identityOf = (id: string) => ({
+  name: `Rör ${id} AB`,
+  organisationNumber: "559260-1446",
+  email: "kundservice@ror.example",
+  phone: "08-123 456",
+  address: "Sveavägen 1, 111 22 Stockholm"
+})
+
+/** An object's keys as jsonb keeps them: shorter first, then by their bytes. */
+const jsonbOrder = (value: unknown): unknown =>
+  typeof value !== "object" || value === null || Array.isArray(value)
+    ? value
+    : Object.fromEntries(
+        Object.entries(value)
+          .sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
+          .map(([key, inner]) => [key, jsonbOrder(inner)])
+      )
+
 const day = 86_400_000
 const monday = Date.parse("2027-01-04T00:00:00+01:00")
 const week = { start: monday, end: monday + 7 * day }
@@ -26,6 +47,8 @@ const supplyOf = (id: string, postcode: string, changes: Record<string, unknown>
     {
       id,
       name: `Rör ${id} AB`,
+      organisation_number: "559260-1446",
+      contact: { email: "kundservice@ror.example", phone: "08-123 456", address: "Sveavägen 1, 111 22 Stockholm" },
       city: "Stockholm",
       rating_label: "4,8 av 5",
       areas: [{ from: postcode, to: postcode }],
@@ -100,6 +123,10 @@ describe("Calendar.availability", () => {
           yield* book("cal-shape", tuesday, tuesday + 2 * 3_600_000)
           yield* book("cal-shape", tuesday + 3 * 3_600_000, tuesday + 4 * 3_600_000, sandboxA)
           yield* book("cal-shape", monday + 8 * day, monday + 8 * day + 3_600_000)
+          const first = yield* faucetAt(11131)
+          // The form's address is the server's own: read back, the rest of the information is checked whole.
+          const stated = first[0]?.termsSections[1] as { readonly withdrawal_form_url?: string } | undefined
+          const baseUrl = (stated?.withdrawal_form_url ?? "").replace(withdrawalFormPath, "")
           const expected = [
             {
               providerId: "cal-shape",
@@ -116,10 +143,13 @@ describe("Calendar.availability", () => {
               unit: null,
               durationMinutes: 120,
               scope: { included_sv: ["Montering", "Provkörning"], quote_triggers_sv: ["Rör i vägg"] },
-              termsVersion: "cal-shape/faucet/v1",
+              termsVersion: consumerTermsVersion("cal-shape/faucet/v1", identityOf("cal-shape")),
               termsUrl: "https://villkor.example/cal-shape",
               taxDeduction: { kind: "rot", labour: { share: 0.9 } },
-              termsSections: [{ id: "price", text_sv: "Fast pris inklusive moms.", title_sv: "Pris" }],
+              termsSections: [
+                { id: "price", text_sv: "Fast pris inklusive moms.", title_sv: "Pris" },
+                jsonbOrder(consumerInformation(identityOf("cal-shape"), baseUrl))
+              ],
               termsSourceUrls: ["https://villkor.example/cal-shape"],
               hours: [
                 { isoWeekday: 2, opens: "08:00", closes: "16:00" },
@@ -129,7 +159,6 @@ describe("Calendar.availability", () => {
               busy: [[tuesday, tuesday + 2 * 3_600_000]]
             }
           ]
-          const first = yield* faucetAt(11131)
           const again = yield* faucetAt(11131)
           expect(JSON.stringify(first)).toBe(JSON.stringify(expected))
           expect(JSON.stringify(again)).toBe(JSON.stringify(expected))

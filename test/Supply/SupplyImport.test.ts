@@ -30,6 +30,10 @@ const flatService = (serviceId: string, jobTypeId: string, amountSek: number) =>
   tax_deduction: { kind: "rot", labour: { share: 0.9 } }
 })
 
+/** A stored terms version: the file's, with the fingerprint of the consumer information the import adds. */
+const withInformation = (version: string) =>
+  expect.stringMatching(new RegExp(`^${version.replaceAll("/", "\\/")}\\+ki-[0-9a-f]{8}$`))
+
 const faucet = flatService("vvs_install_faucet_standard", "install_faucet", 1990)
 const { amount_sek: _, ...faucetWithoutAmount } = faucet
 const toilet = flatService("vvs_install_toilet_standard", "install_toilet", 4900)
@@ -37,6 +41,8 @@ const toilet = flatService("vvs_install_toilet_standard", "install_toilet", 4900
 const provider = (id: string) => ({
   id,
   name: `Rör ${id} AB`,
+  organisation_number: "559260-1446",
+  contact: { email: "kundservice@ror.example", phone: "08-123 456", address: "Sveavägen 1, 111 22 Stockholm" },
   city: "Stockholm",
   areas: [
     { from: "111 20", to: "111 29" },
@@ -189,7 +195,7 @@ describe("Supply.importFile", () => {
                 pricingModel: "flat",
                 amountSek: 1990,
                 durationMinutes: 120,
-                termsVersion: "test/vvs_install_faucet_standard/v1",
+                termsVersion: withInformation("test/vvs_install_faucet_standard/v1"),
                 active: true
               },
               {
@@ -198,7 +204,7 @@ describe("Supply.importFile", () => {
                 pricingModel: "flat",
                 amountSek: 4900,
                 durationMinutes: 120,
-                termsVersion: "test/vvs_install_toilet_standard/v1",
+                termsVersion: withInformation("test/vvs_install_toilet_standard/v1"),
                 active: true
               }
             ],
@@ -449,7 +455,7 @@ describe("Supply.importFile", () => {
               expect(yield* declared).toEqual([
                 {
                   taxDeduction: { kind: "rot", labour: { share: 0.9 } },
-                  termsVersion: "test/vvs_install_faucet_standard/v1"
+                  termsVersion: withInformation("test/vvs_install_faucet_standard/v1")
                 }
               ])
               yield* supply.importFile({
@@ -465,7 +471,7 @@ describe("Supply.importFile", () => {
               expect(yield* declared).toEqual([
                 {
                   taxDeduction: { kind: "rot", labour: { share: 0.5 } },
-                  termsVersion: "test/vvs_install_faucet_standard/v2"
+                  termsVersion: withInformation("test/vvs_install_faucet_standard/v2")
                 }
               ])
             })

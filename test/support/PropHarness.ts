@@ -13,6 +13,7 @@ import {
   type ReschedulePreview
 } from "../../src/Domain/BookingChange.js"
 import type { OptionClaims } from "../../src/Domain/BookingOption.js"
+import { consumerTermsVersion } from "../../src/Domain/ConsumerInformation.js"
 import { ProviderId, ServiceId } from "../../src/Domain/Ids.js"
 import type { Partner } from "../../src/Domain/Partner.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
@@ -147,11 +148,25 @@ export const provider = (id: string, amountSek = 1990, hours: ReadonlyArray<Hour
   hours
 })
 
+/** Who every provider of the harness is, as its supply file states it and its terms' consumer information carries it. */
+const identityOf = (p: ProviderSpec) => ({
+  name: `Leverantör ${p.id}`,
+  organisationNumber: "559260-1446",
+  email: "kundservice@ror.example",
+  phone: "08-123 456",
+  address: "Sveavägen 1, 111 22 Stockholm"
+})
+
+/** The terms version an option of the provider carries: the file's, with the consumer information's fingerprint. */
+export const offeredTermsOf = (p: ProviderSpec) => consumerTermsVersion(p.termsVersion, identityOf(p))
+
 /** A supply file of one flat-priced service per provider, serving postcodes 100 00 to 199 99. */
 export const supplyFile = (providers: ReadonlyArray<ProviderSpec>) => ({
   providers: providers.map((p) => ({
     id: p.id,
-    name: `Leverantör ${p.id}`,
+    name: identityOf(p).name,
+    organisation_number: identityOf(p).organisationNumber,
+    contact: { email: identityOf(p).email, phone: identityOf(p).phone, address: identityOf(p).address },
     city: "Stockholm",
     active: p.active ?? true,
     areas: p.areas ?? [{ from: "100 00", to: "199 99" }],
@@ -200,7 +215,7 @@ export const claimsFor = (p: ProviderSpec, slot: Slot, originPostcode = defaultP
   priceType: "avg_fixed",
   slotStart: slot.start,
   slotEnd: slot.end,
-  termsVersion: p.termsVersion,
+  termsVersion: offeredTermsOf(p),
   originPostcode
 })
 
@@ -410,7 +425,7 @@ export const rescheduleRequest = (
       booking_option_id: token,
       idempotency_key: input.key,
       booking_terms_accepted: true,
-      booking_terms_version: p.termsVersion,
+      booking_terms_version: offeredTermsOf(p),
       booking_terms_accepted_at: "2026-11-23T08:59:30+01:00",
       ...(input.dryRun === undefined ? {} : { dry_run: input.dryRun }),
       ...(input.expectedVersion === undefined ? {} : { expected_version: input.expectedVersion })
