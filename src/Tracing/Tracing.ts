@@ -39,7 +39,7 @@ const draws = (sampler: Sampler) => sampler.ratio >= 1 || Math.random() < sample
  * and decided by its trace id otherwise, and a new trace is decided by a random draw (the trace
  * id is drawn later, from Effect's own generator).
  */
-const sampling = (exporting: Tracer.Tracer, sampler: Sampler): Tracer.Tracer =>
+export const sampling = (exporting: Tracer.Tracer, sampler: Sampler): Tracer.Tracer =>
   Tracer.make({
     span(options) {
       const parent = Option.getOrUndefined(options.parent)
@@ -58,7 +58,7 @@ const sampling = (exporting: Tracer.Tracer, sampler: Sampler): Tracer.Tracer =>
 /**
  * Effect's own statement spans carry the statement's text (placeholders, never the values); the
  * operation and the table it names are added beside it, as the OpenTelemetry database
- * conventions name them, so a trace reads "SELECT bookings" without opening the text.
+ * conventions name them, and name the span, so a trace reads "SELECT bookings".
  */
 const withSqlSummary = (span: Tracer.Span): Tracer.Span => {
   const attribute = span.attribute.bind(span)
@@ -68,6 +68,10 @@ const withSqlSummary = (span: Tracer.Span): Tracer.Span => {
       const summary = summaryOf(value)
       attribute("db.operation.name", summary.operation)
       attribute("db.query.summary", summary.summary)
+      // Effect names the span after the database (`db.namespace`, "postgres" for a URL); it is
+      // named by its summary, as DirectQuery's statements are and OpenTelemetry prefers. The
+      // exporter reads the name when the span ends.
+      ;(span as { name: string }).name = summary.summary
     }
   }
   return span

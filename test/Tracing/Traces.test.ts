@@ -212,6 +212,7 @@ describe("traces over OTLP/HTTP", () => {
         )
         for (const span of statements) {
           expect(span.kind).toBe(3)
+          expect(span.name).toBe(attr(span, "db.query.summary"))
           expect(attr(span, "db.operation.name")).toEqual(expect.any(String))
         }
         const delivery = testTrace.find((span) => span.name === "Webhooks.attempt")!
@@ -254,6 +255,6 @@ describe("traces over OTLP/HTTP", () => {
           tester.traceId
         )
       }),
-    60_000
+    120_000
   )
 })
