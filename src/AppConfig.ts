@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted, Result } from "effect"
 import { parseSigningKeys, type SigningKey } from "./Domain/BookingOption.js"
 import { parseTrustProxy, type TrustProxy } from "./Domain/TrustProxy.js"
+import { tracingConfig } from "./Tracing/TracingConfig.js"
 
 export type AppEnv = "development" | "production"
 
@@ -176,7 +177,9 @@ export const appConfig = Config.all({
   calendarFeedKey: Config.Redacted("CALENDAR_FEED_KEY").pipe(Config.option),
   calendarImportIntervalMinutes: boundedInteger("CALENDAR_IMPORT_INTERVAL_MINUTES", 1, 1440, 10),
   calendarImportTimeoutMs: boundedInteger("CALENDAR_IMPORT_TIMEOUT_MS", 100, 120_000, 10_000),
-  calendarImportMaxBytes: boundedInteger("CALENDAR_IMPORT_MAX_BYTES", 1024, 20_000_000, 5_000_000)
+  calendarImportMaxBytes: boundedInteger("CALENDAR_IMPORT_MAX_BYTES", 1024, 20_000_000, 5_000_000),
+  // Traces over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set; the OpenTelemetry variables.
+  tracing: tracingConfig
 }).pipe(
   Config.mapEffect((config) =>
     config.appEnv === "production" && Option.getOrElse(config.demoSupply, () => false)

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Metric, References, type Scope } from "effect"
+import { Context, Effect, Layer, Metric, Option, References, type Scope } from "effect"
 import * as HttpMiddleware from "effect/http/HttpMiddleware"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
@@ -41,6 +41,7 @@ import { CalendarFeedLive, calendarFeedRoutesBeside } from "./Providers/FeedHttp
 import { ProviderLive } from "./Providers/Http.js"
 import { RequestsLive } from "./Requests/Http.js"
 import { SearchLive } from "./Search/Http.js"
+import { tracingLayer } from "./Tracing/Tracing.js"
 import { WebhooksLive } from "./Webhooks/Http.js"
 
 /** Every group's handlers, each with its services; the Api and test Apis are built from it. */
@@ -143,6 +144,10 @@ export const observed = (
  * The Api with its docs, OpenAPI and error contract, on `server`, with `loops` beside it (all of
  * them unless told). The server is built last, after the database, the supply, every handler and
  * loop, so nothing listens before the app can answer.
+ *
+ * With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT, src/Tracing/) every request has a server span
+ * of its own (requestObservability), every SQL statement a span, and every layer here
+ * the exporting tracer; off, none of it is built.
  */
 export const serveApi = <ROut, E, RIn>(
   server: Layer.Layer<ROut, E, RIn>,
@@ -152,26 +157,36 @@ export const serveApi = <ROut, E, RIn>(
     Effect.map(AppConfig, (config) => {
       // Every request, REST or MCP, gets one database budget from its arrival (every statement honours it).
       const budgeted = withDatabaseBudget(config.databaseRequestBudgetMs)
+      const traced = Option.isSome(config.tracing)
+      const observe = traced ? requestObservability(servedRoutes, { traced }) : observability
       return HttpRouter.serve(Layer.mergeAll(ApiLive, DocsLive, McpLive, CalendarFeedLive, ContractLive, loops), {
         // requestObservability writes the access line; the listening address is logged by HttpLive.
         disableLogger: true,
         disableListenLog: true,
-        middleware: (app) => observed(budgeted(app))
+        middleware: (app) => observe(budgeted(app))
       })
     })
   ).pipe(
-    // No tracer is exported anywhere, so the platform's per-request server span (a URL parse,
-    // every header copied into attributes) is work nobody reads; requests are observed by
-    // requestObservability's access line and metrics instead.
+    // The platform's own server span would carry the full URL, every header and the client's
+    // address; a request's span is requestObservability's, which carries none of them.
     Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true)),
     Layer.provideMerge(server),
-    // For the same reason the spans of named services and SQL statements are made as no-ops, not
-    // recorded with their attributes and timings for no one.
-    Layer.provide(Layer.succeed(References.TracerEnabled, false)),
+    Layer.provide(TracerLive),
     // Effect's fiber counts, exported as effect_fiber_* (see prometheusText).
     Layer.provide(Metric.enableRuntimeMetricsLayer),
     Layer.provide(CountersLive)
   )
+
+/**
+ * With tracing on, the exporting tracer for every layer of the server; off, the spans of named
+ * services and SQL statements are made as no-ops, not recorded with their attributes and
+ * timings for no one.
+ */
+const TracerLive = Layer.unwrap(
+  Effect.map(AppConfig, (config) =>
+    Option.isSome(config.tracing) ? tracingLayer(config.tracing.value) : Layer.succeed(References.TracerEnabled, false)
+  )
+)
 
 export const HttpLive: Layer.Layer<HttpServer.HttpServer, unknown, AppConfig | SqlClient.SqlClient> = Layer.unwrap(
   Effect.map(AppConfig, (config) =>

@@ -254,4 +254,77 @@ describe("AppConfig", () => {
       )
     })
   )
+
+  it.effect(
+    "tracing is off unless an OTLP endpoint is set; OTEL_SDK_DISABLED and OTEL_TRACES_EXPORTER=none keep it off",
+    () =>
+      Effect.gen(function* () {
+        const tracing = (env: Record<string, string>) => Effect.map(load(env), (r) => Result.getOrThrow(r).tracing)
+        expect(Option.isNone(yield* tracing({}))).toBe(true)
+        expect(Option.isNone(yield* tracing({ OTEL_SERVICE_NAME: "booking", OTEL_TRACES_SAMPLER: "always_off" }))).toBe(
+          true
+        )
+        const on = yield* tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" })
+        expect(Option.getOrThrow(on)).toMatchObject({
+          tracesUrl: "http://collector:4318/v1/traces",
+          serviceName: "home-service-booking-api",
+          resourceAttributes: {},
+          sampler: { parentBased: true, ratio: 1 },
+          exportIntervalMs: 5000
+        })
+        expect(Redacted.value(Option.getOrThrow(on).headers)).toEqual({})
+        const base = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/otlp/" }
+        expect(Option.getOrThrow(yield* tracing(base)).tracesUrl).toBe("http://collector:4318/otlp/v1/traces")
+        expect(
+          Option.getOrThrow(yield* tracing({ ...base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example/x" }))
+            .tracesUrl
+        ).toBe("https://traces.example/x")
+        expect(Option.isNone(yield* tracing({ ...base, OTEL_SDK_DISABLED: "true" }))).toBe(true)
+        expect(Option.isNone(yield* tracing({ ...base, OTEL_TRACES_EXPORTER: "none" }))).toBe(true)
+      })
+  )
+
+  it.effect("tracing follows the OpenTelemetry variables: service, resource, headers, sampler and its ratio", () =>
+    Effect.gen(function* () {
+      const base = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }
+      const settings = Option.getOrThrow(
+        Result.getOrThrow(
+          yield* load({
+            ...base,
+            OTEL_SERVICE_NAME: "booking-api",
+            OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=prod, service.namespace=booking%20se",
+            OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20secret-1",
+            OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+            OTEL_TRACES_SAMPLER_ARG: "0.25",
+            OTEL_BSP_SCHEDULE_DELAY: "200"
+          })
+        ).tracing
+      )
+      expect(settings).toMatchObject({
+        serviceName: "booking-api",
+        resourceAttributes: { "deployment.environment": "prod", "service.namespace": "booking se" },
+        sampler: { parentBased: true, ratio: 0.25 },
+        exportIntervalMs: 200
+      })
+      expect(Redacted.value(settings.headers)).toEqual({ authorization: "Bearer secret-1" })
+      expect(String(settings.headers)).toBe("<redacted>")
+      const sampler = (name: string, arg?: string) =>
+        Effect.map(
+          load({ ...base, OTEL_TRACES_SAMPLER: name, ...(arg === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: arg }) }),
+          (r) => Option.getOrThrow(Result.getOrThrow(r).tracing).sampler
+        )
+      expect(yield* sampler("always_off")).toEqual({ parentBased: false, ratio: 0 })
+      expect(yield* sampler("traceidratio", "0.1")).toEqual({ parentBased: false, ratio: 0.1 })
+      expect(yield* sampler("parentbased_always_on", "0.1")).toEqual({ parentBased: true, ratio: 1 })
+      expect(yield* failure({ ...base, OTEL_TRACES_SAMPLER: "sometimes" })).toContain("OTEL_TRACES_SAMPLER")
+      expect(yield* failure({ ...base, OTEL_TRACES_SAMPLER_ARG: "1.5" })).toContain("OTEL_TRACES_SAMPLER_ARG")
+      expect(yield* failure({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toContain("OTEL_EXPORTER_OTLP_ENDPOINT")
+      expect(yield* failure({ ...base, OTEL_RESOURCE_ATTRIBUTES: "no-equals-sign" })).toContain(
+        "OTEL_RESOURCE_ATTRIBUTES"
+      )
+      const badHeaders = yield* failure({ ...base, OTEL_EXPORTER_OTLP_HEADERS: "secret-value-without-key" })
+      expect(badHeaders).toContain("OTEL_EXPORTER_OTLP_HEADERS")
+      expect(badHeaders).not.toContain("secret-value-without-key")
+    })
+  )
 })

@@ -16,6 +16,8 @@ export interface Delivery {
   readonly timeoutMs?: number
   /** Roots trusted beside the system's (a test's self-signed receiver, a private CA). */
   readonly ca?: string
+  /** The delivery's span, as W3C trace context, when tracing is on: the receiver can join the trace. */
+  readonly traceparent?: string
 }
 
 export interface AttemptResult {
@@ -77,6 +79,7 @@ const requestOptions = (delivery: Delivery): RequestOptions & { readonly ca?: st
   method: "POST",
   headers: {
     ...delivery.headers,
+    ...(delivery.traceparent === undefined ? {} : { traceparent: delivery.traceparent }),
     "content-type": "application/json",
     "content-length": Buffer.byteLength(delivery.body)
   },

@@ -4,6 +4,8 @@ import { Cause, Context, Effect, Metric, Option } from "effect"
 import * as HttpMiddleware from "effect/http/HttpMiddleware"
 import * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import type * as HttpServerResponse from "effect/http/HttpServerResponse"
+import { tracedRequest } from "../Tracing/RequestSpan.js"
 import { LogFields, setRequestId } from "./Logging.js"
 import { httpDuration, httpRequests } from "./Metrics.js"
 import { pathOf, type Route } from "./Routes.js"
@@ -42,8 +44,11 @@ const failedStatus = (cause: Cause.Cause<unknown>, request: HttpServerRequest.Ht
  * It writes nothing to the request's fiber: the id is kept against the request's source
  * (Logging.ts), where the header and the loggers find it, and the access line's fields are its
  * own (LogFields), since a fiber-ref write copies every fiber ref the request has.
+ *
+ * `traced` (tracing is on) gives each request a server span (Tracing/RequestSpan.ts) and the
+ * access line its `trace_id`; off, none of that code is on the request's path.
  */
-export const requestObservability = (routes: ReadonlyArray<Route>) => {
+export const requestObservability = (routes: ReadonlyArray<Route>, options?: { readonly traced?: boolean }) => {
   const routeOf = routeLabeller(routes)
   // The tagged metrics of each route, method and status, made once: tagging hashes the labels.
   // Methods are the client's to choose, so only a bounded number of combinations is kept.
@@ -63,26 +68,38 @@ export const requestObservability = (routes: ReadonlyArray<Route>) => {
     }
     return metrics
   }
+  const observe = <E, R>(
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+    request: HttpServerRequest.HttpServerRequest,
+    route: string,
+    finish?: (status: number) => string
+    // The platform's middleware type leaves what a middleware requires open, as Effect.contextWith does.
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, any> => {
+    const started = performance.now()
+    return Effect.onExit(app, (exit) =>
+      Effect.contextWith((context: Context.Context<any>) => {
+        const status = exit._tag === "Success" ? exit.value.status : failedStatus(exit.cause, request)
+        const seconds = (performance.now() - started) / 1000
+        const { requests, duration } = metricsOf(route, request.method, status)
+        // Updated in place, as Metric.update does: two effects per request fewer.
+        requests.updateUnsafe(1, context)
+        duration.updateUnsafe(seconds, context)
+        const fields = { method: request.method, route, status, duration_ms: Math.round(seconds * 1000) }
+        return Effect.logInfo(
+          "request",
+          new LogFields(finish === undefined ? fields : { ...fields, trace_id: finish(status) })
+        )
+      })
+    )
+  }
   return HttpMiddleware.make((app) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const incoming = request.headers["x-request-id"]
       setRequestId(request, incoming !== undefined && requestIdPattern.test(incoming) ? incoming : randomUUID())
       const route = routeOf(request.url)
-      const started = performance.now()
-      return Effect.onExit(app, (exit) =>
-        Effect.contextWith((context) => {
-          const status = exit._tag === "Success" ? exit.value.status : failedStatus(exit.cause, request)
-          const seconds = (performance.now() - started) / 1000
-          const { requests, duration } = metricsOf(route, request.method, status)
-          // Updated in place, as Metric.update does: two effects per request fewer.
-          requests.updateUnsafe(1, context)
-          duration.updateUnsafe(seconds, context)
-          return Effect.logInfo(
-            "request",
-            new LogFields({ method: request.method, route, status, duration_ms: Math.round(seconds * 1000) })
-          )
-        })
-      )
+      return options?.traced
+        ? tracedRequest(request, route, app, (traced, finish) => observe(traced, request, route, finish))
+        : observe(app, request, route)
     })
   )
 }

@@ -53,7 +53,17 @@ export const makeEmail = Effect.gen(function* () {
     return Effect.tryPromise({
       try: () => mailer.value.sendMail({ from: config.notifyFrom, to, subject: row.subject, text: row.body }),
       catch: (error) => new DeliveryFailed({ reason: smtpProblem(error) })
-    })
+    }).pipe(
+      // What was sent, never to whom or what it said.
+      Effect.withSpan("Email.send", {
+        kind: "client",
+        attributes: {
+          "notification.id": row.id,
+          "notification.topic": row.topic,
+          "notification.recipient": row.recipientRole
+        }
+      })
+    )
   }
 
   return { configured: Option.isSome(mailer), send } as const

@@ -139,7 +139,8 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
         )
         // After the commit, so every booking confirmed before the busy times were stored is seen.
         yield* conflicts.notify(row.providerId, at)
-      })
+        // The provider, never the calendar's address: a feed URL often carries its own secret.
+      }).pipe(Effect.withSpan("Calendar.fetch", { kind: "client", attributes: { "provider.id": row.providerId } }))
 
     const rowOf = (providerId: string) =>
       Effect.map(

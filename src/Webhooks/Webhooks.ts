@@ -28,6 +28,7 @@ import { checkDestination, checkUrl, lookupWithin } from "../Shared/Destination.
 import { logFailure } from "../Shared/FailureSummary.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
+import { currentTraceparent, TracingOn } from "../Tracing/Tracing.js"
 import { deliveriesUnread, outageSteps, queuedUnread, webhooksUnread } from "./OutageSteps.js"
 
 const EndpointStatus = Schema.Literals(["enabled", "disabled"])
@@ -289,6 +290,13 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     // Attempts a partner asks for run in the service's scope, not the request's: they outlive it.
     const runInBackground = yield* FiberSet.makeRuntime<never, void, never>()
+    // Traced, they stay in the trace of the request that asked for them.
+    const inBackground = (yield* TracingOn)
+      ? (work: Effect.Effect<void>) =>
+          Effect.flatMap(Effect.currentParentSpan.pipe(Effect.option), (parent) =>
+            Effect.sync(() => runInBackground(Option.isSome(parent) ? Effect.withParentSpan(work, parent.value) : work))
+          )
+      : (work: Effect.Effect<void>) => Effect.sync(() => runInBackground(work))
 
     /** A partner's explicit test or retry is how a disabled endpoint is turned on again. */
     const enable = (endpointId: string) =>
@@ -308,7 +316,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
             'pending', ${now}::timestamptz, ${now}::timestamptz)
           RETURNING id`.pipe(rowsOf(IdRow))
       }).pipe(sql.withTransaction, Effect.catchTag("SchemaError", Effect.die), changeUnavailable("webhook test", steps))
-      yield* Effect.sync(() => runInBackground(deliverDue(Option.some([row!.id]))))
+      yield* inBackground(deliverDue(Option.some([row!.id])))
       const [delivery] = yield* readDelivery(endpoint.id, row!.id)
       return { ok: true as const, delivery: toDelivery(delivery!) }
     })
@@ -329,7 +337,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         Effect.catchTag("SchemaError", Effect.die),
         changeUnavailable("webhook retry", outageSteps.retry)
       )
-      yield* Effect.sync(() => runInBackground(deliverDue(Option.some([deliveryId]))))
+      yield* inBackground(deliverDue(Option.some([deliveryId])))
       const [delivery] = yield* readDelivery(endpoint.id, deliveryId)
       return { ok: true as const, delivery: toDelivery(delivery!) }
     })
@@ -357,25 +365,28 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     /** One POST, checked against SSRF again (DNS may have changed) and signed with every live secret. */
     const send = (row: ClaimedRow, now: Date) =>
-      Effect.promise(async (): Promise<AttemptResult> => {
-        const destination = await checkDestination(row.url, { production })
-        if (!destination.ok) return { ok: false, gone: false, error: destination.message, durationMs: 0 }
-        const secrets = [
-          row.secret,
-          ...(row.previousSecret !== null && row.previousSecretUntil !== null && row.previousSecretUntil > now
-            ? [row.previousSecret]
-            : [])
-        ]
-        const signed = signedHeaders({ id: row.id, at: now, body: row.body, secrets })
-        if (!signed.ok) return { ok: false, gone: false, error: "the delivery could not be signed", durationMs: 0 }
-        return sendAttempt({
-          url: destination.url,
-          address: destination.addresses[0]!,
-          headers: signed.headers,
-          body: row.body,
-          timeoutMs: config.webhookTimeoutMs
+      Effect.flatMap(currentTraceparent, (traceparent) =>
+        Effect.promise(async (): Promise<AttemptResult> => {
+          const destination = await checkDestination(row.url, { production })
+          if (!destination.ok) return { ok: false, gone: false, error: destination.message, durationMs: 0 }
+          const secrets = [
+            row.secret,
+            ...(row.previousSecret !== null && row.previousSecretUntil !== null && row.previousSecretUntil > now
+              ? [row.previousSecret]
+              : [])
+          ]
+          const signed = signedHeaders({ id: row.id, at: now, body: row.body, secrets })
+          if (!signed.ok) return { ok: false, gone: false, error: "the delivery could not be signed", durationMs: 0 }
+          return sendAttempt({
+            url: destination.url,
+            address: destination.addresses[0]!,
+            headers: signed.headers,
+            body: row.body,
+            timeoutMs: config.webhookTimeoutMs,
+            ...(traceparent === undefined ? {} : { traceparent })
+          })
         })
-      })
+      )
 
     const record = (row: ClaimedRow, result: AttemptResult, now: Date) =>
       Effect.gen(function* () {
@@ -420,7 +431,9 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
       return Effect.gen(function* () {
         const now = yield* DateTime.nowAsDate
         const result = yield* send(row, now)
+        if (result.status !== undefined) yield* Effect.annotateCurrentSpan("http.response.status_code", result.status)
         const outcome = yield* record(row, result, yield* DateTime.nowAsDate)
+        yield* Effect.annotateCurrentSpan("webhook.outcome", outcome)
         const line = {
           ...log,
           outcome,
@@ -434,7 +447,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         Effect.catchCause((cause) =>
           logFailure("webhook outcome could not be recorded", cause).pipe(Effect.annotateLogs(log))
         ),
-        Effect.withSpan("Webhooks.attempt", { attributes: log })
+        Effect.withSpan("Webhooks.attempt", { kind: "client", attributes: log })
       )
     }
 
