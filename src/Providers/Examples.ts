@@ -1,4 +1,7 @@
 import { policyTerms } from "../Domain/CancellationPolicy.js"
+import { earlyStartOf } from "../Domain/EarlyStart.js"
+import { withdrawalUntil } from "../Domain/Withdrawal.js"
+import { formatInZone } from "../Domain/Zone.js"
 import type { OperationExample } from "../Http/OperationDocs.js"
 
 /** Example bodies of this folder's operations in the OpenAPI document: the README's "Try it" flow as the server answered it (test/Client.test.ts runs the same flow; long lists are cut to their first entries). */
@@ -29,8 +32,16 @@ export const providerBookingExample = {
     { freeCancellationHours: 24, lateFeeSek: 395, changeHours: 24 },
     Date.parse("2026-11-23T11:00:00+01:00"),
     "Europe/Stockholm",
+    Date.parse("2026-11-23T09:00:00+01:00"),
     Date.parse("2026-11-23T09:00:00+01:00")
   ),
+  early_start: earlyStartOf({
+    confirmedAt: new Date("2026-11-23T09:00:00+01:00"),
+    slotStart: new Date("2026-11-23T11:00:00+01:00"),
+    earlyStartRequested: null,
+    earlyStartStatement: null,
+    timeZone: "Europe/Stockholm"
+  }),
   conflicts_with_busy_time: false
 }
 
@@ -120,7 +131,9 @@ export const cancelBookingExample: OperationExample = {
       cancelled_by: "provider",
       fee_sek: 0,
       within_free_period: false,
-      free_until: "2026-11-22T11:00:00+01:00"
+      free_until: "2026-11-22T11:00:00+01:00",
+      legal_basis: "provider_cancelled",
+      withdrawal_until: formatInZone(withdrawalUntil(Date.parse("2026-11-23T09:00:00+01:00")), "Europe/Stockholm")
     },
     confirmation_delivery: {
       customer: { status: "sent", channel: "email", attempts: 1, will_retry: false },

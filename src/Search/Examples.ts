@@ -31,7 +31,7 @@ export const consumerInformationExample = consumerInformation(
     phone: "08-490 720",
     address: "Odengatan 52, 100 00 Stockholm"
   },
-  "http://localhost:3000"
+  "http://127.0.0.1:8080"
 )
 
 /** The README flow's option's policy: free until 12 hours before, SEK 495 after, changes until 6 hours before. */

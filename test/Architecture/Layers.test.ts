@@ -85,7 +85,7 @@ describe("the layers of docs/architecture.md", () => {
   it("are read from the document, lowest first", () => {
     expect(layers.map((layer) => layer.name)).toEqual([
       "Domain",
-      "Configuration",
+      "Configuration and tracing",
       "Database",
       "Shared services",
       "HTTP machinery",
