@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schedule, type Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { AppConfig } from "../AppConfig.js"
@@ -114,6 +114,49 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
         ? Effect.succeed(Option.none<ReadonlyArray<string>>())
         : persistenceUnavailable("erase", steps.outcomeUnknown)(error)
 
+    /** A stored erasure under this key: its answer again, or key reuse for another subject. */
+    const replayWith =
+      <E, R>(
+        partnerId: string,
+        key: string,
+        hash: string,
+        answer: (replay: boolean) => Effect.Effect<PersonalDataResponse, E, R>
+      ) =>
+      () =>
+        Effect.gen(function* () {
+          const stored = yield* idempotency
+            .find(partnerId, "erase", key)
+            .pipe(Effect.catch(persistenceUnavailable("erase", steps.beforeWriting)))
+          if (Option.isNone(stored)) return Option.none<PersonalDataResponse>()
+          if (stored.value.requestHash !== hash) return yield* keyReused(stored.value.resourceId)
+          return Option.some(yield* answer(true))
+        })
+
+    /**
+     * The erasure's transaction, then its notices sent and its answer read; a concurrent call
+     * with the same key that won is answered as its replay.
+     */
+    const committed = <E, R, E2, R2, E3, R3>(
+      erasure: Effect.Effect<ReadonlyArray<string>, E | SqlError | Schema.SchemaError, R>,
+      replayOf: () => Effect.Effect<Option.Option<PersonalDataResponse>, E2, R2>,
+      answer: (replay: boolean) => Effect.Effect<PersonalDataResponse, E3, R3>
+    ) =>
+      Effect.gen(function* () {
+        const noticeIds = yield* erasure.pipe(
+          sql.withTransaction,
+          Effect.map(Option.some),
+          Effect.catchTag("SqlError", (error) => claimLost(error as SqlError)),
+          Effect.catchTag("SchemaError", (error) => Effect.die(error))
+        )
+        if (Option.isNone(noticeIds)) {
+          const raced = yield* replayOf()
+          if (Option.isSome(raced)) return raced.value
+          return yield* persistenceUnavailable("erase", steps.outcomeUnknown)("key vanished")
+        }
+        yield* Effect.ignore(notifier.deliverNow(noticeIds.value))
+        return yield* answer(false)
+      })
+
     const eraseBooking = Effect.fn("PersonalData.eraseBooking")(function* (
       ref: string,
       body: ErasePersonalDataRequest,
@@ -131,20 +174,13 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
           if (row === undefined) return yield* bookingNotFound(partner)
           return yield* withNotices(bookingReport(row, days, at, bookingPath(ref)), row.erasureId, replay)
         })
-      const replayOf = Effect.fnUntraced(function* () {
-        const stored = yield* idempotency
-          .find(partner.id, "erase", key)
-          .pipe(Effect.catch(persistenceUnavailable("erase", steps.beforeWriting)))
-        if (Option.isNone(stored)) return Option.none<PersonalDataResponse>()
-        if (stored.value.requestHash !== hash) return yield* keyReused(stored.value.resourceId)
-        return Option.some(yield* answer(true))
-      })
+      const replayOf = replayWith(partner.id, key, hash, answer)
       const replayed = yield* replayOf()
       if (Option.isSome(replayed)) return replayed.value
       if (found.erasedAt !== null) return yield* answer(false)
       if (bookingActive(found, at)) return yield* activeBooking(found, at)
 
-      const noticeIds = yield* Effect.gen(function* () {
+      return yield* Effect.gen(function* () {
         yield* claim(partner.id, key, hash, found.id)
         const locked = yield* repo.lockBooking(found.id)
         if (locked === undefined || locked.erasedAt !== null) return [] as ReadonlyArray<string>
@@ -171,19 +207,7 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
         )
         yield* notifier.enqueue(notices, at)
         return notices.map((notice) => notice.id)
-      }).pipe(
-        sql.withTransaction,
-        Effect.map(Option.some),
-        Effect.catchTag("SqlError", claimLost),
-        Effect.catchTag("SchemaError", (error) => Effect.die(error))
-      )
-      if (Option.isNone(noticeIds)) {
-        const raced = yield* replayOf()
-        if (Option.isSome(raced)) return raced.value
-        return yield* persistenceUnavailable("erase", steps.outcomeUnknown)("key vanished")
-      }
-      yield* Effect.ignore(notifier.deliverNow(noticeIds.value))
-      return yield* answer(false)
+      }).pipe((erasure) => committed(erasure, replayOf, answer))
     })
 
     const activeBooking = (
@@ -234,14 +258,7 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
           const report = requestReport(row, yield* recipientsOf(row.id), days, requestPath(ref))
           return yield* withNotices(report, row.erasureId, replay)
         })
-      const replayOf = Effect.fnUntraced(function* () {
-        const stored = yield* idempotency
-          .find(partner.id, "erase", key)
-          .pipe(Effect.catch(persistenceUnavailable("erase", steps.beforeWriting)))
-        if (Option.isNone(stored)) return Option.none<PersonalDataResponse>()
-        if (stored.value.requestHash !== hash) return yield* keyReused(stored.value.resourceId)
-        return Option.some(yield* answer(true))
-      })
+      const replayOf = replayWith(partner.id, key, hash, answer)
       const replayed = yield* replayOf()
       if (Option.isSome(replayed)) return replayed.value
       if (found.erasedAt !== null) return yield* answer(false)
@@ -252,7 +269,7 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
       })
       if (found.status !== "withdrawn") return yield* active
 
-      const written = yield* Effect.gen(function* () {
+      return yield* Effect.gen(function* () {
         yield* claim(partner.id, key, hash, found.id)
         const locked = yield* repo.lockRequest(found.id)
         if (locked === undefined || locked.erasedAt !== null) return [] as ReadonlyArray<string>
@@ -279,19 +296,7 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
         )
         yield* notifier.enqueue(notices, at)
         return notices.map((notice) => notice.id)
-      }).pipe(
-        sql.withTransaction,
-        Effect.map(Option.some),
-        Effect.catchTag("SqlError", claimLost),
-        Effect.catchTag("SchemaError", (error) => Effect.die(error))
-      )
-      if (Option.isNone(written)) {
-        const raced = yield* replayOf()
-        if (Option.isSome(raced)) return raced.value
-        return yield* persistenceUnavailable("erase", steps.outcomeUnknown)("key vanished")
-      }
-      yield* Effect.ignore(notifier.deliverNow(written.value))
-      return yield* answer(false)
+      }).pipe((erasure) => committed(erasure, replayOf, answer))
     })
 
     /**
