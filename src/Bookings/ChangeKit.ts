@@ -62,7 +62,14 @@ export const announceToPartner =
     outbox.emit(
       { partnerId: change.partnerId, sandbox: change.booking.sandbox },
       change.kind === "cancelled"
-        ? webhookBookingCancelled(change.booking, change.cancelledBy, change.at)
+        ? webhookBookingCancelled(
+            change.booking,
+            change.cancelledBy,
+            change.at,
+            change.booking.cancelFeeSek === null || change.booking.cancelLegalBasis === null
+              ? undefined
+              : { feeSek: change.booking.cancelFeeSek, legalBasis: change.booking.cancelLegalBasis }
+          )
         : webhookBookingRescheduled(change.booking, change.previous, change.at),
       change.at
     )

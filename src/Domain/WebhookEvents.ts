@@ -1,3 +1,4 @@
+import type { LegalBasis } from "./Withdrawal.js"
 import { formatInZone, formatStamp } from "./Zone.js"
 
 /**
@@ -50,6 +51,9 @@ export type CancelledBy = "customer" | "partner" | "provider" | "operator"
 export interface BookingCancelledData extends BookingData {
   readonly status: "cancelled"
   readonly cancelled_by: CancelledBy
+  /** What the customer owes for the cancel, and why: the right of withdrawal or the provider's terms. */
+  readonly fee_sek?: number
+  readonly legal_basis?: LegalBasis
 }
 
 export interface BookingRescheduledData extends BookingData {
@@ -173,9 +177,15 @@ export const bookingConfirmed = (booking: BookingFacts, at: Date): WebhookEvent<
 export const bookingCancelled = (
   booking: BookingFacts,
   cancelledBy: CancelledBy,
-  at: Date
+  at: Date,
+  terms?: { readonly feeSek: number; readonly legalBasis: LegalBasis }
 ): WebhookEvent<"booking.cancelled"> =>
-  event("booking.cancelled", at, { ...bookingData(booking), status: "cancelled", cancelled_by: cancelledBy })
+  event("booking.cancelled", at, {
+    ...bookingData(booking),
+    status: "cancelled",
+    cancelled_by: cancelledBy,
+    ...(terms === undefined ? {} : { fee_sek: terms.feeSek, legal_basis: terms.legalBasis })
+  })
 
 /** `booking` carries the new slot. */
 export const bookingRescheduled = (

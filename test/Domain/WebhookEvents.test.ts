@@ -128,6 +128,16 @@ describe("event builders", () => {
     })
   })
 
+  it("booking.cancelled says what the customer owes and why (2005:59, 2 kap. 10 and 15 §§: free by withdrawal)", async () => {
+    expect(bookingCancelled(booking, "customer", at, { feeSek: 0, legalBasis: "withdrawal_right" }).data).toEqual({
+      ...bookingData,
+      status: "cancelled",
+      cancelled_by: "customer",
+      fee_sek: 0,
+      legal_basis: "withdrawal_right"
+    })
+  })
+
   it("booking.rescheduled carries the old slot and the new", async () => {
     const previous = { slotStart: new Date("2025-03-09T07:00:00Z"), slotEnd: new Date("2025-03-09T09:00:00Z") }
     expect(bookingRescheduled(booking, previous, at).data).toEqual({

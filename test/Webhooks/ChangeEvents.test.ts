@@ -157,7 +157,9 @@ describe("partner webhooks for cancel and reschedule", () => {
           booking_id: booking.id,
           status: "cancelled",
           cancelled_by: "partner",
-          sandbox: false
+          sandbox: false,
+          fee_sek: cancelled.body.cancellation.fee_sek,
+          legal_basis: cancelled.body.cancellation.legal_basis
         })
         sameInstant(cancelledEvent.data.slot.start_at, later.slot.start_at)
         for (const delivery of hooks.received) {
