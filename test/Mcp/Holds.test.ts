@@ -9,6 +9,7 @@ const tokenA = "partner-mcp-hold-a-0123456789"
 const tokenB = "partner-mcp-hold-b-9876543210"
 const authA = { authorization: `Bearer ${tokenA}` }
 const authB = { authorization: `Bearer ${tokenB}` }
+const sandboxToken = "sandbox-mcp-hold-0123456789ab"
 
 let keys = 0
 const key = (what: string) => `mcp-hold-${what}-${++keys}`
@@ -35,7 +36,9 @@ const confirmArgs = (option: any, holdId: string) => ({
 })
 
 describe("holds over MCP, driven by the official SDK client", () => {
-  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${tokenA},${tokenB}` } }))((it) => {
+  it.layer(
+    TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: `${tokenA},${tokenB}`, SANDBOX_API_TOKENS: sandboxToken } })
+  )((it) => {
     it.effect("the hold tools say what they change, and every argument a hold needs is required", () =>
       Effect.gen(function* () {
         const { client } = yield* connect(authA)
@@ -116,6 +119,22 @@ describe("holds over MCP, driven by the official SDK client", () => {
           const twice = yield* callTool(a.client, "release_hold", { hold_id: hold.hold_id })
           expect(twice.structuredContent).toMatchObject({ released: false, hold: { status: "released" } })
         })
+    )
+
+    it.effect("a sandbox partner's hold says it is in the sandbox calendar only", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(testNow)
+        const sandbox = yield* connect({ authorization: `Bearer ${sandboxToken}` })
+        const [option] = yield* search(sandbox)
+        const held = yield* callTool(sandbox.client, "hold_booking_option", {
+          booking_option_id: option.booking_option_id,
+          idempotency_key: key("sandbox-hold")
+        })
+        expect(held.isError, JSON.stringify(held.structuredContent)).toBeFalsy()
+        expect(stepOf(held)).toMatch(
+          /^Sandbox: this hold is in the sandbox calendar only\. Held until \d\d:\d\d; nothing is booked yet/
+        )
+      })
     )
 
     it.effect("books through a hold: hold_booking_option, then confirm_booking with its hold_id", () =>
