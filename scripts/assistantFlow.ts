@@ -1,7 +1,8 @@
 /**
  * One booking as an assistant makes it over MCP, through the official SDK client: initialize,
- * tools/list, get_capabilities, search_booking_options, confirm_booking, get_booking_status,
- * cancel_booking with dry_run, then for real. Each step's size is what the model reads: the JSON
+ * tools/list, get_capabilities, search_booking_options, hold_booking_option (before any personal
+ * data), confirm_booking with the hold_id, get_booking_status, cancel_booking with dry_run, then
+ * for real. Each step's size is what the model reads: the JSON
  * of the result as the client receives it, every content block and structuredContent included.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -29,8 +30,9 @@ const searchArguments = {
   timing: { preferred_time_text: "nästa vecka förmiddag" }
 }
 
-const confirmArguments = (option: string, termsVersion: string, at: string) => ({
+const confirmArguments = (option: string, holdId: string, termsVersion: string, at: string) => ({
   booking_option_id: option,
+  hold_id: holdId,
   customer: { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" },
   service_location: { country_code: "SE", address: "Drottninggatan 12, 3 tr", postcode: "111 22" },
   user_consent_confirmed: true,
@@ -87,10 +89,21 @@ export const assistantFlow = async (
     const search = await call("search_booking_options", "search_booking_options", searchArguments)
     const option = search.structuredContent?.options?.[0]
     if (!option) throw new Error(`the search found no option: ${JSON.stringify(search).slice(0, 400)}`)
+    const held = await call("hold_booking_option", "hold_booking_option", {
+      booking_option_id: option.booking_option_id,
+      idempotency_key: `assistant-flow-hold-${Date.now()}`
+    })
+    const holdId = held.structuredContent?.hold?.hold_id
+    if (!holdId) throw new Error(`the hold held nothing: ${JSON.stringify(held).slice(0, 400)}`)
     const confirmed = await call(
       "confirm_booking",
       "confirm_booking",
-      confirmArguments(option.booking_option_id, option.terms?.version ?? option.terms_version, now().toISOString())
+      confirmArguments(
+        option.booking_option_id,
+        holdId,
+        option.terms?.version ?? option.terms_version,
+        now().toISOString()
+      )
     )
     const booking = confirmed.structuredContent?.booking?.id ?? confirmed.structuredContent?.booking_id
     if (!booking) throw new Error(`the confirm booked nothing: ${JSON.stringify(confirmed).slice(0, 400)}`)

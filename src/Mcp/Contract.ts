@@ -17,9 +17,10 @@ const toolsForEndpoints = `The contract names REST endpoints; here each is a too
 const workflow = [
   "1. get_capabilities (then with vertical_id) to choose vertical_id and job_type_id.",
   "2. search_booking_options with the job, postcode and timing only, never personal data; get_booking_option for an option's full terms.",
-  "3. After the user picked an option, accepted its terms and explicitly agreed to share name, phone, e-mail and address: confirm_booking with a new idempotency_key.",
-  "4. No direct booking: create_follow_up_request (same consent); it is not a booking.",
-  "5. Later: get_booking_status, cancel_booking (dry_run first), reschedule_booking, get_follow_up_request."
+  "3. When the user picks an option: hold_booking_option before asking for personal data (books nothing; release_hold if not wanted).",
+  "4. After they accepted its terms and explicitly agreed to share name, phone, e-mail and address: confirm_booking with the hold_id and a new idempotency_key.",
+  "5. No direct booking: create_follow_up_request (same consent); it is not a booking.",
+  "6. Later: get_booking_status, cancel_booking (dry_run first), reschedule_booking, get_follow_up_request."
 ]
 
 const strings = (value: unknown): ReadonlyArray<string> =>

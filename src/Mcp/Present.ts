@@ -8,6 +8,7 @@
 import type { BookingConfirmationResponse, BookingStatusResponse, ConfirmedBooking } from "../Domain/Booking.js"
 import type { CancelBookingResponse, RescheduleBookingResponse, ReschedulePreview } from "../Domain/BookingChange.js"
 import type { PolicyTerms } from "../Domain/CancellationPolicy.js"
+import { consumerInformationId } from "../Domain/ConsumerInformation.js"
 import { priceWording } from "../Domain/Pricing.js"
 import type { BookingOption, BookingSearchResponse } from "../Domain/Search.js"
 import { mcpSurface } from "../Domain/Surface.js"
@@ -17,6 +18,8 @@ import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
 export interface Presented {
   readonly structured: Record<string, unknown>
   readonly text: string
+  /** The REST body kept whole in structuredContent, its step included (follow-up requests, errors). */
+  readonly whole?: boolean
 }
 
 interface PriceOf {
@@ -53,18 +56,41 @@ export const priceLine = (price: PriceOf, deduction: TaxDeductionAnswer | undefi
 /** One line for the cancellation policy as it stands now (free until / the fee), in the service's words. */
 export const policyLine = (policy: PolicyTerms) => policy.summary_en.split(" The time can")[0]!
 
-const optionOf = (option: BookingOption) => ({
+/** The option's withdrawal right in one clause and the form's URL, from its consumer_information terms section. */
+export const withdrawalOf = (option: BookingOption) => {
+  const section = option.terms.sections.find((each) => each.id === consumerInformationId)
+  const summary = section?.summary_en
+  const form = section?.withdrawal_form_url
+  if (typeof summary !== "string" || typeof form !== "string") return undefined
+  return { line: summary.split("; form: ")[0]!, formUrl: form }
+}
+
+/** The form's URL when every option names the same one: said once for the search, not per option. */
+const sharedFormUrl = (options: ReadonlyArray<BookingOption>) => {
+  const urls = new Set(options.map((option) => withdrawalOf(option)?.formUrl))
+  const [only] = urls
+  return urls.size === 1 ? only : undefined
+}
+
+const optionOf = (formSaidOnce: boolean) => (option: BookingOption) => ({
   booking_option_id: option.booking_option_id,
   expires_at: option.expires_at,
   provider: option.provider.name,
   slot: { start_at: option.slot.start_at, end_at: option.slot.end_at },
   price_sek: option.price.amount_sek,
   terms_version: option.terms.version,
-  terms_url: option.terms.url
+  terms_url: option.terms.url,
+  ...(formSaidOnce ? {} : { withdrawal_form_url: withdrawalOf(option)?.formUrl })
 })
 
-const optionText = (option: BookingOption, index: number) =>
-  `${index + 1}. ${option.provider.name}: ${option.service.label_en ?? option.service.label_sv}; ${option.slot.label}; ${priceLine(option.price, option.price.tax_deduction)}. ${policyLine(option.cancellation_policy)} Terms ${option.terms.version}. booking_option_id: ${option.booking_option_id}`
+const withdrawalText = (option: BookingOption, formSaidOnce: boolean) => {
+  const withdrawal = withdrawalOf(option)
+  if (withdrawal === undefined) return ""
+  return ` ${withdrawal.line}${formSaidOnce ? "" : `; form ${withdrawal.formUrl}`}.`
+}
+
+const optionText = (formSaidOnce: boolean) => (option: BookingOption, index: number) =>
+  `${index + 1}. ${option.provider.name}: ${option.service.label_en ?? option.service.label_sv}; ${option.slot.label}; ${priceLine(option.price, option.price.tax_deduction)}. ${policyLine(option.cancellation_policy)}${withdrawalText(option, formSaidOnce)} Terms ${option.terms.version}. booking_option_id: ${option.booking_option_id}`
 
 const flags = (body: {
   readonly booking_created: boolean
@@ -81,25 +107,31 @@ const optionsStep = (alternatives: boolean) =>
     alternatives
       ? "Nothing is free at the requested time and nothing is booked: these are the nearest free times outside it; say so. If none suits, offer create_follow_up_request."
       : "Nothing is booked yet."
-  } Offer each option's provider, time, price and policy as worded. When the user picks one, accepts its terms and agrees that name, phone, e-mail and address go to the provider: confirm_booking with its booking_option_id, booking_terms_version = its terms_version and a new idempotency_key, before expires_at. Full terms and scope: get_booking_option with the booking_option_id.`
+  } Offer each option's provider, time, price, policy and withdrawal right as worded. When the user picks one: hold_booking_option with its booking_option_id and a new idempotency_key (books nothing; keeps the time from others), then ask for name, phone, e-mail, address and consent, then confirm_booking with its booking_option_id, the hold_id, booking_terms_version = its terms_version and a new idempotency_key. Full terms: get_booking_option.`
 
 export const presentSearch = (body: BookingSearchResponse): Presented => {
   const alternatives = body.options.length === 0 && body.alternative_options !== undefined
   const offered = alternatives ? (body.alternative_options ?? []) : body.options
   const step = offered.length > 0 ? optionsStep(alternatives) : body.safe_next_step
+  const formUrl = sharedFormUrl(offered)
   const structured = {
     ok: body.ok,
     availability_checked: body.availability_checked,
     provider_selected: body.provider_selected,
     booking_created: body.booking_created,
     direct_booking_available: body.direct_booking_available,
-    options: body.options.map(optionOf),
-    ...(alternatives ? { alternative_options: offered.map(optionOf) } : {}),
+    options: body.options.map(optionOf(formUrl !== undefined)),
+    ...(alternatives ? { alternative_options: offered.map(optionOf(formUrl !== undefined)) } : {}),
     ...(body.fallback === undefined ? {} : { fallback: body.fallback }),
+    ...(formUrl === undefined ? {} : { withdrawal_form_url: formUrl }),
     safe_next_step: step
   }
   const heading = `direct_booking_available ${body.direct_booking_available}; ${offered.length} ${alternatives ? "alternative_options" : "options"}${body.requested_time_window === undefined ? "" : ` for ${body.requested_time_window.label}`}.`
-  return { structured, text: lines(heading, ...offered.map(optionText), `Next: ${step}`) }
+  const form = formUrl === undefined ? undefined : `Withdrawal form (every option): ${formUrl}`
+  return {
+    structured,
+    text: lines(heading, ...offered.map(optionText(formUrl !== undefined)), form, `Next: ${step}`)
+  }
 }
 
 /** Where a booking's later questions go: the tools and the id to pass. */
@@ -248,11 +280,20 @@ export const presentAsIs = (body: Record<string, unknown>): Presented => {
     .map(([key, value]) => `${key} ${String(value)}`)
     .join(", ")
   const issues = Array.isArray(body.issues) ? `Issues: ${body.issues.join("; ")}` : undefined
-  return { structured: body, text: lines(`${headline}.`, issues, step === undefined ? undefined : `Next: ${step}`) }
+  return {
+    structured: body,
+    text: lines(`${headline}.`, issues, step === undefined ? undefined : `Next: ${step}`),
+    whole: true
+  }
 }
 
 const listed = (label: string, items: ReadonlyArray<string> | undefined) =>
   items === undefined || items.length === 0 ? undefined : `${label}: ${items.join("; ")}.`
+
+const withdrawalSummary = (option: BookingOption) => {
+  const section = option.terms.sections.find((each) => each.id === consumerInformationId)
+  return typeof section?.summary_en === "string" ? `Withdrawal: ${section.summary_en}` : undefined
+}
 
 /** An option's full detail: the REST option as the search gave it, its terms and scope rendered as text. */
 export const presentOption = (option: BookingOption): Presented => {
@@ -261,13 +302,14 @@ export const presentOption = (option: BookingOption): Presented => {
     return `${title}: ${typeof section.text_sv === "string" ? section.text_sv : ""}`
   })
   const deduction = option.price.tax_deduction
-  const step = `To book it: confirm_booking with this booking_option_id and booking_terms_version "${option.terms.version}", after the user's consent, before ${option.expires_at}.`
+  const step = `To book it: hold_booking_option with this booking_option_id, then after the user's consent confirm_booking with it, the hold_id and booking_terms_version "${option.terms.version}" (without a hold: before ${option.expires_at}).`
   return {
     structured: { ...option, safe_next_step: step },
     text: lines(
       `${option.provider.name}: ${option.service.label_sv}${option.service.label_en === undefined ? "" : ` (${option.service.label_en})`}; ${option.slot.label}.`,
       `Price: ${priceLine(option.price, undefined)}. ${deduction.conditions_en}`,
       `Policy: ${option.cancellation_policy.summary_en}`,
+      withdrawalSummary(option),
       listed("Included", option.scope.included_sv),
       listed("Not included", option.scope.excluded_sv),
       listed("The customer provides", option.scope.customer_requirements_sv),

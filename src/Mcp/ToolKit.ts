@@ -8,6 +8,7 @@ import { InternalError } from "../Domain/Errors.js"
 import { inputParseOptions } from "../Domain/Input.js"
 import { issuesOf } from "../Domain/Issues.js"
 import { CurrentSurface, mcpSurface } from "../Domain/Surface.js"
+import type { Holds } from "../Holds/Holds.js"
 import { invalidRequestOf } from "../Http/ErrorContract.js"
 import type { RateLimiter } from "../Http/RateLimiter.js"
 import type { Authenticator } from "../Partners/Authentication.js"
@@ -54,6 +55,7 @@ export type ToolServices =
   | CapabilitiesDocument
   | Calendar
   | Changes
+  | Holds
   | OptionSigner
   | RateLimiter
   | Requests
@@ -78,6 +80,23 @@ export const write: ToolAnnotations = {
   destructiveHint: false,
   idempotentHint: false,
   openWorldHint: true
+}
+/**
+ * Takes a searched time from other partners for a few minutes: no provider is told and nothing is
+ * booked, so not destructive; a retry with the same idempotency_key answers the same hold.
+ */
+export const holding: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false
+}
+/** Gives a held time back to everyone: nothing booked is undone, and a second release changes nothing. */
+export const releasing: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false
 }
 
 /** One tool: what tools/list says of it, and how a call is decoded, run and answered. */
@@ -115,11 +134,22 @@ const decodeArguments = <S extends Schema.Top>(schema: S, args: unknown) =>
     invalidArguments
   )
 
-const resultOf = ({ structured, text }: Presented, isError: boolean) =>
+/**
+ * A result's step is said once, in the text the model reads (a tool without an outputSchema is
+ * read from its content); structuredContent keeps the flags and ids a program acts on. A body
+ * kept as REST gives it (an error, a follow-up request) stays whole.
+ */
+const stepSaidOnce = ({ structured, text, whole }: Presented): Record<string, unknown> => {
+  if (whole === true) return structured
+  const { safe_next_step: step, ...rest } = structured
+  return typeof step === "string" && text.includes(`Next: ${step}`) ? rest : structured
+}
+
+const resultOf = (presented: Presented, isError: boolean) =>
   new McpSchema.CallToolResult({
     ...(isError ? { isError: true } : {}),
-    content: [{ type: "text", text }],
-    structuredContent: structured
+    content: [{ type: "text", text: presented.text }],
+    structuredContent: stepSaidOnce(presented)
   })
 
 /** A failure as a tool error: the REST error body, its step naming tools (CurrentSurface). */

@@ -9,9 +9,11 @@ import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { BookingConfirmationRequest, BookingStatusResponse } from "../Domain/Booking.js"
 import { CancelBookingArguments, RescheduleBookingArguments } from "../Domain/BookingChange.js"
 import { VerticalId } from "../Domain/Catalog.js"
+import { HoldPath, HoldRequest } from "../Domain/Hold.js"
 import { optional, strictInput, text } from "../Domain/Input.js"
 import { RequestStatusPath, ServiceRequestCreate } from "../Domain/Request.js"
 import { BookingSearchRequest } from "../Domain/Search.js"
+import { Holds } from "../Holds/Holds.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
 import { Authenticator } from "../Partners/Authentication.js"
 import { Requests } from "../Requests/Requests.js"
@@ -30,7 +32,18 @@ import {
   presentSearch,
   presentStatus
 } from "./Present.js"
-import { currentCaller, defineTool, now, readOnly, type Tool, type ToolServices, write } from "./ToolKit.js"
+import { presentHold, presentRelease } from "./PresentHold.js"
+import {
+  currentCaller,
+  defineTool,
+  holding,
+  now,
+  readOnly,
+  releasing,
+  type Tool,
+  type ToolServices,
+  write
+} from "./ToolKit.js"
 
 export { McpCaller } from "./ToolKit.js"
 
@@ -105,11 +118,43 @@ export const bookingTools: Readonly<Record<string, Tool>> = {
     run: ({ booking_option_id }) => Effect.flatMap(now, (at) => optionDetail(booking_option_id, at)),
     present: presentOption
   }),
+  hold_booking_option: defineTool({
+    title: "Hold an option's time (books nothing)",
+    rest: "POST /api/public/holds",
+    description:
+      "Hold the picked option's time before asking for personal data: no other partner can take it until expires_at (hold_seconds 60-1800, default 600). idempotency_key: the same on a retry returns the same hold. Books nothing, tells no provider: say so. Then consent, then confirm_booking with the hold_id. Partner token.",
+    input: HoldRequest,
+    alsoRequired: ["idempotency_key"],
+    annotations: holding,
+    run: (request) =>
+      Effect.gen(function* () {
+        const caller = yield* partner
+        const holds = yield* Holds
+        // The service counts the hold against the partner's confirm limit, as REST's does.
+        return yield* holds.hold(request, caller)
+      }),
+    present: presentHold
+  }),
+  release_hold: defineTool({
+    title: "Release a hold (the time is free again)",
+    rest: "DELETE /api/public/holds/{hold_id}",
+    description:
+      "Release a hold by hold_id when the user does not want the time: free for others at once. Books and cancels nothing; released false: it had already ended. Partner token.",
+    input: HoldPath,
+    annotations: releasing,
+    run: ({ hold_id }) =>
+      Effect.gen(function* () {
+        const caller = yield* partner
+        const holds = yield* Holds
+        return yield* holds.release(hold_id, caller)
+      }),
+    present: presentRelease
+  }),
   confirm_booking: defineTool({
     title: "Book a searched option (after consent)",
     rest: "POST /api/public/bookings",
     description:
-      "Book one option only after the user picked it, accepted its terms and explicitly agreed that their name, phone, e-mail and address go to the provider: no personal data before that consent. Send booking_option_id, customer, service_location, user_consent_confirmed true, booking_terms_accepted true, booking_terms_version (the option's terms_version), booking_terms_accepted_at and an idempotency_key, new per booking and the same on a retry (which returns the same booking). A booking exists only when booking_created, availability_checked and provider_selected are true and booking.status confirmed. tax_deduction_requested true asks the provider for RUT/ROT; never ask for an identity number. option_refresh_required: nothing booked, search again. Partner token.",
+      "Book one option only after the user picked it (hold it first: hold_booking_option), accepted its terms and explicitly agreed that their name, phone, e-mail and address go to the provider: no personal data before that consent. Send booking_option_id, customer, service_location, user_consent_confirmed true, booking_terms_accepted true, booking_terms_version (the option's terms_version), booking_terms_accepted_at, the hold_id when you hold it, and an idempotency_key, new per booking and the same on a retry (which returns the same booking). A booking exists only when booking_created, availability_checked and provider_selected are true and booking.status confirmed. tax_deduction_requested true asks the provider for RUT/ROT; never ask for an identity number. option_refresh_required: nothing booked, search again. Partner token.",
     input: BookingConfirmationRequest,
     alsoRequired: ["idempotency_key"],
     annotations: write,
@@ -228,5 +273,5 @@ export const McpToolsLive = Layer.effectDiscard(
       })
     }
   })
-  // Cancel and reschedule share REST's instance of Changes (a layer is built once per app).
-).pipe(Layer.provide([Changes.Default, Calendar.Default, OptionSigner.Default, BookingOptions.Default]))
+  // Cancel, reschedule and holds share REST's instances of Changes and Holds (a layer is built once per app).
+).pipe(Layer.provide([Changes.Default, Holds.Default, Calendar.Default, OptionSigner.Default, BookingOptions.Default]))

@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { searchBodyFor } from "../support/Bodies.js"
 import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
-import { type Connected, callTool, connect, initializeMessage, overMcp, postMcp } from "./McpClient.js"
+import { type Connected, callTool, connect, initializeMessage, overMcp, postMcp, stepOf } from "./McpClient.js"
 
 const token = "partner-mcp-a-token-0123456789"
 const otherToken = "partner-mcp-b-token-9876543210"
@@ -68,6 +68,8 @@ const counts = Effect.gen(function* () {
 const restTwins: Record<string, string> = {
   get_capabilities: "GET /api/public/requests/capabilities",
   search_booking_options: "POST /api/public/booking-options",
+  hold_booking_option: "POST /api/public/holds",
+  release_hold: "DELETE /api/public/holds/{hold_id}",
   confirm_booking: "POST /api/public/bookings",
   get_booking_status: "GET /api/public/bookings/{booking_id}",
   cancel_booking: "POST /api/public/bookings/{booking_id}/cancel",
@@ -101,6 +103,8 @@ const toolNames = [
   "get_capabilities",
   "search_booking_options",
   "get_booking_option",
+  "hold_booking_option",
+  "release_hold",
   "confirm_booking",
   "get_booking_status",
   "cancel_booking",
@@ -132,7 +136,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
     )
 
     it.effect(
-      "initialize answers the newest version the SDK asks for and lists the nine tools with the REST Schemas",
+      "initialize answers the newest version the SDK asks for and lists the eleven tools with the REST Schemas",
       () =>
         Effect.gen(function* () {
           const { client, transport } = yield* connect(auth)
@@ -273,9 +277,11 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
             booking_option_id: option.booking_option_id
           })
           expect(detail.isError, JSON.stringify(detail.structuredContent)).toBeFalsy()
-          const { safe_next_step, ...full } = detail.structuredContent
-          expect(full).toEqual({ ...restSearch.body.options[0], booking_option_id: option.booking_option_id })
-          expect(safe_next_step).toContain("confirm_booking")
+          expect(detail.structuredContent).toEqual({
+            ...restSearch.body.options[0],
+            booking_option_id: option.booking_option_id
+          })
+          expect(stepOf(detail)).toContain("hold_booking_option with this booking_option_id")
           const altered = `${option.booking_option_id.slice(0, -2)}xx`
           const refused = yield* callTool(mcp.client, "get_booking_option", { booking_option_id: altered })
           expect(refused).toMatchObject({ isError: true, structuredContent: { error: "option_invalid" } })
@@ -320,9 +326,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
                 terms_version: rest.booking.terms_version
               }
             })
-            expect(status.structuredContent.safe_next_step).toContain(
-              `get_booking_status with booking_id "${rest.request_id}"`
-            )
+            expect(stepOf(status)).toContain(`get_booking_status with booking_id "${rest.request_id}"`)
           }
           const other = yield* connect({ authorization: `Bearer ${otherToken}` })
           const foreign = yield* callTool(other.client, "get_booking_status", { booking_id: body.booking.id })
@@ -336,7 +340,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
           })
           expect(preview.isError, JSON.stringify(preview.structuredContent)).toBeFalsy()
           expect(preview.structuredContent).toMatchObject({ cancelled: false, booking_active: true, dry_run: true })
-          expect(preview.structuredContent.safe_next_step).toContain("the cancel_booking tool")
+          expect(stepOf(preview)).toContain("the cancel_booking tool")
           const cancelled = yield* callTool(mcp.client, "cancel_booking", {
             booking_id: body.request_id,
             idempotency_key: "mcp-cancel-1"
@@ -398,7 +402,7 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         })
         // The text renders the error body: its code, status and step, not the JSON again.
         expect(expired.content[0]!.text).toContain("error option_expired, status 409")
-        expect(expired.content[0]!.text).toContain(`Next: ${expired.structuredContent.safe_next_step}`)
+        expect(expired.content[0]!.text).toContain(`Next: ${stepOf(expired)}`)
         const rest = yield* postJson("/api/public/bookings", { ...args, idempotency_key: "rest-expired" }, auth)
         expect(rest.status).toBe(409)
         expect(expired.structuredContent).toEqual(overMcp(rest.body))

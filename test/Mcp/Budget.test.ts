@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { assistantFlow, type FlowStep } from "../../scripts/assistantFlow.js"
 import { TestServer, testNow } from "../support/TestServer.js"
-import { callTool, connect, mcpUrl } from "./McpClient.js"
+import { callTool, connect, mcpUrl, stepOf } from "./McpClient.js"
 
 const token = "partner-budget-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -55,15 +55,18 @@ describe("what one booking over MCP makes a model read", () => {
           const result = step.received as any
           expect(result.content, step.step).toHaveLength(1)
           expect(() => JSON.parse(result.content[0].text), step.step).toThrow()
-          expect(result.content[0].text.length, step.step).toBeLessThan(bytesOf(result.structuredContent) * 2)
+          // The step is said once: in the text the model reads, not again in structuredContent.
+          expect(result.content[0].text, step.step).toContain(`Next: ${stepOf(result)}`)
+          expect(result.structuredContent.safe_next_step, step.step).toBeUndefined()
         }
         // Each step names the tool to call next, and the argument it takes.
         const steps = flow.steps.flatMap((step) =>
-          step.step.includes("_") ? [[step.step, (step.received as any).structuredContent.safe_next_step]] : []
+          step.step.includes("_") ? [[step.step, stepOf(step.received as any)]] : []
         )
         expect(Object.fromEntries(steps)).toMatchObject({
           get_capabilities: expect.stringContaining("search_booking_options with vertical_id"),
-          search_booking_options: expect.stringContaining("confirm_booking with its booking_option_id"),
+          search_booking_options: expect.stringContaining("hold_booking_option with its booking_option_id"),
+          hold_booking_option: expect.stringMatching(/confirm_booking with hold_id "[0-9a-f-]{36}"/),
           confirm_booking: expect.stringMatching(/get_booking_status with booking_id "bkg_/),
           get_booking_status: expect.stringMatching(/cancel_booking with booking_id "bkg_/),
           "cancel_booking (dry_run)": expect.stringMatching(/the cancel_booking tool with booking_id "bkg_/),
@@ -79,7 +82,7 @@ describe("what one booking over MCP makes a model read", () => {
         expect(bytesOf(overview)).toBeLessThanOrEqual(4 * KB)
         const verticals: ReadonlyArray<any> = overview.structuredContent.verticals
         expect(verticals.map((vertical) => vertical.vertical_id)).toEqual(["vvs", "electrician", "moving", "cleaning"])
-        expect(overview.structuredContent.safe_next_step).toContain("get_capabilities with vertical_id")
+        expect(stepOf(overview)).toContain("get_capabilities with vertical_id")
         for (const { vertical_id } of verticals) {
           const one = yield* callTool(client, "get_capabilities", { vertical_id })
           expect(one.isError, vertical_id).toBeFalsy()
@@ -109,7 +112,13 @@ describe("what one booking over MCP makes a model read", () => {
           ])
         }
         const required = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema.required ?? []]))
-        for (const name of ["confirm_booking", "cancel_booking", "reschedule_booking", "create_follow_up_request"])
+        for (const name of [
+          "hold_booking_option",
+          "confirm_booking",
+          "cancel_booking",
+          "reschedule_booking",
+          "create_follow_up_request"
+        ])
           expect(required[name], name).toContain("idempotency_key")
         expect(required.get_booking_option).toEqual(["booking_option_id"])
         expect(required.search_booking_options).toEqual(

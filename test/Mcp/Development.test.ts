@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import { ServiceRequestStatusResponse } from "../../src/Domain/Request.js"
 import { answer, apiClient } from "../support/ApiClient.js"
 import { TestServer, testNow } from "../support/TestServer.js"
-import { callTool, connect, requestArgs, searchArgs } from "./McpClient.js"
+import { callTool, connect, requestArgs, searchArgs, stepOf } from "./McpClient.js"
 
 describe("MCP in development without a configured token, as REST", () => {
   it.layer(TestServer({ env: { APP_ENV: "development" } }))((it) => {
@@ -52,7 +52,7 @@ describe("MCP in development without a configured token, as REST", () => {
 
         const { client } = yield* connect()
         const overMcp = yield* callTool(client, "get_booking_status", { booking_id: "bkg_made-with-a-token" })
-        expect(overMcp.structuredContent.safe_next_step).toMatch(/^No token was sent/)
+        expect(stepOf(overMcp)).toMatch(/^No token was sent/)
         const requestOverMcp = yield* callTool(client, "get_follow_up_request", { request_id: "req_made-with-a-token" })
         expect(requestOverMcp).toMatchObject({ isError: true, structuredContent: { error: "request_not_found" } })
       })

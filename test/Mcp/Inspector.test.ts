@@ -38,7 +38,7 @@ const inspect = (...args: ReadonlyArray<string>) =>
 
 describe("the MCP Inspector CLI", () => {
   it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token } }))((it) => {
-    it.effect("lists the nine tools and calls get_capabilities", () =>
+    it.effect("lists the eleven tools and calls get_capabilities", () =>
       Effect.gen(function* () {
         const listed = yield* inspect("--method", "tools/list")
         const { tools } = JSON.parse(listed.stdout)
@@ -46,6 +46,8 @@ describe("the MCP Inspector CLI", () => {
           "get_capabilities",
           "search_booking_options",
           "get_booking_option",
+          "hold_booking_option",
+          "release_hold",
           "confirm_booking",
           "get_booking_status",
           "cancel_booking",

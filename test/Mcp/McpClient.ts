@@ -36,6 +36,15 @@ export interface ToolResult {
   readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
 }
 
+/** A result's step: said in the text the model reads (an error's body also carries it). */
+export const stepOf = (result: ToolResult): string =>
+  result.structuredContent?.safe_next_step ??
+  (result.content[0]?.text ?? "")
+    .split("\n")
+    .find((line) => line.startsWith("Next: "))
+    ?.slice("Next: ".length) ??
+  ""
+
 /** A tool call; the SDK checks structuredContent against the tool's outputSchema on success. */
 export const callTool = (client: Client, name: string, args: Record<string, unknown> = {}) =>
   Effect.promise(() => client.callTool({ name, arguments: args }) as Promise<ToolResult>)

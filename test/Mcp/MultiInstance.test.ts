@@ -70,7 +70,7 @@ describe("MCP across instances", () => {
         expect(transport.sessionId).toMatch(/^[\x21-\x7e]{32,}$/)
 
         const { tools } = yield* Effect.promise(() => client.listTools())
-        expect(tools).toHaveLength(9)
+        expect(tools).toHaveLength(11)
 
         const found = yield* callTool(client, "search_booking_options", searchArgs)
         expect(found.isError, JSON.stringify(found.structuredContent)).toBeFalsy()

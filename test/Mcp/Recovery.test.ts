@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { confirmBody, requestBody, searchBody } from "../support/Bodies.js"
 import { get, TestServer, testNow } from "../support/TestServer.js"
-import { callTool, connect, overMcp, type ToolResult } from "./McpClient.js"
+import { callTool, connect, overMcp, stepOf, type ToolResult } from "./McpClient.js"
 
 const token = "partner-mcp-recovery-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -64,9 +64,7 @@ describe("recovery over MCP", () => {
               booking_id: first.structuredContent.booking.id
             }
           })
-          expect(reused.structuredContent.safe_next_step).toContain(
-            `the get_booking_status tool with booking_id "${requestId}"`
-          )
+          expect(stepOf(reused)).toContain(`the get_booking_status tool with booking_id "${requestId}"`)
           expectToolWording(reused)
 
           const again = yield* callTool(
@@ -78,7 +76,7 @@ describe("recovery over MCP", () => {
             isError: true,
             structuredContent: { error: "option_already_booked", request_id: requestId }
           })
-          expect(again.structuredContent.safe_next_step).toContain("get_booking_status")
+          expect(stepOf(again)).toContain("get_booking_status")
           expectToolWording(again)
         })
     )
@@ -95,19 +93,17 @@ describe("recovery over MCP", () => {
             job_type_id: "cleaning_home_deep",
             location: { country_code: "SE", postcode: "411 22" }
           })
-          expect(deep.structuredContent.safe_next_step).toContain(
-            "ask the user and search again (the search_booking_options tool)"
-          )
-          expect(deep.structuredContent.safe_next_step).toContain("the create_follow_up_request tool")
+          expect(stepOf(deep)).toContain("ask the user and search again (the search_booking_options tool)")
+          expect(stepOf(deep)).toContain("the create_follow_up_request tool")
           expectToolWording(deep)
 
           const plumbing = yield* callTool(client, "search_booking_options", { ...searchBody, vertical_id: "plumbing" })
           expect(plumbing).toMatchObject({ isError: true, structuredContent: { suggested_vertical_id: "vvs" } })
-          expect(plumbing.structuredContent.safe_next_step).toContain("search again (the search_booking_options tool)")
+          expect(stepOf(plumbing)).toContain("search again (the search_booking_options tool)")
           expectToolWording(plumbing)
 
           const none = yield* callTool(client, "search_booking_options", { ...searchBody, job_type_id: "leak_hidden" })
-          expect(none.structuredContent.safe_next_step).toContain("the create_follow_up_request tool")
+          expect(stepOf(none)).toContain("the create_follow_up_request tool")
           expectToolWording(none)
 
           const created = yield* callTool(client, "create_follow_up_request", {
@@ -116,9 +112,7 @@ describe("recovery over MCP", () => {
           })
           expect(created.isError, JSON.stringify(created.structuredContent)).toBeFalsy()
           const id: string = created.structuredContent.request.id
-          expect(created.structuredContent.safe_next_step).toContain(
-            `the get_follow_up_request tool with request_id "${id}"`
-          )
+          expect(stepOf(created)).toContain(`the get_follow_up_request tool with request_id "${id}"`)
           expectToolWording(created)
           const looked = yield* callTool(client, "get_follow_up_request", { request_id: id })
           expect(looked.isError).toBeFalsy()

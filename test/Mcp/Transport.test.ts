@@ -89,7 +89,7 @@ describe("MCP Streamable HTTP transport", () => {
       Effect.gen(function* () {
         const session = yield* openSession()
         expect(session).toMatch(/^[\x21-\x7e]+$/)
-        expect((yield* postMcp(listTools, inSession(session))).body.result.tools).toHaveLength(9)
+        expect((yield* postMcp(listTools, inSession(session))).body.result.tools).toHaveLength(11)
 
         const missing = yield* postMcp(listTools, auth)
         expect(missing).toMatchObject({ status: 400, body: { error: "mcp_session_required", status: 400 } })

@@ -5,7 +5,7 @@ import { Unauthorized } from "../../src/Domain/Errors.js"
 import { ServiceRequestCreate } from "../../src/Domain/Request.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { Partners } from "../../src/Partners/Partners.js"
-import { callTool, connect } from "../Mcp/McpClient.js"
+import { callTool, connect, stepOf } from "../Mcp/McpClient.js"
 import {
   apiClient,
   cancelAnswer,
@@ -259,7 +259,7 @@ describe("sandbox partners", () => {
           booking: { id: rest.body.booking.id, sandbox: true },
           delivery: { customer: recorded.status, provider: recorded.status }
         })
-        expect(status.structuredContent.safe_next_step).toMatch(/^Sandbox: this booking is a test; nobody was told/)
+        expect(stepOf(status)).toMatch(/^Sandbox: this booking is a test; nobody was told/)
         const mcpRequest = yield* run(
           callTool(mcp.client, "get_follow_up_request", { request_id: requested.body.request.id })
         )

@@ -11,7 +11,7 @@ import { BookingOptions } from "../../src/Shared/BookingOptions.js"
 import { Calendar } from "../../src/Shared/Calendar.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { Supply } from "../../src/Supply/Supply.js"
-import { callTool, connect } from "../Mcp/McpClient.js"
+import { callTool, connect, stepOf } from "../Mcp/McpClient.js"
 import { answer, apiClient, confirmAnswer, payloadOf } from "../support/ApiClient.js"
 import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
 import { clearBookings } from "../support/Fixtures.js"
@@ -148,7 +148,7 @@ describe("a requested window without a free slot", () => {
         expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy()
         expect(result.structuredContent.direct_booking_available).toBe(false)
         expect(result.structuredContent.alternative_options.length).toBe(maxAlternatives)
-        expect(result.structuredContent.safe_next_step).toContain("confirm_booking")
+        expect(stepOf(result)).toContain("confirm_booking")
       }).pipe(Effect.scoped)
     )
   })
