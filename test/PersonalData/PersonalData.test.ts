@@ -32,9 +32,11 @@ const customerOf = (n: number) => ({
   email: `marta.privacy${n}@example.se`
 })
 const streetOf = (n: number) => `Integritetsgatan ${n}0`
+/** The early-start request in the customer's own words is theirs too (2005:59, 2 kap. 15 §). */
+const earlyStartOf = (n: number) => `Märta${n} vill att arbetet börjar direkt`
 const valuesOf = (n: number) => {
   const customer = customerOf(n)
-  return [customer.name, customer.phone, customer.email, streetOf(n)]
+  return [customer.name, customer.phone, customer.email, streetOf(n), earlyStartOf(n)]
 }
 
 const book = (n: number, key: string, asToken = token) =>
@@ -44,7 +46,9 @@ const book = (n: number, key: string, asToken = token) =>
       ...confirmBody(option.booking_option_id, option.terms.version, key),
       customer: customerOf(n),
       service_location: { country_code: "SE", address: streetOf(n), postcode: "111 22" },
-      user_consent_statement: `Jag, ${customerOf(n).name}, godkänner att uppgifterna delas.`
+      user_consent_statement: `Jag, ${customerOf(n).name}, godkänner att uppgifterna delas.`,
+      early_start_requested: true,
+      early_start_statement: earlyStartOf(n)
     }
     const booked = yield* confirmAnswer(body, asToken)
     expect(booked.status).toBe(201)
@@ -133,7 +137,13 @@ describe("personal data: access, erasure on request, retention (GDPR art. 5(1)(e
         })
         const fields = shown.body.stored.map((value: any) => value.field)
         expect(fields).toEqual(
-          expect.arrayContaining(["customer.name", "customer.phone", "customer.email", "service_location.address"])
+          expect.arrayContaining([
+            "customer.name",
+            "customer.phone",
+            "customer.email",
+            "service_location.address",
+            "early_start_statement"
+          ])
         )
         // 180 days after the slot ends.
         expect(Date.parse(shown.body.retention.erase_after)).toBe(
