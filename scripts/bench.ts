@@ -33,6 +33,7 @@ import { Effect, Layer } from "effect"
 import pg from "pg"
 import { appConfigFrom } from "../src/AppConfig.js"
 import { freePort, startEmbeddedPostgres } from "../src/Database/EmbeddedPostgres.js"
+import { consumerTermsVersion } from "../src/Domain/ConsumerInformation.js"
 import { ProviderId, ServiceId } from "../src/Domain/Ids.js"
 import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
@@ -93,7 +94,14 @@ const confirmBodies = async (count: number) => {
       priceType: service.price_type,
       slotStart: slot.start,
       slotEnd: slot.end,
-      termsVersion: service.terms.version,
+      // Stored as the import stores it: the file's version with the consumer information's fingerprint.
+      termsVersion: consumerTermsVersion(service.terms.version, {
+        name: provider.name,
+        organisationNumber: provider.organisation_number,
+        email: provider.contact.email,
+        phone: provider.contact.phone,
+        address: provider.contact.address
+      }),
       originPostcode: postcodeNumber(provider.areas[0]?.from ?? "100 00")
     }))
   })
