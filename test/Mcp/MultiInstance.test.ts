@@ -2,25 +2,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
-import { servingPort, spawnServer } from "../support/ServerProcess.js"
+import { serverInstance as instance } from "../support/ServerProcess.js"
 import { makeDatabase } from "../support/TestDatabase.js"
 import { callTool, searchArgs } from "./McpClient.js"
 
 const token = "mcp-multi-instance-token-0123456789"
-
-/** A real server process on port 0, its port read back from its start log, stopped with the scope. */
-const instance = (env: Record<string, string>) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const server = spawnServer({ ...env, PORT: "0" })
-      return { base: `http://127.0.0.1:${await servingPort(server)}`, server }
-    }),
-    ({ server }) =>
-      Effect.promise(async () => {
-        server.child.kill("SIGTERM")
-        await server.exited
-      })
-  )
 
 /**
  * A load balancer without sticky routing, in the client: each HTTP request of the SDK's transport

@@ -2,25 +2,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { searchBodyFor } from "../support/Bodies.js"
 import { fakeRedis } from "../support/Redis.js"
-import { servingPort, spawnServer } from "../support/ServerProcess.js"
+import { serverInstance as instance } from "../support/ServerProcess.js"
 import { makeDatabase } from "../support/TestDatabase.js"
 
 const token = "multi-instance-token-0123456789"
 const searchLimit = 20
-
-/** A real server process on port 0, its port read back from its start log, stopped with the scope. */
-const instance = (env: Record<string, string>) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const server = spawnServer({ ...env, PORT: "0" })
-      return { base: `http://127.0.0.1:${await servingPort(server)}`, server }
-    }),
-    ({ server }) =>
-      Effect.promise(async () => {
-        server.child.kill("SIGTERM")
-        await server.exited
-      })
-  )
 
 const post = (base: string, path: string, body: unknown) =>
   Effect.promise(async () => {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Effect } from "effect"
 import { expect, inject, vi } from "vitest"
 import { copyCluster } from "./ClusterTemplate.js"
 
@@ -142,3 +143,17 @@ export const withInitialisedDataDir = (test: (dir: string) => Promise<void>) =>
     copyCluster(inject("clusterTemplate"), dir)
     await test(dir)
   })
+
+/** A real server process on port 0, its port read back from its start log, stopped with the scope. */
+export const serverInstance = (env: Record<string, string>) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const server = spawnServer({ ...env, PORT: "0" })
+      return { base: `http://127.0.0.1:${await servingPort(server)}`, server }
+    }),
+    ({ server }) =>
+      Effect.promise(async () => {
+        server.child.kill("SIGTERM")
+        await server.exited
+      })
+  )
