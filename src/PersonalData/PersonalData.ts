@@ -306,32 +306,28 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
     const retentionPass = Effect.fn("PersonalData.retentionPass")(function* () {
       const at = yield* now
       const cutoff = new Date(at.getTime() - days * DAY)
-      let bookings = 0
-      let requests = 0
-      for (;;) {
-        const erased = yield* Effect.flatMap(repo.dueBookings(cutoff), (due) =>
-          repo.eraseBookings(
-            due.map((row) => row.id),
-            "retention",
-            at,
-            null
-          )
-        ).pipe(sql.withTransaction)
-        bookings += erased.length
-        if (erased.length < repo.batch) break
-      }
-      for (;;) {
-        const erased = yield* Effect.flatMap(repo.dueRequests(cutoff), (due) =>
-          repo.eraseRequests(
-            due.map((row) => row.id),
-            "retention",
-            at,
-            null
-          )
-        ).pipe(sql.withTransaction)
-        requests += erased.length
-        if (erased.length < repo.batch) break
-      }
+      /** Batches of due rows erased, each in its own transaction, until a batch comes back short. */
+      const drain = <E, R>(
+        due: Effect.Effect<ReadonlyArray<{ readonly id: string }>, E, R>,
+        erase: typeof repo.eraseBookings
+      ) =>
+        Effect.gen(function* () {
+          let total = 0
+          for (;;) {
+            const erased = yield* Effect.flatMap(due, (rows) =>
+              erase(
+                rows.map((row) => row.id),
+                "retention",
+                at,
+                null
+              )
+            ).pipe(sql.withTransaction)
+            total += erased.length
+            if (erased.length < repo.batch) return total
+          }
+        })
+      const bookings = yield* drain(repo.dueBookings(cutoff), repo.eraseBookings)
+      const requests = yield* drain(repo.dueRequests(cutoff), repo.eraseRequests)
       return { bookings, requests }
     })
 
