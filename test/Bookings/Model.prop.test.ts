@@ -3,6 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import type { BookingConfirmationRequest, ConfirmedBooking } from "../../src/Domain/Booking.js"
+import { withinWithdrawal } from "../../src/Domain/Withdrawal.js"
 import { fc, propSettings } from "../support/FastCheck.js"
 import { takingTimeAt } from "../support/HoldHarness.js"
 import {
@@ -50,6 +51,8 @@ interface ModelBooking {
   readonly provider: ProviderSpec
   /** The slot it was confirmed for: what its confirm key's request names. */
   readonly confirmedSlot: Slot
+  /** When it was confirmed: the withdrawal period runs from then (2005:59, 2 kap. 12 §). */
+  readonly confirmedAt: number
   /** The slot it holds now (moves change it); a cancelled booking holds none. */
   slot: Slot
   version: number
@@ -113,10 +116,17 @@ class CalendarModel {
 const HOUR = 3_600_000
 
 /** The fee a cancel at `now` carries under the provider's policy: free before the deadline, the late fee from it on. */
-const feeAt = (b: ModelBooking, now: number) => {
+/** Free under the provider's own terms: no late fee, or before its free-cancellation deadline. */
+const freeByTerms = (b: ModelBooking, now: number) => {
   const policy = b.provider.policy
-  if (policy === undefined || policy.late_fee_sek === 0) return 0
-  return now < b.slot.start - policy.free_cancellation_hours * HOUR ? 0 : policy.late_fee_sek
+  return policy === undefined || policy.late_fee_sek === 0 || now < b.slot.start - policy.free_cancellation_hours * HOUR
+}
+
+/** A cancel before the start within the withdrawal period is free (2 kap. 10 and 15 §§); after it, the provider's policy. */
+const feeAt = (b: ModelBooking, now: number) => {
+  if (freeByTerms(b, now)) return 0
+  if (now < b.slot.start && withinWithdrawal(b.confirmedAt, now)) return 0
+  return b.provider.policy?.late_fee_sek ?? 0
 }
 
 const changeableAt = (b: ModelBooking, now: number) =>
@@ -230,6 +240,7 @@ class ConfirmCommand implements BookingCommand {
         requestId: outcome.requestId,
         provider: p,
         confirmedSlot: slot,
+        confirmedAt: model.now,
         slot,
         version: 1,
         cancelled: false
@@ -348,7 +359,7 @@ class CancelCommand implements BookingCommand {
       cancelled: !this.dryRun,
       booking_active: this.dryRun,
       idempotent_replay: false,
-      cancellation: { cancelled_by: by, fee_sek: fee, within_free_period: fee === 0 }
+      cancellation: { cancelled_by: by, fee_sek: fee, within_free_period: freeByTerms(target, model.now) }
     })
     if (this.dryRun) return
     target.cancelled = true
