@@ -17,6 +17,18 @@ export const BookingChangeRow = Schema.Struct({
 })
 export type BookingChangeRow = typeof BookingChangeRow.Type
 
+/** Whom a change of a booking is told to, and the words its messages need. */
+const BookingContact = Schema.Struct({
+  customer: Customer,
+  serviceLocation: Schema.Struct({ address: Schema.String, postcode: Schema.String }),
+  serviceLabelSv: Schema.String,
+  labelEn: Schema.NullOr(Schema.String),
+  termsUrl: Schema.String,
+  notifyEmail: Schema.NullOr(Schema.String),
+  notifyWebhookUrl: Schema.NullOr(Schema.String)
+})
+export type BookingContact = typeof BookingContact.Type
+
 /** The `bookings` table: the one place that writes and reads it. */
 export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/BookingsRepo", {
   make: Effect.gen(function* () {
@@ -115,15 +127,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
     /** Whom a change of the booking is told to, and the words its messages need; none once its personal data is erased. */
     const contactOf = SqlSchema.findOneOption({
       Request: Schema.String,
-      Result: Schema.Struct({
-        customer: Customer,
-        serviceLocation: Schema.Struct({ address: Schema.String, postcode: Schema.String }),
-        serviceLabelSv: Schema.String,
-        labelEn: Schema.NullOr(Schema.String),
-        termsUrl: Schema.String,
-        notifyEmail: Schema.NullOr(Schema.String),
-        notifyWebhookUrl: Schema.NullOr(Schema.String)
-      }),
+      Result: BookingContact,
       execute: (id) => sql`
         SELECT b.customer, b.service_location, b.service_label_sv, s.label_en, b.terms_url, p.notify_email,
           p.notify_webhook_url
@@ -141,7 +145,50 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
         FROM booking_changes WHERE id = ${id}::uuid`
     })
 
+    // A change of a booking: its row and the booking_changes row, inside the change's transaction.
+
+    /** Writes the cancellation `after` holds and records it as change `changeId` of the slot `before` held. */
+    const recordCancel = Effect.fn("BookingsRepo.recordCancel")(function* (
+      before: StoredBooking,
+      after: StoredBooking,
+      changeId: string,
+      now: Date
+    ) {
+      yield* sql`UPDATE bookings SET status = 'cancelled', version = ${after.version}, cancelled_at = ${now},
+          cancelled_by = ${after.cancelledBy}, cancel_reason = ${after.cancelReason}, cancel_fee_sek = ${after.cancelFeeSek},
+          cancel_within_free_period = ${after.cancelWithinFreePeriod}, cancel_free_until = ${after.cancelFreeUntil},
+          cancel_legal_basis = ${after.cancelLegalBasis}, updated_at = greatest(updated_at, ${now})
+        WHERE id = ${before.id}::uuid`
+      yield* sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end, created_at)
+        VALUES (${changeId}::uuid, ${before.id}::uuid, 'cancel', ${after.version}, ${before.slotStart}, ${before.slotEnd}, ${now})`
+    })
+
+    /** Writes the new slot, price and terms `after` holds and records the move as change `changeId`. */
+    const recordMove = Effect.fn("BookingsRepo.recordMove")(function* (
+      before: StoredBooking,
+      after: StoredBooking,
+      termsUrl: string,
+      changeId: string,
+      now: Date
+    ) {
+      yield* sql`UPDATE bookings SET slot_start = ${after.slotStart}, slot_end = ${after.slotEnd},
+          slot_label = ${after.slotLabel}, time_zone = ${after.timeZone}, price_sek = ${after.priceSek},
+          pricing_model = ${after.pricingModel}, price_type = ${after.priceType}, unit_price_sek = ${after.unitPriceSek},
+          unit = ${after.unit}, quantity = ${after.quantity}, terms_version = ${after.termsVersion},
+          tax_deduction = ${JSON.stringify(after.taxDeduction)}::jsonb, terms_url = ${termsUrl},
+          free_cancellation_hours = ${after.freeCancellationHours}, late_fee_sek = ${after.lateFeeSek},
+          change_hours = ${after.changeHours}, version = ${after.version}, notice_subject_id = ${changeId}::uuid,
+          updated_at = greatest(updated_at, ${now})
+        WHERE id = ${before.id}::uuid`
+      yield* sql`INSERT INTO booking_changes (id, booking_id, kind, version, previous_slot_start, previous_slot_end,
+          slot_start, slot_end, created_at)
+        VALUES (${changeId}::uuid, ${before.id}::uuid, 'reschedule', ${after.version}, ${before.slotStart},
+          ${before.slotEnd}, ${after.slotStart}, ${after.slotEnd}, ${now})`
+    })
+
     return {
+      recordCancel,
+      recordMove,
       insertion,
       // A stored row that does not decode is a damaged table or a bug: a defect, not the client's answer.
       lockById: (id: string) => lockById(id).pipe(Effect.catchTag("SchemaError", (error) => Effect.die(error))),

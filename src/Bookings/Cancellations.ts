@@ -1,11 +1,22 @@
-import { BookingAlreadyCancelled } from "../Domain/BookingChange.js"
+import { randomUUID } from "node:crypto"
+import { Effect } from "effect"
+import { customerNameOf } from "../Domain/Booking.js"
+import { BookingAlreadyCancelled, BookingChanged, BookingNotFound } from "../Domain/BookingChange.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import type { Cancellation } from "../Domain/CancellationPolicy.js"
 import { cancellationWords } from "../Domain/CancellationWords.js"
+import type { ChangedBooking } from "../Domain/ChangeMessages.js"
+import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import type { BookingConfirmation } from "../Domain/Messages.js"
+import type { Notification } from "../Domain/Outbox.js"
+import type { Partner } from "../Domain/Partner.js"
 import { sandboxPrefix } from "../Domain/Sandbox.js"
 import type { Surface } from "../Domain/Surface.js"
 import { withdrawalUntil } from "../Domain/Withdrawal.js"
 import { formatInZone } from "../Domain/Zone.js"
+import type { ChannelChoice, Contact, RecipientRole } from "../Notifications/DeliveryState.js"
+import { idempotencyKeyOf } from "../Shared/Idempotency.js"
+import type { BookingContact } from "./BookingsRepo.js"
 
 /** A cancelled booking's cancellation record, as its partner reads it. */
 export const cancellationOf = (stored: StoredBooking): Cancellation => ({
@@ -57,3 +68,76 @@ export const alreadyCancelled = (surface: Surface, stored: StoredBooking) =>
     cancellation: cancellationOf(stored),
     safe_next_step: `${cancelledStep(stored, surface)} This call changed nothing.`
   })
+
+export const notFound = (partner: Partner["Service"]) =>
+  new BookingNotFound({
+    safe_next_step: `No booking with this id exists for ${partner.sandbox ? "your sandbox token" : "your token"}. Nothing was changed. Do not tell the user anything was cancelled or moved; check the id (booking.id or request_id from the confirmation).`
+  })
+
+export const keyRequired = new InvalidRequest({
+  issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"],
+  safe_next_step:
+    "Nothing was changed. Send the request again with an idempotency_key (in the body or the Idempotency-Key header), and reuse that key on every retry of this change."
+})
+
+export const keyOf = (bodyKey: string | undefined, headerKey: string | undefined) =>
+  Effect.flatMap(idempotencyKeyOf(bodyKey, headerKey), (key) =>
+    key === undefined ? Effect.fail(keyRequired) : Effect.succeed(key)
+  )
+
+export const stale = (stored: StoredBooking, expected: number, surface: Surface) =>
+  new BookingChanged({
+    issues: [`expected_version: the booking is at version ${stored.version}, not ${expected}`],
+    booking_id: stored.id,
+    request_id: stored.requestId,
+    safe_next_step: `Nothing was changed: the booking changed since you read it. Look it up with ${surface.bookingStatus(stored.requestId)}, tell the user how it stands now, and ask again before changing it.`
+  })
+
+export const keyHolds = (what: string, stored: StoredBooking, surface: Surface) =>
+  new IdempotencyKeyReused({
+    issues: [`idempotency_key: already holds ${what} with other details`],
+    booking_id: stored.id,
+    request_id: stored.requestId,
+    safe_next_step: `This idempotency_key already holds ${what} (request_id ${stored.requestId}). This call changed nothing. Look the booking up with ${surface.bookingStatus(stored.requestId)} and tell the user how it stands; for a different change, use a new idempotency_key.`
+  })
+
+/** The customer's and the provider's notice of a change, on their channels; the messages say nothing the booking does not. */
+export const changeNotices = (
+  stored: StoredBooking,
+  c: BookingContact | undefined,
+  changeId: string,
+  topic: Notification["topic"],
+  messagesOf: (booking: ChangedBooking) => BookingConfirmation,
+  channelFor: (role: RecipientRole, contact: Contact) => ChannelChoice
+): ReadonlyArray<Notification> => {
+  const messages = messagesOf({
+    bookingId: stored.id,
+    requestId: stored.requestId,
+    providerId: stored.providerId,
+    providerName: stored.providerName,
+    serviceLabelSv: c?.serviceLabelSv ?? stored.serviceId,
+    ...(c?.labelEn ? { serviceLabelEn: c.labelEn } : {}),
+    slotStart: stored.slotStart,
+    slotEnd: stored.slotEnd,
+    timeZone: stored.timeZone,
+    termsVersion: stored.termsVersion,
+    termsUrl: c?.termsUrl ?? "",
+    ...(c ? { serviceAddress: `${c.serviceLocation.address}, ${c.serviceLocation.postcode}` } : {}),
+    ...(c ? { customerName: customerNameOf(c.customer) } : {})
+  })
+  const contacts = {
+    customer: { email: c?.customer.email ?? null },
+    provider: { email: c?.notifyEmail ?? null, webhookUrl: c?.notifyWebhookUrl ?? null }
+  }
+  return (["customer", "provider"] as const).map(
+    (role): Notification => ({
+      id: randomUUID(),
+      topic,
+      subjectId: changeId,
+      recipientRole: role,
+      providerId: role === "provider" ? stored.providerId : null,
+      ...channelFor(role, contacts[role]),
+      ...(role === "customer" ? { ...messages.customer, payload: {} } : messages.provider)
+    })
+  )
+}
