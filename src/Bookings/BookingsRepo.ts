@@ -5,7 +5,10 @@ import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
 import { Customer } from "../Domain/Booking.js"
 import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
+import { isUuid } from "../Domain/Ids.js"
 import type { PageQuery } from "../Domain/ListPage.js"
+import { areaOf, BookingDataRow, consentKept, type ErasedBy } from "../Domain/Retention.js"
+import { BookingRow, ConflictedBooking, ConflictRow, decodedAs, FeedJobRow } from "../Providers/CalendarRows.js"
 
 export const BookingChangeRow = Schema.Struct({
   id: Schema.String,
@@ -16,6 +19,8 @@ export const BookingChangeRow = Schema.Struct({
   previousSlotEnd: Schema.Date
 })
 export type BookingChangeRow = typeof BookingChangeRow.Type
+
+const IdRow = Schema.Struct({ id: Schema.String })
 
 /** Whom a change of a booking is told to, and the words its messages need. */
 const BookingContact = Schema.Struct({
@@ -186,7 +191,136 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
           ${before.slotEnd}, ${after.slotStart}, ${after.slotEnd}, ${now})`
     })
 
+    // The provider's side: its jobs, its feed, its cancels, and the busy times its own calendar imports.
+
+    /** Whether an imported busy time overlaps the booking `b`. */
+    const busyOverlap = sql.literal(
+      "EXISTS (SELECT 1 FROM provider_busy_times t WHERE t.provider_id = b.provider_id AND t.during && tstzrange(b.slot_start, b.slot_end, '[)'))"
+    )
+
+    /** The provider's live bookings overlapping [from, to), each flagged when a busy time overlaps it. */
+    const providerJobs = (providerId: string, from: Date, to: Date) =>
+      sql`
+        SELECT id, request_id, service_id, service_label_sv, vertical_id, job_type_id, slot_start, slot_end,
+          slot_label, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
+          terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at,
+          status, version, free_cancellation_hours, late_fee_sek, change_hours, cancelled_at, cancelled_by,
+          cancel_fee_sek, cancel_within_free_period, cancel_free_until, cancel_legal_basis,
+          early_start_requested, early_start_statement, personal_data_erased_at,
+          (status = 'confirmed' AND ${busyOverlap}) AS conflicts_with_busy_time
+        FROM bookings b
+        WHERE provider_id = ${providerId} AND NOT sandbox AND slot_start < ${to} AND slot_end > ${from}
+        ORDER BY slot_start, id`.pipe(decodedAs(BookingRow))
+
+    /** What holds the provider's live calendar over [start, end) at `at`: a booking (named), a block or a hold. */
+    const slotHolder = (providerId: string, start: Date, end: Date, at: Date) =>
+      sql`
+        SELECT c.booking_id AS id, c.kind, b.request_id, b.provider_name, b.service_id, lower(c.during) AS slot_start,
+          upper(c.during) AS slot_end, b.slot_label, c.expires_at
+        FROM calendar_bookings c LEFT JOIN bookings b ON b.id = c.booking_id
+        WHERE c.provider_id = ${providerId} AND c.calendar = 'live' AND c.released_at IS NULL
+          AND (c.expires_at IS NULL OR c.expires_at > ${at})
+          AND c.during && tstzrange(${start}, ${end}, '[)')
+        ORDER BY c.kind, lower(c.during) LIMIT 1`.pipe(decodedAs(ConflictRow))
+
+    /** The provider's live jobs ending after `since`, as its calendar feed lists them: no customer contact. */
+    const feedJobs = (providerId: string, since: Date) =>
+      sql`
+        SELECT b.id, b.request_id, b.service_label_sv, b.slot_start, b.slot_end,
+          b.service_location->>'postcode' AS postcode, b.status, b.version,
+          coalesce((SELECT max(c.created_at) FROM booking_changes c WHERE c.booking_id = b.id), b.confirmed_at)
+            AS changed_at
+        FROM bookings b
+        WHERE b.provider_id = ${providerId} AND NOT b.sandbox AND b.slot_end > ${since}
+        ORDER BY b.slot_start, b.id`.pipe(decodedAs(FeedJobRow))
+
+    /** The partner a provider's live booking was made by; none for another provider's or a sandbox booking. */
+    const partnerOfJob = (providerId: string, bookingId: string) =>
+      sql<{ partnerId: string }>`
+        SELECT partner_id FROM bookings
+        WHERE id = ${bookingId}::uuid AND provider_id = ${providerId} AND NOT sandbox`.pipe(
+        Effect.map((rows) => rows[0]?.partnerId)
+      )
+
+    /** The provider's confirmed, coming bookings that an imported busy time overlaps. */
+    const busyConflicts = (providerId: string, at: Date) =>
+      sql`
+        SELECT b.id, b.request_id, b.service_label_sv, b.slot_start, b.slot_end, p.notify_email, p.notify_webhook_url
+        FROM bookings b JOIN providers p ON p.id = b.provider_id
+        WHERE b.provider_id = ${providerId} AND NOT b.sandbox AND b.status = 'confirmed' AND b.slot_end > ${at}
+          AND ${busyOverlap}
+        ORDER BY b.slot_start, b.id`.pipe(decodedAs(ConflictedBooking))
+
+    // Personal data: what a booking keeps about its customer, who received it, and its erasure.
+
+    const bookingColumns = sql.literal(`b.id::text AS id, b.request_id, b.provider_id, b.provider_name,
+      b.service_label_sv, b.status, b.slot_start, b.slot_end, b.time_zone, b.cancelled_at, b.sandbox, b.customer,
+      b.service_location, b.destination_location, b.consent->>'statement' AS consent_statement, b.early_start_statement, b.cancel_reason,
+      b.personal_data_erased_at AS erased_at, b.personal_data_erased_by AS erased_by,
+      b.personal_data_erasure_id::text AS erasure_id, p.notify_email, p.notify_webhook_url,
+      o.channel AS provider_channel, o.status AS provider_delivery`)
+
+    const bookingFrom = sql.literal(`bookings b JOIN providers p ON p.id = b.provider_id
+      LEFT JOIN LATERAL (SELECT channel, status FROM notification_outbox
+        WHERE subject_id = b.id AND topic = 'booking_confirmed' AND recipient_role = 'provider'
+        ORDER BY created_at LIMIT 1) o ON true`)
+
+    /** The partner's booking's personal data by `booking.id` or `request_id`; none for another partner's. */
+    const personalData = (partnerId: string, ref: string) =>
+      sql`SELECT ${bookingColumns} FROM ${bookingFrom}
+        WHERE b.partner_id = ${partnerId} AND ${isUuid(ref) ? sql`b.id = ${ref}::uuid` : sql`b.request_id = ${ref}`}`.pipe(
+        rowsOf(BookingDataRow),
+        Effect.map((rows) => rows[0])
+      )
+
+    const lockPersonalData = (id: string) =>
+      sql`SELECT ${bookingColumns} FROM ${bookingFrom} WHERE b.id = ${id}::uuid FOR UPDATE OF b`.pipe(
+        rowsOf(BookingDataRow),
+        Effect.map((rows) => rows[0])
+      )
+
+    /** Erases these bookings' personal data; answers the ids it erased and theirs and their changes' (the messages' subjects). */
+    const erasePersonalData = Effect.fn("BookingsRepo.erasePersonalData")(function* (
+      ids: ReadonlyArray<string>,
+      by: ErasedBy,
+      now: Date,
+      erasureId: string | null
+    ) {
+      if (ids.length === 0) return { erased: [], subjects: [] }
+      const erased = yield* sql`
+        UPDATE bookings SET customer = NULL,
+          service_location = ${sql.literal(areaOf("service_location"))},
+          destination_location = CASE WHEN destination_location IS NULL THEN NULL
+            ELSE ${sql.literal(areaOf("destination_location"))} END,
+          consent = ${sql.literal(consentKept)},
+          cancel_reason = NULL, early_start_statement = NULL,
+          personal_data_erased_at = ${now}, personal_data_erased_by = ${by},
+          personal_data_erasure_id = ${erasureId}::uuid
+        WHERE id IN ${sql.in(ids)} AND personal_data_erased_at IS NULL
+        RETURNING id::text AS id`.pipe(rowsOf(IdRow))
+      const erasedIds = erased.map((row) => row.id)
+      if (erasedIds.length === 0) return { erased: erasedIds, subjects: [] }
+      const changes = yield* sql`
+        SELECT id::text AS id FROM booking_changes WHERE booking_id IN ${sql.in(erasedIds)}`.pipe(rowsOf(IdRow))
+      return { erased: erasedIds, subjects: [...erasedIds, ...changes.map((row) => row.id)] }
+    })
+
+    /** The bookings due for erasure at `cutoff` (their slot's end or cancellation before it), locked, `limit` at a time. */
+    const dueForErasure = (cutoff: Date, limit: number) =>
+      sql`SELECT id::text AS id FROM bookings
+        WHERE personal_data_erased_at IS NULL AND coalesce(cancelled_at, slot_end) <= ${cutoff}
+        ORDER BY coalesce(cancelled_at, slot_end) LIMIT ${limit} FOR UPDATE SKIP LOCKED`.pipe(rowsOf(IdRow))
+
     return {
+      personalData,
+      lockPersonalData,
+      erasePersonalData,
+      dueForErasure,
+      providerJobs,
+      slotHolder,
+      feedJobs,
+      partnerOfJob,
+      busyConflicts,
       recordCancel,
       recordMove,
       insertion,

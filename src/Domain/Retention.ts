@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Delivery } from "./Booking.js"
+import { Customer, Delivery } from "./Booking.js"
 import { ContractError } from "./Errors.js"
 import { optional, strictInput, text } from "./Input.js"
 import { englishHeading, lines, type ProviderMessage } from "./Messages.js"
@@ -134,3 +134,85 @@ export const personalDataErasedForProvider = (input: {
     payload: { event: "personal_data.erased", reference: input.reference, subject: en }
   }
 }
+
+const Location = Schema.Struct({
+  address: Schema.optional(Schema.String),
+  postcode: Schema.optional(Schema.String),
+  input: Schema.optional(Schema.String)
+})
+
+const Channel = Schema.Literals(["email", "webhook", "none", "sandbox"])
+const OutboxStatus = Schema.Literals(["pending", "sent", "failed", "skipped"])
+
+/** A booking as its personal data is reported and erased: the values, who had them, and when they go. */
+export const BookingDataRow = Schema.Struct({
+  id: Schema.String,
+  requestId: Schema.String,
+  providerId: Schema.String,
+  providerName: Schema.String,
+  serviceLabelSv: Schema.String,
+  status: Schema.Literals(["confirmed", "cancelled"]),
+  slotStart: Schema.Date,
+  slotEnd: Schema.Date,
+  timeZone: Schema.String,
+  cancelledAt: Schema.NullOr(Schema.Date),
+  sandbox: Schema.Boolean,
+  customer: Schema.NullOr(Customer),
+  serviceLocation: Location,
+  destinationLocation: Schema.NullOr(Location),
+  consentStatement: Schema.NullOr(Schema.String),
+  earlyStartStatement: Schema.NullOr(Schema.String),
+  cancelReason: Schema.NullOr(Schema.String),
+  erasedAt: Schema.NullOr(Schema.Date),
+  erasedBy: Schema.NullOr(ErasedBy),
+  erasureId: Schema.NullOr(Schema.String),
+  notifyEmail: Schema.NullOr(Schema.String),
+  notifyWebhookUrl: Schema.NullOr(Schema.String),
+  providerChannel: Schema.NullOr(Channel),
+  providerDelivery: Schema.NullOr(OutboxStatus)
+})
+export type BookingDataRow = typeof BookingDataRow.Type
+
+export const RequestDataRow = Schema.Struct({
+  id: Schema.String,
+  sessionId: Schema.String,
+  verticalId: Schema.String,
+  jobTypeId: Schema.String,
+  status: Schema.Literals(["ready_to_send", "withdrawn"]),
+  updatedAt: Schema.Date,
+  sandbox: Schema.Boolean,
+  customer: Schema.NullOr(Customer),
+  location: Schema.NullOr(Location),
+  description: Schema.NullOr(Schema.String),
+  details: Schema.NullOr(Schema.String),
+  consentStatement: Schema.NullOr(Schema.String),
+  withdrawReason: Schema.NullOr(Schema.String),
+  erasedAt: Schema.NullOr(Schema.Date),
+  erasedBy: Schema.NullOr(ErasedBy),
+  erasureId: Schema.NullOr(Schema.String)
+})
+export type RequestDataRow = typeof RequestDataRow.Type
+
+/** A provider a request was handed to, and how far that got. */
+export const RequestRecipientRow = Schema.Struct({
+  providerId: Schema.String,
+  providerName: Schema.String,
+  channel: Channel,
+  address: Schema.NullOr(Schema.String),
+  status: OutboxStatus
+})
+export type RequestRecipientRow = typeof RequestRecipientRow.Type
+
+// What erasure keeps, as SQL over a row's columns: read by the bookings' and the requests' repos.
+
+/** The consent record without its free text: that it was given, when, and under which terms. */
+export const consentKept = `jsonb_strip_nulls(jsonb_build_object(
+  'user_consent_confirmed', consent->'user_consent_confirmed', 'collected_at', consent->'collected_at',
+  'source', consent->'source', 'booking_terms_accepted', consent->'booking_terms_accepted',
+  'booking_terms_version', consent->'booking_terms_version',
+  'booking_terms_accepted_at', consent->'booking_terms_accepted_at', 'recorded_at', consent->'recorded_at',
+  'statement_erased', true))`
+
+/** An address reduced to its area: the postcode (the calendar feed's) and the country. */
+export const areaOf = (column: string) =>
+  `jsonb_strip_nulls(jsonb_build_object('postcode', ${column}->'postcode', 'country_code', ${column}->'country_code'))`

@@ -4,6 +4,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { AppConfig } from "../AppConfig.js"
 import { delivery } from "../Bookings/Answers.js"
+import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { keyOf } from "../Bookings/Cancellations.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { BookingNotFound } from "../Domain/BookingChange.js"
@@ -21,6 +22,7 @@ import { DAY, formatInZone } from "../Domain/Zone.js"
 import { statesOrUnknown } from "../Notifications/DeliveryState.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { requestNotFound } from "../Requests/Answers.js"
+import { RequestsRepo } from "../Requests/RequestsRepo.js"
 import { logFailureWarning } from "../Shared/FailureSummary.js"
 import { fingerprintHash, Idempotency, persistenceUnavailable, sqlStateOf } from "../Shared/Idempotency.js"
 import { makeErasureRepo } from "./Erasure.js"
@@ -335,7 +337,7 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(
-    Layer.provide([Catalog.Default, Notifier.Default, Idempotency.Default])
+    Layer.provide([Catalog.Default, Notifier.Default, Idempotency.Default, BookingsRepo.Default, RequestsRepo.Default])
   )
 }
 

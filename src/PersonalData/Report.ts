@@ -1,7 +1,7 @@
 import { type Customer, customerNameOf } from "../Domain/Booking.js"
+import type { BookingDataRow, RequestDataRow, RequestRecipientRow } from "../Domain/Retention.js"
 import { eraseAfter, type PersonalDataResponse, type StoredValue } from "../Domain/Retention.js"
 import { formatInZone, providerTimeZone } from "../Domain/Zone.js"
-import type { BookingDataRow, RequestDataRow, RequestRecipientRow } from "./Erasure.js"
 
 /** What an art. 15 answer says of a booking or a request, built from its row: the values, who had them, when they go. */
 

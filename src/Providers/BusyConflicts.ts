@@ -1,27 +1,12 @@
 import { createHash } from "node:crypto"
-import { Effect, Schema } from "effect"
-import * as SqlClient from "effect/sql/SqlClient"
-import { rowsOf } from "../Database/Rows.js"
+import { Effect } from "effect"
+import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { englishHeading, lines, slotIn } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import { formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { Notifier } from "../Notifications/Notifier.js"
 import { logFailureWarning } from "../Shared/FailureSummary.js"
-
-/** Whether an imported busy time overlaps the `bookings` row `b`: SQL, for the statements that flag it. */
-export const busyConflictOf =
-  "EXISTS (SELECT 1 FROM provider_busy_times t WHERE t.provider_id = b.provider_id AND t.during && tstzrange(b.slot_start, b.slot_end, '[)'))"
-
-const ConflictedBooking = Schema.Struct({
-  id: Schema.String,
-  requestId: Schema.String,
-  serviceLabelSv: Schema.String,
-  slotStart: Schema.Date,
-  slotEnd: Schema.Date,
-  notifyEmail: Schema.NullOr(Schema.String),
-  notifyWebhookUrl: Schema.NullOr(Schema.String)
-})
-type ConflictedBooking = typeof ConflictedBooking.Type
+import type { ConflictedBooking } from "./CalendarRows.js"
 
 /** One notice per booking, however many fetches find it: its outbox id follows from the booking's. */
 const noticeIdOf = (bookingId: string) => {
@@ -75,16 +60,10 @@ const notice = (booking: ConflictedBooking, providerId: string) => {
  * overlaps: each stays booked, is flagged in the provider's list, and its provider is told once.
  */
 export const makeBusyConflicts = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
+  const repo = yield* BookingsRepo
   const notifier = yield* Notifier
 
-  const conflictsOf = (providerId: string, at: Date) =>
-    sql`
-      SELECT b.id, b.request_id, b.service_label_sv, b.slot_start, b.slot_end, p.notify_email, p.notify_webhook_url
-      FROM bookings b JOIN providers p ON p.id = b.provider_id
-      WHERE b.provider_id = ${providerId} AND NOT b.sandbox AND b.status = 'confirmed' AND b.slot_end > ${at}
-        AND ${sql.literal(busyConflictOf)}
-      ORDER BY b.slot_start, b.id`.pipe(rowsOf(ConflictedBooking), Effect.catchTag("SchemaError", Effect.die))
+  const conflictsOf = repo.busyConflicts
 
   /** How many of the provider's coming bookings an imported busy time overlaps now (a request's read). */
   const countOf = (providerId: string, at: Date) => Effect.map(conflictsOf(providerId, at), (rows) => rows.length)

@@ -2,13 +2,14 @@ import { createHash, createHmac, randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { DatabaseUnavailable } from "../Domain/Errors.js"
 import { providerSpecVersion } from "../Domain/Provider.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
 import { changeUnavailable } from "../Shared/Unavailable.js"
 import { calendarFeed as feedCalendar } from "./CalendarFeed.js"
-import { decodedAs, FeedJobRow, FeedOwnerRow, FeedRow } from "./CalendarRows.js"
+import { decodedAs, FeedOwnerRow, FeedRow } from "./CalendarRows.js"
 
 /** The feed's path; the secret is its last segment, and the access log shows only the template. */
 export const calendarFeedPath = "/calendar-feeds"
@@ -44,6 +45,7 @@ const outageSteps = {
 export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/CalendarFeeds", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const repo = yield* BookingsRepo
     const config = yield* AppConfig
     const signer = yield* OptionSigner
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -154,15 +156,7 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
           RETURNING f.provider_id, p.name AS provider_name`.pipe(decodedAs(FeedOwnerRow))
         const feed = rows[0]
         if (feed === undefined) return undefined
-        const jobs = yield* sql`
-          SELECT b.id, b.request_id, b.service_label_sv, b.slot_start, b.slot_end,
-            b.service_location->>'postcode' AS postcode, b.status, b.version,
-            coalesce((SELECT max(c.created_at) FROM booking_changes c WHERE c.booking_id = b.id), b.confirmed_at)
-              AS changed_at
-          FROM bookings b
-          WHERE b.provider_id = ${feed.providerId} AND NOT b.sandbox
-            AND b.slot_end > ${new Date(at.getTime() - feedPastDays * DAY)}
-          ORDER BY b.slot_start, b.id`.pipe(decodedAs(FeedJobRow))
+        const jobs = yield* repo.feedJobs(feed.providerId, new Date(at.getTime() - feedPastDays * DAY))
         const host = new URL(config.publicBaseUrl).hostname
         const text = feedCalendar({
           calendarName: `Bokningar – ${feed.providerName}`,
@@ -186,5 +180,7 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
     return { calendarFeed, rotateFeed, revokeFeed, feedText } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(OptionSigner.Default))
+  static readonly Default = Layer.effect(this, this.make).pipe(
+    Layer.provide([OptionSigner.Default, BookingsRepo.Default])
+  )
 }

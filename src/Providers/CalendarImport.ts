@@ -1,6 +1,7 @@
 import { Clock, Context, Duration, Effect, FiberSet, Layer, Schedule, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { rowsOf } from "../Database/Rows.js"
 import { bookingHorizonDays, CalendarUrlRefused, providerSpecVersion } from "../Domain/Provider.js"
 import { DAY, formatInZone, MINUTE, providerTimeZone } from "../Domain/Zone.js"
@@ -312,7 +313,7 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
     return { register, status, remove, syncDue } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(Notifier.Default))
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Notifier.Default, BookingsRepo.Default]))
 }
 
 /** The import poller: every due import, each `importPollInterval`, for as long as the server runs. */

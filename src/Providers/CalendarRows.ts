@@ -111,3 +111,15 @@ export const FeedJobRow = Schema.Struct({
   version: Schema.Int,
   changedAt: Schema.Date
 })
+
+/** A coming booking an imported busy time overlaps, with whom its provider's notice goes to. */
+export const ConflictedBooking = Schema.Struct({
+  id: Schema.String,
+  requestId: Schema.String,
+  serviceLabelSv: Schema.String,
+  slotStart: Schema.Date,
+  slotEnd: Schema.Date,
+  notifyEmail: Schema.NullOr(Schema.String),
+  notifyWebhookUrl: Schema.NullOr(Schema.String)
+})
+export type ConflictedBooking = typeof ConflictedBooking.Type

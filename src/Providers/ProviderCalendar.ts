@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { customerNameOf } from "../Domain/Booking.js"
 import { bookedPrice, policyOfBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
@@ -26,8 +27,7 @@ import { withdrawalUntil } from "../Domain/Withdrawal.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { sqlStateOf } from "../Shared/Idempotency.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
-import { busyConflictOf } from "./BusyConflicts.js"
-import { BlockRow, BookingRow, ConflictRow, DateOffRow, decodedAs, HoursRow, type Location } from "./CalendarRows.js"
+import { BlockRow, type BookingRow, DateOffRow, decodedAs, HoursRow, type Location } from "./CalendarRows.js"
 
 const location = (stored: Location) => ({
   address: stored.address ?? null,
@@ -126,6 +126,7 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
 export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booking/ProviderCalendar", {
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const repo = yield* BookingsRepo
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const bookings = Effect.fn("ProviderCalendar.bookings")(function* (
@@ -139,21 +140,9 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       if (to - from > maxBookingsWindowDays * DAY) {
         return yield* new InvalidRequest({ issues: [`to: the window may span at most ${maxBookingsWindowDays} days`] })
       }
-      const rows = yield* sql`
-        SELECT id, request_id, service_id, service_label_sv, vertical_id, job_type_id, slot_start, slot_end,
-          slot_label, price_sek, pricing_model, price_type, unit_price_sek, unit, quantity::float8 AS quantity,
-          terms_version, terms_url, scope, customer, service_location, destination_location, confirmed_at,
-          status, version, free_cancellation_hours, late_fee_sek, change_hours, cancelled_at, cancelled_by,
-          cancel_fee_sek, cancel_within_free_period, cancel_free_until, cancel_legal_basis,
-          early_start_requested, early_start_statement, personal_data_erased_at,
-          (status = 'confirmed' AND ${sql.literal(busyConflictOf)}) AS conflicts_with_busy_time
-        FROM bookings b
-        WHERE provider_id = ${providerId} AND NOT sandbox
-          AND slot_start < ${new Date(to)} AND slot_end > ${new Date(from)}
-        ORDER BY slot_start, id`.pipe(
-        decodedAs(BookingRow),
-        readUnavailable("provider bookings", `${unread("bookings")} Bookings already confirmed stand.`)
-      )
+      const rows = yield* repo
+        .providerJobs(providerId, new Date(from), new Date(to))
+        .pipe(readUnavailable("provider bookings", `${unread("bookings")} Bookings already confirmed stand.`))
       return {
         ok: true as const,
         spec_version: providerSpecVersion,
@@ -167,14 +156,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
     /** What holds the time a block was refused for: a booking (named), another block or a partner's hold. */
     const conflictOf = (providerId: string, start: Date, end: Date, at: Date) =>
       Effect.gen(function* () {
-        const rows = yield* sql`
-          SELECT c.booking_id AS id, c.kind, b.request_id, b.provider_name, b.service_id, lower(c.during) AS slot_start,
-            upper(c.during) AS slot_end, b.slot_label, c.expires_at
-          FROM calendar_bookings c LEFT JOIN bookings b ON b.id = c.booking_id
-          WHERE c.provider_id = ${providerId} AND c.calendar = 'live' AND c.released_at IS NULL
-            AND (c.expires_at IS NULL OR c.expires_at > ${at})
-            AND c.during && tstzrange(${start}, ${end}, '[)')
-          ORDER BY c.kind, lower(c.during) LIMIT 1`.pipe(decodedAs(ConflictRow))
+        const rows = yield* repo.slotHolder(providerId, start, end, at)
         const row = rows[0]
         if (row === undefined) return undefined
         if (row.kind === "hold") {
@@ -391,5 +373,5 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
     } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make)
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(BookingsRepo.Default))
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer } from "effect"
-import * as SqlClient from "effect/sql/SqlClient"
+import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { Changes } from "../Bookings/Changes.js"
 import { BookingUnavailable } from "../Domain/Booking.js"
 import { BookingAlreadyCancelled, BookingNotFound, BookingStarted } from "../Domain/BookingChange.js"
@@ -54,7 +54,7 @@ const claimedKey = (providerId: string, key: string | undefined) =>
  */
 export class ProviderCancellations extends Context.Service<ProviderCancellations>()("Booking/ProviderCancellations", {
   make: Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const repo = yield* BookingsRepo
     const changes = yield* Changes
 
     const cancel = Effect.fn("ProviderCancellations.cancel")(function* (
@@ -66,9 +66,7 @@ export class ProviderCancellations extends Context.Service<ProviderCancellations
       const key = yield* idempotencyKeyOf(request.idempotency_key, headerKey)
       if (!isUuid(bookingId)) return yield* notFound(bookingId)
       // Sandbox bookings never reach a provider: they are not its to cancel.
-      const owners = yield* sql<{ partnerId: string }>`
-          SELECT partner_id FROM bookings
-          WHERE id = ${bookingId}::uuid AND provider_id = ${providerId} AND NOT sandbox`.pipe(
+      const owner = yield* repo.partnerOfJob(providerId, bookingId).pipe(
         Effect.catchTag(
           "SqlError",
           failLogged(
@@ -81,7 +79,6 @@ export class ProviderCancellations extends Context.Service<ProviderCancellations
           )
         )
       )
-      const owner = owners[0]
       if (owner === undefined) return yield* notFound(bookingId)
       const now = new Date(yield* Clock.currentTimeMillis)
       const answer = yield* changes
@@ -89,7 +86,7 @@ export class ProviderCancellations extends Context.Service<ProviderCancellations
           bookingId,
           { idempotency_key: claimedKey(providerId, key), reason: request.reason },
           undefined,
-          { id: owner.partnerId, name: "", sandbox: false },
+          { id: owner, name: "", sandbox: false },
           "provider",
           now
         )
@@ -154,5 +151,5 @@ export class ProviderCancellations extends Context.Service<ProviderCancellations
     return { cancel } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(Changes.Default))
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Changes.Default, BookingsRepo.Default]))
 }

@@ -6,6 +6,7 @@ import { rowsOf } from "../Database/Rows.js"
 import { isUuid } from "../Domain/Ids.js"
 import type { PageQuery } from "../Domain/ListPage.js"
 import { type NewRequest, StoredRequest } from "../Domain/RequestRecord.js"
+import { consentKept, type ErasedBy, RequestDataRow } from "../Domain/Retention.js"
 
 /** The `service_requests` table: the one place that writes and reads it. */
 export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/RequestsRepo", {
@@ -74,7 +75,58 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
         withdrawal_id = ${withdrawal.id}::uuid, updated_at = greatest(updated_at, ${now})
       WHERE id = ${id}::uuid`
 
+    // Personal data: what a request keeps about its customer, and its erasure.
+
+    const requestColumns = sql.literal(`id::text AS id, session_id, vertical_id, job_type_id, status, updated_at,
+      sandbox, body->'customer' AS customer, body->'location' AS location, body->>'description' AS description,
+      CASE WHEN body ? 'details' THEN (body->'details')::text END AS details,
+      consent->>'statement' AS consent_statement, withdraw_reason, personal_data_erased_at AS erased_at,
+      personal_data_erased_by AS erased_by, personal_data_erasure_id::text AS erasure_id`)
+
+    /** The partner's request's personal data by its id or `session_id`; none for another partner's. */
+    const personalData = (partnerId: string, ref: string) =>
+      sql`SELECT ${requestColumns} FROM service_requests
+        WHERE partner_id = ${partnerId} AND ${isUuid(ref) ? sql`id = ${ref}::uuid` : sql`session_id = ${ref}`}`.pipe(
+        rowsOf(RequestDataRow),
+        Effect.map((rows) => rows[0])
+      )
+
+    const lockPersonalData = (id: string) =>
+      sql`SELECT ${requestColumns} FROM service_requests WHERE id = ${id}::uuid FOR UPDATE`.pipe(
+        rowsOf(RequestDataRow),
+        Effect.map((rows) => rows[0])
+      )
+
+    /** Erases these requests' personal data; answers each erased request with its withdrawal's id (its messages' subjects). */
+    const erasePersonalData = (ids: ReadonlyArray<string>, by: ErasedBy, now: Date, erasureId: string | null) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : sql`
+        UPDATE service_requests SET
+          body = jsonb_strip_nulls(jsonb_build_object('vertical_id', body->'vertical_id',
+            'job_type_id', body->'job_type_id',
+            'location', CASE WHEN body->'location' ? 'postcode'
+              THEN jsonb_build_object('postcode', body->'location'->'postcode') END)),
+          consent = ${sql.literal(consentKept)},
+          withdraw_reason = NULL,
+          personal_data_erased_at = ${now}, personal_data_erased_by = ${by},
+          personal_data_erasure_id = ${erasureId}::uuid
+        WHERE id IN ${sql.in(ids)} AND personal_data_erased_at IS NULL
+        RETURNING id::text AS id, withdrawal_id::text AS withdrawal_id`.pipe(
+            rowsOf(Schema.Struct({ id: Schema.String, withdrawalId: Schema.NullOr(Schema.String) }))
+          )
+
+    /** The requests due for erasure at `cutoff` (last changed before it), locked, `limit` at a time. */
+    const dueForErasure = (cutoff: Date, limit: number) =>
+      sql`SELECT id::text AS id FROM service_requests
+        WHERE personal_data_erased_at IS NULL AND updated_at <= ${cutoff}
+        ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`.pipe(rowsOf(Schema.Struct({ id: Schema.String })))
+
     return {
+      personalData,
+      lockPersonalData,
+      erasePersonalData,
+      dueForErasure,
       insertion,
       listPage,
       lockById,
