@@ -1,5 +1,6 @@
 import { Cause, Clock, Context, Effect, Option, type Redacted, Schema } from "effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import type { Bookings } from "../Bookings/Bookings.js"
 import type { Changes } from "../Bookings/Changes.js"
 import type { CapabilitiesDocument } from "../Capabilities/Document.js"
@@ -93,6 +94,19 @@ export interface RestEndpoint {
   readonly method: string
   readonly path: string
   readonly middlewares: ReadonlySet<unknown>
+}
+
+/**
+ * The schema an endpoint decodes its JSON body with, for a tool that takes the endpoint's body as
+ * its arguments: the same object REST decodes with, so both refuse the same input the same way.
+ */
+export const payloadOf = <P extends Schema.Top>(endpoint: {
+  readonly "~Payload": P
+  readonly payload: HttpApiEndpoint.PayloadMap
+}): P => {
+  const json = endpoint.payload.get("application/json")
+  if (json === undefined) throw new Error("the endpoint takes no JSON body")
+  return json.schemas[0] as P
 }
 
 /** One tool: what tools/list says of it, and how a call is decoded, run and answered. */

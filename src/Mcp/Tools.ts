@@ -5,14 +5,13 @@ import { Bookings } from "../Bookings/Bookings.js"
 import { Changes } from "../Bookings/Changes.js"
 import { CapabilitiesApi } from "../Capabilities/Api.js"
 import { CapabilitiesDocument } from "../Capabilities/Document.js"
-import { BookingConfirmationRequest, BookingStatusResponse } from "../Domain/Booking.js"
+import { BookingStatusResponse } from "../Domain/Booking.js"
 import { CancelBookingArguments, RescheduleBookingArguments } from "../Domain/BookingChange.js"
 import { VerticalId } from "../Domain/Catalog.js"
-import { HoldPath, HoldRequest } from "../Domain/Hold.js"
+import { HoldPath } from "../Domain/Hold.js"
 import { optional, strictInput, text } from "../Domain/Input.js"
 import { Partner } from "../Domain/Partner.js"
-import { RequestStatusPath, ServiceRequestCreate } from "../Domain/Request.js"
-import { BookingSearchRequest } from "../Domain/Search.js"
+import { RequestStatusPath } from "../Domain/Request.js"
 import { HoldsApi } from "../Holds/Api.js"
 import { Holds } from "../Holds/Holds.js"
 import { RateLimiter } from "../Http/RateLimiter.js"
@@ -36,7 +35,7 @@ import {
   presentStatus
 } from "./Present.js"
 import { presentHold, presentRelease } from "./PresentHold.js"
-import { defineTool, holding, McpCaller, now, readOnly, releasing, type Tool, write } from "./ToolKit.js"
+import { defineTool, holding, McpCaller, now, payloadOf, readOnly, releasing, type Tool, write } from "./ToolKit.js"
 
 const encodeStatus = Schema.encodeEffect(BookingStatusResponse)
 
@@ -67,7 +66,7 @@ export const bookingTools: Readonly<Record<string, Tool>> = {
     endpoint: SearchApi.endpoints.search,
     description:
       "Search bookable options for a home-service job in Sweden: vertical_id, job_type_id, description, location (country_code SE, postcode NNN NN), timing in the user's words and, for a per-unit price, the quantity in details. Never personal data (names, phone, e-mail, street address are refused). Each option: booking_option_id (until expires_at), provider, service, slot, one price line, one policy line, terms_version. Only direct_booking_available true proves availability; a search books nothing. Follow safe_next_step. Emergencies get only the 112 advice. Read-only; no token.",
-    input: BookingSearchRequest,
+    input: payloadOf(SearchApi.endpoints.search),
     annotations: readOnly,
     run: (request) =>
       Effect.gen(function* () {
@@ -94,7 +93,7 @@ export const bookingTools: Readonly<Record<string, Tool>> = {
     endpoint: HoldsApi.endpoints.hold,
     description:
       "Hold the picked option's time before asking for personal data: no other partner can take it until expires_at (hold_seconds 60-1800, default 600). idempotency_key: the same on a retry returns the same hold. Books nothing, tells no provider: say so. Then consent, then confirm_booking with the hold_id. Partner token.",
-    input: HoldRequest,
+    input: payloadOf(HoldsApi.endpoints.hold),
     alsoRequired: ["idempotency_key"],
     annotations: holding,
     run: (request) =>
@@ -118,7 +117,7 @@ export const bookingTools: Readonly<Record<string, Tool>> = {
     endpoint: BookingsApi.endpoints.confirm,
     description:
       "Book one option only after the user picked it (hold it first: hold_booking_option), accepted its terms and explicitly agreed that their name, phone, e-mail and address go to the provider: no personal data before that consent. Send booking_option_id, customer, service_location, user_consent_confirmed true, booking_terms_accepted true, booking_terms_version (the option's terms_version), booking_terms_accepted_at, the hold_id when you hold it, and an idempotency_key, new per booking and the same on a retry (which returns the same booking). A booking exists only when booking_created, availability_checked and provider_selected are true and booking.status confirmed. tax_deduction_requested true asks the provider for RUT/ROT; never ask for an identity number. option_refresh_required: nothing booked, search again. Partner token.",
-    input: BookingConfirmationRequest,
+    input: payloadOf(BookingsApi.endpoints.confirm),
     alsoRequired: ["idempotency_key"],
     annotations: write,
     run: (request) =>
@@ -176,7 +175,7 @@ export const bookingTools: Readonly<Record<string, Tool>> = {
     endpoint: RequestsApi.endpoints.create,
     description:
       "Hand the job to providers when no direct booking suits or the user prefers contact. Never a booking: tell the user nothing is booked, and who received it as safe_next_step says. Only after the user's explicit consent send name, phone, e-mail and address, with user_consent_confirmed true. idempotency_key: the same on a retry. Keep request.id for get_follow_up_request. Emergencies are refused (112). Partner token.",
-    input: ServiceRequestCreate,
+    input: payloadOf(RequestsApi.endpoints.create),
     alsoRequired: ["idempotency_key"],
     annotations: write,
     run: (request) =>
