@@ -15,7 +15,7 @@ import { requestClientAddressOf } from "../Http/ClientAddress.js"
 import { refusal as contractRefusal, jsonBody } from "../Http/ErrorContract.js"
 import type { RouteBeside } from "../Http/Routes.js"
 import { Authenticator, bearerTokenOf } from "../Partners/Authentication.js"
-import { logFailureWarning } from "../Shared/FailureSummary.js"
+import { logFailure, logFailureWarning } from "../Shared/FailureSummary.js"
 import { capabilitiesOf } from "./CapabilitiesView.js"
 import { instructionsFor, McpContractLive } from "./Contract.js"
 import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
@@ -24,6 +24,7 @@ import {
   errorResponse,
   idOf,
   initializeIssues,
+  internal,
   invalidParamsError,
   invalidRequestError,
   isRequest,
@@ -98,8 +99,21 @@ const decodeParams = <S extends Schema.Top>(method: string, schema: S, params: u
     : Effect.succeed((params ?? {}) as S["Type"])
 }
 
-/** A failure of McpServer's own (prompt or resource not found, ...), with JSON-RPC's standard members only. */
-const mcpError = (error: unknown): JsonRpcError => cleanError(error).error
+/**
+ * A call of McpServer's registrations (the resource, the prompt): its failure (prompt or resource
+ * not found, ...) said with JSON-RPC's standard members only, a defect as -32603.
+ */
+const inProcess = <A, E>(
+  effect: Effect.Effect<A, E, McpSchema.McpServerClient>,
+  client: McpSchema.McpServerClient["Service"]
+) =>
+  effect.pipe(
+    Effect.provideService(McpSchema.McpServerClient, client),
+    Effect.mapError(cleanError),
+    Effect.catchDefect((defect) =>
+      Effect.andThen(logFailure("unexpected defect in an MCP method", defect), Effect.fail(internal))
+    )
+  )
 
 /**
  * The /mcp route, which answers the Streamable HTTP transport itself: the Origin check, sessions,
@@ -250,8 +264,7 @@ const mcpRoutes = HttpRouter.use((router) =>
     ): Effect.Effect<unknown, JsonRpcError> => {
       const method = String(message.method)
       const { params } = message
-      const inProcess = <A, E>(effect: Effect.Effect<A, E, McpSchema.McpServerClient>) =>
-        Effect.mapError(Effect.provideService(effect, McpSchema.McpServerClient, clientOf(session)), mcpError)
+      const client = clientOf(session)
       switch (method) {
         case "ping":
           return Effect.succeed({})
@@ -278,7 +291,7 @@ const mcpRoutes = HttpRouter.use((router) =>
           })
         case "resources/read":
           return Effect.flatMap(decodeParams(method, McpSchema.ReadResource.payloadSchema, params), ({ uri }) =>
-            inProcess(server.findResource(uri))
+            inProcess(server.findResource(uri), client)
           )
         case "prompts/list":
           return Effect.as(decodeParams(method, McpSchema.ListPrompts.payloadSchema, params), {
@@ -286,11 +299,11 @@ const mcpRoutes = HttpRouter.use((router) =>
           })
         case "prompts/get":
           return Effect.flatMap(decodeParams(method, McpSchema.GetPrompt.payloadSchema, params), (get) =>
-            inProcess(server.getPromptResult(get))
+            inProcess(server.getPromptResult(get), client)
           )
         case "completion/complete":
           return Effect.flatMap(decodeParams(method, McpSchema.Complete.payloadSchema, params), (complete) =>
-            inProcess(server.completion(complete))
+            inProcess(server.completion(complete), client)
           )
         default:
           return Effect.fail(methodNotFoundError(method))

@@ -125,12 +125,12 @@ export const methodNotFoundError = (method: string): JsonRpcError => ({
  * when it is JSON-RPC's or MCP's, its message's first line, and none of the encoded cause the
  * codec puts beside them (`_tag`, `data` with the failure). Any other code is -32603.
  */
-export const cleanError = (error: unknown): { readonly error: JsonRpcError; readonly unexpected: boolean } => {
+export const cleanError = (error: unknown): JsonRpcError => {
   const code = isObject(error) && typeof error.code === "number" ? error.code : undefined
   const message = isObject(error) && typeof error.message === "string" ? error.message : ""
-  if (code === undefined || !(standardCodes.has(code) || isServerRange(code))) {
-    return { error: { code: internalError, message: "Internal error" }, unexpected: true }
-  }
+  if (code === undefined || !(standardCodes.has(code) || isServerRange(code))) return internal
   const line = message.split("\n")[0]!.slice(0, 200)
-  return { error: { code, message: line.length > 0 ? line : "Error" }, unexpected: false }
+  return { code, message: line.length > 0 ? line : "Error" }
 }
+
+export const internal: JsonRpcError = { code: internalError, message: "Internal error" }
