@@ -82,12 +82,7 @@ export const holding: ToolAnnotations = {
   openWorldHint: false
 }
 /** Gives a held time back to everyone: nothing booked is undone, and a second release changes nothing. */
-export const releasing: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false
-}
+export const releasing: ToolAnnotations = holding
 
 /** What a tool reads of the HttpApiEndpoint it is the MCP form of. */
 export interface RestEndpoint {
