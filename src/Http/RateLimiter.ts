@@ -305,7 +305,7 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
         outcome._tag === "Allowed"
           ? headersOf(quota)
           : { ...headersOf(quota), "retry-after": String(quota.resetSeconds) }
-      // On the HTTP response of the request being served; an MCP tool call has its own request in context.
+      // On the HTTP response of the request being served (a tool call's is its /mcp POST's).
       const withHeaders = Effect.withFiber((fiber) => {
         if (Option.isSome(Context.getOption(fiber.context, HttpServerRequest.HttpServerRequest))) {
           HttpApp.appendPreResponseHandlerUnsafe(fiber.context, (_, response) =>

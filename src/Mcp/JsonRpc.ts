@@ -86,16 +86,19 @@ export const invalidRequestError = (issues: ReadonlyArray<string>): JsonRpcError
   data: { issues }
 })
 
-const decodeInitialize = Schema.decodeUnknownResult(McpSchema.Initialize.payloadSchema)
-
-/** Why initialize's params cannot be taken, if they cannot. */
-export const initializeIssues = (params: unknown): ReadonlyArray<string> => {
-  if (!isObject(params)) return ["params: must be an object with protocolVersion, capabilities and clientInfo"]
-  const decoded = decodeInitialize(params)
+/** Why a method's params cannot be taken by the schema McpSchema gives its request, if they cannot. */
+export const paramsIssues = (schema: Schema.Top, params: unknown): ReadonlyArray<string> => {
+  const decoded = Schema.decodeUnknownResult(schema as Schema.Codec<unknown, unknown>)(params)
   return decoded._tag === "Success"
     ? []
     : issuesOf(decoded.failure.issue).map((issue) => `params.${issue.path.map(String).join(".")}: ${issue.message}`)
 }
+
+/** Why initialize's params cannot be taken, if they cannot. */
+export const initializeIssues = (params: unknown): ReadonlyArray<string> =>
+  isObject(params)
+    ? paramsIssues(McpSchema.Initialize.payloadSchema, params)
+    : ["params: must be an object with protocolVersion, capabilities and clientInfo"]
 
 /** Why a tools/call's params cannot be taken, if they cannot (the tool's arguments are its own to refuse). */
 export const toolCallIssues = (params: unknown): ReadonlyArray<string> => {
@@ -112,17 +115,6 @@ export const invalidParamsError = (method: string, issues: ReadonlyArray<string>
   data: { issues }
 })
 
-/**
- * Methods this server does not offer although McpServer has them: it declares no `logging`
- * capability (and a level set by one caller would be every caller's) and no resource
- * subscriptions (it sends nothing of its own).
- */
-export const unofferedMethods: ReadonlySet<string> = new Set([
-  "logging/setLevel",
-  "resources/subscribe",
-  "resources/unsubscribe"
-])
-
 export const methodNotFoundError = (method: string): JsonRpcError => ({
   code: methodNotFound,
   message: `Method not found: ${method}`
@@ -133,12 +125,12 @@ export const methodNotFoundError = (method: string): JsonRpcError => ({
  * when it is JSON-RPC's or MCP's, its message's first line, and none of the encoded cause the
  * codec puts beside them (`_tag`, `data` with the failure). Any other code is -32603.
  */
-export const cleanError = (error: unknown): { readonly error: JsonRpcError; readonly unexpected: boolean } => {
+export const cleanError = (error: unknown): JsonRpcError => {
   const code = isObject(error) && typeof error.code === "number" ? error.code : undefined
   const message = isObject(error) && typeof error.message === "string" ? error.message : ""
-  if (code === undefined || !(standardCodes.has(code) || isServerRange(code))) {
-    return { error: { code: internalError, message: "Internal error" }, unexpected: true }
-  }
+  if (code === undefined || !(standardCodes.has(code) || isServerRange(code))) return internal
   const line = message.split("\n")[0]!.slice(0, 200)
-  return { error: { code, message: line.length > 0 ? line : "Error" }, unexpected: false }
+  return { code, message: line.length > 0 ? line : "Error" }
 }
+
+export const internal: JsonRpcError = { code: internalError, message: "Internal error" }

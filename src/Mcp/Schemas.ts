@@ -21,7 +21,7 @@ const withoutIds = (value: unknown): unknown =>
 export const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
   const { schema: root, definitions } = Schema.toJsonSchemaDocument(schema)
   const document = cleanJsonSchema(withoutIds(inlined(root, definitions)) as Record<string, unknown>)
-  // An empty struct: any object, as the tools' schemas have always said it.
+  // An empty struct: any object, which a client's validator accepts for a tool without arguments.
   if (isNotNull(document)) return { type: "object", anyOf: [{ type: "object" }, { type: "array" }] }
   return document.type === "object" ? document : { type: "object", ...document }
 }

@@ -1,17 +1,19 @@
 import { Cause, Clock, Context, Effect, Option, type Redacted, Schema } from "effect"
-import * as McpSchema from "effect/ai/McpSchema"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import type { Bookings } from "../Bookings/Bookings.js"
 import type { Changes } from "../Bookings/Changes.js"
 import type { CapabilitiesDocument } from "../Capabilities/Document.js"
-import { InternalError } from "../Domain/Errors.js"
+import { type AuthNotConfigured, InternalError, type Unauthorized } from "../Domain/Errors.js"
 import { inputParseOptions } from "../Domain/Input.js"
 import { issuesOf } from "../Domain/Issues.js"
+import { Partner } from "../Domain/Partner.js"
 import { CurrentSurface, mcpSurface } from "../Domain/Surface.js"
 import type { Holds } from "../Holds/Holds.js"
 import { invalidRequestOf } from "../Http/ErrorContract.js"
 import type { RateLimiter } from "../Http/RateLimiter.js"
-import type { Authenticator } from "../Partners/Authentication.js"
+import { Authentication, RequestAuthentication } from "../Partners/AuthApi.js"
+import { Authenticator } from "../Partners/Authentication.js"
 import type { Requests } from "../Requests/Requests.js"
 import type { BookingSearch } from "../Search/Search.js"
 import type { BookingOptions } from "../Shared/BookingOptions.js"
@@ -31,18 +33,6 @@ export class McpCaller extends Context.Service<
     readonly request: HttpServerRequest.HttpServerRequest
   }
 >()("Booking/McpCaller") {}
-
-/**
- * @effect/rpc runs a handler with the context of the HTTP request that carried it, so the caller
- * the /mcp route provides is there; McpServer's handler type has no room to say so.
- */
-export const currentCaller: Effect.Effect<McpCaller["Service"]> = Effect.flatMap(
-  Effect.serviceOption(McpCaller),
-  Option.match({
-    onNone: () => Effect.die(new Error("an MCP tool was called outside the /mcp route")),
-    onSome: Effect.succeed
-  })
-)
 
 export const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -92,24 +82,44 @@ export const holding: ToolAnnotations = {
   openWorldHint: false
 }
 /** Gives a held time back to everyone: nothing booked is undone, and a second release changes nothing. */
-export const releasing: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false
+export const releasing: ToolAnnotations = holding
+
+/** What a tool reads of the HttpApiEndpoint it is the MCP form of. */
+export interface RestEndpoint {
+  readonly method: string
+  readonly path: string
+  readonly middlewares: ReadonlySet<unknown>
+}
+
+/**
+ * The schema an endpoint decodes its JSON body with, for a tool that takes the endpoint's body as
+ * its arguments: the same object REST decodes with, so both refuse the same input the same way.
+ */
+export const payloadOf = <P extends Schema.Top>(endpoint: {
+  readonly "~Payload": P
+  readonly payload: HttpApiEndpoint.PayloadMap
+}): P => {
+  const json = endpoint.payload.get("application/json")
+  if (json === undefined) throw new Error("the endpoint takes no JSON body")
+  return json.schemas[0] as P
 }
 
 /** One tool: what tools/list says of it, and how a call is decoded, run and answered. */
 export interface ToolDefinition<S extends Schema.Top, B> {
   readonly title: string
-  /** The REST operation it is the MCP form of, when it has one. */
-  readonly rest?: string
+  /**
+   * The REST endpoint it is the MCP form of, when it has one: its path names the tool in the
+   * contract's texts, and its authentication middleware says which partner check the call gets.
+   */
+  readonly endpoint?: RestEndpoint
   readonly description: string
+  /** The endpoint's own body schema (with its path parameters where it has them). */
   readonly input: S
   /** Arguments the REST body may leave to a header, required here (a tool call has no headers). */
   readonly alsoRequired?: ReadonlyArray<string>
   readonly annotations: ToolAnnotations
-  readonly run: (args: S["Type"]) => Effect.Effect<B, { readonly _tag: string }, ToolServices>
+  /** Runs as the endpoint's handler does: with the Partner its authentication provides, when it has one. */
+  readonly run: (args: S["Type"]) => Effect.Effect<B, { readonly _tag: string }, ToolServices | McpCaller | Partner>
   readonly present: (body: B) => Presented
 }
 
@@ -119,7 +129,31 @@ export interface Tool {
   readonly description: string
   readonly inputSchema: Record<string, unknown>
   readonly annotations: ToolAnnotations
-  readonly handle: (args: unknown) => Effect.Effect<McpSchema.CallToolResult, never, ToolServices>
+  readonly handle: (args: unknown) => Effect.Effect<ToolResult, never, ToolServices | McpCaller>
+}
+
+/** `POST /api/public/bookings/{booking_id}/cancel`, as the contract's texts name an endpoint. */
+const restOf = (endpoint: RestEndpoint) => `${endpoint.method} ${endpoint.path.replace(/:(\w+)/g, "{$1}")}`
+
+/**
+ * The endpoint's authentication, as its middleware would run it: the Authenticator of the REST
+ * middlewares, given the token the /mcp route identified the caller by (either header, as the
+ * middleware reads them). Request creation's middleware answers an unconfigured server with 503,
+ * the others with 401.
+ */
+const authenticated = <A, E, R>(
+  endpoint: RestEndpoint | undefined,
+  run: Effect.Effect<A, E, R | Partner>
+): Effect.Effect<A, E | Unauthorized | AuthNotConfigured, R | Authenticator | McpCaller> => {
+  const middleware = [RequestAuthentication, Authentication].find((key) => endpoint?.middlewares.has(key))
+  // An endpoint without authentication middleware provides no Partner, so its tool reads none.
+  if (middleware === undefined) return run as Effect.Effect<A, E, R>
+  const partner = Effect.gen(function* () {
+    const { token } = yield* McpCaller
+    const authenticator = yield* Authenticator
+    return yield* middleware === RequestAuthentication ? authenticator.requester(token) : authenticator.partner(token)
+  })
+  return Effect.provideServiceEffect(run, Partner, partner)
 }
 
 /** The 400 `invalid_request` body REST gives for the same body (see the error contract). */
@@ -145,15 +179,21 @@ const stepSaidOnce = ({ structured, text, whole }: Presented): Record<string, un
   return typeof step === "string" && text.includes(`Next: ${step}`) ? rest : structured
 }
 
-const resultOf = (presented: Presented, isError: boolean) =>
-  new McpSchema.CallToolResult({
-    ...(isError ? { isError: true } : {}),
-    content: [{ type: "text", text: presented.text }],
-    structuredContent: stepSaidOnce(presented)
-  })
+/** A tools/call result as MCP's CallToolResult reads. */
+export interface ToolResult {
+  readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }>
+  readonly structuredContent: Record<string, unknown>
+  readonly isError?: true
+}
+
+const resultOf = (presented: Presented, isError: boolean): ToolResult => ({
+  content: [{ type: "text", text: presented.text }],
+  structuredContent: stepSaidOnce(presented),
+  ...(isError ? { isError: true } : {})
+})
 
 /** A failure as a tool error: the REST error body, its step naming tools (CurrentSurface). */
-const failed = (cause: Cause.Cause<{ readonly _tag: string }>): Effect.Effect<McpSchema.CallToolResult> => {
+const failed = (cause: Cause.Cause<{ readonly _tag: string }>): Effect.Effect<ToolResult> => {
   if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
   const failure = Cause.findErrorOption(cause)
   const error: Effect.Effect<{ readonly _tag: string }> = Option.isSome(failure)
@@ -167,13 +207,13 @@ const failed = (cause: Cause.Cause<{ readonly _tag: string }>): Effect.Effect<Mc
 
 export const defineTool = <S extends Schema.Top, B>(definition: ToolDefinition<S, B>): Tool => ({
   title: definition.title,
-  rest: definition.rest,
+  rest: definition.endpoint === undefined ? undefined : restOf(definition.endpoint),
   description: definition.description,
   inputSchema: argumentsSchema(definition.input, definition.alsoRequired ?? []),
   annotations: definition.annotations,
   handle: (args) =>
     decodeArguments(definition.input, args).pipe(
-      Effect.flatMap(definition.run),
+      Effect.flatMap((args) => authenticated(definition.endpoint, definition.run(args))),
       Effect.map((body) => resultOf(definition.present(body), false)),
       Effect.provideService(CurrentSurface, mcpSurface),
       Effect.catchCause(failed)

@@ -98,7 +98,7 @@ describe("JSON-RPC errors at /mcp", () => {
           expectCleanError(answer.body, code)
           expect(answer.body.id).toBe(3)
         }
-        // A batch answers each: the route's refusal beside the transport's result.
+        // A batch answers each request: a refusal beside a result.
         const batch = yield* postMcp(
           [
             { jsonrpc: "2.0", id: "a", method: "ping" },

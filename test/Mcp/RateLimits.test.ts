@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { searchBodyFor } from "../support/Bodies.js"
 import { postJson, TestServer, testNow } from "../support/TestServer.js"
-import { callTool, connect } from "./McpClient.js"
+import { callTool, connect, initializeMessage, postMcp } from "./McpClient.js"
 
 const token = "partner-rate-limited-0123456789"
 const auth = { authorization: `Bearer ${token}` }
@@ -56,6 +56,43 @@ describe("MCP shares REST's rate limits", () => {
         expect((yield* postJson("/api/public/bookings", unverifiable("limit-4"), auth)).status).toBe(429)
         yield* TestClock.adjust("1 minute")
         expect((yield* callTool(client, "search_booking_options", searchArgs)).isError).toBeFalsy()
+      })
+    )
+  })
+})
+
+describe("a tool call's quota on its HTTP response", () => {
+  it.layer(TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, RATE_LIMIT_SEARCH_PER_MINUTE: "2" } }))((it) => {
+    it.effect("a tool call's /mcp answer carries REST's RateLimit headers, and Retry-After past the limit", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(testNow)
+        const opened = yield* postMcp(initializeMessage, auth)
+        const session = { ...auth, "mcp-session-id": opened.headers["mcp-session-id"]! }
+        const search = (id: number) =>
+          postMcp(
+            {
+              jsonrpc: "2.0",
+              id,
+              method: "tools/call",
+              params: { name: "search_booking_options", arguments: searchArgs }
+            },
+            session
+          )
+        const first = yield* search(2)
+        expect(first.status).toBe(200)
+        expect(first.headers["ratelimit-policy"]).toBe('"search";q=2;w=60')
+        expect(first.headers.ratelimit).toMatch(/^"search";r=1;t=\d+$/)
+        expect(first.headers["retry-after"]).toBeUndefined()
+
+        const rest = yield* postJson("/api/public/booking-options", searchArgs)
+        expect(rest.status).toBe(200)
+        const past = yield* search(3)
+        expect(past.body.result).toMatchObject({
+          isError: true,
+          structuredContent: { error: "rate_limited", status: 429 }
+        })
+        expect(past.headers["retry-after"]).toMatch(/^\d+$/)
+        expect(past.headers.ratelimit).toMatch(/^"search";r=0;t=\d+$/)
       })
     )
   })
