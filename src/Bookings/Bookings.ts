@@ -1,4 +1,5 @@
-import { Context, Effect, Layer, Metric, Option, Result } from "effect"
+import { Context, Effect, Layer, Metric, Option, Result, Schema } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
 import { WebhookOutbox } from "../Delivery/Outbox.js"
 import {
   type BookingConfirmationRequest,
@@ -26,7 +27,7 @@ import { type DeliveryState, isDeliverable, statesOrUnknown } from "../Notificat
 import { Notifier } from "../Notifications/Notifier.js"
 import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
-import { HoldsRepo } from "../Shared/HoldsRepo.js"
+import { HoldsRepo, StoredHold } from "../Shared/HoldsRepo.js"
 import { Idempotency, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
@@ -37,7 +38,7 @@ import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
 import { checkAgainstOption, checkStamps, keyOf } from "./ConfirmChecks.js"
 import { confirmFingerprint } from "./Fingerprint.js"
-import { type HeldOption, heldOption, takenAfterHold } from "./HeldOption.js"
+import { type HeldOption, holdTarget, judgeHeld, takenAfterHold } from "./HeldOption.js"
 import { bookingList } from "./List.js"
 import {
   alreadyBooked,
@@ -52,6 +53,16 @@ import {
 } from "./Refusals.js"
 import { bookingStatus } from "./Status.js"
 
+const decodeHold = Schema.decodeUnknownEffect(StoredHold)
+
+/** The question of the offer an option was made from, as it is now. */
+const offerQueryOf = (option: SignedOption) => ({
+  providerId: option.providerId,
+  serviceId: option.serviceId,
+  postcode: option.originPostcode,
+  destinationPostcode: option.destinationPostcode
+})
+
 /** Confirms options into durable bookings exactly once per key, and looks them up redacted. */
 export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
   make: Effect.gen(function* () {
@@ -65,6 +76,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const webhookOutbox = yield* WebhookOutbox
     const cursors = yield* ListCursor
     const holds = yield* HoldsRepo
+    const sql = yield* SqlClient.SqlClient
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
@@ -88,16 +100,10 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       return response
     }
 
-    /** What changed on our side since the search: 409 with option_refresh_required. */
-    const revalidate = (option: SignedOption, surface: Surface) =>
+    /** The offer as it is now against the option: what changed on our side since the search is a 409 with option_refresh_required. */
+    const checkOffer = (option: SignedOption, surface: Surface, offer: CurrentOffer | undefined) =>
       Effect.gen(function* () {
         const refresh = refreshWith(surface)
-        const offer = yield* supply.currentOffer({
-          providerId: option.providerId,
-          serviceId: option.serviceId,
-          postcode: option.originPostcode,
-          destinationPostcode: option.destinationPostcode
-        })
         if (
           offer === undefined ||
           !offer.providerActive ||
@@ -130,6 +136,35 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         }
         return offer
       })
+
+    /** What changed on our side since the search: 409 with option_refresh_required. */
+    const revalidate = (option: SignedOption, surface: Surface) =>
+      Effect.flatMap(supply.currentOffer(offerQueryOf(option)), (offer) => checkOffer(option, surface, offer))
+
+    /**
+     * A confirm's one read before it writes, in one round trip: the offer as it is now and the
+     * partner's hold (the one `hold_id` names, or its latest on the option's slot).
+     */
+    const heldAndOffer = (partner: Partner["Service"], option: SignedOption, holdId: string | undefined, now: Date) => {
+      const offerStatement = supply.currentOfferStatement(offerQueryOf(option))
+      const target = holdTarget(option, holdId)
+      const statement =
+        target === undefined
+          ? sql`SELECT (${offerStatement}) AS offer`
+          : sql`SELECT (${offerStatement}) AS offer, h.* FROM (SELECT 1) AS one
+              LEFT JOIN LATERAL (${holds.heldStatement(partner.id, target)}) AS h ON true`
+      return Effect.gen(function* () {
+        const row: Record<string, unknown> | undefined = (yield* statement)[0]
+        const offer = typeof row?.offer === "string" ? supply.currentOfferOf(row.offer) : undefined
+        // A stored hold that does not decode is a damaged table, not an answer for the client.
+        const found =
+          row === undefined || row.id === null || row.id === undefined
+            ? Option.none<StoredHold>()
+            : Option.some(yield* Effect.orDie(decodeHold(row)))
+        const held = yield* judgeHeld(found, option, holdId, now)
+        return { held, offer }
+      })
+    }
 
     /**
      * The deduction the option's price allows under the offer's declaration (unchanged since the
@@ -165,7 +200,8 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       opened: Result.Result<SignedOption, OptionInvalid | OptionExpired>,
       now: Date,
       surface: Surface,
-      held: HeldOption
+      held: HeldOption,
+      current: CurrentOffer | undefined
     ): Effect.Effect<
       { readonly option: SignedOption; readonly offer: CurrentOffer; readonly deduction: TaxDeductionAnswer },
       | OptionInvalid
@@ -183,8 +219,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           ? Effect.fail(signer.expiredRefusal)
           : Effect.andThen(
               checkAgainstOption(request, opened.success),
-              revalidate(opened.success, surface).pipe(
-                Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten)),
+              checkOffer(opened.success, surface, current).pipe(
                 Effect.flatMap((offer) =>
                   Effect.map(deductionFor(request, opened.success, offer, surface), (deduction) => ({
                     option: opened.success,
@@ -290,9 +325,9 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       const opened = yield* bookingOptions
         .open(request.booking_option_id, now)
         .pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.beforeWriting)))
-      const held: HeldOption = Result.isFailure(opened)
-        ? { hold: Option.none(), live: false }
-        : yield* heldOption(holds, partner, opened.success, request.hold_id, now).pipe(
+      const { held, offer } = Result.isFailure(opened)
+        ? { held: { hold: Option.none(), live: false } satisfies HeldOption, offer: undefined }
+        : yield* heldAndOffer(partner, opened.success, request.hold_id, now).pipe(
             Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten))
           )
       const ids = newBookingIds()
@@ -308,7 +343,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           sameAsStored: (stored) => stored === requestHash({ ...request, idempotency_key: key }),
           resourceId: ids.bookingId,
           load: (bookingId) => bookings.findById(partner.id, bookingId),
-          prepare: prepare(request, opened, now, surface, held),
+          prepare: prepare(request, opened, now, surface, held, offer),
           write: ({ option, offer, deduction }) => book({ ids, request, partner, option, offer, deduction, now }, held),
           refused: (error) => {
             const taken = slotJustTaken(surface)(error)
