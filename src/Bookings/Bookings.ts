@@ -1,4 +1,8 @@
-import { Context, Effect, Layer, Metric, Option, Result } from "effect"
+import { createHash } from "node:crypto"
+import { Context, Data, Effect, Layer, Metric, Option, Result, Schema } from "effect"
+import * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
 import { WebhookOutbox } from "../Delivery/Outbox.js"
 import {
   type BookingConfirmationRequest,
@@ -26,8 +30,8 @@ import { type DeliveryState, isDeliverable, statesOrUnknown } from "../Notificat
 import { Notifier } from "../Notifications/Notifier.js"
 import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
-import { HoldsRepo } from "../Shared/HoldsRepo.js"
-import { Idempotency, persistenceUnavailable, requestHash } from "../Shared/Idempotency.js"
+import { HoldsRepo, StoredHold, slotOfOption } from "../Shared/HoldsRepo.js"
+import { Idempotency, persistenceUnavailable, requestHash, sqlStateOf } from "../Shared/Idempotency.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
@@ -37,7 +41,7 @@ import { alreadyCancelled } from "./Cancellations.js"
 import { bookingRecord, type Confirmation, confirmationOutbox, freshlyStored, newBookingIds } from "./Confirmation.js"
 import { checkAgainstOption, checkStamps, keyOf } from "./ConfirmChecks.js"
 import { confirmFingerprint } from "./Fingerprint.js"
-import { type HeldOption, heldOption, takenAfterHold } from "./HeldOption.js"
+import { type HeldOption, holdTarget, judgeHeld, takenAfterHold } from "./HeldOption.js"
 import { bookingList } from "./List.js"
 import {
   alreadyBooked,
@@ -52,6 +56,44 @@ import {
 } from "./Refusals.js"
 import { bookingStatus } from "./Status.js"
 
+const decodeHold = Schema.decodeUnknownEffect(StoredHold)
+
+const offersReadCapacity = 1000
+const holdersCapacity = 10_000
+
+/** confirm_as_read's SQLSTATE: the offer or the hold is not as the confirm read it (migration 0020). */
+const readAgainState = "HSB01"
+
+/** The one-statement confirm found the offer or the hold changed: it reads them, and writes again. */
+class ReadAgain extends Data.TaggedError("ReadAgain") {}
+
+/** What a confirm checked before it writes. */
+interface Prepared {
+  readonly option: SignedOption
+  readonly offer: CurrentOffer
+  readonly deduction: TaxDeductionAnswer
+}
+
+const noHold: HeldOption = { hold: Option.none(), live: false }
+
+type PrepareError =
+  | OptionInvalid
+  | OptionExpired
+  | InvalidRequest
+  | ProviderUnavailable
+  | TermsChanged
+  | PriceChanged
+  | SlotTaken
+  | BookingUnavailable
+
+/** The question of the offer an option was made from, as it is now. */
+const offerQueryOf = (option: SignedOption) => ({
+  providerId: option.providerId,
+  serviceId: option.serviceId,
+  postcode: option.originPostcode,
+  destinationPostcode: option.destinationPostcode
+})
+
 /** Confirms options into durable bookings exactly once per key, and looks them up redacted. */
 export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
   make: Effect.gen(function* () {
@@ -65,6 +107,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     const webhookOutbox = yield* WebhookOutbox
     const cursors = yield* ListCursor
     const holds = yield* HoldsRepo
+    const sql = yield* SqlClient.SqlClient
 
     const deliveryStates = (subjectIds: ReadonlyArray<string>) => statesOrUnknown(notifier.statesOf(subjectIds))
 
@@ -88,16 +131,10 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       return response
     }
 
-    /** What changed on our side since the search: 409 with option_refresh_required. */
-    const revalidate = (option: SignedOption, surface: Surface) =>
+    /** The offer as it is now against the option: what changed on our side since the search is a 409 with option_refresh_required. */
+    const checkOffer = (option: SignedOption, surface: Surface, offer: CurrentOffer | undefined) =>
       Effect.gen(function* () {
         const refresh = refreshWith(surface)
-        const offer = yield* supply.currentOffer({
-          providerId: option.providerId,
-          serviceId: option.serviceId,
-          postcode: option.originPostcode,
-          destinationPostcode: option.destinationPostcode
-        })
         if (
           offer === undefined ||
           !offer.providerActive ||
@@ -130,6 +167,41 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         }
         return offer
       })
+
+    /** What changed on our side since the search: 409 with option_refresh_required. */
+    const revalidate = (option: SignedOption, surface: Surface) =>
+      Effect.flatMap(supply.currentOffer(offerQueryOf(option)), (offer) => checkOffer(option, surface, offer))
+
+    /**
+     * A confirm's one read before it writes, in one round trip: the offer as it is now and the
+     * partner's hold (the one `hold_id` names, or its latest on the option's slot).
+     */
+    const heldAndOffer = (partner: Partner["Service"], option: SignedOption, holdId: string | undefined, now: Date) => {
+      const offerStatement = supply.currentOfferStatement(offerQueryOf(option))
+      const target = holdTarget(option, holdId)
+      const statement =
+        target === undefined
+          ? sql`SELECT (${offerStatement}) AS offer`
+          : sql`SELECT (${offerStatement}) AS offer, h.* FROM (SELECT 1) AS one
+              LEFT JOIN LATERAL (${holds.heldStatement(partner.id, target)}) AS h ON true`
+      return Effect.gen(function* () {
+        const row: Record<string, unknown> | undefined = (yield* statement)[0]
+        const text = row?.offer
+        if (typeof text === "string") rememberOffer(option, text)
+        const offer = typeof text === "string" ? supply.currentOfferOf(text) : undefined
+        // A stored hold that does not decode is a damaged table, not an answer for the client.
+        const found =
+          row === undefined || row.id === null || row.id === undefined
+            ? Option.none<StoredHold>()
+            : Option.some(yield* Effect.orDie(decodeHold(row)))
+        if (Option.isSome(found)) {
+          if (holders.size >= holdersCapacity) holders.clear()
+          holders.add(partner.id)
+        }
+        const held = yield* judgeHeld(found, option, holdId, now)
+        return { held, offer }
+      })
+    }
 
     /**
      * The deduction the option's price allows under the offer's declaration (unchanged since the
@@ -165,26 +237,16 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       opened: Result.Result<SignedOption, OptionInvalid | OptionExpired>,
       now: Date,
       surface: Surface,
-      held: HeldOption
-    ): Effect.Effect<
-      { readonly option: SignedOption; readonly offer: CurrentOffer; readonly deduction: TaxDeductionAnswer },
-      | OptionInvalid
-      | OptionExpired
-      | InvalidRequest
-      | ProviderUnavailable
-      | TermsChanged
-      | PriceChanged
-      | SlotTaken
-      | BookingUnavailable
-    > =>
+      held: HeldOption,
+      current: CurrentOffer | undefined
+    ): Effect.Effect<Prepared, PrepareError> =>
       Result.isFailure(opened)
         ? Effect.fail(opened.failure)
         : !held.live && hasExpired(opened.success, now)
           ? Effect.fail(signer.expiredRefusal)
           : Effect.andThen(
               checkAgainstOption(request, opened.success),
-              revalidate(opened.success, surface).pipe(
-                Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten)),
+              checkOffer(opened.success, surface, current).pipe(
                 Effect.flatMap((offer) =>
                   Effect.map(deductionFor(request, opened.success, offer, surface), (deduction) => ({
                     option: opened.success,
@@ -276,6 +338,54 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         }
       })
 
+    /**
+     * The offers confirms last read, by their question, with the digest of their text: a confirm of
+     * an offer read before is checked against it and written in one round trip, on the condition
+     * (confirm_as_read, in the claim) that the offer is still that text and the partner holds
+     * nothing on the slot. Bounded; an entry that went stale costs one statement that aborts.
+     */
+    const offersRead = new Map<string, { readonly text: string; readonly md5: string }>()
+    const offerKey = (option: SignedOption) =>
+      `${option.providerId}\t${option.serviceId}\t${option.originPostcode}\t${option.destinationPostcode ?? ""}`
+    const rememberOffer = (option: SignedOption, text: string) => {
+      const key = offerKey(option)
+      if (offersRead.get(key)?.text === text) return
+      if (offersRead.size >= offersReadCapacity) offersRead.delete(offersRead.keys().next().value ?? key)
+      offersRead.set(key, { text, md5: createHash("md5").update(text).digest("hex") })
+    }
+    /** Partners seen holding the slot they confirm: their confirms read the hold first. */
+    const holders = new Set<string>()
+
+    /**
+     * A confirm in one round trip when this instance read the option's offer before and nothing
+     * else needs reading (no hold_id, an option not yet expired, a partner not seen holding):
+     * checked against the offer as read, written on the condition that it still holds. A check
+     * that fails, or a condition that no longer holds, makes it the confirm as it reads
+     * (`readThenWrite`), so every answer is the one reading first would give.
+     */
+    const asRead = (
+      request: BookingConfirmationRequest,
+      option: SignedOption,
+      partner: Partner["Service"],
+      now: Date,
+      surface: Surface
+    ): Effect.Effect<Option.Option<{ readonly prepared: Prepared; readonly guard: Statement.Fragment }>> => {
+      const known = offersRead.get(offerKey(option))
+      if (known === undefined || request.hold_id !== undefined || holders.has(partner.id) || hasExpired(option, now)) {
+        return Effect.succeedNone
+      }
+      const checks = prepare(request, Result.succeed(option), now, surface, noHold, supply.currentOfferOf(known.text))
+      return Effect.map(Effect.result(checks), (checked) =>
+        Result.isFailure(checked)
+          ? Option.none()
+          : Option.some({
+              prepared: checked.success,
+              guard: sql`confirm_as_read((${supply.currentOfferStatement(offerQueryOf(option))}), ${known.md5},
+                EXISTS (${holds.heldStatement(partner.id, slotOfOption(option))}))`
+            })
+      )
+    }
+
     // Confirm and status run without spans (Effect.fnUntraced): nothing exports traces, and a span
     // with Effect.fn's two captured stack traces cost every request more than the Effect steps around it.
     const confirm = Effect.fnUntraced(function* (
@@ -290,14 +400,14 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       const opened = yield* bookingOptions
         .open(request.booking_option_id, now)
         .pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.beforeWriting)))
-      const held: HeldOption = Result.isFailure(opened)
-        ? { hold: Option.none(), live: false }
-        : yield* heldOption(holds, partner, opened.success, request.hold_id, now).pipe(
-            Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten))
-          )
       const ids = newBookingIds()
-      const outcome = yield* idempotency
-        .write({
+      const write = <EC>(
+        held: HeldOption,
+        prepared: Effect.Effect<Prepared, PrepareError>,
+        refused: (error: SqlError) => EC | undefined,
+        guard?: Statement.Fragment
+      ) =>
+        idempotency.write({
           scope: "booking",
           keyReused: keyHolds(surface),
           steps: { ...outageSteps, commitUnknown: commitUnknownStep(surface, ids.requestId) },
@@ -308,16 +418,43 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           sameAsStored: (stored) => stored === requestHash({ ...request, idempotency_key: key }),
           resourceId: ids.bookingId,
           load: (bookingId) => bookings.findById(partner.id, bookingId),
-          prepare: prepare(request, opened, now, surface, held),
-          write: ({ option, offer, deduction }) => book({ ids, request, partner, option, offer, deduction, now }, held),
-          refused: (error) => {
+          prepare: prepared,
+          write: ({ option, offer, deduction }) =>
+            Effect.map(book({ ids, request, partner, option, offer, deduction, now }, held), (writes) =>
+              guard === undefined ? writes : { ...writes, guard }
+            ),
+          refused
+        })
+      // The confirm as it reads: the offer and the partner's hold, then the claim with its writes.
+      const readThenWrite = Effect.suspend(() =>
+        Result.isFailure(opened)
+          ? Effect.succeed({ held: noHold, offer: undefined })
+          : heldAndOffer(partner, opened.success, request.hold_id, now).pipe(
+              Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten))
+            )
+      ).pipe(
+        Effect.flatMap(({ held, offer }) =>
+          write(held, prepare(request, opened, now, surface, held, offer), (error) => {
             const taken = slotJustTaken(surface)(error)
             return taken !== undefined && Option.isSome(held.hold)
               ? takenAfterHold(surface, { ...held, hold: held.hold })
               : taken
-          }
-        })
-        .pipe(Effect.catch(orAlreadyBooked(request, opened, partner, surface)))
+          })
+        )
+      )
+      const checked = Result.isFailure(opened)
+        ? Option.none()
+        : yield* asRead(request, opened.success, partner, now, surface)
+      const outcome = yield* (
+        Option.isNone(checked)
+          ? readThenWrite
+          : write(
+              noHold,
+              Effect.succeed(checked.value.prepared),
+              (error) => (sqlStateOf(error) === readAgainState ? new ReadAgain() : slotJustTaken(surface)(error)),
+              checked.value.guard
+            ).pipe(Effect.catchTag("ReadAgain", () => readThenWrite))
+      ).pipe(Effect.catch(orAlreadyBooked(request, opened, partner, surface)))
       if (outcome._tag === "Replayed") {
         if (outcome.stored.status === "cancelled") return yield* alreadyCancelled(surface, outcome.stored)
         const states = yield* deliveryStates([outcome.stored.noticeSubjectId])

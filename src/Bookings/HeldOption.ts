@@ -2,12 +2,13 @@ import { Effect, Option } from "effect"
 import { SlotTaken } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
 import { InvalidRequest } from "../Domain/Errors.js"
+import type { HoldNotFound } from "../Domain/Hold.js"
 import { isUuid } from "../Domain/Ids.js"
 import type { Partner } from "../Domain/Partner.js"
 import type { Surface } from "../Domain/Surface.js"
 import { formatInZone } from "../Domain/Zone.js"
 import { holdNotFound } from "../Holds/Steps.js"
-import { type HoldsRepo, isLive, type StoredHold, slotOfOption } from "../Shared/HoldsRepo.js"
+import { type HeldSlot, type HoldsRepo, isLive, type StoredHold, slotOfOption } from "../Shared/HoldsRepo.js"
 
 /** The partner's hold a confirm or a move of the option goes through, and whether it still holds the time. */
 export interface HeldOption {
@@ -21,6 +22,33 @@ const sameSlot = (hold: StoredHold, option: SignedOption) =>
   hold.slotStart.getTime() === option.slotStart &&
   hold.slotEnd.getTime() === option.slotEnd
 
+/** The hold named by `hold_id`, or the partner's latest on the option's slot, as what it means for the option. */
+export const judgeHeld = (
+  found: Option.Option<StoredHold>,
+  option: SignedOption,
+  holdId: string | undefined,
+  now: Date
+): Effect.Effect<HeldOption, HoldNotFound | InvalidRequest> => {
+  if (holdId === undefined)
+    return Effect.succeed({ hold: found, live: Option.isSome(found) && isLive(found.value, now) })
+  if (Option.isNone(found)) return Effect.fail(holdNotFound(holdId))
+  if (!sameSlot(found.value, option)) {
+    return Effect.fail(
+      new InvalidRequest({
+        issues: [`hold_id: hold ${holdId} holds another option; send the booking_option_id it was made with`]
+      })
+    )
+  }
+  return Effect.succeed({ hold: found, live: isLive(found.value, now) })
+}
+
+/**
+ * What a hold look-up reads: the hold `hold_id` names (only one in the form of an id is looked
+ * up), or else the partner's latest hold on the option's slot; none when there is nothing to read.
+ */
+export const holdTarget = (option: SignedOption, holdId: string | undefined): string | HeldSlot | undefined =>
+  holdId === undefined ? slotOfOption(option) : isUuid(holdId) ? holdId : undefined
+
 /**
  * The hold named by `hold_id`, or else the partner's latest hold on the option's slot. Another
  * partner's hold is never found: its time is simply taken.
@@ -33,18 +61,14 @@ export const heldOption = (
   now: Date
 ) =>
   Effect.gen(function* () {
-    if (holdId === undefined) {
-      const hold = yield* repo.latestOn(partner.id, slotOfOption(option))
-      return { hold, live: Option.isSome(hold) && isLive(hold.value, now) } satisfies HeldOption
-    }
-    const found = isUuid(holdId) ? yield* repo.find(partner.id, holdId) : Option.none()
-    if (Option.isNone(found)) return yield* holdNotFound(holdId)
-    if (!sameSlot(found.value, option)) {
-      return yield* new InvalidRequest({
-        issues: [`hold_id: hold ${holdId} holds another option; send the booking_option_id it was made with`]
-      })
-    }
-    return { hold: found, live: isLive(found.value, now) } satisfies HeldOption
+    const target = holdTarget(option, holdId)
+    const found =
+      target === undefined
+        ? Option.none()
+        : typeof target === "string"
+          ? yield* repo.find(partner.id, target)
+          : yield* repo.latestOn(partner.id, target)
+    return yield* judgeHeld(found, option, holdId, now)
   })
 
 /**

@@ -72,21 +72,28 @@ export class HoldsRepo extends Context.Service<HoldsRepo>()("Booking/HoldsRepo",
         ${hold.providerId}, ${hold.serviceId}, ${hold.slotStart}, ${hold.slotEnd}, ${hold.slotLabel},
         ${hold.timeZone}, ${hold.priceSek}, ${hold.expiresAt}, ${hold.createdAt})`
 
+    /**
+     * The statement of `find` (a hold id) or `latestOn` (a slot): the partner's latest hold on
+     * exactly that slot, in whatever state (a partner has at most one live hold on a slot, and it
+     * is always its latest there). A confirm reads it with the offer in one round trip.
+     */
+    const heldStatement = (partnerId: string, target: string | HeldSlot) =>
+      typeof target === "string"
+        ? sql`SELECT ${columns(sql)} FROM booking_holds WHERE id = ${target}::uuid AND partner_id = ${partnerId}`
+        : sql`SELECT ${columns(sql)} FROM booking_holds
+        WHERE partner_id = ${partnerId} AND provider_id = ${target.providerId} AND service_id = ${target.serviceId}
+          AND slot_start = ${target.slotStart} AND slot_end = ${target.slotEnd}
+        ORDER BY created_at DESC LIMIT 1`
+
     const find = (partnerId: string, holdId: string) =>
-      sql`SELECT ${columns(sql)} FROM booking_holds WHERE id = ${holdId}::uuid AND partner_id = ${partnerId}`.pipe(
+      heldStatement(partnerId, holdId).pipe(
         decoded,
         Effect.map((rows) => Option.fromNullishOr(rows[0]))
       )
 
-    /**
-     * The partner's latest hold on exactly this slot, in whatever state: a partner has at most one
-     * live hold on a slot, and it is always its latest there.
-     */
+    /** The partner's latest hold on exactly this slot, in whatever state (see heldStatement). */
     const latestOn = (partnerId: string, slot: HeldSlot) =>
-      sql`SELECT ${columns(sql)} FROM booking_holds
-        WHERE partner_id = ${partnerId} AND provider_id = ${slot.providerId} AND service_id = ${slot.serviceId}
-          AND slot_start = ${slot.slotStart} AND slot_end = ${slot.slotEnd}
-        ORDER BY created_at DESC LIMIT 1`.pipe(
+      heldStatement(partnerId, slot).pipe(
         decoded,
         Effect.map((rows) => Option.fromNullishOr(rows[0]))
       )
@@ -122,7 +129,7 @@ export class HoldsRepo extends Context.Service<HoldsRepo>()("Booking/HoldsRepo",
         WHERE id = ${hold.holdId}::uuid AND partner_id = ${hold.partnerId} AND status = 'active' AND expires_at > ${at}
         RETURNING id`
 
-    return { insertion, find, latestOn, lockAndCount, release, confirmation } as const
+    return { insertion, heldStatement, find, latestOn, lockAndCount, release, confirmation } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)

@@ -134,6 +134,11 @@ export interface IdempotentWrite<S, P, W, EL, RL, EP, RP, EW, RW, EC> {
  */
 export interface Writes<W> {
   readonly statements: ReadonlyArray<Statement.Fragment>
+  /**
+   * A condition the statement checks before the claim: a SQL expression that is true or raises
+   * (an error aborts the claim and every write with it). Never one that can be false.
+   */
+  readonly guard?: Statement.Fragment
   /** What the caller answers with once they are written. */
   readonly result: W
 }
@@ -172,11 +177,17 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
         readonly scope: IdempotencyScope
         readonly hash: string
         readonly resourceId: string
-      }
+      },
+      guard: Statement.Fragment | undefined
     ) =>
-      sql`claimed AS (
+      guard === undefined
+        ? sql`claimed AS (
         INSERT INTO idempotency_keys (partner_id, scope, key, request_hash, resource_id)
         VALUES (${input.partnerId}, ${input.scope}, ${key}, ${input.hash}, ${input.resourceId})
+        RETURNING 1 AS claimed)`
+        : sql`claimed AS (
+        INSERT INTO idempotency_keys (partner_id, scope, key, request_hash, resource_id)
+        SELECT ${input.partnerId}, ${input.scope}, ${key}, ${input.hash}, ${input.resourceId} WHERE ${guard}
         RETURNING 1 AS claimed)`
 
     /**
@@ -186,12 +197,16 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
     const writeOnce = (
       key: string | undefined,
       input: Parameters<typeof claimed>[1],
-      statements: ReadonlyArray<Statement.Fragment>
+      { statements, guard }: Writes<unknown>
     ) => {
       const writes = statements.map((statement, i) => sql`${sql.literal(`w${i}`)} AS (${statement})`)
-      return key === undefined
+      if (key !== undefined) {
+        return sql`WITH ${sql.join(", ", false)([claimed(key, input, guard), ...writes])} SELECT claimed FROM claimed`
+      }
+      // The main query reads the guard, so it is evaluated, and the writes abort with it.
+      return guard === undefined
         ? sql`WITH ${sql.join(", ", false)(writes)} SELECT 1`
-        : sql`WITH ${sql.join(", ", false)([claimed(key, input), ...writes])} SELECT claimed FROM claimed`
+        : sql`WITH ${sql.join(", ", false)(writes)} SELECT ${guard}`
     }
 
     /** Forgets the keys older than `idempotencyRetentionDays`. */
@@ -238,8 +253,9 @@ export class Idempotency extends Context.Service<Idempotency>()("Booking/Idempot
         return yield* Effect.fail(prepare.failure)
       }
       const prepared = prepare.success
-      const { statements, result } = yield* input.write(prepared)
-      const written = yield* writeOnce(key, input, statements).pipe(
+      const writes = yield* input.write(prepared)
+      const { result } = writes
+      const written = yield* writeOnce(key, input, writes).pipe(
         Effect.as(true),
         Effect.catch((error): Effect.Effect<boolean, EC | BookingUnavailable> => {
           const outcome = writeOutcome(error)

@@ -326,16 +326,9 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
         'opens', to_char(h.opens, 'HH24:MI'), 'closes', to_char(h.closes, 'HH24:MI')))
       FROM provider_working_hours h WHERE h.provider_id = p.id), '[]')`)
 
-    /**
-     * The provider and service as they are now, for confirm to compare with the signed option;
-     * undefined when there is no such provider. The row is one JSON text keyed as `CurrentOffer`
-     * is and in its order, so each distinct text is decoded once (currentOfferOf); a stored row
-     * that does not decode is a bug or a damaged table, and its ParseError, thrown here, a defect.
-     * Straight on the pool, as the search's availability read: every confirm runs it.
-     */
-    const currentOffer = (input: typeof OfferQuery.Type): Effect.Effect<CurrentOffer | undefined, SqlError> =>
-      Effect.map(
-        sql<{ readonly offer: string }>`
+    /** The statement of `currentOffer`, for a confirm to read it with the partner's hold in one round trip. */
+    const currentOfferStatement = (input: typeof OfferQuery.Type) =>
+      sql<{ readonly offer: string }>`
         SELECT json_build_object('providerActive', p.active, 'providerName', p.name,
           'notifyEmail', p.notify_email, 'notifyWebhookUrl', p.notify_webhook_url,
           'serviceActive', s.active, 'labelSv', s.label_sv, 'labelEn', s.label_en,
@@ -351,8 +344,18 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
             WHERE x->>'id' = ${consumerInformationId} LIMIT 1))::text AS offer
         FROM providers p
         LEFT JOIN provider_services s ON s.provider_id = p.id AND s.service_id = ${input.serviceId}
-        WHERE p.id = ${input.providerId}`,
-        (rows) => (rows[0] === undefined ? undefined : currentOfferOf(rows[0].offer))
+        WHERE p.id = ${input.providerId}`
+
+    /**
+     * The provider and service as they are now, for confirm to compare with the signed option;
+     * undefined when there is no such provider. The row is one JSON text keyed as `CurrentOffer`
+     * is and in its order, so each distinct text is decoded once (currentOfferOf); a stored row
+     * that does not decode is a bug or a damaged table, and its ParseError, thrown here, a defect.
+     * Straight on the pool, as the search's availability read: every confirm runs it.
+     */
+    const currentOffer = (input: typeof OfferQuery.Type): Effect.Effect<CurrentOffer | undefined, SqlError> =>
+      Effect.map(currentOfferStatement(input), (rows) =>
+        rows[0] === undefined ? undefined : currentOfferOf(rows[0].offer)
       )
 
     /**
@@ -394,6 +397,8 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       importFile,
       candidates,
       currentOffer,
+      currentOfferStatement,
+      currentOfferOf,
       servesPostcodeOfP,
       servesDestinationOfP,
       workingHoursOfP,
