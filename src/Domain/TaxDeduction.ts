@@ -279,7 +279,7 @@ export const taxDeduction = (
   slotStart: Date | number | string
 ): TaxDeduction => {
   const claimed = declaration !== undefined && declaration.kind !== "none"
-  // Only a claimed deduction reads the date (an instant that names no date throws here, as before).
+  // Only a claimed deduction reads the date (an instant that names no date throws here).
   const date = claimed ? stockholmDate(slotStart) : undefined
   // The answer depends on the price, the declaration and the date only, and searches keep offering
   // the same services on the same few dates: each is computed and worded once, not once per option.
