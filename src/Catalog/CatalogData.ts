@@ -193,54 +193,16 @@ export const catalogData = {
  * Words people use for a vertical or a job type beside the catalog's labels, in Swedish and
  * English: only to suggest the closest supported id when a caller names one we do not have.
  */
+// biome-ignore format: a table, one id a row
 export const catalogSynonyms: {
   readonly verticals: Readonly<Record<string, ReadonlyArray<string>>>
   readonly jobTypes: Readonly<Record<string, ReadonlyArray<string>>>
 } = {
   verticals: {
     vvs: ["plumbing", "plumber", "plumbers", "rörmokare", "rörmokeri", "rörarbete", "rör", "vvs-montör", "avlopp"],
-    electrician: [
-      "electrical",
-      "electric",
-      "electricity",
-      "electrician",
-      "electricians",
-      "el",
-      "elektriker",
-      "elektrisk",
-      "elinstallation",
-      "elarbete",
-      "elfirma",
-      "wiring"
-    ],
-    moving: [
-      "move",
-      "moving",
-      "mover",
-      "movers",
-      "removal",
-      "removals",
-      "relocation",
-      "flytt",
-      "flytta",
-      "flyttning",
-      "flyttfirma",
-      "flytthjälp",
-      "bärhjälp"
-    ],
-    cleaning: [
-      "clean",
-      "cleaning",
-      "cleaner",
-      "cleaners",
-      "städ",
-      "städa",
-      "städning",
-      "städfirma",
-      "städhjälp",
-      "rengöring",
-      "housekeeping"
-    ],
+    electrician: ["electrical", "electric", "electricity", "electrician", "electricians", "el", "elektriker", "elektrisk", "elinstallation", "elarbete", "elfirma", "wiring"],
+    moving: ["move", "moving", "mover", "movers", "removal", "removals", "relocation", "flytt", "flytta", "flyttning", "flyttfirma", "flytthjälp", "bärhjälp"],
+    cleaning: ["clean", "cleaning", "cleaner", "cleaners", "städ", "städa", "städning", "städfirma", "städhjälp", "rengöring", "housekeeping"],
     painting: ["paint", "painter", "painters", "målning", "måla", "målare", "måleri", "tapetsering"],
     carpentry: ["carpenter", "carpenters", "joinery", "joiner", "snickare", "snickeri", "snickra"],
     gardening: ["garden", "gardener", "landscaping", "lawn", "trädgård", "trädgårdsarbete", "gräsklippning"]
