@@ -51,48 +51,20 @@ export const NUMBER = `(\\d{1,3}|${Object.keys(numberWords).join("|")})`
 export const readNumber = (text: string | undefined): number | undefined =>
   text === undefined ? undefined : /^\d+$/.test(text) ? Number(text) : numberWords[text]
 
-const svOrdinalUnits = [
-  "forsta",
-  "andra",
-  "tredje",
-  "fjarde",
-  "femte",
-  "sjatte",
-  "sjunde",
-  "attonde",
-  "nionde"
-] as const
+const svOrdinalUnits = "forsta andra tredje fjarde femte sjatte sjunde attonde nionde".split(" ")
 const svOrdinals: ReadonlyArray<string> = [
   ...svOrdinalUnits,
-  "tionde",
-  "elfte",
-  "tolfte",
-  "trettonde",
-  "fjortonde",
-  "femtonde",
-  "sextonde",
-  "sjuttonde",
-  "artonde",
-  "nittonde",
-  "tjugonde",
+  ..."tionde elfte tolfte trettonde fjortonde femtonde sextonde sjuttonde artonde nittonde tjugonde".split(" "),
   ...svOrdinalUnits.map((unit) => `tjugo${unit}`),
   "trettionde",
   "trettioforsta"
 ]
-const enOrdinalUnits = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"] as const
+const enOrdinalUnits = "first second third fourth fifth sixth seventh eighth ninth".split(" ")
 export const enOrdinals: ReadonlyArray<string> = [
   ...enOrdinalUnits,
-  "tenth",
-  "eleventh",
-  "twelfth",
-  "thirteenth",
-  "fourteenth",
-  "fifteenth",
-  "sixteenth",
-  "seventeenth",
-  "eighteenth",
-  "nineteenth",
-  "twentieth",
+  ..."tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(
+    " "
+  ),
   ...enOrdinalUnits.map((unit) => `twenty-?${unit}`),
   "thirtieth",
   "thirty-?first"
