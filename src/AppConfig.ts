@@ -15,7 +15,7 @@ export const databaseSilenceMarginMs = 500
  */
 const invalid = (message: string) => Effect.fail(new Config.ConfigError(new ConfigProvider.SourceError({ message })))
 
-/** Config.validate of Effect 3: the value, or `message` when `validation` refuses it. */
+/** The value, or `message` (naming the variable) when `validation` refuses it. */
 const validate =
   <A>(options: { readonly message: string; readonly validation: (a: A) => boolean }) =>
   (self: Config.Config<A>) =>

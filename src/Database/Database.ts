@@ -234,7 +234,7 @@ export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {})
       return bounded(pg, yield* Clock.Clock, connectTimeoutMs)
     })
   ).pipe(Layer.provide(Reactivity.layer))
-  // One connection proves the server answers before the layer is built, as Effect 3's pool check did.
+  // One connection proves the server answers before the layer is built: a wrong URL fails the start.
   const probe = Layer.effectDiscard(
     Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`).pipe(
       Effect.timeoutOrElse({

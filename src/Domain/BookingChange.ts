@@ -6,7 +6,7 @@ import { ContractError } from "./Errors.js"
 import { DateTimeString, optional, strictInput, text } from "./Input.js"
 import { OptionPrice } from "./Search.js"
 
-/** Who cancels a booking: the partner's caller for the customer or itself, or (issue 29) the provider. */
+/** Who cancels a booking: the partner's caller for the customer or itself, or the provider. */
 export type CancelledBy = "customer" | "partner" | "provider"
 
 const ExpectedVersion = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({

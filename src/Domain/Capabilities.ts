@@ -47,7 +47,7 @@ export const forbiddenClaims = [
   "Do not use the service for emergencies, safety-critical triage, DIY repair instructions, or requests outside Sweden."
 ] as const
 
-/** How an assistant cancels or moves a booking (issue 27): preview, tell, ask, act on a yes. */
+/** How an assistant cancels or moves a booking: preview, tell, ask, act on a yes. */
 export const bookingChangeRules = [
   "Every option and confirmed booking carries cancellation_policy. The user has a statutory 14-day right of withdrawal (lag (2005:59) om distansavtal, 2 kap. 10 §), counted from the booking's confirmation and ending at withdrawal_until: a cancel before the start and before withdrawal_until costs nothing, whatever late_fee_sek says. After it, cancelling is free until free_until under the provider's terms, and after that the provider may charge late_fee_sek (0: never), a term under konsumenttjänstlagen that holds only if reasonable. Time changes are possible until change_until. It is stated as it stands at the time of the answer: free_cancellation_available and change_available say whether cancelling is free and changing possible now, and a passed deadline is worded as passed; never offer free cancellation when free_cancellation_available is false. Say it in its own words (summary_sv, summary_en): a fee is what the provider may charge, never a sum the user owes us. Never tell the user there is no right of withdrawal.",
   "Before the user confirms, tell them what every option's terms carry in the section with id consumer_information: who the provider is (a business, with organisation number and contact), the 14-day right of withdrawal and how to use it (cancel here before the start, or tell the provider, for example with the standard withdrawal form at withdrawal_form_url), what an early start means, and that disputes can go to Allmänna reklamationsnämnden (ARN).",
@@ -125,7 +125,7 @@ export const authRules = {
 } as const
 
 /** What makes a retry the same request, and what a used key or a booked option answers. */
-/** What a partner can subscribe to (issue 28): the types, and how deliveries are made. */
+/** What a partner can subscribe to: the types, and how deliveries are made. */
 export const eventRules = {
   subscribe:
     "POST /api/public/webhooks {url, events?} with the partner token; the whsec_ secret is shown only in that answer. GET, DELETE /api/public/webhooks/{id}, POST .../rotate-secret, .../test, GET .../deliveries, POST .../deliveries/{delivery_id}/retry.",

@@ -20,8 +20,8 @@ export const strictInput = <S extends Schema.Top>(schema: S): S => schema
 export const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
 
 /**
- * An optional field that may also be `undefined`, decoded to `fallback` when absent or undefined:
- * Effect 3's `optionalWith(schema, { default })`, whose issues also say the value is not undefined.
+ * An optional field that may also be `undefined`, decoded to `fallback` when absent or undefined;
+ * its issues also say the value is not undefined.
  */
 export const optionalWithDefault = <S extends Schema.Top & { readonly Type: string; readonly Encoded: string }>(
   schema: S,
@@ -51,7 +51,7 @@ export const matching = (pattern: RegExp, annotations?: { readonly message?: str
       expected: `a string matching the pattern ${pattern.source}`,
       ...annotations
     },
-    // A value that fails here is not checked further, as Effect 3's refinements stopped at the first.
+    // A value that fails here is not checked further: one issue per field, the first that applies.
     true
   )
 
@@ -87,7 +87,7 @@ export const text = (min: number, max: number) =>
         toJsonSchema: () => ({ minLength: min, maxLength: max }),
         arbitraryConstraint: { minLength: min, maxLength: Math.min(max, min + 40) }
       },
-      // Text that fails here is not checked further (a time zone's name, say), as in Effect 3.
+      // Text that fails here is not checked further (a time zone's name, say): one issue per field.
       true
     )
   )

@@ -3,7 +3,7 @@ import type { InputIssue } from "./Input.js"
 
 /**
  * What a value is, as the contract's messages name it ("Expected string, actual 1"): the wording
- * Effect 3's formatter gave, which clients and the contract's examples already read.
+ * clients and the contract's examples read.
  */
 const expectedOf = (ast: SchemaAST.AST): string => {
   const message = ast.annotations?.expected
@@ -43,7 +43,7 @@ const actualOf = (issue: { readonly input?: unknown }) => {
   }
 }
 
-/** Effect 4's words for its built-in checks, as Effect 3 said them (the contract's issues keep those). */
+/** Effect's words for its built-in checks, in the contract's words. */
 const asBefore: ReadonlyArray<readonly [RegExp, (...groups: Array<string>) => string]> = [
   [/^a value between (\S+) and (\S+)$/, (min, max) => `a number between ${min} and ${max}`],
   [/^a value with a length of at least (\d+)$/, (n) => `a string at least ${n} character(s) long`],
@@ -100,8 +100,8 @@ export const issuesOf = (issue: SchemaIssue.Issue): Array<InputIssue> => {
           return
         }
         for (const inner of issue.issues) walk(inner, path, issue.ast)
-        // Effect 4 reports only the members the value could be; Effect 3 also said that an optional
-        // field's value was not `undefined`, and the contract's issues keep saying so.
+        // Effect reports only the members the value could be; the contract's issues also say that an
+        // optional field's value is not `undefined`.
         if ("input" in issue && issue.input !== undefined && issue.ast.types.some((t) => t._tag === "Undefined")) {
           out.push({ path, message: `Expected undefined${actualOf(issue)}` })
         }

@@ -22,7 +22,7 @@ export interface BookingConfirmationInput {
   /** Null for a booking confirmed before deductions were stated: the messages then say nothing of one. */
   readonly taxDeduction?: TaxDeductionAnswer | null
   readonly taxDeductionRequested?: boolean
-  /** The booking's cancellation policy in words (issue 27), so the customer holds the terms. */
+  /** The booking's cancellation policy in words, so the customer holds the terms. */
   readonly cancellationPolicy?: { readonly summary_sv: string; readonly summary_en: string }
   /** The early-start record, so both sides hold what a withdrawal would cost (2005:59, 2 kap. 4 and 15 §§). */
   readonly earlyStart?: typeof EarlyStart.Type

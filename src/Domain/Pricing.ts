@@ -8,8 +8,6 @@ export const quantityKeys = {
   per_item: ["item_count"]
 } as const satisfies Partial<Record<PricingModel, ReadonlyArray<string>>>
 
-export type QuantityKey = (typeof quantityKeys)[keyof typeof quantityKeys][number]
-
 /**
  * The quantities a real single visit can have; outside them a search is refused (400) rather
  * than priced. An hour count is also bounded by one working day.

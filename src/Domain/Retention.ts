@@ -9,8 +9,6 @@ import { englishHeading, lines, type ProviderMessage } from "./Messages.js"
  * 5(1)(e)): until `PERSONAL_DATA_RETENTION_DAYS` after a booking's slot ended or it was cancelled,
  * or after a follow-up request last changed. Then it is erased in place; sooner on request (art. 17).
  */
-export type RetentionBasis = "slot_end" | "cancellation" | "last_change"
-
 const DAY_MS = 86_400_000
 
 /** When the data of something counted from `basisAt` may no longer be kept. */

@@ -279,7 +279,7 @@ export const taxDeduction = (
   slotStart: Date | number | string
 ): TaxDeduction => {
   const claimed = declaration !== undefined && declaration.kind !== "none"
-  // Only a claimed deduction reads the date (an instant that names no date throws here, as before).
+  // Only a claimed deduction reads the date (an instant that names no date throws here).
   const date = claimed ? stockholmDate(slotStart) : undefined
   // The answer depends on the price, the declaration and the date only, and searches keep offering
   // the same services on the same few dates: each is computed and worded once, not once per option.
@@ -372,9 +372,3 @@ export const deductionStep = (d: TaxDeduction): string => {
   const name = names[d.kind]
   return `This price is set with the ${name} deduction in mind. Say both figures and the condition, in the user's language: "${d.conditions_en}" Never give the after-deduction figure alone or as certain: it holds only if the user is eligible and has room under this year's cap, and the provider deducts it on the invoice.${quantityNote(d)} Do not ask for, store or pass on any identity number: the provider collects the identity details it needs.`
 }
-
-/** The customer e-mail's paragraph on the deduction, in Swedish with the English half beside it. */
-export const deductionEmail = (d: TaxDeduction): { readonly sv: string; readonly en: string } => ({
-  sv: `Skatteavdrag: ${d.conditions_sv}`,
-  en: `Tax deduction: ${d.conditions_en}`
-})

@@ -115,8 +115,8 @@ const labelText = (
 }
 
 /**
- * Effect 4 counts its fibers as child_fibers_* (Metric.enableRuntimeMetrics); the series keep the
- * names Effect 3 gave them, which dashboards and alerts already read.
+ * Effect counts its fibers as child_fibers_* (Metric.enableRuntimeMetrics); the series keep the
+ * effect_fiber_* names dashboards and alerts read.
  */
 const renamed: Readonly<Record<string, string>> = {
   child_fibers_active: "effect_fiber_active",

@@ -9,6 +9,7 @@ import type * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as Errors from "../Domain/Errors.js"
 import type { OperationFacts } from "./OperationDocs.js"
+import { asAccepted, cleanSchema, errorCodeOf, frameworkDescription, renameEncoded } from "./SchemaCleaning.js"
 
 type Json = any
 
@@ -37,10 +38,8 @@ const bodyErrors = new Set(["malformed_json", "payload_too_large", "unsupported_
 
 /** Errors every operation shares (the error contract's and authentication's), listed before an operation's own. */
 const sharedErrors = new Set([
+  ...bodyErrors,
   "invalid_request",
-  "malformed_json",
-  "payload_too_large",
-  "unsupported_media_type",
   "internal_error",
   "unauthorized",
   "auth_not_configured"
@@ -100,13 +99,6 @@ const componentName = (code: string) =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join("")}Error`
 
-/** Effect's descriptions of its own filters ("a string at least 1 character(s) long"), not the API's words. */
-const frameworkDescription =
-  /^(an? (string|number|integer|non[- ]?\w+|positive|negative|valid)\b|a non empty string$)|character\(s\)|^Error$/
-
-const isDateTimeKey = (key: string) => key.endsWith("_at")
-const isUriKey = (key: string) => key === "url" || key === "endpoint"
-
 /** A JSON Schema cleaned as the document's are (the MCP tools' schemas must equal the REST bodies'). */
 export const cleanJsonSchema = <A>(schema: A): A => {
   const copy = structuredClone(schema)
@@ -115,128 +107,6 @@ export const cleanJsonSchema = <A>(schema: A): A => {
   asAccepted(copy)
   cleanSchema(copy)
   return copy
-}
-
-const safeInteger = 9007199254740991
-
-/**
- * A JSON Schema node saying what the API accepts and sends: an optional property is absent or its
- * schema, never null (Effect writes `anyOf [..., {type: null}]`, the JSON form of undefined, which
- * the decoder refuses as a value); an integer has no safe-integer bounds (no answer nears them, and
- * they would read as limits); a check's own schema is part of the node; a struct lists `required`
- * (empty too) and allows no other property, as the decoder refuses unknown keys.
- */
-const asAccepted = (node: Json): void => {
-  if (Array.isArray(node)) {
-    for (const each of node) asAccepted(each)
-    return
-  }
-  if (typeof node !== "object" || node === null) return
-  if (Array.isArray(node.allOf) && node.allOf.every((part: Json) => Object.keys(part).every((key) => !(key in node)))) {
-    const parts = node.allOf
-    delete node.allOf
-    for (const part of parts) Object.assign(node, part)
-  }
-  if (node.maximum === safeInteger) delete node.maximum
-  if (node.minimum === -safeInteger) delete node.minimum
-  if (node.properties !== undefined && typeof node.properties === "object") {
-    const required: ReadonlyArray<string> = node.required ?? []
-    for (const [name, property] of Object.entries<Json>(node.properties)) {
-      if (required.includes(name)) continue
-      const alternatives = property?.anyOf
-      if (Array.isArray(alternatives) && alternatives.some((alternative: Json) => alternative?.type === "null")) {
-        const rest = alternatives.filter((alternative: Json) => alternative?.type !== "null")
-        node.properties[name] =
-          rest.length === 1 ? { ...rest[0], ...withoutAnyOf(property) } : { ...property, anyOf: rest }
-      }
-    }
-    node.required = required
-    if (node.additionalProperties === true && Object.keys(node.properties).length > 0) node.additionalProperties = false
-  }
-  for (const value of Object.values<Json>(node)) if (typeof value === "object") asAccepted(value)
-}
-
-const withoutAnyOf = (schema: Json): Json => {
-  const { anyOf: _, ...rest } = schema
-  return rest
-}
-
-/**
- * Effect 4 names a component after its schema's identifier and encoding (`CapabilitiesEncoded`,
- * `invalid_requestEncoded`): a named body keeps its name (`Capabilities`), and an error body is
- * written inline, so completeDocument names it by its code (`InvalidRequestError`), one component per code.
- */
-const renameEncoded = (root: Json, components: Record<string, Json>, prefix: string): void => {
-  const inline = new Map<string, Json>()
-  const renamed = new Map<string, string>()
-  for (const [name, schema] of Object.entries<Json>(components)) {
-    const match = /^(.*?)Encoded(_\d+)?$/.exec(name)
-    if (match === null) continue
-    if (errorCodeOf(schema) !== undefined) inline.set(name, schema)
-    else if (components[match[1]!] === undefined) renamed.set(name, match[1]!)
-  }
-  const rewrite = (node: Json): Json => {
-    if (Array.isArray(node)) return node.map(rewrite)
-    if (typeof node !== "object" || node === null) return node
-    if (typeof node.$ref === "string" && node.$ref.startsWith(prefix)) {
-      const name = node.$ref.slice(prefix.length)
-      const schema = inline.get(name)
-      if (schema !== undefined) return rewrite(structuredClone(schema))
-      const to = renamed.get(name)
-      if (to !== undefined) return { ...node, $ref: `${prefix}${to}` }
-    }
-    const out: Record<string, Json> = {}
-    for (const [key, value] of Object.entries<Json>(node)) out[key] = rewrite(value)
-    return out
-  }
-  const rewritten = rewrite(root)
-  for (const key of Object.keys(root)) delete root[key]
-  Object.assign(root, rewritten)
-  const target = prefix === "#/$defs/" ? root.$defs : root.components.schemas
-  for (const name of inline.keys()) delete target[name]
-  for (const [from, to] of renamed) {
-    target[to] = target[from]
-    delete target[from]
-  }
-}
-
-/** Every schema node: no framework titles or $ids, one lower bound each, formats where the contract has them. */
-const cleanSchema = (node: Json, key?: string): void => {
-  if (Array.isArray(node)) {
-    for (const each of node) cleanSchema(each)
-    return
-  }
-  if (typeof node !== "object" || node === null) return
-  delete node.$id
-  delete node.title
-  if (node.$ref === "#/components/schemas/Int") {
-    delete node.$ref
-    node.type = "integer"
-  }
-  if (typeof node.description === "string" && frameworkDescription.test(node.description)) delete node.description
-  if (node.minimum !== undefined && node.exclusiveMinimum !== undefined) {
-    if (node.exclusiveMinimum >= node.minimum) delete node.minimum
-    else delete node.exclusiveMinimum
-  }
-  if (node.maximum !== undefined && node.exclusiveMaximum !== undefined) {
-    if (node.exclusiveMaximum <= node.maximum) delete node.maximum
-    else delete node.exclusiveMaximum
-  }
-  if (node.type === "string" && node.format === undefined && key !== undefined) {
-    if (isDateTimeKey(key)) node.format = "date-time"
-    else if (isUriKey(key)) node.format = "uri"
-    else if (key === "email") node.format = "email"
-  }
-  if (key === "source_urls" && node.items?.type === "string") node.items.format = "uri"
-  for (const [name, value] of Object.entries<Json>(node.properties ?? {})) cleanSchema(value, name)
-  for (const [name, value] of Object.entries<Json>(node)) {
-    if (name !== "properties" && typeof value === "object") cleanSchema(value)
-  }
-}
-
-const errorCodeOf = (schema: Json): string | undefined => {
-  const code = schema?.properties?.error?.enum
-  return schema?.properties?.ok?.enum?.[0] === false && Array.isArray(code) && code.length === 1 ? code[0] : undefined
 }
 
 const errorSchema = (code: string, status: number): Json => ({
@@ -351,14 +221,11 @@ export const completeDocument = (
           const code = errorCodeOf(schema)
           if (code === undefined) return true
           if (routeErrors.has(code)) return false
-          if (
-            !hasBody &&
-            (bodyErrors.has(code) || code === "invalid_request") &&
-            (operation.parameters ?? []).length === 0
+          // Without a body, invalid_request can come only from a parameter.
+          return (
+            hasBody ||
+            !(bodyErrors.has(code) || (code === "invalid_request" && (operation.parameters ?? []).length === 0))
           )
-            return false
-          if (!hasBody && bodyErrors.has(code)) return false
-          return true
         })
         if (kept.length === 0) {
           delete responses[status]
@@ -405,11 +272,9 @@ export const completeDocument = (
           const media = Object.values<Json>(response.content ?? {})[0]
           if (media !== undefined)
             media.example =
-              code === 200 && id.endsWith("confirm")
+              code === 200 && (id.endsWith("confirm") || id.endsWith("create"))
                 ? { ...(example as object), idempotent_replay: true }
-                : code === 200 && id.endsWith("create")
-                  ? { ...(example as object), idempotent_replay: true }
-                  : example
+                : example
         }
       }
       if (facts.cached === true) {
@@ -424,8 +289,12 @@ export const completeDocument = (
   return spec
 }
 
-/** The servers a partner calls: the one this instance is reachable at (PUBLIC_BASE_URL). */
-export const withServers = (spec: Json, publicBaseUrl: string): Json => {
+/** The document `/openapi.json` serves: the Api's, with the one server a partner calls (PUBLIC_BASE_URL). */
+export const openApiDocument = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  publicBaseUrl: string
+): Json => {
+  const spec = OpenApi.fromApi(api) as unknown as Json
   const url = publicBaseUrl.replace(/\/+$/, "")
   return {
     ...spec,
@@ -433,9 +302,3 @@ export const withServers = (spec: Json, publicBaseUrl: string): Json => {
     servers: [{ url, description: "This service" }]
   }
 }
-
-/** The document `/openapi.json` serves: the Api's, with the public base URL as its server. */
-export const openApiDocument = <Id extends string, Groups extends HttpApiGroup.Constraint>(
-  api: HttpApi.HttpApi<Id, Groups>,
-  publicBaseUrl: string
-): Json => withServers(OpenApi.fromApi(api) as unknown as Json, publicBaseUrl)

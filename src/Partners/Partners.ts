@@ -59,14 +59,6 @@ export const tokenTable = <E>(
   return { issue, revoke, markUsed } as const
 }
 
-export interface TokenEntry {
-  readonly prefix: string
-  readonly digest: Uint8Array
-  readonly partnerId: string
-  readonly partnerName: string
-  readonly sandbox: boolean
-}
-
 /** A token's stored columns: the public prefix, and its SHA-256 as bytea. */
 export const storedToken = { prefix: Schema.String, tokenSha256: Schema.Uint8Array }
 

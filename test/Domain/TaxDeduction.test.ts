@@ -2,13 +2,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
 import type { PriceFacts } from "../../src/Domain/Pricing.js"
-import {
-  type DeductionFigures,
-  deductionEmail,
-  deductionStep,
-  type TaxDeduction,
-  taxDeduction
-} from "../../src/Domain/TaxDeduction.js"
+import { type DeductionFigures, deductionStep, type TaxDeduction, taxDeduction } from "../../src/Domain/TaxDeduction.js"
 import {
   deductionRules,
   nextRuleWithin,
@@ -240,15 +234,11 @@ describe("taxDeduction", () => {
     expect(deductionStep(result)).toContain("Do not ask for, store or pass on any identity number")
   })
 
-  it("words the assistant's step and the e-mail from the conditions, never the lower figure alone", () => {
+  it("words the assistant's step from the conditions, never the lower figure alone", () => {
     const result = taxDeduction(fixed, { kind: "rut", labour: { share: 1 } }, march2026)
     const step = deductionStep(result)
     expect(step).toContain(`"${result.conditions_en}"`)
     expect(step).toContain("Never give the after-deduction figure alone or as certain")
-    expect(deductionEmail(result)).toEqual({
-      sv: `Skatteavdrag: ${result.conditions_sv}`,
-      en: `Tax deduction: ${result.conditions_en}`
-    })
   })
 })
 

@@ -4,7 +4,7 @@
  */
 import { DAY, MINUTE, toInstant, type Zone } from "../../Domain/Zone.js"
 import { isoDate } from "./Calendar.js"
-import { evalGroup, shareContext, split } from "./Grammar.js"
+import { evalGroup, shareContext, split } from "./Groups.js"
 import { joinLabels } from "./Labels.js"
 import { lex } from "./Lexer.js"
 import { normalize } from "./Normalize.js"

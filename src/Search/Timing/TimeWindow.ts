@@ -11,9 +11,9 @@
  *                Atoms.ts (days and periods as atoms) and Periods.ts ("slutet av nästa vecka")
  *   Lexer.ts     a normalized text (Normalize.ts) as tokens (Tokens.ts), and the words about
  *                time that were not understood
- *   Grammar.ts   the tokens split into alternatives ("eller"), exclusions ("inte") and
- *                preferences ("helst"); bounds and ranges; days by Days.ts, hours and bounds as
- *                plans (Plan.ts)
+ *   Groups.ts    the tokens split into alternatives ("eller"), exclusions ("inte") and
+ *                preferences ("helst"), each group as a plan (Plan.ts)
+ *   Grammar.ts   bounds and ranges inside a group; days by Days.ts
  *   Resolution.ts  the groups to one window in the request's zone (Window.ts)
  *   Labels.ts    what the window says it understood; Calendar.ts: wall-clock day arithmetic
  *

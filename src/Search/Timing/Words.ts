@@ -5,94 +5,36 @@
 import { clock } from "./Labels.js"
 import { type Label, pointWindowHours, type TokenBody } from "./Tokens.js"
 
+// biome-ignore format: a table, Swedish then English
 export const numberWords: Readonly<Record<string, number>> = {
-  en: 1,
-  ett: 1,
-  tva: 2,
-  tre: 3,
-  fyra: 4,
-  fem: 5,
-  sex: 6,
-  sju: 7,
-  atta: 8,
-  nio: 9,
-  tio: 10,
-  elva: 11,
-  tolv: 12,
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
+  en: 1, ett: 1, tva: 2, tre: 3, fyra: 4, fem: 5, sex: 6, sju: 7, atta: 8, nio: 9, tio: 10, elva: 11, tolv: 12,
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
   twelve: 12
 }
 /** Hours said in words after "kl" ("kl tio", "at ten"); "en"/"a" are left out, being articles as often. */
+// biome-ignore format: a table
 export const clockWords: Readonly<Record<string, number>> = {
   ...Object.fromEntries(Object.entries(numberWords).filter(([w]) => !["en", "ett", "a", "an"].includes(w))),
-  ett: 1,
-  tretton: 13,
-  fjorton: 14,
-  femton: 15,
-  sexton: 16,
-  sjutton: 17,
-  arton: 18,
-  nitton: 19,
-  tjugo: 20
+  ett: 1, tretton: 13, fjorton: 14, femton: 15, sexton: 16, sjutton: 17, arton: 18, nitton: 19, tjugo: 20
 }
 export const NUMBER = `(\\d{1,3}|${Object.keys(numberWords).join("|")})`
 export const readNumber = (text: string | undefined): number | undefined =>
   text === undefined ? undefined : /^\d+$/.test(text) ? Number(text) : numberWords[text]
 
-const svOrdinalUnits = [
-  "forsta",
-  "andra",
-  "tredje",
-  "fjarde",
-  "femte",
-  "sjatte",
-  "sjunde",
-  "attonde",
-  "nionde"
-] as const
+const svOrdinalUnits = "forsta andra tredje fjarde femte sjatte sjunde attonde nionde".split(" ")
 const svOrdinals: ReadonlyArray<string> = [
   ...svOrdinalUnits,
-  "tionde",
-  "elfte",
-  "tolfte",
-  "trettonde",
-  "fjortonde",
-  "femtonde",
-  "sextonde",
-  "sjuttonde",
-  "artonde",
-  "nittonde",
-  "tjugonde",
+  ..."tionde elfte tolfte trettonde fjortonde femtonde sextonde sjuttonde artonde nittonde tjugonde".split(" "),
   ...svOrdinalUnits.map((unit) => `tjugo${unit}`),
   "trettionde",
   "trettioforsta"
 ]
-const enOrdinalUnits = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"] as const
+const enOrdinalUnits = "first second third fourth fifth sixth seventh eighth ninth".split(" ")
 export const enOrdinals: ReadonlyArray<string> = [
   ...enOrdinalUnits,
-  "tenth",
-  "eleventh",
-  "twelfth",
-  "thirteenth",
-  "fourteenth",
-  "fifteenth",
-  "sixteenth",
-  "seventeenth",
-  "eighteenth",
-  "nineteenth",
-  "twentieth",
+  ..."tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(
+    " "
+  ),
   ...enOrdinalUnits.map((unit) => `twenty-?${unit}`),
   "thirtieth",
   "thirty-?first"

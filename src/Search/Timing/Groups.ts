@@ -1,0 +1,186 @@
+/** The groups between "eller", "inte", "men", "helst", and the context they share. */
+import { DAY } from "../../Domain/Zone.js"
+import { reduceDays } from "./Days.js"
+import { evalBound, evalRange, hoursOfTokens, parseItems, stillAhead, timesClash } from "./Grammar.js"
+import { dayWithHours, joinLabels } from "./Labels.js"
+import { daySpanPlan, intersectHours, intersectPlans, issue, type Plan, type Reader } from "./Plan.js"
+import type { DayAtom, Hours, Token } from "./Tokens.js"
+
+/** Inside "inte …" a weekday means every such day ("inte måndag"), not the next one. */
+const everyOccurrence = (atom: DayAtom): DayAtom =>
+  atom.filter === undefined || atom.pinned === true
+    ? atom
+    : {
+        kind: "recurring",
+        occurrence: () => undefined,
+        label: () => atom.filter?.label ?? { sv: "", en: "" },
+        filter: atom.filter
+      }
+
+export const evalGroup = (
+  reader: Reader,
+  tokens: ReadonlyArray<Token>,
+  negative: boolean
+): Plan | "anytime" | undefined => {
+  const { ctx } = reader
+  const items = parseItems(reader, tokens)
+  const dayTokens: Array<Token> = []
+  const atoms: Array<DayAtom> = []
+  const hourTokens: Array<Token> = []
+  const plans: Array<Plan> = []
+  let anytime = false
+  let failed = false
+  for (const item of items) {
+    if (item._tag !== "Atom") {
+      const plan =
+        item._tag === "Bound"
+          ? evalBound(reader, item.op, item.operand)
+          : evalRange(reader, item.from, item.to, item.between)
+      if (plan === undefined) failed = true
+      else plans.push(plan)
+      continue
+    }
+    const token = item.token
+    switch (token._tag) {
+      case "Day":
+        dayTokens.push(token)
+        atoms.push(negative ? everyOccurrence(token.atom) : token.atom)
+        break
+      case "Hours":
+        hourTokens.push(token)
+        break
+      case "Span":
+        plans.push({ span: { start: token.start, end: token.end }, label: token.label, notes: [] })
+        break
+      case "FromNow":
+        plans.push({ span: { start: ctx.now, end: ctx.now + token.length }, label: token.label, notes: [] })
+        break
+      case "Anytime":
+        anytime = true
+        break
+      case "Number":
+        issue(reader, [token])
+        failed = true
+        break
+      case "Unknown":
+        issue(reader, [token], token.note)
+        failed = true
+        break
+      case "Word":
+        break
+    }
+  }
+  const hours = hoursOfTokens(reader, hourTokens)
+  if (hours === "empty") return undefined
+  const hoursLabel =
+    hourTokens.length === 0
+      ? undefined
+      : joinLabels(hourTokens.map((t) => (t._tag === "Hours" ? t.label : { sv: "", en: "" })))
+  let plan: Plan | undefined
+  if (atoms.length > 0) {
+    // "fredag efter 15" late on a Friday is next Friday: the hours of "efter 15" count too.
+    const bounded = plans.reduce<Hours | undefined | "empty">(
+      (sofar, p) =>
+        sofar === "empty" || p.span !== undefined || p.keep !== undefined ? sofar : intersectHours(sofar, p.hours),
+      hours
+    )
+    const earliest = stillAhead(ctx.today, bounded === "empty" ? hours : bounded, ctx) ? ctx.today : ctx.today + DAY
+    const days = reduceDays(reader, dayTokens, atoms, earliest)
+    if (days === undefined) failed = true
+    else if (days._tag === "Days")
+      plan = { ...daySpanPlan(days.span, ctx.zone, days.label, days.keep), notes: days.notes }
+    else plan = { keep: days.keep, label: days.label, notes: [] }
+  }
+  for (const next of plans) {
+    if (plan === undefined) {
+      plan = next
+      continue
+    }
+    const both = intersectPlans(plan, next)
+    if (both === "empty") {
+      issue(reader, tokens, timesClash)
+      return undefined
+    }
+    plan = both
+  }
+  if (failed) return undefined
+  if (hours !== undefined) {
+    if (plan === undefined) return { hours, label: hoursLabel ?? { sv: "", en: "" }, notes: [] }
+    const narrowed = intersectHours(plan.hours, hours)
+    if (narrowed === "empty") return issue(reader, hourTokens, timesClash)
+    plan = { ...plan, hours: narrowed ?? hours, label: dayWithHours(plan.label, hoursLabel) }
+  }
+  return plan ?? (anytime ? "anytime" : undefined)
+}
+
+export interface Group {
+  readonly tokens: Array<Token>
+  negative: boolean
+  soft: boolean
+  /** Opened by "eller" / "och": an alternative to the group before it. */
+  alternative: boolean
+}
+
+/** Splits at "eller", "och", "men", "inte", "helst"; "mellan 9 och 11" keeps its "och". */
+export const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
+  const groups: Array<Group> = []
+  let current: Group = { tokens: [], negative: false, soft: false, alternative: false }
+  const open = (negative: boolean, soft: boolean, alternative = false) => {
+    if (current.tokens.length === 0) {
+      current.negative ||= negative
+      current.soft ||= soft
+      return
+    }
+    groups.push(current)
+    current = { tokens: [], negative, soft, alternative }
+  }
+  const betweenOpen = () => {
+    const lastWord = current.tokens.filter((t) => t._tag === "Word").at(-1)
+    return lastWord?._tag === "Word" && lastWord.word === "between"
+  }
+  for (const token of tokens) {
+    if (token._tag !== "Word") {
+      current.tokens.push(token)
+      continue
+    }
+    switch (token.word) {
+      case "and":
+        if (betweenOpen()) current.tokens.push(token)
+        else open(current.negative, current.soft, true)
+        break
+      case "or":
+        // Alternatives keep their kind: "inte måndag eller tisdag", "helst tisdag eller onsdag".
+        open(current.negative, current.soft, true)
+        break
+      case "but":
+        open(false, false)
+        break
+      case "not":
+        open(true, false)
+        break
+      case "soft":
+        open(false, true)
+        break
+      default:
+        current.tokens.push(token)
+    }
+  }
+  groups.push(current)
+  return groups.filter((group) => group.tokens.length > 0)
+}
+
+const isPeriod = (token: Token): boolean => token._tag === "Day" && token.atom.kind === "period"
+const isWeekday = (token: Token): boolean => token._tag === "Day" && token.atom.kind === "weekday"
+
+/** "tisdag eller torsdag nästa vecka": a period said once narrows every alternative that names only weekdays. */
+export const shareContext = (groups: ReadonlyArray<Group>): void => {
+  const alternatives = groups.filter((group) => !group.negative && !group.soft)
+  const withContext = alternatives.filter((group) => group.tokens.some(isPeriod) && group.tokens.some(isWeekday))
+  const source = withContext[0]
+  if (withContext.length !== 1 || source === undefined) return
+  const context = source.tokens.filter(isPeriod)
+  for (const group of alternatives) {
+    const days = group.tokens.filter((token) => token._tag === "Day")
+    if (group !== source && days.length > 0 && days.every(isWeekday)) group.tokens.push(...context)
+  }
+}
