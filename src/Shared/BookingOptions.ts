@@ -142,8 +142,11 @@ export class BookingOptions extends Context.Service<BookingOptions>()("Booking/B
       for (const waiter of batch) waiter.settle(exit)
     }
 
-    const flushAll: Effect.Effect<void> = Effect.suspend(() => {
+    let inFlight: ReadonlyArray<Waiter> = []
+
+    const flushQueued: Effect.Effect<void> = Effect.suspend(() => {
       const batch = queue.splice(0).filter((waiter) => !waiter.abandoned)
+      inFlight = batch
       if (batch.length === 0) {
         flushing = false
         return Effect.void
@@ -157,17 +160,21 @@ export class BookingOptions extends Context.Service<BookingOptions>()("Booking/B
             batch,
             Exit.isSuccess(exit) ? Exit.void : Exit.hasInterrupts(exit) ? Exit.fail(readTimeout()) : Exit.asVoid(exit)
           )
-          return flushAll
-        }),
-        // Not expected (the fiber is detached), but then no search may wait on it.
-        Effect.onInterrupt(() =>
-          Effect.sync(() => {
-            flushing = false
-            settle([...batch, ...queue.splice(0)], Exit.fail(readTimeout()))
-          })
-        )
+          return flushQueued
+        })
       )
     })
+
+    // Not expected (the fiber is detached, a statement's failure is its batch's answer), but should
+    // the writer end any other way, no search may wait on it and the next one starts another.
+    const flushAll = Effect.onExit(flushQueued, (exit) =>
+      Exit.isSuccess(exit)
+        ? Effect.void
+        : Effect.sync(() => {
+            flushing = false
+            settle([...inFlight, ...queue.splice(0)], Exit.fail(readTimeout()))
+          })
+    )
 
     /** The rows on record, or the statement's failure; at most what is left of the request's budget. */
     const recorded = (rows: OptionRows): Effect.Effect<void, SqlError> =>
