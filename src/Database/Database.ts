@@ -54,10 +54,11 @@ export const withDatabaseBudget =
           )
     )
 
-const budgetSpent = () => notSentError(new Error("budget spent"), "The request's database time budget is spent")
+/** Never sent: the request's budget was spent before it. */
+export const budgetSpent = () => notSentError(new Error("budget spent"), "The request's database time budget is spent")
 
 /** Sent, and no answer within the budget: it may have been carried out. */
-const readTimeout = () =>
+export const readTimeout = () =>
   new SqlError({
     reason: new ConnectionError({
       cause: new Error("Query read timeout"),
@@ -67,7 +68,7 @@ const readTimeout = () =>
   })
 
 /** What is left of the request's database budget, in milliseconds; unbounded outside a request. */
-const budgetLeft = (fiber: Fiber.Fiber<unknown, unknown>) => {
+export const budgetLeft = (fiber: Fiber.Fiber<unknown, unknown>) => {
   const deadline = fiber.getRef(DatabaseDeadline)
   return deadline === undefined
     ? Number.POSITIVE_INFINITY

@@ -102,7 +102,8 @@ export const policyTerms = (
   const key = `${timeZone} ${slotStart} ${policy.freeCancellationHours} ${policy.lateFeeSek} ${policy.changeHours} ${state.started} ${state.free} ${state.providerFree} ${state.change} ${state.withdrawalUntil} ${state.withdrawal}`
   const cached = worded.get(key)
   if (cached !== undefined) return cached
-  const terms = termsOf(policy, state, timeZone)
+  // Frozen: shared by every answer, and an answer's encoder copies a frozen value's bytes once encoded.
+  const terms = Object.freeze(termsOf(policy, state, timeZone))
   // About half a kilobyte each: the oldest goes first beyond two thousand slots.
   if (worded.size >= 2000) worded.delete(worded.keys().next().value!)
   worded.set(key, terms)

@@ -71,7 +71,8 @@ export const deductionAnswer = (d: TaxDeduction): TaxDeductionAnswer => {
   // taxDeduction shares one computed deduction among the options of a service and date, so its answer is shared too.
   const cached = answers.get(d)
   if (cached !== undefined) return cached
-  const answer = answerOf(d)
+  // Frozen: shared by every answer, and an answer's encoder copies a frozen value's bytes once encoded.
+  const answer = Object.freeze(answerOf(d))
   answers.set(d, answer)
   return answer
 }

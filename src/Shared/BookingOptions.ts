@@ -1,7 +1,8 @@
 import { createSecretKey, type KeyObject } from "node:crypto"
-import { Clock, Context, Duration, Effect, Layer, Result, Schedule, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Exit, Layer, Result, Schedule, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { budgetLeft, budgetSpent, DatabaseDeadline, readTimeout } from "../Database/Database.js"
 import { rowsOf } from "../Database/Rows.js"
 import type {
   OptionClaims,
@@ -63,6 +64,42 @@ export const mintOptions = (
   return Result.succeed({ tokens, rows: lines.join("\n") })
 }
 
+/** A search waiting for its rows to be written: settled once, by the batch that wrote them. */
+class Waiter {
+  abandoned = false
+  private outcome: Exit.Exit<void, SqlError> | undefined
+  private resume: ((effect: Effect.Effect<void, SqlError>) => void) | undefined
+  constructor(
+    readonly rows: OptionRows,
+    readonly deadline: number | undefined
+  ) {}
+  listen(resume: (effect: Effect.Effect<void, SqlError>) => void) {
+    if (this.outcome === undefined) this.resume = resume
+    else resume(this.outcome)
+  }
+  settle(outcome: Exit.Exit<void, SqlError>) {
+    if (this.outcome !== undefined) return
+    this.outcome = outcome
+    const resume = this.resume
+    this.resume = undefined
+    resume?.(outcome)
+  }
+  abandon() {
+    this.abandoned = true
+    this.resume = undefined
+  }
+}
+
+/** The batch's bound: the latest of its searches' deadlines; none when one has none. */
+const latestDeadline = (batch: ReadonlyArray<Waiter>): number | undefined => {
+  let latest = Number.NEGATIVE_INFINITY
+  for (const { deadline } of batch) {
+    if (deadline === undefined) return undefined
+    if (deadline > latest) latest = deadline
+  }
+  return latest
+}
+
 /** The key that tags short ids, from the signing key; none without one. */
 export const shortIdKeys = (signer: {
   readonly derivedSecrets: (label: string) => ReadonlyArray<{ readonly secret: Buffer }>
@@ -81,10 +118,93 @@ export class BookingOptions extends Context.Service<BookingOptions>()("Booking/B
     const signer = yield* OptionSigner
     const keys = shortIdKeys(signer)
     const signing = keys[0]
+    // A batch is written with the layer's services, never within a caller's transaction.
+    const services = yield* Effect.context<never>()
+
+    const insertRows = (rows: OptionRows) =>
+      sql`INSERT INTO booking_options (id, expires_at, option)
+        SELECT p[1], to_timestamp(p[2]::bigint / 1000.0), p[3]
+        FROM (SELECT string_to_array(line, E'\t') AS p
+          FROM unnest(string_to_array(${rows}, E'\n')) AS line) AS r`
 
     /**
-     * Every option's id in order, its row written in one statement before any id is answered:
-     * an id handed out is on record for every instance. The first claims outside the schema die.
+     * Group commit: the rows of searches that arrive while a batch is being written wait for the
+     * next one, written in one statement, so concurrent searches share a round trip and a commit.
+     * With nothing in flight a search's rows are written at once (no timer on the way). Each
+     * search waits for its own batch within its own budget; a batch runs in a fiber of its own
+     * (a search that gives up does not cancel the others' statement), bounded by the latest
+     * budget among its searches, and leaves out the rows of searches that have given up.
+     */
+    const queue: Array<Waiter> = []
+    let flushing = false
+
+    const settle = (batch: ReadonlyArray<Waiter>, exit: Exit.Exit<void, SqlError>) => {
+      for (const waiter of batch) waiter.settle(exit)
+    }
+
+    let inFlight: ReadonlyArray<Waiter> = []
+
+    const flushQueued: Effect.Effect<void> = Effect.suspend(() => {
+      const batch = queue.splice(0).filter((waiter) => !waiter.abandoned)
+      inFlight = batch
+      if (batch.length === 0) {
+        flushing = false
+        return Effect.void
+      }
+      const rows = batch.length === 1 ? batch[0]!.rows : batch.map((waiter) => waiter.rows).join("\n")
+      return insertRows(rows).pipe(
+        Effect.provideService(DatabaseDeadline, latestDeadline(batch)),
+        Effect.exit,
+        Effect.flatMap((exit) => {
+          settle(
+            batch,
+            Exit.isSuccess(exit) ? Exit.void : Exit.hasInterrupts(exit) ? Exit.fail(readTimeout()) : Exit.asVoid(exit)
+          )
+          return flushQueued
+        })
+      )
+    })
+
+    // Not expected (the fiber is detached, a statement's failure is its batch's answer), but should
+    // the writer end any other way, no search may wait on it and the next one starts another.
+    const flushAll = Effect.onExit(flushQueued, (exit) =>
+      Exit.isSuccess(exit)
+        ? Effect.void
+        : Effect.sync(() => {
+            flushing = false
+            settle([...inFlight, ...queue.splice(0)], Exit.fail(readTimeout()))
+          })
+    )
+
+    /** The rows on record, or the statement's failure; at most what is left of the request's budget. */
+    const recorded = (rows: OptionRows): Effect.Effect<void, SqlError> =>
+      Effect.withFiber((fiber) => {
+        const left = budgetLeft(fiber)
+        if (left <= 0) return Effect.fail(budgetSpent())
+        const waiter = new Waiter(rows, fiber.getRef(DatabaseDeadline))
+        queue.push(waiter)
+        const waiting = Effect.callback<void, SqlError>((resume) => {
+          waiter.listen(resume)
+          return Effect.sync(() => waiter.abandon())
+        })
+        const bounded =
+          left === Number.POSITIVE_INFINITY
+            ? waiting
+            : Effect.timeoutOrElse(waiting, {
+                duration: Duration.millis(left),
+                orElse: () => Effect.fail(readTimeout())
+              })
+        if (flushing) return bounded
+        flushing = true
+        // On the caller's clock, which its deadline is read on.
+        const writing = Effect.provideContext(flushAll, Context.add(services, Clock.Clock, fiber.getRef(Clock.Clock)))
+        return Effect.andThen(Effect.forkDetach(writing), bounded)
+      })
+
+    /**
+     * Every option's id in order, its row written (with other searches' rows of the same moment)
+     * before any id is answered: an id handed out is on record for every instance. The first
+     * claims outside the schema die.
      */
     const issue = (
       claims: ReadonlyArray<OptionClaims>,
@@ -95,13 +215,7 @@ export class BookingOptions extends Context.Service<BookingOptions>()("Booking/B
       return Effect.suspend(() => {
         const issued = mintOptions(signer.seal, signing, claims, now)
         if (Result.isFailure(issued)) return Effect.die(issued.failure)
-        return Effect.as(
-          sql`INSERT INTO booking_options (id, expires_at, option)
-            SELECT p[1], to_timestamp(p[2]::bigint / 1000.0), p[3]
-            FROM (SELECT string_to_array(line, E'\t') AS p
-              FROM unnest(string_to_array(${issued.success.rows}, E'\n')) AS line) AS r`,
-          issued.success.tokens
-        )
+        return Effect.as(recorded(issued.success.rows), issued.success.tokens)
       })
     }
 

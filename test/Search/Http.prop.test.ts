@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { jsonUtf8 } from "../../src/Http/HandBuiltJson.js"
+import { fragmentJsonUtf8, jsonUtf8 } from "../../src/Http/HandBuiltJson.js"
 import { binaryString, fc, propSettings } from "../support/FastCheck.js"
 
 const { parameters, timeout } = propSettings("search response bytes", { quick: 300, deep: 5000 }, 5)
@@ -39,6 +39,36 @@ describe("the search response's bytes", () => {
         fc.property(fc.dictionary(anyText, anyBody, { maxKeys: 8 }), (body) => {
           expect(Buffer.from(jsonUtf8(body)).equals(Buffer.from(encoder.encode(JSON.stringify(body))))).toBe(true)
         }),
+        parameters
+      )
+    },
+    timeout
+  )
+
+  it(
+    "fragmentJsonUtf8, which copies the bytes of frozen values once encoded, gives the bytes of JSON.stringify, again and again",
+    () => {
+      /** The body with some objects and arrays frozen, deep, as shared cached values are. */
+      const freezeSome = (value: unknown, choices: Array<boolean>): unknown => {
+        if (typeof value !== "object" || value === null) return value
+        for (const inner of Object.values(value)) freezeSome(inner, choices)
+        if (choices.shift() === true) Object.freeze(value)
+        return value
+      }
+      const withUndefined = fc.dictionary(anyText, fc.oneof(anyBody, fc.constant(undefined)), { maxKeys: 8 })
+      fc.assert(
+        fc.property(
+          fc.array(withUndefined, { minLength: 1, maxLength: 4 }),
+          fc.array(fc.boolean(), { maxLength: 64 }),
+          (parts, choices) => {
+            const frozen = parts.map((part) => freezeSome(part, [...choices]))
+            // The same frozen values twice in one body, and the body twice: the second from the cache.
+            const body = { first: frozen, again: frozen, missing: undefined, list: [undefined, ...frozen] }
+            for (let round = 0; round < 2; round++) {
+              expect(fragmentJsonUtf8(body).equals(Buffer.from(encoder.encode(JSON.stringify(body))))).toBe(true)
+            }
+          }
+        ),
         parameters
       )
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Layer, Result } from "effect"
+import { Deferred, Duration, Effect, Fiber, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
@@ -178,6 +178,68 @@ describe("BookingOptions", () => {
         ).toMatchObject({ tag: "option_expired" })
         expect(Result.isSuccess(yield* options.open(later.token, now))).toBe(true)
       })
+    )
+
+    it.effect(
+      "searches that arrive while a batch is written share the next statement, each answered once its rows are on record; one that gave up is left out",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const options = yield* instance(`A:${secretA}`)
+          const before = yield* rowCount
+          const at = (n: number): OptionClaims => ({
+            ...claims,
+            slotStart: claims.slotStart + n * 60 * MINUTE,
+            slotEnd: claims.slotEnd + n * 60 * MINUTE
+          })
+          // The id's handle (bytes 6 to 18 of its body) is the row's key.
+          const handleOf = (token: string) => token.slice(10, 26)
+          const transactionsOf = (tokens: ReadonlyArray<{ token: string }>) =>
+            Effect.map(
+              sql<{ x: string }>`SELECT DISTINCT xmin::text AS x FROM booking_options
+                WHERE id IN ${sql.in(tokens.map((t) => handleOf(t.token)))}`,
+              (rows) => rows.map((row) => row.x)
+            )
+          const locked = yield* Deferred.make<void>()
+          const unlock = yield* Deferred.make<void>()
+          // Another session holds the table: the first search's statement waits on it.
+          const holder = yield* Effect.forkChild(
+            sql.withTransaction(
+              Effect.gen(function* () {
+                yield* sql`LOCK TABLE booking_options IN SHARE MODE`
+                yield* Deferred.succeed(locked, undefined)
+                yield* Deferred.await(unlock)
+              })
+            )
+          )
+          yield* Deferred.await(locked)
+          const first = yield* Effect.forkChild(options.issue([at(0), at(1)], now))
+          const waitingOnLock = Effect.map(
+            sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks
+              WHERE relation = 'booking_options'::regclass AND NOT granted`,
+            ([row]) => row!.n > 0
+          )
+          while (!(yield* waitingOnLock)) yield* TestClock.withLive(Effect.sleep("5 millis"))
+          const second = yield* Effect.forkChild(options.issue([at(2)], now))
+          const third = yield* Effect.forkChild(options.issue([at(3), at(4)], now))
+          const gaveUp = yield* Effect.forkChild(options.issue([at(5)], now))
+          yield* Effect.yieldNow
+          yield* Fiber.interrupt(gaveUp)
+          expect(first.pollUnsafe()).toBeUndefined()
+          expect(second.pollUnsafe()).toBeUndefined()
+          yield* Deferred.succeed(unlock, undefined)
+          yield* Fiber.join(holder)
+          const firstTokens = yield* Fiber.join(first)
+          const laterTokens = [...(yield* Fiber.join(second)), ...(yield* Fiber.join(third))]
+          const [firstTransaction] = yield* transactionsOf(firstTokens)
+          const later = yield* transactionsOf(laterTokens)
+          expect(later).toHaveLength(1)
+          expect(later[0]).not.toBe(firstTransaction)
+          for (const { token } of [...firstTokens, ...laterTokens])
+            expect(Result.isSuccess(yield* options.open(token, now))).toBe(true)
+          // The search that gave up while waiting had its row left out of the batch.
+          expect(yield* rowCount).toBe(before + 5)
+        })
     )
   })
 })
