@@ -28,7 +28,7 @@ import { checkDestination, checkUrl, lookupWithin } from "../Shared/Destination.
 import { logFailure } from "../Shared/FailureSummary.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
-import { currentTraceparent, TracingOn } from "../Tracing/Tracing.js"
+import { currentTraceparent, parentOf, TracingOn } from "../Tracing/Tracing.js"
 import { deliveriesUnread, outageSteps, queuedUnread, webhooksUnread } from "./OutageSteps.js"
 
 const EndpointStatus = Schema.Literals(["enabled", "disabled"])
@@ -69,7 +69,8 @@ const ClaimedRow = Schema.Struct({
   url: Schema.String,
   secret: Schema.String,
   previousSecret: Schema.NullOr(Schema.String),
-  previousSecretUntil: Schema.NullOr(Schema.Date)
+  previousSecretUntil: Schema.NullOr(Schema.Date),
+  traceparent: Schema.NullOr(Schema.String)
 })
 type ClaimedRow = typeof ClaimedRow.Type
 
@@ -290,8 +291,9 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
 
     // Attempts a partner asks for run in the service's scope, not the request's: they outlive it.
     const runInBackground = yield* FiberSet.makeRuntime<never, void, never>()
+    const tracing = yield* TracingOn
     // Traced, they stay in the trace of the request that asked for them.
-    const inBackground = (yield* TracingOn)
+    const inBackground = tracing
       ? (work: Effect.Effect<void>) =>
           Effect.flatMap(Effect.currentParentSpan.pipe(Effect.option), (parent) =>
             Effect.sync(() => runInBackground(Option.isSome(parent) ? Effect.withParentSpan(work, parent.value) : work))
@@ -361,7 +363,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         FROM due, webhook_endpoints e
         WHERE d.id = due.id AND e.id = d.endpoint_id
         RETURNING d.id, d.endpoint_id, d.event_type, d.body, d.attempts, e.url, e.secret, e.previous_secret,
-          e.previous_secret_until`.pipe(rowsOf(ClaimedRow))
+          e.previous_secret_until, d.traceparent`.pipe(rowsOf(ClaimedRow))
 
     /** One POST, checked against SSRF again (DNS may have changed) and signed with every live secret. */
     const send = (row: ClaimedRow, now: Date) =>
@@ -425,9 +427,14 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         return jittered.kind === "retry" ? ("retry" as const) : ("failed" as const)
       }).pipe(sql.withTransaction)
 
-    /** Sends one claimed delivery and records the outcome; never fails, and logs no payload. */
+    /**
+     * Sends one claimed delivery and records the outcome; never fails, and logs no payload. Its
+     * span is a child of the request that wrote the row when the row kept its trace context
+     * (WebhookOutbox), whichever instance delivers it; else of the current span, if any.
+     */
     const attempt = (row: ClaimedRow) => {
       const log = { delivery_id: row.id, webhook_id: row.endpointId, event_type: row.eventType }
+      const parent = tracing ? parentOf(row.traceparent) : undefined
       return Effect.gen(function* () {
         const now = yield* DateTime.nowAsDate
         const result = yield* send(row, now)
@@ -447,7 +454,11 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         Effect.catchCause((cause) =>
           logFailure("webhook outcome could not be recorded", cause).pipe(Effect.annotateLogs(log))
         ),
-        Effect.withSpan("Webhooks.attempt", { kind: "client", attributes: log })
+        Effect.withSpan("Webhooks.attempt", {
+          kind: "client",
+          attributes: log,
+          ...(parent === undefined ? {} : { parent })
+        })
       )
     }
 
