@@ -38,7 +38,7 @@
             npm prune --omit=dev --ignore-scripts --no-audit --no-fund
             cp -r dist package.json node_modules $out/lib/booking-api/
             makeWrapper ${pkgs.nodejs_24}/bin/node $out/bin/booking-api \
-              --add-flags "--max-semi-space-size=16 $out/lib/booking-api/dist/src/main.js"
+              --add-flags "--max-semi-space-size=8 $out/lib/booking-api/dist/src/main.js"
             runHook postInstall
           '';
         };

@@ -15,6 +15,7 @@
  *   SERVER_ENTRY=.data/dist-before/src/main.js BENCH_SKIP_BUILD=1 ...    another build, for a before/after
  *   SERVER_NODE=/path/to/node    both servers on another Node (default: production's, see productionNode)
  *   BARE_CONFIRM_SQL=service     the bare confirm runs the service's two statements, not the issue's seven
+ *   SERVER=dev npm run bench:soak    the soak against the development server, as `npm start` runs it (tsx)
  *
  * Each side is first warmed up with WARMUP requests (default 1000, not counted). Besides the rates it
  * prints the server's CPU time per request (user + system, from /proc), the figure to compare when
@@ -39,7 +40,7 @@ import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { OptionSigner } from "../src/Shared/OptionSigner.js"
 import { cpuSeconds, rssMb } from "./processFigures.js"
-import { productionNode, productionNodeFlags } from "./productionCommand.js"
+import { developmentNodeArgs, productionNode, productionNodeFlags } from "./productionCommand.js"
 import { searchBodies } from "./searchBodies.js"
 
 const root = join(import.meta.dirname, "..")
@@ -151,7 +152,10 @@ const name = (process.argv[profile ? 3 : 2] ?? "search") as keyof typeof scenari
 const scenario = scenarios[name]
 if (!scenario) throw new Error(`unknown scenario ${name}; one of ${Object.keys(scenarios).join(", ")}`)
 
-if (process.env.BENCH_SKIP_BUILD !== "1") execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" })
+/** SERVER=dev: the development server (package.json's `start`, TypeScript through tsx), not the build. */
+const development = process.env.SERVER === "dev"
+if (process.env.BENCH_SKIP_BUILD !== "1" && !development)
+  execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" })
 const bodies = await scenario.bodies()
 const dataDir = mkdtempSync(join(tmpdir(), "booking-bench-"))
 // The embedded cluster runs as the OS user `postgres` when we are root; it must reach its directory.
@@ -265,6 +269,7 @@ const soak = async (child: ChildProcess, port: number) => {
     entry.peak = Math.max(entry.peak, rss)
     entry.last = rss
   }
+  console.log(`  at start: RSS ${rssMb(child.pid!).toFixed(0)} MB`)
   const started = Date.now()
   const sampler = setInterval(sample, 1000)
   const cpuBefore = cpuSeconds(child.pid!)
@@ -335,7 +340,10 @@ try {
   const port = await freePort()
   const started = Date.now()
   const profileArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench-profiles")}`] : []
-  const server = await startProcess("server", [...nodeArgs, ...profileArgs, serverEntry], {
+  const args = development
+    ? [...(process.env.NODE_ARGS ?? "").split(" ").filter((arg) => arg !== ""), ...developmentNodeArgs(root)]
+    : [...nodeArgs, ...profileArgs, serverEntry]
+  const server = await startProcess("server", args, {
     DATA_DIR: dataDir,
     PORT: String(port),
     APP_ENV: "development",
@@ -350,7 +358,7 @@ try {
     RATE_LIMIT_CONFIRM_PER_MINUTE: "100000",
     RATE_LIMIT_REQUESTS_PER_MINUTE: "100000"
   })
-  console.log(`compiled server ready in ${Date.now() - started} ms`)
+  console.log(`${development ? "development" : "compiled"} server ready in ${Date.now() - started} ms`)
   await emptyBookings()
   if (name === "soak") {
     await soak(server, port)

@@ -41,3 +41,17 @@ export const productionNodeFlags = (root: string): ReadonlyArray<string> => {
     throw new Error(`start:prod is not "node <flags> dist/src/main.js": ${command}`)
   return words.slice(node + 1, entry)
 }
+
+/**
+ * The development server's node arguments, read off package.json's `start` (`exec node <flags>
+ * --import tsx src/main.ts`): what `npm start` runs, for the soak to measure that too.
+ */
+export const developmentNodeArgs = (root: string): ReadonlyArray<string> => {
+  const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts as Record<string, string>
+  const command = scripts.start ?? ""
+  const words = command.split(/\s+/).filter((word) => word !== "")
+  const node = words.indexOf("node")
+  if (node === -1 || words[words.length - 1] !== "src/main.ts")
+    throw new Error(`start is not "node <flags> src/main.ts": ${command}`)
+  return words.slice(node + 1)
+}

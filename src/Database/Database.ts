@@ -11,7 +11,7 @@ import type { Borrower } from "effect/sql/SqlConnection"
 import { ConnectionError, SqlError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
 import { AppConfig, databaseSilenceMarginMs } from "../AppConfig.js"
-import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from "./EmbeddedPostgres.js"
+import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres, takeEarlyStart } from "./EmbeddedPostgres.js"
 
 export const migrationsDirectory = fileURLToPath(new URL("../../migrations", import.meta.url))
 
@@ -257,7 +257,10 @@ export const pgClientLayer = (url: Redacted.Redacted, options: PoolOptions = {})
 export const EmbeddedPostgresUrl = (dataDir: string, options?: { readonly attach?: boolean }) =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => (options?.attach ? attachOrStartEmbeddedPostgres : startEmbeddedPostgres)({ dataDir }),
+      try: () =>
+        options?.attach
+          ? attachOrStartEmbeddedPostgres({ dataDir })
+          : (takeEarlyStart(dataDir) ?? startEmbeddedPostgres({ dataDir })),
       catch: (error) => (error instanceof Error ? error : new Error(String(error)))
     }),
     (pg) =>

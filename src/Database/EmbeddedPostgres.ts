@@ -235,3 +235,27 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions): P
     }
   }
 }
+
+/** A start begun before the server's modules were loaded, waiting for the layer that owns it. */
+let early: { readonly dataDir: string; readonly started: Promise<RunningPostgres> } | undefined
+
+/**
+ * Begins starting the cluster under `dataDir` now, for the server's database layer to take
+ * (takeEarlyStart): src/main.ts calls it before importing the server, so PostgreSQL starts
+ * (half a second or more, mostly its own processes) while Node loads and compiles the modules.
+ * A start that fails is reported by the layer; one never taken is stopped when the process exits.
+ */
+export const startEarly = (dataDir: string): void => {
+  const started = startEmbeddedPostgres({ dataDir })
+  // Its failure is the layer's to report, when it takes it.
+  started.catch(() => undefined)
+  early = { dataDir, started }
+}
+
+/** The start startEarly began for this directory, once: its owner stops it. */
+export const takeEarlyStart = (dataDir: string): Promise<RunningPostgres> | undefined => {
+  if (early === undefined || early.dataDir !== dataDir) return undefined
+  const { started } = early
+  early = undefined
+  return started
+}

@@ -1,5 +1,4 @@
 import { Effect, Option, Redacted } from "effect"
-import nodemailer from "nodemailer"
 import { AppConfig } from "../AppConfig.js"
 import { DeliveryFailed, errorCode, fail } from "./Delivery.js"
 import type { ClaimedRow } from "./OutboxRepo.js"
@@ -37,9 +36,15 @@ const smtpProblem = (error: unknown) => {
 /** E-mail over SMTP_URL, closed with the scope; without SMTP_URL e-mail is off and says so once. */
 export const makeEmail = Effect.gen(function* () {
   const config = yield* AppConfig
-  const mailer = Option.map(config.smtpUrl, (url) =>
-    nodemailer.createTransport({ url: Redacted.value(url), ...SMTP_TIMEOUTS })
-  )
+  // nodemailer (a megabyte of modules) is loaded only by a server that sends e-mail.
+  const mailer = Option.isNone(config.smtpUrl)
+    ? Option.none()
+    : Option.some(
+        (yield* Effect.promise(() => import("nodemailer"))).default.createTransport({
+          url: Redacted.value(config.smtpUrl.value),
+          ...SMTP_TIMEOUTS
+        })
+      )
   if (Option.isSome(mailer)) {
     yield* Effect.addFinalizer(() => Effect.sync(() => mailer.value.close()))
   } else {

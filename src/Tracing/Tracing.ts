@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Option, Redacted, Tracer } from "effect"
+import { Context, Duration, Effect, Fiber, Layer, Option, Redacted, Tracer } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as OtlpExporter from "effect/observability/OtlpExporter"
 import * as OtlpSerialization from "effect/observability/OtlpSerialization"
@@ -97,16 +97,38 @@ export const tracingLayer = (settings: TracingSettings) => {
   )
 }
 
+const traceparentOf = (span: Tracer.AnySpan | undefined) =>
+  span === undefined || span._tag !== "Span"
+    ? undefined
+    : `00-${span.traceId.padStart(32, "0")}-${span.spanId}-${span.sampled ? "01" : "00"}`
+
 /**
  * The W3C `traceparent` of the current span, for a request this server sends (a webhook
  * delivery), so the receiver's spans join the trace; none when nothing is traced.
  */
-export const currentTraceparent: Effect.Effect<string | undefined> = Effect.withFiber((fiber) => {
-  if (!fiber.getRef(TracingOn)) return Effect.succeed(undefined)
-  const span = Context.getOrUndefined(fiber.context, Tracer.ParentSpan)
-  return Effect.succeed(
-    span === undefined || span._tag !== "Span"
-      ? undefined
-      : `00-${span.traceId.padStart(32, "0")}-${span.spanId}-${span.sampled ? "01" : "00"}`
+export const currentTraceparent: Effect.Effect<string | undefined> = Effect.withFiber((fiber) =>
+  Effect.succeed(
+    fiber.getRef(TracingOn) ? traceparentOf(Context.getOrUndefined(fiber.context, Tracer.ParentSpan)) : undefined
   )
-})
+)
+
+/**
+ * The same, read from the fiber running the caller, for code that builds a statement outside an
+ * effect (an outbox row made inside `Effect.sync`); none outside a fiber or with tracing off.
+ */
+export const runningTraceparent = (): string | undefined => {
+  const fiber = Fiber.getCurrent()
+  return fiber === undefined || !fiber.getRef(TracingOn)
+    ? undefined
+    : traceparentOf(Context.getOrUndefined(fiber.context, Tracer.ParentSpan))
+}
+
+const traceparentFormat = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0([01])$/
+
+/** A stored `traceparent` as the parent of a span made later, by this process or another one. */
+export const parentOf = (traceparent: string | null): Tracer.ExternalSpan | undefined => {
+  const parts = traceparent === null ? null : traceparentFormat.exec(traceparent)
+  return parts === null
+    ? undefined
+    : Tracer.externalSpan({ traceId: parts[1]!, spanId: parts[2]!, sampled: parts[3] === "1" })
+}

@@ -24,7 +24,7 @@ import { checkDestination, checkUrl, lookupWithin } from "../Shared/Destination.
 import { logFailure } from "../Shared/FailureSummary.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
-import { currentTraceparent, TracingOn } from "../Tracing/Tracing.js"
+import { currentTraceparent, parentOf, TracingOn } from "../Tracing/Tracing.js"
 import { deliveriesUnread, outageSteps, queuedUnread, webhooksUnread } from "./OutageSteps.js"
 import { type ClaimedRow, type DeliveryRow, type EndpointRow, WebhooksRepo } from "./WebhooksRepo.js"
 
@@ -190,7 +190,8 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
     // Attempts a partner asks for run in the service's scope, not the request's: they outlive it.
     const runInBackground = yield* FiberSet.makeRuntime<never, void, never>()
     // Traced, they stay in the trace of the request that asked for them.
-    const inBackground = (yield* TracingOn)
+    const tracing = yield* TracingOn
+    const inBackground = tracing
       ? (work: Effect.Effect<void>) =>
           Effect.flatMap(Effect.currentParentSpan.pipe(Effect.option), (parent) =>
             Effect.sync(() => runInBackground(Option.isSome(parent) ? Effect.withParentSpan(work, parent.value) : work))
@@ -248,6 +249,7 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
     /** Sends one claimed delivery and records the outcome; never fails, and logs no payload. */
     const attempt = (row: ClaimedRow) => {
       const log = { delivery_id: row.id, webhook_id: row.endpointId, event_type: row.eventType }
+      const parent = tracing ? parentOf(row.traceparent) : undefined
       return Effect.gen(function* () {
         const now = yield* DateTime.nowAsDate
         const result = yield* send(row, now)
@@ -267,7 +269,11 @@ export class Webhooks extends Context.Service<Webhooks>()("Booking/Webhooks", {
         Effect.catchCause((cause) =>
           logFailure("webhook outcome could not be recorded", cause).pipe(Effect.annotateLogs(log))
         ),
-        Effect.withSpan("Webhooks.attempt", { kind: "client", attributes: log })
+        Effect.withSpan("Webhooks.attempt", {
+          kind: "client",
+          attributes: log,
+          ...(parent === undefined ? {} : { parent })
+        })
       )
     }
 

@@ -47,7 +47,8 @@ export const ClaimedRow = Schema.Struct({
   url: Schema.String,
   secret: Schema.String,
   previousSecret: Schema.NullOr(Schema.String),
-  previousSecretUntil: Schema.NullOr(Schema.Date)
+  previousSecretUntil: Schema.NullOr(Schema.Date),
+  traceparent: Schema.NullOr(Schema.String)
 })
 export type ClaimedRow = typeof ClaimedRow.Type
 
@@ -191,7 +192,7 @@ export class WebhooksRepo extends Context.Service<WebhooksRepo>()("Booking/Webho
         FROM due, webhook_endpoints e
         WHERE d.id = due.id AND e.id = d.endpoint_id
         RETURNING d.id, d.endpoint_id, d.event_type, d.body, d.attempts, e.url, e.secret, e.previous_secret,
-          e.previous_secret_until`.pipe(rowsOf(ClaimedRow))
+          e.previous_secret_until, d.traceparent`.pipe(rowsOf(ClaimedRow))
 
     /** An attempt's outcome, with the endpoint's state: a gone endpoint, or one failing too long, is disabled. */
     const record = (row: ClaimedRow, result: AttemptResult, now: Date) =>

@@ -229,20 +229,32 @@ describe("traces over OTLP/HTTP", () => {
         // The delivery went out with the delivery span's own trace context.
         const testHook = hooks.received.find((hook) => JSON.parse(hook.body).type === "webhook.test")!
         expect((testHook.headers as IncomingHttpHeaders).traceparent).toBe(`00-${tester.traceId}-${delivery.spanId}-01`)
-        // The booking's own confirmation is delivered by the dispatcher, in a trace of its own.
-        const confirmedHook = hooks.received.find((hook) => JSON.parse(hook.body).type === "booking.confirmed")!
-        expect(confirmedHook.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
-
         // The confirm request: a server span in the caller's trace, its statements under it.
         const confirmTrace = spans.filter((span) => span.traceId === confirmer.traceId)
         const confirmSpan = confirmTrace.find((span) => span.kind === 2)!
         expect(confirmSpan.name).toBe("POST /api/public/bookings")
         expect(attr(confirmSpan, "http.response.status_code")).toBe(201)
+        const confirmStatements = confirmTrace.filter(
+          (span) => attr(span, "db.query.text") !== undefined && ancestorsOf(span, byId).includes(confirmSpan)
+        )
+        expect(confirmStatements.length).toBeGreaterThan(0)
+        // The booking.confirmed row was written by the confirm and delivered later by the
+        // dispatcher's loop: its delivery is still a child of the confirm, through the trace
+        // context the outbox row kept, and its own statements (the outcome) are under it.
+        const confirmedDelivery = confirmTrace.find((span) => span.name === "Webhooks.attempt")!
+        expect(confirmedDelivery).toBeDefined()
+        expect(confirmedDelivery.kind).toBe(3)
+        expect(ancestorsOf(confirmedDelivery, byId)).toContainEqual(confirmSpan)
+        expect(attr(confirmedDelivery, "event_type")).toBe("booking.confirmed")
+        expect(attr(confirmedDelivery, "webhook.outcome")).toBe("delivered")
         expect(
-          confirmTrace.filter(
-            (span) => attr(span, "db.query.text") !== undefined && ancestorsOf(span, byId).includes(confirmSpan)
-          ).length
-        ).toBeGreaterThan(0)
+          confirmTrace.some(
+            (span) => ancestorsOf(span, byId).includes(confirmedDelivery) && attr(span, "db.query.text") !== undefined
+          )
+        ).toBe(true)
+        // And the receiver was sent that delivery span's context.
+        const confirmedHook = hooks.received.find((hook) => JSON.parse(hook.body).type === "booking.confirmed")!
+        expect(confirmedHook.headers.traceparent).toBe(`00-${confirmer.traceId}-${confirmedDelivery.spanId}-01`)
 
         // No personal data in anything exported: the customer's name, phone, e-mail and address.
         const exported = otlp.exports.map((e) => e.text).join("\n")
