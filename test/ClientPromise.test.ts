@@ -13,8 +13,8 @@ import { TestClock } from "effect/testing"
 import { buildPromiseEntry, promiseEntry } from "../scripts/clientPromiseEntry.js"
 import { partnerProgram } from "../scripts/clientPromiseProgram.js"
 import type * as ClientPromise from "../src/ClientPromise.js"
-import { confirmBody, searchBodyFor } from "./support/Bodies.js"
-import { TestServer, testNow } from "./support/TestServer.js"
+import { confirmBody, searchBodyFor } from "./support/Http.js"
+import { TestServer, testNow } from "./support/Server.js"
 
 const token = "partner-promise-token-0123456789"
 

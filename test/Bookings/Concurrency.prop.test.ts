@@ -1,7 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Bookings } from "../../src/Bookings/Bookings.js"
-import { fc, propSettings } from "../support/FastCheck.js"
 import {
   bookingStates,
   type ChangeOutcome,
@@ -11,6 +10,7 @@ import {
   confirm,
   describeChange,
   describeOutcome,
+  fc,
   heldRows,
   importSupply,
   type Outcome,
@@ -18,6 +18,7 @@ import {
   PropLayer,
   partner,
   propRunner,
+  propSettings,
   provider,
   reschedule,
   rescheduleRequest,
@@ -25,7 +26,7 @@ import {
   type Slot,
   showSlot,
   slotAt
-} from "../support/PropHarness.js"
+} from "../support/Props.js"
 
 const law = "of concurrent conflicting confirms exactly one per conflicting group wins and the rest are slot_taken"
 const settings = propSettings(law, { quick: 25, deep: 2000 })

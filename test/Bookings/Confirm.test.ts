@@ -4,11 +4,19 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { BookingConfirmationRequest, BookingStatusResponse } from "../../src/Domain/Booking.js"
 import { Unauthorized } from "../../src/Domain/Errors.js"
-import { apiClient, confirmAnswer, payloadOf, searchOptions as typedSearch, wire } from "../support/ApiClient.js"
-import { customer, searchBody } from "../support/Bodies.js"
 import { clearBookings, supplyDrift } from "../support/Fixtures.js"
-import { postJson, TestServer, testNow } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
+import {
+  apiClient,
+  confirmAnswer,
+  customer,
+  payloadOf,
+  postJson,
+  searchBody,
+  searchOptions as typedSearch,
+  wire
+} from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
+import { waitFor } from "../support/Time.js"
 
 const token = "partner-a-token-0123456789"
 const otherToken = "partner-b-token-9876543210"

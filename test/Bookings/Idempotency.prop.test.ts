@@ -2,7 +2,6 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
-import { fc, propSettings } from "../support/FastCheck.js"
 import {
   bookingsByKey,
   claimsFor,
@@ -10,6 +9,7 @@ import {
   customerAt,
   customers,
   describeOutcome,
+  fc,
   importSupply,
   type Outcome,
   offeredTermsOf,
@@ -18,6 +18,7 @@ import {
   type PropRun,
   partner,
   propRunner,
+  propSettings,
   provider,
   resetBookings,
   rowCounts,
@@ -26,7 +27,7 @@ import {
   showSlot,
   sign,
   slotAt
-} from "../support/PropHarness.js"
+} from "../support/Props.js"
 
 const sequentialLaw = "any interleaving of replays and reuses gives one booking per key"
 const pairLaw =

@@ -8,13 +8,16 @@ import {
   apiClient,
   cancelAnswer,
   confirmAnswer,
+  customer,
   payloadOf,
+  postJson,
   rescheduleAnswer,
-  searchOptions
-} from "../support/ApiClient.js"
-import { customer, searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
+  searchBodyFor,
+  searchOptions,
+  shortConfirmBody
+} from "../support/Http.js"
 import { type ReceivedMail, smtpServer } from "../support/Receivers.js"
-import { postJson, TestServer, testNow } from "../support/TestServer.js"
+import { TestServer, testNow } from "../support/Server.js"
 
 const token = "partner-a-token-0123456789"
 const otherToken = "partner-b-token-9876543210"

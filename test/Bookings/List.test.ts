@@ -2,10 +2,17 @@ import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { apiClient, cancelAnswer, confirmAnswer, searchOptions } from "../support/ApiClient.js"
-import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
 import { copyBooking } from "../support/Fixtures.js"
-import { get, TestServer, testNow } from "../support/TestServer.js"
+import {
+  apiClient,
+  cancelAnswer,
+  confirmAnswer,
+  get,
+  searchBodyFor,
+  searchOptions,
+  shortConfirmBody
+} from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 
 const token = "partner-list-a-0123456789"
 const otherToken = "partner-list-b-0123456789"

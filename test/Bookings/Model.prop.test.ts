@@ -4,8 +4,6 @@ import { Effect } from "effect"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import type { BookingConfirmationRequest, ConfirmedBooking } from "../../src/Domain/Booking.js"
 import { withinWithdrawal } from "../../src/Domain/Withdrawal.js"
-import { fc, propSettings } from "../support/FastCheck.js"
-import { takingTimeAt } from "../support/HoldHarness.js"
 import {
   bookingStates,
   type ChangeOutcome,
@@ -14,6 +12,7 @@ import {
   confirm,
   describeChange,
   describeOutcome,
+  fc,
   heldRows,
   importSupply,
   offeredTermsOf,
@@ -25,6 +24,7 @@ import {
   type ProviderSpec,
   partner,
   propRunner,
+  propSettings,
   provider,
   reschedule,
   rescheduleRequest,
@@ -33,8 +33,9 @@ import {
   searchedAt,
   serviceId,
   showSlot,
-  slotAt
-} from "../support/PropHarness.js"
+  slotAt,
+  takingTimeAt
+} from "../support/Props.js"
 import { ExpireCommand, HoldCommand, type ModelHold, ReleaseCommand } from "./HoldCommands.js"
 
 const law =

@@ -1,11 +1,11 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { fc, propSettings } from "../support/FastCheck.js"
 import {
   allDay,
   calendarRows,
   confirm,
   describeOutcome,
+  fc,
   type Hours,
   hhmm,
   importSupply,
@@ -13,6 +13,7 @@ import {
   overlaps,
   PropLayer,
   propRunner,
+  propSettings,
   provider,
   resetBookings,
   rowCounts,
@@ -20,7 +21,7 @@ import {
   showSlot,
   slotAt,
   withinHours
-} from "../support/PropHarness.js"
+} from "../support/Props.js"
 
 const law = "no two confirmed bookings of a provider overlap, and every slot_taken was a real overlap"
 const settings = propSettings(law, { quick: 50, deep: 2000 })

@@ -6,9 +6,20 @@ import { TestClock } from "effect/testing"
 import { Unauthorized } from "../../src/Domain/Errors.js"
 import { ServiceRequestStatusResponse } from "../../src/Domain/Request.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../../src/Domain/Search.js"
-import { answer, apiClient, confirmAnswer, payloadOf, requestAnswer } from "../support/ApiClient.js"
-import { confirmBody, paths, requestBody, searchBody } from "../support/Bodies.js"
-import { get, postJson, TestServer, testEnv, testNow } from "../support/TestServer.js"
+import {
+  answer,
+  apiClient,
+  confirmAnswer,
+  confirmBody,
+  get,
+  paths,
+  payloadOf,
+  postJson,
+  requestAnswer,
+  requestBody,
+  searchBody
+} from "../support/Http.js"
+import { TestServer, testEnv, testNow } from "../support/Server.js"
 
 const token = "partner-recovery-a-0123456789"
 const otherToken = "partner-recovery-b-9876543210"

@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
+import { makeDatabase } from "../support/Database.js"
 import {
   expectGone,
   expectJsonLines,
@@ -13,8 +14,7 @@ import {
   servingPort,
   spawnServer,
   withDataDir
-} from "../support/ServerProcess.js"
-import { makeDatabase } from "../support/TestDatabase.js"
+} from "../support/Server.js"
 
 /**
  * A free port below Linux's ephemeral range: no client socket of this test can be handed it
