@@ -3,12 +3,13 @@ import { defineConfig } from "vitest/config"
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
- * The files that take longest, longest first, as one full run on two cores measured them. A file
+ * The files that take longest, longest first, as full runs on two cores and each file's CPU measured them. A file
  * is given to whichever fork is free, so a long file started last keeps one core busy after the
  * other has run out of files; vitest avoids that by starting the files that took longest last
  * time, but a fresh clone has no such record and starts the largest files first, which these are not.
  */
 const slowest = [
+  "test/e2e/Samples.test.ts",
   "test/Webhooks/Webhooks.test.ts",
   "test/e2e/Stop.test.ts",
   "test/e2e/Main.test.ts",
@@ -20,7 +21,8 @@ const slowest = [
   "test/e2e/MultiInstance.test.ts",
   "test/Http/GeneratedClient.test.ts",
   "test/Mcp/Inspector.test.ts",
-  "test/Database/Database.test.ts"
+  "test/Database/Database.test.ts",
+  "test/Holds/Holds.test.ts"
 ]
 
 /** Vitest's order (by last run's durations) where it has them for every file, else `slowest` first. */
