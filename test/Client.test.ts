@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { makeBookingClient } from "../src/Client.js"
-import { searchBodyFor } from "./support/Bodies.js"
-import { TestServer, testNow } from "./support/TestServer.js"
+import { searchBodyFor } from "./support/Http.js"
+import { TestServer, testNow } from "./support/Server.js"
 
 const token = "partner-client-token-0123456789"
 

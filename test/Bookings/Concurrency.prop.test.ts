@@ -1,31 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Bookings } from "../../src/Bookings/Bookings.js"
-import { fc, propSettings } from "../support/FastCheck.js"
-import {
-  bookingStates,
-  type ChangeOutcome,
-  calendarRows,
-  cancel,
-  cancelRequest,
-  confirm,
-  describeChange,
-  describeOutcome,
-  heldRows,
-  importSupply,
-  type Outcome,
-  optionRequest,
-  PropLayer,
-  partner,
-  propRunner,
-  provider,
-  reschedule,
-  rescheduleRequest,
-  resetBookings,
-  type Slot,
-  showSlot,
-  slotAt
-} from "../support/PropHarness.js"
+import { bookingStates, type ChangeOutcome, calendarRows, cancel, cancelRequest, confirm, describeChange, describeOutcome, fc, heldRows, importSupply, type Outcome, optionRequest, PropLayer, partner, propRunner, propSettings, provider, reschedule, rescheduleRequest, resetBookings, type Slot, showSlot, slotAt } from "../support/Props.js"
 
 const law = "of concurrent conflicting confirms exactly one per conflicting group wins and the rest are slot_taken"
 const settings = propSettings(law, { quick: 25, deep: 2000 })

@@ -1,22 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
-import { holdAt, holdRequest } from "../support/HoldHarness.js"
-import {
-  claimsFor,
-  confirm,
-  describeOutcome,
-  importSupply,
-  optionRequest,
-  PropLayer,
-  partner,
-  provider,
-  resetBookings,
-  rowCounts,
-  searchedAt,
-  sign,
-  slotAt
-} from "../support/PropHarness.js"
+import { holdAt, holdRequest, claimsFor, confirm, describeOutcome, importSupply, optionRequest, PropLayer, partner, provider, resetBookings, rowCounts, searchedAt, sign, slotAt } from "../support/Props.js"
 
 /**
  * A confirm of an offer this instance read before is checked against the offer as it was read

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { cancelAnswer, confirmAnswer, rescheduleAnswer, searchOptions } from "../support/ApiClient.js"
-import { shortConfirmBody } from "../support/Bodies.js"
-import { postJson, TestServer } from "../support/TestServer.js"
+import { cancelAnswer, confirmAnswer, postJson, rescheduleAnswer, searchOptions, shortConfirmBody } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
 
 const token = "partner-dry-runs-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }

@@ -1,17 +1,6 @@
 import { randomUUID } from "node:crypto"
 import { expect } from "@effect/vitest"
-import type { fc } from "../support/FastCheck.js"
-import { describeHold, holdAt, holdRequest, releaseAt } from "../support/HoldHarness.js"
-import {
-  claimsFor,
-  otherPartner,
-  type PropRun,
-  type ProviderSpec,
-  partner,
-  type Slot,
-  searchedAt,
-  sign
-} from "../support/PropHarness.js"
+import { claimsFor, describeHold, type fc, holdAt, holdRequest, otherPartner, type PropRun, type ProviderSpec, partner, releaseAt, type Slot, searchedAt, sign } from "../support/Props.js"
 
 /** A hold of the model: live while active and before its expiry on the model's clock. */
 export interface ModelHold {

@@ -4,17 +4,9 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
 import { BookingAlreadyCancelled, CancelBookingRequest } from "../../src/Domain/BookingChange.js"
-import {
-  apiClient,
-  cancelAnswer,
-  confirmAnswer,
-  payloadOf,
-  rescheduleAnswer,
-  searchOptions
-} from "../support/ApiClient.js"
-import { customer, searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
+import { apiClient, cancelAnswer, confirmAnswer, customer, payloadOf, postJson, rescheduleAnswer, searchBodyFor, searchOptions, shortConfirmBody } from "../support/Http.js"
 import { type ReceivedMail, smtpServer } from "../support/Receivers.js"
-import { postJson, TestServer, testNow } from "../support/TestServer.js"
+import { TestServer, testNow } from "../support/Server.js"
 
 const token = "partner-a-token-0123456789"
 const otherToken = "partner-b-token-9876543210"

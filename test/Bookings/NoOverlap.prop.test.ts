@@ -1,26 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { fc, propSettings } from "../support/FastCheck.js"
-import {
-  allDay,
-  calendarRows,
-  confirm,
-  describeOutcome,
-  type Hours,
-  hhmm,
-  importSupply,
-  optionRequest,
-  overlaps,
-  PropLayer,
-  propRunner,
-  provider,
-  resetBookings,
-  rowCounts,
-  type Slot,
-  showSlot,
-  slotAt,
-  withinHours
-} from "../support/PropHarness.js"
+import { allDay, calendarRows, confirm, describeOutcome, fc, type Hours, hhmm, importSupply, optionRequest, overlaps, PropLayer, propRunner, propSettings, provider, resetBookings, rowCounts, type Slot, showSlot, slotAt, withinHours } from "../support/Props.js"
 
 const law = "no two confirmed bookings of a provider overlap, and every slot_taken was a real overlap"
 const settings = propSettings(law, { quick: 50, deep: 2000 })

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
-import { apiClient, confirmAnswer, searchOptions } from "../support/ApiClient.js"
-import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
 import { setProviderChannels } from "../support/Fixtures.js"
-import { closingServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
-import { TestServer } from "../support/TestServer.js"
-import { verifyAt } from "../Webhooks/Receivers.js"
+import { apiClient, confirmAnswer, searchBodyFor, searchOptions, shortConfirmBody } from "../support/Http.js"
+import { closingServer, smtpServer, verifyAt, webhookReceiver } from "../support/Receivers.js"
+import { TestServer } from "../support/Server.js"
 
 const token = "partner-notify-token-0123456789"
 

@@ -5,10 +5,9 @@ import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { BookingOptions, keptAfterExpiry } from "../../src/Shared/BookingOptions.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
-import { confirmAnswer, searchOptions } from "../support/ApiClient.js"
-import { confirmBody, searchBodyFor } from "../support/Bodies.js"
-import { TestServer, testEnv, testNow } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
+import { confirmAnswer, confirmBody, searchBodyFor, searchOptions } from "../support/Http.js"
+import { TestServer, testEnv, testNow } from "../support/Server.js"
+import { waitFor } from "../support/Time.js"
 
 const token = "option-ids-token-0123456789"
 let keys = 0

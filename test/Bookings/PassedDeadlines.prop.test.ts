@@ -2,8 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { BookingSearch } from "../../src/Search/Search.js"
-import { fc, propSettings } from "../support/FastCheck.js"
-import { importSupply, PropLayer, type PropServices, provider, searchedAt } from "../support/PropHarness.js"
+import { fc, importSupply, PropLayer, type PropServices, propSettings, provider, searchedAt } from "../support/Props.js"
 
 const law =
   "over search time and policy, no option offers a change deadline that has passed, and an option for tomorrow is free to cancel before the start whether or not the provider's free period has passed (withdrawal right, 2005:59 2 kap. 10 §)"

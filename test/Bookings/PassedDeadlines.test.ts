@@ -2,9 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
-import { apiClient, cancelAnswer, confirmAnswer, searchOptions } from "../support/ApiClient.js"
-import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
-import { TestServer } from "../support/TestServer.js"
+import { apiClient, cancelAnswer, confirmAnswer, searchBodyFor, searchOptions, shortConfirmBody } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
 
 const token = "partner-deadlines-token-0123456789"
 /** Monday 30 November 2026, 19:33 in Stockholm: tomorrow's first slots are twelve and a half hours away. */

@@ -8,10 +8,9 @@ import { OptionInvalid } from "../../src/Domain/BookingOption.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../../src/Domain/Errors.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { ruleInForce, stockholmDate } from "../../src/Domain/TaxDeductionRules.js"
-import { apiClient, payloadOf, withStatus } from "../support/ApiClient.js"
-import { shortConfirmBody } from "../support/Bodies.js"
+import { apiClient, get, payloadOf, postJson, shortConfirmBody, withStatus } from "../support/Http.js"
 import { smtpServer } from "../support/Receivers.js"
-import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
+import { TestServer, testNow } from "../support/Server.js"
 
 const token = "partner-tax-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }

@@ -4,8 +4,8 @@ import { Api } from "../../src/Api.js"
 import { catalogData } from "../../src/Catalog/CatalogData.js"
 import { Capabilities } from "../../src/Domain/Capabilities.js"
 import { openApiDocument } from "../../src/Http/OpenApiDocument.js"
-import { apiClient, wire } from "../support/ApiClient.js"
-import { get, getText, TestServer } from "../support/TestServer.js"
+import { apiClient, get, getText, wire } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
 
 const path = "/api/public/requests/capabilities"
 

@@ -5,18 +5,16 @@ import { SqlClient } from "effect/sql"
 import { SqlError } from "effect/sql/SqlError"
 import { migrate, migrationsDirectory, pgClientLayer } from "../../src/Database/Database.js"
 import { writeOutcome } from "../../src/Shared/Idempotency.js"
-import { readyz } from "../support/ApiClient.js"
-import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
+import { addressOf, adminSql, freezableProxy, makeDatabase } from "../support/Database.js"
+import { readyz } from "../support/Http.js"
 import { silentServer } from "../support/Receivers.js"
-import { expectJsonLines, spawnServer, tsCommand } from "../support/ServerProcess.js"
-import { adminSql, makeDatabase } from "../support/TestDatabase.js"
-import { TestServer } from "../support/TestServer.js"
+import { TestServer } from "../support/Server.js"
 
 const migrationFiles = readdirSync(migrationsDirectory).filter((file) => /^\d+_.+\.ts$/.test(file))
 
 const migrateAt = (url: string) => migrate.pipe(Effect.provide(pgClientLayer(Redacted.make(url))), Effect.scoped)
 
-// Each on a database of its own; the CLI test's spawn overlaps the others.
+// Each on a database of its own.
 describe.concurrent("migrations", () => {
   it.live("a second run on a migrated database applies nothing", () =>
     Effect.gen(function* () {
@@ -41,27 +39,6 @@ describe.concurrent("migrations", () => {
       ).pipe(Effect.provide(pgClientLayer(Redacted.make(url))), Effect.scoped)
       expect(recorded.length).toBe(migrationFiles.length)
     }).pipe(Effect.scoped)
-  )
-
-  it.live(
-    "npm run migrate honours LOG_FORMAT: JSON lines on stderr, nothing on stdout",
-    () =>
-      Effect.gen(function* () {
-        const { url } = yield* makeDatabase({ empty: true })
-        const cli = spawnServer({ DATABASE_URL: url, LOG_FORMAT: "json" }, tsCommand("src", "bin", "migrate.ts"))
-        expect(yield* Effect.promise(() => cli.exited)).toBe(0)
-        expect(cli.stdout()).toBe("")
-        const shown = new URL(url)
-        expect(expectJsonLines(cli.stderr()).map((entry) => entry.msg)).toEqual([
-          `using DATABASE_URL postgres://${shown.host}${shown.pathname}`,
-          expect.stringMatching(/^applied migrations: 1_extensions, /),
-          "database schema is up to date"
-        ])
-        // Where it points, never who connects or with what password.
-        expect(cli.stderr()).not.toContain(`${decodeURIComponent(shown.username)}@`)
-        if (shown.password !== "") expect(cli.stderr()).not.toContain(decodeURIComponent(shown.password))
-      }).pipe(Effect.scoped),
-    30_000
   )
 
   it.live("the calendar refuses overlapping bookings of one provider whatever the application does", () =>

@@ -3,20 +3,11 @@ import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import pg from "pg"
 import { pgClientLayer } from "../../src/Database/Database.js"
-import {
-  apiClient,
-  confirmAnswer,
-  deliveriesOf,
-  registerWebhook,
-  searchOptions,
-  withStatus
-} from "../support/ApiClient.js"
-import { searchBodyFor } from "../support/Bodies.js"
-import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
-import { makeDatabase } from "../support/TestDatabase.js"
-import { TestServer, testNow } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
-import { answerStatus, startReceiver } from "../Webhooks/Receivers.js"
+import { addressOf, freezableProxy, makeDatabase } from "../support/Database.js"
+import { apiClient, confirmAnswer, deliveriesOf, registerWebhook, searchBodyFor, searchOptions, withStatus } from "../support/Http.js"
+import { answerStatus, webhookReceiver } from "../support/Receivers.js"
+import { TestServer, testNow } from "../support/Server.js"
+import { waitFor } from "../support/Time.js"
 
 const searchBody = searchBodyFor("nästa vecka")
 
@@ -147,12 +138,12 @@ describe("work a request starts that outlives it", () => {
         const held = new Promise<void>((resolve) => {
           answerNow = resolve
         })
-        const receiver = yield* Effect.promise(() =>
-          startReceiver((request, response) => void held.then(() => answerStatus(204)(request, response)))
+        const receiver = yield* webhookReceiver(
+          (request, response) => void held.then(() => answerStatus(204)(request, response))
         )
         yield* Effect.provide(
           Effect.gen(function* () {
-            const created = yield* registerWebhook(token, receiver.url().href)
+            const created = yield* registerWebhook(token, receiver.url)
             const webhookId = created.body.webhook.id as string
             const client = yield* apiClient(token)
             const test = yield* withStatus(

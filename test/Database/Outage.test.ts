@@ -2,10 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { apiClient, confirmAnswer, searchOptions } from "../support/ApiClient.js"
-import { searchBody, shortConfirmBody } from "../support/Bodies.js"
-import { DatabaseProxy, FaultyDatabaseLive } from "../support/FaultyDatabase.js"
-import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
+import { DatabaseProxy, FaultyDatabaseLive } from "../support/Database.js"
+import { apiClient, confirmAnswer, get, postJson, searchBody, searchOptions, shortConfirmBody } from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 
 const token = "outage-partner-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }

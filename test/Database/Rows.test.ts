@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { rowsOf } from "../../src/Database/Rows.js"
-import { TestDatabaseLive } from "../support/TestDatabase.js"
+import { TestDatabaseLive } from "../support/Database.js"
 
 describe("rowsOf", () => {
   it.layer(TestDatabaseLive)((it) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { disableAfterMs, nextAttempt, retryDelaysMs, shouldDisableEndpoint } from "../../src/Delivery/Schedule.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const now = new Date("2025-03-04T08:00:00.000Z")
 const later = (ms: number) => new Date(now.getTime() + ms)

@@ -6,7 +6,7 @@ import { type Delivery, maxResponseBytes, sendAttempt } from "../../src/Delivery
 import { newSecret, signedHeaders } from "../../src/Delivery/Signing.js"
 import { eventBody, webhookTest } from "../../src/Domain/WebhookEvents.js"
 import { type CheckedAddress, checkDestination, type Lookup } from "../../src/Shared/Destination.js"
-import { type Answer, answerStatus, type Receiver, startReceiver, verifyWith } from "../Webhooks/Receivers.js"
+import { answerStatus, hang, type Receiver, startReceiver, verifyWith } from "../support/Receivers.js"
 
 const secret = newSecret()
 const event = webhookTest({ id: "ep_1", sandbox: false }, new Date())
@@ -19,7 +19,7 @@ const signed = (id: string, secrets: ReadonlyArray<string> = [secret], at = new 
 }
 
 const deliveryTo = (receiver: Receiver, change: Partial<Delivery> = {}): Delivery => ({
-  url: receiver.url(),
+  url: receiver.urlAt(),
   address: receiver.address,
   headers: signed("msg_1"),
   body,
@@ -34,8 +34,6 @@ const closedPort = async () => {
   await new Promise<void>((closed) => server.close(() => closed()))
   return port
 }
-
-const hang: Answer = () => {}
 
 describe("sendAttempt", () => {
   it("POSTs the JSON body with headers the reference library verifies", async () => {
@@ -109,7 +107,7 @@ describe("sendAttempt", () => {
   it("does not follow a redirect, and names it", async () => {
     const elsewhere = await startReceiver()
     const receiver = await startReceiver((_request, response) => {
-      response.writeHead(301, { location: elsewhere.url().href })
+      response.writeHead(301, { location: elsewhere.url })
       response.end()
     })
     const result = await sendAttempt(deliveryTo(receiver))
@@ -117,7 +115,7 @@ describe("sendAttempt", () => {
       ok: false,
       status: 301,
       gone: false,
-      error: `redirect 301 not followed (to ${elsewhere.url().href})`
+      error: `redirect 301 not followed (to ${elsewhere.url})`
     })
     expect(elsewhere.received).toHaveLength(0)
   })
@@ -165,7 +163,7 @@ describe("sendAttempt", () => {
   it("connects to the address it is given, keeping the URL's name in the Host header", async () => {
     const receiver = await startReceiver()
     // .test names never resolve (RFC 2606): only the pinned address can lead to the receiver.
-    const result = await sendAttempt(deliveryTo(receiver, { url: receiver.url("hooks.partner.test") }))
+    const result = await sendAttempt(deliveryTo(receiver, { url: receiver.urlAt("hooks.partner.test") }))
     expect(result).toMatchObject({ ok: true, status: 200 })
     expect(receiver.received[0]!.headers.host).toBe(`hooks.partner.test:${receiver.port}`)
   })
@@ -192,11 +190,11 @@ describe("sendAttempt over https", () => {
   })
 
   it("sends to the checked address even when the name's answer changes between check and send", async () => {
-    const receiver = await startReceiver(answerStatus(200), certificate)
+    const receiver = await startReceiver(answerStatus(200), { tls: certificate })
     const answers: Array<CheckedAddress> = [receiver.address, { address: "203.0.113.50", family: 4 }]
     let lookups = 0
     const lookup: Lookup = async () => [answers[Math.min(lookups++, answers.length - 1)]!]
-    const url = receiver.url("hooks.partner.test")
+    const url = receiver.urlAt("hooks.partner.test")
 
     const checked = await checkDestination(url, { production: false, lookup })
     if (!checked.ok) throw new Error(checked.message)
@@ -217,9 +215,9 @@ describe("sendAttempt over https", () => {
   })
 
   it("checks the certificate against the URL's name, not the address connected to", async () => {
-    const receiver = await startReceiver(answerStatus(200), otherName)
+    const receiver = await startReceiver(answerStatus(200), { tls: otherName })
     const result = await sendAttempt(
-      deliveryTo(receiver, { url: receiver.url("hooks.partner.test"), ca: otherName.cert })
+      deliveryTo(receiver, { url: receiver.urlAt("hooks.partner.test"), ca: otherName.cert })
     )
     expect(result).toMatchObject({ ok: false, gone: false })
     expect(result.error).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID/)
@@ -227,8 +225,8 @@ describe("sendAttempt over https", () => {
   })
 
   it("refuses a certificate nobody vouches for", async () => {
-    const receiver = await startReceiver(answerStatus(200), certificate)
-    const result = await sendAttempt(deliveryTo(receiver, { url: receiver.url("hooks.partner.test") }))
+    const receiver = await startReceiver(answerStatus(200), { tls: certificate })
+    const result = await sendAttempt(deliveryTo(receiver, { url: receiver.urlAt("hooks.partner.test") }))
     expect(result).toMatchObject({ ok: false, gone: false })
     expect(result.error).toMatch(/self.signed|unable to verify/i)
     expect(receiver.received).toHaveLength(0)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Webhook, WebhookVerificationError } from "standardwebhooks"
 import { isSecret, newSecret, signedHeaders, type WebhookHeaders } from "../../src/Delivery/Signing.js"
-import { binaryString, fc, propSettings } from "../support/FastCheck.js"
+import { binaryString, fc, propSettings } from "../support/Props.js"
 
 const signed = (input: Parameters<typeof signedHeaders>[0]): WebhookHeaders => {
   const result = signedHeaders(input)

@@ -5,7 +5,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { chromium } from "playwright-core"
-import { TestServer } from "../support/TestServer.js"
+import { TestServer } from "../support/Server.js"
 
 /** Debian's package; CHROMIUM_PATH points elsewhere. */
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"

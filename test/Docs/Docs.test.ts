@@ -3,7 +3,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { chooseCoding, compressionThresholdBytes, makeDocument } from "../../src/Http/DocumentCache.js"
-import { get, TestServer } from "../support/TestServer.js"
+import { get } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
 
 /** The bytes exactly as sent, without any decoding by the client. */
 const raw = (path: string, headers: Record<string, string> = {}) =>

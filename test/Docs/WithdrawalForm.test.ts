@@ -1,9 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { searchOptions } from "../support/ApiClient.js"
-import { searchBody } from "../support/Bodies.js"
-import { TestServer } from "../support/TestServer.js"
+import { searchBody, searchOptions } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
 
 const page = (path: string) =>
   Effect.flatMap(HttpClient.HttpClient, (client) => client.execute(HttpClientRequest.get(path))).pipe(

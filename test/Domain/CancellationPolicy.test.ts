@@ -8,7 +8,7 @@ import {
   policyTerms
 } from "../../src/Domain/CancellationPolicy.js"
 import { HOUR } from "../../src/Domain/Zone.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const plumber: CancellationPolicy = { freeCancellationHours: 24, lateFeeSek: 495, changeHours: 24 }
 /** Monday 30 November 2026 08:00 in Stockholm. */

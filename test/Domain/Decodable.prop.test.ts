@@ -3,8 +3,8 @@ import { Result, Schema } from "effect"
 import { SignedOption } from "../../src/Domain/BookingOption.js"
 import { decodable } from "../../src/Domain/Decodable.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
-import { searchBody } from "../support/Bodies.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { searchBody } from "../support/Http.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const { parameters } = propSettings("decodable", { quick: 2000, deep: 50_000 }, 0.2)
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { easterSunday, type NamedDay, namedDays, nextOccurrence } from "../../src/Domain/Holidays.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const { parameters } = propSettings("holidays", { quick: 100, deep: 2000 })
 

@@ -8,7 +8,7 @@ import {
   unstorableMessage,
   unstorableStrings
 } from "../../src/Domain/Input.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const { parameters } = propSettings("input schemas", { quick: 100, deep: 2000 })
 

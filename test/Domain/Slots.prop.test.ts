@@ -9,7 +9,7 @@ import {
   type WorkingHours
 } from "../../src/Domain/Slots.js"
 import { formatInZone, providerTimeZone, wallClockToInstant } from "../../src/Domain/Zone.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const { parameters, timeout } = propSettings("free slots", { quick: 200, deep: 2000 }, 20)
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { PriceFacts } from "../../src/Domain/Pricing.js"
 import { type DeductionDeclaration, type TaxDeduction, taxDeduction } from "../../src/Domain/TaxDeduction.js"
 import { ruleInForce, stockholmDate } from "../../src/Domain/TaxDeductionRules.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const { parameters, timeout } = propSettings("tax deduction", { quick: 300, deep: 5000 }, 5)
 

@@ -15,8 +15,8 @@ import {
   webhookEventTypes,
   webhookTest
 } from "../../src/Domain/WebhookEvents.js"
-import { fc, propSettings } from "../support/FastCheck.js"
-import { expectSwedishStamps } from "../support/Stamps.js"
+import { fc, propSettings } from "../support/Props.js"
+import { expectSwedishStamps } from "../support/Time.js"
 
 const at = new Date("2025-03-04T08:00:00.000Z")
 

@@ -3,7 +3,7 @@ import { type CancellationPolicy, cancellationAt, policyTerms } from "../../src/
 import { earlyStartOf } from "../../src/Domain/EarlyStart.js"
 import { withdrawalUntil } from "../../src/Domain/Withdrawal.js"
 import { DAY, HOUR } from "../../src/Domain/Zone.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const plumber: CancellationPolicy = { freeCancellationHours: 24, lateFeeSek: 495, changeHours: 24 }
 const at = (iso: string) => Date.parse(iso)

@@ -8,7 +8,8 @@ import { ErrorCatalogue } from "../../src/Errors/Api.js"
 import { errorCatalogue } from "../../src/Errors/Catalogue.js"
 import { openApiDocument } from "../../src/Http/OpenApiDocument.js"
 import { mcpErrorCodes } from "../../src/Mcp/Errors.js"
-import { get, TestServer } from "../support/TestServer.js"
+import { get } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
 
 const catalogue = errorCatalogue()
 const codes = catalogue.map((entry) => entry.error)

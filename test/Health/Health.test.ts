@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { Partners } from "../../src/Partners/Partners.js"
-import { readyz } from "../support/ApiClient.js"
-import { TestServer } from "../support/TestServer.js"
+import { readyz } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
 
 const production = {
   APP_ENV: "production",

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { searchOptions } from "../support/ApiClient.js"
-import { searchBodyFor } from "../support/Bodies.js"
-import { DatabaseProxy, FaultyDatabaseLive } from "../support/FaultyDatabase.js"
-import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
+import { DatabaseProxy, FaultyDatabaseLive } from "../support/Database.js"
+import { get, postJson, searchBodyFor, searchOptions } from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 
 const token = "hold-outage-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }

@@ -3,9 +3,8 @@ import { Effect, Layer, Logger } from "effect"
 import { type HttpClient, HttpServer } from "effect/http"
 import { vi } from "vitest"
 import { jsonLogger } from "../../src/Http/Logging.js"
-import { searchBodyFor } from "../support/Bodies.js"
-import { postHead, rawConnect, statusOf } from "../support/RawHttp.js"
-import { getText, TestServer } from "../support/TestServer.js"
+import { getText, postHead, rawConnect, searchBodyFor, statusOf } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
 
 const search = JSON.stringify(searchBodyFor("nästa vecka", "118 25"))
 

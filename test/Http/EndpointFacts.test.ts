@@ -6,7 +6,7 @@ import { operationFactsOf } from "../../src/Http/OperationDocs.js"
 import { limitedOperationsOf } from "../../src/Http/RateLimitClass.js"
 import { servedRoutes } from "../../src/Http.js"
 import { listExample } from "../../src/Webhooks/Examples.js"
-import { expectSwedishStamps } from "../support/Stamps.js"
+import { expectSwedishStamps } from "../support/Time.js"
 
 describe("an endpoint's rate-limit class", () => {
   it("is declared on the endpoint, and the OpenAPI document lists RateLimit headers exactly on those", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Errors from "../../src/Domain/Errors.js"
-import { errorClasses } from "../support/ProbeApi.js"
-import { get, postJson, postRaw, TestServer } from "../support/TestServer.js"
+import { get, postJson, postRaw } from "../support/Http.js"
+import { errorClasses, TestServer } from "../support/Server.js"
 
 describe("error contract", () => {
   it.layer(TestServer({ probe: true }))((it) => {

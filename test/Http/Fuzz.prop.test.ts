@@ -3,9 +3,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { TestClock } from "effect/testing"
-import { confirmBody, paths, requestBody, searchBody } from "../support/Bodies.js"
-import { binaryString, fc, propSettings } from "../support/FastCheck.js"
-import { postJson, TestServer, testNow } from "../support/TestServer.js"
+import { confirmBody, paths, postJson, requestBody, searchBody } from "../support/Http.js"
+import { binaryString, fc, propSettings } from "../support/Props.js"
+import { TestServer, testNow } from "../support/Server.js"
 
 // 2,000 hostile bodies on every npm test (about 3 s at 1.5 ms a request), drawn from a new seed each run;
 // 40,000 in the deep run (`npm run test:props`); the timeout allows 40 ms a request, for a machine under load.

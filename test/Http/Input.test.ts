@@ -4,8 +4,8 @@ import { Effect, Layer, Logger, Stream } from "effect"
 import { HttpClientRequest, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { confirmBody, customer, paths, requestBody, searchBody } from "../support/Bodies.js"
-import { call, get, postJson, postRaw, TestServer, testNow } from "../support/TestServer.js"
+import { call, confirmBody, customer, get, paths, postJson, postRaw, requestBody, searchBody } from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 
 const token = "partner-input-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }

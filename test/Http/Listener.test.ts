@@ -4,7 +4,7 @@ import { HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { TestClock } from "effect/testing"
 import { vi } from "vitest"
 import { addressShareOf, type ListenerOptions, listen } from "../../src/Http/Listener.js"
-import { connectOutcome, rawConnect, statusOf } from "../support/RawHttp.js"
+import { connectOutcome, rawConnect, statusOf } from "../support/Http.js"
 
 const defaults: ListenerOptions = {
   host: "127.0.0.1",

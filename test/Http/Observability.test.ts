@@ -5,9 +5,8 @@ import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { routeLabeller } from "../../src/Http/Observability.js"
 import { servedRoutes } from "../../src/Http.js"
-import { answer, apiClient, confirmAnswer, payloadOf, requestAnswer } from "../support/ApiClient.js"
-import { searchBodyFor } from "../support/Bodies.js"
-import { getText, postJson, TestServer, testNow } from "../support/TestServer.js"
+import { answer, apiClient, confirmAnswer, getText, payloadOf, postJson, requestAnswer, searchBodyFor } from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 
 const token = "partner-observed-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }

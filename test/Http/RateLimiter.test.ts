@@ -11,10 +11,9 @@ import {
   RateLimitStoreLive,
   rateLimitStoreWith
 } from "../../src/Http/RateLimiter.js"
-import { searchBodyFor } from "../support/Bodies.js"
-import { closingServer, silentServer } from "../support/Receivers.js"
-import { fakeRedis, redisAnswers, removeSharedRedisKeys, sharedRedisKeys } from "../support/Redis.js"
-import { postJson, TestServer, testEnv } from "../support/TestServer.js"
+import { postJson, searchBodyFor } from "../support/Http.js"
+import { closingServer, fakeRedis, redisAnswers, removeSharedRedisKeys, sharedRedisKeys, silentServer } from "../support/Receivers.js"
+import { TestServer, testEnv } from "../support/Server.js"
 
 const token = "partner-limited-token-0123456789"
 const other = "partner-unlimited-token-9876543210"

@@ -4,8 +4,8 @@ import { TestClock } from "effect/testing"
 import { Redis } from "ioredis"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { type LimitedEndpoint, RateLimiter, rateLimitStoreWith } from "../../src/Http/RateLimiter.js"
-import { redisServer } from "../support/Redis.js"
-import { testEnv } from "../support/TestServer.js"
+import { redisServer } from "../support/Receivers.js"
+import { testEnv } from "../support/Server.js"
 
 const prefix = "booking-api-outage:"
 

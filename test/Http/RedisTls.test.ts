@@ -7,8 +7,8 @@ import * as Limiter from "effect/persistence/RateLimiter"
 import { generate } from "selfsigned"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { rateLimitStoreWith } from "../../src/Http/RateLimiter.js"
-import { redisServer } from "../support/Redis.js"
-import { testEnv } from "../support/TestServer.js"
+import { redisServer } from "../support/Receivers.js"
+import { testEnv } from "../support/Server.js"
 
 /** Characters a URL must escape, so the test also shows they are decoded as the client library does. */
 const password = "s3cr@t:pass/word-4711"

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { assistantFlow, type FlowStep } from "../../scripts/assistantFlow.js"
-import { TestServer, testNow } from "../support/TestServer.js"
+import { TestServer, testNow } from "../support/Server.js"
 import { callTool, connect, mcpUrl, stepOf } from "./McpClient.js"
 
 const token = "partner-budget-token-0123456789"

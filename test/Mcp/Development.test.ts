@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { ServiceRequestStatusResponse } from "../../src/Domain/Request.js"
-import { answer, apiClient } from "../support/ApiClient.js"
-import { TestServer, testNow } from "../support/TestServer.js"
+import { answer, apiClient } from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 import { callTool, connect, requestArgs, searchArgs, stepOf } from "./McpClient.js"
 
 describe("MCP in development without a configured token, as REST", () => {

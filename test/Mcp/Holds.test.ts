@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { searchBodyFor } from "../support/Bodies.js"
-import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
+import { get, postJson, searchBodyFor } from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 import { type Connected, callTool, connect, stepOf } from "./McpClient.js"
 
 const tokenA = "partner-mcp-hold-a-0123456789"

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path"
 import { promisify } from "node:util"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestServer } from "../support/TestServer.js"
+import { TestServer } from "../support/Server.js"
 import { mcpUrl } from "./McpClient.js"
 
 const token = "partner-inspector-token-0123456789"

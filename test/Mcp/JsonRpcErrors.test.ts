@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestServer } from "../support/TestServer.js"
+import { TestServer } from "../support/Server.js"
 import { initializeMessage, postMcp } from "./McpClient.js"
 
 const token = "partner-jsonrpc-a-0123456789"

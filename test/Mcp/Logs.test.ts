@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger } from "effect"
 import { TestClock } from "effect/testing"
-import { searchBodyFor } from "../support/Bodies.js"
-import { TestServer, testNow } from "../support/TestServer.js"
+import { searchBodyFor } from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 import { callTool, connect } from "./McpClient.js"
 
 const token = "partner-logged-token-0123456789"

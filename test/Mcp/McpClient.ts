@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { mcpSurface, restSurface } from "../../src/Domain/Surface.js"
-import { searchBodyFor } from "../support/Bodies.js"
+import { searchBodyFor } from "../support/Http.js"
 
 /** The app's /mcp on the port the test server bound. */
 export const mcpUrl = Effect.map(HttpServer.HttpServer, (server) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { inject } from "vitest"
-import { TestServer } from "../support/TestServer.js"
+import { TestServer } from "../support/Server.js"
 import { callTool, connect, initializeMessage, postMcp, requestArgs, searchArgs } from "./McpClient.js"
 
 describe("MCP in production without a configured token, as REST", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { searchBodyFor } from "../support/Bodies.js"
-import { postJson, TestServer, testNow } from "../support/TestServer.js"
+import { postJson, searchBodyFor } from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 import { callTool, connect, initializeMessage, postMcp } from "./McpClient.js"
 
 const token = "partner-rate-limited-0123456789"

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { confirmBody, requestBody, searchBody } from "../support/Bodies.js"
-import { get, TestServer, testNow } from "../support/TestServer.js"
+import { confirmBody, get, requestBody, searchBody } from "../support/Http.js"
+import { TestServer, testNow } from "../support/Server.js"
 import { callTool, connect, overMcp, stepOf, type ToolResult } from "./McpClient.js"
 
 const token = "partner-mcp-recovery-0123456789"

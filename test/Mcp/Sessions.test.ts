@@ -3,9 +3,9 @@ import { Duration, Effect, Layer, Option } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { TestClock } from "effect/testing"
 import { McpSessions, type SessionOwner, sessionIdleTimeout, sessionLimits } from "../../src/Mcp/Sessions.js"
+import { TestDatabaseLive } from "../support/Database.js"
 import { clearMcpSessions } from "../support/Fixtures.js"
-import { TestDatabaseLive } from "../support/TestDatabase.js"
-import { testNow } from "../support/TestServer.js"
+import { testNow } from "../support/Server.js"
 
 const partner = (partnerId: string): SessionOwner => ({ _tag: "Partner", partnerId })
 const address = (address: string): SessionOwner => ({ _tag: "Address", address })

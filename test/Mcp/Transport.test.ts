@@ -5,7 +5,7 @@ import { sessionLimits } from "../../src/Mcp/Sessions.js"
 
 const sessionsPerCaller = sessionLimits.perPartner
 
-import { TestServer, testNow } from "../support/TestServer.js"
+import { TestServer, testNow } from "../support/Server.js"
 import { connect, initializeMessage, mcpUrl, postMcp } from "./McpClient.js"
 
 const token = "partner-transport-a-0123456789"

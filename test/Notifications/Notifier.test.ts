@@ -22,9 +22,9 @@ import { bookingConfirmation } from "../../src/Domain/Messages.js"
 import { retryDelayMs } from "../../src/Notifications/Attempts.js"
 import { NotificationDispatcherLive } from "../../src/Notifications/Dispatcher.js"
 import { Notifier } from "../../src/Notifications/Notifier.js"
+import { TestDatabaseLive } from "../support/Database.js"
 import { closingServer, silentServer, smtpServer, webhookReceiver } from "../support/Receivers.js"
-import { TestDatabaseLive } from "../support/TestDatabase.js"
-import { waitFor } from "../support/WaitFor.js"
+import { waitFor } from "../support/Time.js"
 
 /**
  * A notifier of its own, without its dispatcher: only deliverNow attempts a row. Waits long enough

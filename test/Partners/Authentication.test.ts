@@ -7,9 +7,10 @@ import { inject } from "vitest"
 import { pgClientLayer } from "../../src/Database/Database.js"
 import { tokenLookupsPerSecond } from "../../src/Partners/Authentication.js"
 import { Partners, tokenDigest } from "../../src/Partners/Partners.js"
-import { makeDatabase } from "../support/TestDatabase.js"
-import { get, postJson, TestServer } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
+import { makeDatabase } from "../support/Database.js"
+import { get, postJson } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
+import { waitFor } from "../support/Time.js"
 
 const whoami = (headers: Record<string, string> = {}) => get("/probe/whoami", headers)
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })

@@ -1,35 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Console, Context, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { appConfigFrom } from "../../src/AppConfig.js"
-import { firstTokenNote, partnerCommand } from "../../src/bin/partnerCommand.js"
 import { pgClientLayer } from "../../src/Database/Database.js"
 import { keepTokensFresh, makeAuthenticate, tokenRefreshInterval } from "../../src/Partners/Authentication.js"
 import { Partners, tokenPattern } from "../../src/Partners/Partners.js"
-import { spawnServer, tsCommand } from "../support/ServerProcess.js"
-import { makeDatabase, TestDatabaseLive } from "../support/TestDatabase.js"
-import { get, TestServer } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
-
-/** The partner CLI's command in this process: whether it succeeded, and what it printed where. */
-const inProcess =
-  (partners: Layer.Layer<Partners>) =>
-  (...args: Array<string>) =>
-    Effect.gen(function* () {
-      const stdout: Array<string> = []
-      const stderr: Array<string> = []
-      const print =
-        (to: Array<string>) =>
-        (...parts: ReadonlyArray<unknown>) => {
-          to.push(`${parts.join(" ")}\n`)
-        }
-      const console: Console.Console = { ...(yield* Console.Console), log: print(stdout), error: print(stderr) }
-      const exit = yield* Effect.exit(
-        partnerCommand(args).pipe(Effect.provide(partners), Effect.provideService(Console.Console, console))
-      )
-      return { ok: Exit.isSuccess(exit), stdout: stdout.join(""), stderr: stderr.join("") }
-    })
+import { makeDatabase, TestDatabaseLive } from "../support/Database.js"
+import { get } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
+import { waitFor } from "../support/Time.js"
 
 const whoami = (token: string) => get("/probe/whoami", { authorization: `Bearer ${token}` })
 
@@ -144,71 +124,6 @@ describe("partners and their tokens", () => {
           )
         )
       }).pipe(Effect.scoped),
-    // Concurrent with the CLI test below: each has its own database and server, and mostly waits for a token refresh.
-    { timeout: 30_000, concurrent: true }
-  )
-
-  it.live(
-    "the CLI creates a partner and prints a token once that a running server accepts at once; it lists and revokes it",
-    () =>
-      Effect.gen(function* () {
-        const { url } = yield* makeDatabase()
-        // The process itself once (its exit code, stdout apart from the log); its command in this process after.
-        const spawned = spawnServer({ DATABASE_URL: url, APP_ENV: "development" }, [
-          ...tsCommand("src", "bin", "partner.ts"),
-          "create",
-          "svea-bot",
-          "Svea",
-          "Bot",
-          "AB"
-        ])
-        expect(yield* Effect.promise(() => spawned.exited), spawned.stderr()).toBe(0)
-        expect(spawned.stdout()).toBe("created partner svea-bot\n")
-        const cli = inProcess(Partners.Default.pipe(Layer.provide(pgClientLayer(Redacted.make(url))), Layer.orDie))
-        yield* Effect.gen(function* () {
-          const sandbox = yield* cli("create", "--sandbox", "svea-test", "Svea", "Test")
-          expect(sandbox.stdout).toBe("created sandbox partner svea-test\n")
-          const issued = yield* cli("token:issue", "svea-bot")
-          expect(issued.ok, issued.stderr).toBe(true)
-          const token = issued.stdout.trim()
-          expect(token).toMatch(tokenPattern)
-          // The first token ever says what it changes (test/Partners/Authentication.test.ts holds that it is so).
-          expect(issued.stderr).toBe(
-            `issued token ${token.slice(4, 16)} for svea-bot; it is shown only this once\n${firstTokenNote}\n`
-          )
-          expect(firstTokenNote).toContain("From its next start it runs in token mode")
-          expect((yield* whoami(token)).body).toEqual({ partner_id: "svea-bot", sandbox: false })
-          const second = yield* cli("token:issue", "svea-test")
-          expect(second.stderr).not.toContain(firstTokenNote)
-          const sandboxToken = second.stdout.trim()
-          expect((yield* whoami(sandboxToken)).body).toEqual({ partner_id: "svea-test", sandbox: true })
-          const listed = yield* cli("list")
-          expect(listed.stdout).toMatch(new RegExp(`svea-bot\\tactive\\tSvea Bot AB\\t${token.slice(4, 16)} live`))
-          expect(listed.stdout).toMatch(/svea-test\tactive sandbox\tSvea Test\t/)
-          expect(listed.stdout).not.toContain(token)
-          const revoked = yield* cli("token:revoke", token)
-          expect(revoked.ok, revoked.stderr).toBe(true)
-          // Revoked by the whole token, it names only the prefix: no command prints a token it was given.
-          expect(revoked.stdout).toBe(`revoked ${token.slice(4, 16)}\n`)
-          yield* waitFor(whoami(token), (response) => expect(response.status).toBe(401))
-        }).pipe(
-          Effect.provide(
-            TestServer({
-              probe: true,
-              env: { APP_ENV: "production", PUBLIC_BASE_URL: "https://api.example.se", DATABASE_URL: url },
-              database: url
-            })
-          )
-        )
-        const sql = yield* Layer.build(pgClientLayer(Redacted.make(url))).pipe(
-          Effect.map(Context.get(SqlClient.SqlClient))
-        )
-        const rows = yield* sql<{
-          prefix: string
-          revokedAt: Date | null
-        }>`SELECT prefix, revoked_at FROM partner_tokens`
-        expect(rows.filter((row) => row.revokedAt !== null)).toHaveLength(1)
-      }).pipe(Effect.scoped),
-    { timeout: 120_000, concurrent: true }
+    30_000
   )
 })

@@ -6,21 +6,10 @@ import { ServiceRequestCreate } from "../../src/Domain/Request.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { Partners } from "../../src/Partners/Partners.js"
 import { callTool, connect, stepOf } from "../Mcp/McpClient.js"
-import {
-  apiClient,
-  cancelAnswer,
-  confirmAnswer,
-  payloadOf,
-  registerWebhook,
-  requestAnswer,
-  rescheduleAnswer,
-  searchOptions,
-  withStatus
-} from "../support/ApiClient.js"
-import { searchBodyFor, shortConfirmBody } from "../support/Bodies.js"
 import { setProviderChannels } from "../support/Fixtures.js"
+import { apiClient, cancelAnswer, confirmAnswer, get, payloadOf, postJson, registerWebhook, requestAnswer, rescheduleAnswer, searchBodyFor, searchOptions, shortConfirmBody, withStatus } from "../support/Http.js"
 import { smtpServer, webhookReceiver } from "../support/Receivers.js"
-import { get, postJson, TestServer } from "../support/TestServer.js"
+import { TestServer } from "../support/Server.js"
 
 const liveToken = "partner-live-token-0123456789"
 const sandboxToken = "partner-sandbox-token-0123456789"

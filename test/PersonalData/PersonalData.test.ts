@@ -4,21 +4,11 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { ErasePersonalDataRequest, PersonalDataResponse } from "../../src/Domain/Retention.js"
 import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
-import {
-  answer,
-  apiClient,
-  cancelAnswer,
-  confirmAnswer,
-  payloadOf,
-  registerWebhook,
-  requestAnswer,
-  searchOptions
-} from "../support/ApiClient.js"
-import { confirmBody, requestBody, searchBodyFor } from "../support/Bodies.js"
 import { setProviderChannels } from "../support/Fixtures.js"
+import { answer, apiClient, cancelAnswer, confirmAnswer, confirmBody, get, payloadOf, postJson, registerWebhook, requestAnswer, requestBody, searchBodyFor, searchOptions } from "../support/Http.js"
 import { smtpServer, webhookReceiver } from "../support/Receivers.js"
-import { get, postJson, TestServer, testNow } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
+import { TestServer, testNow } from "../support/Server.js"
+import { waitFor } from "../support/Time.js"
 import { databaseHolding } from "./Leaks.js"
 
 const token = "partner-privacy-a-0123456789"

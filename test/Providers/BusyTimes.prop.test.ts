@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import ICAL from "ical.js"
 import { busyTimes } from "../../src/Providers/BusyTimes.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const { parameters, timeout } = propSettings(
   "a series' busy times equal ical.js's own walk",

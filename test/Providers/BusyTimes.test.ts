@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { type BusyTimes, busyTimes } from "../../src/Providers/BusyTimes.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import ICAL from "ical.js"
 import { busyTimes } from "../../src/Providers/BusyTimes.js"
 import { calendarFeed, type FeedEvent } from "../../src/Providers/CalendarFeed.js"
-import { binaryString, fc, propSettings } from "../support/FastCheck.js"
+import { binaryString, fc, propSettings } from "../support/Props.js"
 
 const { parameters, timeout } = propSettings("the feed reads back as the bookings", { quick: 100, deep: 1000 }, 50)
 

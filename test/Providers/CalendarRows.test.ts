@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
 import { BlockRow, decodedAs, FeedRow } from "../../src/Providers/CalendarRows.js"
-import { TestDatabaseLive } from "../support/TestDatabase.js"
+import { TestDatabaseLive } from "../support/Database.js"
 
 describe("the provider calendar's rows", () => {
   it.layer(TestDatabaseLive)((it) => {

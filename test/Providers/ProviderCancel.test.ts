@@ -9,12 +9,10 @@ import { CancelBookingRequest, RescheduleBookingRequest } from "../../src/Domain
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { apiClient, payloadOf, withStatus } from "../support/ApiClient.js"
-import { confirmBody, customer, searchBody } from "../support/Bodies.js"
-import { smtpServer } from "../support/Receivers.js"
-import { get, getText, postJson, TestServer, testNow } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
-import { startReceiver, verifyAt } from "../Webhooks/Receivers.js"
+import { apiClient, confirmBody, customer, get, getText, payloadOf, postJson, searchBody, withStatus } from "../support/Http.js"
+import { smtpServer, verifyAt, webhookReceiver } from "../support/Receivers.js"
+import { TestServer, testNow } from "../support/Server.js"
+import { waitFor } from "../support/Time.js"
 
 const partnerToken = "partner-provider-cancel-0123456789"
 const sandboxToken = "sandbox-provider-cancel-0123456789"
@@ -92,7 +90,7 @@ describe("the provider cancels a job it cannot do", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
         const smtp = yield* smtpServer()
-        const hooks = yield* Effect.promise(() => startReceiver())
+        const hooks = yield* webhookReceiver()
         const lines: Array<string> = []
         const { run, dispatch } = yield* withApp(smtp.port, lines)
         const tokenA = yield* run(issue(providerA))
@@ -100,7 +98,7 @@ describe("the provider cancels a job it cannot do", () => {
         const partnerClient = yield* run(apiClient(partnerToken))
         const hook = yield* run(
           withStatus(
-            partnerClient.webhooks.create({ payload: { url: hooks.url().href }, responseMode: "decoded-and-response" })
+            partnerClient.webhooks.create({ payload: { url: hooks.url }, responseMode: "decoded-and-response" })
           )
         )
         expect(hook.status).toBe(201)

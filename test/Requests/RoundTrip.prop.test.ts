@@ -4,8 +4,9 @@ import { SqlClient } from "effect/sql"
 import { catalogData } from "../../src/Catalog/CatalogData.js"
 import { ServiceRequestCreate } from "../../src/Domain/Request.js"
 import { isEmergency } from "../../src/Domain/Safety.js"
-import { fc, propSettings } from "../support/FastCheck.js"
-import { postJson, TestServer } from "../support/TestServer.js"
+import { postJson } from "../support/Http.js"
+import { fc, propSettings } from "../support/Props.js"
+import { TestServer } from "../support/Server.js"
 
 const { parameters, timeout } = propSettings("requests round-trip", { quick: 40, deep: 2000 }, 200)
 

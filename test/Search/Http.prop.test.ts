@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { fragmentJsonUtf8, jsonUtf8 } from "../../src/Http/HandBuiltJson.js"
-import { binaryString, fc, propSettings } from "../support/FastCheck.js"
+import { binaryString, fc, propSettings } from "../support/Props.js"
 
 const { parameters, timeout } = propSettings("search response bytes", { quick: 300, deep: 5000 }, 5)
 

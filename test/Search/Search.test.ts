@@ -11,10 +11,9 @@ import { BookingSearchRequest, BookingSearchResponse } from "../../src/Domain/Se
 import { bufferMinutes, leadTimeMinutes } from "../../src/Domain/Slots.js"
 import { MINUTE, wallClockOf, zoneFor } from "../../src/Domain/Zone.js"
 import { BookingOptions } from "../../src/Shared/BookingOptions.js"
-import { answer, apiClient, payloadOf, wire } from "../support/ApiClient.js"
-import { searchBody } from "../support/Bodies.js"
 import { freeSlots, takeSlot } from "../support/Fixtures.js"
-import { postJson, TestServer, testEnv, testNow } from "../support/TestServer.js"
+import { answer, apiClient, payloadOf, postJson, searchBody, wire } from "../support/Http.js"
+import { TestServer, testEnv, testNow } from "../support/Server.js"
 
 const path = "/api/public/booking-options"
 /** Monday 23 November 2026, 09:00 in Stockholm. */

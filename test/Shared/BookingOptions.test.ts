@@ -7,7 +7,7 @@ import type { OptionClaims } from "../../src/Domain/BookingOption.js"
 import { ProviderId, ServiceId } from "../../src/Domain/Ids.js"
 import { BookingOptions, keptAfterExpiry, mintOptions, shortIdKeys } from "../../src/Shared/BookingOptions.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
-import { TestDatabaseLive } from "../support/TestDatabase.js"
+import { TestDatabaseLive } from "../support/Database.js"
 
 const secretA = "alpha-secret-alpha-secret-alpha-secret"
 const secretB = "bravo-secret-bravo-secret-bravo-secret"

@@ -8,9 +8,9 @@ import { withdrawalFormPath } from "../../src/Domain/Withdrawal.js"
 import { Calendar, calendarOf, liveCalendar } from "../../src/Shared/Calendar.js"
 import { sqlStateOf } from "../../src/Shared/Idempotency.js"
 import { Supply } from "../../src/Supply/Supply.js"
+import { TestDatabaseLive } from "../support/Database.js"
 import { supplyDrift } from "../support/Fixtures.js"
-import { TestDatabaseLive } from "../support/TestDatabase.js"
-import { testEnv } from "../support/TestServer.js"
+import { testEnv } from "../support/Server.js"
 
 const CalendarLive = Calendar.DefaultWithoutDependencies.pipe(
   Layer.provideMerge(Supply.WithoutDemo),

@@ -3,7 +3,7 @@ import { Effect, Layer, Result, Schema } from "effect"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { type OptionClaims, SignedOption } from "../../src/Domain/BookingOption.js"
 import { claimsOf, OptionSigner } from "../../src/Shared/OptionSigner.js"
-import { fc, propSettings } from "../support/FastCheck.js"
+import { fc, propSettings } from "../support/Props.js"
 
 const { parameters, timeout } = propSettings("signed options", { quick: 200, deep: 2000 }, 10)
 

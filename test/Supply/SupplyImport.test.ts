@@ -4,8 +4,8 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type AppConfig, appConfigFrom } from "../../src/AppConfig.js"
 import { demoSupplyPath, Supply } from "../../src/Supply/Supply.js"
-import { TestDatabaseLive } from "../support/TestDatabase.js"
-import { testEnv } from "../support/TestServer.js"
+import { TestDatabaseLive } from "../support/Database.js"
+import { testEnv } from "../support/Server.js"
 
 const SupplyLive = Supply.WithoutDemo.pipe(Layer.provideMerge(TestDatabaseLive), Layer.provide(appConfigFrom(testEnv)))
 

@@ -4,18 +4,10 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import {
-  cancelAnswer,
-  confirmAnswer,
-  deliveriesOf,
-  registerWebhook,
-  rescheduleAnswer,
-  searchOptions
-} from "../support/ApiClient.js"
-import { expectSwedishStamps } from "../support/Stamps.js"
-import { TestServer, testNow } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
-import { startReceiver, verifyAt } from "./Receivers.js"
+import { cancelAnswer, confirmAnswer, deliveriesOf, registerWebhook, rescheduleAnswer, searchOptions } from "../support/Http.js"
+import { verifyAt, webhookReceiver } from "../support/Receivers.js"
+import { TestServer, testNow } from "../support/Server.js"
+import { expectSwedishStamps, waitFor } from "../support/Time.js"
 
 const token = "partner-change-events-0123456789"
 const sandboxToken = "partner-change-events-sandbox-0123"
@@ -103,9 +95,9 @@ describe("partner webhooks for cancel and reschedule", () => {
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(testNow)
-        const hooks = yield* Effect.promise(() => startReceiver())
+        const hooks = yield* webhookReceiver()
         const { run, dispatch } = yield* withApp
-        const created = yield* run(register(hooks.url().href, token))
+        const created = yield* run(register(hooks.url, token))
         expect(created.status, JSON.stringify(created.body)).toBe(201)
         const secret = created.body.secret as string
 
@@ -182,11 +174,11 @@ describe("partner webhooks for cancel and reschedule", () => {
   it.effect("a sandbox partner's cancel reaches only its sandbox webhook, marked sandbox, as the customer's", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(testNow)
-      const live = yield* Effect.promise(() => startReceiver())
-      const sandbox = yield* Effect.promise(() => startReceiver())
+      const live = yield* webhookReceiver()
+      const sandbox = yield* webhookReceiver()
       const { run, dispatch } = yield* withApp
-      const liveHook = yield* run(register(live.url().href, token))
-      const sandboxHook = yield* run(register(sandbox.url().href, sandboxToken))
+      const liveHook = yield* run(register(live.url, token))
+      const sandboxHook = yield* run(register(sandbox.url, sandboxToken))
       expect(sandboxHook.body.webhook.sandbox).toBe(true)
 
       const [option] = yield* run(search(sandboxToken))

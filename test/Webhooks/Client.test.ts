@@ -3,9 +3,9 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { makeBookingClient } from "../../src/Client.js"
 import { WebhookDeliveryNotFound, WebhookNotFound } from "../../src/Domain/Webhook.js"
-import { TestServer, testNow } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
-import { answerStatus, startReceiver, verifyAt } from "./Receivers.js"
+import { answerStatus, verifyAt, webhookReceiver } from "../support/Receivers.js"
+import { TestServer, testNow } from "../support/Server.js"
+import { waitFor } from "../support/Time.js"
 
 const token = "partner-client-webhooks-0123456789"
 const otherToken = "partner-client-webhooks-other-0123"
@@ -22,14 +22,14 @@ describe("the typed client's webhooks", () => {
         () =>
           Effect.gen(function* () {
             yield* TestClock.setTime(testNow)
-            const receiver = yield* Effect.promise(() => startReceiver(answerStatus(204)))
+            const receiver = yield* webhookReceiver(answerStatus(204))
             const client = yield* partner
             const other = yield* otherPartner
 
-            const created = yield* client.webhooks.create({ url: receiver.url().href, events: ["webhook.test"] })
+            const created = yield* client.webhooks.create({ url: receiver.url, events: ["webhook.test"] })
             expect(created.secret).toMatch(/^whsec_/)
             expect(created.webhook).toMatchObject({
-              url: receiver.url().href,
+              url: receiver.url,
               events: ["webhook.test"],
               status: "enabled"
             })

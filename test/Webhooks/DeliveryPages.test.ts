@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { apiClient, registerWebhook } from "../support/ApiClient.js"
-import { get, TestServer } from "../support/TestServer.js"
+import { apiClient, get, registerWebhook } from "../support/Http.js"
+import { TestServer } from "../support/Server.js"
 
 const token = "partner-pages-token-0123456789"
 const auth = { authorization: `Bearer ${token}` }

@@ -4,11 +4,10 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { registerWebhook, requestAnswer, requestStatusOf } from "../support/ApiClient.js"
-import { expectSwedishStamps } from "../support/Stamps.js"
-import { TestServer } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
-import { answerStatus, startReceiver, verifyAt } from "./Receivers.js"
+import { registerWebhook, requestAnswer, requestStatusOf } from "../support/Http.js"
+import { answerStatus, verifyAt, webhookReceiver } from "../support/Receivers.js"
+import { TestServer } from "../support/Server.js"
+import { expectSwedishStamps, waitFor } from "../support/Time.js"
 
 const token = "partner-handoff-token-0123456789"
 const customer = { name: "Ingrid Sjöberg", phone: "+46 70 246 80 24", email: "ingrid.sjoberg@example.se" }
@@ -63,9 +62,9 @@ describe("request.handoff_changed", () => {
     "each provider reached is an event to the partner, the last telling the hand-off as the request's status does",
     () =>
       Effect.gen(function* () {
-        const providers = yield* Effect.promise(() => startReceiver(answerStatus(200)))
-        const partner = yield* Effect.promise(() => startReceiver(answerStatus(204)))
-        const app = yield* withProvidersAt(providers.url(), partner.url())
+        const providers = yield* webhookReceiver(answerStatus(200))
+        const partner = yield* webhookReceiver(answerStatus(204))
+        const app = yield* withProvidersAt(providers.urlAt(), partner.urlAt())
         const created = yield* app.run(request("handoff-sent"))
         expect(created.status).toBe(201)
         const requestId = created.body.request.id as string
@@ -118,9 +117,9 @@ describe("request.handoff_changed", () => {
     "a hand-off given up for every provider ends in an event saying not_sent, as the request's status does",
     () =>
       Effect.gen(function* () {
-        const providers = yield* Effect.promise(() => startReceiver(answerStatus(500)))
-        const partner = yield* Effect.promise(() => startReceiver(answerStatus(204)))
-        const app = yield* withProvidersAt(providers.url(), partner.url())
+        const providers = yield* webhookReceiver(answerStatus(500))
+        const partner = yield* webhookReceiver(answerStatus(204))
+        const app = yield* withProvidersAt(providers.urlAt(), partner.urlAt())
         const created = yield* app.run(request("handoff-given-up"))
         expect(created.status).toBe(201)
         const requestId = created.body.request.id as string

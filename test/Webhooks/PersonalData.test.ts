@@ -5,18 +5,10 @@ import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import {
-  confirmAnswer,
-  deliveriesOf,
-  registerWebhook,
-  requestAnswer,
-  requestStatusOf,
-  retryDelivery,
-  searchOptions
-} from "../support/ApiClient.js"
-import { TestServer } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
-import { type Answer, answerStatus, startReceiver, verifyAt } from "./Receivers.js"
+import { confirmAnswer, deliveriesOf, registerWebhook, requestAnswer, requestStatusOf, retryDelivery, searchOptions } from "../support/Http.js"
+import { type Answer, answerStatus, verifyAt, webhookReceiver } from "../support/Receivers.js"
+import { TestServer } from "../support/Server.js"
+import { waitFor } from "../support/Time.js"
 
 const token = "partner-personal-data-0123456789"
 const customer = { name: "Märta Lundgren", phone: "+46 70 864 20 86", email: "marta.lundgren@example.se" }
@@ -56,8 +48,8 @@ describe("no personal data in logs or payloads", () => {
       Effect.gen(function* () {
         const lines: Array<string> = []
         const collector = Logger.layer([Logger.map(jsonLogger, (line) => void lines.push(line))])
-        const partner = yield* Effect.promise(() => startReceiver(failFirst()))
-        const providers = yield* Effect.promise(() => startReceiver(failFirst()))
+        const partner = yield* webhookReceiver(failFirst())
+        const providers = yield* webhookReceiver(failFirst())
         const context = yield* Layer.build(
           TestServer({ env: { SERVICE_REQUESTS_API_TOKENS: token, NOTIFY_POLL_MS: "600000" }, loops: "all" }).pipe(
             Layer.provide(collector)
@@ -65,9 +57,9 @@ describe("no personal data in logs or payloads", () => {
         )
         const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, context) as Effect.Effect<A, E>
         const sql = Context.get(context, SqlClient.SqlClient)
-        yield* sql`UPDATE providers SET notify_webhook_url = ${providers.url().href},
+        yield* sql`UPDATE providers SET notify_webhook_url = ${providers.url},
           notify_webhook_secret = 'whsec-personal-provider-0123456789'`
-        const created = yield* run(registerWebhook(token, partner.url().href))
+        const created = yield* run(registerWebhook(token, partner.url))
         const webhookId = created.body.webhook.id as string
 
         const [option] = yield* run(

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -9,22 +7,11 @@ import { WebhookOutbox } from "../../src/Delivery/Outbox.js"
 import { Unauthorized } from "../../src/Domain/Errors.js"
 import { maxWebhooksPerPartner, WebhookDeliveryNotFound, WebhookNotFound } from "../../src/Domain/Webhook.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import {
-  apiClient,
-  confirmAnswer,
-  registerWebhook,
-  requestAnswer,
-  retryDelivery,
-  searchOptions,
-  deliveriesOf as webhookDeliveries,
-  withStatus
-} from "../support/ApiClient.js"
-import { searchBodyFor } from "../support/Bodies.js"
 import { giveUpCustomerMessageNow, webhookDrift } from "../support/Fixtures.js"
-import { expectSwedishStamps } from "../support/Stamps.js"
-import { get, TestServer, type TestServerLoops } from "../support/TestServer.js"
-import { waitFor } from "../support/WaitFor.js"
-import { verifyAt } from "./Receivers.js"
+import { apiClient, confirmAnswer, get, registerWebhook, requestAnswer, retryDelivery, searchBodyFor, searchOptions, deliveriesOf as webhookDeliveries, withStatus } from "../support/Http.js"
+import { type Answer, answerStatus, hang, inTurn, type ReceivedDelivery, verifyAt, webhookReceiver } from "../support/Receivers.js"
+import { TestServer, type TestServerLoops } from "../support/Server.js"
+import { expectSwedishStamps, waitFor } from "../support/Time.js"
 
 const token = "partner-webhooks-token-0123456789"
 const otherToken = "partner-webhooks-other-0123456789"
@@ -64,49 +51,32 @@ const sendTest = (webhookId: string) =>
     withStatus(client.webhooks.test({ params: { webhook_id: webhookId }, responseMode: "decoded-and-response" }))
   )
 
-type Answer = "ok" | "fail" | "hang" | "gone"
+type Scripted = "ok" | "fail" | "hang" | "gone"
 
-interface Received {
-  readonly headers: Record<string, string>
-  readonly body: string
+const scripted: Record<Scripted, Answer> = {
+  ok: answerStatus(204, ""),
+  fail: answerStatus(500, ""),
+  hang,
+  gone: answerStatus(410, "")
 }
 
 /**
- * A real receiver on 127.0.0.1 that answers its deliveries in the order of `answers` (then 200):
- * 500, no answer at all, or 410; or, given a function, as it says for each delivery (with every
- * delivery so far, this one last). On `port` when given, so a test can bring up a receiver that was down.
+ * The webhook receiver answering its deliveries in the order of `answers` (then 204): 500, no
+ * answer at all, or 410; or, given a function, as it says for each delivery (with every delivery
+ * so far, this one last). On `port` when given, so a test can bring up a receiver that was down.
  */
-const receiver = (answers: ReadonlyArray<Answer> | ((received: ReadonlyArray<Received>) => Answer) = [], port = 0) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const received: Array<Received> = []
-      const script = typeof answers === "function" ? [] : [...answers]
-      const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-        const chunks: Array<Buffer> = []
-        request.on("data", (chunk: Buffer) => chunks.push(chunk))
-        request.on("end", () => {
-          received.push({
-            headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
-            body: Buffer.concat(chunks).toString("utf8")
-          })
-          const answer = typeof answers === "function" ? answers(received) : (script.shift() ?? "ok")
-          if (answer === "hang") return
-          response.statusCode = answer === "ok" ? 204 : answer === "gone" ? 410 : 500
-          response.end()
-        })
-      })
-      await new Promise<void>((listening) => server.listen(port, "127.0.0.1", listening))
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
-      return { server, received, url, port: (server.address() as AddressInfo).port }
-    }),
-    ({ server }) =>
-      Effect.promise(
-        () =>
-          new Promise<void>((closed) => {
-            server.closeAllConnections()
-            server.close(() => closed())
-          })
-      )
+const receiver = (
+  answers: ReadonlyArray<Scripted> | ((received: ReadonlyArray<ReceivedDelivery>) => Scripted) = [],
+  port = 0
+) =>
+  webhookReceiver(
+    typeof answers === "function"
+      ? (request, response, received) => scripted[answers(received)](request, response, received)
+      : inTurn(
+          answers.map((answer) => scripted[answer]),
+          scripted.ok
+        ),
+    { port }
   )
 
 /** A port nothing listens on (a receiver that is down). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { searchBodyFor } from "../support/Bodies.js"
-import { serverInstance as instance } from "../support/ServerProcess.js"
-import { makeDatabase } from "../support/TestDatabase.js"
+import { makeDatabase } from "../support/Database.js"
+import { searchBodyFor } from "../support/Http.js"
+import { serverInstance as instance } from "../support/Server.js"
 
 const tokens = ["holds-instance-token-a-0123456789", "holds-instance-token-b-0123456789"] as const
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { searchBodyFor } from "../support/Bodies.js"
-import { fakeRedis } from "../support/Redis.js"
-import { serverInstance as instance } from "../support/ServerProcess.js"
-import { makeDatabase } from "../support/TestDatabase.js"
+import { makeDatabase } from "../support/Database.js"
+import { searchBodyFor } from "../support/Http.js"
+import { fakeRedis } from "../support/Receivers.js"
+import { serverInstance as instance } from "../support/Server.js"
 
 const token = "multi-instance-token-0123456789"
 const searchLimit = 20

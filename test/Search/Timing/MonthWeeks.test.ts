@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { wallClockToInstant } from "../../../src/Domain/Zone.js"
 import { parseTimeWindow } from "../../../src/Search/Timing/TimeWindow.js"
-import { fc, propSettings } from "../../support/FastCheck.js"
+import { fc, propSettings } from "../../support/Props.js"
 
 const { parameters, timeout } = propSettings("month-bounded weeks", { quick: 300, deep: 3000 }, 5)
 

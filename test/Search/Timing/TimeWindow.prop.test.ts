@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { wallClockToInstant } from "../../../src/Domain/Zone.js"
 import { defaultDays, horizonDays, parseTimeWindow, type TimeWindow } from "../../../src/Search/Timing/TimeWindow.js"
-import { binaryString, fc, propSettings } from "../../support/FastCheck.js"
+import { binaryString, fc, propSettings } from "../../support/Props.js"
 
 const { parameters, timeout } = propSettings("time windows", { quick: 200, deep: 2000 }, 5)
 

@@ -6,11 +6,10 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
-import { customer, paths, searchBody, shortConfirmBody } from "../support/Bodies.js"
+import { makeDatabase } from "../support/Database.js"
+import { customer, paths, searchBody, shortConfirmBody } from "../support/Http.js"
 import { webhookReceiver } from "../support/Receivers.js"
-import { expectJsonLines, servingPort, spawnServer } from "../support/ServerProcess.js"
-import { makeDatabase } from "../support/TestDatabase.js"
-import { testEnv } from "../support/TestServer.js"
+import { expectJsonLines, servingPort, spawnServer, testEnv } from "../support/Server.js"
 
 interface OtlpValue {
   readonly stringValue?: string

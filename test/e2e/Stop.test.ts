@@ -2,20 +2,12 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
-import { searchBodyFor } from "../support/Bodies.js"
-import { connectOutcome, finalStatusOf, postHead, rawConnect } from "../support/RawHttp.js"
-import {
-  childrenOf,
-  expectGone,
-  postgresProcesses,
-  servingPort,
-  spawnServer,
-  withInitialisedDataDir
-} from "../support/ServerProcess.js"
+import { connectOutcome, finalStatusOf, postHead, rawConnect, searchBodyFor } from "../support/Http.js"
+import { childrenOf, expectGone, postgresProcesses, servingPort, spawnServer, withInitialisedDataDir } from "../support/Server.js"
 
 const searchBody = JSON.stringify(searchBodyFor("nästa vecka"))
 
-// Apart from test/Main/Main.test.ts so the slowest process tests run in two workers at once.
+// Apart from test/e2e/Main.test.ts so the slowest process tests run in two workers at once.
 /** The frozen database's calls are given up in a second, not the defaults' two and three. */
 // Short enough that a stop with a frozen PostgreSQL is quick, long enough that the start's statements
 // (migrations, the demo supply) finish on a loaded 2-core machine: at 1 s one was cut there now and then.

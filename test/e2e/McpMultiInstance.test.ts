@@ -2,9 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
-import { serverInstance as instance } from "../support/ServerProcess.js"
-import { makeDatabase } from "../support/TestDatabase.js"
-import { callTool, searchArgs } from "./McpClient.js"
+import { callTool, searchArgs } from "../Mcp/McpClient.js"
+import { makeDatabase } from "../support/Database.js"
+import { serverInstance as instance } from "../support/Server.js"
 
 const token = "mcp-multi-instance-token-0123456789"
 

@@ -6,15 +6,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
-import {
-  expectGone,
-  expectJsonLines,
-  postgresProcesses,
-  servingPort,
-  spawnServer,
-  withDataDir
-} from "../support/ServerProcess.js"
-import { makeDatabase } from "../support/TestDatabase.js"
+import { makeDatabase } from "../support/Database.js"
+import { expectGone, expectJsonLines, postgresProcesses, servingPort, spawnServer, withDataDir } from "../support/Server.js"
 
 /**
  * A free port below Linux's ephemeral range: no client socket of this test can be handed it

@@ -1,5 +1,7 @@
 import { Cause, Effect, Exit, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
+import * as fc from "fast-check"
 import { appConfigFrom } from "../../src/AppConfig.js"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import { Changes } from "../../src/Bookings/Changes.js"
@@ -14,6 +16,7 @@ import {
 } from "../../src/Domain/BookingChange.js"
 import type { OptionClaims } from "../../src/Domain/BookingOption.js"
 import { consumerTermsVersion } from "../../src/Domain/ConsumerInformation.js"
+import { HoldRequest } from "../../src/Domain/Hold.js"
 import { ProviderId, ServiceId } from "../../src/Domain/Ids.js"
 import type { Partner } from "../../src/Domain/Partner.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
@@ -21,9 +24,69 @@ import { Holds } from "../../src/Holds/Holds.js"
 import { BookingOptions } from "../../src/Shared/BookingOptions.js"
 import { OptionSigner } from "../../src/Shared/OptionSigner.js"
 import { Supply } from "../../src/Supply/Supply.js"
+import { freshDatabaseUrl } from "./Database.js"
 import { clearBookings } from "./Fixtures.js"
-import { freshDatabaseUrl } from "./TestDatabase.js"
-import { testEnv, testNow } from "./TestServer.js"
+import { testEnv, testNow } from "./Server.js"
+
+// fast-check, configured here once for every property of the suite. Effect 4 has its own
+// Arbitrary module and no longer bundles fast-check; the suite's properties use fast-check itself.
+
+export { fc }
+
+const requested = Number.parseInt(process.env.NUM_RUNS ?? "", 10)
+const deep = process.env.PROPS === "deep"
+const seed = process.env.SEED ? Number(process.env.SEED) : requested > 0 || deep ? Date.now() : undefined
+const path = process.env.FC_PATH
+
+if (seed !== undefined) fc.configureGlobal({ ...fc.readConfigureGlobal(), seed })
+
+/**
+ * Runs, seed and timeout of a property. `npm test` runs `quick`; `PROPS=deep` (what `npm run
+ * test:props` sets) runs `deep`; `NUM_RUNS` sets every property's count and `SEED` (with
+ * `FC_PATH` from a failure report) replays one; a deep or counted run prints the seed it uses.
+ */
+export const propSettings = (law: string, runs: { readonly quick: number; readonly deep: number }, msPerRun = 400) => {
+  const numRuns = requested > 0 ? requested : deep ? runs.deep : runs.quick
+  if (seed !== undefined) console.log(`[${law}] seed ${seed}, ${numRuns} runs${path ? `, path ${path}` : ""}`)
+  const parameters: Pick<fc.Parameters, "numRuns" | "seed" | "path"> = {
+    numRuns,
+    ...(seed === undefined ? {} : { seed }),
+    ...(path === undefined ? {} : { path })
+  }
+  return { numRuns, parameters, timeout: 60_000 + numRuns * msPerRun }
+}
+
+/** One code point of the whole of Unicode but the surrogates: what fast-check's `binary` unit draws. */
+const binaryUnit = (() => {
+  const drawn = fc.mapToConstant(
+    { num: 0xd800, build: (index) => String.fromCodePoint(index) },
+    { num: 0x10ffff - 0xe000 + 1, build: (index) => String.fromCodePoint(0xe000 + index) }
+  )
+  class CodePoint extends fc.Arbitrary<string> {
+    generate(random: fc.Random, biasFactor: number | undefined) {
+      return drawn.generate(random, biasFactor)
+    }
+    canShrinkWithoutContext(value: unknown): value is string {
+      if (typeof value !== "string" || value.length === 0) return false
+      const point = value.codePointAt(0)!
+      return String.fromCodePoint(point) === value && (point < 0xd800 || point > 0xdfff)
+    }
+    shrink(value: string, context: unknown) {
+      return drawn.shrink(value, context)
+    }
+  }
+  return new CodePoint()
+})()
+
+/**
+ * `fc.string({ unit: "binary", ...constraints })`: the same strings from the same seed, without
+ * the second of CPU it costs to build. fast-check asks the unit, character by character, which
+ * of its built-in dangerous strings ("__proto__", "constructor", ...) it can produce, and its
+ * binary unit answers from a map of all 1,112,064 code points that it builds on the first
+ * question; this one answers from the code point itself. Shrinking still uses fast-check's own.
+ */
+export const binaryString = (constraints: Omit<fc.StringConstraints, "unit"> = {}) =>
+  fc.string({ ...constraints, unit: binaryUnit })
 
 /**
  * The booking services on this file's own database, without HTTP or a server (a test that calls the
@@ -467,3 +530,64 @@ export const bookingStates = Effect.gen(function* () {
       (SELECT count(*)::int FROM calendar_bookings c WHERE c.booking_id = b.id AND c.released_at IS NOT NULL) AS released
     FROM bookings b ORDER BY b.id`
 }).pipe(Effect.orDie)
+
+const decodeHold = Schema.decodeUnknownSync(HoldRequest)
+
+/** A hold body for a signed option, decoded as the endpoint would decode it. */
+export const holdRequest = (token: string, key: string, seconds?: number) =>
+  decodeHold({
+    booking_option_id: token,
+    idempotency_key: key,
+    ...(seconds === undefined ? {} : { hold_seconds: seconds })
+  })
+
+/** The Holds service reads the service's clock itself: run it with the clock standing at `now`. */
+const at =
+  (now: number) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.andThen(TestClock.setTime(now), effect).pipe(Effect.provide(TestClock.layer()))
+
+export type HoldOutcome =
+  | { readonly _tag: "Done"; readonly body: any }
+  | { readonly _tag: "Rejected"; readonly code: string }
+  | { readonly _tag: "Defect"; readonly cause: string }
+
+const outcomeOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.exit(effect), (exit): HoldOutcome => {
+    if (Exit.isSuccess(exit)) return { _tag: "Done", body: exit.value }
+    const failure = Cause.findErrorOption(exit.cause)
+    return Option.isSome(failure)
+      ? { _tag: "Rejected", code: (failure.value as { readonly _tag: string })._tag }
+      : { _tag: "Defect", cause: Cause.pretty(exit.cause) }
+  })
+
+export const holdAt = (request: HoldRequest, who: Partner["Service"], now: number) =>
+  outcomeOf(Effect.flatMap(Holds, (holds) => holds.hold(request, who)).pipe(at(now)))
+
+export const releaseAt = (holdId: string, who: Partner["Service"], now: number) =>
+  outcomeOf(Effect.flatMap(Holds, (holds) => holds.release(holdId, who)).pipe(at(now)))
+
+export const describeHold = (outcome: HoldOutcome) =>
+  outcome._tag === "Done" ? "done" : outcome._tag === "Rejected" ? outcome.code : `defect: ${outcome.cause}`
+
+/**
+ * What takes a provider's time at `now` by the calendar's rows: bookings and blocks not released,
+ * and holds not released that have not run out, whether or not anything has freed them yet.
+ */
+export const takingTimeAt = (now: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{
+      id: string
+      kind: string
+      providerId: string
+      calendar: string
+      slotStart: Date
+      slotEnd: Date
+    }>`
+      SELECT id::text, kind, provider_id, calendar, lower(during) AS slot_start, upper(during) AS slot_end
+      FROM calendar_bookings
+      WHERE released_at IS NULL AND (expires_at IS NULL OR expires_at > ${new Date(now)})
+      ORDER BY provider_id, lower(during)`
+    return rows.map((row) => ({ ...row, start: row.slotStart.getTime(), end: row.slotEnd.getTime() }))
+  }).pipe(Effect.orDie)

@@ -7,10 +7,9 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
-import { searchBodyFor } from "../support/Bodies.js"
-import { rawConnect, statusOf } from "../support/RawHttp.js"
-import { servingPort, spawnServer } from "../support/ServerProcess.js"
-import { makeDatabase } from "../support/TestDatabase.js"
+import { makeDatabase } from "../support/Database.js"
+import { rawConnect, searchBodyFor, statusOf } from "../support/Http.js"
+import { servingPort, spawnServer } from "../support/Server.js"
 
 /** Debian's nginx-light (or nginx); NGINX_PATH points elsewhere. */
 const nginxPath = process.env.NGINX_PATH ?? "nginx"

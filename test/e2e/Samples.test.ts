@@ -9,9 +9,8 @@ import { Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { vi } from "vitest"
 import { buildPromiseEntry, promiseEntry } from "../../scripts/clientPromiseEntry.js"
-import { root, tsCommand } from "../support/ServerProcess.js"
-import { freshDatabaseUrl } from "../support/TestDatabase.js"
-import { TestServer } from "../support/TestServer.js"
+import { freshDatabaseUrl } from "../support/Database.js"
+import { root, TestServer, tsCommand } from "../support/Server.js"
 
 /** A fenced block of the README or a page of docs/, with its info string after the language. */
 interface Sample {

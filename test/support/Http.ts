@@ -1,3 +1,4 @@
+import { createConnection, type Socket } from "node:net"
 import { Effect, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
@@ -169,4 +170,174 @@ export const requestStatusOf = (token: string, requestId: string) =>
 export const readyz = () =>
   Effect.flatMap(apiClient(), (client) =>
     answer(Schema.Unknown)(client.health.readyz({ responseMode: "decoded-and-response" }))
+  )
+
+/** A client that writes bytes as it likes: half a header, half a body, or nothing at all. */
+export interface RawConnection {
+  readonly socket: Socket
+  readonly received: () => string
+  /** Resolves when the server (or anything) closes the connection. */
+  readonly closed: Promise<void>
+}
+
+/** `localAddress` picks the client's source address: all of 127.0.0.0/8 is loopback on Linux. */
+export const rawConnect = (port: number, host = "127.0.0.1", localAddress?: string) =>
+  new Promise<RawConnection>((resolve, reject) => {
+    const socket = createConnection(localAddress === undefined ? { port, host } : { port, host, localAddress })
+    let received = ""
+    socket.setEncoding("utf8")
+    socket.on("data", (chunk: string) => {
+      received += chunk
+    })
+    const closed = new Promise<void>((done) => socket.once("close", () => done()))
+    socket.once("error", reject)
+    socket.once("connect", () => {
+      socket.off("error", reject)
+      socket.on("error", () => {})
+      resolve({ socket, received: () => received, closed })
+    })
+  })
+
+/** "connected", or the error code of a connection that was refused or reset. */
+export const connectOutcome = (port: number, host = "127.0.0.1") =>
+  rawConnect(port, host).then(
+    ({ socket }) => {
+      socket.destroy()
+      return "connected"
+    },
+    (error: NodeJS.ErrnoException) => error.code ?? "error"
+  )
+
+export const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0)
+
+/** With 100-continue, the interim answer shows the server holds the request before any body is sent. */
+export const postHead = (path: string, length: number) =>
+  `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`
+
+/** The status of the final answer, after any 100 Continue. */
+export const finalStatusOf = (response: string) => statusOf(response.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ""))
+
+/** Valid bodies of every endpoint, for tests that break them one field at a time. */
+
+export const paths = {
+  capabilities: "/api/public/requests/capabilities",
+  search: "/api/public/booking-options",
+  confirm: "/api/public/bookings",
+  status: (bookingId: string) => `/api/public/bookings/${bookingId}`,
+  requests: "/api/public/requests"
+} as const
+
+export const searchBody = {
+  vertical_id: "vvs",
+  job_type_id: "install_faucet",
+  description: "Byta köksblandaren, den nya finns på plats",
+  location: { country_code: "SE" as const, postcode: "111 22" },
+  timing: { preferred_time_text: "den här veckan" }
+}
+
+/** The same search for another time phrase ("nästa vecka" reaches a whole week of slots), or postcode. */
+export const searchBodyFor = (preferred_time_text: string, postcode = searchBody.location.postcode) => ({
+  ...searchBody,
+  location: { country_code: "SE" as const, postcode },
+  timing: { preferred_time_text }
+})
+
+export const customer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid.lindqvist@example.se" }
+
+export const confirmBody = (bookingOptionId: string, termsVersion: string, idempotencyKey: string) => ({
+  booking_option_id: bookingOptionId,
+  customer,
+  service_location: { country_code: "SE", address: "Drottninggatan 12, 3 tr", postcode: "111 22" },
+  user_consent_confirmed: true,
+  user_consent_statement: "Jag godkänner att mina uppgifter skickas till hantverkaren.",
+  consent_collected_at: "2026-11-23T08:58:00+01:00",
+  consent_source: "chat",
+  booking_terms_accepted: true,
+  booking_terms_version: termsVersion,
+  booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+  idempotency_key: idempotencyKey
+})
+
+/** The customer of the short confirm body below. */
+export const shortCustomer = { name: "Astrid Lindqvist", phone: "+46 70 123 45 67", email: "astrid@example.se" }
+
+/**
+ * The shortest body confirm takes (no consent wording, the key in the body), for an option as a
+ * search answered it.
+ */
+export const shortConfirmBody = (
+  option: { readonly booking_option_id: string; readonly terms: { readonly version: string } },
+  idempotencyKey: string,
+  customer: object = shortCustomer
+) => ({
+  booking_option_id: option.booking_option_id,
+  customer,
+  service_location: { country_code: "SE", address: "Drottninggatan 12", postcode: "111 22" },
+  user_consent_confirmed: true,
+  booking_terms_accepted: true,
+  booking_terms_version: option.terms.version,
+  booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
+  idempotency_key: idempotencyKey
+})
+
+export const requestBody = {
+  vertical_id: "vvs",
+  job_type_id: "leak_hidden",
+  description: "Fuktfläck i taket under badrummet, misstänker dolt läckage.",
+  user_consent_confirmed: true,
+  user_consent_statement: "Användaren godkände att uppgifterna skickas till hantverkare.",
+  consent_collected_at: "2026-11-23T08:55:00+01:00",
+  consent_source: "chat",
+  customer: { first_name: "Karin", last_name: "Berg", phone: "+46 70 765 43 21", email: "karin.berg@example.se" },
+  location: { address: "Sveavägen 44", postcode: "111 34" },
+  timing: { preferred_time_text: "så snart som möjligt" },
+  budget_sek: 5000,
+  details: { floor: 3, visible_damage: true }
+}
+
+export interface JsonResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: any
+}
+
+const toJson = (response: HttpClientResponse.HttpClientResponse) =>
+  Effect.map(
+    response.text,
+    (text): JsonResponse => ({
+      status: response.status,
+      headers: response.headers,
+      body: text.length > 0 ? JSON.parse(text) : undefined
+    })
+  )
+
+/** A raw call: status, headers and the parsed body exactly as a partner sees them. */
+export const call = (request: HttpClientRequest.HttpClientRequest) =>
+  Effect.flatMap(HttpClient.HttpClient, (client) => client.execute(request)).pipe(
+    Effect.flatMap(toJson),
+    Effect.scoped,
+    Effect.orDie
+  )
+
+export const get = (path: string, headers: Record<string, string> = {}) =>
+  call(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
+
+export const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  call(HttpClientRequest.post(path).pipe(HttpClientRequest.setHeaders(headers), HttpClientRequest.bodyJsonUnsafe(body)))
+
+export const postRaw = (path: string, body: string, contentType: string, headers: Record<string, string> = {}) =>
+  call(
+    HttpClientRequest.post(path).pipe(
+      HttpClientRequest.setHeaders(headers),
+      HttpClientRequest.bodyText(body, contentType)
+    )
+  )
+
+export const getText = (path: string, headers: Record<string, string> = {}) =>
+  Effect.flatMap(HttpClient.HttpClient, (client) => client.get(path, { headers })).pipe(
+    Effect.flatMap((response) =>
+      Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
+    ),
+    Effect.scoped,
+    Effect.orDie
   )

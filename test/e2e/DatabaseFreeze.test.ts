@@ -5,11 +5,9 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
-import { searchBodyFor } from "../support/Bodies.js"
-import { addressOf, freezableProxy } from "../support/FreezableProxy.js"
-import { finalStatusOf, postHead, rawConnect } from "../support/RawHttp.js"
-import { servingPort, spawnServer } from "../support/ServerProcess.js"
-import { makeDatabase } from "../support/TestDatabase.js"
+import { addressOf, freezableProxy, makeDatabase } from "../support/Database.js"
+import { finalStatusOf, postHead, rawConnect, searchBodyFor } from "../support/Http.js"
+import { servingPort, spawnServer } from "../support/Server.js"
 
 /**
  * Short database timeouts, so a frozen call is given up in a few seconds rather than the default five

@@ -1,58 +1,25 @@
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { Webhook } from "standardwebhooks"
 import { vi } from "vitest"
 import { pgClientLayer } from "../../src/Database/Database.js"
-import { expectJsonLines, type ServerProcess, servingPort, spawnServer } from "../support/ServerProcess.js"
-import { makeDatabase } from "../support/TestDatabase.js"
+import { makeDatabase } from "../support/Database.js"
+import { answerStatus, hang, inTurn, webhookReceiver } from "../support/Receivers.js"
+import { expectJsonLines, type ServerProcess, servingPort, spawnServer } from "../support/Server.js"
 
 const token = "partner-kill-nine-token-0123456789"
 const customer = { name: "Sigrid Wallin", phone: "+46 70 987 65 43", email: "sigrid.wallin@example.se" }
 const street = "Ringvägen 31"
 const personalData = [customer.name, "Wallin", customer.phone, customer.email, street, "Ringvägen"]
 
-interface Delivery {
-  readonly headers: Record<string, string>
-  readonly body: string
-}
-
 /**
- * A receiver on a port of its own choosing, or on `port` (one that was down comes back there).
- * With `holdFirst`, the first delivery is read whole and never answered: a slow receiver the
- * sender is still waiting on.
+ * The webhook receiver on a port of its own choosing, or on `port` (one that was down comes back
+ * there), answering 204. With `holdFirst`, the first delivery is read whole and never answered: a
+ * slow receiver the sender is still waiting on.
  */
 const listen = (port = 0, options: { readonly holdFirst?: boolean } = {}) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const received: Array<Delivery> = []
-      const server: Server = createServer((request, response) => {
-        const chunks: Array<Buffer> = []
-        request.on("data", (chunk: Buffer) => chunks.push(chunk))
-        request.on("end", () => {
-          received.push({
-            headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
-            body: Buffer.concat(chunks).toString("utf8")
-          })
-          if (options.holdFirst && received.length === 1) return
-          response.statusCode = 204
-          response.end()
-        })
-      })
-      await new Promise<void>((listening) => server.listen(port, "127.0.0.1", listening))
-      return { server, received, port: (server.address() as AddressInfo).port }
-    }),
-    ({ server }) =>
-      Effect.promise(
-        () =>
-          new Promise<void>((closed) => {
-            server.closeAllConnections()
-            server.close(() => closed())
-          })
-      )
-  )
+  webhookReceiver(inTurn(options.holdFirst ? [hang] : [], answerStatus(204, "")), { port })
 
 /** A real `npm start` process on `database`, its port read from its start log; ended with the scope if still up. */
 const start = (database: string, env: Record<string, string>) =>
