@@ -1,7 +1,32 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Bookings } from "../../src/Bookings/Bookings.js"
-import { bookingStates, type ChangeOutcome, calendarRows, cancel, cancelRequest, confirm, describeChange, describeOutcome, fc, heldRows, importSupply, type Outcome, optionRequest, PropLayer, partner, propRunner, propSettings, provider, reschedule, rescheduleRequest, resetBookings, type Slot, showSlot, slotAt } from "../support/Props.js"
+import {
+  bookingStates,
+  type ChangeOutcome,
+  calendarRows,
+  cancel,
+  cancelRequest,
+  confirm,
+  describeChange,
+  describeOutcome,
+  fc,
+  heldRows,
+  importSupply,
+  type Outcome,
+  optionRequest,
+  PropLayer,
+  partner,
+  propRunner,
+  propSettings,
+  provider,
+  reschedule,
+  rescheduleRequest,
+  resetBookings,
+  type Slot,
+  showSlot,
+  slotAt
+} from "../support/Props.js"
 
 const law = "of concurrent conflicting confirms exactly one per conflicting group wins and the rest are slot_taken"
 const settings = propSettings(law, { quick: 25, deep: 2000 })

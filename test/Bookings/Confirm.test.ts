@@ -5,7 +5,16 @@ import { TestClock } from "effect/testing"
 import { BookingConfirmationRequest, BookingStatusResponse } from "../../src/Domain/Booking.js"
 import { Unauthorized } from "../../src/Domain/Errors.js"
 import { clearBookings, supplyDrift } from "../support/Fixtures.js"
-import { apiClient, confirmAnswer, customer, payloadOf, postJson, searchBody, searchOptions as typedSearch, wire } from "../support/Http.js"
+import {
+  apiClient,
+  confirmAnswer,
+  customer,
+  payloadOf,
+  postJson,
+  searchBody,
+  searchOptions as typedSearch,
+  wire
+} from "../support/Http.js"
 import { TestServer, testNow } from "../support/Server.js"
 import { waitFor } from "../support/Time.js"
 

@@ -1,7 +1,23 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
-import { holdAt, holdRequest, claimsFor, confirm, describeOutcome, importSupply, optionRequest, PropLayer, partner, provider, resetBookings, rowCounts, searchedAt, sign, slotAt } from "../support/Props.js"
+import {
+  claimsFor,
+  confirm,
+  describeOutcome,
+  holdAt,
+  holdRequest,
+  importSupply,
+  optionRequest,
+  PropLayer,
+  partner,
+  provider,
+  resetBookings,
+  rowCounts,
+  searchedAt,
+  sign,
+  slotAt
+} from "../support/Props.js"
 
 /**
  * A confirm of an offer this instance read before is checked against the offer as it was read

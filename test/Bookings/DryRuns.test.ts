@@ -1,6 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { cancelAnswer, confirmAnswer, postJson, rescheduleAnswer, searchOptions, shortConfirmBody } from "../support/Http.js"
+import {
+  cancelAnswer,
+  confirmAnswer,
+  postJson,
+  rescheduleAnswer,
+  searchOptions,
+  shortConfirmBody
+} from "../support/Http.js"
 import { TestServer } from "../support/Server.js"
 
 const token = "partner-dry-runs-token-0123456789"

@@ -1,6 +1,20 @@
 import { randomUUID } from "node:crypto"
 import { expect } from "@effect/vitest"
-import { claimsFor, describeHold, type fc, holdAt, holdRequest, otherPartner, type PropRun, type ProviderSpec, partner, releaseAt, type Slot, searchedAt, sign } from "../support/Props.js"
+import {
+  claimsFor,
+  describeHold,
+  type fc,
+  holdAt,
+  holdRequest,
+  otherPartner,
+  type PropRun,
+  type ProviderSpec,
+  partner,
+  releaseAt,
+  type Slot,
+  searchedAt,
+  sign
+} from "../support/Props.js"
 
 /** A hold of the model: live while active and before its expiry on the model's clock. */
 export interface ModelHold {

@@ -2,7 +2,32 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
 import { formatPostcode } from "../../src/Domain/Supply.js"
-import { bookingsByKey, claimsFor, confirm, customerAt, customers, describeOutcome, fc, importSupply, type Outcome, offeredTermsOf, optionRequest, PropLayer, type PropRun, partner, propRunner, propSettings, provider, resetBookings, rowCounts, type Slot, searchedAt, showSlot, sign, slotAt } from "../support/Props.js"
+import {
+  bookingsByKey,
+  claimsFor,
+  confirm,
+  customerAt,
+  customers,
+  describeOutcome,
+  fc,
+  importSupply,
+  type Outcome,
+  offeredTermsOf,
+  optionRequest,
+  PropLayer,
+  type PropRun,
+  partner,
+  propRunner,
+  propSettings,
+  provider,
+  resetBookings,
+  rowCounts,
+  type Slot,
+  searchedAt,
+  showSlot,
+  sign,
+  slotAt
+} from "../support/Props.js"
 
 const sequentialLaw = "any interleaving of replays and reuses gives one booking per key"
 const pairLaw =

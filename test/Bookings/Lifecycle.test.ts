@@ -4,7 +4,18 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { BookingConfirmationRequest } from "../../src/Domain/Booking.js"
 import { BookingAlreadyCancelled, CancelBookingRequest } from "../../src/Domain/BookingChange.js"
-import { apiClient, cancelAnswer, confirmAnswer, customer, payloadOf, postJson, rescheduleAnswer, searchBodyFor, searchOptions, shortConfirmBody } from "../support/Http.js"
+import {
+  apiClient,
+  cancelAnswer,
+  confirmAnswer,
+  customer,
+  payloadOf,
+  postJson,
+  rescheduleAnswer,
+  searchBodyFor,
+  searchOptions,
+  shortConfirmBody
+} from "../support/Http.js"
 import { type ReceivedMail, smtpServer } from "../support/Receivers.js"
 import { TestServer, testNow } from "../support/Server.js"
 

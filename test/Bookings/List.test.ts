@@ -3,7 +3,15 @@ import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { copyBooking } from "../support/Fixtures.js"
-import { apiClient, cancelAnswer, confirmAnswer, get, searchBodyFor, searchOptions, shortConfirmBody } from "../support/Http.js"
+import {
+  apiClient,
+  cancelAnswer,
+  confirmAnswer,
+  get,
+  searchBodyFor,
+  searchOptions,
+  shortConfirmBody
+} from "../support/Http.js"
 import { TestServer, testNow } from "../support/Server.js"
 
 const token = "partner-list-a-0123456789"

@@ -4,7 +4,38 @@ import { Effect } from "effect"
 import { Bookings } from "../../src/Bookings/Bookings.js"
 import type { BookingConfirmationRequest, ConfirmedBooking } from "../../src/Domain/Booking.js"
 import { withinWithdrawal } from "../../src/Domain/Withdrawal.js"
-import { bookingStates, type ChangeOutcome, cancel, cancelRequest, confirm, describeChange, describeOutcome, fc, heldRows, importSupply, offeredTermsOf, optionRequest, otherPartner, overlaps, PropLayer, type PropRun, type ProviderSpec, partner, propRunner, propSettings, provider, reschedule, rescheduleRequest, resetBookings, type Slot, searchedAt, serviceId, showSlot, slotAt, takingTimeAt } from "../support/Props.js"
+import {
+  bookingStates,
+  type ChangeOutcome,
+  cancel,
+  cancelRequest,
+  confirm,
+  describeChange,
+  describeOutcome,
+  fc,
+  heldRows,
+  importSupply,
+  offeredTermsOf,
+  optionRequest,
+  otherPartner,
+  overlaps,
+  PropLayer,
+  type PropRun,
+  type ProviderSpec,
+  partner,
+  propRunner,
+  propSettings,
+  provider,
+  reschedule,
+  rescheduleRequest,
+  resetBookings,
+  type Slot,
+  searchedAt,
+  serviceId,
+  showSlot,
+  slotAt,
+  takingTimeAt
+} from "../support/Props.js"
 import { ExpireCommand, HoldCommand, type ModelHold, ReleaseCommand } from "./HoldCommands.js"
 
 const law =

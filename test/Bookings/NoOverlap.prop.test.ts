@@ -1,6 +1,27 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { allDay, calendarRows, confirm, describeOutcome, fc, type Hours, hhmm, importSupply, optionRequest, overlaps, PropLayer, propRunner, propSettings, provider, resetBookings, rowCounts, type Slot, showSlot, slotAt, withinHours } from "../support/Props.js"
+import {
+  allDay,
+  calendarRows,
+  confirm,
+  describeOutcome,
+  fc,
+  type Hours,
+  hhmm,
+  importSupply,
+  optionRequest,
+  overlaps,
+  PropLayer,
+  propRunner,
+  propSettings,
+  provider,
+  resetBookings,
+  rowCounts,
+  type Slot,
+  showSlot,
+  slotAt,
+  withinHours
+} from "../support/Props.js"
 
 const law = "no two confirmed bookings of a provider overlap, and every slot_taken was a real overlap"
 const settings = propSettings(law, { quick: 50, deep: 2000 })

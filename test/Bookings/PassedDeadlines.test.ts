@@ -2,7 +2,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
-import { apiClient, cancelAnswer, confirmAnswer, searchBodyFor, searchOptions, shortConfirmBody } from "../support/Http.js"
+import {
+  apiClient,
+  cancelAnswer,
+  confirmAnswer,
+  searchBodyFor,
+  searchOptions,
+  shortConfirmBody
+} from "../support/Http.js"
 import { TestServer } from "../support/Server.js"
 
 const token = "partner-deadlines-token-0123456789"

@@ -1,7 +1,28 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { formatPostcode } from "../../src/Domain/Supply.js"
-import { allDay, claimsFor, confirm, describeOutcome, fc, hhmm, importSupply, isoWeekdayOf, PropLayer, type ProviderSpec, propRunner, propSettings, provider, requestFor, resetBookings, rowCounts, STEP_MINUTES, searchedAt, sign, slotAt } from "../support/Props.js"
+import {
+  allDay,
+  claimsFor,
+  confirm,
+  describeOutcome,
+  fc,
+  hhmm,
+  importSupply,
+  isoWeekdayOf,
+  PropLayer,
+  type ProviderSpec,
+  propRunner,
+  propSettings,
+  provider,
+  requestFor,
+  resetBookings,
+  rowCounts,
+  STEP_MINUTES,
+  searchedAt,
+  sign,
+  slotAt
+} from "../support/Props.js"
 
 const law = "any single change between search and confirm is rejected with its code and writes nothing"
 const settings = propSettings(law, { quick: 50, deep: 2000 })

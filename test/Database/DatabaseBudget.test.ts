@@ -4,7 +4,15 @@ import { TestClock } from "effect/testing"
 import pg from "pg"
 import { pgClientLayer } from "../../src/Database/Database.js"
 import { addressOf, freezableProxy, makeDatabase } from "../support/Database.js"
-import { apiClient, confirmAnswer, deliveriesOf, registerWebhook, searchBodyFor, searchOptions, withStatus } from "../support/Http.js"
+import {
+  apiClient,
+  confirmAnswer,
+  deliveriesOf,
+  registerWebhook,
+  searchBodyFor,
+  searchOptions,
+  withStatus
+} from "../support/Http.js"
 import { answerStatus, webhookReceiver } from "../support/Receivers.js"
 import { TestServer, testNow } from "../support/Server.js"
 import { waitFor } from "../support/Time.js"

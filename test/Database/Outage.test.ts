@@ -3,7 +3,15 @@ import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { DatabaseProxy, FaultyDatabaseLive } from "../support/Database.js"
-import { apiClient, confirmAnswer, get, postJson, searchBody, searchOptions, shortConfirmBody } from "../support/Http.js"
+import {
+  apiClient,
+  confirmAnswer,
+  get,
+  postJson,
+  searchBody,
+  searchOptions,
+  shortConfirmBody
+} from "../support/Http.js"
 import { TestServer, testNow } from "../support/Server.js"
 
 const token = "outage-partner-token-0123456789"

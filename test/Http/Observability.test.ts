@@ -5,7 +5,16 @@ import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { routeLabeller } from "../../src/Http/Observability.js"
 import { servedRoutes } from "../../src/Http.js"
-import { answer, apiClient, confirmAnswer, getText, payloadOf, postJson, requestAnswer, searchBodyFor } from "../support/Http.js"
+import {
+  answer,
+  apiClient,
+  confirmAnswer,
+  getText,
+  payloadOf,
+  postJson,
+  requestAnswer,
+  searchBodyFor
+} from "../support/Http.js"
 import { TestServer, testNow } from "../support/Server.js"
 
 const token = "partner-observed-token-0123456789"

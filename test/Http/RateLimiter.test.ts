@@ -12,7 +12,14 @@ import {
   rateLimitStoreWith
 } from "../../src/Http/RateLimiter.js"
 import { postJson, searchBodyFor } from "../support/Http.js"
-import { closingServer, fakeRedis, redisAnswers, removeSharedRedisKeys, sharedRedisKeys, silentServer } from "../support/Receivers.js"
+import {
+  closingServer,
+  fakeRedis,
+  redisAnswers,
+  removeSharedRedisKeys,
+  sharedRedisKeys,
+  silentServer
+} from "../support/Receivers.js"
 import { TestServer, testEnv } from "../support/Server.js"
 
 const token = "partner-limited-token-0123456789"

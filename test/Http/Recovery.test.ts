@@ -6,7 +6,19 @@ import { TestClock } from "effect/testing"
 import { Unauthorized } from "../../src/Domain/Errors.js"
 import { ServiceRequestStatusResponse } from "../../src/Domain/Request.js"
 import { BookingSearchRequest, BookingSearchResponse } from "../../src/Domain/Search.js"
-import { answer, apiClient, confirmAnswer, confirmBody, get, paths, payloadOf, postJson, requestAnswer, requestBody, searchBody } from "../support/Http.js"
+import {
+  answer,
+  apiClient,
+  confirmAnswer,
+  confirmBody,
+  get,
+  paths,
+  payloadOf,
+  postJson,
+  requestAnswer,
+  requestBody,
+  searchBody
+} from "../support/Http.js"
 import { TestServer, testEnv, testNow } from "../support/Server.js"
 
 const token = "partner-recovery-a-0123456789"

@@ -7,7 +7,21 @@ import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { Partners } from "../../src/Partners/Partners.js"
 import { callTool, connect, stepOf } from "../Mcp/McpClient.js"
 import { setProviderChannels } from "../support/Fixtures.js"
-import { apiClient, cancelAnswer, confirmAnswer, get, payloadOf, postJson, registerWebhook, requestAnswer, rescheduleAnswer, searchBodyFor, searchOptions, shortConfirmBody, withStatus } from "../support/Http.js"
+import {
+  apiClient,
+  cancelAnswer,
+  confirmAnswer,
+  get,
+  payloadOf,
+  postJson,
+  registerWebhook,
+  requestAnswer,
+  rescheduleAnswer,
+  searchBodyFor,
+  searchOptions,
+  shortConfirmBody,
+  withStatus
+} from "../support/Http.js"
 import { smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { TestServer } from "../support/Server.js"
 

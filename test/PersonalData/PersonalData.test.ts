@@ -5,7 +5,21 @@ import { TestClock } from "effect/testing"
 import { ErasePersonalDataRequest, PersonalDataResponse } from "../../src/Domain/Retention.js"
 import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
 import { setProviderChannels } from "../support/Fixtures.js"
-import { answer, apiClient, cancelAnswer, confirmAnswer, confirmBody, get, payloadOf, postJson, registerWebhook, requestAnswer, requestBody, searchBodyFor, searchOptions } from "../support/Http.js"
+import {
+  answer,
+  apiClient,
+  cancelAnswer,
+  confirmAnswer,
+  confirmBody,
+  get,
+  payloadOf,
+  postJson,
+  registerWebhook,
+  requestAnswer,
+  requestBody,
+  searchBodyFor,
+  searchOptions
+} from "../support/Http.js"
 import { smtpServer, webhookReceiver } from "../support/Receivers.js"
 import { TestServer, testNow } from "../support/Server.js"
 import { waitFor } from "../support/Time.js"

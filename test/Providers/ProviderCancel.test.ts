@@ -9,7 +9,17 @@ import { CancelBookingRequest, RescheduleBookingRequest } from "../../src/Domain
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { ProviderTokens } from "../../src/Providers/ProviderTokens.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { apiClient, confirmBody, customer, get, getText, payloadOf, postJson, searchBody, withStatus } from "../support/Http.js"
+import {
+  apiClient,
+  confirmBody,
+  customer,
+  get,
+  getText,
+  payloadOf,
+  postJson,
+  searchBody,
+  withStatus
+} from "../support/Http.js"
 import { smtpServer, verifyAt, webhookReceiver } from "../support/Receivers.js"
 import { TestServer, testNow } from "../support/Server.js"
 import { waitFor } from "../support/Time.js"

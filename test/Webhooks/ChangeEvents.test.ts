@@ -4,7 +4,14 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { cancelAnswer, confirmAnswer, deliveriesOf, registerWebhook, rescheduleAnswer, searchOptions } from "../support/Http.js"
+import {
+  cancelAnswer,
+  confirmAnswer,
+  deliveriesOf,
+  registerWebhook,
+  rescheduleAnswer,
+  searchOptions
+} from "../support/Http.js"
 import { verifyAt, webhookReceiver } from "../support/Receivers.js"
 import { TestServer, testNow } from "../support/Server.js"
 import { expectSwedishStamps, waitFor } from "../support/Time.js"

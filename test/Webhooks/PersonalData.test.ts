@@ -5,7 +5,15 @@ import { TestClock } from "effect/testing"
 import { AppConfig } from "../../src/AppConfig.js"
 import { jsonLogger } from "../../src/Http/Logging.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
-import { confirmAnswer, deliveriesOf, registerWebhook, requestAnswer, requestStatusOf, retryDelivery, searchOptions } from "../support/Http.js"
+import {
+  confirmAnswer,
+  deliveriesOf,
+  registerWebhook,
+  requestAnswer,
+  requestStatusOf,
+  retryDelivery,
+  searchOptions
+} from "../support/Http.js"
 import { type Answer, answerStatus, verifyAt, webhookReceiver } from "../support/Receivers.js"
 import { TestServer } from "../support/Server.js"
 import { waitFor } from "../support/Time.js"

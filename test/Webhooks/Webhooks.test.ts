@@ -8,8 +8,27 @@ import { Unauthorized } from "../../src/Domain/Errors.js"
 import { maxWebhooksPerPartner, WebhookDeliveryNotFound, WebhookNotFound } from "../../src/Domain/Webhook.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import { giveUpCustomerMessageNow, webhookDrift } from "../support/Fixtures.js"
-import { apiClient, confirmAnswer, get, registerWebhook, requestAnswer, retryDelivery, searchBodyFor, searchOptions, deliveriesOf as webhookDeliveries, withStatus } from "../support/Http.js"
-import { type Answer, answerStatus, hang, inTurn, type ReceivedDelivery, verifyAt, webhookReceiver } from "../support/Receivers.js"
+import {
+  apiClient,
+  confirmAnswer,
+  get,
+  registerWebhook,
+  requestAnswer,
+  retryDelivery,
+  searchBodyFor,
+  searchOptions,
+  deliveriesOf as webhookDeliveries,
+  withStatus
+} from "../support/Http.js"
+import {
+  type Answer,
+  answerStatus,
+  hang,
+  inTurn,
+  type ReceivedDelivery,
+  verifyAt,
+  webhookReceiver
+} from "../support/Receivers.js"
 import { TestServer, type TestServerLoops } from "../support/Server.js"
 import { expectSwedishStamps, waitFor } from "../support/Time.js"
 

@@ -6,7 +6,17 @@ import { pgClientLayer } from "../../src/Database/Database.js"
 import { Partners, tokenPattern } from "../../src/Partners/Partners.js"
 import { makeDatabase } from "../support/Database.js"
 import { get } from "../support/Http.js"
-import { expectGone, expectJsonLines, postgresProcesses, type ServerProcess, servingPort, spawnServer, TestServer, tsCommand, withInitialisedDataDir } from "../support/Server.js"
+import {
+  expectGone,
+  expectJsonLines,
+  postgresProcesses,
+  type ServerProcess,
+  servingPort,
+  spawnServer,
+  TestServer,
+  tsCommand,
+  withInitialisedDataDir
+} from "../support/Server.js"
 import { waitFor } from "../support/Time.js"
 
 const migrate = tsCommand("src", "bin", "migrate.ts")

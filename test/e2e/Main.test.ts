@@ -7,7 +7,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { vi } from "vitest"
 import { makeDatabase } from "../support/Database.js"
-import { expectGone, expectJsonLines, postgresProcesses, servingPort, spawnServer, withDataDir } from "../support/Server.js"
+import {
+  expectGone,
+  expectJsonLines,
+  postgresProcesses,
+  servingPort,
+  spawnServer,
+  withDataDir
+} from "../support/Server.js"
 
 /**
  * A free port below Linux's ephemeral range: no client socket of this test can be handed it

@@ -3,7 +3,14 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
 import { connectOutcome, finalStatusOf, postHead, rawConnect, searchBodyFor } from "../support/Http.js"
-import { childrenOf, expectGone, postgresProcesses, servingPort, spawnServer, withInitialisedDataDir } from "../support/Server.js"
+import {
+  childrenOf,
+  expectGone,
+  postgresProcesses,
+  servingPort,
+  spawnServer,
+  withInitialisedDataDir
+} from "../support/Server.js"
 
 const searchBody = JSON.stringify(searchBodyFor("nästa vecka"))
 
