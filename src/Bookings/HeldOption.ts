@@ -16,6 +16,9 @@ export interface HeldOption {
   readonly live: boolean
 }
 
+/** No hold to go through: the confirm of an option the partner does not hold. */
+export const noHold: HeldOption = { hold: Option.none(), live: false }
+
 const sameSlot = (hold: StoredHold, option: SignedOption) =>
   hold.providerId === option.providerId &&
   hold.serviceId === option.serviceId &&

@@ -1,11 +1,22 @@
+import { Effect, Result } from "effect"
 import type * as SqlError from "effect/sql/SqlError"
-import { type Customer, customerIdentity, OptionAlreadyBooked, SlotTaken } from "../Domain/Booking.js"
+import {
+  type BookingConfirmationRequest,
+  type BookingUnavailable,
+  type Customer,
+  customerIdentity,
+  OptionAlreadyBooked,
+  SlotTaken
+} from "../Domain/Booking.js"
+import type { OptionExpired, OptionInvalid, SignedOption } from "../Domain/BookingOption.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { type ExistingBooking, IdempotencyKeyReused } from "../Domain/Errors.js"
+import type { Partner } from "../Domain/Partner.js"
 import { sandboxPrefix } from "../Domain/Sandbox.js"
 import type { Surface } from "../Domain/Surface.js"
-import { sqlStateOf } from "../Shared/Idempotency.js"
+import { persistenceUnavailable, sqlStateOf } from "../Shared/Idempotency.js"
 import { bookedSlot, priceOf } from "./Answers.js"
+import type { BookingsRepo } from "./BookingsRepo.js"
 
 /** A 409 that searching again fixes; it comes after the check that the option is not already this customer's. */
 export const refreshWith = (surface: Surface) => ({
@@ -34,7 +45,7 @@ export const slotJustTaken = (surface: Surface) => (error: SqlError.SqlError) =>
     : undefined
 
 /** Refusals of an option that can no longer be booked, after which the option may still be this customer's booking. */
-export const refusedOption = new Set([
+const refusedOption = new Set([
   "slot_taken",
   "price_changed",
   "terms_changed",
@@ -45,7 +56,7 @@ export const refusedOption = new Set([
 export const commitUnknownStep = (surface: Surface, requestId: string) =>
   `The outcome is unknown: the database stopped answering while the booking was being saved, so it may or may not exist. Do not tell the user it is booked, and do not tell them it is not. Retry the same request with the same idempotency_key (safe: it returns the booking if it was saved), or look it up with ${surface.bookingStatus(requestId)} once the service answers.`
 
-export const alreadyBookedUnreadable =
+const alreadyBookedUnreadable =
   "This option cannot be booked now, and whether it is already booked for this customer could not be read because the database does not answer. This call booked nothing. Do not tell the user it is booked or that it is not, and do not search for another option yet: retry the same request (same idempotency_key) in a moment."
 
 /** A booking a refusal names: enough to say which booking it is, never the customer's details. */
@@ -72,7 +83,7 @@ export const keyHolds = (surface: Surface) => (stored: StoredBooking) =>
   })
 
 /** The option is already this customer's booking, made by this partner under another key. */
-export const alreadyBooked = (surface: Surface, stored: StoredBooking) =>
+const alreadyBooked = (surface: Surface, stored: StoredBooking) =>
   new OptionAlreadyBooked({
     issues: ["booking_option_id: this option is already booked for this customer"],
     booking_id: stored.id,
@@ -85,7 +96,42 @@ export const alreadyBooked = (surface: Surface, stored: StoredBooking) =>
  * The same person, as a retry under a new key would name them: the same name, and the same e-mail
  * or phone (a household sharing an e-mail is not one customer, nor a namesake).
  */
-export const sameCustomer = (a: Customer, b: Customer) => {
+const sameCustomer = (a: Customer, b: Customer) => {
   const [left, right] = [customerIdentity(a), customerIdentity(b)]
   return left.name === right.name && (left.email === right.email || left.phone === right.phone)
 }
+
+/**
+ * An option that can no longer be booked may be so because this partner already booked it for
+ * this customer (a retry under a new key, after its own success): then that is the answer, and
+ * "search again" (this call booked nothing, the slot went to someone else) is not.
+ */
+export const orAlreadyBooked =
+  (
+    bookings: BookingsRepo["Service"],
+    request: BookingConfirmationRequest,
+    opened: Result.Result<SignedOption, OptionInvalid | OptionExpired>,
+    partner: Partner["Service"],
+    surface: Surface
+  ) =>
+  <E extends { readonly _tag: string }>(
+    error: E
+  ): Effect.Effect<never, E | OptionAlreadyBooked | BookingUnavailable> => {
+    if (!refusedOption.has(error._tag) || Result.isFailure(opened)) return Effect.fail(error)
+    const option = opened.success
+    return bookings
+      .findSameOption({
+        partnerId: partner.id,
+        providerId: option.providerId,
+        serviceId: option.serviceId,
+        slotStart: new Date(option.slotStart),
+        slotEnd: new Date(option.slotEnd)
+      })
+      .pipe(
+        Effect.catch(persistenceUnavailable("booking", alreadyBookedUnreadable)),
+        Effect.flatMap((found) => {
+          const mine = found.find(({ customer }) => sameCustomer(customer, request.customer))
+          return Effect.fail<E | OptionAlreadyBooked>(mine === undefined ? error : alreadyBooked(surface, mine))
+        })
+      )
+  }
