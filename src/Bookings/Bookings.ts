@@ -39,6 +39,7 @@ import { checkAgainstOption, checkStamps, keyOf } from "./ConfirmChecks.js"
 import { confirmFingerprint } from "./Fingerprint.js"
 import { type HeldOption, heldOption, takenAfterHold } from "./HeldOption.js"
 import { bookingList } from "./List.js"
+import { newFigures } from "./NewFigures.js"
 import {
   alreadyBooked,
   alreadyBookedUnreadable,
@@ -89,15 +90,20 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
     }
 
     /** What changed on our side since the search: 409 with option_refresh_required. */
-    const revalidate = (option: SignedOption, surface: Surface) =>
+    const revalidate = (option: SignedOption, surface: Surface, heldLive = false) =>
       Effect.gen(function* () {
         const refresh = refreshWith(surface)
-        const offer = yield* supply.currentOffer({
+        const current = yield* supply.currentOffer({
           providerId: option.providerId,
           serviceId: option.serviceId,
           postcode: option.originPostcode,
           destinationPostcode: option.destinationPostcode
         })
+        // A live hold keeps the terms it was made under until it ends, whatever changed since.
+        const offer =
+          heldLive && current !== undefined && current.termsVersion !== option.termsVersion
+            ? yield* supply.heldTerms(option, current)
+            : current
         if (
           offer === undefined ||
           !offer.providerActive ||
@@ -112,7 +118,10 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           })
         }
         if (offer.termsVersion !== option.termsVersion) {
-          return yield* new TermsChanged({ ...refresh, issues: ["booking_option_id: the provider's terms changed"] })
+          return yield* new TermsChanged({
+            ...refresh,
+            issues: [`booking_option_id: the provider's terms changed; now ${newFigures(offer)}`]
+          })
         }
         const priced = priceFor(
           { ...offer, pricingModel: offer.pricingModel, durationMinutes: offer.durationMinutes ?? 0 },
@@ -183,7 +192,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           ? Effect.fail(signer.expiredRefusal)
           : Effect.andThen(
               checkAgainstOption(request, opened.success),
-              revalidate(opened.success, surface).pipe(
+              revalidate(opened.success, surface, held.live).pipe(
                 Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten)),
                 Effect.flatMap((offer) =>
                   Effect.map(deductionFor(request, opened.success, offer, surface), (deduction) => ({
