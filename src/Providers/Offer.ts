@@ -168,19 +168,19 @@ export class ProviderOffer extends Context.Service<ProviderOffer>()("Booking/Pro
       serviceId: string,
       request: ServiceEditRequest
     ) {
-      const { dry_run, ...service } = request
-      const issues = serviceProblems(catalog, { service_id: serviceId, ...service }, "")
-      request.terms.sections.forEach((section, i) => {
-        if (section.id === consumerInformationId)
-          issues.push(
-            `terms.sections.${i}.id: ${consumerInformationId} is written by the service from your identity; leave it out`
-          )
-      })
-      if (issues.length > 0) return yield* new InvalidRequest({ issues })
       return yield* sql.withTransaction(
         Effect.gen(function* () {
           const [before] = yield* servicesOf(editor.id, serviceId, true)
           if (before === undefined) return yield* notFound(serviceId)
+          const { dry_run, ...service } = request
+          const issues = serviceProblems(catalog, { service_id: serviceId, ...service }, "")
+          request.terms.sections.forEach((section, i) => {
+            if (section.id === consumerInformationId)
+              issues.push(
+                `terms.sections.${i}.id: ${consumerInformationId} is written by the service from your identity; leave it out`
+              )
+          })
+          if (issues.length > 0) return yield* new InvalidRequest({ issues })
           const consumer = before.termsSections.filter((section) => section.id === consumerInformationId)
           const policy =
             request.cancellation_policy === undefined

@@ -70,9 +70,17 @@ export const offerServiceOf = (row: ServiceRow): OfferService => ({
   edited_by_provider_at: row.editedByProviderAt === null ? null : row.editedByProviderAt.toISOString()
 })
 
+/** JSON with every object's keys in order: jsonb gives them back in its own order, a body in the sender's. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value ?? null, (_key, inner: unknown) =>
+    typeof inner === "object" && inner !== null && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner
+  )
+
 /** What an option of the service states and a booking keeps: everything but whether it is offered. */
 const termsContent = (row: ServiceRow) =>
-  JSON.stringify([
+  canonical([
     row.verticalId,
     row.jobTypeId,
     row.labelSv,
@@ -111,7 +119,7 @@ export const termsVersionAfter = (before: ServiceRow, after: ServiceRow) => {
   return `${own.slice(0, maxVersionLength - mark.length - ki.length)}${mark}${ki}`
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b)
 
 /** Field by field, what the provider changed; nested fields are named with dots (`cancellation_policy.late_fee_sek`). */
 export const fieldChanges = (before: OfferService, after: OfferService): Array<FieldChange> => {
