@@ -116,7 +116,7 @@ export const AreaInput = Schema.Union([PostcodeArea, AreaPostcode])
 
 export const AreasRequest = strictInput(
   Schema.Struct({
-    areas: Schema.NonEmptyArray(AreaInput).check(Schema.isMaxLength(500)),
+    areas: Schema.Array(AreaInput).check(Schema.isMinLength(1), Schema.isMaxLength(500)),
     dry_run: dryRun
   })
 ).annotate({ identifier: "ProviderAreasRequest" })

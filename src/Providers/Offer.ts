@@ -238,7 +238,11 @@ export class ProviderOffer extends Context.Service<ProviderOffer>()("Booking/Pro
                 ? dryRunStep
                 : changes.length === 0
                   ? "Nothing changed: the service already is so."
-                  : appliedStep
+                  : after.termsVersion !== before.termsVersion
+                    ? appliedStep
+                    : after.active
+                      ? "The service is active again, under the same terms version: searches on every instance offer it wherever preview.offered_in_searches says so. GET /api/provider/changes lists it."
+                      : "The change stands: no search on any instance offers the service from now on, and a confirm of an option searched before is refused (409 provider_unavailable, option_refresh_required). Bookings already made stand. GET /api/provider/changes lists it."
           }
           return response
         })
@@ -329,7 +333,12 @@ export class ProviderOffer extends Context.Service<ProviderOffer>()("Booking/Pro
             spec_version: providerSpecVersion,
             dry_run: request.dry_run === true,
             services: results,
-            safe_next_step: request.dry_run === true ? dryRunStep : appliedStep
+            safe_next_step:
+              request.dry_run === true
+                ? dryRunStep
+                : results.every((result) => result.changes.length === 0)
+                  ? "Nothing changed: the policy already is so."
+                  : appliedStep
           }
           return response
         })
