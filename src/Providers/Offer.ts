@@ -21,6 +21,7 @@ import {
 } from "../Domain/Offer.js"
 import { providerSpecVersion } from "../Domain/Provider.js"
 import { postcodeNumber } from "../Domain/Supply.js"
+import { formatStamp } from "../Domain/Zone.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { serviceProblems } from "../Supply/SupplyCheck.js"
@@ -366,7 +367,7 @@ export class ProviderOffer extends Context.Service<ProviderOffer>()("Booking/Pro
         changes: rows.map(
           (row): OfferChange => ({
             id: row.id,
-            changed_at: row.changedAt.toISOString(),
+            changed_at: formatStamp(row.changedAt),
             changed_by: row.changedBy,
             subject: row.subject,
             service_id: row.serviceId,

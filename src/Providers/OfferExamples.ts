@@ -25,7 +25,7 @@ const service = {
   tax_deduction: { kind: "rot", labour: { share: 0.9 } },
   cancellation_policy: { free_cancellation_hours: 24, late_fee_sek: 495, change_hours: 24 },
   active: true,
-  edited_by_provider_at: "2026-11-23T08:05:00.000Z"
+  edited_by_provider_at: "2026-11-23T09:05:00+01:00"
 }
 
 const { service_id: _id, terms, edited_by_provider_at: _at, ...editable } = service
@@ -118,7 +118,7 @@ export const changesExample: OperationExample = {
     changes: [
       {
         id: "0b8f3c1e-2d4a-4f6b-9c7e-1a2b3c4d5e6f",
-        changed_at: "2026-11-23T08:05:00.000Z",
+        changed_at: "2026-11-23T09:05:00+01:00",
         changed_by: "hsp_Q2x9LmT4aB7c",
         subject: "service",
         service_id: "vvs_install_faucet_standard",

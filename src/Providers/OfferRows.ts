@@ -4,6 +4,7 @@ import { consumerInformationId } from "../Domain/ConsumerInformation.js"
 import type { FieldChange, OfferService } from "../Domain/Offer.js"
 import { formatPostcode } from "../Domain/Supply.js"
 import type { DeductionDeclaration } from "../Domain/TaxDeduction.js"
+import { formatStamp } from "../Domain/Zone.js"
 
 /** A `provider_services` row as the provider API reads and writes it. */
 export const ServiceRow = Schema.Struct({
@@ -67,7 +68,7 @@ export const offerServiceOf = (row: ServiceRow): OfferService => ({
     change_hours: row.changeHours
   },
   active: row.active,
-  edited_by_provider_at: row.editedByProviderAt === null ? null : row.editedByProviderAt.toISOString()
+  edited_by_provider_at: row.editedByProviderAt === null ? null : formatStamp(row.editedByProviderAt)
 })
 
 /** JSON with every object's keys in order: jsonb gives them back in its own order, a body in the sender's. */

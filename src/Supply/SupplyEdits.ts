@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { rowsOf } from "../Database/Rows.js"
+import { formatStamp } from "../Domain/Zone.js"
 
 const EditedServiceRow = Schema.Struct({
   providerId: Schema.String,
@@ -31,7 +32,7 @@ export const providerEdits = (sql: SqlClient.SqlClient) => {
           provider_id: row.providerId,
           subject: "service",
           service_id: row.serviceId,
-          changes: [{ field: "edited_by_provider_at", before: row.editedByProviderAt.toISOString(), after: null }]
+          changes: [{ field: "edited_by_provider_at", before: formatStamp(row.editedByProviderAt), after: null }]
         })),
         ...edits.areas.map((id) => ({
           provider_id: id,

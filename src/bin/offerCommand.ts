@@ -1,5 +1,4 @@
 import { Console, Effect } from "effect"
-import { formatStamp } from "../Domain/Zone.js"
 import { ProviderOffer } from "../Providers/Offer.js"
 import { ProviderTokenError } from "../Providers/ProviderTokens.js"
 import { usage } from "./providerCommand.js"
@@ -20,6 +19,6 @@ export const offerCommand = (args: ReadonlyArray<string>) =>
         .map((c) => `${c.field}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`)
         .join("; ")
       const subject = change.service_id === null ? change.subject : `${change.subject} ${change.service_id}`
-      yield* Console.log(`${formatStamp(new Date(change.changed_at))}\t${change.changed_by}\t${subject}\t${what}`)
+      yield* Console.log(`${change.changed_at}\t${change.changed_by}\t${subject}\t${what}`)
     }
   })
