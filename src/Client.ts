@@ -137,6 +137,18 @@ export type BookingClient = Effect.Success<ReturnType<typeof makeBookingClient>>
 export const bookingClient = (options: BookingClientOptions) =>
   makeBookingClient(options).pipe(Effect.provide(FetchHttpClient.layer))
 
+export type {
+  AreasRequest as ProviderAreasRequest,
+  AreasResponse as ProviderAreasResponse,
+  FieldChange as ProviderOfferFieldChange,
+  OfferChange as ProviderOfferChange,
+  OfferPreview as ProviderOfferPreview,
+  OfferService as ProviderOfferService,
+  PolicyRequest as ProviderCancellationPolicyRequest,
+  PolicyResponse as ProviderCancellationPolicyResponse,
+  ServiceEditRequest as ProviderServiceEditRequest,
+  ServiceEditResponse as ProviderServiceEditResponse
+} from "./Domain/Offer.js"
 export type { Block, ProviderBooking, ProviderCancelRequest, ProviderCancelResponse } from "./Domain/Provider.js"
 
 export interface ProviderClientOptions {
@@ -149,7 +161,9 @@ export interface ProviderClientOptions {
  * The provider API's operations, typed from the same `Api`: `bookings`, `cancelBooking` (a job the
  * provider cannot do: `{ params: { booking_id }, payload: { reason }, headers: {} }`), `createBlock`, `blocks`,
  * `deleteBlock`, `workingHours`, `setWorkingHours`, `calendarFeed`, `rotateCalendarFeed`,
- * `revokeCalendarFeed`, `setCalendarImport`, `calendarImport`, `removeCalendarImport`.
+ * `revokeCalendarFeed`, `setCalendarImport`, `calendarImport`, `removeCalendarImport`, and the
+ * provider's offer: `services`, `editService` (`{ params: { service_id }, payload }`), `setAreas`,
+ * `setCancellationPolicy` (each payload may carry `dry_run: true`) and `offerChanges` (paged).
  */
 export const makeProviderClient = (options: ProviderClientOptions) =>
   Effect.map(

@@ -127,6 +127,12 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
         Result.isFailure(opened)
           ? Effect.succeed({ held: noHold, offer: undefined })
           : heldAndOffer(partner, opened.success, request.hold_id, now).pipe(
+              // A live hold keeps the terms it was made under until it ends, whatever changed since.
+              Effect.flatMap(({ held, offer }) =>
+                held.live && offer !== undefined && offer.termsVersion !== opened.success.termsVersion
+                  ? Effect.map(supply.heldTerms(opened.success, offer), (kept) => ({ held, offer: kept }))
+                  : Effect.succeed({ held, offer })
+              ),
               Effect.catchTag("SqlError", persistenceUnavailable("booking", outageSteps.notWritten))
             )
       ).pipe(

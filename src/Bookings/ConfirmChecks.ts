@@ -19,6 +19,7 @@ import { idempotencyKeyOf } from "../Shared/Idempotency.js"
 import { hasExpired } from "../Shared/OptionSigner.js"
 import { deductionOfOption } from "./Answers.js"
 import type { HeldOption } from "./HeldOption.js"
+import { newFigures } from "./NewFigures.js"
 import { refreshWith } from "./Refusals.js"
 
 /** What a confirm checked before it writes. */
@@ -64,7 +65,10 @@ export const checkOffer = (option: SignedOption, surface: Surface, offer: Curren
       })
     }
     if (offer.termsVersion !== option.termsVersion) {
-      return yield* new TermsChanged({ ...refresh, issues: ["booking_option_id: the provider's terms changed"] })
+      return yield* new TermsChanged({
+        ...refresh,
+        issues: [`booking_option_id: the provider's terms changed; now ${newFigures(offer)}`]
+      })
     }
     const priced = priceFor(
       { ...offer, pricingModel: offer.pricingModel, durationMinutes: offer.durationMinutes ?? 0 },

@@ -8,7 +8,12 @@ import { WorkingHours } from "./Supply.js"
 /** The provider a provider token belongs to: every provider endpoint reads and writes only its data. */
 export class AuthenticatedProvider extends Context.Service<
   AuthenticatedProvider,
-  { readonly id: string; readonly name: string }
+  {
+    readonly id: string
+    readonly name: string
+    /** The public prefix of the token the request came with: what the offer's change trail names. */
+    readonly tokenPrefix: string
+  }
 >()("Booking/AuthenticatedProvider") {}
 
 export const providerSpecVersion = "provider_api_v1" as const

@@ -34,7 +34,7 @@ export const ServiceScope = Schema.Struct({
 })
 export type ServiceScope = typeof ServiceScope.Type
 
-const HttpsUrl = Schema.String.check(
+export const HttpsUrl = Schema.String.check(
   Schema.makeFilter(
     (s) => {
       try {
@@ -56,7 +56,7 @@ export const Terms = Schema.Struct({
 export type Terms = typeof Terms.Type
 
 /** Terms as a supply file states them: room is left in the version for the consumer information's fingerprint. */
-const SupplyTerms = Terms.mapFields((fields) => ({
+export const SupplyTerms = Terms.mapFields((fields) => ({
   ...fields,
   version: Schema.String.check(Schema.isMinLength(8), Schema.isMaxLength(240 - consumerTermsSuffixLength))
 }))
@@ -82,6 +82,24 @@ export const unitPricedModels = [
   "per_window"
 ] as const satisfies ReadonlyArray<PricingModel>
 
+/** A unit-priced service states its unit price and unit; any other its amount: the import's rule and the provider API's. */
+export const pricedService = () =>
+  Schema.makeFilter(
+    (service: {
+      readonly pricing_model: string
+      readonly amount_sek?: number | undefined
+      readonly unit_price_sek?: number | undefined
+      readonly unit?: string | undefined
+    }) =>
+      (unitPricedModels as ReadonlyArray<string>).includes(service.pricing_model)
+        ? service.unit_price_sek !== undefined && service.unit !== undefined
+          ? true
+          : { path: ["unit_price_sek"], issue: `a ${service.pricing_model} service needs unit_price_sek and unit` }
+        : service.amount_sek !== undefined
+          ? true
+          : { path: ["amount_sek"], issue: `a ${service.pricing_model} service needs amount_sek` }
+  )
+
 export const ProviderService = Schema.Struct({
   service_id: Schema.String.check(matching(/^[a-z][a-z0-9_]{2,119}$/)),
   vertical_id: VerticalId,
@@ -105,17 +123,7 @@ export const ProviderService = Schema.Struct({
   /** Overrides the provider's; without either, no fee and both deadlines at the start. */
   cancellation_policy: optional(SupplyCancellationPolicy),
   active: Schema.Boolean.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(true)))
-}).check(
-  Schema.makeFilter((service) =>
-    (unitPricedModels as ReadonlyArray<string>).includes(service.pricing_model)
-      ? service.unit_price_sek !== undefined && service.unit !== undefined
-        ? true
-        : { path: ["unit_price_sek"], issue: `a ${service.pricing_model} service needs unit_price_sek and unit` }
-      : service.amount_sek !== undefined
-        ? true
-        : { path: ["amount_sek"], issue: `a ${service.pricing_model} service needs amount_sek` }
-  )
-)
+}).check(pricedService())
 export type ProviderService = typeof ProviderService.Type
 
 export const WorkingHours = Schema.Struct({
@@ -125,7 +133,9 @@ export const WorkingHours = Schema.Struct({
 }).check(Schema.makeFilter((h) => h.opens < h.closes || { path: ["closes"], issue: "must be after opens" }))
 
 /** Swedish postcodes run from 100 00; the wire pattern alone would also let 012 34 through. */
-const AreaPostcode = Postcode.check(Schema.makeFilter((p) => postcodeNumber(p) >= 10000 || "must be 100 00 or above"))
+export const AreaPostcode = Postcode.check(
+  Schema.makeFilter((p) => postcodeNumber(p) >= 10000 || "must be 100 00 or above")
+)
 
 export const PostcodeArea = Schema.Struct({ from: AreaPostcode, to: AreaPostcode }).check(
   Schema.makeFilter(

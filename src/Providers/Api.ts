@@ -8,6 +8,19 @@ import { BookingUnavailable } from "../Domain/Booking.js"
 import { BookingAlreadyCancelled, BookingNotFound, BookingStarted } from "../Domain/BookingChange.js"
 import { DatabaseUnavailable, errorBody, IdempotencyKeyReused, Unauthorized } from "../Domain/Errors.js"
 import {
+  AreasRequest,
+  AreasResponse,
+  ChangesQuery,
+  ChangesResponse,
+  PolicyRequest,
+  PolicyResponse,
+  ServiceEditRequest,
+  ServiceEditResponse,
+  ServiceNotFound,
+  ServicePath,
+  ServicesResponse
+} from "../Domain/Offer.js"
+import {
   type AuthenticatedProvider,
   BlockNotFound,
   BlockOverlapsBlock,
@@ -47,6 +60,13 @@ import {
   setWorkingHoursExample,
   workingHoursExample
 } from "./Examples.js"
+import {
+  changesExample,
+  editServiceExample,
+  servicesExample,
+  setAreasExample,
+  setPolicyExample
+} from "./OfferExamples.js"
 
 /** A provider token (`hsp_…`, from `npm run provider -- token:issue`): partner tokens never pass. */
 export class ProviderAuthentication extends HttpApiMiddleware.Service<
@@ -204,9 +224,74 @@ export class ProviderApi extends HttpApiGroup.make("provider")
       })
     )
   )
+  .add(
+    HttpApiEndpoint.get("services", "/api/provider/services", {
+      success: ServicesResponse,
+      error: unavailable
+    }).annotateMerge(
+      documented("Your services as searches offer them: prices, scope, terms, RUT/ROT, policy, active", {
+        example: servicesExample,
+        description:
+          "Every service of yours, active or not, in the shape PUT /api/provider/services/{service_id} takes back, with its current terms.version (made by the service) and when you last edited it (null: as the operator's supply import set it)."
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.put("editService", "/api/provider/services/:service_id", {
+      params: ServicePath,
+      payload: ServiceEditRequest,
+      success: ServiceEditResponse,
+      error: [errorBody(ServiceNotFound), unavailable]
+    }).annotateMerge(
+      documented("Change one of your services: label, job type, price, unit, duration, scope, terms, RUT/ROT, active", {
+        example: editServiceExample,
+        description:
+          "Replaces the service with the body: the same fields and rules as a service of the supply file (`npm run supply:import`), so a refusal is a 400 `invalid_request` whose issues name the field (a job type not in the catalog, or one the catalog gives no fixed price; a unit price without its unit; a RUT/ROT declaration that does not hold). Omit cancellation_policy to keep the current one. Any change of what an option states (price, scope, terms, duration, deduction, policy) makes a new terms.version at once: an option searched before is refused at confirm with 409 `terms_changed` and `option_refresh_required`, naming the new figures; bookings already made keep what they were booked at; a partner's live hold keeps its price until it ends. `active: false` stops every search offering it and every confirm of it. From then on the supply import leaves this service alone unless the operator overwrites it (`--overwrite-provider-edits`). One transaction, recorded in GET /api/provider/changes. `dry_run: true` changes nothing and answers what searches would then offer. Another provider's service, or an unknown one, is 404 `service_not_found`: new services come with the operator's import."
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.put("setAreas", "/api/provider/areas", {
+      payload: AreasRequest,
+      success: AreasResponse,
+      error: unavailable
+    }).annotateMerge(
+      documented("Replace the postcodes you serve: single postcodes or ranges", {
+        example: setAreasExample,
+        description:
+          'Replaces the postcodes you serve (1 to 500 entries, each a postcode "111 22" or a range { from, to }; ranges that touch are merged). Searches on every instance follow at once, and a confirm of an option at a postcode you no longer serve is refused (409 `provider_unavailable`); bookings already made stand. From then on the supply import leaves your postcodes alone unless the operator overwrites them. `dry_run: true` changes nothing.'
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.put("setCancellationPolicy", "/api/provider/cancellation-policy", {
+      payload: PolicyRequest,
+      success: PolicyResponse,
+      error: [errorBody(ServiceNotFound), unavailable]
+    }).annotateMerge(
+      documented("Set your cancellation and change policy, for every service or one", {
+        example: setPolicyExample,
+        description:
+          "Sets free_cancellation_hours, late_fee_sek and change_hours for the service named by service_id, or without it for every service of yours. A service whose policy changes gets a new terms.version: options searched before are refused at confirm (409 `terms_changed`, `option_refresh_required`) with the new policy; bookings already made keep the policy they were booked under. Within the statutory withdrawal period cancelling before the start stays free whatever the policy says. `dry_run: true` changes nothing."
+      })
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("offerChanges", "/api/provider/changes", {
+      query: ChangesQuery,
+      success: ChangesResponse,
+      error: unavailable
+    }).annotateMerge(
+      documented("The trail of every change to your offer, newest first, a page at a time", {
+        example: changesExample,
+        description:
+          "Every change to your services, postcodes and policy: when, by which token (its public prefix) or by the operator's import, which fields, and their values before and after, with the terms versions. Newest first; pass next_cursor back as cursor. No customer data is in it."
+      })
+    )
+  )
   .middleware(ProviderAuthentication)
   .annotate(OpenApi.Title, "provider")
   .annotate(
     OpenApi.Description,
-    "For providers, with a provider token (never a partner token): their jobs with the customer's contact, blocks, working hours and dates off, the calendar feed to subscribe to, and the import of their own calendar's busy times."
+    "For providers, with a provider token (never a partner token): their offer (services, prices, terms, RUT/ROT, postcodes, cancellation policy, and the trail of changes to it), their jobs with the customer's contact, blocks, working hours and dates off, the calendar feed to subscribe to, and the import of their own calendar's busy times."
   ) {}

@@ -4,6 +4,7 @@ import { Api } from "../Api.js"
 import { AuthenticatedProvider } from "../Domain/Provider.js"
 import { CalendarFeeds } from "./CalendarFeeds.js"
 import { CalendarImport } from "./CalendarImport.js"
+import { ProviderOffer } from "./Offer.js"
 import { ProviderAuthenticationLive } from "./ProviderAuth.js"
 import { ProviderCalendar } from "./ProviderCalendar.js"
 import { ProviderCancellations } from "./ProviderCancel.js"
@@ -17,6 +18,7 @@ export const ProviderLive = HttpApiBuilder.group(Api, "provider", (handlers) =>
     const feeds = yield* CalendarFeeds
     const imports = yield* CalendarImport
     const cancellations = yield* ProviderCancellations
+    const offer = yield* ProviderOffer
     return handlers
       .handle("bookings", ({ query }) => withProvider((id) => calendar.bookings(id, query)))
       .handle("cancelBooking", ({ params, payload, headers }) =>
@@ -33,6 +35,17 @@ export const ProviderLive = HttpApiBuilder.group(Api, "provider", (handlers) =>
       .handle("setCalendarImport", ({ payload }) => withProvider((id) => imports.register(id, payload.url)))
       .handle("calendarImport", () => withProvider(imports.status))
       .handle("removeCalendarImport", () => withProvider(imports.remove))
+      .handle("services", () => withProvider(offer.services))
+      .handle("editService", ({ params, payload }) =>
+        Effect.flatMap(AuthenticatedProvider, (editor) => offer.editService(editor, params.service_id, payload))
+      )
+      .handle("setAreas", ({ payload }) =>
+        Effect.flatMap(AuthenticatedProvider, (editor) => offer.setAreas(editor, payload))
+      )
+      .handle("setCancellationPolicy", ({ payload }) =>
+        Effect.flatMap(AuthenticatedProvider, (editor) => offer.setPolicy(editor, payload))
+      )
+      .handle("offerChanges", ({ query }) => withProvider((id) => offer.changes(id, query)))
   })
 ).pipe(
   Layer.provide([
@@ -40,6 +53,7 @@ export const ProviderLive = HttpApiBuilder.group(Api, "provider", (handlers) =>
     CalendarFeeds.Default,
     CalendarImport.Default,
     ProviderCancellations.Default,
+    ProviderOffer.Default,
     ProviderAuthenticationLive
   ])
 )

@@ -22,7 +22,7 @@ const makeProviderAuthenticate = Effect.gen(function* () {
       const value = Redacted.value(token)
       const entry = yield* issued.match(value, tokenDigest(value))
       if (entry === undefined) return yield* Effect.fail(unauthorized)
-      return { id: entry.providerId, name: entry.providerName }
+      return { id: entry.providerId, name: entry.providerName, tokenPrefix: entry.prefix }
     })
   return { authenticate, tokenUpkeep: issued.tokenUpkeep } as const
 })

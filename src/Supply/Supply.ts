@@ -9,30 +9,18 @@ import { rowsOf } from "../Database/Rows.js"
 import { decodedOnce } from "../Database/StoredJson.js"
 import { VerticalId } from "../Domain/Catalog.js"
 import { consumerInformationId, supplyTermsVersion } from "../Domain/ConsumerInformation.js"
-import { issuesOf } from "../Domain/Issues.js"
-import { CurrentOffer, postcodeNumber, SupplyFile } from "../Domain/Supply.js"
-import { type DeclaredService, declarationProblems } from "../Domain/TaxDeductionSupply.js"
+import { CurrentOffer, postcodeNumber } from "../Domain/Supply.js"
+import { InvalidSupply, validateSupply } from "./SupplyCheck.js"
+import { providerEdits } from "./SupplyEdits.js"
+
+export { InvalidSupply } from "./SupplyCheck.js"
+
 import { consumerTermsOf, policyChangeProblems, policyColumns } from "./SupplyTerms.js"
-
-export class InvalidSupply extends Schema.TaggedError<InvalidSupply>()("InvalidSupply", {
-  problems: Schema.Array(Schema.String)
-}) {
-  override get message() {
-    return `the supply file has ${this.problems.length} problem(s):\n${this.problems.map((p) => `  - ${p}`).join("\n")}`
-  }
-}
-
-const decodeSupplyFile = Schema.decodeUnknownResult(SupplyFile)
 
 /** Each distinct current-offer text decoded once (see decodedOnce): confirms of one service repeat it. */
 const currentOfferOf = decodedOnce(CurrentOffer)
+const decodeHeld = Schema.decodeUnknownSync(CurrentOffer)
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-/** A service whose ids and price kind can be read, so its tax deduction declaration can be checked. */
-const isDeclaredService = (service: Record<string, unknown>): service is Record<string, unknown> & DeclaredService =>
-  ["service_id", "job_type_id", "pricing_model", "price_type"].every((key) => typeof service[key] === "string")
 /** Confirm's question: one provider's service as it is now, at the option's postcode (and destination). */
 const OfferQuery = Schema.Struct({
   providerId: Schema.String,
@@ -86,92 +74,19 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       return new Map(rows.map((row) => [row.verticalId, row.services]))
     })
 
-    /**
-     * What the schema cannot see: duplicates, the catalog's job types and seeds, overlapping
-     * hours. Read defensively from the raw input, so these problems are listed beside the
-     * schema's own even when the file does not decode.
-     */
-    const crossCheck = (input: unknown): Array<string> => {
-      const problems: Array<string> = []
-      const providers = isRecord(input) && Array.isArray(input.providers) ? input.providers : []
-      const seedById = new Map(catalog.seeds.map((seed) => [seed.service_id, seed]))
-      const providerIds = new Set<unknown>()
-      providers.forEach((provider: unknown, p) => {
-        if (!isRecord(provider)) return
-        if (typeof provider.id === "string" && providerIds.has(provider.id)) {
-          problems.push(`providers.${p}.id: duplicate provider id ${provider.id}`)
-        }
-        providerIds.add(provider.id)
-        const serviceIds = new Set<unknown>()
-        const services = Array.isArray(provider.services) ? provider.services : []
-        services.forEach((service: unknown, s) => {
-          if (!isRecord(service)) return
-          const at = `providers.${p}.services.${s}`
-          if (typeof service.service_id === "string" && serviceIds.has(service.service_id)) {
-            problems.push(`${at}.service_id: duplicate ${service.service_id}`)
-          }
-          serviceIds.add(service.service_id)
-          if (
-            typeof service.vertical_id === "string" &&
-            typeof service.job_type_id === "string" &&
-            catalog.jobType(service.vertical_id, service.job_type_id)._tag === "None"
-          ) {
-            problems.push(`${at}.job_type_id: ${service.job_type_id} is not a job type of ${service.vertical_id}`)
-          }
-          if (isDeclaredService(service))
-            for (const problem of declarationProblems([service])) problems.push(`${at}: ${problem.message}`)
-          const seed = typeof service.service_id === "string" ? seedById.get(service.service_id) : undefined
-          if (seed) {
-            for (const key of ["vertical_id", "job_type_id", "pricing_model", "price_type"] as const) {
-              if (seed[key] !== service[key]) problems.push(`${at}.${key}: must be ${seed[key]} for ${seed.service_id}`)
-            }
-          }
-        })
-        const hours = Array.isArray(provider.working_hours) ? provider.working_hours : []
-        hours.forEach((h: unknown, i) => {
-          if (!isRecord(h)) return
-          const clash = hours.findIndex(
-            (other: unknown, j) =>
-              j < i &&
-              isRecord(other) &&
-              other.iso_weekday === h.iso_weekday &&
-              typeof other.opens === "string" &&
-              typeof other.closes === "string" &&
-              typeof h.opens === "string" &&
-              typeof h.closes === "string" &&
-              h.opens < other.closes &&
-              other.opens < h.closes
-          )
-          if (clash >= 0)
-            problems.push(`providers.${p}.working_hours.${i}: overlaps working_hours.${clash} on the same day`)
-        })
-      })
-      return problems
-    }
-
-    /** Every problem of the file, each naming its path; the catalog is the reference for services. */
-    const validate = (input: unknown) =>
-      Effect.gen(function* () {
-        const decoded = decodeSupplyFile(input, { errors: "all", onExcessProperty: "error" })
-        const problems = [
-          ...(decoded._tag === "Failure"
-            ? issuesOf(decoded.failure.issue).map(
-                (issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`
-              )
-            : []),
-          ...crossCheck(input)
-        ]
-        if (problems.length > 0 || decoded._tag === "Failure") return yield* new InvalidSupply({ problems })
-        return decoded.success
-      })
+    const validate = (input: unknown) => validateSupply(catalog, input)
 
     /**
      * Upserts the file's providers in one transaction with a fixed number of statements.
      * A provider's areas and hours become exactly the file's; services missing from the file
      * are deactivated, never deleted, because bookings keep referring to them.
      */
-    const importFile = Effect.fn("Supply.importFile")(function* (input: unknown) {
+    const importFile = Effect.fn("Supply.importFile")(function* (
+      input: unknown,
+      options: { readonly overwriteProviderEdits?: boolean } = {}
+    ) {
       const file = yield* validate(input)
+      const overwrite = options.overwriteProviderEdits === true
       // Every service's terms carry the consumer information of its provider, and their version its fingerprint.
       const { informationOf, versionOf } = consumerTermsOf(file, config.publicBaseUrl)
       const providers = file.providers.map((p) => ({
@@ -192,7 +107,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
         p.areas.map((a) => ({ provider_id: p.id, lo: postcodeNumber(a.from), hi: postcodeNumber(a.to) }))
       )
       const hours = file.providers.flatMap((p) => p.working_hours.map((h) => ({ provider_id: p.id, ...h })))
-      const services = file.providers.flatMap((p) =>
+      const allServices = file.providers.flatMap((p) =>
         p.services.map((s) => ({
           provider_id: p.id,
           service_id: s.service_id,
@@ -220,8 +135,15 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
         }))
       )
       const ids = providers.map((p) => p.id)
-      yield* sql.withTransaction(
+      return yield* sql.withTransaction(
         Effect.gen(function* () {
+          // The provider's own edits win: what it set through its token stays unless the operator overwrites it on purpose.
+          const edits = yield* providerEditsOf(ids)
+          const kept = overwrite ? [] : edits.services
+          const keptKeys = new Set(kept.map((row) => `${row.providerId}/${row.serviceId}`))
+          const services = allServices.filter((s) => !keptKeys.has(`${s.provider_id}/${s.service_id}`))
+          const keptAreas = overwrite ? [] : edits.areas
+
           // An option states its deduction under a terms version, and confirm revalidates that
           // version only: a declaration that changes under an unchanged version would let a
           // confirmation state other figures than the option did.
@@ -245,7 +167,11 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           const stored =
             yield* sql`SELECT provider_id, service_id, terms_version, free_cancellation_hours, late_fee_sek, change_hours
             FROM provider_services WHERE provider_id = ANY(${ids}) FOR UPDATE`.pipe(rowsOf(ServicePolicyRow))
-          const policyProblems = policyChangeProblems(file, versionOf, stored)
+          const policyProblems = policyChangeProblems(
+            file,
+            versionOf,
+            stored.filter((row) => !keptKeys.has(`${row.providerId}/${row.serviceId}`))
+          )
           if (policyProblems.length > 0) return yield* new InvalidSupply({ problems: policyProblems })
           yield* sql`
             INSERT INTO providers (id, name, organisation_number, contact_email, contact_phone, contact_address, city,
@@ -262,11 +188,13 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
               rating_label = excluded.rating_label, active = excluded.active, notify_email = excluded.notify_email,
               notify_webhook_url = excluded.notify_webhook_url, notify_webhook_secret = excluded.notify_webhook_secret,
               updated_at = now()`
-          yield* sql`DELETE FROM provider_areas WHERE provider_id = ANY(${ids})`
+          const areaIds = ids.filter((id) => !keptAreas.includes(id))
+          yield* sql`DELETE FROM provider_areas WHERE provider_id = ANY(${areaIds})`
           yield* sql`
             INSERT INTO provider_areas (provider_id, postcodes)
             SELECT provider_id, int4range(lo, hi, '[]')
-            FROM jsonb_to_recordset(${JSON.stringify(areas)}::jsonb) AS x(provider_id text, lo int, hi int)
+            FROM jsonb_to_recordset(${JSON.stringify(areas.filter((a) => areaIds.includes(a.provider_id)))}::jsonb)
+              AS x(provider_id text, lo int, hi int)
             ON CONFLICT DO NOTHING`
           // A provider that set its own hours (PUT /api/provider/working-hours) keeps them.
           yield* sql`DELETE FROM provider_working_hours h USING providers p
@@ -278,7 +206,8 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
             WHERE provider_id IN (SELECT id FROM providers WHERE hours_set_by_provider_at IS NULL)`
           yield* sql`
             UPDATE provider_services SET active = false, updated_at = now()
-            WHERE provider_id = ANY(${ids}) AND (provider_id, service_id) NOT IN (
+            WHERE provider_id = ANY(${ids}) AND (${overwrite} OR edited_by_provider_at IS NULL)
+              AND (provider_id, service_id) NOT IN (
               SELECT provider_id, service_id FROM jsonb_to_recordset(${JSON.stringify(services)}::jsonb)
                 AS x(provider_id text, service_id text))`
           yield* sql`
@@ -302,11 +231,22 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
               terms_sections = excluded.terms_sections, terms_source_urls = excluded.terms_source_urls,
               tax_deduction = excluded.tax_deduction, active = excluded.active,
               free_cancellation_hours = excluded.free_cancellation_hours,
-              late_fee_sek = excluded.late_fee_sek, change_hours = excluded.change_hours, updated_at = now()`
+              late_fee_sek = excluded.late_fee_sek, change_hours = excluded.change_hours,
+              edited_by_provider_at = NULL, updated_at = now()`
+          if (overwrite) yield* overwritten(edits)
+          return {
+            providers: providers.length,
+            services: services.length,
+            keptProviderEdits: [
+              ...kept.map((row) => `${row.providerId}/${row.serviceId}`),
+              ...keptAreas.map((id) => `${id} areas`)
+            ]
+          }
         })
       )
-      return { providers: providers.length, services: services.length }
     })
+
+    const { providerEditsOf, overwritten } = providerEdits(sql)
 
     /** SQL value: the cancellation policy of service `s`, keyed as `CancellationPolicySchema`. */
     const cancellationPolicyOfS = sql.literal(`json_build_object('freeCancellationHours', s.free_cancellation_hours,
@@ -359,6 +299,25 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       )
 
     /**
+     * The offer as it was under the option's terms version, for a confirm through a live hold: what
+     * the service offered then (kept by the database when the version changed), with whether it is
+     * offered here now. The current offer when that version was never left.
+     */
+    const heldTerms = (
+      option: { readonly providerId: string; readonly serviceId: string; readonly termsVersion: string },
+      current: CurrentOffer
+    ): Effect.Effect<CurrentOffer, SqlError> =>
+      Effect.map(
+        sql<{ readonly offer: unknown }>`SELECT offer FROM provider_service_versions
+          WHERE provider_id = ${option.providerId} AND service_id = ${option.serviceId}
+            AND terms_version = ${option.termsVersion}`,
+        (rows) =>
+          rows[0] === undefined
+            ? current
+            : decodeHeld({ ...current, ...(rows[0].offer as object), termsVersion: option.termsVersion })
+      )
+
+    /**
      * Providers that serve the postcode in the vertical, those offering the job type at a fixed
      * price first; the hand-off of a follow-up request goes to these.
      */
@@ -399,6 +358,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       currentOffer,
       currentOfferStatement,
       currentOfferOf,
+      heldTerms,
       servesPostcodeOfP,
       servesDestinationOfP,
       workingHoursOfP,

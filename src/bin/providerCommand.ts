@@ -2,10 +2,11 @@ import { Console, Effect } from "effect"
 import { formatStamp } from "../Domain/Zone.js"
 import { ProviderTokenError, ProviderTokens } from "../Providers/ProviderTokens.js"
 
-const usage = `usage:
+export const usage = `usage:
   npm run provider -- token:issue <provider-id>       prints a new provider API token once; it works at once everywhere
   npm run provider -- token:revoke <prefix-or-token>  stops it on every instance within 2 seconds
-  npm run provider -- list`
+  npm run provider -- list
+  npm run provider -- changes <provider-id> [limit]  the provider's offer changes, newest first (who, what, before and after)`
 
 /** What `npm run provider -- <args>` does, given its arguments. */
 export const providerCommand = (argv: ReadonlyArray<string>) =>

@@ -175,7 +175,8 @@ describe("Supply.importFile", () => {
           const supply = yield* Supply
           expect(yield* supply.importFile({ providers: [provider("stored-vvs")] })).toEqual({
             providers: 1,
-            services: 2
+            services: 2,
+            keptProviderEdits: []
           })
           expect(yield* stored("stored-vvs")).toEqual({
             provider: [
