@@ -84,7 +84,10 @@ export const dayTime = (instant: number, timeZone: string) => {
   const known = dayTimes.get(key)
   if (known !== undefined) return known
   const named = zone === "Europe/Stockholm" ? "" : ` (${zone})`
-  const words = Object.freeze({ sv: `${formats.sv.format(instant)}${named}`, en: `${formats.en.format(instant)}${named}` })
+  const words = Object.freeze({
+    sv: `${formats.sv.format(instant)}${named}`,
+    en: `${formats.en.format(instant)}${named}`
+  })
   if (dayTimes.size >= 1000) dayTimes.delete(dayTimes.keys().next().value!)
   dayTimes.set(key, words)
   return words
