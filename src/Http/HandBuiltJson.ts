@@ -21,7 +21,11 @@ const encoded = new WeakMap<object, Buffer>()
 const bytesOf = (value: object): Buffer => {
   let bytes = encoded.get(value)
   if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(value), "utf8")
+    // A buffer of its own: a small Buffer.from is a slice of a shared 8 KB slab, and a kept slice
+    // keeps its whole slab alive as long as the value lives in its cache.
+    const text = JSON.stringify(value)
+    bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, "utf8"))
+    bytes.write(text, "utf8")
     encoded.set(value, bytes)
   }
   return bytes
