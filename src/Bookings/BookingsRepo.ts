@@ -22,6 +22,19 @@ export type BookingChangeRow = typeof BookingChangeRow.Type
 
 const IdRow = Schema.Struct({ id: Schema.String })
 
+const EventFactsRow = Schema.Struct({
+  id: Schema.String,
+  requestId: Schema.String,
+  partnerId: Schema.String,
+  providerId: Schema.String,
+  serviceId: Schema.String,
+  slotStart: Schema.Date,
+  slotEnd: Schema.Date,
+  priceSek: Schema.Int,
+  sandbox: Schema.Boolean,
+  timeZone: Schema.String
+})
+
 /** Whom a change of a booking is told to, and the words its messages need. */
 const BookingContact = Schema.Struct({
   customer: Customer,
@@ -242,6 +255,15 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
         Effect.map((rows) => rows[0]?.partnerId)
       )
 
+    /** The booking as the partner's events about it read it, with its partner. */
+    const eventFacts = (id: string) =>
+      sql`
+        SELECT id, request_id, partner_id, provider_id, service_id, slot_start, slot_end, price_sek, sandbox, time_zone
+        FROM bookings WHERE id = ${id}`.pipe(
+        rowsOf(EventFactsRow),
+        Effect.map((rows) => rows[0])
+      )
+
     /** The provider's confirmed, coming bookings that an imported busy time overlaps. */
     const busyConflicts = (providerId: string, at: Date) =>
       sql`
@@ -320,6 +342,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       slotHolder,
       feedJobs,
       partnerOfJob,
+      eventFacts,
       busyConflicts,
       recordCancel,
       recordMove,

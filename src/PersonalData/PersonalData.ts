@@ -6,6 +6,7 @@ import { AppConfig } from "../AppConfig.js"
 import { delivery } from "../Bookings/Answers.js"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { keyOf } from "../Bookings/Cancellations.js"
+import { NotifierLive } from "../Bookings/NotifierLive.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { BookingNotFound } from "../Domain/BookingChange.js"
 import { IdempotencyKeyReused } from "../Domain/Errors.js"
@@ -337,7 +338,7 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(
-    Layer.provide([Catalog.Default, Notifier.Default, Idempotency.Default, BookingsRepo.Default, RequestsRepo.Default])
+    Layer.provide([Catalog.Default, NotifierLive, Idempotency.Default, BookingsRepo.Default, RequestsRepo.Default])
   )
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { NotifierLive } from "../Bookings/NotifierLive.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { WebhookOutbox } from "../Delivery/Outbox.js"
 import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
@@ -192,6 +193,6 @@ export class RequestWithdrawals extends Context.Service<RequestWithdrawals>()("B
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(
-    Layer.provide([Catalog.Default, RequestsRepo.Default, Notifier.Default, Idempotency.Default, WebhookOutbox.Default])
+    Layer.provide([Catalog.Default, RequestsRepo.Default, NotifierLive, Idempotency.Default, WebhookOutbox.Default])
   )
 }
