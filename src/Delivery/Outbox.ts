@@ -1,14 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
-import {
-  type BookingFacts,
-  bookingCancelled,
-  bookingRescheduled,
-  type CancelledBy,
-  eventBody,
-  type WebhookEvent
-} from "../Domain/WebhookEvents.js"
+import { eventBody, type WebhookEvent } from "../Domain/WebhookEvents.js"
 import { runningTraceparent, TracingOn } from "../Tracing/Tracing.js"
 
 /** Whose event it is: only this partner's subscriptions of the same kind (sandbox or live) hear it. */
@@ -50,22 +43,7 @@ export class WebhookOutbox extends Context.Service<WebhookOutbox>()("Booking/Web
       yield* sql`${insertion(owner, event, now)}`
     })
 
-    /** A stored booking with its partner, as issue 27's cancel and reschedule read it. */
-    type OwnedBooking = BookingFacts & { readonly partnerId: string }
-    const ownerOf = (booking: OwnedBooking): EventOwner => ({ partnerId: booking.partnerId, sandbox: booking.sandbox })
-
-    /** For a cancel to run in its own transaction (or statement): booking.cancelled, saying who cancelled. */
-    const bookingCancelledInsertion = (booking: OwnedBooking, cancelledBy: CancelledBy, now: Date) =>
-      insertion(ownerOf(booking), bookingCancelled(booking, cancelledBy, now), now)
-
-    /** For a reschedule: `booking` carries the new slot, `previous` the one it left. */
-    const bookingRescheduledInsertion = (
-      booking: OwnedBooking,
-      previous: { readonly slotStart: Date; readonly slotEnd: Date },
-      now: Date
-    ) => insertion(ownerOf(booking), bookingRescheduled(booking, previous, now), now)
-
-    return { insertion, emit, bookingCancelledInsertion, bookingRescheduledInsertion } as const
+    return { insertion, emit } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)

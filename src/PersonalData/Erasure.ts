@@ -72,5 +72,3 @@ export const makeErasureRepo = Effect.gen(function* () {
     batch
   } as const
 })
-
-export type ErasureRepo = Effect.Success<typeof makeErasureRepo>
