@@ -210,12 +210,14 @@ export class Holds extends Context.Service<Holds>()("Booking/Holds", {
           )
         : Effect.fail(holdNotFound(holdId))
 
+    /** The hold as it stands, read for an answer: an outage of this read says nothing about the hold. */
+    const readForAnswer = (holdId: string, partner: Partner["Service"]) =>
+      found(holdId, partner).pipe(Effect.catchTag("SqlError", persistenceUnavailable("hold", readOutage)))
+
     const status = Effect.fnUntraced(function* (holdId: string, partner: Partner["Service"]) {
       const surface = yield* CurrentSurface
       const at = yield* clock
-      const stored = yield* found(holdId, partner).pipe(
-        Effect.catchTag("SqlError", persistenceUnavailable("hold", readOutage))
-      )
+      const stored = yield* readForAnswer(holdId, partner)
       const response: HoldStatusResponse = {
         ok: true,
         spec_version: bookingsSpecVersion,
@@ -239,9 +241,7 @@ export class Holds extends Context.Service<Holds>()("Booking/Holds", {
           })
         )
         .pipe(Effect.catchTag("SqlError", persistenceUnavailable("hold", outage)))
-      const stored = yield* found(holdId, partner).pipe(
-        Effect.catchTag("SqlError", persistenceUnavailable("hold", readOutage))
-      )
+      const stored = yield* readForAnswer(holdId, partner)
       const response: HoldReleaseResponse = {
         ok: true,
         spec_version: bookingsSpecVersion,
