@@ -86,10 +86,6 @@ export const BlockRow = Schema.Struct({
 })
 export type BlockRow = typeof BlockRow.Type
 
-export const HoursRow = Schema.Struct({ isoWeekday: Schema.Int, opens: Schema.String, closes: Schema.String })
-
-export const DateOffRow = Schema.Struct({ date: Schema.String })
-
 export const FeedRow = Schema.Struct({
   id: Schema.String,
   tokenSha256: Schema.Uint8Array,
