@@ -2,13 +2,13 @@ import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import { keysetAfter, positionColumn } from "../Database/Keyset.js"
-import { rowsOf } from "../Database/Rows.js"
+import { decodedAs, rowsOf } from "../Database/Rows.js"
 import { Customer } from "../Domain/Booking.js"
 import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 import { isUuid } from "../Domain/Ids.js"
 import type { PageQuery } from "../Domain/ListPage.js"
 import { areaOf, BookingDataRow, consentKept, type ErasedBy } from "../Domain/Retention.js"
-import { BookingRow, ConflictedBooking, ConflictRow, decodedAs, FeedJobRow } from "../Providers/CalendarRows.js"
+import { BookingRow, ConflictedBooking, ConflictRow, FeedJobRow } from "../Providers/CalendarRows.js"
 
 export const BookingChangeRow = Schema.Struct({
   id: Schema.String,

@@ -3,6 +3,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
+import { decodedAs } from "../Database/Rows.js"
 import { customerNameOf } from "../Domain/Booking.js"
 import { bookedPrice, policyOfBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
@@ -28,7 +29,7 @@ import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { sqlStateOf } from "../Shared/Idempotency.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { providerHours } from "../Supply/SupplyEdits.js"
-import { BlockRow, type BookingRow, decodedAs, type Location } from "./CalendarRows.js"
+import { BlockRow, type BookingRow, type Location } from "./CalendarRows.js"
 
 const location = (stored: Location) => ({
   address: stored.address ?? null,

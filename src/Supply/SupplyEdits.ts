@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import type * as SqlClient from "effect/sql/SqlClient"
-import { rowsOf } from "../Database/Rows.js"
+import { decodedAs, rowsOf } from "../Database/Rows.js"
 import { formatStamp } from "../Domain/Zone.js"
 
 const EditedServiceRow = Schema.Struct({
@@ -55,15 +55,6 @@ export const providerEdits = (sql: SqlClient.SqlClient) => {
 const HoursRow = Schema.Struct({ isoWeekday: Schema.Int, opens: Schema.String, closes: Schema.String })
 const DateOffRow = Schema.Struct({ date: Schema.String })
 
-/** A row of these tables that does not decode is a damaged table or a bug: a defect. */
-const decoded =
-  <S extends Schema.Decoder<unknown>>(row: S) =>
-  <E, R>(rows: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-    rows.pipe(
-      rowsOf(row),
-      Effect.catchTag("SchemaError", (error) => Effect.die(error))
-    ) as Effect.Effect<ReadonlyArray<S["Type"]>, Exclude<E, Schema.SchemaError>, R>
-
 /** A provider's own weekly hours and dates off (Europe/Stockholm), which the import then leaves alone. */
 export const providerHours = (sql: SqlClient.SqlClient) => {
   const read = (providerId: string) =>
@@ -71,11 +62,11 @@ export const providerHours = (sql: SqlClient.SqlClient) => {
       hours: sql`
         SELECT iso_weekday, to_char(opens, 'HH24:MI') AS opens, to_char(closes, 'HH24:MI') AS closes
         FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`.pipe(
-        decoded(HoursRow)
+        decodedAs(HoursRow)
       ),
       off: sql`
         SELECT to_char(date, 'YYYY-MM-DD') AS date FROM provider_dates_off
-        WHERE provider_id = ${providerId} ORDER BY date`.pipe(decoded(DateOffRow))
+        WHERE provider_id = ${providerId} ORDER BY date`.pipe(decodedAs(DateOffRow))
     })
 
   /** Replaces them in one transaction and marks them the provider's. */
