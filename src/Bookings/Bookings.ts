@@ -37,6 +37,7 @@ import { confirmWrites } from "./ConfirmWrite.js"
 import { confirmFingerprint } from "./Fingerprint.js"
 import { type HeldOption, noHold, takenAfterHold } from "./HeldOption.js"
 import { bookingList } from "./List.js"
+import { NotifierLive } from "./NotifierLive.js"
 import { commitUnknownStep, conflictTags, keyHolds, orAlreadyBooked, slotJustTaken } from "./Refusals.js"
 import { bookingStatus } from "./Status.js"
 
@@ -209,7 +210,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       BookingsRepo.Default,
       OptionSigner.Default,
       BookingOptions.Default,
-      Notifier.Default,
+      NotifierLive,
       Idempotency.Default,
       WebhookOutbox.Default,
       ListCursor.Default,

@@ -2,13 +2,13 @@ import { Context, Effect, Layer, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlSchema from "effect/sql/SqlSchema"
 import { keysetAfter, positionColumn } from "../Database/Keyset.js"
-import { rowsOf } from "../Database/Rows.js"
+import { decodedAs, rowsOf } from "../Database/Rows.js"
 import { Customer } from "../Domain/Booking.js"
 import { type NewBooking, StoredBooking } from "../Domain/BookingRecord.js"
 import { isUuid } from "../Domain/Ids.js"
 import type { PageQuery } from "../Domain/ListPage.js"
 import { areaOf, BookingDataRow, consentKept, type ErasedBy } from "../Domain/Retention.js"
-import { BookingRow, ConflictedBooking, ConflictRow, decodedAs, FeedJobRow } from "../Providers/CalendarRows.js"
+import { BookingRow, ConflictedBooking, ConflictRow, FeedJobRow } from "../Providers/CalendarRows.js"
 
 export const BookingChangeRow = Schema.Struct({
   id: Schema.String,
@@ -21,6 +21,19 @@ export const BookingChangeRow = Schema.Struct({
 export type BookingChangeRow = typeof BookingChangeRow.Type
 
 const IdRow = Schema.Struct({ id: Schema.String })
+
+const EventFactsRow = Schema.Struct({
+  id: Schema.String,
+  requestId: Schema.String,
+  partnerId: Schema.String,
+  providerId: Schema.String,
+  serviceId: Schema.String,
+  slotStart: Schema.Date,
+  slotEnd: Schema.Date,
+  priceSek: Schema.Int,
+  sandbox: Schema.Boolean,
+  timeZone: Schema.String
+})
 
 /** Whom a change of a booking is told to, and the words its messages need. */
 const BookingContact = Schema.Struct({
@@ -242,6 +255,15 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
         Effect.map((rows) => rows[0]?.partnerId)
       )
 
+    /** The booking as the partner's events about it read it, with its partner. */
+    const eventFacts = (id: string) =>
+      sql`
+        SELECT id, request_id, partner_id, provider_id, service_id, slot_start, slot_end, price_sek, sandbox, time_zone
+        FROM bookings WHERE id = ${id}`.pipe(
+        rowsOf(EventFactsRow),
+        Effect.map((rows) => rows[0])
+      )
+
     /** The provider's confirmed, coming bookings that an imported busy time overlaps. */
     const busyConflicts = (providerId: string, at: Date) =>
       sql`
@@ -320,6 +342,7 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       slotHolder,
       feedJobs,
       partnerOfJob,
+      eventFacts,
       busyConflicts,
       recordCancel,
       recordMove,

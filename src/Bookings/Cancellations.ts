@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto"
-import { Effect } from "effect"
 import { customerNameOf } from "../Domain/Booking.js"
 import { BookingAlreadyCancelled, BookingChanged, BookingNotFound } from "../Domain/BookingChange.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import type { Cancellation } from "../Domain/CancellationPolicy.js"
 import { cancellationWords } from "../Domain/CancellationWords.js"
 import type { ChangedBooking } from "../Domain/ChangeMessages.js"
-import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import { IdempotencyKeyReused } from "../Domain/Errors.js"
 import type { BookingConfirmation } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
@@ -15,7 +14,7 @@ import type { Surface } from "../Domain/Surface.js"
 import { withdrawalUntil } from "../Domain/Withdrawal.js"
 import { formatInZone } from "../Domain/Zone.js"
 import type { ChannelChoice, Contact, RecipientRole } from "../Notifications/DeliveryState.js"
-import { idempotencyKeyOf } from "../Shared/Idempotency.js"
+import { requiredKeyOf } from "../Shared/Idempotency.js"
 import type { BookingContact } from "./BookingsRepo.js"
 
 /** A cancelled booking's cancellation record, as its partner reads it. */
@@ -74,15 +73,11 @@ export const notFound = (partner: Partner["Service"]) =>
     safe_next_step: `No booking with this id exists for ${partner.sandbox ? "your sandbox token" : "your token"}. Nothing was changed. Do not tell the user anything was cancelled or moved; check the id (booking.id or request_id from the confirmation).`
   })
 
-export const keyRequired = new InvalidRequest({
-  issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"],
-  safe_next_step:
-    "Nothing was changed. Send the request again with an idempotency_key (in the body or the Idempotency-Key header), and reuse that key on every retry of this change."
-})
-
 export const keyOf = (bodyKey: string | undefined, headerKey: string | undefined) =>
-  Effect.flatMap(idempotencyKeyOf(bodyKey, headerKey), (key) =>
-    key === undefined ? Effect.fail(keyRequired) : Effect.succeed(key)
+  requiredKeyOf(
+    bodyKey,
+    headerKey,
+    "Nothing was changed. Send the request again with an idempotency_key (in the body or the Idempotency-Key header), and reuse that key on every retry of this change."
   )
 
 export const stale = (stored: StoredBooking, expected: number, surface: Surface) =>

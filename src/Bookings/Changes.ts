@@ -40,6 +40,7 @@ import { alreadyCancelled, changeNotices, keyHolds, keyOf, notFound } from "./Ca
 import { inOneTransaction, LostClaim } from "./ChangeTransaction.js"
 import { pricedAs } from "./Confirmation.js"
 import { type HeldOption, heldOption } from "./HeldOption.js"
+import { NotifierLive } from "./NotifierLive.js"
 import {
   assessMove,
   checkOption,
@@ -388,7 +389,7 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       Calendar.Default,
       BookingsRepo.Default,
       Idempotency.Default,
-      Notifier.Default,
+      NotifierLive,
       OptionSigner.Default,
       BookingOptions.Default,
       WebhookOutbox.Default,

@@ -15,7 +15,7 @@ import { futureStampIssues } from "../Domain/Stamps.js"
 import { type CurrentOffer, formatPostcode, postcodeNumber } from "../Domain/Supply.js"
 import type { Surface } from "../Domain/Surface.js"
 import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
-import { idempotencyKeyOf } from "../Shared/Idempotency.js"
+import { requiredKeyOf } from "../Shared/Idempotency.js"
 import { hasExpired } from "../Shared/OptionSigner.js"
 import { deductionOfOption } from "./Answers.js"
 import type { HeldOption } from "./HeldOption.js"
@@ -167,15 +167,7 @@ export const checkAgainstOption = (request: BookingConfirmationRequest, option: 
 
 /** One key is required, in the body or the Idempotency-Key header. */
 export const keyOf = (request: BookingConfirmationRequest, headerKey: string | undefined) =>
-  Effect.flatMap(idempotencyKeyOf(request.idempotency_key, headerKey), (key) =>
-    key === undefined
-      ? Effect.fail(
-          new InvalidRequest({
-            issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"]
-          })
-        )
-      : Effect.succeed(key)
-  )
+  requiredKeyOf(request.idempotency_key, headerKey)
 
 export const checkStamps = (request: BookingConfirmationRequest, now: Date) => {
   const issues = futureStampIssues(

@@ -14,3 +14,15 @@ export const rowsOf = <S extends Schema.Decoder<unknown>>(row: S) => {
       R
     >
 }
+
+/**
+ * `rowsOf` where a row of another shape is a defect (a schema that no longer matches its table, or
+ * a damaged one), not an error for the caller to answer.
+ */
+export const decodedAs =
+  <S extends Schema.Decoder<unknown>>(row: S) =>
+  <E, R>(rows: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+    rows.pipe(
+      rowsOf(row),
+      Effect.catchTag("SchemaError", (error) => Effect.die(error))
+    ) as Effect.Effect<ReadonlyArray<S["Type"]>, Exclude<E, Schema.SchemaError>, R>

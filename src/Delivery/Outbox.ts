@@ -1,15 +1,9 @@
 import { Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
-import {
-  type BookingFacts,
-  bookingCancelled,
-  bookingRescheduled,
-  type CancelledBy,
-  eventBody,
-  type WebhookEvent
-} from "../Domain/WebhookEvents.js"
+import type { WebhookEvent } from "../Domain/WebhookEvents.js"
 import { runningTraceparent, TracingOn } from "../Tracing/Tracing.js"
+import { WebhooksRepo } from "./WebhooksRepo.js"
 
 /** Whose event it is: only this partner's subscriptions of the same kind (sandbox or live) hear it. */
 export interface EventOwner {
@@ -27,46 +21,23 @@ export class WebhookOutbox extends Context.Service<WebhookOutbox>()("Booking/Web
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const tracing = yield* TracingOn
+    const repo = yield* WebhooksRepo
 
     /**
-     * A data-modifying statement with no trailing WITH, so Idempotency can run it as one of its
-     * CTEs. Traced, each row also keeps the trace context of the code that builds the statement
-     * (the request's), so its delivery joins that trace (Webhooks.attempt); untraced, the
-     * statement is the same as if the column did not exist.
+     * The event's statement (WebhooksRepo.eventInsertion). Traced, each row also keeps the trace
+     * context of the code that builds the statement (the request's), so its delivery joins that
+     * trace (Webhooks.attempt); untraced, the statement is the same as if the column did not exist.
      */
-    const insertion = (owner: EventOwner, event: WebhookEvent, now: Date): Statement.Fragment => {
-      const traceparent = tracing ? (runningTraceparent() ?? null) : undefined
-      return sql`
-      INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at${traceparent === undefined ? sql`` : sql`, traceparent`})
-      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, ${event.type}, ${eventBody(event)}, 'pending',
-        ${now}::timestamptz, ${now}::timestamptz${traceparent === undefined ? sql`` : sql`, ${traceparent}`}
-      FROM webhook_endpoints e
-      WHERE e.partner_id = ${owner.partnerId} AND e.sandbox = ${owner.sandbox}::boolean
-        AND e.status = 'enabled' AND ${event.type} = ANY (e.events)`
-    }
+    const insertion = (owner: EventOwner, event: WebhookEvent, now: Date): Statement.Fragment =>
+      repo.eventInsertion(owner, event, now, tracing ? (runningTraceparent() ?? null) : undefined)
 
     /** Writes the event's rows, inside the caller's transaction when there is one. */
     const emit = Effect.fn("WebhookOutbox.emit")(function* (owner: EventOwner, event: WebhookEvent, now: Date) {
       yield* sql`${insertion(owner, event, now)}`
     })
 
-    /** A stored booking with its partner, as issue 27's cancel and reschedule read it. */
-    type OwnedBooking = BookingFacts & { readonly partnerId: string }
-    const ownerOf = (booking: OwnedBooking): EventOwner => ({ partnerId: booking.partnerId, sandbox: booking.sandbox })
-
-    /** For a cancel to run in its own transaction (or statement): booking.cancelled, saying who cancelled. */
-    const bookingCancelledInsertion = (booking: OwnedBooking, cancelledBy: CancelledBy, now: Date) =>
-      insertion(ownerOf(booking), bookingCancelled(booking, cancelledBy, now), now)
-
-    /** For a reschedule: `booking` carries the new slot, `previous` the one it left. */
-    const bookingRescheduledInsertion = (
-      booking: OwnedBooking,
-      previous: { readonly slotStart: Date; readonly slotEnd: Date },
-      now: Date
-    ) => insertion(ownerOf(booking), bookingRescheduled(booking, previous, now), now)
-
-    return { insertion, emit, bookingCancelledInsertion, bookingRescheduledInsertion } as const
+    return { insertion, emit } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make)
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(WebhooksRepo.Default))
 }

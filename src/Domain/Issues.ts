@@ -61,7 +61,7 @@ const worded = (expected: string) => {
   return expected
 }
 
-/** A message annotation on the schema wins over the default wording, as it did. */
+/** A message annotation on the schema wins over the default wording: the schema's author said it for that field. */
 const ownMessage = (ast: SchemaAST.AST): string | undefined => {
   const message = ast.annotations?.message
   if (typeof message === "string") return message

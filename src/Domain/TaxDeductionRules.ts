@@ -155,10 +155,6 @@ const dateOf = (ms: number) => {
   return `${part("year")}-${part("month")}-${part("day")}`
 }
 
-/** The rule of `kind` in force on the Stockholm date of a slot's start. */
-export const ruleForSlot = (kind: DeductionKind, slotStart: Date | number | string): DeductionRule | undefined =>
-  ruleInForce(kind, stockholmDate(slotStart))
-
 /**
  * The next rule of `kind` that takes effect after `localDate` and no later than `withinDays`
  * after it. Skatteverket applies the rule in force when the buyer pays, which may be after a

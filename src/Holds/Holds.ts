@@ -6,7 +6,7 @@ import { AppConfig } from "../AppConfig.js"
 import { Bookings } from "../Bookings/Bookings.js"
 import { type BookingUnavailable, SlotTaken } from "../Domain/Booking.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
-import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import { IdempotencyKeyReused } from "../Domain/Errors.js"
 import type {
   HoldReleaseResponse,
   HoldRequest,
@@ -24,13 +24,7 @@ import { BookingOptions } from "../Shared/BookingOptions.js"
 import { Calendar, calendarOf } from "../Shared/Calendar.js"
 import { logFailureWarning } from "../Shared/FailureSummary.js"
 import { HoldsRepo, isLive, type StoredHold } from "../Shared/HoldsRepo.js"
-import {
-  Idempotency,
-  idempotencyKeyOf,
-  persistenceUnavailable,
-  requestHash,
-  sqlStateOf
-} from "../Shared/Idempotency.js"
+import { Idempotency, persistenceUnavailable, requestHash, requiredKeyOf, sqlStateOf } from "../Shared/Idempotency.js"
 import { hasExpired, OptionSigner } from "../Shared/OptionSigner.js"
 import { alreadyHeld, holdNotFound, holdOf, holdStep, tooManyHolds } from "./Steps.js"
 
@@ -42,10 +36,6 @@ const outage =
 
 const readOutage =
   "The hold cannot be read right now because the database does not answer; this says nothing about the hold. Nothing is booked by a hold. Retry in a moment."
-
-const keyRequired = new InvalidRequest({
-  issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"]
-})
 
 /**
  * Short holds of a searched option's time, in the calendar's no-overlap constraint: what an
@@ -169,9 +159,7 @@ export class Holds extends Context.Service<Holds>()("Booking/Holds", {
       headerKey?: string | undefined
     ) {
       const surface = yield* CurrentSurface
-      const key = yield* Effect.flatMap(idempotencyKeyOf(request.idempotency_key, headerKey), (key) =>
-        key === undefined ? Effect.fail(keyRequired) : Effect.succeed(key)
-      )
+      const key = yield* requiredKeyOf(request.idempotency_key, headerKey)
       yield* limiter.byPartner("confirm", partner.id)
       const at = yield* clock
       const hash = requestHash({
@@ -222,12 +210,14 @@ export class Holds extends Context.Service<Holds>()("Booking/Holds", {
           )
         : Effect.fail(holdNotFound(holdId))
 
+    /** The hold as it stands, read for an answer: an outage of this read says nothing about the hold. */
+    const readForAnswer = (holdId: string, partner: Partner["Service"]) =>
+      found(holdId, partner).pipe(Effect.catchTag("SqlError", persistenceUnavailable("hold", readOutage)))
+
     const status = Effect.fnUntraced(function* (holdId: string, partner: Partner["Service"]) {
       const surface = yield* CurrentSurface
       const at = yield* clock
-      const stored = yield* found(holdId, partner).pipe(
-        Effect.catchTag("SqlError", persistenceUnavailable("hold", readOutage))
-      )
+      const stored = yield* readForAnswer(holdId, partner)
       const response: HoldStatusResponse = {
         ok: true,
         spec_version: bookingsSpecVersion,
@@ -251,9 +241,7 @@ export class Holds extends Context.Service<Holds>()("Booking/Holds", {
           })
         )
         .pipe(Effect.catchTag("SqlError", persistenceUnavailable("hold", outage)))
-      const stored = yield* found(holdId, partner).pipe(
-        Effect.catchTag("SqlError", persistenceUnavailable("hold", readOutage))
-      )
+      const stored = yield* readForAnswer(holdId, partner)
       const response: HoldReleaseResponse = {
         ok: true,
         spec_version: bookingsSpecVersion,

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { NotifierLive } from "../Bookings/NotifierLive.js"
 import { CapabilitiesRefreshLive } from "../Capabilities/Document.js"
 import { HoldSweepLive } from "../Holds/Holds.js"
 import { NotificationDispatcherLive } from "../Notifications/Dispatcher.js"
@@ -17,7 +18,7 @@ import { WebhookDispatcherLive } from "../Webhooks/Webhooks.js"
  */
 export const backgroundLoops = {
   capabilitiesRefresh: CapabilitiesRefreshLive,
-  notificationDispatcher: NotificationDispatcherLive,
+  notificationDispatcher: NotificationDispatcherLive.pipe(Layer.provide(NotifierLive)),
   webhookDispatcher: WebhookDispatcherLive,
   partnerTokenRefresh: PartnerTokenRefreshLive,
   providerTokenRefresh: ProviderTokenRefreshLive,

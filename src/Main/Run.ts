@@ -40,8 +40,8 @@ export const runMain = makeRunMain(({ fiber, teardown }) => {
   process.on("SIGTERM", onSignal)
   fiber.addObserver((exit) => {
     clearInterval(keepAlive)
-    // An orderly stop (the fiber interrupted by a signal) exits 0, as it did on Effect 3; Effect 4's
-    // default teardown would exit 130.
+    // An orderly stop (the fiber interrupted by a signal) exits 0, so a supervisor does not count it
+    // a crash; Effect's default teardown would exit 130.
     if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) process.exit(0)
     teardown(exit, (code) => process.exit(code))
   })

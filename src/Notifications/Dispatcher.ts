@@ -5,6 +5,7 @@ import { Notifier } from "./Notifier.js"
 /**
  * The outbox dispatcher: a pass every NOTIFY_POLL_MS on the service's clock, for as long as the
  * server runs. The first pass waits one interval too, so it never races a deliverNow right after start.
+ * It drives the notifier the composition gives it (Bookings/NotifierLive.ts), the handlers' own.
  */
 export const NotificationDispatcherLive = Layer.effectDiscard(
   Effect.gen(function* () {
@@ -16,4 +17,4 @@ export const NotificationDispatcherLive = Layer.effectDiscard(
       Effect.forkScoped
     )
   })
-).pipe(Layer.provide(Notifier.Default))
+)

@@ -70,6 +70,8 @@ const make = Effect.gen(function* () {
     statesOf,
     dispatch,
     handedTo: outbox.handedTo,
+    requestRecipients: outbox.requestRecipients,
+    redactPersonalData: outbox.redactPersonalData,
     stopPending: outbox.stopPending
   } as const
 })

@@ -4,6 +4,7 @@ import type * as Statement from "effect/sql/Statement"
 import { AppConfig } from "../AppConfig.js"
 import { rowsOf } from "../Database/Rows.js"
 import type { Notification, OutboxRow } from "../Domain/Outbox.js"
+import { erasedMessageBody, RequestRecipientRow } from "../Domain/Retention.js"
 import { Channel, DeliveryStatus, isDeliverable, RecipientRole, type SubjectDeliveryState } from "./DeliveryState.js"
 
 export const ClaimedRow = Schema.Struct({
@@ -70,6 +71,9 @@ const toState = (row: StateRow): SubjectDeliveryState => ({
 })
 
 /** The SQL of `notification_outbox`, its one owner. */
+/** The topics whose messages carry the customer's details; the others never did. */
+const topicsWithPersonalData = ["booking_confirmed", "booking_cancelled", "booking_rescheduled", "request_created"]
+
 export const makeOutboxRepo = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const config = yield* AppConfig
@@ -174,8 +178,35 @@ export const makeOutboxRepo = Effect.gen(function* () {
       UPDATE notification_outbox SET status = 'skipped', last_error = 'withdrawn before delivery'
       WHERE subject_id = ${requestId}::uuid AND topic = 'request_created' AND status = 'pending'`
 
+  /** Every provider a request was handed to, with its name, and whether the copy reached it. */
+  const requestRecipients = (requestId: string) =>
+    sql`
+      SELECT o.provider_id, p.name AS provider_name, o.channel, o.address, o.status
+      FROM notification_outbox o JOIN providers p ON p.id = o.provider_id
+      WHERE o.subject_id = ${requestId}::uuid AND o.topic = 'request_created' AND o.recipient_role = 'provider'
+      ORDER BY o.created_at, o.id`.pipe(rowsOf(RequestRecipientRow))
+
+  /**
+   * The outbox rows of these subjects that carried personal data: the customer's address goes, the
+   * text and payload are replaced, an error (which may quote an address) is dropped, and a row not
+   * yet delivered is stopped: it would carry what is erased.
+   */
+  const redactPersonalData = (subjects: ReadonlyArray<string>) =>
+    subjects.length === 0
+      ? Effect.void
+      : sql`
+      UPDATE notification_outbox SET
+        address = CASE WHEN recipient_role = 'customer' THEN NULL ELSE address END,
+        body = ${erasedMessageBody},
+        payload = '{"personal_data_erased": true}'::jsonb,
+        last_error = CASE WHEN status = 'pending' THEN 'stopped: personal data erased before delivery' END,
+        status = CASE WHEN status = 'pending' THEN 'skipped' ELSE status END
+      WHERE subject_id IN ${sql.in(subjects)} AND topic IN ${sql.in(topicsWithPersonalData)}`.pipe(Effect.asVoid)
+
   return {
     insert,
+    requestRecipients,
+    redactPersonalData,
     claim,
     recordSent,
     recordSkipped,

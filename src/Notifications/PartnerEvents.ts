@@ -1,25 +1,38 @@
-import { Effect, Schema } from "effect"
-import * as SqlClient from "effect/sql/SqlClient"
-import { rowsOf } from "../Database/Rows.js"
+import { Context, Effect, type Schema } from "effect"
+import type { SqlError } from "effect/sql/SqlError"
 import { WebhookOutbox } from "../Delivery/Outbox.js"
-import { bookingConfirmationFailed, type Handoff, requestHandoffChanged } from "../Domain/WebhookEvents.js"
+import {
+  type BookingFacts,
+  bookingConfirmationFailed,
+  type Handoff,
+  requestHandoffChanged
+} from "../Domain/WebhookEvents.js"
 import type { DeliveryStatus } from "./DeliveryState.js"
 import type { ClaimedRow, OutboxRepo } from "./OutboxRepo.js"
 
-const BookingFactsRow = Schema.Struct({
-  id: Schema.String,
-  requestId: Schema.String,
-  partnerId: Schema.String,
-  providerId: Schema.String,
-  serviceId: Schema.String,
-  slotStart: Schema.Date,
-  slotEnd: Schema.Date,
-  priceSek: Schema.Int,
-  sandbox: Schema.Boolean,
-  timeZone: Schema.String
-})
-
-const RequestFactsRow = Schema.Struct({ partnerId: Schema.String, sandbox: Schema.Boolean })
+/**
+ * What a partner's event about a notification's final outcome reads of its subject. The subjects'
+ * tables belong to the features above this layer, so their owners answer (Bookings/NotifierLive.ts).
+ */
+export class NotificationSubjects extends Context.Service<
+  NotificationSubjects,
+  {
+    /** The booking as booking.confirmation_failed tells it, with its partner; none for an unknown id. */
+    readonly booking: (
+      id: string
+    ) => Effect.Effect<(BookingFacts & { readonly partnerId: string }) | undefined, SqlError | Schema.SchemaError>
+    /**
+     * The request's partner and kind, its row locked until the transaction ends, so two provider
+     * rows of one request finishing at once tell the hand-off in order; none for an unknown id.
+     */
+    readonly lockRequest: (
+      id: string
+    ) => Effect.Effect<
+      { readonly partnerId: string; readonly sandbox: boolean } | undefined,
+      SqlError | Schema.SchemaError
+    >
+  }
+>()("Booking/NotificationSubjects") {}
 
 /** The hand-off as a request's status tells it, from its provider rows' states (Requests.handoffOf for a queued plan). */
 const handoffFrom = (statuses: ReadonlyArray<DeliveryStatus>): Handoff => {
@@ -35,20 +48,17 @@ const handoffFrom = (statuses: ReadonlyArray<DeliveryStatus>): Handoff => {
 /**
  * The partner's event for a row that reached a final state, in the transaction that records it:
  * a booking confirmation given up is booking.confirmation_failed; a provider's hand-off sent or
- * given up changes the request's hand-off. The request row is locked so two rows of one request
- * finishing at once tell the hand-off in order.
+ * given up changes the request's hand-off.
  */
 export const makeAnnounce = (outbox: OutboxRepo) =>
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const subjects = yield* NotificationSubjects
     const webhookOutbox = yield* WebhookOutbox
 
     return (row: ClaimedRow, outcome: "sent" | "failed", now: Date) =>
       Effect.gen(function* () {
         if (row.topic === "booking_confirmed" && outcome === "failed") {
-          const [booking] = yield* sql`
-          SELECT id, request_id, partner_id, provider_id, service_id, slot_start, slot_end, price_sek, sandbox, time_zone
-          FROM bookings WHERE id = ${row.subjectId}`.pipe(rowsOf(BookingFactsRow))
+          const booking = yield* subjects.booking(row.subjectId)
           if (booking === undefined) return
           yield* webhookOutbox.emit(
             { partnerId: booking.partnerId, sandbox: booking.sandbox },
@@ -57,10 +67,7 @@ export const makeAnnounce = (outbox: OutboxRepo) =>
           )
         }
         if (row.topic === "request_created") {
-          const [request] = yield* sql`
-          SELECT partner_id, sandbox FROM service_requests WHERE id = ${row.subjectId} FOR UPDATE`.pipe(
-            rowsOf(RequestFactsRow)
-          )
+          const request = yield* subjects.lockRequest(row.subjectId)
           if (request === undefined) return
           const states = yield* outbox.statusesOfSubject(row.subjectId)
           const before = handoffFrom(states.map((state) => (state.id === row.id ? "pending" : state.status)))

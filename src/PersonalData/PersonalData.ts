@@ -6,6 +6,7 @@ import { AppConfig } from "../AppConfig.js"
 import { delivery } from "../Bookings/Answers.js"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { keyOf } from "../Bookings/Cancellations.js"
+import { NotifierLive } from "../Bookings/NotifierLive.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { BookingNotFound } from "../Domain/BookingChange.js"
 import { IdempotencyKeyReused } from "../Domain/Errors.js"
@@ -159,59 +160,6 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
         return yield* answer(false)
       })
 
-    const eraseBooking = Effect.fn("PersonalData.eraseBooking")(function* (
-      ref: string,
-      body: ErasePersonalDataRequest,
-      headerKey: string | undefined,
-      partner: Partner["Service"]
-    ) {
-      const key = yield* keyOf(body.idempotency_key, headerKey)
-      const at = yield* now
-      const found = yield* readBooking(partner, ref)
-      if (found === undefined) return yield* bookingNotFound(partner)
-      const hash = fingerprintHash({ erase: "booking", id: found.id })
-      const answer = (replay: boolean) =>
-        Effect.gen(function* () {
-          const row = yield* readBooking(partner, found.id)
-          if (row === undefined) return yield* bookingNotFound(partner)
-          return yield* withNotices(bookingReport(row, days, at, bookingPath(ref)), row.erasureId, replay)
-        })
-      const replayOf = replayWith(partner.id, key, hash, answer)
-      const replayed = yield* replayOf()
-      if (Option.isSome(replayed)) return replayed.value
-      if (found.erasedAt !== null) return yield* answer(false)
-      if (bookingActive(found, at)) return yield* activeBooking(found, at)
-
-      return yield* Effect.gen(function* () {
-        yield* claim(partner.id, key, hash, found.id)
-        const locked = yield* repo.lockBooking(found.id)
-        if (locked === undefined || locked.erasedAt !== null) return [] as ReadonlyArray<string>
-        if (bookingActive(locked, at)) return yield* activeBooking(locked, at)
-        const erasureId = randomUUID()
-        yield* repo.eraseBookings([locked.id], "request", at, erasureId)
-        const notices = noticesOf(
-          erasureId,
-          [
-            {
-              providerId: locked.providerId,
-              ...notifier.channelFor(
-                "provider",
-                { email: locked.notifyEmail, webhookUrl: locked.notifyWebhookUrl },
-                locked.sandbox
-              )
-            }
-          ],
-          personalDataErasedForProvider({
-            reference: locked.requestId,
-            what: "booking",
-            serviceLabelSv: locked.serviceLabelSv
-          })
-        )
-        yield* notifier.enqueue(notices, at)
-        return notices.map((notice) => notice.id)
-      }).pipe((erasure) => committed(erasure, replayOf, answer))
-    })
-
     const activeBooking = (
       row: { id: string; requestId: string; slotStart: Date; slotEnd: Date; timeZone: string },
       at: Date
@@ -242,64 +190,135 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
       return requestReport(row, yield* recipientsOf(row.id), days, requestPath(ref))
     })
 
-    const eraseRequest = Effect.fn("PersonalData.eraseRequest")(function* (
-      ref: string,
-      body: ErasePersonalDataRequest,
-      headerKey: string | undefined,
-      partner: Partner["Service"]
-    ) {
-      const key = yield* keyOf(body.idempotency_key, headerKey)
-      const at = yield* now
-      const found = yield* readRequest(partner, ref)
-      if (found === undefined) return yield* requestNotFound(partner, ref)
-      const hash = fingerprintHash({ erase: "request", id: found.id })
-      const answer = (replay: boolean) =>
+    /**
+     * An erasure on request, the same steps for a booking and a request: the key; the subject read
+     * (its 404 when it is not the partner's); a replay, or the answer again for one already erased;
+     * the subject's refusal, checked before and again on the locked row; then, in one transaction,
+     * the key claimed, the personal data erased and the providers who received it told.
+     */
+    const eraseOnRequest =
+      <
+        Row extends { readonly id: string; readonly erasedAt: Date | null; readonly erasureId: string | null },
+        E1,
+        E2,
+        E3,
+        E4,
+        E5,
+        E6
+      >(
+        what: "booking" | "request",
+        subject: {
+          readonly read: (partner: Partner["Service"], ref: string) => Effect.Effect<Row | undefined, E1>
+          readonly notFound: (partner: Partner["Service"], ref: string) => E2
+          readonly report: (row: Row, at: Date, ref: string) => Effect.Effect<PersonalDataResponse, E3>
+          readonly refusal: (row: Row, at: Date) => Effect.Effect<void, E4>
+          readonly lock: (id: string) => Effect.Effect<Row | undefined, E5>
+          readonly erase: (locked: Row, at: Date, erasureId: string) => Effect.Effect<ReadonlyArray<Notification>, E6>
+        }
+      ) =>
+      (ref: string, body: ErasePersonalDataRequest, headerKey: string | undefined, partner: Partner["Service"]) =>
         Effect.gen(function* () {
-          const row = yield* readRequest(partner, found.id)
-          if (row === undefined) return yield* requestNotFound(partner, ref)
-          const report = requestReport(row, yield* recipientsOf(row.id), days, requestPath(ref))
-          return yield* withNotices(report, row.erasureId, replay)
-        })
-      const replayOf = replayWith(partner.id, key, hash, answer)
-      const replayed = yield* replayOf()
-      if (Option.isSome(replayed)) return replayed.value
-      if (found.erasedAt !== null) return yield* answer(false)
-      const active = new RequestActive({
-        issues: ["request_id: the follow-up request is not withdrawn"],
-        request_id: found.id,
-        safe_next_step: `Nothing was erased: the follow-up request is open, so providers may still contact the customer about it. If the user wants it erased now, withdraw it first (POST /api/public/requests/${found.id}/withdraw; the providers are told), then send this erasure again.`
-      })
-      if (found.status !== "withdrawn") return yield* active
+          const key = yield* keyOf(body.idempotency_key, headerKey)
+          const at = yield* now
+          const found = yield* subject.read(partner, ref)
+          if (found === undefined) return yield* Effect.fail(subject.notFound(partner, ref))
+          const hash = fingerprintHash({ erase: what, id: found.id })
+          const answer = (replay: boolean) =>
+            Effect.gen(function* () {
+              const row = yield* subject.read(partner, found.id)
+              if (row === undefined) return yield* Effect.fail(subject.notFound(partner, ref))
+              return yield* withNotices(yield* subject.report(row, at, ref), row.erasureId, replay)
+            })
+          const replayOf = replayWith(partner.id, key, hash, answer)
+          const replayed = yield* replayOf()
+          if (Option.isSome(replayed)) return replayed.value
+          if (found.erasedAt !== null) return yield* answer(false)
+          yield* subject.refusal(found, at)
 
-      return yield* Effect.gen(function* () {
-        yield* claim(partner.id, key, hash, found.id)
-        const locked = yield* repo.lockRequest(found.id)
-        if (locked === undefined || locked.erasedAt !== null) return [] as ReadonlyArray<string>
-        if (locked.status !== "withdrawn") return yield* active
-        const erasureId = randomUUID()
-        // Only a provider the request reached holds its data; a sandbox request reached nobody.
-        const received = (yield* repo.requestRecipients(locked.id)).filter(
-          (recipient) =>
-            recipient.status === "sent" && (recipient.channel === "email" || recipient.channel === "webhook")
-        )
-        yield* repo.eraseRequests([locked.id], "request", at, erasureId)
-        const label = Option.match(catalog.jobType(locked.verticalId, locked.jobTypeId), {
-          onNone: () => locked.jobTypeId,
-          onSome: (jobType) => jobType.label_sv
+          return yield* Effect.gen(function* () {
+            yield* claim(partner.id, key, hash, found.id)
+            const locked = yield* subject.lock(found.id)
+            if (locked === undefined || locked.erasedAt !== null) return [] as ReadonlyArray<string>
+            yield* subject.refusal(locked, at)
+            const notices = yield* subject.erase(locked, at, randomUUID())
+            yield* notifier.enqueue(notices, at)
+            return notices.map((notice) => notice.id)
+          }).pipe((erasure) => committed(erasure, replayOf, answer))
         })
-        const notices = noticesOf(
-          erasureId,
-          received.map((recipient) => ({
-            providerId: recipient.providerId,
-            channel: recipient.channel,
-            address: recipient.address
-          })),
-          personalDataErasedForProvider({ reference: locked.sessionId, what: "request", serviceLabelSv: label })
-        )
-        yield* notifier.enqueue(notices, at)
-        return notices.map((notice) => notice.id)
-      }).pipe((erasure) => committed(erasure, replayOf, answer))
-    })
+
+    const eraseBooking = Effect.fn("PersonalData.eraseBooking")(
+      eraseOnRequest("booking", {
+        read: readBooking,
+        notFound: bookingNotFound,
+        report: (row, at, ref) => Effect.succeed(bookingReport(row, days, at, bookingPath(ref))),
+        refusal: (row, at) => (bookingActive(row, at) ? activeBooking(row, at) : Effect.void),
+        lock: repo.lockBooking,
+        erase: (locked, at, erasureId) =>
+          Effect.as(
+            repo.eraseBookings([locked.id], "request", at, erasureId),
+            noticesOf(
+              erasureId,
+              [
+                {
+                  providerId: locked.providerId,
+                  ...notifier.channelFor(
+                    "provider",
+                    { email: locked.notifyEmail, webhookUrl: locked.notifyWebhookUrl },
+                    locked.sandbox
+                  )
+                }
+              ],
+              personalDataErasedForProvider({
+                reference: locked.requestId,
+                what: "booking",
+                serviceLabelSv: locked.serviceLabelSv
+              })
+            )
+          )
+      })
+    )
+
+    const eraseRequest = Effect.fn("PersonalData.eraseRequest")(
+      eraseOnRequest("request", {
+        read: readRequest,
+        notFound: requestNotFound,
+        report: (row, _at, ref) =>
+          Effect.map(recipientsOf(row.id), (recipients) => requestReport(row, recipients, days, requestPath(ref))),
+        refusal: (row) =>
+          row.status === "withdrawn"
+            ? Effect.void
+            : Effect.fail(
+                new RequestActive({
+                  issues: ["request_id: the follow-up request is not withdrawn"],
+                  request_id: row.id,
+                  safe_next_step: `Nothing was erased: the follow-up request is open, so providers may still contact the customer about it. If the user wants it erased now, withdraw it first (POST /api/public/requests/${row.id}/withdraw; the providers are told), then send this erasure again.`
+                })
+              ),
+        lock: repo.lockRequest,
+        erase: (locked, at, erasureId) =>
+          Effect.gen(function* () {
+            // Only a provider the request reached holds its data; a sandbox request reached nobody.
+            const received = (yield* repo.requestRecipients(locked.id)).filter(
+              (recipient) =>
+                recipient.status === "sent" && (recipient.channel === "email" || recipient.channel === "webhook")
+            )
+            yield* repo.eraseRequests([locked.id], "request", at, erasureId)
+            const label = Option.match(catalog.jobType(locked.verticalId, locked.jobTypeId), {
+              onNone: () => locked.jobTypeId,
+              onSome: (jobType) => jobType.label_sv
+            })
+            return noticesOf(
+              erasureId,
+              received.map((recipient) => ({
+                providerId: recipient.providerId,
+                channel: recipient.channel,
+                address: recipient.address
+              })),
+              personalDataErasedForProvider({ reference: locked.sessionId, what: "request", serviceLabelSv: label })
+            )
+          })
+      })
+    )
 
     /**
      * One retention pass: every booking whose slot ended (or that was cancelled) and every request
@@ -337,7 +356,7 @@ export class PersonalData extends Context.Service<PersonalData>()("Booking/Perso
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(
-    Layer.provide([Catalog.Default, Notifier.Default, Idempotency.Default, BookingsRepo.Default, RequestsRepo.Default])
+    Layer.provide([Catalog.Default, NotifierLive, Idempotency.Default, BookingsRepo.Default, RequestsRepo.Default])
   )
 }
 

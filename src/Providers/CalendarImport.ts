@@ -2,10 +2,10 @@ import { Clock, Context, Duration, Effect, FiberSet, Layer, Schedule, Schema } f
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
+import { NotifierLive } from "../Bookings/NotifierLive.js"
 import { rowsOf } from "../Database/Rows.js"
 import { bookingHorizonDays, CalendarUrlRefused, providerSpecVersion } from "../Domain/Provider.js"
 import { DAY, formatInZone, MINUTE, providerTimeZone } from "../Domain/Zone.js"
-import { Notifier } from "../Notifications/Notifier.js"
 import { checkDestination, lookupWithin } from "../Shared/Destination.js"
 import { logFailureWarning } from "../Shared/FailureSummary.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
@@ -313,7 +313,7 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
     return { register, status, remove, syncDue } as const
   })
 }) {
-  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([Notifier.Default, BookingsRepo.Default]))
+  static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide([NotifierLive, BookingsRepo.Default]))
 }
 
 /** The import poller: every due import, each `importPollInterval`, for as long as the server runs. */

@@ -1,20 +1,8 @@
-import { Effect, Schema } from "effect"
-import { rowsOf } from "../Database/Rows.js"
+import { Schema } from "effect"
 import { Customer } from "../Domain/Booking.js"
 import { legalBases } from "../Domain/Withdrawal.js"
 
-/**
- * The rows the provider's calendar reads, decoded rather than asserted. A row of another shape is
- * a defect (a schema that no longer matches its table), as the bookings repo treats it.
- */
-export const decodedAs =
-  <S extends Schema.Decoder<unknown>>(row: S) =>
-  <E, R>(rows: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-    rows.pipe(
-      rowsOf(row),
-      Effect.catchTag("SchemaError", (error) => Effect.die(error))
-    ) as Effect.Effect<ReadonlyArray<S["Type"]>, Exclude<E, Schema.SchemaError>, R>
-
+/** The rows the provider's calendar reads, each decoded with `decodedAs` (Database/Rows.ts). */
 const Location = Schema.Struct({
   address: Schema.optional(Schema.String),
   postcode: Schema.String,
@@ -85,10 +73,6 @@ export const BlockRow = Schema.Struct({
   createdAt: Schema.Date
 })
 export type BlockRow = typeof BlockRow.Type
-
-export const HoursRow = Schema.Struct({ isoWeekday: Schema.Int, opens: Schema.String, closes: Schema.String })
-
-export const DateOffRow = Schema.Struct({ date: Schema.String })
 
 export const FeedRow = Schema.Struct({
   id: Schema.String,

@@ -3,6 +3,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
+import { decodedAs } from "../Database/Rows.js"
 import { customerNameOf } from "../Domain/Booking.js"
 import { bookedPrice, policyOfBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
@@ -27,7 +28,8 @@ import { withdrawalUntil } from "../Domain/Withdrawal.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { sqlStateOf } from "../Shared/Idempotency.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
-import { BlockRow, type BookingRow, DateOffRow, decodedAs, HoursRow, type Location } from "./CalendarRows.js"
+import { providerHours } from "../Supply/SupplyEdits.js"
+import { BlockRow, type BookingRow, type Location } from "./CalendarRows.js"
 
 const location = (stored: Location) => ({
   address: stored.address ?? null,
@@ -127,6 +129,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
   make: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* BookingsRepo
+    const ownHours = providerHours(sql)
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const bookings = Effect.fn("ProviderCalendar.bookings")(function* (
@@ -287,14 +290,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
 
     const readHours = (providerId: string) =>
       Effect.gen(function* () {
-        const hours = yield* sql`
-          SELECT iso_weekday, to_char(opens, 'HH24:MI') AS opens, to_char(closes, 'HH24:MI') AS closes
-          FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`.pipe(
-          decodedAs(HoursRow)
-        )
-        const off = yield* sql`
-          SELECT to_char(date, 'YYYY-MM-DD') AS date FROM provider_dates_off
-          WHERE provider_id = ${providerId} ORDER BY date`.pipe(decodedAs(DateOffRow))
+        const { hours, off } = yield* ownHours.read(providerId)
         return {
           ok: true as const,
           spec_version: providerSpecVersion,
@@ -332,23 +328,8 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       })
       if (issues.length > 0) return yield* new InvalidRequest({ issues })
       const at = yield* now
-      const hours = JSON.stringify(request.weekly_hours)
-      const dates = [...new Set(request.dates_off)]
-      yield* sql
-        .withTransaction(
-          Effect.gen(function* () {
-            yield* sql`UPDATE providers SET hours_set_by_provider_at = ${at} WHERE id = ${providerId}`
-            yield* sql`DELETE FROM provider_working_hours WHERE provider_id = ${providerId}`
-            yield* sql`
-              INSERT INTO provider_working_hours (provider_id, iso_weekday, opens, closes)
-              SELECT ${providerId}, iso_weekday, opens::time, closes::time
-              FROM jsonb_to_recordset(${hours}::jsonb) AS x(iso_weekday int, opens text, closes text)`
-            yield* sql`DELETE FROM provider_dates_off WHERE provider_id = ${providerId}`
-            yield* sql`
-              INSERT INTO provider_dates_off (provider_id, date)
-              SELECT ${providerId}, d::date FROM unnest(${dates}::text[]) AS d`
-          })
-        )
+      yield* ownHours
+        .set(providerId, request.weekly_hours, [...new Set(request.dates_off)], at)
         .pipe(changeUnavailable("provider working hours", outageSteps.hours))
       const current = yield* readHours(providerId).pipe(
         readUnavailable(

@@ -48,8 +48,8 @@ const claimedKey = (providerId: string, key: string | undefined) =>
   }`
 
 /**
- * A provider cancels a job it cannot do (issue 29), through issue 27's cancel with `provider` as
- * who cancelled: one transaction that cancels the booking, releases its time, queues the customer's
+ * A provider cancels a job it cannot do, through the partners' cancel (Changes) with `provider` as
+ * who cancelled, so both cancels keep one set of rules: one transaction that cancels the booking, releases its time, queues the customer's
  * notice and the partner's `booking.cancelled` webhook. No fee applies to the customer.
  */
 export class ProviderCancellations extends Context.Service<ProviderCancellations>()("Booking/ProviderCancellations", {

@@ -13,13 +13,6 @@ export class ProviderTokenError extends Schema.TaggedError<ProviderTokenError>()
  */
 export const providerTokenPattern = /^hsp_([A-Za-z0-9_-]{12})_[A-Za-z0-9_-]{43}$/
 
-export interface ProviderTokenEntry {
-  readonly prefix: string
-  readonly digest: Uint8Array
-  readonly providerId: string
-  readonly providerName: string
-}
-
 const TokenRow = Schema.Struct({
   ...storedToken,
   providerId: Schema.String,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
+import { NotifierLive } from "../Bookings/NotifierLive.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { WebhookOutbox } from "../Delivery/Outbox.js"
 import { customerIdentity, customerNameOf } from "../Domain/Booking.js"
@@ -378,7 +379,7 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
     Layer.provide([
       Catalog.Default,
       Supply.Default,
-      Notifier.Default,
+      NotifierLive,
       Idempotency.Default,
       RequestsRepo.Default,
       WebhookOutbox.Default,

@@ -69,6 +69,13 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
         Effect.map((rows) => Option.fromNullishOr(rows[0]))
       )
 
+    /** The request's partner and kind, its row locked until the transaction ends. */
+    const lockOwner = (id: string) =>
+      sql`SELECT partner_id, sandbox FROM service_requests WHERE id = ${id} FOR UPDATE`.pipe(
+        rowsOf(Schema.Struct({ partnerId: Schema.String, sandbox: Schema.Boolean })),
+        Effect.map((rows) => rows[0])
+      )
+
     /** Marks a locked request withdrawn; its change time never goes back. */
     const withdraw = (id: string, withdrawal: { readonly id: string; readonly reason: string | null }, now: Date) =>
       sql`UPDATE service_requests SET status = 'withdrawn', withdrawn_at = ${now}, withdraw_reason = ${withdrawal.reason},
@@ -130,6 +137,7 @@ export class RequestsRepo extends Context.Service<RequestsRepo>()("Booking/Reque
       insertion,
       listPage,
       lockById,
+      lockOwner,
       withdraw,
       find,
       findById: (partnerId: string, id: string) =>

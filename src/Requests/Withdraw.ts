@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { AppConfig } from "../AppConfig.js"
+import { NotifierLive } from "../Bookings/NotifierLive.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { WebhookOutbox } from "../Delivery/Outbox.js"
-import { IdempotencyKeyReused, InvalidRequest } from "../Domain/Errors.js"
+import { IdempotencyKeyReused } from "../Domain/Errors.js"
 import { requestWithdrawnForProvider } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
 import type { Partner } from "../Domain/Partner.js"
@@ -19,8 +20,8 @@ import { Notifier } from "../Notifications/Notifier.js"
 import {
   fingerprintHash,
   Idempotency,
-  idempotencyKeyOf,
   persistenceUnavailable,
+  requiredKeyOf,
   type StoredKey,
   sqlStateOf
 } from "../Shared/Idempotency.js"
@@ -35,11 +36,6 @@ const steps = {
   replayUnreadable:
     "A withdrawal was already made with this idempotency_key, but it cannot be read right now because the database does not answer. Retry the same call in a moment."
 }
-
-const keyRequired = new InvalidRequest({
-  issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"],
-  safe_next_step: "Send the withdrawal again with an idempotency_key, and the same key on every retry of it."
-})
 
 const alreadyWithdrawn = (stored: StoredRequest, surface: Surface) =>
   new RequestAlreadyWithdrawn({
@@ -150,8 +146,11 @@ export class RequestWithdrawals extends Context.Service<RequestWithdrawals>()("B
       now: Date
     ) {
       const surface = yield* CurrentSurface
-      const key = yield* idempotencyKeyOf(body.idempotency_key, headerKey)
-      if (key === undefined) return yield* keyRequired
+      const key = yield* requiredKeyOf(
+        body.idempotency_key,
+        headerKey,
+        "Send the withdrawal again with an idempotency_key, and the same key on every retry of it."
+      )
       const found = yield* requests
         .find(partner.id, requestId)
         .pipe(Effect.catch(persistenceUnavailable("withdraw", steps.beforeWriting)))
@@ -192,6 +191,6 @@ export class RequestWithdrawals extends Context.Service<RequestWithdrawals>()("B
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(
-    Layer.provide([Catalog.Default, RequestsRepo.Default, Notifier.Default, Idempotency.Default, WebhookOutbox.Default])
+    Layer.provide([Catalog.Default, RequestsRepo.Default, NotifierLive, Idempotency.Default, WebhookOutbox.Default])
   )
 }

@@ -48,6 +48,22 @@ export const idempotencyKeyOf = (bodyKey: string | undefined, headerKey: string 
       )
     : Effect.succeed(bodyKey ?? headerKey)
 
+/**
+ * The one key a write needs, from the body or the Idempotency-Key header; without one, a 400 that
+ * says where to send it, with the caller's next step when it has one to add.
+ */
+export const requiredKeyOf = (bodyKey: string | undefined, headerKey: string | undefined, safeNextStep?: string) =>
+  Effect.flatMap(idempotencyKeyOf(bodyKey, headerKey), (key) =>
+    key === undefined
+      ? Effect.fail(
+          new InvalidRequest({
+            issues: ["idempotency_key: is required (in the body, or as the Idempotency-Key header)"],
+            ...(safeNextStep === undefined ? {} : { safe_next_step: safeNextStep })
+          })
+        )
+      : Effect.succeed(key)
+  )
+
 /** PostgreSQL answered the writing statement with an error, or it was never sent: nothing was written. */
 export class NotWritten extends Data.TaggedError("NotWritten")<{ readonly cause: SqlError.SqlError }> {}
 

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import type * as SqlClient from "effect/sql/SqlClient"
-import { rowsOf } from "../Database/Rows.js"
+import { decodedAs, rowsOf } from "../Database/Rows.js"
 import { formatStamp } from "../Domain/Zone.js"
 
 const EditedServiceRow = Schema.Struct({
@@ -50,4 +50,45 @@ export const providerEdits = (sql: SqlClient.SqlClient) => {
         AS x(provider_id text, subject text, service_id text, changes jsonb)`
     })
   return { providerEditsOf, overwritten } as const
+}
+
+const HoursRow = Schema.Struct({ isoWeekday: Schema.Int, opens: Schema.String, closes: Schema.String })
+const DateOffRow = Schema.Struct({ date: Schema.String })
+
+/** A provider's own weekly hours and dates off (Europe/Stockholm), which the import then leaves alone. */
+export const providerHours = (sql: SqlClient.SqlClient) => {
+  const read = (providerId: string) =>
+    Effect.all({
+      hours: sql`
+        SELECT iso_weekday, to_char(opens, 'HH24:MI') AS opens, to_char(closes, 'HH24:MI') AS closes
+        FROM provider_working_hours WHERE provider_id = ${providerId} ORDER BY iso_weekday, opens`.pipe(
+        decodedAs(HoursRow)
+      ),
+      off: sql`
+        SELECT to_char(date, 'YYYY-MM-DD') AS date FROM provider_dates_off
+        WHERE provider_id = ${providerId} ORDER BY date`.pipe(decodedAs(DateOffRow))
+    })
+
+  /** Replaces them in one transaction and marks them the provider's. */
+  const set = (
+    providerId: string,
+    weeklyHours: ReadonlyArray<{ readonly iso_weekday: number; readonly opens: string; readonly closes: string }>,
+    datesOff: ReadonlyArray<string>,
+    at: Date
+  ) =>
+    sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql`UPDATE providers SET hours_set_by_provider_at = ${at} WHERE id = ${providerId}`
+        yield* sql`DELETE FROM provider_working_hours WHERE provider_id = ${providerId}`
+        yield* sql`
+          INSERT INTO provider_working_hours (provider_id, iso_weekday, opens, closes)
+          SELECT ${providerId}, iso_weekday, opens::time, closes::time
+          FROM jsonb_to_recordset(${JSON.stringify(weeklyHours)}::jsonb) AS x(iso_weekday int, opens text, closes text)`
+        yield* sql`DELETE FROM provider_dates_off WHERE provider_id = ${providerId}`
+        yield* sql`
+          INSERT INTO provider_dates_off (provider_id, date)
+          SELECT ${providerId}, d::date FROM unnest(${datesOff}::text[]) AS d`
+      })
+    )
+  return { read, set } as const
 }

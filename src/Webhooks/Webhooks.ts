@@ -3,6 +3,7 @@ import { AppConfig } from "../AppConfig.js"
 import type { AttemptResult } from "../Delivery/Send.js"
 import { sendAttempt } from "../Delivery/Send.js"
 import { newSecret, signedHeaders } from "../Delivery/Signing.js"
+import { type ClaimedRow, type DeliveryRow, type EndpointRow, WebhooksRepo } from "../Delivery/WebhooksRepo.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
 import type { DeliveryListQuery } from "../Domain/ListPage.js"
@@ -26,7 +27,6 @@ import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { currentTraceparent, parentOf, TracingOn } from "../Tracing/Tracing.js"
 import { deliveriesUnread, outageSteps, queuedUnread, webhooksUnread } from "./OutageSteps.js"
-import { type ClaimedRow, type DeliveryRow, type EndpointRow, WebhooksRepo } from "./WebhooksRepo.js"
 
 const toWebhook = (row: EndpointRow, now: Date): Webhook => ({
   id: row.id,

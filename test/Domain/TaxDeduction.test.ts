@@ -3,13 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
 import type { PriceFacts } from "../../src/Domain/Pricing.js"
 import { type DeductionFigures, deductionStep, type TaxDeduction, taxDeduction } from "../../src/Domain/TaxDeduction.js"
-import {
-  deductionRules,
-  nextRuleWithin,
-  ruleForSlot,
-  ruleInForce,
-  stockholmDate
-} from "../../src/Domain/TaxDeductionRules.js"
+import { deductionRules, nextRuleWithin, ruleInForce, stockholmDate } from "../../src/Domain/TaxDeductionRules.js"
 import { graphOf } from "../support/ImportGraph.js"
 
 const fixed: PriceFacts = { amountSek: 1990, pricingModel: "flat", priceType: "avg_fixed" }
@@ -72,7 +66,7 @@ describe("the rules table", () => {
     expect(stockholmDate("2025-05-11T21:59:59Z")).toBe("2025-05-11")
     expect(stockholmDate(Date.parse("2026-07-01T00:15:00+02:00"))).toBe("2026-07-01")
     expect(stockholmDate(new Date("2026-06-30T22:15:00Z"))).toBe("2026-07-01")
-    expect(ruleForSlot("rot", "2025-12-31T23:00:00Z")?.valid_from).toBe("2026-01-01")
+    expect(ruleInForce("rot", stockholmDate("2025-12-31T23:00:00Z"))?.valid_from).toBe("2026-01-01")
   })
 
   it("refuses a date-time without an offset, which names no instant", () => {

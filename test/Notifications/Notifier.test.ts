@@ -18,6 +18,7 @@ import { TestClock } from "effect/testing"
 import { Webhook } from "standardwebhooks"
 import { vi } from "vitest"
 import { appConfig, appConfigFrom } from "../../src/AppConfig.js"
+import { NotifierLive } from "../../src/Bookings/NotifierLive.js"
 import { bookingConfirmation } from "../../src/Domain/Messages.js"
 import { retryDelayMs } from "../../src/Notifications/Attempts.js"
 import { NotificationDispatcherLive } from "../../src/Notifications/Dispatcher.js"
@@ -30,9 +31,14 @@ import { waitFor } from "../support/Time.js"
  * A notifier of its own, without its dispatcher: only deliverNow attempts a row. Waits long enough
  * that a loaded CI machine still sees deliveries finish inside deliverNow.
  */
-const notifierWith = <R = never>(env: Record<string, string>, loops: Layer.Layer<never, never, R> = Layer.empty) =>
+const notifierWith = <R = never>(
+  env: Record<string, string>,
+  loops: Layer.Layer<never, never, R | Notifier> = Layer.empty
+) =>
   Layer.build(
-    Layer.merge(Notifier.Default, loops).pipe(Layer.provide(appConfigFrom({ NOTIFY_WAIT_MS: "10000", ...env })))
+    Layer.merge(NotifierLive, loops.pipe(Layer.provide(NotifierLive))).pipe(
+      Layer.provide(appConfigFrom({ NOTIFY_WAIT_MS: "10000", ...env }))
+    )
   ).pipe(Effect.map(Context.get(Notifier)))
 
 /** A notifier of its own with its dispatcher, a pass every NOTIFY_POLL_MS. */

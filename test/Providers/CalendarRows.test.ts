@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
-import { BlockRow, decodedAs, FeedRow } from "../../src/Providers/CalendarRows.js"
+import { decodedAs } from "../../src/Database/Rows.js"
+import { BlockRow, FeedRow } from "../../src/Providers/CalendarRows.js"
 import { TestDatabaseLive } from "../support/Database.js"
 
 describe("the provider calendar's rows", () => {

@@ -6,6 +6,7 @@ import { AppConfig } from "../../src/AppConfig.js"
 import { WebhookOutbox } from "../../src/Delivery/Outbox.js"
 import { Unauthorized } from "../../src/Domain/Errors.js"
 import { maxWebhooksPerPartner, WebhookDeliveryNotFound, WebhookNotFound } from "../../src/Domain/Webhook.js"
+import { bookingCancelled, bookingRescheduled } from "../../src/Domain/WebhookEvents.js"
 import { Webhooks } from "../../src/Webhooks/Webhooks.js"
 import { giveUpCustomerMessageNow, webhookDrift } from "../support/Fixtures.js"
 import {
@@ -560,7 +561,7 @@ describe("webhook deliveries", () => {
   )
 })
 
-describe("events for cancel and reschedule (issue 27 calls these in its transaction)", () => {
+describe("events for cancel and reschedule, written in the change's transaction", () => {
   it.effect(
     "booking.cancelled and booking.rescheduled are written with their transaction and gone with its rollback",
     () =>
@@ -588,8 +589,9 @@ describe("events for cancel and reschedule (issue 27 calls these in its transact
         }
         const write = (fail: boolean) =>
           Effect.gen(function* () {
-            yield* sql`${outbox.bookingCancelledInsertion(booking, "customer", now)}`
-            yield* sql`${outbox.bookingRescheduledInsertion(booking, { slotStart: now, slotEnd: now }, now)}`
+            const owner = { partnerId, sandbox: booking.sandbox }
+            yield* sql`${outbox.insertion(owner, bookingCancelled(booking, "customer", now), now)}`
+            yield* sql`${outbox.insertion(owner, bookingRescheduled(booking, { slotStart: now, slotEnd: now }, now), now)}`
             if (fail) return yield* Effect.fail("the cancel failed after its statements")
           }).pipe(sql.withTransaction)
         yield* Effect.flip(write(true))

@@ -1,13 +1,14 @@
 import { Context, Effect, Layer, Option, Random, Schema } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
+import type * as Statement from "effect/sql/Statement"
 import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
-import { nextAttempt, shouldDisableEndpoint } from "../Delivery/Schedule.js"
-import type { AttemptResult } from "../Delivery/Send.js"
 import type { PagePosition } from "../Domain/ListPage.js"
 import type { Partner } from "../Domain/Partner.js"
 import { maxWebhooksPerPartner, WebhookEventType } from "../Domain/Webhook.js"
 import { eventBody, type WebhookEvent } from "../Domain/WebhookEvents.js"
+import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
+import type { AttemptResult } from "./Send.js"
 
 const EndpointStatus = Schema.Literals(["enabled", "disabled"])
 
@@ -70,6 +71,24 @@ export class WebhooksRepo extends Context.Service<WebhooksRepo>()("Booking/Webho
     const sql = yield* SqlClient.SqlClient
     const endpoints = sql.literal(endpointColumns)
     const deliveries = sql.literal(deliveryColumns)
+
+    /**
+     * An event's rows, one per subscribed, enabled endpoint of its owner: a data-modifying
+     * statement with no trailing WITH, so Idempotency can run it as one of its CTEs. With a
+     * `traceparent` (null when none runs) each row keeps it; without one the column is not named.
+     */
+    const eventInsertion = (
+      owner: { readonly partnerId: string; readonly sandbox: boolean },
+      event: WebhookEvent,
+      now: Date,
+      traceparent: string | null | undefined
+    ): Statement.Fragment => sql`
+      INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at${traceparent === undefined ? sql`` : sql`, traceparent`})
+      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, ${event.type}, ${eventBody(event)}, 'pending',
+        ${now}::timestamptz, ${now}::timestamptz${traceparent === undefined ? sql`` : sql`, ${traceparent}`}
+      FROM webhook_endpoints e
+      WHERE e.partner_id = ${owner.partnerId} AND e.sandbox = ${owner.sandbox}::boolean
+        AND e.status = 'enabled' AND ${event.type} = ANY (e.events)`
 
     const endpoint = (partnerId: string, id: string) =>
       sql`SELECT ${endpoints} FROM webhook_endpoints WHERE id = ${id} AND partner_id = ${partnerId}`.pipe(
@@ -232,7 +251,20 @@ export class WebhooksRepo extends Context.Service<WebhooksRepo>()("Booking/Webho
         return jittered.kind === "retry" ? ("retry" as const) : ("failed" as const)
       }).pipe(sql.withTransaction)
 
-    return { endpoint, register, list, remove, rotateSecret, queueTest, makeDue, delivery, deliveryPage, claim, record }
+    return {
+      eventInsertion,
+      endpoint,
+      register,
+      list,
+      remove,
+      rotateSecret,
+      queueTest,
+      makeDue,
+      delivery,
+      deliveryPage,
+      claim,
+      record
+    }
   })
 }) {
   static readonly Default = Layer.effect(this, this.make)
