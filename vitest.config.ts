@@ -10,19 +10,23 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
  */
 const slowest = [
   "test/e2e/Samples.test.ts",
-  "test/Webhooks/Webhooks.test.ts",
   "test/e2e/Stop.test.ts",
-  "test/e2e/Main.test.ts",
+  "test/e2e/Cli.test.ts",
   "test/e2e/DatabaseFreeze.test.ts",
+  "test/e2e/Main.test.ts",
+  "test/Http/OpenApi.test.ts",
   "test/e2e/KillNine.test.ts",
-  "test/Notifications/Notifier.test.ts",
-  "test/Partners/Authentication.test.ts",
-  "test/Bookings/Concurrency.prop.test.ts",
+  "test/Webhooks/Webhooks.test.ts",
+  "test/Http/Fuzz.prop.test.ts",
+  "test/PersonalData/PersonalData.test.ts",
+  "test/Bookings/Lifecycle.test.ts",
+  "test/Bookings/Revalidation.prop.test.ts",
+  "test/e2e/McpMultiInstance.test.ts",
+  "test/Bookings/Idempotency.prop.test.ts",
+  "test/Holds/Holds.test.ts",
   "test/e2e/MultiInstance.test.ts",
   "test/Http/GeneratedClient.test.ts",
-  "test/Mcp/Inspector.test.ts",
-  "test/Database/Database.test.ts",
-  "test/Holds/Holds.test.ts"
+  "test/Mcp/Inspector.test.ts"
 ]
 
 /** Vitest's order (by last run's durations) where it has them for every file, else `slowest` first. */

