@@ -40,7 +40,13 @@ import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { OptionSigner } from "../src/Shared/OptionSigner.js"
 import { cpuSeconds, rssMb } from "./processFigures.js"
-import { developmentNodeArgs, productionNode, productionNodeFlags } from "./productionCommand.js"
+import {
+  developmentNodeArgs,
+  developmentNodeEnv,
+  productionNode,
+  productionNodeEnv,
+  productionNodeFlags
+} from "./productionCommand.js"
 import { searchBodies } from "./searchBodies.js"
 
 const root = join(import.meta.dirname, "..")
@@ -344,6 +350,8 @@ try {
     ? [...(process.env.NODE_ARGS ?? "").split(" ").filter((arg) => arg !== ""), ...developmentNodeArgs(root)]
     : [...nodeArgs, ...profileArgs, serverEntry]
   const server = await startProcess("server", args, {
+    // What the start script sets before `exec node` (the C library's malloc arenas).
+    ...(development ? developmentNodeEnv(root) : productionNodeEnv(root)),
     DATA_DIR: dataDir,
     PORT: String(port),
     APP_ENV: "development",

@@ -26,15 +26,39 @@ export const productionNode = (root: string): string => {
   return binary
 }
 
+const scriptWords = (root: string, script: string): ReadonlyArray<string> => {
+  const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts as Record<string, string>
+  return (scripts[script] ?? "").split(/\s+/).filter((word) => word !== "")
+}
+
+/**
+ * The environment a start script sets before `exec node` (`MALLOC_ARENA_MAX=2 exec node ...`):
+ * what the C library reads before Node runs, so it cannot be a Node flag.
+ */
+const scriptEnvironment = (words: ReadonlyArray<string>): Record<string, string> =>
+  Object.fromEntries(
+    words.slice(0, Math.max(0, words.indexOf("exec"))).flatMap((word) => {
+      const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word)
+      return match ? [[match[1], match[2]]] : []
+    })
+  )
+
+/** The environment `start:prod` gives the server (see scriptEnvironment). */
+export const productionNodeEnv = (root: string): Record<string, string> =>
+  scriptEnvironment(scriptWords(root, "start:prod"))
+
+/** The environment `start` (`npm start`) gives the development server. */
+export const developmentNodeEnv = (root: string): Record<string, string> =>
+  scriptEnvironment(scriptWords(root, "start"))
+
 /**
  * The Node flags production runs the server with, read off package.json's `start:prod`
  * (`exec node <flags> dist/src/main.js`), so the benchmarks and the smoke test start the server
  * exactly as production does, from one place.
  */
 export const productionNodeFlags = (root: string): ReadonlyArray<string> => {
-  const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts as Record<string, string>
-  const command = scripts["start:prod"] ?? ""
-  const words = command.split(/\s+/).filter((word) => word !== "")
+  const words = scriptWords(root, "start:prod")
+  const command = words.join(" ")
   const node = words.indexOf("node")
   const entry = words.indexOf("dist/src/main.js")
   if (node === -1 || entry === -1 || entry < node)
@@ -47,9 +71,8 @@ export const productionNodeFlags = (root: string): ReadonlyArray<string> => {
  * --import tsx src/main.ts`): what `npm start` runs, for the soak to measure that too.
  */
 export const developmentNodeArgs = (root: string): ReadonlyArray<string> => {
-  const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts as Record<string, string>
-  const command = scripts.start ?? ""
-  const words = command.split(/\s+/).filter((word) => word !== "")
+  const words = scriptWords(root, "start")
+  const command = words.join(" ")
   const node = words.indexOf("node")
   if (node === -1 || words[words.length - 1] !== "src/main.ts")
     throw new Error(`start is not "node <flags> src/main.ts": ${command}`)

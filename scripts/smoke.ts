@@ -21,7 +21,7 @@ import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { partnerProgram } from "./clientPromiseProgram.js"
-import { productionNodeFlags } from "./productionCommand.js"
+import { productionNodeEnv, productionNodeFlags } from "./productionCommand.js"
 
 const root = join(import.meta.dirname, "..")
 const argument = (name: string) => {
@@ -44,6 +44,7 @@ const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim
 const server = spawn(node, [...productionNodeFlags(root), join(root, "dist", "src", "main.js")], {
   cwd: root,
   env: {
+    ...productionNodeEnv(root),
     PATH: process.env.PATH ?? "",
     APP_ENV: "development",
     DATA_DIR: dataDir,
@@ -195,7 +196,7 @@ console.log(JSON.stringify(await Effect.runPromise(program)))
 const startIn = async (dir: string, env: Record<string, string>) => {
   const child = spawn(node, [...productionNodeFlags(root), join(dir, "dist", "src", "main.js")], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", LOG_FORMAT: "json", ...env },
+    env: { ...productionNodeEnv(root), PATH: process.env.PATH ?? "", PORT: "0", LOG_FORMAT: "json", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

@@ -3,7 +3,7 @@ import * as HttpApp from "effect/http/HttpEffect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Limiter from "effect/persistence/RateLimiter"
-import { Redis } from "ioredis"
+import type { Redis } from "ioredis"
 import { AppConfig } from "../AppConfig.js"
 import { RateLimited } from "../Domain/Errors.js"
 import { Partner } from "../Domain/Partner.js"
@@ -147,6 +147,9 @@ const redisStore = ({ url, tlsCa, timeout, keyPrefix, whileDown }: RedisStoreOpt
     Effect.gen(function* () {
       const parsed = new URL(Redacted.value(url))
       const where = `${parsed.hostname}:${parsed.port || 6379}`
+      // The client library (with its own copies of cluster and command tables) is loaded only
+      // when REDIS_URL is set: a single instance never pays its few MB of memory.
+      const { Redis } = yield* Effect.promise(() => import("ioredis"))
       const redis = yield* Effect.acquireRelease(
         Effect.sync(() => {
           const client = new Redis(Redacted.value(url), {

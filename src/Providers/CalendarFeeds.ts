@@ -9,7 +9,6 @@ import { providerSpecVersion } from "../Domain/Provider.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
 import { changeUnavailable } from "../Shared/Unavailable.js"
-import { calendarFeed as feedCalendar } from "./CalendarFeed.js"
 import { FeedOwnerRow, FeedRow } from "./CalendarRows.js"
 
 /** The feed's path; the secret is its last segment, and the access log shows only the template. */
@@ -159,6 +158,8 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
         if (feed === undefined) return undefined
         const jobs = yield* repo.feedJobs(feed.providerId, new Date(at.getTime() - feedPastDays * DAY))
         const host = new URL(config.publicBaseUrl).hostname
+        // ical-generator is loaded by the first feed asked for, not by every start.
+        const { calendarFeed: feedCalendar } = yield* Effect.promise(() => import("./CalendarFeed.js"))
         const text = feedCalendar({
           calendarName: `Bokningar – ${feed.providerName}`,
           productId: "-//home-service-booking-api//provider feed//SV",

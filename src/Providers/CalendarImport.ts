@@ -10,7 +10,6 @@ import { checkDestination, lookupWithin } from "../Shared/Destination.js"
 import { logFailureWarning } from "../Shared/FailureSummary.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { makeBusyConflicts } from "./BusyConflicts.js"
-import { busyTimes } from "./BusyTimes.js"
 import { type FetchResult, fetchCalendar } from "./CalendarFetch.js"
 
 /** How often the loop looks for imports that are due; each is fetched once per CALENDAR_IMPORT_INTERVAL_MINUTES. */
@@ -120,6 +119,8 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
           // Unchanged busy times may still meet a booking confirmed since the last fetch.
           return yield* conflicts.notify(row.providerId, at)
         }
+        // ical.js and the zone tables are loaded by the first feed read, not by every start.
+        const { busyTimes } = yield* Effect.promise(() => import("./BusyTimes.js"))
         const read = busyTimes(fetched.text, { start: at, end: new Date(at.getTime() + bookingHorizonDays * DAY) })
         if (!read.ok) return yield* failed(read.error)
         const intervals = JSON.stringify(read.intervals.map((i) => [i.start.toISOString(), i.end.toISOString()]))
