@@ -149,7 +149,9 @@ const redisStore = ({ url, tlsCa, timeout, keyPrefix, whileDown }: RedisStoreOpt
       const where = `${parsed.hostname}:${parsed.port || 6379}`
       // The client library (with its own copies of cluster and command tables) is loaded only
       // when REDIS_URL is set: a single instance never pays its few MB of memory.
-      const { Redis } = yield* Effect.promise(() => import("ioredis"))
+      // Bundled (esbuild), the CommonJS package's named export is not always there; its default is.
+      const ioredis = yield* Effect.promise(() => import("ioredis"))
+      const Redis = ioredis.Redis ?? ioredis.default
       const redis = yield* Effect.acquireRelease(
         Effect.sync(() => {
           const client = new Redis(Redacted.value(url), {
