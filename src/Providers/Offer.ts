@@ -4,6 +4,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import { Catalog } from "../Catalog/Catalog.js"
 import { keysetAfter, positionColumn } from "../Database/Keyset.js"
 import { rowsOf } from "../Database/Rows.js"
+import { policyOfSupply } from "../Domain/CancellationPolicy.js"
 import { consumerInformationId } from "../Domain/ConsumerInformation.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import {
@@ -33,6 +34,7 @@ import {
   offerServiceOf,
   ServiceRow,
   serviceColumns,
+  serviceRowOf,
   termsVersionAfter
 } from "./OfferRows.js"
 
@@ -182,37 +184,16 @@ export class ProviderOffer extends Context.Service<ProviderOffer>()("Booking/Pro
               )
           })
           if (issues.length > 0) return yield* new InvalidRequest({ issues })
-          const consumer = before.termsSections.filter((section) => section.id === consumerInformationId)
-          const policy =
-            request.cancellation_policy === undefined
-              ? before
-              : (({ free_cancellation_hours, late_fee_sek, change_hours }) => ({
-                  freeCancellationHours: free_cancellation_hours,
-                  lateFeeSek: late_fee_sek,
-                  changeHours: change_hours
-                }))(policyColumns(request.cancellation_policy))
-          const edited: ServiceRow = {
-            ...before,
-            verticalId: request.vertical_id,
-            jobTypeId: request.job_type_id,
-            labelSv: request.label_sv,
-            labelEn: request.label_en ?? null,
-            pricingModel: request.pricing_model,
-            priceType: request.price_type,
-            amountSek: request.amount_sek ?? null,
-            unitPriceSek: request.unit_price_sek ?? null,
-            unit: request.unit ?? null,
-            durationMinutes: request.duration_minutes,
-            scope: request.scope,
-            termsUrl: request.terms.url,
-            termsSections: [...request.terms.sections, ...consumer],
-            termsSourceUrls: request.terms.source_urls,
-            taxDeduction: request.tax_deduction ?? null,
-            active: request.active,
-            freeCancellationHours: policy.freeCancellationHours,
-            lateFeeSek: policy.lateFeeSek,
-            changeHours: policy.changeHours
-          }
+          const { cancellation_policy, ...stated } = service
+          const edited = serviceRowOf(serviceId, stated, {
+            termsVersion: before.termsVersion,
+            termsSections: [
+              ...request.terms.sections,
+              ...before.termsSections.filter((section) => section.id === consumerInformationId)
+            ],
+            policy: cancellation_policy === undefined ? before : policyOfSupply(cancellation_policy),
+            editedByProviderAt: before.editedByProviderAt
+          })
           const after: ServiceRow = { ...edited, termsVersion: termsVersionAfter(before, edited) }
           const changes = fieldChanges(offerServiceOf(before), offerServiceOf(after))
           if (dry_run !== true && changes.length > 0) {

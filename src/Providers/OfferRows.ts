@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto"
-import { Schema } from "effect"
+import { Schema, String as Str } from "effect"
+import type { CancellationPolicy } from "../Domain/CancellationPolicy.js"
 import { consumerInformationId } from "../Domain/ConsumerInformation.js"
 import type { FieldChange, OfferService } from "../Domain/Offer.js"
-import { formatPostcode } from "../Domain/Supply.js"
+import { formatPostcode, type ProviderService } from "../Domain/Supply.js"
 import type { DeductionDeclaration } from "../Domain/TaxDeduction.js"
 import { formatStamp } from "../Domain/Zone.js"
 
@@ -38,6 +39,55 @@ export const serviceColumns = `s.service_id, s.vertical_id, s.job_type_id, s.lab
   s.price_type, s.amount_sek, s.unit_price_sek, s.unit, s.duration_minutes, s.scope, s.terms_version, s.terms_url,
   s.terms_sections, s.terms_source_urls, s.tax_deduction, s.free_cancellation_hours, s.late_fee_sek, s.change_hours,
   s.active, s.edited_by_provider_at`
+
+/** A service as the supply file and the provider's PUT both state it: its terms version is the service's to make. */
+export type StatedService = Omit<ProviderService, "service_id" | "terms" | "cancellation_policy" | "active"> & {
+  readonly active: boolean
+  readonly terms: Omit<ProviderService["terms"], "version">
+}
+
+/**
+ * The row a stated service is stored as, for the import and the provider API alike: with the terms
+ * version, the terms sections (the service's own and the consumer information) and the policy that
+ * the caller settled.
+ */
+export const serviceRowOf = (
+  serviceId: string,
+  service: StatedService,
+  stored: {
+    readonly termsVersion: string
+    readonly termsSections: ServiceRow["termsSections"]
+    readonly policy: CancellationPolicy
+    readonly editedByProviderAt: Date | null
+  }
+): ServiceRow => ({
+  serviceId,
+  verticalId: service.vertical_id,
+  jobTypeId: service.job_type_id,
+  labelSv: service.label_sv,
+  labelEn: service.label_en ?? null,
+  pricingModel: service.pricing_model,
+  priceType: service.price_type,
+  amountSek: service.amount_sek ?? null,
+  unitPriceSek: service.unit_price_sek ?? null,
+  unit: service.unit ?? null,
+  durationMinutes: service.duration_minutes,
+  scope: service.scope,
+  termsVersion: stored.termsVersion,
+  termsUrl: service.terms.url,
+  termsSections: stored.termsSections,
+  termsSourceUrls: service.terms.source_urls,
+  taxDeduction: service.tax_deduction ?? null,
+  freeCancellationHours: stored.policy.freeCancellationHours,
+  lateFeeSek: stored.policy.lateFeeSek,
+  changeHours: stored.policy.changeHours,
+  active: service.active,
+  editedByProviderAt: stored.editedByProviderAt
+})
+
+/** A row keyed by its columns' names, for a statement to read it with jsonb_to_recordset. */
+export const columnsOf = (row: ServiceRow) =>
+  Object.fromEntries(Object.entries(row).map(([key, value]) => [Str.camelToSnake(key), value]))
 
 /** The service's own sections: the consumer information is the service's to write, from the provider's identity. */
 const ownSections = (row: ServiceRow) => row.termsSections.filter((section) => section.id !== consumerInformationId)
@@ -122,17 +172,20 @@ export const termsVersionAfter = (before: ServiceRow, after: ServiceRow) => {
 
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b)
 
-/** Field by field, what the provider changed; nested fields are named with dots (`cancellation_policy.late_fee_sek`). */
-export const fieldChanges = (before: OfferService, after: OfferService): Array<FieldChange> => {
+/**
+ * Field by field, what changed (from nothing, for a new service); nested fields are named with dots
+ * (`cancellation_policy.late_fee_sek`), as the API names them.
+ */
+export const fieldChanges = (before: OfferService | undefined, after: OfferService): Array<FieldChange> => {
   const changes: Array<FieldChange> = []
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof OfferService>
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after)]) as Set<keyof OfferService>
   for (const key of keys) {
     if (key === "edited_by_provider_at") continue
-    const [b, a] = [before[key], after[key]]
+    const [b, a] = [before?.[key], after[key]]
     if (key === "terms" || key === "cancellation_policy") {
       const inner = new Set([...Object.keys(b ?? {}), ...Object.keys(a ?? {})])
       for (const field of inner) {
-        const [bi, ai] = [(b as Record<string, unknown>)[field], (a as Record<string, unknown>)[field]]
+        const [bi, ai] = [(b as Record<string, unknown> | undefined)?.[field], (a as Record<string, unknown>)[field]]
         if (!same(bi, ai)) changes.push({ field: `${key}.${field}`, before: bi ?? null, after: ai ?? null })
       }
     } else if (!same(b, a)) changes.push({ field: key, before: b ?? null, after: a ?? null })

@@ -7,15 +7,19 @@ import { AppConfig } from "../AppConfig.js"
 import { Catalog } from "../Catalog/Catalog.js"
 import { rowsOf } from "../Database/Rows.js"
 import { decodedOnce } from "../Database/StoredJson.js"
+import { policyOfSupply } from "../Domain/CancellationPolicy.js"
 import { VerticalId } from "../Domain/Catalog.js"
 import { consumerInformationId, supplyTermsVersion } from "../Domain/ConsumerInformation.js"
 import { CurrentOffer, postcodeNumber } from "../Domain/Supply.js"
+import { columnsOf, serviceRowOf } from "../Providers/OfferRows.js"
 import { InvalidSupply, validateSupply } from "./SupplyCheck.js"
-import { providerEdits } from "./SupplyEdits.js"
+import { importChanges, providerEdits, type StoredService } from "./SupplyEdits.js"
 
 export { InvalidSupply } from "./SupplyCheck.js"
 
-import { consumerTermsOf, policyChangeProblems, policyColumns } from "./SupplyTerms.js"
+import { consumerTermsOf, policyChangeProblems } from "./SupplyTerms.js"
+
+const keyOf = (row: { readonly providerId: string; readonly serviceId: string }) => `${row.providerId}/${row.serviceId}`
 
 /** Each distinct current-offer text decoded once (see decodedOnce): confirms of one service repeat it. */
 const currentOfferOf = decodedOnce(CurrentOffer)
@@ -41,13 +45,6 @@ const ServiceTermsRow = Schema.Struct({
   providerId: Schema.String,
   serviceId: Schema.String,
   termsVersion: Schema.String
-})
-
-const ServicePolicyRow = Schema.Struct({
-  ...ServiceTermsRow.fields,
-  freeCancellationHours: Schema.Int,
-  lateFeeSek: Schema.Int,
-  changeHours: Schema.Int
 })
 
 const CandidateProviderRow = Schema.Struct({
@@ -108,31 +105,20 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       )
       const hours = file.providers.flatMap((p) => p.working_hours.map((h) => ({ provider_id: p.id, ...h })))
       const allServices = file.providers.flatMap((p) =>
-        p.services.map((s) => ({
-          provider_id: p.id,
-          service_id: s.service_id,
-          vertical_id: s.vertical_id,
-          job_type_id: s.job_type_id,
-          label_sv: s.label_sv,
-          label_en: s.label_en ?? null,
-          pricing_model: s.pricing_model,
-          price_type: s.price_type,
-          amount_sek: s.amount_sek ?? null,
-          unit_price_sek: s.unit_price_sek ?? null,
-          unit: s.unit ?? null,
-          duration_minutes: s.duration_minutes,
-          scope: s.scope,
-          terms_version: versionOf(p, s),
-          terms_url: s.terms.url,
-          terms_sections: [
-            ...s.terms.sections.filter((section) => section.id !== consumerInformationId),
-            informationOf.get(p.id)!
-          ],
-          terms_source_urls: s.terms.source_urls,
-          tax_deduction: s.tax_deduction ?? null,
-          active: s.active,
-          ...policyColumns(s.cancellation_policy ?? p.cancellation_policy)
-        }))
+        p.services.map(
+          (s): StoredService => ({
+            providerId: p.id,
+            ...serviceRowOf(s.service_id, s, {
+              termsVersion: versionOf(p, s),
+              termsSections: [
+                ...s.terms.sections.filter((section) => section.id !== consumerInformationId),
+                informationOf.get(p.id)!
+              ],
+              policy: policyOfSupply(s.cancellation_policy ?? p.cancellation_policy),
+              editedByProviderAt: null
+            })
+          })
+        )
       )
       const ids = providers.map((p) => p.id)
       return yield* sql.withTransaction(
@@ -141,7 +127,8 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
           const edits = yield* providerEditsOf(ids)
           const kept = overwrite ? [] : edits.services
           const keptKeys = new Set(kept.map((row) => `${row.providerId}/${row.serviceId}`))
-          const services = allServices.filter((s) => !keptKeys.has(`${s.provider_id}/${s.service_id}`))
+          const written = allServices.filter((s) => !keptKeys.has(`${s.providerId}/${s.serviceId}`))
+          const services = written.map(columnsOf)
           const keptAreas = overwrite ? [] : edits.areas
 
           // An option states its deduction under a terms version, and confirm revalidates that
@@ -164,13 +151,11 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
             })
           // A policy is part of the terms: the same terms version must keep meaning the same policy,
           // so a confirm's revalidation of the version also holds for the policy.
-          const stored =
-            yield* sql`SELECT provider_id, service_id, terms_version, free_cancellation_hours, late_fee_sek, change_hours
-            FROM provider_services WHERE provider_id = ANY(${ids}) FOR UPDATE`.pipe(rowsOf(ServicePolicyRow))
+          const offers = yield* offersOf(ids)
           const policyProblems = policyChangeProblems(
             file,
             versionOf,
-            stored.filter((row) => !keptKeys.has(`${row.providerId}/${row.serviceId}`))
+            offers.services.filter((row) => !keptKeys.has(keyOf(row)))
           )
           if (policyProblems.length > 0) return yield* new InvalidSupply({ problems: policyProblems })
           yield* sql`
@@ -189,6 +174,20 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
               notify_webhook_url = excluded.notify_webhook_url, notify_webhook_secret = excluded.notify_webhook_secret,
               updated_at = now()`
           const areaIds = ids.filter((id) => !keptAreas.includes(id))
+          const writtenKeys = new Set(written.map(keyOf))
+          yield* recordImport(
+            importChanges({
+              stored: offers.services,
+              written,
+              deactivates: (row) => !writtenKeys.has(keyOf(row)) && (overwrite || row.editedByProviderAt === null),
+              areas: areaIds.map((id) => ({
+                providerId: id,
+                before: offers.areas.filter((a) => a.providerId === id).map((a) => [a.lo, a.hi] as const),
+                after: areas.filter((a) => a.provider_id === id).map((a) => [a.lo, a.hi] as const)
+              })),
+              overwrittenAreas: overwrite ? edits.areas : []
+            })
+          )
           yield* sql`DELETE FROM provider_areas WHERE provider_id = ANY(${areaIds})`
           yield* sql`
             INSERT INTO provider_areas (provider_id, postcodes)
@@ -205,7 +204,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
             FROM jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) AS x(provider_id text, iso_weekday int, opens text, closes text)
             WHERE provider_id IN (SELECT id FROM providers WHERE hours_set_by_provider_at IS NULL)`
           yield* sql`
-            UPDATE provider_services SET active = false, updated_at = now()
+            UPDATE provider_services SET active = false, edited_by_provider_at = NULL, updated_at = now()
             WHERE provider_id = ANY(${ids}) AND (${overwrite} OR edited_by_provider_at IS NULL)
               AND (provider_id, service_id) NOT IN (
               SELECT provider_id, service_id FROM jsonb_to_recordset(${JSON.stringify(services)}::jsonb)
@@ -233,7 +232,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
               free_cancellation_hours = excluded.free_cancellation_hours,
               late_fee_sek = excluded.late_fee_sek, change_hours = excluded.change_hours,
               edited_by_provider_at = NULL, updated_at = now()`
-          if (overwrite) yield* overwritten(edits)
+          if (overwrite) yield* releaseAreas(edits.areas)
           return {
             providers: providers.length,
             services: services.length,
@@ -246,7 +245,7 @@ export class Supply extends Context.Service<Supply>()("Booking/Supply", {
       )
     })
 
-    const { providerEditsOf, overwritten } = providerEdits(sql)
+    const { providerEditsOf, offersOf, recordImport, releaseAreas } = providerEdits(sql)
 
     /** SQL value: the cancellation policy of service `s`, keyed as `CancellationPolicySchema`. */
     const cancellationPolicyOfS = sql.literal(`json_build_object('freeCancellationHours', s.free_cancellation_hours,

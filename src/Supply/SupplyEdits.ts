@@ -1,13 +1,106 @@
 import { Effect, Schema } from "effect"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { decodedAs, rowsOf } from "../Database/Rows.js"
+import type { FieldChange } from "../Domain/Offer.js"
 import { formatStamp } from "../Domain/Zone.js"
+import {
+  areaOf,
+  fieldChanges,
+  mergedRanges,
+  offerServiceOf,
+  ServiceRow,
+  serviceColumns
+} from "../Providers/OfferRows.js"
 
 const EditedServiceRow = Schema.Struct({
   providerId: Schema.String,
   serviceId: Schema.String,
   editedByProviderAt: Schema.Date
 })
+
+/** A provider's service as the table holds it, with its provider. */
+export const StoredService = Schema.Struct({ providerId: Schema.String, ...ServiceRow.fields })
+export type StoredService = typeof StoredService.Type
+
+const StoredArea = Schema.Struct({ providerId: Schema.String, lo: Schema.Int, hi: Schema.Int })
+
+type Ranges = ReadonlyArray<readonly [number, number]>
+
+const keyOf = (row: { readonly providerId: string; readonly serviceId: string }) => `${row.providerId}/${row.serviceId}`
+
+/** A change that touches nothing an option states but the policy (and so its terms version) is the policy's. */
+const subjectOf = (changes: ReadonlyArray<FieldChange>) =>
+  changes.every((change) => change.field.startsWith("cancellation_policy.") || change.field === "terms.version") &&
+  changes.some((change) => change.field.startsWith("cancellation_policy."))
+    ? "cancellation_policy"
+    : "service"
+
+/**
+ * What an import changes in the offer, as the provider's trail holds it: each service it creates,
+ * changes or deactivates and each provider's postcodes it replaces, field by field under the
+ * names the provider API gives them, with the values before and after. Nothing that stays as it
+ * was is on it, so an unchanged import records nothing.
+ */
+export const importChanges = (input: {
+  /** The services of the file's providers as they stand before the import. */
+  readonly stored: ReadonlyArray<StoredService>
+  /** The rows the import writes. */
+  readonly written: ReadonlyArray<StoredService>
+  /** Whether the import deactivates a stored service missing from `written`. */
+  readonly deactivates: (row: StoredService) => boolean
+  /** The postcodes of each provider whose postcodes the import replaces, before and after. */
+  readonly areas: ReadonlyArray<{ readonly providerId: string; readonly before: Ranges; readonly after: Ranges }>
+  /** Providers whose own postcodes the import overwrites. */
+  readonly overwrittenAreas: ReadonlyArray<string>
+}) => {
+  const stored = new Map(input.stored.map((row) => [keyOf(row), row]))
+  const written = new Map(input.written.map((row) => [keyOf(row), row]))
+  const services = [...new Set([...stored.keys(), ...written.keys()])].flatMap((key) => {
+    const before = stored.get(key)
+    const after =
+      written.get(key) ??
+      (before !== undefined && input.deactivates(before)
+        ? { ...before, active: false, editedByProviderAt: null }
+        : before!)
+    const changes = fieldChanges(before === undefined ? undefined : offerServiceOf(before), offerServiceOf(after))
+    if (before?.editedByProviderAt != null && after.editedByProviderAt === null)
+      changes.push({ field: "edited_by_provider_at", before: formatStamp(before.editedByProviderAt), after: null })
+    return changes.length === 0
+      ? []
+      : [
+          {
+            provider_id: after.providerId,
+            subject: subjectOf(changes),
+            service_id: after.serviceId,
+            changes,
+            terms_version_before: before?.termsVersion ?? null,
+            terms_version_after: after.termsVersion
+          }
+        ]
+  })
+  const areas = input.areas.flatMap(({ providerId, before, after }) => {
+    const [was, now] = [mergedRanges(before).map(areaOf), mergedRanges(after).map(areaOf)]
+    const changes: Array<FieldChange> = [
+      ...(JSON.stringify(was) === JSON.stringify(now) ? [] : [{ field: "areas", before: was, after: now }]),
+      ...(input.overwrittenAreas.includes(providerId)
+        ? [{ field: "areas_set_by_provider", before: true, after: false }]
+        : [])
+    ]
+    return changes.length === 0
+      ? []
+      : [
+          {
+            provider_id: providerId,
+            subject: "areas",
+            service_id: null,
+            changes,
+            terms_version_before: null,
+            terms_version_after: null
+          }
+        ]
+  })
+  return [...services, ...areas]
+}
 
 /** What providers set through their token, for the import to leave alone, or to overwrite on purpose. */
 export const providerEdits = (sql: SqlClient.SqlClient) => {
@@ -24,32 +117,33 @@ export const providerEdits = (sql: SqlClient.SqlClient) => {
       )
     })
 
-  /** The operator overwrote what providers set: each provider's trail says so. */
-  const overwritten = (edits: Effect.Success<ReturnType<typeof providerEditsOf>>) =>
-    Effect.gen(function* () {
-      const rows = [
-        ...edits.services.map((row) => ({
-          provider_id: row.providerId,
-          subject: "service",
-          service_id: row.serviceId,
-          changes: [{ field: "edited_by_provider_at", before: formatStamp(row.editedByProviderAt), after: null }]
-        })),
-        ...edits.areas.map((id) => ({
-          provider_id: id,
-          subject: "areas",
-          service_id: null,
-          changes: [{ field: "areas_set_by_provider", before: true, after: false }]
-        }))
-      ]
-      if (rows.length === 0) return
-      yield* sql`UPDATE providers SET areas_set_by_provider_at = NULL WHERE id = ANY(${edits.areas})`
-      yield* sql`
-      INSERT INTO provider_offer_changes (id, provider_id, changed_at, changed_by, subject, service_id, changes)
-      SELECT gen_random_uuid(), provider_id, now(), 'import', subject, service_id, changes
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS x(provider_id text, subject text, service_id text, changes jsonb)`
+  /** The services and postcodes of providers among `ids` as they stand, the services locked for the import. */
+  const offersOf = (ids: ReadonlyArray<string>) =>
+    Effect.all({
+      services: sql`SELECT s.provider_id, ${sql.literal(serviceColumns)} FROM provider_services s
+        WHERE s.provider_id = ANY(${ids}) ORDER BY s.provider_id, s.service_id FOR UPDATE`.pipe(rowsOf(StoredService)),
+      areas: sql`SELECT provider_id, lower(postcodes) AS lo, upper(postcodes) - 1 AS hi FROM provider_areas
+        WHERE provider_id = ANY(${ids}) ORDER BY provider_id, lower(postcodes)`.pipe(rowsOf(StoredArea))
     })
-  return { providerEditsOf, overwritten } as const
+
+  /** The import's changes (importChanges) on each provider's trail, by `import`. */
+  const recordImport = (changes: ReturnType<typeof importChanges>) =>
+    changes.length === 0
+      ? Effect.void
+      : Effect.asVoid(sql`
+      INSERT INTO provider_offer_changes (id, provider_id, changed_at, changed_by, subject, service_id, changes,
+        terms_version_before, terms_version_after)
+      SELECT gen_random_uuid(), provider_id, now(), 'import', subject, service_id, changes, terms_version_before,
+        terms_version_after
+      FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) AS x(provider_id text, subject text,
+        service_id text, changes jsonb, terms_version_before text, terms_version_after text)`)
+
+  /** The operator overwrote the postcodes providers set: the import owns them again. */
+  const releaseAreas = (ids: ReadonlyArray<string>) =>
+    ids.length === 0
+      ? Effect.void
+      : Effect.asVoid(sql`UPDATE providers SET areas_set_by_provider_at = NULL WHERE id = ANY(${ids})`)
+  return { providerEditsOf, offersOf, recordImport, releaseAreas } as const
 }
 
 const HoursRow = Schema.Struct({ isoWeekday: Schema.Int, opens: Schema.String, closes: Schema.String })

@@ -366,9 +366,105 @@ describe("the provider's own offer", () => {
           const trail = yield* client.provider.offerChanges({ query: {} })
           const byImport = trail.changes.filter((c) => c.changed_by === "import")
           expect(byImport.map((c) => c.subject)).toContain("areas")
-          expect(byImport.find((c) => c.service_id === faucet)?.changes).toEqual([
-            { field: "edited_by_provider_at", before: expect.any(String), after: null }
+          // One entry per service: what the file put back, and that the service is the import's again.
+          const faucetEntry = byImport.find((c) => c.service_id === faucet)!
+          expect(faucetEntry.changes).toContainEqual({ field: "amount_sek", before: 3333, after: 1990 })
+          expect(faucetEntry.changes).toContainEqual({
+            field: "edited_by_provider_at",
+            before: expect.any(String),
+            after: null
+          })
+          expect(faucetEntry.terms_version_after).toBe(back.terms.version)
+          expect(byImport.find((c) => c.subject === "areas")?.changes).toEqual([
+            {
+              field: "areas",
+              before: [{ from: "100 00", to: "189 99" }],
+              after: [{ from: "100 00", to: "199 99" }]
+            },
+            { field: "areas_set_by_provider", before: true, after: false }
           ])
+        })
+    )
+
+    it.effect(
+      "every change an import makes to an offer is on the trail by import, field by field; an unchanged import records nothing",
+      () =>
+        Effect.gen(function* () {
+          const providerB = "ekstrom-ror-sthlm"
+          const file = JSON.parse(readFileSync(demoSupplyPath, "utf8"))
+          const original = file.providers.find((p: any) => p.id === providerB)
+          const importing = (provider: unknown) =>
+            Effect.flatMap(Supply, (supply) => supply.importFile({ ...file, providers: [provider] })).pipe(
+              Effect.provide(Supply.WithoutDemo),
+              Effect.orDie
+            )
+          const { token } = yield* issue(providerB)
+          const client = yield* apiClient(token)
+          const trail = Effect.map(client.provider.offerChanges({ query: { limit: 100 } }), (page) => page.changes)
+          yield* importing(original)
+          const settled = yield* trail
+
+          const [priced, policed, ...rest] = original.services
+          const dropped = rest.at(-1)
+          const renewed = (service: any, changes: Record<string, unknown>) => ({
+            ...service,
+            ...changes,
+            terms: { ...service.terms, version: `${service.terms.version}-next` }
+          })
+          const created = {
+            ...priced,
+            service_id: "vvs_import_new_service_check",
+            terms: { ...priced.terms, version: "ekstrom-ror-sthlm/vvs_import_new_service_check/v1" }
+          }
+          const changed = {
+            ...original,
+            areas: [{ from: "100 00", to: "149 99" }],
+            services: [
+              renewed(priced, { amount_sek: priced.amount_sek + 100 }),
+              renewed(policed, {
+                cancellation_policy: { free_cancellation_hours: 48, late_fee_sek: 595, change_hours: 24 }
+              }),
+              ...rest.slice(0, -1),
+              created
+            ]
+          }
+          yield* importing(changed)
+          const entries = (yield* trail).filter((c) => !settled.some((old) => old.id === c.id))
+          expect(entries.every((c) => c.changed_by === "import")).toBe(true)
+          const of = (serviceId: string | null) => entries.find((c) => c.service_id === serviceId)!
+          expect(of(priced.service_id)).toMatchObject({ subject: "service" })
+          expect(of(priced.service_id).changes).toContainEqual({
+            field: "amount_sek",
+            before: priced.amount_sek,
+            after: priced.amount_sek + 100
+          })
+          expect(of(priced.service_id).changes.map((c) => c.field)).toContain("terms.version")
+          expect(of(priced.service_id).terms_version_after).not.toBe(of(priced.service_id).terms_version_before)
+          expect(of(policed.service_id)).toMatchObject({ subject: "cancellation_policy" })
+          expect(of(policed.service_id).changes).toContainEqual({
+            field: "cancellation_policy.late_fee_sek",
+            before: 395,
+            after: 595
+          })
+          expect(of(dropped.service_id).changes).toEqual([{ field: "active", before: true, after: false }])
+          expect(of(created.service_id)).toMatchObject({ subject: "service", terms_version_before: null })
+          expect(of(created.service_id).changes).toContainEqual({
+            field: "label_sv",
+            before: null,
+            after: created.label_sv
+          })
+          expect(of(null)).toMatchObject({ subject: "areas" })
+          expect(of(null).changes).toEqual([
+            { field: "areas", before: [{ from: "100 00", to: "199 99" }], after: [{ from: "100 00", to: "149 99" }] }
+          ])
+          // Services the import did not change are not on it.
+          expect(entries.map((c) => c.service_id).sort()).toEqual(
+            [priced.service_id, policed.service_id, dropped.service_id, created.service_id, null].sort()
+          )
+
+          const before = yield* trail
+          yield* importing(changed)
+          expect(yield* trail).toEqual(before)
         })
     )
 
