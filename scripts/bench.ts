@@ -16,6 +16,7 @@
  *   SERVER_NODE=/path/to/node    both servers on another Node (default: production's, see productionNode)
  *   BARE_CONFIRM_SQL=service     the bare confirm runs the service's two statements, not the issue's seven
  *   SERVER=dev npm run bench:soak    the soak against the development server, as `npm start` runs it (tsx)
+ *   MEMORY=1 npm run bench:soak      also the server's heap / external / array buffers (scripts/memoryProbe.cjs)
  *
  * Each side is first warmed up with WARMUP requests (default 1000, not counted). Besides the rates it
  * prints the server's CPU time per request (user + system, from /proc), the figure to compare when
@@ -26,7 +27,7 @@
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
@@ -68,6 +69,9 @@ console.log(`servers run on Node ${execFileSync(serverNode, ["--version"], { enc
  * ("--max-semi-space-size=32", say, for trying V8's settings; a flag given twice, the later wins).
  */
 const nodeArgs = [...productionNodeFlags(root), ...(process.env.NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")]
+/** MEMORY=1: the soak's server also logs its memory split (scripts/memoryProbe.cjs) into this file. */
+const memoryLog = process.env.MEMORY === "1" ? join(tmpdir(), `bench-memory-${process.pid}.log`) : undefined
+const probeArgs = memoryLog ? ["--expose-gc", "--require", join(root, "scripts", "memoryProbe.cjs")] : []
 
 /** One confirm body per free slot of every flat-priced demo service over the next weeks. */
 const confirmBodies = async (count: number) => {
@@ -327,6 +331,17 @@ const soak = async (child: ChildProcess, port: number) => {
   })
   await new Promise((resolve) => setTimeout(resolve, 30_000))
   console.log(`  after 30 s quiet: RSS ${rssMb(child.pid!).toFixed(0)} MB`)
+  if (memoryLog) {
+    child.kill("SIGUSR2")
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    const lines = existsSync(memoryLog) ? readFileSync(memoryLog, "utf8").trim().split("\n") : []
+    // Every minute's last sample, then the split before and after a full collection.
+    const perMinuteLines = lines.filter((line) => line.startsWith("tick")).filter((_, i) => i % 4 === 3)
+    for (const line of [...perMinuteLines, ...lines.filter((line) => line.includes("full gc"))]) {
+      console.log(`  memory ${line}`)
+    }
+    rmSync(memoryLog, { force: true })
+  }
   const full = perMinute.filter((_, minute) => (minute + 1) * 60 <= soakSeconds)
   const first = full[0]
   const last = full[full.length - 1]
@@ -349,10 +364,12 @@ try {
   const args = development
     ? [...(process.env.NODE_ARGS ?? "").split(" ").filter((arg) => arg !== ""), ...developmentNodeArgs(root)]
     : [...nodeArgs, ...profileArgs, serverEntry]
+  if (name === "soak") args.unshift(...probeArgs)
   const server = await startProcess("server", args, {
     // What the start script sets before `exec node` (the C library's malloc arenas).
     ...(development ? developmentNodeEnv(root) : productionNodeEnv(root)),
     DATA_DIR: dataDir,
+    ...(memoryLog ? { MEMORY_PROBE_LOG: memoryLog } : {}),
     PORT: String(port),
     APP_ENV: "development",
     // Production's log format (APP_ENV=development alone would print pretty lines through console.log).
