@@ -41,6 +41,7 @@ import { inOneTransaction, LostClaim } from "./ChangeTransaction.js"
 import { pricedAs } from "./Confirmation.js"
 import { type HeldOption, heldOption } from "./HeldOption.js"
 import { NotifierLive } from "./NotifierLive.js"
+import { lostSlotRace } from "./Refusals.js"
 import {
   assessMove,
   checkOption,
@@ -322,12 +323,7 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
               at: now,
               ...(ownHold !== undefined ? { replaces: ownHold } : {})
             })
-            .pipe(
-              Effect.catchIf(
-                (error) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? ""),
-                () => Effect.fail(takenMeanwhile(held, before, surface))
-              )
-            )
+            .pipe(Effect.catchIf(lostSlotRace, () => Effect.fail(takenMeanwhile(held, before, surface))))
           if (ownHold !== undefined) {
             yield* holds.confirmation({ holdId: ownHold, partnerId: partner.id }, before.id, now)
           }
