@@ -7,7 +7,7 @@ import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { noStatedPolicy, policyTerms } from "../Domain/CancellationPolicy.js"
 import { bookingCancelled, bookingRescheduled, type ChangedBooking } from "../Domain/ChangeMessages.js"
 import { InvalidRequest } from "../Domain/Errors.js"
-import { BookingId, isUuid } from "../Domain/Ids.js"
+import { BookingId } from "../Domain/Ids.js"
 import { slotLabel } from "../Domain/Labels.js"
 import type { BookingConfirmation } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
@@ -73,9 +73,7 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
     const outbox = yield* WebhookOutbox
 
     const findBooking = (partner: Partner["Service"], ref: string, steps: OutageSteps) =>
-      (isUuid(ref) ? repo.findById(partner.id, ref) : repo.findByRequestId(partner.id, ref)).pipe(
-        Effect.catch(persistenceUnavailable("booking", steps.beforeWriting))
-      )
+      repo.findByRef(partner.id, ref).pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
 
     const noticesOf = (
       stored: StoredBooking,
@@ -132,7 +130,7 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       Effect.gen(function* () {
         const change = yield* repo.findChange(resourceId)
         if (Option.isNone(change)) return Option.none()
-        const booking = yield* repo.findById(partner.id, change.value.bookingId)
+        const booking = yield* repo.findByRef(partner.id, change.value.bookingId)
         return Option.map(booking, (stored) => ({ change: change.value, stored }))
       }).pipe(
         Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable)),
@@ -257,9 +255,8 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
         if (storedHash !== hash || change.kind !== "reschedule") return yield* keyHolds("a move", stored, surface)
         if (stored.status === "cancelled") return yield* alreadyCancelled(surface, stored)
         if (stored.version !== change.version) return yield* movedAgain(stored, change, surface)
-        const presented = bookings.present(stored, yield* bookings.deliveryStates([change.id]), now)
         const previous = { slotStart: change.previousSlotStart, slotEnd: change.previousSlotEnd }
-        return rescheduledAnswer(stored, presented, previous, true)
+        return rescheduledAnswer(stored, yield* bookings.deliveryStates([change.id]), now, previous, true)
       })
 
       if (request.dry_run !== true) {
@@ -360,8 +357,8 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
         const raced = yield* racedKey(partner, "reschedule", key, steps)
         return yield* replayOf(raced.resourceId, raced.requestHash)
       }
-      const presented = bookings.present(written.after, yield* deliver(written.notices, changeId), now)
-      return rescheduledAnswer(written.after, presented, written.previous, false)
+      const states = yield* deliver(written.notices, changeId)
+      return rescheduledAnswer(written.after, states, now, written.previous, false)
     })
 
     return {

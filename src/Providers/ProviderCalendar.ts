@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { bookingPolicy } from "../Bookings/Answers.js"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { lostSlotRace } from "../Bookings/Refusals.js"
 import { decodedAs } from "../Database/Rows.js"
 import { customerNameOf } from "../Domain/Booking.js"
-import { bookedPrice, policyOfBooking } from "../Domain/BookingRecord.js"
-import { policyTerms } from "../Domain/CancellationPolicy.js"
+import { bookedPrice } from "../Domain/BookingRecord.js"
 import { earlyStartOf } from "../Domain/EarlyStart.js"
 import { type DatabaseUnavailable, InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
@@ -63,13 +63,7 @@ const providerBooking = (row: BookingRow, now: Date): ProviderBooking => ({
   ...(row.personalDataErasedAt === null
     ? {}
     : { personal_data_erased_at: formatInZone(row.personalDataErasedAt, providerTimeZone) }),
-  cancellation_policy: policyTerms(
-    policyOfBooking(row),
-    row.slotStart.getTime(),
-    providerTimeZone,
-    now.getTime(),
-    row.confirmedAt.getTime()
-  ),
+  cancellation_policy: bookingPolicy(row, providerTimeZone, now),
   early_start: earlyStartOf({ ...row, timeZone: providerTimeZone }),
   conflicts_with_busy_time: row.conflictsWithBusyTime,
   // Never the caller's free-text reason: that is the partner's.
