@@ -35,7 +35,7 @@ export const cancelledAnswer = (
   states: Option.Option<ReadonlyArray<DeliveryState>>,
   replay: boolean
 ): CancelledBooking => {
-  const cancellation = cancellationOf(stored)
+  const cancellation = cancellationOf(stored, stored.timeZone)
   return {
     ok: true,
     spec_version: bookingsSpecVersion,

@@ -51,7 +51,7 @@ export const statusAnswer = (
         spec_version: bookingsSpecVersion,
         found: false,
         booking_id: bookingId,
-        cancellation: cancellationOf(stored),
+        cancellation: cancellationOf(stored, stored.timeZone),
         safe_next_step: cancelledStep(stored, surface)
       }
     : { ...confirmedFacts(stored, states, now), found: true, safe_next_step: confirmedStep(stored) }

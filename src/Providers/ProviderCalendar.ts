@@ -4,6 +4,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { bookingPolicy } from "../Bookings/Answers.js"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
+import { cancellationOf } from "../Bookings/Cancellations.js"
 import { lostSlotRace } from "../Bookings/Refusals.js"
 import { decodedAs } from "../Database/Rows.js"
 import { customerNameOf } from "../Domain/Booking.js"
@@ -25,7 +26,6 @@ import {
   providerSpecVersion,
   type WorkingHoursRequest
 } from "../Domain/Provider.js"
-import { withdrawalUntil } from "../Domain/Withdrawal.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { providerHours } from "../Supply/SupplyEdits.js"
@@ -68,18 +68,7 @@ const providerBooking = (row: BookingRow, now: Date): ProviderBooking => ({
   conflicts_with_busy_time: row.conflictsWithBusyTime,
   // Never the caller's free-text reason: that is the partner's.
   ...(row.status === "cancelled" && row.cancelledAt !== null
-    ? {
-        cancellation: {
-          cancelled_at: formatInZone(row.cancelledAt, providerTimeZone),
-          cancelled_by: row.cancelledBy ?? "partner",
-          fee_sek: row.cancelFeeSek ?? 0,
-          within_free_period: row.cancelWithinFreePeriod ?? true,
-          free_until: formatInZone(row.cancelFreeUntil ?? row.slotStart, providerTimeZone),
-          legal_basis:
-            row.cancelLegalBasis ?? (row.cancelledBy === "provider" ? "provider_cancelled" : "provider_terms"),
-          withdrawal_until: formatInZone(withdrawalUntil(row.confirmedAt.getTime()), providerTimeZone)
-        }
-      }
+    ? { cancellation: cancellationOf(row, providerTimeZone) }
     : {})
 })
 
