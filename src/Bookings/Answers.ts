@@ -3,6 +3,7 @@ import type { ConfirmedBooking, Delivery } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
 import { bookedPrice, policyOfBooking, priceFactsOf, type StoredBooking } from "../Domain/BookingRecord.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
+import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { earlyStartOf } from "../Domain/EarlyStart.js"
 import type { Notification } from "../Domain/Outbox.js"
 import { priceWording } from "../Domain/Pricing.js"
@@ -120,6 +121,18 @@ export const outageSteps = {
     "The booking's status cannot be read right now because the database does not answer. This says nothing about whether the booking exists: do not tell the user it is booked or that it is not, and do not book again. Retry this lookup in a moment."
 } as const
 
+type PolicyFacts = Parameters<typeof policyOfBooking>[0] & { readonly slotStart: Date; readonly confirmedAt: Date }
+
+/** A booking's policy as it stands at `now`, its withdrawal period running from its confirmation. */
+export const bookingPolicy = (booking: PolicyFacts, timeZone: string, now: Date) =>
+  policyTerms(
+    policyOfBooking(booking),
+    booking.slotStart.getTime(),
+    timeZone,
+    now.getTime(),
+    booking.confirmedAt.getTime()
+  )
+
 /** Who does the booked job and when, as every answer naming a booking says it. */
 export const bookedSlot = (stored: StoredBooking) => ({
   provider_id: stored.providerId,
@@ -151,16 +164,25 @@ export const present = (stored: StoredBooking, read: Option.Option<ReadonlyArray
     confirmation_delivery: { customer, provider },
     tax_deduction: deductionOf(stored),
     tax_deduction_requested: stored.taxDeductionRequested,
-    cancellation_policy: policyTerms(
-      policyOfBooking(stored),
-      stored.slotStart.getTime(),
-      stored.timeZone,
-      now.getTime(),
-      stored.confirmedAt.getTime()
-    ),
+    cancellation_policy: bookingPolicy(stored, stored.timeZone, now),
     early_start: earlyStartOf(stored)
   }
 }
+
+/** What confirm, the status lookup and a move all say of a booking that stands. */
+export const confirmedFacts = (
+  stored: StoredBooking,
+  read: Option.Option<ReadonlyArray<DeliveryState>>,
+  now: Date
+) => ({
+  ok: true as const,
+  spec_version: bookingsSpecVersion,
+  request_id: stored.requestId,
+  ...present(stored, read, now),
+  provider_selected: true as const,
+  availability_checked: true as const,
+  booking_created: true as const
+})
 
 /** The withdrawal right as an assistant may say it of this booking: the period, and what the early-start record means. */
 export const withdrawalStep = (stored: StoredBooking) => {

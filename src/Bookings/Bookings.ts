@@ -6,7 +6,6 @@ import { WebhookOutbox } from "../Delivery/Outbox.js"
 import type { BookingConfirmationRequest, BookingConfirmationResponse } from "../Domain/Booking.js"
 import type { SignedOption } from "../Domain/BookingOption.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
-import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import type { Partner } from "../Domain/Partner.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import { bookingConflicts, bookingsConfirmed } from "../Http/Metrics.js"
@@ -19,7 +18,7 @@ import { Idempotency, persistenceUnavailable, requestHash, sqlStateOf } from "..
 import { ListCursor } from "../Shared/ListCursor.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
 import { Supply } from "../Supply/Supply.js"
-import { confirmedStep, outageSteps, present } from "./Answers.js"
+import { confirmedFacts, confirmedStep, outageSteps } from "./Answers.js"
 import { BookingsRepo } from "./BookingsRepo.js"
 import { alreadyCancelled } from "./Cancellations.js"
 import { newBookingIds } from "./Confirmation.js"
@@ -65,20 +64,11 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       states: Option.Option<ReadonlyArray<DeliveryState>>,
       replay: boolean,
       now: Date
-    ) => {
-      const response: BookingConfirmationResponse = {
-        ok: true,
-        spec_version: bookingsSpecVersion,
-        request_id: stored.requestId,
-        ...present(stored, states, now),
-        provider_selected: true,
-        availability_checked: true,
-        booking_created: true,
-        idempotent_replay: replay,
-        safe_next_step: confirmedStep(stored)
-      }
-      return response
-    }
+    ): BookingConfirmationResponse => ({
+      ...confirmedFacts(stored, states, now),
+      idempotent_replay: replay,
+      safe_next_step: confirmedStep(stored)
+    })
 
     /** What changed on our side since the search: 409 with option_refresh_required. */
     const revalidate = (option: SignedOption, surface: Surface) =>
@@ -115,7 +105,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
           // Keys stored before the fingerprint held the hash of the whole body.
           sameAsStored: (stored) => stored === requestHash({ ...request, idempotency_key: key }),
           resourceId: ids.bookingId,
-          load: (bookingId) => bookings.findById(partner.id, bookingId),
+          load: (bookingId) => bookings.findByRef(partner.id, bookingId),
           prepare: prepared,
           write: ({ option, offer, deduction }) =>
             Effect.map(book({ ids, request, partner, option, offer, deduction, now }, held), (writes) =>
@@ -195,9 +185,7 @@ export class Bookings extends Context.Service<Bookings>()("Booking/Bookings", {
       ) => countConflicts(confirm(request, headerKey, partner, now)),
       status,
       list,
-      /** For the changes of a booking (Changes.ts): the same words, delivery and checks as confirm's. */
-      present,
-      confirmedStep,
+      /** For the changes of a booking (Changes.ts): the same delivery and checks as confirm's. */
       deliveryStates,
       revalidate
     } as const

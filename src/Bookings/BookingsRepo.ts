@@ -83,18 +83,13 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       coalesce(notice_subject_id, id)::text AS notice_subject_id, cancelled_at, cancelled_by, cancel_reason,
       cancel_fee_sek, cancel_within_free_period, cancel_free_until, cancel_legal_basis`)
 
-    const findById = SqlSchema.findOneOption({
-      Request: Schema.Struct({ partnerId: Schema.String, id: Schema.String }),
+    /** The partner's booking by its `booking.id` or its `request_id`. */
+    const findByRef = SqlSchema.findOneOption({
+      Request: Schema.Struct({ partnerId: Schema.String, ref: Schema.String }),
       Result: StoredBooking,
-      execute: ({ partnerId, id }) =>
-        sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND id = ${id}::uuid`
-    })
-
-    const findByRequestId = SqlSchema.findOneOption({
-      Request: Schema.Struct({ partnerId: Schema.String, requestId: Schema.String }),
-      Result: StoredBooking,
-      execute: ({ partnerId, requestId }) =>
-        sql`SELECT ${columns} FROM bookings WHERE partner_id = ${partnerId} AND request_id = ${requestId}`
+      execute: ({ partnerId, ref }) =>
+        sql`SELECT ${columns} FROM bookings
+          WHERE partner_id = ${partnerId} AND ${isUuid(ref) ? sql`id = ${ref}::uuid` : sql`request_id = ${ref}`}`
     })
 
     /**
@@ -348,15 +343,13 @@ export class BookingsRepo extends Context.Service<BookingsRepo>()("Booking/Booki
       recordMove,
       insertion,
       // A stored row that does not decode is a damaged table or a bug: a defect, not the client's answer.
-      lockById: (id: string) => lockById(id).pipe(Effect.catchTag("SchemaError", (error) => Effect.die(error))),
-      contactOf: (id: string) => contactOf(id).pipe(Effect.catchTag("SchemaError", (error) => Effect.die(error))),
-      findChange: (id: string) => findChange(id).pipe(Effect.catchTag("SchemaError", (error) => Effect.die(error))),
+      lockById: (id: string) => lockById(id).pipe(Effect.catchTag("SchemaError", Effect.die)),
+      contactOf: (id: string) => contactOf(id).pipe(Effect.catchTag("SchemaError", Effect.die)),
+      findChange: (id: string) => findChange(id).pipe(Effect.catchTag("SchemaError", Effect.die)),
       findSameOption,
       listPage,
-      findById: (partnerId: string, id: string) =>
-        findById({ partnerId, id }).pipe(Effect.withSpan("BookingsRepo.findById")),
-      findByRequestId: (partnerId: string, requestId: string) =>
-        findByRequestId({ partnerId, requestId }).pipe(Effect.withSpan("BookingsRepo.findByRequestId"))
+      findByRef: (partnerId: string, ref: string) =>
+        findByRef({ partnerId, ref }).pipe(Effect.withSpan("BookingsRepo.findByRef"))
     } as const
   })
 }) {

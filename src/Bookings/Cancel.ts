@@ -7,7 +7,7 @@ import {
   type CancelPreview
 } from "../Domain/BookingChange.js"
 import { policyOfBooking, type StoredBooking } from "../Domain/BookingRecord.js"
-import { cancellationAt, policyTerms } from "../Domain/CancellationPolicy.js"
+import { cancellationAt } from "../Domain/CancellationPolicy.js"
 import { cancellationWords } from "../Domain/CancellationWords.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { earlyStartOf } from "../Domain/EarlyStart.js"
@@ -16,7 +16,7 @@ import type { Surface } from "../Domain/Surface.js"
 import type { LegalBasis } from "../Domain/Withdrawal.js"
 import { formatInZone } from "../Domain/Zone.js"
 import type { DeliveryState } from "../Notifications/DeliveryState.js"
-import { deliveries, skippedInDryRun } from "./Answers.js"
+import { bookingPolicy, deliveries, skippedInDryRun } from "./Answers.js"
 import { alreadyCancelled, cancellationOf, feeStep, stale } from "./Cancellations.js"
 
 /** What a cancel says when the database does not answer, by how far it got (Changes.ts runs the cancel). */
@@ -35,7 +35,7 @@ export const cancelledAnswer = (
   states: Option.Option<ReadonlyArray<DeliveryState>>,
   replay: boolean
 ): CancelledBooking => {
-  const cancellation = cancellationOf(stored)
+  const cancellation = cancellationOf(stored, stored.timeZone)
   return {
     ok: true,
     spec_version: bookingsSpecVersion,
@@ -102,13 +102,6 @@ export const cancelPreview = (
   now: Date,
   surface: Surface
 ): CancelPreview => {
-  const policy = policyTerms(
-    policyOfBooking(current),
-    current.slotStart.getTime(),
-    current.timeZone,
-    now.getTime(),
-    current.confirmedAt.getTime()
-  )
   return {
     ok: true,
     spec_version: bookingsSpecVersion,
@@ -126,7 +119,7 @@ export const cancelPreview = (
       legal_basis: would.legalBasis,
       withdrawal_until: formatInZone(would.withdrawalUntil, current.timeZone)
     },
-    cancellation_policy: policy,
+    cancellation_policy: bookingPolicy(current, current.timeZone, now),
     confirmation_delivery: { customer: skippedInDryRun, provider: skippedInDryRun },
     idempotent_replay: false,
     ...(current.sandbox ? { sandbox: true as const } : {}),

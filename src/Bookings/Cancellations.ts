@@ -17,19 +17,31 @@ import type { ChannelChoice, Contact, RecipientRole } from "../Notifications/Del
 import { requiredKeyOf } from "../Shared/Idempotency.js"
 import type { BookingContact } from "./BookingsRepo.js"
 
-/** A cancelled booking's cancellation record, as its partner reads it. */
-export const cancellationOf = (stored: StoredBooking): Cancellation => ({
-  cancelled_at: formatInZone(stored.cancelledAt ?? stored.confirmedAt, stored.timeZone),
+type CancelledFacts = Pick<
+  StoredBooking,
+  | "cancelledAt"
+  | "confirmedAt"
+  | "cancelledBy"
+  | "cancelFeeSek"
+  | "cancelWithinFreePeriod"
+  | "cancelFreeUntil"
+  | "slotStart"
+  | "cancelLegalBasis"
+> & { readonly cancelReason?: string | null }
+
+/** A cancelled booking's cancellation record, as its partner reads it (the provider's read has no reason). */
+export const cancellationOf = (stored: CancelledFacts, timeZone: string): Cancellation => ({
+  cancelled_at: formatInZone(stored.cancelledAt ?? stored.confirmedAt, timeZone),
   cancelled_by: stored.cancelledBy ?? "partner",
-  ...(stored.cancelReason === null ? {} : { reason: stored.cancelReason }),
+  ...(stored.cancelReason == null ? {} : { reason: stored.cancelReason }),
   fee_sek: stored.cancelFeeSek ?? 0,
   within_free_period: stored.cancelWithinFreePeriod ?? true,
-  free_until: formatInZone(stored.cancelFreeUntil ?? stored.slotStart, stored.timeZone),
+  free_until: formatInZone(stored.cancelFreeUntil ?? stored.slotStart, timeZone),
   legal_basis: legalBasisOf(stored),
-  withdrawal_until: formatInZone(withdrawalUntil(stored.confirmedAt.getTime()), stored.timeZone)
+  withdrawal_until: formatInZone(withdrawalUntil(stored.confirmedAt.getTime()), timeZone)
 })
 
-const legalBasisOf = (stored: StoredBooking) =>
+const legalBasisOf = (stored: CancelledFacts) =>
   stored.cancelLegalBasis ?? (stored.cancelledBy === "provider" ? "provider_cancelled" : "provider_terms")
 
 /** Why the cancellation cost what it did, in English, for a safe_next_step. */
@@ -50,7 +62,7 @@ const byWhom = { customer: "the customer", partner: "the partner", provider: "th
 
 /** What an assistant may say of a cancelled booking: when, by whom, what it may cost, and that nothing is booked. */
 export const cancelledStep = (stored: StoredBooking, surface: Surface) => {
-  const cancellation = cancellationOf(stored)
+  const cancellation = cancellationOf(stored, stored.timeZone)
   const head = `${stored.sandbox ? sandboxPrefix : ""}This booking (${stored.providerName}, ${stored.slotLabel}, request_id ${stored.requestId}) was cancelled at ${cancellation.cancelled_at} by ${byWhom[cancellation.cancelled_by]}. Nothing is booked under it now.`
   // The provider cancelling charges the customer nothing, whenever it cancelled.
   if (cancellation.cancelled_by === "provider")
@@ -64,7 +76,7 @@ export const alreadyCancelled = (surface: Surface, stored: StoredBooking) =>
     issues: ["booking_id: the booking is already cancelled"],
     booking_id: stored.id,
     request_id: stored.requestId,
-    cancellation: cancellationOf(stored),
+    cancellation: cancellationOf(stored, stored.timeZone),
     safe_next_step: `${cancelledStep(stored, surface)} This call changed nothing.`
   })
 

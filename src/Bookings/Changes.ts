@@ -7,7 +7,7 @@ import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { noStatedPolicy, policyTerms } from "../Domain/CancellationPolicy.js"
 import { bookingCancelled, bookingRescheduled, type ChangedBooking } from "../Domain/ChangeMessages.js"
 import { InvalidRequest } from "../Domain/Errors.js"
-import { BookingId, isUuid } from "../Domain/Ids.js"
+import { BookingId } from "../Domain/Ids.js"
 import { slotLabel } from "../Domain/Labels.js"
 import type { BookingConfirmation } from "../Domain/Messages.js"
 import type { Notification } from "../Domain/Outbox.js"
@@ -41,6 +41,7 @@ import { inOneTransaction, LostClaim } from "./ChangeTransaction.js"
 import { pricedAs } from "./Confirmation.js"
 import { type HeldOption, heldOption } from "./HeldOption.js"
 import { NotifierLive } from "./NotifierLive.js"
+import { lostSlotRace } from "./Refusals.js"
 import {
   assessMove,
   checkOption,
@@ -72,9 +73,7 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
     const outbox = yield* WebhookOutbox
 
     const findBooking = (partner: Partner["Service"], ref: string, steps: OutageSteps) =>
-      (isUuid(ref) ? repo.findById(partner.id, ref) : repo.findByRequestId(partner.id, ref)).pipe(
-        Effect.catch(persistenceUnavailable("booking", steps.beforeWriting))
-      )
+      repo.findByRef(partner.id, ref).pipe(Effect.catch(persistenceUnavailable("booking", steps.beforeWriting)))
 
     const noticesOf = (
       stored: StoredBooking,
@@ -131,7 +130,7 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
       Effect.gen(function* () {
         const change = yield* repo.findChange(resourceId)
         if (Option.isNone(change)) return Option.none()
-        const booking = yield* repo.findById(partner.id, change.value.bookingId)
+        const booking = yield* repo.findByRef(partner.id, change.value.bookingId)
         return Option.map(booking, (stored) => ({ change: change.value, stored }))
       }).pipe(
         Effect.catch(persistenceUnavailable("booking", steps.replayUnreadable)),
@@ -256,9 +255,8 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
         if (storedHash !== hash || change.kind !== "reschedule") return yield* keyHolds("a move", stored, surface)
         if (stored.status === "cancelled") return yield* alreadyCancelled(surface, stored)
         if (stored.version !== change.version) return yield* movedAgain(stored, change, surface)
-        const presented = bookings.present(stored, yield* bookings.deliveryStates([change.id]), now)
         const previous = { slotStart: change.previousSlotStart, slotEnd: change.previousSlotEnd }
-        return rescheduledAnswer(stored, presented, previous, true)
+        return rescheduledAnswer(stored, yield* bookings.deliveryStates([change.id]), now, previous, true)
       })
 
       if (request.dry_run !== true) {
@@ -322,12 +320,7 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
               at: now,
               ...(ownHold !== undefined ? { replaces: ownHold } : {})
             })
-            .pipe(
-              Effect.catchIf(
-                (error) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? ""),
-                () => Effect.fail(takenMeanwhile(held, before, surface))
-              )
-            )
+            .pipe(Effect.catchIf(lostSlotRace, () => Effect.fail(takenMeanwhile(held, before, surface))))
           if (ownHold !== undefined) {
             yield* holds.confirmation({ holdId: ownHold, partnerId: partner.id }, before.id, now)
           }
@@ -364,8 +357,8 @@ export class Changes extends Context.Service<Changes>()("Booking/Changes", {
         const raced = yield* racedKey(partner, "reschedule", key, steps)
         return yield* replayOf(raced.resourceId, raced.requestHash)
       }
-      const presented = bookings.present(written.after, yield* deliver(written.notices, changeId), now)
-      return rescheduledAnswer(written.after, presented, written.previous, false)
+      const states = yield* deliver(written.notices, changeId)
+      return rescheduledAnswer(written.after, states, now, written.previous, false)
     })
 
     return {

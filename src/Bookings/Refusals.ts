@@ -37,10 +37,11 @@ export const conflictTags = new Set([
 
 /** Races between confirms end in one of these, never in a 500. */
 const conflictCodes = new Set(["23P01", "40P01", "40001"])
+export const lostSlotRace = (error: SqlError.SqlError) => conflictCodes.has(sqlStateOf(error) ?? "")
 
 /** A confirm that lost a race for the slot rolled back: the client's conflict, not an outage. */
 export const slotJustTaken = (surface: Surface) => (error: SqlError.SqlError) =>
-  conflictCodes.has(sqlStateOf(error) ?? "")
+  lostSlotRace(error)
     ? new SlotTaken({ ...refreshWith(surface), issues: ["booking_option_id: the slot was just taken"] })
     : undefined
 

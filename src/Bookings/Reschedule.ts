@@ -10,7 +10,7 @@ import {
 } from "../Domain/BookingChange.js"
 import type { OptionExpired, OptionInvalid, SignedOption } from "../Domain/BookingOption.js"
 import { policyOfBooking, type StoredBooking } from "../Domain/BookingRecord.js"
-import { changeableAt, policyTerms } from "../Domain/CancellationPolicy.js"
+import { changeableAt, type policyTerms } from "../Domain/CancellationPolicy.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
 import { InvalidRequest } from "../Domain/Errors.js"
 import { slotLabel } from "../Domain/Labels.js"
@@ -18,9 +18,9 @@ import { kronorEn, priceWording } from "../Domain/Pricing.js"
 import { sandboxChangeNote } from "../Domain/Sandbox.js"
 import type { Surface } from "../Domain/Surface.js"
 import { formatInZone, knownTimeZone } from "../Domain/Zone.js"
+import type { DeliveryState } from "../Notifications/DeliveryState.js"
 import { hasExpired } from "../Shared/OptionSigner.js"
-import { type deductionOfOption, optionPrice, priceFactsOfOption } from "./Answers.js"
-import type { Bookings } from "./Bookings.js"
+import { bookingPolicy, confirmedFacts, type deductionOfOption, optionPrice, priceFactsOfOption } from "./Answers.js"
 import type { BookingChangeRow } from "./BookingsRepo.js"
 import { alreadyCancelled, stale } from "./Cancellations.js"
 import { type HeldOption, takenAfterHold } from "./HeldOption.js"
@@ -38,17 +38,12 @@ export const rescheduleSteps = (surface: Surface, bookingId: string) => ({
 
 export const rescheduledAnswer = (
   stored: StoredBooking,
-  presented: ReturnType<Bookings["Service"]["present"]>,
+  states: Option.Option<ReadonlyArray<DeliveryState>>,
+  now: Date,
   previous: { readonly slotStart: Date; readonly slotEnd: Date },
   replay: boolean
 ): RescheduleBookingResponse => ({
-  ok: true,
-  spec_version: bookingsSpecVersion,
-  request_id: stored.requestId,
-  ...presented,
-  provider_selected: true,
-  availability_checked: true,
-  booking_created: true,
+  ...confirmedFacts(stored, states, now),
   idempotent_replay: replay,
   previous_slot: {
     start_at: formatInZone(previous.slotStart, stored.timeZone),
@@ -63,13 +58,7 @@ export const assessMove = (stored: StoredBooking, expectedVersion: number | unde
     return Effect.fail(stale(stored, expectedVersion, surface))
   const policy = policyOfBooking(stored)
   if (!changeableAt(policy, stored.slotStart.getTime(), now.getTime())) {
-    const terms = policyTerms(
-      policy,
-      stored.slotStart.getTime(),
-      stored.timeZone,
-      now.getTime(),
-      stored.confirmedAt.getTime()
-    )
+    const terms = bookingPolicy(stored, stored.timeZone, now)
     return Effect.fail(
       new OutsideChangeWindow({
         issues: [`booking_id: the time could be changed until ${terms.change_until}`],

@@ -2,12 +2,11 @@ import { Clock, Effect, Option } from "effect"
 import type { BookingStatusResponse } from "../Domain/Booking.js"
 import type { StoredBooking } from "../Domain/BookingRecord.js"
 import { bookingsSpecVersion } from "../Domain/Capabilities.js"
-import { isUuid } from "../Domain/Ids.js"
 import { anonymousPartnerId, type Partner } from "../Domain/Partner.js"
 import { CurrentSurface, type Surface } from "../Domain/Surface.js"
 import type { DeliveryState } from "../Notifications/DeliveryState.js"
 import { persistenceUnavailable } from "../Shared/Idempotency.js"
-import { confirmedStep, outageSteps, present } from "./Answers.js"
+import { confirmedFacts, confirmedStep, outageSteps } from "./Answers.js"
 import type { BookingsRepo } from "./BookingsRepo.js"
 import { cancellationOf, cancelledStep } from "./Cancellations.js"
 
@@ -17,9 +16,9 @@ export const bookingStatus = (
   deliveryStates: (subjectIds: ReadonlyArray<string>) => Effect.Effect<Option.Option<ReadonlyArray<DeliveryState>>>
 ) =>
   Effect.fnUntraced(function* (bookingId: string, partner: Partner["Service"]) {
-    const found = yield* (
-      isUuid(bookingId) ? bookings.findById(partner.id, bookingId) : bookings.findByRequestId(partner.id, bookingId)
-    ).pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.statusUnreadable)))
+    const found = yield* bookings
+      .findByRef(partner.id, bookingId)
+      .pipe(Effect.catch(persistenceUnavailable("booking", outageSteps.statusUnreadable)))
     if (Option.isNone(found)) {
       const response: BookingStatusResponse = {
         ok: true,
@@ -52,17 +51,7 @@ export const statusAnswer = (
         spec_version: bookingsSpecVersion,
         found: false,
         booking_id: bookingId,
-        cancellation: cancellationOf(stored),
+        cancellation: cancellationOf(stored, stored.timeZone),
         safe_next_step: cancelledStep(stored, surface)
       }
-    : {
-        ok: true,
-        spec_version: bookingsSpecVersion,
-        found: true,
-        request_id: stored.requestId,
-        ...present(stored, states, now),
-        provider_selected: true,
-        availability_checked: true,
-        booking_created: true,
-        safe_next_step: confirmedStep(stored)
-      }
+    : { ...confirmedFacts(stored, states, now), found: true, safe_next_step: confirmedStep(stored) }

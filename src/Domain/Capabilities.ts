@@ -3,7 +3,7 @@ import { FixedPriceFit, FixedPriceSeed, RoutingMode, VerticalId } from "./Catalo
 import { quantityBounds } from "./Pricing.js"
 
 export const requestsSpecVersion = "public_requests_api_v1"
-export const bookingsSpecVersion = "public_bookings_api_v1"
+export const bookingsSpecVersion = "public_bookings_api_v1" as const
 
 /** The fixed parts of the capabilities document: the server sends them, the OpenAPI example shows them. */
 export const capabilityEndpoints = {

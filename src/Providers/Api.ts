@@ -55,7 +55,6 @@ import {
   deleteBlockExample,
   removeCalendarImportExample,
   revokeCalendarFeedExample,
-  rotateCalendarFeedExample,
   setCalendarImportExample,
   setWorkingHoursExample,
   workingHoursExample
@@ -183,9 +182,7 @@ export class ProviderApi extends HttpApiGroup.make("provider")
     HttpApiEndpoint.post("rotateCalendarFeed", "/api/provider/calendar-feed/rotate", {
       success: CalendarFeedResponse,
       error: unavailable
-    }).annotateMerge(
-      documented("Replace the feed URL; the old one stops working", { example: rotateCalendarFeedExample })
-    )
+    }).annotateMerge(documented("Replace the feed URL; the old one stops working", { example: calendarFeedExample }))
   )
   .add(
     HttpApiEndpoint.delete("revokeCalendarFeed", "/api/provider/calendar-feed", {

@@ -5,11 +5,11 @@ import { AppConfig } from "../AppConfig.js"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { decodedAs } from "../Database/Rows.js"
 import { DatabaseUnavailable } from "../Domain/Errors.js"
-import { providerSpecVersion } from "../Domain/Provider.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
 import { OptionSigner } from "../Shared/OptionSigner.js"
 import { changeUnavailable } from "../Shared/Unavailable.js"
 import { FeedOwnerRow, FeedRow } from "./CalendarRows.js"
+import { deletedAnswer, providerAnswer } from "./ProviderCalendar.js"
 
 /** The feed's path; the secret is its last segment, and the access log shows only the template. */
 export const calendarFeedPath = "/calendar-feeds"
@@ -93,17 +93,17 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
       }
       const secret = secretOf(row.id)
       const shown = Option.isSome(secret) && digestOf(secret.value).equals(row.tokenSha256) ? secret.value : undefined
-      return Effect.succeed({
-        ok: true as const,
-        spec_version: providerSpecVersion,
-        feed_url: shown === undefined ? null : feedUrl(shown),
-        created_at: formatInZone(row.createdAt, providerTimeZone),
-        last_fetched_at: row.lastFetchedAt === null ? null : formatInZone(row.lastFetchedAt, providerTimeZone),
-        safe_next_step:
-          shown === undefined
-            ? "The feed address can no longer be shown (the service's key changed); it keeps working where it is subscribed. Rotate the feed (POST /api/provider/calendar-feed/rotate) for an address to subscribe to."
-            : `${rotated ? "A new feed address was made; the old one no longer works. " : ""}Subscribe to feed_url in your calendar app. Keep it secret: anyone with it sees your jobs' times. Rotate it (POST /api/provider/calendar-feed/rotate) if it leaks.`
-      })
+      return Effect.succeed(
+        providerAnswer({
+          feed_url: shown === undefined ? null : feedUrl(shown),
+          created_at: formatInZone(row.createdAt, providerTimeZone),
+          last_fetched_at: row.lastFetchedAt === null ? null : formatInZone(row.lastFetchedAt, providerTimeZone),
+          safe_next_step:
+            shown === undefined
+              ? "The feed address can no longer be shown (the service's key changed); it keeps working where it is subscribed. Rotate the feed (POST /api/provider/calendar-feed/rotate) for an address to subscribe to."
+              : `${rotated ? "A new feed address was made; the old one no longer works. " : ""}Subscribe to feed_url in your calendar app. Keep it secret: anyone with it sees your jobs' times. Rotate it (POST /api/provider/calendar-feed/rotate) if it leaks.`
+        })
+      )
     }
 
     /** The live feed, made on first request. */
@@ -133,13 +133,9 @@ export class CalendarFeeds extends Context.Service<CalendarFeeds>()("Booking/Cal
       yield* sql`UPDATE provider_calendar_feeds SET revoked_at = ${at} WHERE provider_id = ${providerId} AND revoked_at IS NULL`.pipe(
         changeUnavailable("provider calendar feed revocation", outageSteps.revoke)
       )
-      return {
-        ok: true as const,
-        spec_version: providerSpecVersion,
-        deleted: true as const,
-        safe_next_step:
-          "The feed address no longer works. Ask for the feed again (GET /api/provider/calendar-feed) for a new address."
-      }
+      return deletedAnswer(
+        "The feed address no longer works. Ask for the feed again (GET /api/provider/calendar-feed) for a new address."
+      )
     })
 
     /**

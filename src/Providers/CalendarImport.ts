@@ -4,13 +4,14 @@ import { AppConfig } from "../AppConfig.js"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
 import { NotifierLive } from "../Bookings/NotifierLive.js"
 import { rowsOf } from "../Database/Rows.js"
-import { bookingHorizonDays, CalendarUrlRefused, providerSpecVersion } from "../Domain/Provider.js"
+import { bookingHorizonDays, CalendarUrlRefused } from "../Domain/Provider.js"
 import { DAY, formatInZone, MINUTE, providerTimeZone } from "../Domain/Zone.js"
 import { checkDestination, lookupWithin } from "../Shared/Destination.js"
 import { logFailureWarning } from "../Shared/FailureSummary.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { makeBusyConflicts } from "./BusyConflicts.js"
 import { type FetchResult, fetchCalendar } from "./CalendarFetch.js"
+import { deletedAnswer, providerAnswer } from "./ProviderCalendar.js"
 
 /** How often the loop looks for imports that are due; each is fetched once per CALENDAR_IMPORT_INTERVAL_MINUTES. */
 export const importPollInterval = Duration.minutes(1)
@@ -181,9 +182,7 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
               : row.lastError !== null
                 ? ("failed" as const)
                 : ("synced" as const)
-        return {
-          ok: true as const,
-          spec_version: providerSpecVersion,
+        return providerAnswer({
           url: row?.url ?? null,
           last_synced_at: synced,
           last_error: row?.lastError ?? null,
@@ -198,7 +197,7 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
                 : row.lastError !== null
                   ? `The last fetch failed (${row.lastError}). ${synced === null ? "No busy time has been imported from this address yet." : `The busy times read at ${synced} stay in force until a fetch succeeds.`} Check the address, or register a new one.${clashStep}`
                   : `Imported: ${busy} busy interval(s) from your calendar, as of ${synced}; searches and confirms treat them as taken. It is fetched again every ${config.calendarImportIntervalMinutes} minutes. A booking one of them overlaps is flagged (conflicts_with_busy_time in GET /api/provider/bookings) and you are told of it once.${clashStep}`
-        }
+        })
       })
 
     const refusal = (issue: string) =>
@@ -282,12 +281,9 @@ export class CalendarImport extends Context.Service<CalendarImport>()("Booking/C
           )
         )
         .pipe(changeUnavailable("calendar import removal", outageSteps.remove))
-      return {
-        ok: true as const,
-        spec_version: providerSpecVersion,
-        deleted: true as const,
-        safe_next_step: "Your calendar is no longer imported, and the busy times read from it no longer block searches."
-      }
+      return deletedAnswer(
+        "Your calendar is no longer imported, and the busy times read from it no longer block searches."
+      )
     })
 
     /**

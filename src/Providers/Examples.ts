@@ -6,7 +6,7 @@ import type { OperationExample } from "../Http/OperationDocs.js"
 
 /** Example bodies of this folder's operations in the OpenAPI document: the README's "Try it" flow as the server answered it (test/Client.test.ts runs the same flow; long lists are cut to their first entries). */
 
-export const providerBookingExample = {
+const providerBookingExample = {
   id: "6f1c2a9e-4b7d-4c1e-9a55-2f3b8d0e7a41",
   request_id: "bk_2026_11_23_7KQ9",
   status: "confirmed",
@@ -45,7 +45,7 @@ export const providerBookingExample = {
   conflicts_with_busy_time: false
 }
 
-export const blockExample = {
+const blockExample = {
   id: "0b7c4f7e-2d2a-4d8e-8f3e-5c8a1e6f9b10",
   start_at: "2026-11-25T12:00:00+01:00",
   end_at: "2026-11-25T15:00:00+01:00",
@@ -53,14 +53,11 @@ export const blockExample = {
   created_at: "2026-11-23T09:00:00+01:00"
 }
 
-export const deletedExample = (step: string) => ({
-  ok: true,
-  spec_version: "provider_api_v1",
-  deleted: true,
-  safe_next_step: step
+const deletedExample = (step: string): OperationExample => ({
+  response: { ok: true, spec_version: "provider_api_v1", deleted: true, safe_next_step: step }
 })
 
-export const hoursExample = {
+const hoursExample = {
   ok: true,
   spec_version: "provider_api_v1",
   time_zone: "Europe/Stockholm",
@@ -70,41 +67,49 @@ export const hoursExample = {
     "Saved: searches and confirms use these hours and dates off from now on. Bookings already made stand; a later supply import no longer changes your hours."
 }
 
-export const feedExample = {
-  ok: true,
-  spec_version: "provider_api_v1",
-  feed_url: "https://booking.partner-api.se/calendar-feeds/q3J0mYfV1xk8c2Wn5d7RZbLhE4tPaUo9sGiK6yN1wQe.ics",
-  created_at: "2026-11-23T09:00:00+01:00",
-  last_fetched_at: null,
-  safe_next_step:
-    "Subscribe to feed_url in your calendar app. Keep it secret: anyone with it sees your jobs' times. Rotate it (POST /api/provider/calendar-feed/rotate) if it leaks."
+/** Asking for the feed and rotating it answer alike. */
+export const calendarFeedExample: OperationExample = {
+  response: {
+    ok: true,
+    spec_version: "provider_api_v1",
+    feed_url: "https://booking.partner-api.se/calendar-feeds/q3J0mYfV1xk8c2Wn5d7RZbLhE4tPaUo9sGiK6yN1wQe.ics",
+    created_at: "2026-11-23T09:00:00+01:00",
+    last_fetched_at: null,
+    safe_next_step:
+      "Subscribe to feed_url in your calendar app. Keep it secret: anyone with it sees your jobs' times. Rotate it (POST /api/provider/calendar-feed/rotate) if it leaks."
+  }
 }
 
-export const importExample = {
-  ok: true,
-  spec_version: "provider_api_v1",
-  url: "https://calendar.example.com/private-3f9a/basic.ics",
-  last_synced_at: "2026-11-23T09:00:00+01:00",
-  last_error: null,
-  busy_intervals: 12,
-  next_fetch_at: "2026-11-23T09:10:00+01:00",
-  fetch_status: "synced",
-  safe_next_step:
-    "Imported: 12 busy interval(s) from your calendar, as of 2026-11-23T09:00:00+01:00; searches and confirms treat them as taken. It is fetched again every 10 minutes. A booking one of them overlaps is flagged (conflicts_with_busy_time in GET /api/provider/bookings) and you are told of it once."
+export const calendarImportExample: OperationExample = {
+  response: {
+    ok: true,
+    spec_version: "provider_api_v1",
+    url: "https://calendar.example.com/private-3f9a/basic.ics",
+    last_synced_at: "2026-11-23T09:00:00+01:00",
+    last_error: null,
+    busy_intervals: 12,
+    next_fetch_at: "2026-11-23T09:10:00+01:00",
+    fetch_status: "synced",
+    safe_next_step:
+      "Imported: 12 busy interval(s) from your calendar, as of 2026-11-23T09:00:00+01:00; searches and confirms treat them as taken. It is fetched again every 10 minutes. A booking one of them overlaps is flagged (conflicts_with_busy_time in GET /api/provider/bookings) and you are told of it once."
+  }
 }
 
 /** A registration answers at once; the first fetch runs in the background. */
-const registeredExample = {
-  ok: true,
-  spec_version: "provider_api_v1",
-  url: "https://calendar.example.com/private-3f9a/basic.ics",
-  last_synced_at: null,
-  last_error: null,
-  busy_intervals: 0,
-  next_fetch_at: "2026-11-23T09:10:00+01:00",
-  fetch_status: "pending",
-  safe_next_step:
-    "Registered: the first fetch of this address is under way, and until it succeeds no busy time is imported. GET /api/provider/calendar-import shows how it went (fetch_status, last_synced_at, last_error)."
+export const setCalendarImportExample: OperationExample = {
+  request: { url: "https://calendar.example.com/private-3f9a/basic.ics" },
+  response: {
+    ok: true,
+    spec_version: "provider_api_v1",
+    url: "https://calendar.example.com/private-3f9a/basic.ics",
+    last_synced_at: null,
+    last_error: null,
+    busy_intervals: 0,
+    next_fetch_at: "2026-11-23T09:10:00+01:00",
+    fetch_status: "pending",
+    safe_next_step:
+      "Registered: the first fetch of this address is under way, and until it succeeds no busy time is imported. GET /api/provider/calendar-import shows how it went (fetch_status, last_synced_at, last_error)."
+  }
 }
 
 export const bookingsExample: OperationExample = {
@@ -159,44 +164,21 @@ export const blocksExample: OperationExample = {
   response: { ok: true, spec_version: "provider_api_v1", blocks: [blockExample] }
 }
 
-export const deleteBlockExample: OperationExample = {
-  response: deletedExample("The block is deleted: its time is free again within your working hours.")
-}
+export const deleteBlockExample = deletedExample(
+  "The block is deleted: its time is free again within your working hours."
+)
 
-export const workingHoursExample: OperationExample = {
-  response: hoursExample
-}
+export const workingHoursExample: OperationExample = { response: hoursExample }
 
 export const setWorkingHoursExample: OperationExample = {
   request: { weekly_hours: hoursExample.weekly_hours, dates_off: hoursExample.dates_off },
   response: hoursExample
 }
 
-export const calendarFeedExample: OperationExample = {
-  response: feedExample
-}
+export const revokeCalendarFeedExample = deletedExample(
+  "The feed address no longer works. Ask for the feed again (GET /api/provider/calendar-feed) for a new address."
+)
 
-export const rotateCalendarFeedExample: OperationExample = {
-  response: feedExample
-}
-
-export const revokeCalendarFeedExample: OperationExample = {
-  response: deletedExample(
-    "The feed address no longer works. Ask for the feed again (GET /api/provider/calendar-feed) for a new address."
-  )
-}
-
-export const setCalendarImportExample: OperationExample = {
-  request: { url: "https://calendar.example.com/private-3f9a/basic.ics" },
-  response: registeredExample
-}
-
-export const calendarImportExample: OperationExample = {
-  response: importExample
-}
-
-export const removeCalendarImportExample: OperationExample = {
-  response: deletedExample(
-    "Your calendar is no longer imported, and the busy times read from it no longer block searches."
-  )
-}
+export const removeCalendarImportExample = deletedExample(
+  "Your calendar is no longer imported, and the busy times read from it no longer block searches."
+)

@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { bookingPolicy } from "../Bookings/Answers.js"
 import { BookingsRepo } from "../Bookings/BookingsRepo.js"
+import { cancellationOf } from "../Bookings/Cancellations.js"
+import { lostSlotRace } from "../Bookings/Refusals.js"
 import { decodedAs } from "../Database/Rows.js"
 import { customerNameOf } from "../Domain/Booking.js"
-import { bookedPrice, policyOfBooking } from "../Domain/BookingRecord.js"
-import { policyTerms } from "../Domain/CancellationPolicy.js"
+import { bookedPrice } from "../Domain/BookingRecord.js"
 import { earlyStartOf } from "../Domain/EarlyStart.js"
 import { type DatabaseUnavailable, InvalidRequest } from "../Domain/Errors.js"
 import { isUuid } from "../Domain/Ids.js"
@@ -24,9 +26,7 @@ import {
   providerSpecVersion,
   type WorkingHoursRequest
 } from "../Domain/Provider.js"
-import { withdrawalUntil } from "../Domain/Withdrawal.js"
 import { DAY, formatInZone, providerTimeZone } from "../Domain/Zone.js"
-import { sqlStateOf } from "../Shared/Idempotency.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
 import { providerHours } from "../Supply/SupplyEdits.js"
 import { BlockRow, type BookingRow, type Location } from "./CalendarRows.js"
@@ -63,29 +63,12 @@ const providerBooking = (row: BookingRow, now: Date): ProviderBooking => ({
   ...(row.personalDataErasedAt === null
     ? {}
     : { personal_data_erased_at: formatInZone(row.personalDataErasedAt, providerTimeZone) }),
-  cancellation_policy: policyTerms(
-    policyOfBooking(row),
-    row.slotStart.getTime(),
-    providerTimeZone,
-    now.getTime(),
-    row.confirmedAt.getTime()
-  ),
+  cancellation_policy: bookingPolicy(row, providerTimeZone, now),
   early_start: earlyStartOf({ ...row, timeZone: providerTimeZone }),
   conflicts_with_busy_time: row.conflictsWithBusyTime,
   // Never the caller's free-text reason: that is the partner's.
   ...(row.status === "cancelled" && row.cancelledAt !== null
-    ? {
-        cancellation: {
-          cancelled_at: formatInZone(row.cancelledAt, providerTimeZone),
-          cancelled_by: row.cancelledBy ?? "partner",
-          fee_sek: row.cancelFeeSek ?? 0,
-          within_free_period: row.cancelWithinFreePeriod ?? true,
-          free_until: formatInZone(row.cancelFreeUntil ?? row.slotStart, providerTimeZone),
-          legal_basis:
-            row.cancelLegalBasis ?? (row.cancelledBy === "provider" ? "provider_cancelled" : "provider_terms"),
-          withdrawal_until: formatInZone(withdrawalUntil(row.confirmedAt.getTime()), providerTimeZone)
-        }
-      }
+    ? { cancellation: cancellationOf(row, providerTimeZone) }
     : {})
 })
 
@@ -96,6 +79,15 @@ const blockOf = (row: BlockRow): Block => ({
   ...(row.note === null ? {} : { note: row.note }),
   created_at: formatInZone(row.createdAt, providerTimeZone)
 })
+
+/** The envelope of every provider answer. */
+export const providerAnswer = <A extends object>(body: A) => ({
+  ok: true as const,
+  spec_version: providerSpecVersion,
+  ...body
+})
+
+export const deletedAnswer = (step: string) => providerAnswer({ deleted: true as const, safe_next_step: step })
 
 const unread = (what: string) =>
   `The database does not answer, so your ${what} could not be read; nothing was changed. Try again in a moment.`
@@ -146,14 +138,12 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       const rows = yield* repo
         .providerJobs(providerId, new Date(from), new Date(to))
         .pipe(readUnavailable("provider bookings", `${unread("bookings")} Bookings already confirmed stand.`))
-      return {
-        ok: true as const,
-        spec_version: providerSpecVersion,
+      return providerAnswer({
         provider_id: providerId,
         from: formatInZone(from, providerTimeZone),
         to: formatInZone(to, providerTimeZone),
         bookings: rows.map((row) => providerBooking(row, at))
-      }
+      })
     })
 
     /** What holds the time a block was refused for: a booking (named), another block or a partner's hold. */
@@ -222,7 +212,6 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
           RETURNING id)
         INSERT INTO provider_blocks (id, provider_id, note, created_at)
         SELECT held.id, ${providerId}, ${request.note ?? null}, ${at} FROM held`
-      const refused = (error: SqlError) => ["23P01", "40P01", "40001"].includes(sqlStateOf(error) ?? "")
       const blocked = changeUnavailable("provider block", outageSteps.block)
       // A refusal names what holds the time; if that is gone again by the time it is read, one more try.
       // What holds it is read after PostgreSQL refused the block: nothing was blocked, whatever that read meets.
@@ -235,7 +224,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
           Effect.catch(
             Effect.asVoid(insert),
             (error): Effect.Effect<void, SqlError | Refusal> =>
-              !refused(error)
+              !lostSlotRace(error)
                 ? Effect.fail(error)
                 : Effect.flatMap(
                     holder,
@@ -250,12 +239,10 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         )
       yield* attempt(1)
       const block = blockOf({ id, startAt: start, endAt: end, note: request.note ?? null, createdAt: at })
-      return {
-        ok: true as const,
-        spec_version: providerSpecVersion,
+      return providerAnswer({
         block,
         safe_next_step: `The time from ${block.start_at} to ${block.end_at} is blocked: searches no longer offer it and no booking can take it. Delete the block to free it.`
-      }
+      })
     })
 
     const blocks = Effect.fn("ProviderCalendar.blocks")(function* (providerId: string) {
@@ -265,7 +252,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         FROM provider_blocks k JOIN calendar_bookings c ON c.id = k.id
         WHERE k.provider_id = ${providerId} AND upper(c.during) > ${at}
         ORDER BY lower(c.during), c.id`.pipe(decodedAs(BlockRow), readUnavailable("provider blocks", unread("blocks")))
-      return { ok: true as const, spec_version: providerSpecVersion, blocks: rows.map(blockOf) }
+      return providerAnswer({ blocks: rows.map(blockOf) })
     })
 
     const deleteBlock = Effect.fn("ProviderCalendar.deleteBlock")(function* (providerId: string, blockId: string) {
@@ -280,24 +267,17 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
         changeUnavailable("provider block deletion", outageSteps.deleteBlock(blockId))
       )
       if (rows.length === 0) return yield* notFound
-      return {
-        ok: true as const,
-        spec_version: providerSpecVersion,
-        deleted: true as const,
-        safe_next_step: "The block is deleted: its time is free again within your working hours."
-      }
+      return deletedAnswer("The block is deleted: its time is free again within your working hours.")
     })
 
     const readHours = (providerId: string) =>
       Effect.gen(function* () {
         const { hours, off } = yield* ownHours.read(providerId)
-        return {
-          ok: true as const,
-          spec_version: providerSpecVersion,
+        return providerAnswer({
           time_zone: "Europe/Stockholm" as const,
           weekly_hours: hours.map((h) => ({ iso_weekday: h.isoWeekday, opens: h.opens, closes: h.closes })),
           dates_off: off.map((d) => d.date)
-        }
+        })
       })
 
     const workingHours = Effect.fn("ProviderCalendar.workingHours")(function* (providerId: string) {
@@ -344,14 +324,7 @@ export class ProviderCalendar extends Context.Service<ProviderCalendar>()("Booki
       }
     })
 
-    return {
-      bookings,
-      createBlock,
-      blocks,
-      deleteBlock,
-      workingHours,
-      setWorkingHours
-    } as const
+    return { bookings, createBlock, blocks, deleteBlock, workingHours, setWorkingHours } as const
   })
 }) {
   static readonly Default = Layer.effect(this, this.make).pipe(Layer.provide(BookingsRepo.Default))
