@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, type KeyObject, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto"
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from "node:crypto"
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted, Result, Schema } from "effect"
@@ -12,6 +12,7 @@ import {
   SigningNotConfigured
 } from "../Domain/BookingOption.js"
 import { decodable } from "../Domain/Decodable.js"
+import { drawRandom } from "./References.js"
 
 const KEYS = "BOOKING_OPTION_SIGNING_KEYS"
 const VERSION = "o1"
@@ -92,21 +93,7 @@ const hmacKey = (secret: Redacted.Redacted<string>) => {
 const tagOf = (secret: Redacted.Redacted<string>, signed: string) =>
   createHmac("sha256", hmacKey(secret)).update(signed, "utf8").digest("base64url")
 
-/** Nonces are cut from a block of CSPRNG bytes filled at once, not one system call per option. */
-const NONCE_BYTES = 12
-const nonceBlock = Buffer.alloc(NONCE_BYTES * 256)
-let nonceOffset = nonceBlock.length
-const nonce = () => {
-  if (nonceOffset + NONCE_BYTES > nonceBlock.length) {
-    randomFillSync(nonceBlock)
-    nonceOffset = 0
-  }
-  const text = nonceBlock.toString("base64url", nonceOffset, nonceOffset + NONCE_BYTES)
-  // Each nonce's bytes are used once: zeroed, so a bug cannot hand them out again unseen.
-  nonceBlock.fill(0, nonceOffset, nonceOffset + NONCE_BYTES)
-  nonceOffset += NONCE_BYTES
-  return text
-}
+const nonce = () => drawRandom(12, (bytes) => bytes.toString("base64url"))
 
 const encodeOption = Schema.encodeResult(SignedOption)
 /** What `verify` will accept: the claims as decoding checks them, ids' length bounds included. */
