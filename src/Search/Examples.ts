@@ -7,8 +7,6 @@ import { deductionAnswer } from "../Domain/TaxDeductionSchema.js"
 import type { OperationExample } from "../Http/OperationDocs.js"
 import { optionsStep } from "./Steps.js"
 
-/** Example bodies of this folder's operations in the OpenAPI document: the README's "Try it" flow as the server answered it (test/Client.test.ts runs the same flow; long lists are cut to their first entries). */
-
 /**
  * Example bodies of the OpenAPI document: the README's "Try it" flow, as the server answered it
  * (test/Client.test.ts runs the same flow; long lists are cut to their first entries).

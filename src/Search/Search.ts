@@ -33,9 +33,6 @@ import { parseTimeWindow } from "./Timing/TimeWindow.js"
 const destinationRequired = new Set(["moving_home", "moving_office", "moving_piano"])
 const movingHomeDetails = ["home_size_sqm", "boxes", "elevator_origin", "elevator_destination"] as const
 
-/** The moving facts of section 4.2; the destination matters only for moving. */
-const movesBetweenPostcodes = (verticalId: VerticalId) => verticalId === "moving"
-
 /** The details keys search reads, checked against their bounds; other keys are ignored. */
 const detailIssues = (details: Readonly<Record<string, unknown>> | undefined): Array<string> => {
   if (details === undefined) return []
@@ -133,7 +130,8 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
         if (issues.length > 0)
           return yield* new InvalidRequest({ issues, safe_next_step: detailsStep(surface, issues) })
         const verticalId = vertical.vertical_id
-        const destination = movesBetweenPostcodes(verticalId) ? request.destination_location : undefined
+        // The moving facts of section 4.2: the destination matters only for moving.
+        const destination = verticalId === "moving" ? request.destination_location : undefined
         return { verticalId, jobType, destination }
       })
 
@@ -165,16 +163,10 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
       }
     }
 
+    const unavailable = (what: string) =>
+      failLogged(what, () => new DatabaseUnavailable({ safe_next_step: unavailableStep }))
     const readAvailability = (query: AvailabilityQuery) =>
-      calendar.availability(query).pipe(
-        Effect.catchTag(
-          "SqlError",
-          failLogged(
-            "search could not read availability",
-            () => new DatabaseUnavailable({ safe_next_step: unavailableStep })
-          )
-        )
-      )
+      Effect.catchTag(calendar.availability(query), "SqlError", unavailable("search could not read availability"))
 
     /** The chosen slots issued as options, each on record and confirmable as it stands. */
     const signed = (
@@ -190,13 +182,7 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           now
         )
         .pipe(
-          Effect.catchTag(
-            "SqlError",
-            failLogged(
-              "search could not store its options",
-              () => new DatabaseUnavailable({ safe_next_step: unavailableStep })
-            )
-          ),
+          Effect.catchTag("SqlError", unavailable("search could not store its options")),
           Effect.map((tokens) =>
             Arr.zipWith(chosen, tokens, (f, token) =>
               optionBody({ jobTypeId: request.job_type_id, timeZone: request.timezone, verticalId }, f, token, now)

@@ -1,4 +1,5 @@
-import { createHmac, type KeyObject, randomFillSync, timingSafeEqual } from "node:crypto"
+import { createHmac, type KeyObject, timingSafeEqual } from "node:crypto"
+import { drawRandom } from "./References.js"
 
 /**
  * A short booking_option_id: `o2` and the base64url of 33 bytes, 46 characters in all. The bytes
@@ -23,20 +24,6 @@ export const shortIdKeyLabel = "booking-option-id"
 const tagOf = (key: KeyObject, body: Buffer) =>
   createHmac("sha256", key).update(PREFIX, "utf8").update(body.subarray(0, SIGNED_BYTES)).digest()
 
-/** Handles are cut from a block of CSPRNG bytes filled at once, not one system call per option. */
-const handleBlock = Buffer.alloc(HANDLE_BYTES * 256)
-let handleOffset = handleBlock.length
-const nextHandle = (into: Buffer) => {
-  if (handleOffset + HANDLE_BYTES > handleBlock.length) {
-    randomFillSync(handleBlock)
-    handleOffset = 0
-  }
-  handleBlock.copy(into, EXPIRY_BYTES, handleOffset, handleOffset + HANDLE_BYTES)
-  // Each handle's bytes are used once: zeroed, so a bug cannot hand them out again unseen.
-  handleBlock.fill(0, handleOffset, handleOffset + HANDLE_BYTES)
-  handleOffset += HANDLE_BYTES
-}
-
 export interface ShortId {
   readonly id: string
   /** The stored option's key: the handle's 16 base64url characters. */
@@ -47,7 +34,7 @@ export interface ShortId {
 export const mintShortId = (key: KeyObject, expiresAt: number): ShortId => {
   const body = Buffer.allocUnsafe(BODY_BYTES)
   body.writeUIntBE(expiresAt, 0, EXPIRY_BYTES)
-  nextHandle(body)
+  drawRandom(HANDLE_BYTES, (handle) => handle.copy(body, EXPIRY_BYTES))
   tagOf(key, body).copy(body, SIGNED_BYTES, 0, TAG_BYTES)
   return {
     id: `${PREFIX}${body.toString("base64url")}`,

@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, type KeyObject, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto"
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from "node:crypto"
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted, Result, Schema } from "effect"
@@ -12,6 +12,7 @@ import {
   SigningNotConfigured
 } from "../Domain/BookingOption.js"
 import { decodable } from "../Domain/Decodable.js"
+import { drawRandom } from "./References.js"
 
 const KEYS = "BOOKING_OPTION_SIGNING_KEYS"
 const VERSION = "o1"
@@ -92,26 +93,11 @@ const hmacKey = (secret: Redacted.Redacted<string>) => {
 const tagOf = (secret: Redacted.Redacted<string>, signed: string) =>
   createHmac("sha256", hmacKey(secret)).update(signed, "utf8").digest("base64url")
 
-/** Nonces are cut from a block of CSPRNG bytes filled at once, not one system call per option. */
-const NONCE_BYTES = 12
-const nonceBlock = Buffer.alloc(NONCE_BYTES * 256)
-let nonceOffset = nonceBlock.length
-const nonce = () => {
-  if (nonceOffset + NONCE_BYTES > nonceBlock.length) {
-    randomFillSync(nonceBlock)
-    nonceOffset = 0
-  }
-  const text = nonceBlock.toString("base64url", nonceOffset, nonceOffset + NONCE_BYTES)
-  // Each nonce's bytes are used once: zeroed, so a bug cannot hand them out again unseen.
-  nonceBlock.fill(0, nonceOffset, nonceOffset + NONCE_BYTES)
-  nonceOffset += NONCE_BYTES
-  return text
-}
+const nonce = () => drawRandom(12, (bytes) => bytes.toString("base64url"))
 
 const encodeOption = Schema.encodeResult(SignedOption)
 /** What `verify` will accept: the claims as decoding checks them, ids' length bounds included. */
 const verifiable = decodable(SignedOption)
-/** The schema's own field order: the payload's JSON is what encoding through the schema wrote. */
 const payloadKeys = Object.keys(SignedOption.fields) as ReadonlyArray<keyof SignedOption>
 
 /**
@@ -122,15 +108,6 @@ const inSchemaOrder = (option: SignedOption): SignedOption => {
   const ordered: Record<string, unknown> = {}
   for (const key of payloadKeys) if (option[key] !== undefined) ordered[key] = option[key]
   return ordered as SignedOption
-}
-
-/**
- * The payload JSON of an option `verify` will accept. Every field's encoded form is the value
- * itself, so checking the option as decoding would and copying its fields in order gives the
- * bytes encoding gave, for a fraction of the cost (a search signs up to ten options).
- */
-const payloadJson = (option: SignedOption): string | undefined => {
-  return verifiable(option) ? JSON.stringify(inSchemaOrder(option)) : undefined
 }
 
 /**
@@ -210,55 +187,24 @@ const make = Effect.gen(function* () {
       expiresAt: Math.min(now.getTime() + ttlSeconds * 1000, claims.slotStart),
       nonce: nonce()
     }
-    const json = payloadJson(option)
-    if (json === undefined) {
-      const refused = encodeOption(option)
-      return Result.fail(Result.isFailure(refused) ? refused.failure : option)
-    }
-    return Result.succeed({ option, json })
+    // Every field's encoded form is the value itself: checking and copying in order gives the
+    // bytes encoding would, for a fraction of the cost (a search signs up to ten options).
+    if (verifiable(option)) return Result.succeed({ option, json: JSON.stringify(inSchemaOrder(option)) })
+    const refused = encodeOption(option)
+    return Result.fail(Result.isFailure(refused) ? refused.failure : option)
   }
 
-  /** The token of one option, or (Left) what to die with. */
-  const tokenFor = (
-    kid: string,
-    secret: Redacted.Redacted<string>,
-    claims: OptionClaims,
-    now: Date
-  ): Result.Result<SignedToken, unknown> =>
-    Result.map(seal(claims, now), ({ option, json }) => {
-      const signed = `${VERSION}.${kid}.${Buffer.from(json, "utf8").toString("base64url")}`
-      return { token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) }
-    })
-
-  /** Every option's token in order; the first that cannot be signed ends it. */
-  const signEach = (
-    claims: ReadonlyArray<OptionClaims>,
-    now: Date
-  ): Effect.Effect<ReadonlyArray<SignedToken>, SigningNotConfigured> => {
-    if (Option.isNone(signer)) return notConfigured
-    const { kid, secret } = signer.value
-    const tokens: Array<SignedToken> = []
-    for (const one of claims) {
-      const token = tokenFor(kid, secret, one, now)
-      if (Result.isFailure(token)) return Effect.die(token.failure)
-      tokens.push(token.success)
-    }
-    return Effect.succeed(tokens)
-  }
-
-  /**
-   * A search's options signed in one step, without a span: nothing exports traces, and a no-op
-   * span and the Effect steps around it cost several times the signing of an option itself.
-   */
-  const signAll = (
-    claims: ReadonlyArray<OptionClaims>,
-    now: Date
-  ): Effect.Effect<ReadonlyArray<SignedToken>, SigningNotConfigured> =>
-    claims.length === 0 ? Effect.succeed([]) : Effect.suspend(() => signEach(claims, now))
-
-  /** One option's token, as `signAll` signs each. */
+  /** A long `o1` token: searches hand out short ids, but tokens signed before them still verify. */
   const sign = (claims: OptionClaims, now: Date): Effect.Effect<SignedToken, SigningNotConfigured> =>
-    Effect.map(signAll([claims], now), (tokens) => tokens[0] as SignedToken)
+    Effect.suspend(() => {
+      if (Option.isNone(signer)) return notConfigured
+      const { kid, secret } = signer.value
+      const sealed = seal(claims, now)
+      if (Result.isFailure(sealed)) return Effect.die(sealed.failure)
+      const { option, json } = sealed.success
+      const signed = `${VERSION}.${kid}.${Buffer.from(json, "utf8").toString("base64url")}`
+      return Effect.succeed({ token: `${signed}.${tagOf(secret, signed)}`, expiresAt: new Date(option.expiresAt) })
+    })
 
   /** The option a token carries, once its signature holds, whether or not it has expired. */
   const open = (token: string): Result.Result<SignedOption, OptionInvalid> => {
@@ -286,30 +232,21 @@ const make = Effect.gen(function* () {
       return hasExpired(opened.success, now) ? Effect.fail(expired) : Effect.succeed(opened.success)
     })
 
-  /** The refusal of an option that has expired, as `verify` gives it. */
-  const expiredRefusal: OptionExpired = expired
-
   /** Search answers 503 without a key even when it would find nothing to sign. */
   const ensureConfigured: Effect.Effect<void, SigningNotConfigured> = Option.isSome(signer)
     ? Effect.void
     : Effect.fail(notConfigured)
 
   /**
-   * A secret for another purpose (`label`), derived from the signing key, so a development server
-   * needs no second key file; none without a key.
-   */
-  const derivedSecret = (label: string) =>
-    Option.map(signer, (key) => createHmac("sha256", Redacted.value(key.secret)).update(label, "utf8").digest())
-
-  /**
-   * `derivedSecret` of every key by its kid, the signing key's first: what signs with the first
-   * and verifies with any, so a rotation keeps what was signed before it.
+   * A secret for another purpose (`label`) from every key by its kid, the signing key's first, so
+   * a development server needs no second key file and a rotation keeps what was signed before it.
    */
   const derivedSecrets = (label: string) =>
     keys.map((key) => ({
       kid: key.kid,
       secret: createHmac("sha256", Redacted.value(key.secret)).update(label, "utf8").digest()
     }))
+  const derivedSecret = (label: string) => Option.fromNullishOr(derivedSecrets(label)[0]?.secret)
 
   return {
     ttlSeconds,
@@ -317,10 +254,9 @@ const make = Effect.gen(function* () {
     notConfigured,
     seal,
     sign,
-    signAll,
     open,
     verify,
-    expiredRefusal,
+    expiredRefusal: expired,
     derivedSecret,
     derivedSecrets
   } as const

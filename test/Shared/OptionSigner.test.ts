@@ -78,25 +78,12 @@ describe("OptionSigner", () => {
     })
   )
 
-  it.effect("signAll signs each option in order, each verifying to its own claims; none is nothing", () =>
+  it.effect("sign without a key fails signing_not_configured; claims outside the schema die", () =>
     Effect.gen(function* () {
       const signer = yield* signerWith({ BOOKING_OPTION_SIGNING_KEYS: `A:${secretA}` })
-      const all = [0, 1, 2].map((n) => ({
-        ...claims,
-        slotStart: claims.slotStart + n * 60 * MINUTE,
-        slotEnd: claims.slotEnd + n * 60 * MINUTE
-      }))
-      const signed = yield* signer.signAll(all, now)
-      expect(signed).toHaveLength(3)
-      const verified = yield* Effect.forEach(signed, ({ token }) => signer.verify(token, now))
-      expect(verified.map(({ nonce: _nonce, expiresAt: _expiresAt, ...rest }) => rest)).toEqual(all)
-      expect(verified.map((option) => option.expiresAt)).toEqual(signed.map((s) => s.expiresAt.getTime()))
-      expect(new Set(verified.map((option) => option.nonce)).size).toBe(3)
-      expect(yield* signer.signAll([], now)).toEqual([])
       const unconfigured = yield* signerWith({ ...production, DATA_DIR: tempDir() })
-      expect(yield* unconfigured.signAll([], now)).toEqual([])
-      expect(yield* Effect.flip(unconfigured.signAll(all, now))).toMatchObject({ _tag: "signing_not_configured" })
-      const refused = yield* Effect.exit(signer.signAll([claims, { ...claims, slotEnd: claims.slotStart }], now))
+      expect(yield* Effect.flip(unconfigured.sign(claims, now))).toMatchObject({ _tag: "signing_not_configured" })
+      const refused = yield* Effect.exit(signer.sign({ ...claims, slotEnd: claims.slotStart }, now))
       expect(Exit.isFailure(refused) && Cause.hasDies(refused.cause)).toBe(true)
     })
   )

@@ -1,7 +1,3 @@
-/**
- * Day atoms: a weekday, a date, a day of the month, a week, a month, a season, a holiday, each
- * able to say its next occurrence from a given day and its own label.
- */
 import { type DaySpan, type NamedDay, namedDays, nextOccurrence } from "../../Domain/Holidays.js"
 import { monthNames } from "../../Domain/Months.js"
 import { DAY, isoWeekday } from "../../Domain/Zone.js"

@@ -1,6 +1,4 @@
-/**
- * Calendar helpers on wall-clock days (a day is its UTC midnight in wall-clock ms).
- */
+/** A wall-clock day is its UTC midnight in wall-clock ms. */
 import type { DaySpan } from "../../Domain/Holidays.js"
 import { DAY, isoWeekday } from "../../Domain/Zone.js"
 

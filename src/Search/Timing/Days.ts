@@ -1,10 +1,8 @@
-/**
- * Days: "torsdag den 3 december", "fredag nästa vecka", "tisdag onsdag", "vardagar".
- */
+/** Days: "torsdag den 3 december", "fredag nästa vecka", "tisdag onsdag", "vardagar". */
 import type { DaySpan } from "../../Domain/Holidays.js"
 import { DAY, isoWeekday } from "../../Domain/Zone.js"
 import { isoDate, one } from "./Calendar.js"
-import { dayLabel, joinLabels, spanLabel, weekdayNames } from "./Labels.js"
+import { dayLabel, joinLabels, spanLabel, weekdayName } from "./Labels.js"
 import { issue, type Reader } from "./Plan.js"
 import type { DayAtom, Label, Token } from "./Tokens.js"
 
@@ -30,8 +28,8 @@ const nearestWeekday = (day: number, weekday: number): number => {
 const mismatch = (day: number, weekday: number): Extract<Days, { readonly _tag: "Days" }> => {
   const other = nearestWeekday(day, weekday)
   const [first, last] = day < other ? [day, other] : [other, day]
-  const name = weekdayNames[isoWeekday(day) - 1] ?? weekdayNames[0]
-  const said = weekdayNames[weekday - 1] ?? weekdayNames[0]
+  const name = weekdayName(isoWeekday(day))
+  const said = weekdayName(weekday)
   return {
     _tag: "Days",
     span: { first, last },

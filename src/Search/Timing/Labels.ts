@@ -1,7 +1,3 @@
-/**
- * The bilingual labels of days, spans, clock times and joined parts: how the window says what
- * it understood.
- */
 import type { DaySpan } from "../../Domain/Holidays.js"
 import { isoWeekday } from "../../Domain/Zone.js"
 import { isoDate } from "./Calendar.js"

@@ -1,7 +1,3 @@
-/**
- * The lexer: the tokens of a normalized text, left to right, and the words about time that were
- * not understood (their presence stops a confident reading).
- */
 import { type Entry, entries } from "./Lexicon.js"
 import type { Context, Token, TokenBody } from "./Tokens.js"
 import { monthWords } from "./Words.js"

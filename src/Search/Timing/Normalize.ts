@@ -1,7 +1,4 @@
-/**
- * Normalization, keeping where each normalized character came from so the label can quote the
- * person's own words; and the whole-word pattern every phrase is matched with.
- */
+/** Normalization keeps where each character came from, so the label can quote the person's own words. */
 
 interface Normalized {
   readonly text: string

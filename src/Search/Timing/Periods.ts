@@ -1,6 +1,4 @@
-/**
- * Phrases that name a period and may take "början / mitten / slutet av".
- */
+/** Phrases that name a period and may take "början / mitten / slutet av". */
 import { DAY } from "../../Domain/Zone.js"
 import { month, period, relativeMonth, relativeYear, week, weekThirds } from "./Atoms.js"
 import { isoWeekMonday, mondayOf, yearOf } from "./Calendar.js"

@@ -1,6 +1,3 @@
-/**
- * What a part of the text asks for: days, hours and bounds as a plan, and how plans intersect.
- */
 import type { DaySpan } from "../../Domain/Holidays.js"
 import { DAY, startOfDay, toInstant, wallClockOf, type Zone } from "../../Domain/Zone.js"
 import { joinLabels } from "./Labels.js"

@@ -1,7 +1,3 @@
-/**
- * Resolution: from the groups to one window, materialised in the request's zone; a text's
- * tokens are kept per day and zone.
- */
 import { DAY, MINUTE, toInstant, type Zone } from "../../Domain/Zone.js"
 import { isoDate } from "./Calendar.js"
 import { evalGroup, shareContext, split } from "./Groups.js"

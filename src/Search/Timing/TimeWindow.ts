@@ -1,25 +1,9 @@
 /**
- * Turns the free-text timing a person gave (Swedish or English, relayed by an AI assistant)
- * into the window in which the search looks for free slots, plus a bilingual echo of what was
- * understood and, in plain words, what was not. Pure: the clock is the `now` argument.
- *
- * `parseTimeWindow` is this folder's one public function; nothing else in src/ imports from it.
- * The way through the folder, each file one job:
- *
- *   Lexicon.ts   declared data: every phrase the parser knows and the tokens it reads as, built
- *                of Words.ts (numbers, clock times, months, weekdays, parts of the day),
- *                Atoms.ts (days and periods as atoms) and Periods.ts ("slutet av nästa vecka")
- *   Lexer.ts     a normalized text (Normalize.ts) as tokens (Tokens.ts), and the words about
- *                time that were not understood
- *   Groups.ts    the tokens split into alternatives ("eller"), exclusions ("inte") and
- *                preferences ("helst"), each group as a plan (Plan.ts)
- *   Grammar.ts   bounds and ranges inside a group; days by Days.ts
- *   Resolution.ts  the groups to one window in the request's zone (Window.ts)
- *   Labels.ts    what the window says it understood; Calendar.ts: wall-clock day arithmetic
- *
- * A word about time that is not understood makes the reading tentative: the search covers a
- * general window and the label names the word, so no part of the text is silently read as
- * something else. Below: the window searched when the text gives none, and what its label says.
+ * Free-text timing (Swedish or English) as the window a search looks in, with a bilingual label of
+ * what was understood and what was not. Pure: the clock is the `now` argument. `parseTimeWindow`
+ * is this folder's one public function. A word about time that is not understood makes the
+ * reading tentative: the search covers a general window and the label names the word, so no part
+ * of the text is silently read as something else.
  */
 import { DAY, type Zone, zoneFor } from "../../Domain/Zone.js"
 import { isoDate } from "./Calendar.js"

@@ -1,7 +1,3 @@
-/**
- * What the lexer produces and the grammar consumes: labels, hours, day atoms, words and
- * tokens, and the fixed lengths a few phrases stand for.
- */
 import type { DaySpan } from "../../Domain/Holidays.js"
 import type { Zone } from "../../Domain/Zone.js"
 

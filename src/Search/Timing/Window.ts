@@ -1,6 +1,3 @@
-/**
- * The window a search looks in, and the fixed reaches that bound it.
- */
 import { MINUTE } from "../../Domain/Zone.js"
 import type { Hours } from "./Tokens.js"
 

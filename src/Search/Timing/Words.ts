@@ -1,7 +1,3 @@
-/**
- * Numbers, clock times, months, weekdays and parts of the day: the patterns the lexicon's
- * phrases are built of and the readers of what they matched.
- */
 import { clock } from "./Labels.js"
 import { type Label, pointWindowHours, type TokenBody } from "./Tokens.js"
 
