@@ -213,9 +213,9 @@ export const contractHeadersFor = (routes: ReadonlyArray<Route>) => {
 }
 
 /** The section 7 body of a contract error, for answers made outside the Api's own encoding. */
-export const refusal = (error: { readonly _tag: string }) => {
+export const refusal = (error: { readonly _tag: string }, headers: Record<string, string> = {}) => {
   const body = Schema.encodeSync(errorBody(error.constructor as unknown as ErrorClass))(error)
-  return HttpServerResponse.jsonUnsafe(body, { status: body.status })
+  return HttpServerResponse.jsonUnsafe(body, { status: body.status, headers })
 }
 
 /** A decoding failure of the path, headers or body, as the 400 `invalid_request` it is. */

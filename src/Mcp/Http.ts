@@ -12,13 +12,13 @@ import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities.js"
 import { DatabaseUnavailable, MalformedJson } from "../Domain/Errors.js"
 import { requestClientAddressOf } from "../Http/ClientAddress.js"
-import { refusal as contractRefusal, jsonBody } from "../Http/ErrorContract.js"
+import { jsonBody, refusal } from "../Http/ErrorContract.js"
 import type { RouteBeside } from "../Http/Routes.js"
 import { Authenticator, bearerTokenOf } from "../Partners/Authentication.js"
 import { logFailure, logFailureWarning } from "../Shared/FailureSummary.js"
 import { capabilitiesOf } from "./CapabilitiesView.js"
 import { instructionsFor, McpContractLive } from "./Contract.js"
-import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
+import { OriginNotAllowed, ProtocolVersionMismatch, SessionNotFound, SessionRequired } from "./Errors.js"
 import {
   cleanError,
   errorResponse,
@@ -41,9 +41,9 @@ import { McpSessions, type Session, type SessionOwner } from "./Sessions.js"
 import { McpCaller, type ToolServices } from "./ToolKit.js"
 import { bookingTools, ToolServicesLive } from "./Tools.js"
 
-export const mcpPath = "/mcp"
+const mcpPath = "/mcp"
 
-/** The routes /mcp answers (its POST and DELETE below), for the server's route list (Http.ts gathers it). */
+/** The routes /mcp answers, for the server's route list. */
 export const mcpRoutesBeside: ReadonlyArray<RouteBeside> = [
   ["POST", mcpPath],
   ["DELETE", mcpPath]
@@ -147,7 +147,6 @@ const mcpRoutes = HttpRouter.use((router) =>
           )
     }
 
-    /** The address of a caller without a token, by the rate limiter's rule. */
     const addressOf = requestClientAddressOf(config.trustProxy)
 
     /**
@@ -319,7 +318,7 @@ const mcpRoutes = HttpRouter.use((router) =>
       // on REST; one that is not JSON is JSON-RPC's parse error.
       const parsed = yield* Effect.result(jsonBody(request))
       if (Result.isFailure(parsed)) {
-        return parsed.failure instanceof MalformedJson ? rejected(null, notJson) : contractRefusal(parsed.failure)
+        return parsed.failure instanceof MalformedJson ? rejected(null, notJson) : refusal(parsed.failure)
       }
       const body = parsed.success
       const issues = messageIssues(body)
