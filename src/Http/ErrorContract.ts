@@ -10,6 +10,7 @@ import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiError from "effect/http-api/HttpApiError"
 import type { unhandled } from "effect/Types"
 import {
+  type ErrorBody,
   type ErrorClass,
   errorBody,
   InternalError,
@@ -212,9 +213,13 @@ export const contractHeadersFor = (routes: ReadonlyArray<Route>) => {
     )
 }
 
-/** The section 7 body of a contract error, for answers made outside the Api's own encoding. */
+/** The section 7 body of any error class instance, as REST would write it. */
+export const wireError = (error: { readonly _tag: string }): ErrorBody =>
+  Schema.encodeSync(errorBody(error.constructor as unknown as ErrorClass))(error)
+
+/** A contract error's answer, for answers made outside the Api's own encoding. */
 export const refusal = (error: { readonly _tag: string }, headers: Record<string, string> = {}) => {
-  const body = Schema.encodeSync(errorBody(error.constructor as unknown as ErrorClass))(error)
+  const body = wireError(error)
   return HttpServerResponse.jsonUnsafe(body, { status: body.status, headers })
 }
 
