@@ -4,8 +4,6 @@ import { parseSigningKeys, type SigningKey } from "./Domain/BookingOption.js"
 import { parseTrustProxy, type TrustProxy } from "./Domain/TrustProxy.js"
 import { tracingConfig } from "./Tracing/TracingConfig.js"
 
-export type AppEnv = "development" | "production"
-
 /** Beyond the statement timeout, how long a server that says nothing at all is waited for. */
 export const databaseSilenceMarginMs = 500
 

@@ -10,6 +10,7 @@ import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiError from "effect/http-api/HttpApiError"
 import type { unhandled } from "effect/Types"
 import {
+  type ErrorBody,
   type ErrorClass,
   errorBody,
   InternalError,
@@ -33,21 +34,21 @@ import { logFailure } from "../Shared/FailureSummary.js"
 import { ContractErrors } from "./ContractErrors.js"
 import { pathOf, type Route } from "./Routes.js"
 
-export const maxBodyBytes = 1024 * 1024
+const maxBodyBytes = 1024 * 1024
 
-/** Seconds a client should wait before retrying a 503: long enough for a database failover. */
-export const retryAfterSeconds = 5
+/** Long enough for a database failover. */
+const retryAfterSeconds = 5
 
 /** Far deeper than any body of the contract, far shallower than anything that strains a walk. */
-export const maxJsonDepth = 32
+const maxJsonDepth = 32
 
 /** A body full of bad strings is refused with this many issues, not one per string. */
 const maxListedIssues = 20
 
-export const authenticateChallenge = 'Bearer realm="booking-api"'
+const authenticateChallenge = 'Bearer realm="booking-api"'
 
 /** `location.postcode: must match NNN NN`: the field path, then what is wrong with it. */
-export const formatIssues = (issues: ReadonlyArray<InputIssue>): Array<string> =>
+const formatIssues = (issues: ReadonlyArray<InputIssue>): Array<string> =>
   issues.map((issue) => `${issue.path.length === 0 ? "body" : issue.path.map(String).join(".")}: ${issue.message}`)
 
 /** The 400 for a body the schema refused, as REST and MCP both answer it. */
@@ -92,15 +93,10 @@ const pathIssues = (routes: ReadonlyArray<Route>) => (path: string) => {
 
 const tooLarge = () => new PayloadTooLarge({ issues: [`body: must be at most ${maxBodyBytes} bytes`] })
 
-/** How much of a body past `maxBodyBytes` is discarded before the 413, so the connection stays usable. */
-const maxDiscardBytes = maxBodyBytes
-
 /**
- * Waits, up to `maxDiscardBytes`, for the rest of a body the platform stopped keeping at its
- * `MaxBodySize` (it drains the rest on its own). Answering before the end would close the
- * connection: @effect/platform-node 4 discards at most 256 KiB of an unread body after the
- * response and closes past that, with no setting for it, where the contract keeps a connection
- * usable after a 413.
+ * Waits, up to another `maxBodyBytes`, for the rest of a body the platform stopped keeping at its
+ * `MaxBodySize`: answering before the end would close the connection (the platform discards at
+ * most 256 KiB of an unread body), where the contract keeps it usable after a 413.
  */
 const restDiscarded = (source: IncomingMessage) =>
   Effect.callback<void>((resume) => {
@@ -113,7 +109,7 @@ const restDiscarded = (source: IncomingMessage) =>
     }
     const onData = (chunk: Buffer) => {
       bytes += chunk.length
-      if (bytes > maxDiscardBytes) onEnd()
+      if (bytes > maxBodyBytes) onEnd()
     }
     const onEnd = () => {
       stop()
@@ -125,11 +121,7 @@ const restDiscarded = (source: IncomingMessage) =>
     return Effect.sync(stop)
   })
 
-/**
- * The body's bytes up to `maxBodyBytes`, read by the platform, which answers `Expect: 100-continue`
- * as it starts and keeps the bytes for the Api's own decoding. A client that goes away mid-body
- * leaves nobody to answer.
- */
+/** The body's bytes up to `maxBodyBytes`, kept by the platform for the Api's own decoding. */
 const bodyBytes = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Uint8Array, PayloadTooLarge> =>
   request.arrayBuffer.pipe(
     Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBodyBytes)),
@@ -193,12 +185,11 @@ const checkedBody = (bytes: Uint8Array): Effect.Effect<unknown, MalformedJson | 
   return Effect.succeed(body)
 }
 
-export type BodyRefusal = InvalidRequest | MalformedJson | PayloadTooLarge | UnsupportedMediaType
+type BodyRefusal = InvalidRequest | MalformedJson | PayloadTooLarge | UnsupportedMediaType
 
 /**
  * A JSON body, checked before anything decodes it: media type, size, encoding, syntax, nesting,
- * and strings PostgreSQL cannot store (at any depth, keys included), each refused with the field's
- * path. The Api's payloads (ContractErrorsLive) and /mcp both read their bodies through it.
+ * and strings PostgreSQL cannot store (keys included), each refused with the field's path.
  */
 export const jsonBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<unknown, BodyRefusal> => {
   const contentType = request.headers["content-type"]
@@ -207,11 +198,7 @@ export const jsonBody = (request: HttpServerRequest.HttpServerRequest): Effect.E
   return Effect.flatMap(bodyBytes(request), checkedBody)
 }
 
-/**
- * The headers the contract's statuses carry: `Allow` on every 405, `WWW-Authenticate` on every
- * 401, `Retry-After` on every 503 that has none. One handler for every answer, installed once
- * for the server (src/Http.ts), not per request: it reads the path off the request when it needs it.
- */
+/** `Allow` on every 405, `WWW-Authenticate` on every 401, `Retry-After` on every 503 that has none. */
 export const contractHeadersFor = (routes: ReadonlyArray<Route>) => {
   const allowedMethods = methodsFor(routes)
   return (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
@@ -226,10 +213,14 @@ export const contractHeadersFor = (routes: ReadonlyArray<Route>) => {
     )
 }
 
-/** The section 7 body of a contract error, for answers made outside the Api's own encoding. */
-export const refusal = (error: { readonly _tag: string }) => {
-  const body = Schema.encodeSync(errorBody(error.constructor as unknown as ErrorClass))(error)
-  return HttpServerResponse.jsonUnsafe(body, { status: body.status })
+/** The section 7 body of any error class instance, as REST would write it. */
+export const wireError = (error: { readonly _tag: string }): ErrorBody =>
+  Schema.encodeSync(errorBody(error.constructor as unknown as ErrorClass))(error)
+
+/** A contract error's answer, for answers made outside the Api's own encoding. */
+export const refusal = (error: { readonly _tag: string }, headers: Record<string, string> = {}) => {
+  const body = wireError(error)
+  return HttpServerResponse.jsonUnsafe(body, { status: body.status, headers })
 }
 
 /** A decoding failure of the path, headers or body, as the 400 `invalid_request` it is. */
@@ -258,13 +249,12 @@ const payloadIssue = (error: HttpApiError.HttpApiSchemaError, endpoint: HttpApiE
 }
 
 /**
- * The Api's own errors (ContractErrors.ts), for every endpoint: a body `jsonBody` refuses
- * is refused before HttpApi decodes it (HttpApi would answer another content type with a plain
- * text 415 and bad JSON with an empty 400), and a request the schema refuses is the contract's
- * 400 with its issues.
+ * The Api's own errors, for every endpoint: a body `jsonBody` refuses is refused before HttpApi
+ * decodes it (HttpApi would answer a plain text 415 and an empty 400), and a request the schema
+ * refuses is the contract's 400 with its issues.
  */
 export const ContractErrorsLive = Layer.succeed(ContractErrors, (httpEffect, { endpoint }) =>
-  // The body is checked before HttpApi decodes it from the same bytes; a GET's payload is its query.
+  // A GET's payload is its query.
   (endpoint.payload.size > 0 && HttpMethod.hasBody(endpoint.method)
     ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.andThen(jsonBody(request), httpEffect))
     : httpEffect
@@ -283,11 +273,7 @@ export const ContractErrorsLive = Layer.succeed(ContractErrors, (httpEffect, { e
   )
 )
 
-/**
- * Turns everything that is not a domain error into the section 7 body: undecodable paths and
- * bodies, unknown routes, wrong methods and defects (their headers are `contractHeadersFor`'s).
- * The server's one middleware around the router (src/Http.ts).
- */
+/** Undecodable paths, unknown routes, wrong methods and defects as section 7 bodies, around the router. */
 export const errorContractFor = (routes: ReadonlyArray<Route>) => {
   const allowedMethods = methodsFor(routes)
   const issuesOfPath = pathIssues(routes)

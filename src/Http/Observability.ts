@@ -125,10 +125,7 @@ const renamed: Readonly<Record<string, string>> = {
   child_fiber_failures: "effect_fiber_failures"
 }
 
-/**
- * How Prometheus names an Effect metric: a counter that only goes up ends in `_total`, one that
- * goes both ways is a gauge. The HELP of Effect's fiber metrics is their name, as it was.
- */
+/** A counter that only goes up ends in `_total`; one that goes both ways is a gauge. */
 const exposedAs = (snapshot: Metric.Metric.Snapshot) => {
   const name = renamed[snapshot.id] ?? snapshot.id
   const help = snapshot.id in renamed ? name : (snapshot.description ?? name)

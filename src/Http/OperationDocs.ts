@@ -29,18 +29,20 @@ export class OperationDocs extends Context.Service<OperationDocs, OperationFacts
 export const documented = (summary: string, facts: OperationFacts) =>
   Context.make(OpenApi.Summary, summary).pipe(Context.add(OperationDocs, facts))
 
-/** The facts of the groups' annotated endpoints, by operation id (`group.endpoint`). */
-export const operationFactsOf = (
-  groups: ReadonlyArray<{
-    readonly identifier: string
-    readonly endpoints: Readonly<Record<string, { readonly annotations: Context.Context<never> }>>
-  }>
-): ReadonlyMap<string, OperationFacts> =>
+type Groups = ReadonlyArray<{
+  readonly identifier: string
+  readonly endpoints: Readonly<Record<string, { readonly annotations: Context.Context<never> }>>
+}>
+
+/** The value of an annotation on each endpoint that carries it, by operation id (`group.endpoint`). */
+export const annotatedOperations = <I, A>(groups: Groups, key: Context.Key<I, A>): ReadonlyMap<string, A> =>
   new Map(
     groups.flatMap((group) =>
       Object.entries(group.endpoints).flatMap(([name, endpoint]) => {
-        const facts = Context.getOption(endpoint.annotations, OperationDocs)
-        return facts._tag === "Some" ? [[`${group.identifier}.${name}`, facts.value] as const] : []
+        const value = Context.getOption(endpoint.annotations, key)
+        return value._tag === "Some" ? [[`${group.identifier}.${name}`, value.value] as const] : []
       })
     )
   )
+
+export const operationFactsOf = (groups: Groups) => annotatedOperations(groups, OperationDocs)

@@ -1,4 +1,5 @@
 import { Context } from "effect"
+import { annotatedOperations } from "./OperationDocs.js"
 
 /** The per-minute limits: each limited endpoint counts against one of them. */
 export const limitedEndpoints = ["search", "confirm", "requests"] as const
@@ -12,18 +13,5 @@ export type LimitedEndpoint = (typeof limitedEndpoints)[number]
 export class RateLimitClass extends Context.Service<RateLimitClass, LimitedEndpoint>()("Booking/RateLimitClass") {}
 
 /** The operation ids (`group.endpoint`) of the groups' endpoints that carry a RateLimitClass. */
-export const limitedOperationsOf = (
-  groups: ReadonlyArray<{
-    readonly identifier: string
-    readonly endpoints: Readonly<
-      Record<string, { readonly name: string; readonly annotations: Context.Context<never> }>
-    >
-  }>
-): ReadonlySet<string> =>
-  new Set(
-    groups.flatMap((group) =>
-      Object.entries(group.endpoints)
-        .filter(([, endpoint]) => Context.getOption(endpoint.annotations, RateLimitClass)._tag === "Some")
-        .map(([name]) => `${group.identifier}.${name}`)
-    )
-  )
+export const limitedOperationsOf = (groups: Parameters<typeof annotatedOperations>[0]): ReadonlySet<string> =>
+  new Set(annotatedOperations(groups, RateLimitClass).keys())

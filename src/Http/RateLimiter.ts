@@ -32,6 +32,11 @@ const storeError = (message: string, cause?: unknown) =>
 
 /** The limiter counts in fixed windows only; the store's other algorithms are refused. */
 const onlyFixedWindows = Effect.fail(storeError("only fixed windows are kept"))
+const otherAlgorithms = {
+  tokenBucket: () => onlyFixedWindows,
+  adaptiveConsume: () => onlyFixedWindows,
+  adaptiveFeedback: () => onlyFixedWindows
+}
 
 /**
  * The library's memory store never forgets a key; this one drops expired keys and, at capacity,
@@ -68,9 +73,7 @@ export const boundedMemoryStore = Layer.sync(Limiter.RateLimiterStore, () => {
           return [counter.count, counter.expiresAt - now] as const
         })
       ),
-    tokenBucket: () => onlyFixedWindows,
-    adaptiveConsume: () => onlyFixedWindows,
-    adaptiveFeedback: () => onlyFixedWindows
+    ...otherAlgorithms
   })
 })
 
@@ -121,25 +124,21 @@ const outageLog = (where: string, whileDown: string) => {
   }
 }
 
-export interface RedisStoreOptions {
+interface RedisStoreOptions {
   readonly url: Redacted.Redacted
   /** CA certificates (PEM) a rediss:// server's certificate must chain to; else the system's. */
   readonly tlsCa: Option.Option<string>
   readonly timeout: Duration.Duration
   readonly keyPrefix: string
-  /** What the outage's log line says happens meanwhile. */
   readonly whileDown: string
 }
 
 /**
  * REDIS_URL shares the counts between instances. The library's Redis store is not used: it
- * queues commands while Redis is down (requests waited seconds for the reconnects), leaves
- * the client's errors unheard (a stack trace on stderr per attempt) and closes with QUIT,
- * which a dead Redis never answers. Here a command is refused at once while Redis is not
- * connected, given up after the store timeout when Redis stays silent (the connection is then
- * dropped and made again), and an outage is logged once. The URL is read by the client
- * library itself (user, password, database, rediss:// for TLS); only host and port are ever
- * logged.
+ * queues commands while Redis is down, leaves the client's errors unheard (a stack trace per
+ * attempt) and closes with QUIT, which a dead Redis never answers. Here a command is refused at
+ * once while Redis is not connected, given up after the store timeout (the connection is then
+ * made again), and an outage is logged once with host and port only.
  */
 const redisStore = ({ url, tlsCa, timeout, keyPrefix, whileDown }: RedisStoreOptions) =>
   Layer.effect(
@@ -147,9 +146,7 @@ const redisStore = ({ url, tlsCa, timeout, keyPrefix, whileDown }: RedisStoreOpt
     Effect.gen(function* () {
       const parsed = new URL(Redacted.value(url))
       const where = `${parsed.hostname}:${parsed.port || 6379}`
-      // The client library (with its own copies of cluster and command tables) is loaded only
-      // when REDIS_URL is set: a single instance never pays its few MB of memory.
-      // Bundled (esbuild), the CommonJS package's named export is not always there; its default is.
+      // Loaded only when REDIS_URL is set (a few MB); bundled, only the CommonJS default is sure.
       const ioredis = yield* Effect.promise(() => import("ioredis"))
       const Redis = ioredis.Redis ?? ioredis.default
       const redis = yield* Effect.acquireRelease(
@@ -212,9 +209,7 @@ const redisStore = ({ url, tlsCa, timeout, keyPrefix, whileDown }: RedisStoreOpt
             Effect.tapError((error) => outage.failed(error.message)),
             Effect.tap(() => outage.answered)
           ),
-        tokenBucket: () => onlyFixedWindows,
-        adaptiveConsume: () => onlyFixedWindows,
-        adaptiveFeedback: () => onlyFixedWindows
+        ...otherAlgorithms
       })
     })
   )
@@ -245,17 +240,10 @@ export const rateLimitStoreWith = (keyPrefix: string) =>
 
 export const RateLimitStoreLive = rateLimitStoreWith("booking-api:ratelimit:")
 
-export interface Quota {
-  readonly policy: string
-  readonly limit: number
-  readonly remaining: number
-  readonly resetSeconds: number
-}
-
 /** RateLimit and RateLimit-Policy of the IETF httpapi draft, on every limited response. */
-const headersOf = (quota: Quota) => ({
-  "ratelimit-policy": `"${quota.policy}";q=${quota.limit};w=60`,
-  ratelimit: `"${quota.policy}";r=${quota.remaining};t=${quota.resetSeconds}`
+const headersOf = (policy: string, limit: number, remaining: number, resetSeconds: number) => ({
+  "ratelimit-policy": `"${policy}";q=${limit};w=60`,
+  ratelimit: `"${policy}";r=${remaining};t=${resetSeconds}`
 })
 
 /**
@@ -279,37 +267,24 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
     }
     const outageLimit = (limit: number) => Math.max(1, Math.ceil(limit / config.rateLimitInstances))
 
-    /** The client address: the rightmost X-Forwarded-For hop no proxy named by TRUST_PROXY vouches for. */
     const clientAddressOf = requestClientAddressOf(config.trustProxy)
     const clientKey = Effect.map(HttpServerRequest.HttpServerRequest, (request) => `ip:${clientAddressOf(request)}`)
 
-    type Outcome =
-      | { readonly _tag: "Allowed"; readonly remaining: number; readonly reset: number }
-      | { readonly _tag: "Exceeded"; readonly retryAfter: number }
-
     /**
-     * The quota's headers on the answer, whatever it turns out to be; past the limit, the 429. While
+     * The quota's headers on the answer (`remaining` undefined past the limit, answered 429). While
      * the shared store is down, `shared` is the limit it would have counted against.
      */
     const answer = (
       endpoint: LimitedEndpoint,
       limit: number,
-      outcome: Outcome,
+      remaining: number | undefined,
+      resetSeconds: number,
       shared?: number
     ): Effect.Effect<void, RateLimited> => {
-      const quota: Quota =
-        outcome._tag === "Allowed"
-          ? {
-              policy: endpoint,
-              limit,
-              remaining: Math.max(0, outcome.remaining),
-              resetSeconds: Math.ceil(outcome.reset)
-            }
-          : { policy: endpoint, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(outcome.retryAfter)) }
       const headers =
-        outcome._tag === "Allowed"
-          ? headersOf(quota)
-          : { ...headersOf(quota), "retry-after": String(quota.resetSeconds) }
+        remaining !== undefined
+          ? headersOf(endpoint, limit, Math.max(0, remaining), resetSeconds)
+          : { ...headersOf(endpoint, limit, 0, resetSeconds), "retry-after": String(resetSeconds) }
       // On the HTTP response of the request being served (a tool call's is its /mcp POST's).
       const withHeaders = Effect.withFiber((fiber) => {
         if (Option.isSome(Context.getOption(fiber.context, HttpServerRequest.HttpServerRequest))) {
@@ -319,16 +294,16 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
         }
         return Effect.void
       })
-      if (outcome._tag === "Allowed") return withHeaders
+      if (remaining !== undefined) return withHeaders
       const reduced = shared === undefined ? "" : ` (reduced from ${shared} while the shared rate-limit store is down)`
       return withHeaders.pipe(
         Effect.andThen(Metric.update(Metric.withAttributes(rateLimited, { endpoint }), 1)),
         Effect.andThen(
           new RateLimited({
             issues: [
-              `rate limit: at most ${limit} ${countedAs[endpoint]} per minute${reduced}; retry after ${quota.resetSeconds} s`
+              `rate limit: at most ${limit} ${countedAs[endpoint]} per minute${reduced}; retry after ${resetSeconds} s`
             ],
-            safe_next_step: `Wait ${quota.resetSeconds} seconds before retrying.`
+            safe_next_step: `Wait ${resetSeconds} seconds before retrying.`
           })
         )
       )
@@ -345,18 +320,14 @@ export class RateLimiter extends Context.Service<RateLimiter>()("Booking/RateLim
       counter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key: `${endpoint}:${key}` }).pipe(
         Effect.matchEffect({
           onSuccess: (result) =>
-            answer(
-              endpoint,
-              limit,
-              { _tag: "Allowed", remaining: result.remaining, reset: Duration.toSeconds(result.resetAfter) },
-              shared
-            ),
+            answer(endpoint, limit, result.remaining, Math.ceil(Duration.toSeconds(result.resetAfter)), shared),
           onFailure: (error) =>
             error.reason._tag === "RateLimitExceeded"
               ? answer(
                   endpoint,
                   limit,
-                  { _tag: "Exceeded", retryAfter: Duration.toSeconds(error.reason.retryAfter) },
+                  undefined,
+                  Math.max(1, Math.ceil(Duration.toSeconds(error.reason.retryAfter))),
                   shared
                 )
               : onStoreFailure

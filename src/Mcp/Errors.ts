@@ -1,6 +1,4 @@
-import { Schema } from "effect"
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { ContractError, type ErrorBody, type ErrorClass, errorBody } from "../Domain/Errors.js"
+import { ContractError } from "../Domain/Errors.js"
 
 export class OriginNotAllowed extends ContractError<OriginNotAllowed>()(
   "origin_not_allowed",
@@ -41,15 +39,6 @@ export class ProtocolVersionMismatch extends ContractError<ProtocolVersionMismat
     recovery: "Send the MCP-Protocol-Version the session agreed at initialize, or start a new session."
   }
 ) {}
-
-/** The section 7 body of any error class instance, as REST would write it. */
-export const wireError = (error: { readonly _tag: string }): ErrorBody =>
-  Schema.encodeSync(errorBody(error.constructor as unknown as ErrorClass))(error)
-
-export const refusal = (error: { readonly _tag: string }, headers: Record<string, string> = {}) => {
-  const body = wireError(error)
-  return HttpServerResponse.jsonUnsafe(body, { status: body.status, headers })
-}
 
 /** The errors /mcp answers with beside the Api's, for the error catalogue. */
 export const mcpErrorCodes = [OriginNotAllowed, SessionRequired, SessionNotFound, ProtocolVersionMismatch].map(

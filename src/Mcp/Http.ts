@@ -12,13 +12,13 @@ import { CapabilitiesDocument } from "../Capabilities/Document.js"
 import { bookingsSpecVersion, requestsSpecVersion } from "../Domain/Capabilities.js"
 import { DatabaseUnavailable, MalformedJson } from "../Domain/Errors.js"
 import { requestClientAddressOf } from "../Http/ClientAddress.js"
-import { refusal as contractRefusal, jsonBody } from "../Http/ErrorContract.js"
+import { jsonBody, refusal } from "../Http/ErrorContract.js"
 import type { RouteBeside } from "../Http/Routes.js"
 import { Authenticator, bearerTokenOf } from "../Partners/Authentication.js"
 import { logFailure, logFailureWarning } from "../Shared/FailureSummary.js"
 import { capabilitiesOf } from "./CapabilitiesView.js"
 import { instructionsFor, McpContractLive } from "./Contract.js"
-import { OriginNotAllowed, ProtocolVersionMismatch, refusal, SessionNotFound, SessionRequired } from "./Errors.js"
+import { OriginNotAllowed, ProtocolVersionMismatch, SessionNotFound, SessionRequired } from "./Errors.js"
 import {
   cleanError,
   errorResponse,
@@ -41,9 +41,9 @@ import { McpSessions, type Session, type SessionOwner } from "./Sessions.js"
 import { McpCaller, type ToolServices } from "./ToolKit.js"
 import { bookingTools, ToolServicesLive } from "./Tools.js"
 
-export const mcpPath = "/mcp"
+const mcpPath = "/mcp"
 
-/** The routes /mcp answers (its POST and DELETE below), for the server's route list (Http.ts gathers it). */
+/** The routes /mcp answers, for the server's route list. */
 export const mcpRoutesBeside: ReadonlyArray<RouteBeside> = [
   ["POST", mcpPath],
   ["DELETE", mcpPath]
@@ -64,10 +64,7 @@ const protocolVersions: ReadonlyArray<McpProtocol.StatefulProtocolVersion> = [
 
 const negotiated = (offered: unknown) => protocolVersions.find((version) => version === offered) ?? protocolVersions[0]!
 
-/**
- * What initialize declares: tools, one resource and one prompt. It sends no log messages, so no
- * `logging`, and nothing of its own, so no resource subscriptions.
- */
+/** Tools, one resource and one prompt; no `logging` (it sends none) and no resource subscriptions. */
 const capabilities = {
   completions: {},
   prompts: { listChanged: true },
@@ -99,10 +96,7 @@ const decodeParams = <S extends Schema.Top>(method: string, schema: S, params: u
     : Effect.succeed((params ?? {}) as S["Type"])
 }
 
-/**
- * A call of McpServer's registrations (the resource, the prompt): its failure (prompt or resource
- * not found, ...) said with JSON-RPC's standard members only, a defect as -32603.
- */
+/** A call of McpServer's registrations: a failure with JSON-RPC's standard members only, a defect as -32603. */
 const inProcess = <A, E>(
   effect: Effect.Effect<A, E, McpSchema.McpServerClient>,
   client: McpSchema.McpServerClient["Service"]
@@ -116,11 +110,9 @@ const inProcess = <A, E>(
   )
 
 /**
- * The /mcp route, which answers the Streamable HTTP transport itself: the Origin check, sessions,
- * 202 for notifications, protocol versions and JSON-RPC's error codes, with the service's own rules
- * (the partner token, sessions bounded per caller). Sessions are kept in PostgreSQL (McpSessions),
- * so any instance serves any session. A tool call runs in this request, on REST's services
- * (Tools.ts); the resource and the prompt are McpServer's registrations, called in process.
+ * The /mcp route answers the Streamable HTTP transport itself (Origin check, sessions, 202 for
+ * notifications, protocol versions, JSON-RPC's error codes). Sessions are kept in PostgreSQL, so
+ * any instance serves any session; a tool call runs in this request, on REST's services.
  */
 const mcpRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
@@ -147,7 +139,6 @@ const mcpRoutes = HttpRouter.use((router) =>
           )
     }
 
-    /** The address of a caller without a token, by the rate limiter's rule. */
     const addressOf = requestClientAddressOf(config.trustProxy)
 
     /**
@@ -215,7 +206,6 @@ const mcpRoutes = HttpRouter.use((router) =>
       return Result.succeed(session.success.value)
     })
 
-    /** initialize, answered here: the caller's session is opened in PostgreSQL. */
     const initialize = Effect.fn("Mcp.initialize")(function* (message: Message, owner: SessionOwner) {
       const id = idOf(message)
       if (!isRequest(message)) return HttpServerResponse.empty({ status: 202 })
@@ -255,7 +245,6 @@ const mcpRoutes = HttpRouter.use((router) =>
       })
     }
 
-    /** One request's result, or the JSON-RPC error it is answered with. */
     const resultOf = (
       message: Message,
       session: Session,
@@ -319,7 +308,7 @@ const mcpRoutes = HttpRouter.use((router) =>
       // on REST; one that is not JSON is JSON-RPC's parse error.
       const parsed = yield* Effect.result(jsonBody(request))
       if (Result.isFailure(parsed)) {
-        return parsed.failure instanceof MalformedJson ? rejected(null, notJson) : contractRefusal(parsed.failure)
+        return parsed.failure instanceof MalformedJson ? rejected(null, notJson) : refusal(parsed.failure)
       }
       const body = parsed.success
       const issues = messageIssues(body)
@@ -374,11 +363,7 @@ const mcpRoutes = HttpRouter.use((router) =>
   })
 )
 
-/**
- * The MCP endpoint at /mcp: the REST operations as tools on the same services, Schemas and limits.
- * Its type names all it needs from the app, so a service the tools use without its layer here
- * fails to compile.
- */
+/** Its type names all it needs from the app, so a service the tools use without its layer here fails to compile. */
 export const McpLive: Layer.Layer<never, Config.ConfigError, AppConfig | SqlClient.SqlClient | HttpRouter.HttpRouter> =
   Layer.mergeAll(mcpRoutes, McpContractLive).pipe(
     Layer.provide(McpServer.McpServer.layer),

@@ -18,7 +18,7 @@ const withoutIds = (value: unknown): unknown =>
  * clients compile every tool's schema into one validator, which refuses an `$id` seen twice.
  * Cleaned as the OpenAPI document's schemas are (formats, no framework titles).
  */
-export const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
+const toolJsonSchema = (schema: Schema.Top): Record<string, unknown> => {
   const { schema: root, definitions } = Schema.toJsonSchemaDocument(schema)
   const document = cleanJsonSchema(withoutIds(inlined(root, definitions)) as Record<string, unknown>)
   // An empty struct: any object, which a client's validator accepts for a tool without arguments.

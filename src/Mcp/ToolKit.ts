@@ -10,7 +10,7 @@ import { issuesOf } from "../Domain/Issues.js"
 import { Partner } from "../Domain/Partner.js"
 import { CurrentSurface, mcpSurface } from "../Domain/Surface.js"
 import type { Holds } from "../Holds/Holds.js"
-import { invalidRequestOf } from "../Http/ErrorContract.js"
+import { invalidRequestOf, wireError } from "../Http/ErrorContract.js"
 import type { RateLimiter } from "../Http/RateLimiter.js"
 import { Authentication, RequestAuthentication } from "../Partners/AuthApi.js"
 import { Authenticator } from "../Partners/Authentication.js"
@@ -20,7 +20,6 @@ import type { BookingOptions } from "../Shared/BookingOptions.js"
 import type { Calendar } from "../Shared/Calendar.js"
 import { logFailure } from "../Shared/FailureSummary.js"
 import type { OptionSigner } from "../Shared/OptionSigner.js"
-import { wireError } from "./Errors.js"
 import { type Presented, presentAsIs } from "./Present.js"
 import { argumentsSchema } from "./Schemas.js"
 
@@ -156,16 +155,14 @@ const authenticated = <A, E, R>(
   return Effect.provideServiceEffect(run, Partner, partner)
 }
 
-/** The 400 `invalid_request` body REST gives for the same body (see the error contract). */
-const invalidArguments = (error: Schema.SchemaError) => invalidRequestOf(issuesOf(error.issue))
-
 const decodeArguments = <S extends Schema.Top>(schema: S, args: unknown) =>
   Effect.mapError(
     Schema.decodeUnknownEffect(schema as unknown as Schema.Codec<S["Type"], unknown>)(
       args,
       inputParseOptions
     ) as Effect.Effect<S["Type"], Schema.SchemaError>,
-    invalidArguments
+    // The 400 REST gives for the same body.
+    (error) => invalidRequestOf(issuesOf(error.issue))
   )
 
 /**

@@ -36,10 +36,10 @@ import { requestList } from "./List.js"
 import { RequestsRepo } from "./RequestsRepo.js"
 
 /** At most this many providers receive one request. */
-export const maxCandidates = 10
+const maxCandidates = 10
 
 /** A Swedish postcode anywhere in the location: the postcode field first, then the free text. */
-export const postcodeIn = (location: ServiceRequestCreate["location"]): number | undefined => {
+const postcodeIn = (location: ServiceRequestCreate["location"]): number | undefined => {
   for (const text of [location.postcode, location.address, location.input]) {
     const match = text?.match(/(?<!\d)([1-9]\d{2}) ?(\d{2})(?!\d)/)
     if (match) return Number(`${match[1]}${match[2]}`)
@@ -54,22 +54,23 @@ export const postcodeIn = (location: ServiceRequestCreate["location"]): number |
 export const taxonomyConfidence = (jobType: JobType): CreatedRequest["taxonomy_confidence"] =>
   jobType.routing_mode === "standardized" ? "high" : jobType.routing_mode === "needs_clarification" ? "medium" : "low"
 
+const textOrNull = (text: string | undefined) => (text === undefined ? null : sameText(text))
+
 /** What makes two creations the same request: what is asked, for whom, where and when; not consent stamps or source. */
-export const requestFingerprint = (request: ServiceRequestCreate) =>
+const requestFingerprint = (request: ServiceRequestCreate) =>
   fingerprintHash({
     vertical_id: request.vertical_id,
     job_type_id: request.job_type_id,
     description: sameText(request.description),
     customer: customerIdentity(request.customer),
     location: {
-      input: request.location.input === undefined ? null : sameText(request.location.input),
-      address: request.location.address === undefined ? null : sameText(request.location.address),
-      postcode: request.location.postcode === undefined ? null : sameText(request.location.postcode)
+      input: textOrNull(request.location.input),
+      address: textOrNull(request.location.address),
+      postcode: textOrNull(request.location.postcode)
     },
     timing: {
-      preferred_time_text:
-        request.timing.preferred_time_text === undefined ? null : sameText(request.timing.preferred_time_text),
-      urgency: request.timing.urgency === undefined ? null : sameText(request.timing.urgency)
+      preferred_time_text: textOrNull(request.timing.preferred_time_text),
+      urgency: textOrNull(request.timing.urgency)
     },
     timezone: request.timezone,
     budget_sek: request.budget_sek ?? null,
@@ -226,16 +227,13 @@ export class Requests extends Context.Service<Requests>()("Booking/Requests", {
     const webhookOutbox = yield* WebhookOutbox
     const cursors = yield* ListCursor
 
-    const answerOf = (stored: StoredRequest, states: Option.Option<ReadonlyArray<DeliveryState>>, surface: Surface) =>
-      requestAnswer(stored, states, surface, config.notifyGiveUpHours)
-
     const respond = (
       stored: StoredRequest,
       states: Option.Option<ReadonlyArray<DeliveryState>>,
       replay: boolean,
       surface: Surface
     ): ServiceRequestResponse => {
-      const { safe_next_step, ...answer } = answerOf(stored, states, surface)
+      const { safe_next_step, ...answer } = requestAnswer(stored, states, surface, config.notifyGiveUpHours)
       return { ...answer, idempotent_replay: replay, safe_next_step }
     }
 

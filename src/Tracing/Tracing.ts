@@ -77,10 +77,7 @@ const withSqlSummary = (span: Tracer.Span): Tracer.Span => {
   return span
 }
 
-/**
- * Spans exported over OTLP/HTTP as JSON to the configured endpoint, batched every
- * OTEL_BSP_SCHEDULE_DELAY, and flushed when the server stops. `TracingOn` is provided with it.
- */
+/** Spans exported over OTLP/HTTP as JSON, batched every OTEL_BSP_SCHEDULE_DELAY, flushed at stop. */
 export const tracingLayer = (settings: TracingSettings) => {
   const exporting = OtlpTracer.make({
     url: settings.tracesUrl,
@@ -112,10 +109,7 @@ export const currentTraceparent: Effect.Effect<string | undefined> = Effect.with
   )
 )
 
-/**
- * The same, read from the fiber running the caller, for code that builds a statement outside an
- * effect (an outbox row made inside `Effect.sync`); none outside a fiber or with tracing off.
- */
+/** The same, for code that builds a statement outside an effect (inside `Effect.sync`). */
 export const runningTraceparent = (): string | undefined => {
   const fiber = Fiber.getCurrent()
   return fiber === undefined || !fiber.getRef(TracingOn)
