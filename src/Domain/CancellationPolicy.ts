@@ -9,26 +9,10 @@ import { formatInZone, HOUR, zoneFor } from "./Zone.js"
  * may charge `lateFeeSek` under its terms (0: never), and the time can be changed until
  * `changeHours` before the start.
  */
-export interface CancellationPolicy {
-  readonly freeCancellationHours: number
-  readonly lateFeeSek: number
-  readonly changeHours: number
-}
+export type CancellationPolicy = typeof CancellationPolicySchema.Type
 
 /** The policy as an option and a booking carry it: deadlines of this slot, in the caller's zone, as they stand now. */
-export interface PolicyTerms {
-  readonly free_until: string
-  /** The end of the statutory withdrawal period (ångerfrist) of the booking, or of a booking made now. */
-  readonly withdrawal_until: string
-  /** Whether cancelling now is free: before free_until, or within the withdrawal period and before the start. */
-  readonly free_cancellation_available: boolean
-  readonly late_fee_sek: number
-  readonly change_until: string
-  /** Whether the time can be changed now: exactly when now is before change_until. */
-  readonly change_available: boolean
-  readonly summary_sv: string
-  readonly summary_en: string
-}
+export type PolicyTerms = typeof CancellationPolicyTerms.Type
 
 /** The instants the policy puts on a slot; both at or before the start. */
 export const deadlinesOf = (policy: CancellationPolicy, slotStart: number) => ({
@@ -93,11 +77,7 @@ export const dayTime = (instant: number, timeZone: string) => {
   return words
 }
 
-/**
- * Worded day times by zone and instant. The end of a withdrawal period is the same instant for
- * every booking concluded on one day, and a confirm words it three times (its message, its
- * answer's early start and its next step): two Intl calls each, a tenth of writing the message.
- */
+// A confirm words the same withdrawal end three times: two Intl calls each, a tenth of writing the message.
 const dayTimes = new Map<string, { readonly sv: string; readonly en: string }>()
 
 /**

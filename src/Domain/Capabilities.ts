@@ -22,7 +22,7 @@ export const capabilityEndpoints = {
  * 2.1's five first, in its order, then those published beside them. Every other public operation
  * is named by its operation id in snake_case (`webhooks.rotateSecret` is `webhooks_rotate_secret`).
  */
-export const namedEndpoints: Readonly<Record<string, keyof typeof capabilityEndpoints>> = {
+const namedEndpoints: Readonly<Record<string, keyof typeof capabilityEndpoints>> = {
   "search.search": "search_booking_options",
   "bookings.confirm": "confirm_booking",
   "bookings.status": "booking_status",
@@ -124,7 +124,6 @@ export const authRules = {
     "POST /api/public/booking-options takes a token but needs none: a sandbox token's search leaves out slots its sandbox already booked; a token that is sent is checked (401 if wrong)."
 } as const
 
-/** What makes a retry the same request, and what a used key or a booked option answers. */
 /** What a partner can subscribe to: the types, and how deliveries are made. */
 export const eventRules = {
   subscribe:
@@ -202,6 +201,10 @@ const Endpoint = Schema.Struct({
   path: Schema.String
 })
 
+/** A struct of one field per key, each of the same schema. */
+const fieldsOf = <const K extends string, S extends Schema.Top>(keys: ReadonlyArray<K>, schema: S) =>
+  Schema.Struct(Object.fromEntries(keys.map((key) => [key, schema])) as { readonly [P in K]: S })
+
 /**
  * The contract calls auth, idempotency and geographic_scope free-form; they are spelled out here
  * all the same, so the OpenAPI document describes what is sent (an open index signature would
@@ -214,19 +217,13 @@ const QuantityBound = Schema.Struct({
   unit: Schema.String
 })
 
-const QuantityBounds = Schema.Struct(
-  Object.fromEntries(Object.keys(quantityBounds).map((key) => [key, QuantityBound])) as {
-    readonly [K in keyof typeof quantityBounds]: typeof QuantityBound
-  }
-)
-
 /** A seed as capabilities shows it: unit-priced seeds name the `details` key search needs. */
-export const CapabilitySeed = Schema.Struct({
+const CapabilitySeed = Schema.Struct({
   ...FixedPriceSeed.fields,
   quantity_detail_keys: Schema.optional(Schema.Array(Schema.String))
 })
 
-export const CapabilityJobType = Schema.Struct({
+const CapabilityJobType = Schema.Struct({
   job_type_id: Schema.String,
   label_sv: Schema.String,
   label_en: Schema.String,
@@ -236,7 +233,7 @@ export const CapabilityJobType = Schema.Struct({
   fixed_price_seed: Schema.optional(CapabilitySeed)
 })
 
-export const SupportedVertical = Schema.Struct({
+const SupportedVertical = Schema.Struct({
   vertical_id: VerticalId,
   label_sv: Schema.String,
   label_en: Schema.String,
@@ -249,7 +246,7 @@ export const SupportedVertical = Schema.Struct({
   job_types: Schema.Array(CapabilityJobType)
 })
 
-export const UnavailableVerticalCapability = Schema.Struct({
+const UnavailableVerticalCapability = Schema.Struct({
   vertical_id: Schema.String,
   label_sv: Schema.String,
   label_en: Schema.String,
@@ -258,20 +255,13 @@ export const UnavailableVerticalCapability = Schema.Struct({
   safe_next_step: Schema.String
 })
 
+const Strings = Schema.Array(Schema.String)
+
 export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
   ok: Schema.Literal(true),
   spec_version: Schema.Literal(requestsSpecVersion),
   endpoints: Schema.StructWithRest(
-    Schema.Struct({
-      search_booking_options: Endpoint,
-      confirm_booking: Endpoint,
-      booking_status: Endpoint,
-      create_request: Endpoint,
-      capabilities: Endpoint,
-      cancel_booking: Endpoint,
-      reschedule_booking: Endpoint,
-      request_status: Endpoint
-    }),
+    fieldsOf(Object.keys(capabilityEndpoints) as Array<keyof typeof capabilityEndpoints>, Endpoint),
     [Schema.Record(Schema.String, Endpoint)]
   ),
   lifecycle: Schema.Struct({
@@ -283,71 +273,54 @@ export class Capabilities extends Schema.Class<Capabilities>("Capabilities")({
     note: Schema.String
   }),
   booking_lifecycle: Schema.Struct({
-    search: Schema.String,
-    hold: Schema.String,
-    confirm: Schema.String,
+    ...fieldsOf(["search", "hold", "confirm"], Schema.String).fields,
     confirmed_contract: Schema.Struct({
       booking_created: Schema.Literal(true),
       availability_checked: Schema.Literal(true),
       provider_selected: Schema.Literal(true),
       booking_status: Schema.Literal("confirmed")
     }),
-    fallback: Schema.String,
-    availability_truth: Schema.String
+    ...fieldsOf(["fallback", "availability_truth"], Schema.String).fields
   }),
   supported_verticals: Schema.Array(SupportedVertical),
   unavailable_verticals: Schema.Array(UnavailableVerticalCapability),
   auth: Schema.Struct({
-    production: Schema.String,
-    development: Schema.String,
-    sandbox: Schema.String,
-    token_required_for: Schema.Array(Schema.String),
-    token_not_required_for: Schema.Array(Schema.String),
+    ...fieldsOf(["production", "development", "sandbox"], Schema.String).fields,
+    token_required_for: Strings,
+    token_not_required_for: Strings,
     optional_token: Schema.String
   }),
   idempotency: Schema.Struct({
     scope: Schema.String,
     retention_hours: Schema.Int,
-    same_request: Schema.String,
-    same_key_same_request: Schema.String,
-    same_key_different_request: Schema.String,
-    same_option_new_key: Schema.String
+    ...fieldsOf(
+      Object.keys(idempotencyRules).slice(1) as Array<Exclude<keyof typeof idempotencyRules, "scope">>,
+      Schema.String
+    ).fields
   }),
   agent_contract: Schema.Struct({
     consent_required_before_pii_submission: Schema.Literal(true),
-    required_fields: Schema.Array(Schema.String),
-    forbidden_claims: Schema.Array(Schema.String),
+    required_fields: Strings,
+    forbidden_claims: Strings,
     safe_next_step: Schema.String,
-    truth_rules: Schema.Array(Schema.String),
-    booking_changes: Schema.Array(Schema.String),
+    truth_rules: Strings,
+    booking_changes: Strings,
     emergencies: Schema.Struct({
-      job_type_ids: Schema.Array(Schema.String),
-      rule: Schema.String,
-      advice_sv: Schema.String,
-      advice_en: Schema.String
+      job_type_ids: Strings,
+      ...fieldsOf(["rule", "advice_sv", "advice_en"], Schema.String).fields
     }),
-    price_types: Schema.Struct({ fixed: Schema.String, starting: Schema.String, unit: Schema.String }),
-    quantity_bounds: QuantityBounds,
-    tax_deduction: Schema.Struct({
-      how_to_say: Schema.String,
-      figures: Schema.String,
-      none: Schema.String,
-      request: Schema.String
-    }),
+    price_types: fieldsOf(Object.keys(priceTypes) as Array<keyof typeof priceTypes>, Schema.String),
+    quantity_bounds: fieldsOf(Object.keys(quantityBounds) as Array<keyof typeof quantityBounds>, QuantityBound),
+    tax_deduction: fieldsOf(Object.keys(taxDeductionRules) as Array<keyof typeof taxDeductionRules>, Schema.String),
     personal_data: Schema.Struct({
       retention_days: Schema.Int,
-      access: Schema.String,
-      erasure: Schema.String,
-      erased: Schema.String
+      ...fieldsOf(Object.keys(personalDataRules) as Array<keyof typeof personalDataRules>, Schema.String).fields
     })
   }),
-  required_fields: Schema.Array(Schema.String),
+  required_fields: Strings,
   events: Schema.Struct({
-    types: Schema.Array(Schema.String),
-    subscribe: Schema.String,
-    format: Schema.String,
-    delivery: Schema.String,
-    payload: Schema.String
+    types: Strings,
+    ...fieldsOf(Object.keys(eventRules) as Array<keyof typeof eventRules>, Schema.String).fields
   }),
   geographic_scope: Schema.Struct({
     country_code: Schema.Literal("SE"),
