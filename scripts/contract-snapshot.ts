@@ -18,6 +18,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
+import requestBody from "../test/contract/request-body.json" with { type: "json" }
 import { withDevServer } from "./devServer.js"
 
 const root = join(import.meta.dirname, "..")
@@ -149,20 +150,6 @@ const exercise = async (base: string): Promise<Array<Answer>> => {
     booking_terms_accepted_at: "2026-11-23T08:59:00+01:00",
     idempotency_key: idempotencyKey
   })
-  const requestBody = {
-    vertical_id: "vvs",
-    job_type_id: "leak_hidden",
-    description: "Fuktfläck i taket under badrummet, misstänker dolt läckage.",
-    user_consent_confirmed: true,
-    user_consent_statement: "Användaren godkände att uppgifterna skickas till hantverkare.",
-    consent_collected_at: "2026-11-23T08:55:00+01:00",
-    consent_source: "chat",
-    customer: { first_name: "Karin", last_name: "Berg", phone: "+46 70 765 43 21", email: "karin.berg@example.se" },
-    location: { address: "Sveavägen 44", postcode: "111 34" },
-    timing: { preferred_time_text: "så snart som möjligt" },
-    budget_sek: 5000,
-    details: { floor: 3, visible_damage: true }
-  }
 
   // Documents
   const capabilities = await call("capabilities", "GET", "/api/public/requests/capabilities", { documentLike: true })

@@ -5,7 +5,7 @@ import { inject } from "vitest"
 import { catalogData } from "../../src/Catalog/CatalogData.js"
 import { supportedVerticalIds } from "../../src/Domain/Catalog.js"
 import { ServiceRequestCreate, ServiceRequestResponse } from "../../src/Domain/Request.js"
-import { apiClient, postJson, requestAnswer, wire } from "../support/Http.js"
+import { apiClient, postJson, requestAnswer, requestBody, wire } from "../support/Http.js"
 import { closingServer, smtpServer } from "../support/Receivers.js"
 import { TestServer } from "../support/Server.js"
 
@@ -14,20 +14,7 @@ const otherToken = "partner-other-token-9876543210"
 const auth = { authorization: `Bearer ${token}` }
 const path = "/api/public/requests"
 
-const request = {
-  vertical_id: "vvs",
-  job_type_id: "leak_hidden",
-  description: "Fuktfläck i taket under badrummet, misstänker dolt läckage.",
-  user_consent_confirmed: true,
-  user_consent_statement: "Användaren godkände att uppgifterna skickas till hantverkare.",
-  consent_collected_at: "2026-11-23T08:55:00+01:00",
-  consent_source: "chat",
-  customer: { first_name: "Karin", last_name: "Berg", phone: "+46 70 765 43 21", email: "karin.berg@example.se" },
-  location: { address: "Sveavägen 44", postcode: "111 34" },
-  timing: { preferred_time_text: "så snart som möjligt" },
-  budget_sek: 5000,
-  details: { floor: 3, visible_damage: true }
-}
+const request = requestBody
 
 /** A request through the typed client, read by `answer`: 201, 200 on a replay, or a refusal. */
 const create = (body: unknown, asToken: string = token, headers: { readonly "idempotency-key"?: string } = {}) =>

@@ -15,6 +15,7 @@ import { ErrorBodyFields, type ErrorClass, errorStatus } from "../../src/Domain/
 import { ServiceRequestCreate, ServiceRequestResponse } from "../../src/Domain/Request.js"
 import { BookingSearchRequest } from "../../src/Domain/Search.js"
 import { WebhookCreated } from "../../src/Domain/Webhook.js"
+import recordedRequestBody from "../contract/request-body.json" with { type: "json" }
 
 /**
  * The Api's typed client (`HttpApiClient.make(Api)`) over the test server's HttpClient, which
@@ -280,20 +281,8 @@ export const shortConfirmBody = (
   idempotency_key: idempotencyKey
 })
 
-export const requestBody = {
-  vertical_id: "vvs",
-  job_type_id: "leak_hidden",
-  description: "Fuktfläck i taket under badrummet, misstänker dolt läckage.",
-  user_consent_confirmed: true,
-  user_consent_statement: "Användaren godkände att uppgifterna skickas till hantverkare.",
-  consent_collected_at: "2026-11-23T08:55:00+01:00",
-  consent_source: "chat",
-  customer: { first_name: "Karin", last_name: "Berg", phone: "+46 70 765 43 21", email: "karin.berg@example.se" },
-  location: { address: "Sveavägen 44", postcode: "111 34" },
-  timing: { preferred_time_text: "så snart som möjligt" },
-  budget_sek: 5000,
-  details: { floor: 3, visible_damage: true }
-}
+/** The follow-up request the suite sends; a data file, so scripts/contract-snapshot.ts sends the same one without loading the app. */
+export const requestBody = recordedRequestBody
 
 export interface JsonResponse {
   readonly status: number
