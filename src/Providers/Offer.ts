@@ -25,8 +25,6 @@ import { postcodeNumber } from "../Domain/Supply.js"
 import { formatStamp } from "../Domain/Zone.js"
 import { ListCursor } from "../Shared/ListCursor.js"
 import { changeUnavailable, readUnavailable } from "../Shared/Unavailable.js"
-import { serviceProblems } from "../Supply/SupplyCheck.js"
-import { policyColumns } from "../Supply/SupplyTerms.js"
 import {
   areaOf,
   fieldChanges,
@@ -36,7 +34,9 @@ import {
   serviceColumns,
   serviceRowOf,
   termsVersionAfter
-} from "./OfferRows.js"
+} from "../Supply/OfferRows.js"
+import { serviceProblems } from "../Supply/SupplyCheck.js"
+import { policyColumns } from "../Supply/SupplyTerms.js"
 
 /** Who changes the offer: the provider, and the token it came with. */
 export interface OfferEditor {

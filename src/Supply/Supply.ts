@@ -11,7 +11,7 @@ import { policyOfSupply } from "../Domain/CancellationPolicy.js"
 import { VerticalId } from "../Domain/Catalog.js"
 import { consumerInformationId, supplyTermsVersion } from "../Domain/ConsumerInformation.js"
 import { CurrentOffer, postcodeNumber } from "../Domain/Supply.js"
-import { columnsOf, serviceRowOf } from "../Providers/OfferRows.js"
+import { columnsOf, serviceRowOf } from "./OfferRows.js"
 import { InvalidSupply, validateSupply } from "./SupplyCheck.js"
 import { importChanges, providerEdits, type StoredService } from "./SupplyEdits.js"
 

@@ -3,14 +3,7 @@ import type * as SqlClient from "effect/sql/SqlClient"
 import { decodedAs, rowsOf } from "../Database/Rows.js"
 import type { FieldChange } from "../Domain/Offer.js"
 import { formatStamp } from "../Domain/Zone.js"
-import {
-  areaOf,
-  fieldChanges,
-  mergedRanges,
-  offerServiceOf,
-  ServiceRow,
-  serviceColumns
-} from "../Providers/OfferRows.js"
+import { areaOf, fieldChanges, mergedRanges, offerServiceOf, ServiceRow, serviceColumns } from "./OfferRows.js"
 
 const EditedServiceRow = Schema.Struct({
   providerId: Schema.String,
