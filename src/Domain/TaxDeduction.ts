@@ -17,40 +17,64 @@ import {
   ruleInForce,
   stockholmDate
 } from "./TaxDeductionRules.js"
-import type {
-  DeductionDeclaration as DeclarationSchema,
-  NoTaxDeduction,
-  TaxDeductionFigures
-} from "./TaxDeductionSchema.js"
-
-/** What a provider declares for a service in its supply file. */
-export type DeductionDeclaration = typeof DeclarationSchema.Type
 
 /** How much of a service's price is labour: whole kronor (per unit for a unit price), or a share of it. */
-export type LabourPart = Extract<DeductionDeclaration, { readonly labour: unknown }>["labour"]
+export type LabourPart = { readonly amount_sek: number } | { readonly share: number }
 
-type Figures = typeof TaxDeductionFigures.Type
+/** What a provider declares for a service in its supply file. */
+export type DeductionDeclaration =
+  | { readonly kind: "none" }
+  | { readonly kind: DeductionKind; readonly labour: LabourPart }
+
 /** A unit price's figures per unit; `exact` says whether they multiply back to the total. */
-export type PerUnitFigures = NonNullable<Figures["per_unit"]>
+export interface PerUnitFigures {
+  readonly unit_price_sek: number
+  readonly unit_price_after_deduction_sek: number
+  readonly exact: boolean
+}
+
 /** The figures if the buyer pays once the next rule is in force (Skatteverket applies the rule of the payment). */
-export type IfPaidFrom = NonNullable<Figures["if_paid_from"]>
+export interface IfPaidFrom {
+  readonly date: string
+  readonly rate: number
+  readonly max_deduction_sek: number
+  readonly price_after_deduction_sek: number
+}
 
 /**
  * A price with the deduction the provider would make on the invoice. For a starting price every
  * figure is a from-figure; for a unit price they are for the stated quantity.
  */
-export type DeductionFigures = Figures & {
+export interface DeductionFigures {
+  readonly kind: DeductionKind
   readonly price_kind: PriceKind
+  readonly rate: number
   readonly amount_sek: number
+  readonly labour_sek: number
+  readonly max_deduction_sek: number
+  readonly price_after_deduction_sek: number
+  readonly yearly_cap_sek: number
+  readonly combined_yearly_cap_sek: number
   readonly rule_valid_from: string
   readonly rule_valid_to: string | null
+  readonly per_unit?: PerUnitFigures
+  readonly if_paid_from?: IfPaidFrom
+  readonly conditions_sv: string
+  readonly conditions_en: string
 }
 
 /**
  * The price stands without a deduction: the service claims none, its provider has not declared
  * whether one applies (a service or booking from before declarations), or no rule is known for the date.
  */
-export type NoDeduction = typeof NoTaxDeduction.Type & { readonly price_kind: PriceKind; readonly amount_sek: number }
+export interface NoDeduction {
+  readonly kind: "none"
+  readonly reason: "not_claimed" | "not_declared" | "no_rule_for_date"
+  readonly price_kind: PriceKind
+  readonly amount_sek: number
+  readonly conditions_sv: string
+  readonly conditions_en: string
+}
 
 export type TaxDeduction = DeductionFigures | NoDeduction
 

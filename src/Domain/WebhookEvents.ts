@@ -1,4 +1,3 @@
-import type { Handoff } from "./Request.js"
 import type { LegalBasis } from "./Withdrawal.js"
 import { formatInZone, formatStamp } from "./Zone.js"
 
@@ -66,6 +65,14 @@ export interface BookingRescheduledData extends BookingData {
 export interface BookingConfirmationFailedData extends BookingData {
   readonly status: "confirmed"
   readonly recipient: "customer" | "provider"
+}
+
+/** The hand-off as a request's response tells it. */
+export interface Handoff {
+  readonly status: "sent" | "queued" | "not_sent" | "unknown"
+  readonly providers_reached: number
+  readonly providers_pending: number
+  readonly reason?: "no_postcode" | "no_candidates" | "no_reachable_candidates" | "sandbox" | undefined
 }
 
 export interface RequestCreatedData {

@@ -1,8 +1,12 @@
 import { Context, Effect, type Schema } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import { WebhookOutbox } from "../Delivery/Outbox.js"
-import type { Handoff } from "../Domain/Request.js"
-import { type BookingFacts, bookingConfirmationFailed, requestHandoffChanged } from "../Domain/WebhookEvents.js"
+import {
+  type BookingFacts,
+  bookingConfirmationFailed,
+  type Handoff,
+  requestHandoffChanged
+} from "../Domain/WebhookEvents.js"
 import type { DeliveryStatus } from "./DeliveryState.js"
 import type { ClaimedRow, OutboxRepo } from "./OutboxRepo.js"
 
