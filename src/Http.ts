@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Metric, Option, References, type Scope } from "effect"
+import { Context, Effect, Layer, Metric, Option, References, type Scope, type Types } from "effect"
 import * as HttpMiddleware from "effect/http/HttpMiddleware"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
@@ -120,14 +120,17 @@ export const contractLiveFor = (api: typeof Api) => {
   const routes = routesOf(api, besideApi)
   const contractHeaders = contractHeadersFor(routes)
   const errorContract = errorContractFor(routes)
-  const contractMiddleware = (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
+  // It handles every error of every route (`handles: unknown`); it never fails, and its error type
+  // keeps the router's `unhandled` marker, which the router asks of a middleware's answer.
+  const contractMiddleware = (
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
     Effect.flatMap(errorContract(app), (response) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
         contractHeaders(request, withServerHeaders(request, response))
       )
     ).pipe(Effect.orDie)
-  // It handles every error of every route (the error contract), which the router's types cannot say.
-  return HttpRouter.middleware(contractMiddleware as never, { global: true })
+  return HttpRouter.middleware<{ handles: unknown }>()(contractMiddleware, { global: true })
 }
 const ContractLive = contractLiveFor(Api)
 

@@ -148,15 +148,8 @@ export const cancelPreviewExample: CancelPreview = {
   cancelled: false,
   booking_active: true,
   dry_run: true,
-  cancellation: {
-    cancelled_by: "customer",
-    reason: "Kunden har redan fått hjälp",
-    fee_sek: 0,
-    within_free_period: true,
-    free_until: policyExample.free_until,
-    legal_basis: "withdrawal_right",
-    withdrawal_until: cancellationExample.withdrawal_until
-  },
+  // A dry run's cancellation says what a cancellation now would be; it has no cancelled_at.
+  cancellation: (({ cancelled_at: _, ...wouldBe }) => wouldBe)(cancellationExample),
   cancellation_policy: policyExample,
   confirmation_delivery: {
     customer: { status: "skipped", channel: "none", attempts: 0, will_retry: false, reason: "dry_run" },

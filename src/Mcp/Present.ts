@@ -53,6 +53,12 @@ export const priceLine = (price: PriceOf, deduction: TaxDeductionAnswer | undefi
   return deduction.kind === "none" ? `${base}; no RUT/ROT deduction` : `${base}, or ${deductionClause(deduction)}`
 }
 
+/** Each side's message state, without the channel detail REST gives. */
+const deliveryOf = ({ customer, provider }: Record<"customer" | "provider", { readonly status: string }>) => ({
+  customer: customer.status,
+  provider: provider.status
+})
+
 /** One line for the cancellation policy as it stands now (free until / the fee), in the service's words. */
 export const policyLine = (policy: PolicyTerms) => policy.summary_en.split(" The time can")[0]!
 
@@ -192,10 +198,7 @@ const presentBookingFacts = (body: BookingFacts, extra: Record<string, unknown>,
       ...(booking.sandbox === undefined ? {} : { sandbox: booking.sandbox })
     },
     tax_deduction_requested: body.tax_deduction_requested,
-    delivery: {
-      customer: body.confirmation_delivery.customer.status,
-      provider: body.confirmation_delivery.provider.status
-    },
+    delivery: deliveryOf(body.confirmation_delivery),
     safe_next_step: step
   }
   return {
@@ -234,10 +237,7 @@ export const presentCancel = (body: CancelBookingResponse): Presented => {
     cancellation,
     idempotent_replay,
     ...(sandbox === undefined ? {} : { sandbox }),
-    delivery: {
-      customer: body.confirmation_delivery.customer.status,
-      provider: body.confirmation_delivery.provider.status
-    },
+    delivery: deliveryOf(body.confirmation_delivery),
     safe_next_step: step
   }
   return {
