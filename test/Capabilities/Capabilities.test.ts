@@ -1,8 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
+import * as HttpApi from "effect/http-api/HttpApi"
+import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
+import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import { Api } from "../../src/Api.js"
+import { publicEndpointsOf } from "../../src/Capabilities/Endpoints.js"
 import { catalogData } from "../../src/Catalog/CatalogData.js"
-import { Capabilities } from "../../src/Domain/Capabilities.js"
+import { Capabilities, capabilityEndpoints } from "../../src/Domain/Capabilities.js"
 import { openApiDocument } from "../../src/Http/OpenApiDocument.js"
 import { apiClient, get, getText, wire } from "../support/Http.js"
 import { TestServer } from "../support/Server.js"
@@ -249,5 +253,22 @@ describe("GET /api/public/requests/capabilities", () => {
         expect(docs.text).toContain("/api/public/requests/capabilities")
       })
     )
+  })
+})
+
+describe("capabilities.endpoints", () => {
+  it("lists the Api's public operations, the named ones first", () => {
+    const endpoints = publicEndpointsOf(Api)
+    expect(Object.keys(endpoints).slice(0, Object.keys(capabilityEndpoints).length)).toEqual(
+      Object.keys(capabilityEndpoints)
+    )
+    expect(endpoints.confirm_booking).toEqual({ method: "POST", path: "/api/public/bookings" })
+  })
+
+  it("refuses, when the server loads, an Api that does not serve a named endpoint at its method and path", () => {
+    const searchOnly = HttpApi.make("searchOnly").add(
+      HttpApiGroup.make("search").add(HttpApiEndpoint.post("search", "/api/public/booking-options"))
+    )
+    expect(() => publicEndpointsOf(searchOnly)).toThrow(/confirm_booking/)
   })
 })
