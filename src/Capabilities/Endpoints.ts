@@ -32,7 +32,8 @@ export const publicEndpointsOf = <Id extends string, Groups extends HttpApiGroup
   const differ = Object.entries(capabilityEndpoints).filter(
     ([name, { method, path }]) => found.get(name)?.method !== method || found.get(name)?.path !== path
   )
-  if (differ.length > 0) throw new Error(`the Api does not serve these as named: ${differ.map(([name]) => name).join(", ")}`)
+  if (differ.length > 0)
+    throw new Error(`the Api does not serve these as named: ${differ.map(([name]) => name).join(", ")}`)
   const order = [...named, ...[...found.keys()].filter((name) => !named.includes(name))]
   return Object.fromEntries(order.map((name) => [name, found.get(name)!])) as PublicEndpoints
 }
