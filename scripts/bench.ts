@@ -17,6 +17,7 @@
  *   BARE_CONFIRM_SQL=service     the bare confirm runs the service's two statements, not the issue's seven
  *   SERVER=dev npm run bench:soak    the soak against the development server, as `npm start` runs it (tsx)
  *   MEMORY=1 npm run bench:soak      also the server's heap / external / array buffers (scripts/memoryProbe.cjs)
+ *   SERVER_LOG=/tmp/server.log npm run bench:soak   keeps the server's log (JSON lines) instead of dropping it
  *
  * Each side is first warmed up with WARMUP requests (default 1000, not counted). Besides the rates it
  * prints the server's CPU time per request (user + system, from /proc), the figure to compare when
@@ -27,7 +28,7 @@
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { chmodSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
@@ -174,6 +175,7 @@ const givenUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL
 const embedded = givenUrl ? undefined : await startEmbeddedPostgres({ dataDir: join(dataDir, "pg") })
 const databaseUrl = givenUrl || embedded!.url
 const poolSize = process.env.DATABASE_POOL_SIZE ?? "10"
+const serverLog = process.env.SERVER_LOG
 
 const startProcess = (label: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
   new Promise<ChildProcess>((resolve, reject) => {
@@ -187,8 +189,9 @@ const startProcess = (label: string, args: ReadonlyArray<string>, env: Record<st
       output += chunk
       if (output.includes("serving http://")) {
         child.stdout?.off("data", onData)
-        // The access log is read and dropped, as a log shipper would.
-        child.stdout?.resume()
+        // The access log is read and dropped, as a log shipper would; SERVER_LOG=<file> keeps it.
+        if (serverLog) child.stdout?.pipe(createWriteStream(serverLog, { flags: "a" }))
+        else child.stdout?.resume()
         resolve(child)
       }
     }
