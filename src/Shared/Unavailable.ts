@@ -12,6 +12,10 @@ export interface ChangeSteps {
   readonly unknown: string
 }
 
+// Both wrappers catch the SqlError of a generic channel `E`. TypeScript cannot narrow a type
+// parameter by its tag (`Exclude<E, Extract<E, SqlError>>` is not `Exclude<E, SqlError>` to it),
+// so each states its type once, which is what catchTag does at run time.
+
 /**
  * A read's infrastructure failure: a logged 503 (`database_unavailable`, Retry-After). A read
  * changes nothing, so the step may say so.
@@ -23,7 +27,7 @@ export const readUnavailable =
       effect as Effect.Effect<A, SqlError, R>,
       "SqlError",
       failLogged(`${what} could not be read`, () => new DatabaseUnavailable({ safe_next_step: step }))
-    ) as never
+    ) as Effect.Effect<A, Exclude<E, SqlError> | DatabaseUnavailable, R>
 
 /** A change's infrastructure failure: a logged 503 whose step says what is known of the change. */
 export const changeUnavailable =
@@ -37,4 +41,4 @@ export const changeUnavailable =
             safe_next_step: writeOutcome(error)._tag === "NotWritten" ? steps.notChanged : steps.unknown
           })
       )(error)
-    ) as never
+    ) as Effect.Effect<A, Exclude<E, SqlError> | DatabaseUnavailable, R>
