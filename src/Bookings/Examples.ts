@@ -1,3 +1,4 @@
+import { Struct } from "effect"
 import type { CancelPreview, ReschedulePreview } from "../Domain/BookingChange.js"
 import { policyTerms } from "../Domain/CancellationPolicy.js"
 import { cancellationWords } from "../Domain/CancellationWords.js"
@@ -149,7 +150,7 @@ export const cancelPreviewExample: CancelPreview = {
   booking_active: true,
   dry_run: true,
   // A dry run's cancellation says what a cancellation now would be; it has no cancelled_at.
-  cancellation: (({ cancelled_at: _, ...wouldBe }) => wouldBe)(cancellationExample),
+  cancellation: Struct.omit(cancellationExample, ["cancelled_at"]),
   cancellation_policy: policyExample,
   confirmation_delivery: {
     customer: { status: "skipped", channel: "none", attempts: 0, will_retry: false, reason: "dry_run" },
