@@ -155,12 +155,16 @@ export const errorBody = <E extends ErrorClass>(error: E): Schema.Codec<E["Type"
     ...extraDetailsOf(error)
   })
   const wire = body.pipe(
-    Schema.decodeTo(
+    Schema.decodeTo<Schema.Top, typeof body>(
       error,
-      SchemaTransformation.transform<any, any>({
+      SchemaTransformation.transform<unknown, typeof body.Type>({
         decode: ({ ok: _ok, error: tag, status: _status, ...rest }) => ({ ...rest, _tag: tag }),
-        encode: ({ _tag, ...rest }) => ({ ...rest, ok: false as const, error: _tag, status })
-      }) as never
+        // The class's encoded side is its fields with `_tag`; the wire names the tag `error`.
+        encode: (value) => {
+          const { _tag, ...rest } = value as { readonly _tag: string }
+          return { ...rest, ok: false as const, error: _tag, status }
+        }
+      })
     ),
     HttpApiSchema.status(status)
   )
