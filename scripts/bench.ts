@@ -41,7 +41,7 @@ import { ProviderId, ServiceId } from "../src/Domain/Ids.js"
 import { freeSlots } from "../src/Domain/Slots.js"
 import { postcodeNumber, type SupplyFile } from "../src/Domain/Supply.js"
 import { OptionSigner } from "../src/Shared/OptionSigner.js"
-import { cpuSeconds, rssMb } from "./processFigures.js"
+import { clusterCpuSeconds, cpuSeconds, postmasterPid, rssMb } from "./processFigures.js"
 import {
   developmentNodeArgs,
   developmentNodeEnv,
@@ -174,6 +174,13 @@ chmodSync(dataDir, 0o755)
 const givenUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL
 const embedded = givenUrl ? undefined : await startEmbeddedPostgres({ dataDir: join(dataDir, "pg") })
 const databaseUrl = givenUrl || embedded!.url
+// The embedded cluster's CPU is read from /proc; a given database's may be on another machine.
+const postmaster = embedded === undefined ? undefined : postmasterPid(join(dataDir, "pg", "postgres"))
+const databaseCpu = () => (postmaster === undefined ? 0 : clusterCpuSeconds(postmaster))
+const generatorCpu = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1e6
+}
 const poolSize = process.env.DATABASE_POOL_SIZE ?? "10"
 const serverLog = process.env.SERVER_LOG
 
@@ -234,6 +241,8 @@ const load = async (label: string, child: ChildProcess, port: number) => {
   let peakRss = rssMb(child.pid!)
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(child.pid!))), 250)
   const cpuBefore = cpuSeconds(child.pid!)
+  const databaseBefore = databaseCpu()
+  const generatorBefore = generatorCpu()
   const result = await drive(
     amount !== undefined
       ? { amount }
@@ -241,7 +250,10 @@ const load = async (label: string, child: ChildProcess, port: number) => {
         ? { amount: Math.max(0, bodies.length - warmup) }
         : { duration }
   )
+  const perRequest = (seconds: number) => ((seconds * 1e6) / Math.max(1, result.requests.total)).toFixed(0)
   const cpuPerRequest = (cpuSeconds(child.pid!) - cpuBefore) / Math.max(1, result.requests.total)
+  const databasePerRequest = perRequest(databaseCpu() - databaseBefore)
+  const generatorPerRequest = perRequest(generatorCpu() - generatorBefore)
   clearInterval(sampler)
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`)
@@ -256,6 +268,10 @@ const load = async (label: string, child: ChildProcess, port: number) => {
   )
   console.log(`  statuses    ${statuses}; errors ${result.errors}, timeouts ${result.timeouts}`)
   console.log(`  server CPU  ${(cpuPerRequest * 1e6).toFixed(0)} µs per request (user + system)`)
+  // The machine's other CPU per request: the two servers share it with PostgreSQL and autocannon.
+  if (postmaster !== undefined)
+    console.log(`  PostgreSQL  ${databasePerRequest} µs CPU per request (the cluster's processes)`)
+  console.log(`  autocannon  ${generatorPerRequest} µs CPU per request`)
   console.log(`  server RSS  peak ${peakRss.toFixed(0)} MB, after ${rssMb(child.pid!).toFixed(0)} MB`)
   const unexpected = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => Number(code) !== scenario.expected)
   if (result.errors > 0 || unexpected.length > 0) process.exitCode = 1
