@@ -7,6 +7,7 @@ import type { PagePosition } from "../Domain/ListPage.js"
 import type { Partner } from "../Domain/Partner.js"
 import { maxWebhooksPerPartner, WebhookEventType } from "../Domain/Webhook.js"
 import { eventBody, type WebhookEvent } from "../Domain/WebhookEvents.js"
+import { currentTraceparent } from "../Tracing/Tracing.js"
 import { nextAttempt, shouldDisableEndpoint } from "./Schedule.js"
 import type { AttemptResult } from "./Send.js"
 
@@ -144,18 +145,25 @@ export class WebhooksRepo extends Context.Service<WebhooksRepo>()("Booking/Webho
         WHERE id = ${endpointId} AND status = 'disabled'`
 
     /** Queues the event to the endpoint, due now; answers the delivery's id. */
+    /**
+     * The test event's row. Traced, it keeps the asking request's trace context as an event's rows
+     * do, so its delivery joins that trace whether the request's own pass or the dispatcher's
+     * loop sends it.
+     */
     const queueTest = (endpointId: string, event: WebhookEvent, now: Date) =>
-      Effect.gen(function* () {
-        yield* enable(endpointId)
-        return yield* sql`
-          INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at)
-          VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), ${endpointId}, ${event.type}, ${eventBody(event)},
-            'pending', ${now}::timestamptz, ${now}::timestamptz)
-          RETURNING id`.pipe(rowsOf(IdRow))
-      }).pipe(
-        sql.withTransaction,
-        Effect.catchTag("SchemaError", Effect.die),
-        Effect.map((rows) => rows[0]!.id)
+      Effect.flatMap(currentTraceparent, (traceparent) =>
+        Effect.gen(function* () {
+          yield* enable(endpointId)
+          return yield* sql`
+            INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at${traceparent === undefined ? sql`` : sql`, traceparent`})
+            VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), ${endpointId}, ${event.type}, ${eventBody(event)},
+              'pending', ${now}::timestamptz, ${now}::timestamptz${traceparent === undefined ? sql`` : sql`, ${traceparent}`})
+            RETURNING id`.pipe(rowsOf(IdRow))
+        }).pipe(
+          sql.withTransaction,
+          Effect.catchTag("SchemaError", Effect.die),
+          Effect.map((rows) => rows[0]!.id)
+        )
       )
 
     /** Due again now, on a fresh schedule; when the endpoint has no such delivery, `missing` and nothing changes. */
