@@ -144,11 +144,10 @@ export class WebhooksRepo extends Context.Service<WebhooksRepo>()("Booking/Webho
       sql`UPDATE webhook_endpoints SET status = 'enabled', disabled_reason = NULL, failing_since = NULL
         WHERE id = ${endpointId} AND status = 'disabled'`
 
-    /** Queues the event to the endpoint, due now; answers the delivery's id. */
     /**
-     * The test event's row. Traced, it keeps the asking request's trace context as an event's rows
-     * do, so its delivery joins that trace whether the request's own pass or the dispatcher's
-     * loop sends it.
+     * Queues the test event to the endpoint, due now; answers the delivery's id. Traced, the row
+     * keeps the asking request's trace context as an event's rows do, so its delivery joins that
+     * trace whether the request's own pass or the dispatcher's loop sends it.
      */
     const queueTest = (endpointId: string, event: WebhookEvent, now: Date) =>
       Effect.flatMap(currentTraceparent, (traceparent) =>
