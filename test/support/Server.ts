@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Exit, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
@@ -356,16 +356,21 @@ export const withInitialisedDataDir = (test: (dir: string) => Promise<void>) =>
     await test(dir)
   })
 
-/** A real server process on port 0, its port read back from its start log, stopped with the scope. */
+/**
+ * A real server process on port 0, its port read back from its start log, stopped with the scope.
+ * When the test fails, the process's log is printed with the failure: what a server answered
+ * under load (a 503 and why) is otherwise lost with the process.
+ */
 export const serverInstance = (env: Record<string, string>) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const server = spawnServer({ ...env, PORT: "0" })
       return { base: `http://127.0.0.1:${await servingPort(server)}`, server }
     }),
-    ({ server }) =>
+    ({ base, server }, exit) =>
       Effect.promise(async () => {
         server.child.kill("SIGTERM")
         await server.exited
+        if (Exit.isFailure(exit)) console.log(`the server at ${base} logged:\n${server.output()}`)
       })
   )
