@@ -165,18 +165,24 @@ export class WebhooksRepo extends Context.Service<WebhooksRepo>()("Booking/Webho
         )
       )
 
-    /** Due again now, on a fresh schedule; when the endpoint has no such delivery, `missing` and nothing changes. */
+    /**
+     * Due again now, on a fresh schedule; when the endpoint has no such delivery, `missing` and
+     * nothing changes. A row written untraced takes the asking request's trace context, so the
+     * retry joins that trace whoever sends it; a row that has one keeps its event's.
+     */
     const makeDue = <E>(endpointId: string, deliveryId: string, now: Date, missing: () => E) =>
-      Effect.gen(function* () {
-        yield* enable(endpointId)
-        return yield* sql`
-          UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${now}::timestamptz
-          WHERE id = ${deliveryId} AND endpoint_id = ${endpointId}
-          RETURNING id`.pipe(rowsOf(IdRow))
-      }).pipe(
-        Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(missing()) : Effect.void)),
-        sql.withTransaction,
-        Effect.catchTag("SchemaError", Effect.die)
+      Effect.flatMap(currentTraceparent, (traceparent) =>
+        Effect.gen(function* () {
+          yield* enable(endpointId)
+          return yield* sql`
+            UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${now}::timestamptz${traceparent === undefined ? sql`` : sql`, traceparent = COALESCE(traceparent, ${traceparent})`}
+            WHERE id = ${deliveryId} AND endpoint_id = ${endpointId}
+            RETURNING id`.pipe(rowsOf(IdRow))
+        }).pipe(
+          Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(missing()) : Effect.void)),
+          sql.withTransaction,
+          Effect.catchTag("SchemaError", Effect.die)
+        )
       )
 
     const delivery = (endpointId: string, id: string) =>
