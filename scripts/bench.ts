@@ -264,7 +264,8 @@ const load = async (label: string, child: ChildProcess, port: number) => {
       lastAnswerAt = performance.now()
     }
   )
-  const rate = result.requests.total / Math.max(0.001, (lastAnswerAt - startedAt) / 1000)
+  const seconds = Math.max(0.001, (lastAnswerAt - startedAt) / 1000)
+  const rate = result.requests.total / seconds
   const perRequest = (seconds: number) => ((seconds * 1e6) / Math.max(1, result.requests.total)).toFixed(0)
   const cpuPerRequest = (cpuSeconds(child.pid!) - cpuBefore) / Math.max(1, result.requests.total)
   const databasePerRequest = perRequest(databaseCpu() - databaseBefore)
@@ -273,8 +274,8 @@ const load = async (label: string, child: ChildProcess, port: number) => {
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`)
     .join(", ")
-  console.log(`${label}: ${result.connections} connections, ${result.duration} s, ${bodies.length} distinct bodies`)
-  console.log(`  requests/s  ${rate.toFixed(0)}  (total ${result.requests.total})`)
+  console.log(`${label}: ${result.connections} connections, ${bodies.length} distinct bodies`)
+  console.log(`  requests/s  ${rate.toFixed(0)}  (${result.requests.total} in ${seconds.toFixed(2)} s)`)
   console.log(
     `  response    ${(result.throughput.total / Math.max(1, result.requests.total) / 1024).toFixed(1)} KB each, headers included`
   )

@@ -74,6 +74,16 @@ export class WebhooksRepo extends Context.Service<WebhooksRepo>()("Booking/Webho
     const deliveries = sql.literal(deliveryColumns)
 
     /**
+     * The `traceparent` column and its value for an INSERT: named only when a trace context is
+     * given (null when tracing runs without one), so an untraced statement is as if the column did
+     * not exist.
+     */
+    const traceColumn = (traceparent: string | null | undefined) =>
+      traceparent === undefined
+        ? { column: sql``, value: sql`` }
+        : { column: sql`, traceparent`, value: sql`, ${traceparent}` }
+
+    /**
      * An event's rows, one per subscribed, enabled endpoint of its owner: a data-modifying
      * statement with no trailing WITH, so Idempotency can run it as one of its CTEs. With a
      * `traceparent` (null when none runs) each row keeps it; without one the column is not named.
@@ -83,13 +93,16 @@ export class WebhooksRepo extends Context.Service<WebhooksRepo>()("Booking/Webho
       event: WebhookEvent,
       now: Date,
       traceparent: string | null | undefined
-    ): Statement.Fragment => sql`
-      INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at${traceparent === undefined ? sql`` : sql`, traceparent`})
+    ): Statement.Fragment => {
+      const trace = traceColumn(traceparent)
+      return sql`
+      INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at${trace.column})
       SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, ${event.type}, ${eventBody(event)}, 'pending',
-        ${now}::timestamptz, ${now}::timestamptz${traceparent === undefined ? sql`` : sql`, ${traceparent}`}
+        ${now}::timestamptz, ${now}::timestamptz${trace.value}
       FROM webhook_endpoints e
       WHERE e.partner_id = ${owner.partnerId} AND e.sandbox = ${owner.sandbox}::boolean
         AND e.status = 'enabled' AND ${event.type} = ANY (e.events)`
+    }
 
     const endpoint = (partnerId: string, id: string) =>
       sql`SELECT ${endpoints} FROM webhook_endpoints WHERE id = ${id} AND partner_id = ${partnerId}`.pipe(
@@ -153,10 +166,11 @@ export class WebhooksRepo extends Context.Service<WebhooksRepo>()("Booking/Webho
       Effect.flatMap(currentTraceparent, (traceparent) =>
         Effect.gen(function* () {
           yield* enable(endpointId)
+          const trace = traceColumn(traceparent)
           return yield* sql`
-            INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at${traceparent === undefined ? sql`` : sql`, traceparent`})
+            INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body, status, next_attempt_at, created_at${trace.column})
             VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), ${endpointId}, ${event.type}, ${eventBody(event)},
-              'pending', ${now}::timestamptz, ${now}::timestamptz${traceparent === undefined ? sql`` : sql`, ${traceparent}`})
+              'pending', ${now}::timestamptz, ${now}::timestamptz${trace.value})
             RETURNING id`.pipe(rowsOf(IdRow))
         }).pipe(
           sql.withTransaction,

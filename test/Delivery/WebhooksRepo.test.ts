@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema, type Tracer } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { WebhooksRepo } from "../../src/Delivery/WebhooksRepo.js"
 import { webhookTest } from "../../src/Domain/WebhookEvents.js"
@@ -9,6 +9,7 @@ import { TestDatabaseLive } from "../support/Database.js"
 const partner = { id: "partner-trace", name: "Trace partner", sandbox: false }
 const at = new Date("2026-12-04T10:00:00Z")
 const TraceRow = Schema.Struct({ traceparent: Schema.NullOr(Schema.String) })
+const contextOf = (span: Tracer.Span) => `00-${span.traceId}-${span.spanId}-01`
 
 describe("WebhooksRepo: the trace context a delivery row keeps", () => {
   it.layer(WebhooksRepo.Default.pipe(Layer.provideMerge(TestDatabaseLive)))((it) => {
@@ -38,7 +39,7 @@ describe("WebhooksRepo: the trace context a delivery row keeps", () => {
             Effect.withSpan("POST /api/public/webhooks/{webhook_id}/test"),
             Effect.provideService(TracingOn, true)
           )
-          expect(yield* traceparentOf(traced.id)).toBe(`00-${traced.span.traceId}-${traced.span.spanId}-01`)
+          expect(yield* traceparentOf(traced.id)).toBe(contextOf(traced.span))
 
           const untraced = yield* repo
             .queueTest(endpoint.id, event, at)
@@ -51,7 +52,7 @@ describe("WebhooksRepo: the trace context a delivery row keeps", () => {
             Effect.gen(function* () {
               const span = yield* Effect.currentSpan
               yield* repo.makeDue(endpoint.id, id, at, () => "missing" as const)
-              return `00-${span.traceId}-${span.spanId}-01`
+              return contextOf(span)
             }).pipe(
               Effect.withSpan("POST /api/public/webhooks/{webhook_id}/deliveries/{delivery_id}/retry"),
               Effect.provideService(TracingOn, tracing)
@@ -61,7 +62,7 @@ describe("WebhooksRepo: the trace context a delivery row keeps", () => {
           const retried = yield* retry(untraced, true)
           expect(yield* traceparentOf(untraced)).toBe(retried)
           yield* retry(traced.id, true)
-          expect(yield* traceparentOf(traced.id)).toBe(`00-${traced.span.traceId}-${traced.span.spanId}-01`)
+          expect(yield* traceparentOf(traced.id)).toBe(contextOf(traced.span))
         })
     )
   })
