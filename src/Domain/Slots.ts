@@ -57,7 +57,6 @@ export const freeSlots = (query: SlotQuery): Array<Interval> => {
     list.push(hours)
     byWeekday.set(hours.isoWeekday, list)
   }
-  for (const list of byWeekday.values()) list.sort((a, b) => minutesOf(a.opens) - minutesOf(b.opens))
   const excluded = new Set(query.excludedDates)
   const localDate = (wallClock: number) => new Date(wallClock).toISOString().slice(0, 10)
   const fitsRequest = (start: number, end: number) => {
@@ -78,9 +77,15 @@ export const freeSlots = (query: SlotQuery): Array<Interval> => {
   const slots: Array<Interval> = []
   const lastDay = startOfDay(wallClockOf(query.window.end, zone))
   for (let day = startOfDay(wallClockOf(notBefore, zone)); day <= lastDay; day += DAY) {
-    for (const hours of byWeekday.get(isoWeekday(day)) ?? []) {
-      const opens = toInstant(day + minutesOf(hours.opens) * MINUTE, zone)
-      const closes = toInstant(day + minutesOf(hours.closes) * MINUTE, zone)
+    // In the order they open in real time: an opening in a spring-forward gap (02:01) moves
+    // past the hour after it (03:00), so the local order of "HH:MM" is not the real one.
+    const intervals = (byWeekday.get(isoWeekday(day)) ?? [])
+      .map((hours) => ({
+        opens: toInstant(day + minutesOf(hours.opens) * MINUTE, zone),
+        closes: toInstant(day + minutesOf(hours.closes) * MINUTE, zone)
+      }))
+      .sort((a, b) => a.opens - b.opens)
+    for (const { closes, opens } of intervals) {
       for (let start = opens; start + duration <= closes; start += step) {
         const end = start + duration
         if (start < notBefore || end > query.window.end) continue

@@ -322,6 +322,21 @@ describe("freeSlots", () => {
       })
     })
 
+    it("an opening in the gap (02:01, read as 03:01) comes after one at 03:00: the earliest slot is 03:00", () => {
+      const slots = freeSlots(
+        query({
+          hours: [
+            { isoWeekday: 7, opens: "03:00", closes: "03:15" },
+            { isoWeekday: 7, opens: "02:01", closes: "03:16" }
+          ],
+          durationMinutes: 15,
+          window: { start: at("2026-03-29T03:00:00+02:00"), end: at("2026-03-29T03:16:00+02:00") },
+          now: local(2026, 3, 20)
+        })
+      )
+      expect(shown(slots)).toEqual(["2026-03-29T03:00:00+02:00 03:15:00+02:00"])
+    })
+
     describe("fall back, Sunday 2026-10-25 (03:00 becomes 02:00)", () => {
       const sunday = { start: at("2026-10-25T00:00:00+02:00"), end: at("2026-10-26T00:00:00+01:00") }
       const fall = (overrides: Partial<SlotQuery>) =>
