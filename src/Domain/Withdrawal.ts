@@ -8,27 +8,35 @@ import { DAY, isoWeekday, providerTimeZone, startOfDay, toInstant, wallClockOf, 
  */
 export const withdrawalDays = 14
 
-/** The days on which a period ending that day runs on to the next (lag (1930:173) om beräkning av lagstadgad tid). */
-const closedDay = (day: number): boolean => {
-  if (isoWeekday(day) >= 6) return true
-  const year = new Date(day).getUTCFullYear()
-  return (
-    [
-      namedDays.nyarsdagen,
-      namedDays.trettondagen,
-      namedDays.langfredag,
-      namedDays.annandagPask,
-      namedDays.forstaMaj,
-      namedDays.kristiHimmelsfard,
-      namedDays.nationaldagen,
-      namedDays.midsommarafton,
-      namedDays.julafton,
-      namedDays.juldagen,
-      namedDays.annandagJul,
-      namedDays.nyarsafton
-    ] as const
-  ).some((named) => named.span(year).first === day)
+/** The weekday holidays on which a period ending that day runs on (lag (1930:173) om beräkning av lagstadgad tid). */
+const closedNamedDays = [
+  namedDays.nyarsdagen,
+  namedDays.trettondagen,
+  namedDays.langfredag,
+  namedDays.annandagPask,
+  namedDays.forstaMaj,
+  namedDays.kristiHimmelsfard,
+  namedDays.nationaldagen,
+  namedDays.midsommarafton,
+  namedDays.julafton,
+  namedDays.juldagen,
+  namedDays.annandagJul,
+  namedDays.nyarsafton
+] as const
+
+/** A year's closed holidays, computed once per year: every cancel's and option's deadline asks. */
+const holidaysByYear = new Map<number, ReadonlySet<number>>()
+const holidaysOf = (year: number): ReadonlySet<number> => {
+  let days = holidaysByYear.get(year)
+  if (days === undefined) {
+    days = new Set(closedNamedDays.map((named) => named.span(year).first))
+    holidaysByYear.set(year, days)
+  }
+  return days
 }
+
+/** The days on which a period ending that day runs on to the next: Saturdays, Sundays and those holidays. */
+const closedDay = (day: number): boolean => isoWeekday(day) >= 6 || holidaysOf(new Date(day).getUTCFullYear()).has(day)
 
 /**
  * The last instant of the withdrawal period of a contract concluded at `concludedAt`: the end of

@@ -23,6 +23,17 @@ describe("the withdrawal period (2005:59, 2 kap. 10 and 12 §§; lag 1930:173)",
     // 14 days after 10 December is Christmas Eve; then Christmas, Boxing Day, a weekend: Monday 28 December.
     expect(withdrawalUntil(at("2026-12-10T10:00:00+01:00"))).toBe(at("2026-12-29T00:00:00+01:00"))
   })
+
+  it("runs on over each year's own holidays: Easter and Midsummer move, the turn of the year spans two years", () => {
+    // 14 days after 12 March 2027 is Good Friday; then Easter's weekend (clocks go forward) and Easter Monday.
+    expect(withdrawalUntil(at("2027-03-12T10:00:00+01:00"))).toBe(at("2027-03-31T00:00:00+02:00"))
+    // 14 days after 11 June 2027 is Midsummer Eve, Friday 25 June: it runs on to Monday 28 June.
+    expect(withdrawalUntil(at("2027-06-11T10:00:00+02:00"))).toBe(at("2027-06-29T00:00:00+02:00"))
+    // 14 days after 17 December 2026 is New Year's Eve; then New Year's Day 2027 and a weekend.
+    expect(withdrawalUntil(at("2026-12-17T10:00:00+01:00"))).toBe(at("2027-01-05T00:00:00+01:00"))
+    // An ordinary Friday is a working day: 14 days after 4 June 2027 is Friday 18 June.
+    expect(withdrawalUntil(at("2027-06-04T10:00:00+02:00"))).toBe(at("2027-06-19T00:00:00+02:00"))
+  })
 })
 
 describe("a cancel within the withdrawal period, before the start (2 kap. 10 and 15 §§, 1 kap. 4 §)", () => {
