@@ -80,6 +80,8 @@ export interface Entry {
 const word = (w: Word) => (): TokenBody => ({ _tag: "Word", word: w })
 
 const unknown = (sv: string, en: string): TokenBody => ({ _tag: "Unknown", note: { sv, en } })
+/** A pattern's source with its outer group made non-capturing, for use inside a lookahead. */
+const uncaptured = (source: string) => `(?:${source.slice(1)}`
 
 const holidayPhrases: ReadonlyArray<readonly [string, NamedDay]> = [
   ["julafton(?:en)?|christmas\\s+eve|xmas\\s+eve", "julafton"],
@@ -233,10 +235,11 @@ export const entries: ReadonlyArray<Entry> = [
     read: (m) => isoTokens(m[0]) ?? unknown("datumet eller tiden finns inte", "no such date or time")
   },
 
-  // Calendar dates in words and numbers, day before month as Swedes write them.
+  // Calendar dates in words and numbers, day before month as Swedes write them. "från" belongs to
+  // a range ("från 15 till 20 december"); before a single date it is the open-ended "from".
   {
     pattern: phrase(
-      `(?:(?:fran|from)\\s+)?(?:(?:den|the|on\\s+the)\\s+)?${DOM}(?:\\s*(?:-|till|to)\\s*(?:(?:den|the)\\s+)?${DOM})?\\s+(?:(?:i|of|av)\\s+)?${MONTH}(?:,?\\s+${YEAR})?`
+      `(?:(?:fran|from)\\s+(?=(?:(?:den|the|on\\s+the)\\s+)?${uncaptured(DOM)}\\s*(?:-|till|to)))?(?:(?:den|the|on\\s+the)\\s+)?${DOM}(?:\\s*(?:-|till|to)\\s*(?:(?:den|the)\\s+)?${DOM})?\\s+(?:(?:i|of|av)\\s+)?${MONTH}(?:,?\\s+${YEAR})?`
     ),
     read: (m) => {
       const first = readDom(m[1])
@@ -477,9 +480,11 @@ export const entries: ReadonlyArray<Entry> = [
     read: (_m, ctx) => dayToken(days(ctx.today - DAY, ctx.today - DAY, { sv: "igår", en: "yesterday" }))
   },
   {
-    pattern: phrase(`om\\s+${NUMBER}\\s+dag(?:ar)?|in\\s+${NUMBER}\\s+days?(?:'?\\s+time)?`),
+    pattern: phrase(
+      `om\\s+${NUMBER}\\s+dag(?:ar)?|in\\s+${NUMBER}\\s+days?(?:'?\\s+time)?|${NUMBER}\\s+dag(?:ar)?\\s+fran\\s+(?:nu|idag|i\\s*dag)|${NUMBER}\\s+days?\\s+from\\s+(?:now|today)`
+    ),
     read: (m, ctx) => {
-      const n = readNumber(m[1] ?? m[2])
+      const n = readNumber(m[1] ?? m[2] ?? m[3] ?? m[4])
       if (n === undefined) return undefined
       const day = ctx.today + n * DAY
       return dayToken(
@@ -506,9 +511,11 @@ export const entries: ReadonlyArray<Entry> = [
     }
   },
   {
-    pattern: phrase(`om\\s+${NUMBER}\\s+veck(?:a|or)|in\\s+${NUMBER}\\s+weeks?(?:'?\\s+time)?`),
+    pattern: phrase(
+      `om\\s+${NUMBER}\\s+veck(?:a|or)|in\\s+${NUMBER}\\s+weeks?(?:'?\\s+time)?|${NUMBER}\\s+veck(?:a|or)\\s+fran\\s+(?:nu|idag|i\\s*dag)|${NUMBER}\\s+weeks?\\s+from\\s+(?:now|today)`
+    ),
     read: (m, ctx) => {
-      const n = readNumber(m[1] ?? m[2])
+      const n = readNumber(m[1] ?? m[2] ?? m[3] ?? m[4])
       if (n === undefined) return undefined
       return dayToken(
         week(n, { sv: `om ${n} ${n === 1 ? "vecka" : "veckor"}`, en: `in ${n} ${n === 1 ? "week" : "weeks"}` }, ctx)
@@ -663,6 +670,13 @@ export const entries: ReadonlyArray<Entry> = [
         label: fixedLabel({ sv: "nästa helg", en: "next weekend" }),
         filter: weekends.filter ?? { test: () => true, label: { sv: "", en: "" } }
       })
+    }
+  },
+  {
+    pattern: phrase("(?:i\\s+)?forra\\s+(?:helgen|helg|veckoslutet)|(?:the\\s+)?(?:last|previous)\\s+weekend"),
+    read: (_m, ctx) => {
+      const saturday = mondayOf(ctx.today) - 2 * DAY
+      return dayToken(days(saturday, saturday + DAY, { sv: "förra helgen", en: "last weekend" }))
     }
   },
 

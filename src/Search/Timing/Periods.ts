@@ -1,4 +1,6 @@
 /** Phrases that name a period and may take "början / mitten / slutet av". */
+
+import type { DaySpan } from "../../Domain/Holidays.js"
 import { DAY } from "../../Domain/Zone.js"
 import { month, period, relativeMonth, relativeYear, week, weekThirds } from "./Atoms.js"
 import { isoWeekMonday, mondayOf, yearOf } from "./Calendar.js"
@@ -15,6 +17,12 @@ const periodPhrases: ReadonlyArray<PeriodPhrase> = [
     source:
       "nasta\\s+vecka|next\\s+week|till\\s+veckan|kommande\\s+vecka|(?:the\\s+)?coming\\s+week|veckan\\s+som\\s+kommer",
     read: (_m, ctx) => week(1, { sv: "nästa vecka", en: "next week" }, ctx)
+  },
+  // A period that has ended is read as itself, so the answer says it has passed instead of the
+  // "veckan" in "förra veckan" being read as this week.
+  {
+    source: "(?:i\\s+)?forra\\s+veckan?|last\\s+week|(?:the\\s+)?previous\\s+week",
+    read: (_m, ctx) => week(-1, { sv: "förra veckan", en: "last week" }, ctx)
   },
   {
     source: "denna\\s+vecka|den\\s+har\\s+veckan|(?:i|under)\\s+veckan|this\\s+week|veckan",
@@ -45,6 +53,10 @@ const periodPhrases: ReadonlyArray<PeriodPhrase> = [
     read: (_m, ctx) => relativeMonth(1, { sv: "nästa månad", en: "next month" }, ctx)
   },
   {
+    source: "(?:i\\s+)?forra\\s+manaden?|last\\s+month|(?:the\\s+)?previous\\s+month",
+    read: (_m, ctx) => relativeMonth(-1, { sv: "förra månaden", en: "last month" }, ctx)
+  },
+  {
     source: "denna\\s+manad|den\\s+har\\s+manaden|this\\s+month|(?:the\\s+)?month|manaden",
     read: (_m, ctx) => relativeMonth(0, { sv: "denna månad", en: "this month" }, ctx)
   },
@@ -58,6 +70,10 @@ const periodPhrases: ReadonlyArray<PeriodPhrase> = [
   {
     source: "nasta\\s+ar|next\\s+year",
     read: (_m, ctx) => relativeYear(1, { sv: "nästa år", en: "next year" }, ctx)
+  },
+  {
+    source: "(?:i\\s+)?forra\\s+aret|i\\s*fjol|last\\s+year|(?:the\\s+)?previous\\s+year",
+    read: (_m, ctx) => relativeYear(-1, { sv: "förra året", en: "last year" }, ctx)
   },
   {
     source: "(?:i\\s+|detta\\s+|det\\s+har\\s+)ar|aret|this\\s+year|the\\s+year",
@@ -89,14 +105,18 @@ export const partOfPeriod = (which: 0 | 1 | 2, inner: DayAtom | undefined): DayA
     endPart: which === 2,
     occurrence: (from) => {
       // The first occurrence whose part has not ended: "slutet av månaden" on the 31st is today.
+      // A period that does not recur ("förra veckan", "december 2025") keeps its part that has
+      // ended, so the answer says it has passed.
+      let first: DaySpan | undefined
       for (let probe = from, i = 0; i < 3; i++) {
         const whole = inner.occurrence(probe)
-        if (whole === undefined) return undefined
+        if (whole === undefined) return first
         const part = thirds(whole)[which]
         if (part.last >= from) return part
+        first ??= part
         probe = whole.last + DAY
       }
-      return undefined
+      return first
     },
     label: (span) => {
       const innerLabel = inner.label(inner.occurrence(span.first) ?? span)

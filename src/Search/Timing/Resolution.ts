@@ -64,7 +64,12 @@ const subtractHours = (hours: Hours, without: Hours): Hours | undefined => {
 }
 
 type Materialized =
-  | { readonly _tag: "Window"; readonly window: Omit<TimeWindow, "label" | "understood"> }
+  | {
+      readonly _tag: "Window"
+      readonly window: Omit<TimeWindow, "label" | "understood">
+      /** The last day searched, when the text's period runs on past the horizon. */
+      readonly cutAt?: number
+    }
   | { readonly _tag: "OutOfReach"; readonly reason: Label }
 
 /** The plan's wanted parts of each local day, inside [now, now + horizon]. */
@@ -108,9 +113,16 @@ const materialize = (plan: Plan, ctx: Moment): Materialized => {
       end: new Date(last.end),
       ...(narrowed && last.day > first.day ? { dailyHours: { fromHour: hours.from / 60, toHour: hours.to / 60 } } : {}),
       ...(excludedDates.length > 0 ? { excludedDates } : {})
-    }
+    },
+    ...(span.end > horizonEnd ? { cutAt: dayOf(last.end - 1, zone) } : {})
   }
 }
+
+/** What a label adds when the period it names runs on past the horizon: the rest was not searched. */
+const cutLabel = (lastDay: number): Label => ({
+  sv: `bara till ${isoDate(lastDay)} (${horizonDays} dagar fram)`,
+  en: `only until ${isoDate(lastDay)} (${horizonDays} days ahead)`
+})
 
 export type Reading =
   | { readonly _tag: "Window"; readonly window: Omit<TimeWindow, "label" | "understood">; readonly label: Label }
@@ -280,7 +292,7 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
     "; "
   )
   const materialized = materialize(plan, ctx)
-  return materialized._tag === "Window"
-    ? { _tag: "Window", window: materialized.window, label }
-    : { _tag: "OutOfReach", label, reason: materialized.reason }
+  if (materialized._tag === "OutOfReach") return { _tag: "OutOfReach", label, reason: materialized.reason }
+  const { window, cutAt } = materialized
+  return { _tag: "Window", window, label: cutAt === undefined ? label : joinLabels([label, cutLabel(cutAt)], "; ") }
 }

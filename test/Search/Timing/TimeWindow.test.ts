@@ -438,10 +438,13 @@ describe("parseTimeWindow", () => {
       expect(span(parse("2026-12-03T08:00/2026-12-04"))).toEqual([cet("2026-12-03T08:00"), cet("2026-12-05T00:00")])
     })
 
-    it("a window partly beyond the horizon is clipped to it", () => {
+    it("a window partly beyond the horizon is clipped to it, and the label says so", () => {
       const window = parse("2027-01-10/2027-02-28")
       expect(window.understood).toBe(true)
       expect(window.end.getTime()).toBe(saturday.getTime() + horizonDays * DAY)
+      expect(window.label).toBe(
+        "2027-01-10/2027-02-28; bara till 2027-01-20 (60 dagar fram) (2027-01-10/2027-02-28; only until 2027-01-20 (60 days ahead))"
+      )
     })
 
     it.each([
@@ -624,6 +627,62 @@ describe("parseTimeWindow", () => {
 
   describe("decisions, seen from Monday 2026-11-23 09:00", () => {
     const monday = new Date("2026-11-23T09:00:00+01:00")
+
+    it.each([
+      ["förra veckan", "förra veckan", "last week"],
+      ["i förra veckan", "förra veckan", "last week"],
+      ["last week", "förra veckan", "last week"],
+      ["förra månaden", "förra månaden", "last month"],
+      ["last month", "förra månaden", "last month"],
+      ["förra året", "förra året", "last year"],
+      ["i fjol", "förra året", "last year"],
+      ["förra helgen", "förra helgen", "last weekend"],
+      ["last weekend", "förra helgen", "last weekend"],
+      ["slutet av förra veckan", "slutet av förra veckan", "late last week"],
+      ["början av november 2025", "början av november 2025", "early November 2025"]
+    ])("%s has passed: never read as this week, month, year or weekend", (text, sv, en) => {
+      expectFallback(parse(text, monday), monday, {
+        sv: `går inte att söka: ${sv} har redan varit`,
+        en: `cannot be searched: ${en} has already passed`
+      })
+    })
+
+    it("a word about time that nothing reads is named, never dropped", () => {
+      expectFallback(parse("förra", monday), monday, {
+        sv: "kunde inte tolkas: förstod inte ”förra”",
+        en: "not understood: did not understand “förra”"
+      })
+      expectFallback(parse("varannan vecka", monday), monday, {
+        sv: "kunde inte tolkas: förstod inte ”varannan”, ”vecka”",
+        en: "not understood: did not understand “varannan”, “vecka”"
+      })
+    })
+
+    it("från before one date is from that day on; before two it begins their range", () => {
+      const from = parse("från 3 december", monday)
+      expect(span(from)).toEqual([cet("2026-12-03T00:00"), cet("2026-12-17T00:00")])
+      expect(from.label).toBe("från torsdag 2026-12-03 (from Thursday 2026-12-03)")
+      expect(span(parse("från den 3 december", monday))).toEqual(span(from))
+      expect(span(parse("from 3 December", monday))).toEqual(span(from))
+      expect(span(parse("från 3 till 5 december", monday))).toEqual([cet("2026-12-03T00:00"), cet("2026-12-06T00:00")])
+    })
+
+    it("N veckor från nu is om N veckor; N days from today is in N days", () => {
+      expect(parse("tre veckor från nu", monday)).toEqual(parse("om 3 veckor", monday))
+      expect(parse("10 days from today", monday)).toEqual(parse("in 10 days", monday))
+    })
+
+    it("a month that runs past the horizon is searched up to it, and the label says where it stops", () => {
+      const january = parse("i januari", monday)
+      expect(span(january)).toEqual([
+        cet("2027-01-01T00:00"),
+        new Date(monday.getTime() + horizonDays * DAY).toISOString()
+      ])
+      expect(january.label).toBe(
+        "januari 2027; bara till 2027-01-22 (60 dagar fram) (January 2027; only until 2027-01-22 (60 days ahead))"
+      )
+      expect(parse("i december", monday).label).toBe("december 2026 (December 2026)")
+    })
 
     it("a weekday that disagrees with the date keeps the date, adds the nearest such weekday and says so", () => {
       const window = parse("fredag den 3 december", monday)
