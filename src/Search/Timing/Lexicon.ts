@@ -354,7 +354,8 @@ export const entries: ReadonlyArray<Entry> = [
       const hour = readNumber(m[2])
       const kind = m[1] ?? ""
       if (hour === undefined || hour < 1 || hour > 24) return undefined
-      const offset = kind === "halv" ? -30 : kind.includes("past") || kind.includes("over") ? 15 : -15
+      // "halv tio" is 9:30 and "half past nine" 9:30; a quarter is 15 minutes either way.
+      const offset = kind === "halv" ? -30 : kind.startsWith("half") ? 30 : /past|over/.test(kind) ? 15 : -15
       const base = clockMinutes(String(hour), undefined, undefined)
       const minutes = base === undefined ? undefined : base + offset
       return minutes === undefined || minutes < 0 ? undefined : pointHours(minutes, clockLabel(minutes))

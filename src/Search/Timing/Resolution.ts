@@ -80,6 +80,7 @@ const materialize = (plan: Plan, ctx: Moment): Materialized => {
   const horizonEnd = now + horizonDays * DAY
   const kept: Array<{ readonly day: number; readonly start: number; readonly end: number }> = []
   let over = true
+  let anyPart = false
   const lastDay = dayOf(Math.min(span.end, horizonEnd) - 1, zone)
   for (let day = dayOf(Math.max(span.start, now - DAY), zone); day <= lastDay; day += DAY) {
     if (!(plan.keep?.(day) ?? true)) continue
@@ -88,6 +89,7 @@ const materialize = (plan: Plan, ctx: Moment): Materialized => {
     const start = Math.max(begins, span.start)
     const end = Math.min(toInstant(day + hours.to * MINUTE, zone), span.end, horizonEnd)
     if (end <= start) continue
+    anyPart = true
     if (end - now >= minimumRemainingMinutes * MINUTE) over = false
     if (worthSearching(begins < now ? begins : start, end, now)) kept.push({ day, start: Math.max(start, now), end })
   }
@@ -97,7 +99,8 @@ const materialize = (plan: Plan, ctx: Moment): Materialized => {
     const reason =
       span.start >= horizonEnd
         ? { sv: `ligger mer än ${horizonDays} dagar fram`, en: `is more than ${horizonDays} days ahead` }
-        : over
+        : // Passed only if some day had time that ran out, or the whole span lies before now.
+          over && (anyPart || span.end <= now)
           ? { sv: "har redan varit", en: "has already passed" }
           : { sv: "lämnar ingen tid att söka i", en: "leaves no time to search" }
     return { _tag: "OutOfReach", reason }

@@ -178,12 +178,14 @@ const dateOrDurationAfter = new RegExp(
 export const continuesAsDate = (m: RegExpExecArray): boolean =>
   dateOrDurationAfter.test(m.input.slice(m.index + m[0].length))
 
-export const pointHours = (from: number, label: Label): TokenBody => ({
-  _tag: "Hours",
-  hours: { from, to: Math.min(from + pointWindowHours * 60, 24 * 60) },
-  point: true,
-  label
-})
+/** A time of day as the hours from it. 24:00 ends a range ("8–24"); as a time it names no day of its own. */
+export const pointHours = (from: number, label: Label): TokenBody =>
+  from >= 24 * 60
+    ? {
+        _tag: "Unknown",
+        note: { sv: "24:00 är midnatt, mellan två dagar", en: "24:00 is midnight, between two days" }
+      }
+    : { _tag: "Hours", hours: { from, to: Math.min(from + pointWindowHours * 60, 24 * 60) }, point: true, label }
 
 export const clockLabel = (minutes: number): Label => ({ sv: `kl ${clock(minutes)}`, en: `at ${clock(minutes)}` })
 

@@ -672,6 +672,29 @@ describe("parseTimeWindow", () => {
       expect(parse("10 days from today", monday)).toEqual(parse("in 10 days", monday))
     })
 
+    it("half past nine is 09:30 as halv tio is; a quarter is 15 minutes either side", () => {
+      for (const text of ["half past nine", "halv tio"]) {
+        expect(parse(text, monday).dailyHours, text).toEqual({ fromHour: 9.5, toHour: 13.5 })
+      }
+      expect(parse("quarter past ten", monday).dailyHours).toEqual({ fromHour: 10.25, toHour: 14.25 })
+      expect(parse("kvart i tio", monday).dailyHours).toEqual({ fromHour: 9.75, toHour: 13.75 })
+    })
+
+    it("24:00 ends a range but as a time names no day: it is not read, and the label says why", () => {
+      expect(parse("8-24", monday).dailyHours).toEqual({ fromHour: 8, toHour: 24 })
+      expectFallback(parse("kl 24", monday), monday, {
+        sv: "kunde inte tolkas: förstod inte ”kl 24” (24:00 är midnatt, mellan två dagar)",
+        en: "not understood: did not understand “kl 24” (24:00 is midnight, between two days)"
+      })
+    })
+
+    it("days all left out of a future period leave no time; they have not passed", () => {
+      expectFallback(parse("i helgen men inte lördag eller söndag", monday), monday, {
+        sv: "går inte att söka: i helgen, utom lördagar, utom söndagar lämnar ingen tid att söka i",
+        en: "cannot be searched: this weekend, except Saturdays, except Sundays leaves no time to search"
+      })
+    })
+
     it("a month that runs past the horizon is searched up to it, and the label says where it stops", () => {
       const january = parse("i januari", monday)
       expect(span(january)).toEqual([
