@@ -13,6 +13,7 @@ import { priceWording } from "../Domain/Pricing.js"
 import type { BookingOption, BookingSearchResponse } from "../Domain/Search.js"
 import { mcpSurface } from "../Domain/Surface.js"
 import type { TaxDeductionAnswer } from "../Domain/TaxDeductionSchema.js"
+import { timeNotSearchedNote } from "../Search/Steps.js"
 
 /** What a tool answers: the structured result and its rendering for the model. */
 export interface Presented {
@@ -118,7 +119,12 @@ const optionsStep = (alternatives: boolean) =>
 export const presentSearch = (body: BookingSearchResponse): Presented => {
   const alternatives = body.options.length === 0 && body.alternative_options !== undefined
   const offered = alternatives ? (body.alternative_options ?? []) : body.options
-  const step = offered.length > 0 ? optionsStep(alternatives) : body.safe_next_step
+  const step =
+    offered.length === 0
+      ? body.safe_next_step
+      : body.safe_next_step.startsWith(timeNotSearchedNote)
+        ? timeNotSearchedNote + optionsStep(alternatives)
+        : optionsStep(alternatives)
   const formUrl = sharedFormUrl(offered)
   const structured = {
     ok: body.ok,

@@ -26,6 +26,7 @@ import {
   noOptionsStep,
   type OfferedOptions,
   optionsStep,
+  timeNotSearchedNote,
   unavailableStep
 } from "./Steps.js"
 import { parseTimeWindow } from "./Timing/TimeWindow.js"
@@ -83,14 +84,17 @@ const stepOf = (
   surface: Surface,
   chosen: ReadonlyArray<Found>,
   options: ReadonlyArray<BookingOption>,
-  offered: OfferedOptions
-) =>
-  optionsStep(
+  offered: OfferedOptions,
+  timeSearched: boolean
+) => {
+  const step = optionsStep(
     surface,
     new Set(chosen.map((f) => priceKind(f.candidate))),
     options.map((option) => option.price.tax_deduction),
     offered
   )
+  return timeSearched ? step : timeNotSearchedNote + step
+}
 
 /** Turns a search request into signed, bookable options, or the fallback when there are none. */
 export class BookingSearch extends Context.Service<BookingSearch>()("Booking/BookingSearch", {
@@ -281,9 +285,9 @@ export class BookingSearch extends Context.Service<BookingSearch>()("Booking/Boo
           : {}),
         safe_next_step:
           options.length > 0
-            ? stepOf(surface, chosen, options, "options")
+            ? stepOf(surface, chosen, options, "options", window.understood)
             : alternatives.options.length > 0
-              ? stepOf(surface, alternatives.near, alternatives.options, "alternative_options")
+              ? stepOf(surface, alternatives.near, alternatives.options, "alternative_options", window.understood)
               : missingKeys.size > 0
                 ? missingQuantityStep(surface, [...missingKeys])
                 : noOptionsStep(surface)

@@ -48,6 +48,13 @@ const deductionNote = (deductions: ReadonlyArray<TaxDeductionAnswer>) => {
   return withFigures + without
 }
 
+/**
+ * Said first when the time text gave no window of its own (not understood, passed or too far
+ * ahead): the options are from the general window, not at a time the user chose.
+ */
+export const timeNotSearchedNote =
+  "The time the user gave could not be searched as given (the window's label says why); these are free times in the window searched instead: say so, and ask which suits or for another time. "
+
 /** Which options a step is about: the window's own, or the nearest free times outside it. */
 export type OfferedOptions = "options" | "alternative_options"
 

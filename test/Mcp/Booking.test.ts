@@ -361,6 +361,22 @@ describe("MCP at /mcp, driven by the official SDK client", () => {
         })
     )
 
+    it.effect("options for a time that could not be searched as given say so first, as REST's step does", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(testNow)
+        const { client } = yield* connect(auth)
+        const said = (text: string) =>
+          Effect.map(
+            callTool(client, "search_booking_options", searchArgs({ timing: { preferred_time_text: text } })),
+            stepOf
+          )
+        expect(yield* said("sportlovet")).toMatch(/^The time the user gave could not be searched as given/)
+        const understood = yield* said("nästa vecka")
+        expect(understood).not.toContain("could not be searched")
+        expect(understood).toMatch(/^Nothing is booked yet\./)
+      })
+    )
+
     it.effect("a follow-up request over MCP is never a booking, and an emergency is refused with the 112 advice", () =>
       Effect.gen(function* () {
         const { client } = yield* connect(auth)

@@ -259,6 +259,23 @@ describe("POST /api/public/booking-options", () => {
       })
     )
 
+    it.effect("options found for a time that could not be searched as given say so first, and only then", () =>
+      Effect.gen(function* () {
+        for (const text of ["sportlovet", "igår", "förra veckan"]) {
+          const { body } = yield* search({ ...faucet, timing: { preferred_time_text: text } })
+          expect(body.requested_time_window.label, text).toMatch(/^Tiden (kunde inte tolkas|går inte att söka)/)
+          expect(body.options.length, text).toBeGreaterThan(0)
+          expect(body.safe_next_step, text).toMatch(
+            /^The time the user gave could not be searched as given \(the window's label says why\); these are free times in the window searched instead: say so/
+          )
+        }
+        const understood = yield* search({ ...faucet, timing: { preferred_time_text: "nästa vecka" } })
+        expect(understood.body.options.length).toBeGreaterThan(0)
+        expect(understood.body.safe_next_step).not.toContain("could not be searched")
+        expect(understood.body.safe_next_step).toMatch(/^Show the user each option/)
+      })
+    )
+
     it.effect("slots honour the daily hours and the days a multi-day window leaves out", () =>
       Effect.gen(function* () {
         // Two-hour jobs in 10-12 give each provider one slot a day: without the left-out Wednesday, its second would be there.
