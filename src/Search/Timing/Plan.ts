@@ -59,10 +59,13 @@ export const daySpanPlan = (span: DaySpan, zone: Zone, label: Label, keep?: (day
   notes: []
 })
 
+/** Whether a plan covers a local day; an open-ended span ("efter fredag") covers every day from its start. */
 export const within = (plan: Plan, day: number, zone: Zone): boolean =>
   (plan.keep?.(day) ?? true) &&
   (plan.span === undefined ||
-    (day >= dayOf(plan.span.start, zone) && day <= dayOf(plan.span.end - 1, zone) && plan.span.end > plan.span.start))
+    (plan.span.end > plan.span.start &&
+      (!Number.isFinite(plan.span.start) || day >= dayOf(plan.span.start, zone)) &&
+      (!Number.isFinite(plan.span.end) || day <= dayOf(plan.span.end - 1, zone))))
 
 export const intersectPlans = (a: Plan, b: Plan): Plan | "empty" => {
   const hours = intersectHours(a.hours, b.hours)

@@ -127,18 +127,45 @@ const isoNear = (now: Date): fc.Arbitrary<string> => {
   )
 }
 
-/** Texts composed of the vocabulary: a day phrase and an optional qualifier, in either order, with filler. */
+/** Words that bound, negate or join a day phrase: each changes what the phrase means. */
+const boundWords = [
+  "",
+  "",
+  "",
+  "inte ",
+  "not ",
+  "efter ",
+  "after ",
+  "före ",
+  "från ",
+  "senast ",
+  "utom ",
+  "inte efter "
+]
+const joinWords = [" eller ", " or ", " och ", " till ", " men inte ", " but not ", " annars "]
+
+/**
+ * Texts composed of the vocabulary: a day phrase (bound, negated or joined to a second one) and an
+ * optional qualifier, in either order, with filler.
+ */
 const vocabularyText = (now: Date): fc.Arbitrary<string> =>
   fc
     .record({
       day: fc.option(fc.oneof(fc.constantFrom(...dayPhrases), isoNear(now)), { nil: undefined }),
+      bound: fc.constantFrom(...boundWords),
+      second: fc.option(fc.tuple(fc.constantFrom(...joinWords), fc.constantFrom(...boundWords, ...dayPhrases)), {
+        nil: undefined,
+        freq: 3
+      }),
       qualifier: fc.option(fc.constantFrom(...qualifierPhrases), { nil: undefined }),
       qualifierFirst: fc.boolean(),
       prefix: fc.constantFrom("", "helst ", "Kan ni komma ", "please come ", "gärna "),
       suffix: fc.constantFrom("", "!", "?", ".", ", tack", " thanks"),
       shout: fc.boolean()
     })
-    .map(({ day, prefix, qualifier, qualifierFirst, shout, suffix }) => {
+    .map(({ bound, day: bare, prefix, qualifier, qualifierFirst, second, shout, suffix }) => {
+      const day =
+        bare === undefined ? undefined : `${bound}${bare}${second === undefined ? "" : `${second[0]}${second[1]}`}`
       const parts = [day, qualifier].filter((part) => part !== undefined)
       const body = (qualifierFirst ? parts.reverse() : parts).join(" ")
       const text = `${prefix}${body}${suffix}`

@@ -672,6 +672,15 @@ describe("parseTimeWindow", () => {
       expect(parse("10 days from today", monday)).toEqual(parse("in 10 days", monday))
     })
 
+    it("an open-ended bound after inte leaves out what it bounds: inte efter fredag ends with Friday", () => {
+      for (const text of ["inte efter fredag", "not after Friday", "not later than Friday", "utom efter fredag"]) {
+        const window = parse(text, monday)
+        expect(window.understood, text).toBe(true)
+        expect(span(window), text).toEqual([monday.toISOString(), cet("2026-11-28T00:00")])
+      }
+      expect(span(parse("inte från fredag", monday))).toEqual([monday.toISOString(), cet("2026-11-27T00:00")])
+    })
+
     it("half past nine is 09:30 as halv tio is; a quarter is 15 minutes either side", () => {
       for (const text of ["half past nine", "halv tio"]) {
         expect(parse(text, monday).dailyHours, text).toEqual({ fromHour: 9.5, toHour: 13.5 })
