@@ -4,6 +4,7 @@ import { DAY, isoWeekday } from "../../Domain/Zone.js"
 import { calendarDay, isoDate, lastOfMonth, mondayOf, monthOf, one, yearOf } from "./Calendar.js"
 import { dayLabel, fixedLabel, spanLabel, weekdayName } from "./Labels.js"
 import type { Context, DayAtom, DayFilter, Label, TokenBody } from "./Tokens.js"
+import { horizonDays } from "./Window.js"
 
 const weekdayFilter = (weekday: number): DayFilter => ({
   test: (day) => isoWeekday(day) === weekday,
@@ -47,6 +48,12 @@ export const pastWeekday = (weekday: number, ctx: Context): DayAtom => ({
   label: (span) => dayLabel(span.first)
 })
 
+/**
+ * A date or month named without a year that ended at most this long ago is the one that ended
+ * ("3/12" on 8 December has passed), not next year's, which nobody a few days later means.
+ */
+const recentlyPassed = horizonDays * DAY
+
 export const dateAtom = (day: number, month: number, year: number | undefined): DayAtom | undefined => {
   const years = year === undefined ? [0, 1, 2, 3, 4, 5, 6, 7, 8] : [0]
   const valid = (y: number) => calendarDay(y, month, day) !== undefined
@@ -57,7 +64,8 @@ export const dateAtom = (day: number, month: number, year: number | undefined): 
       const start = year ?? yearOf(from)
       for (const offset of years) {
         const candidate = calendarDay(start + offset, month, day)
-        if (candidate !== undefined && (year !== undefined || candidate >= from)) return one(candidate)
+        if (candidate !== undefined && (year !== undefined || candidate >= from - (offset === 0 ? recentlyPassed : 0)))
+          return one(candidate)
       }
       return undefined
     },
@@ -72,7 +80,12 @@ export const dateRangeAtom = (firstDay: number, lastDay: number, month: number, 
     for (const offset of year === undefined ? [0, 1] : [0]) {
       const first = calendarDay(start + offset, month, firstDay)
       const last = calendarDay(start + offset, month, lastDay)
-      if (first !== undefined && last !== undefined && (year !== undefined || last >= from)) return { first, last }
+      if (
+        first !== undefined &&
+        last !== undefined &&
+        (year !== undefined || last >= from - (offset === 0 ? recentlyPassed : 0))
+      )
+        return { first, last }
     }
     return undefined
   },
@@ -192,7 +205,8 @@ export const month = (monthNumber: number, year: number | undefined): DayAtom =>
       const start = year ?? yearOf(from)
       for (const y of year === undefined ? [start, start + 1] : [start]) {
         const last = lastOfMonth(y, monthNumber)
-        if (year !== undefined || last >= from) return { first: Date.UTC(y, monthNumber - 1, 1), last }
+        if (year !== undefined || last >= from - (y === start ? recentlyPassed : 0))
+          return { first: Date.UTC(y, monthNumber - 1, 1), last }
       }
       return undefined
     },

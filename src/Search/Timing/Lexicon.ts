@@ -601,11 +601,16 @@ export const entries: ReadonlyArray<Entry> = [
   },
   {
     pattern: phrase(
-      "i\\s+(mandag|tisdag|onsdag|torsdag|fredag|lordag|sondag)s|(?:last|forra)\\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mandag|tisdag|onsdag|torsdag|fredag|lordag|sondag)(?:en)?"
+      // "i tisdags eller onsdags": the "i" holds for both, so both days have passed.
+      "i\\s+(mandag|tisdag|onsdag|torsdag|fredag|lordag|sondag)s(?:\\s*(?:,|eller|or|och|and)\\s*(mandag|tisdag|onsdag|torsdag|fredag|lordag|sondag)s)?|(?:last|forra)\\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mandag|tisdag|onsdag|torsdag|fredag|lordag|sondag)(?:en)?"
     ),
     read: (m, ctx) => {
-      const weekday = weekdayIndex.get(m[1] ?? m[2] ?? "")
-      return weekday === undefined ? undefined : dayToken(pastWeekday(weekday, ctx))
+      const weekday = weekdayIndex.get(m[1] ?? m[3] ?? "")
+      if (weekday === undefined) return undefined
+      const second = m[2] === undefined ? undefined : weekdayIndex.get(m[2])
+      return second === undefined
+        ? dayToken(pastWeekday(weekday, ctx))
+        : [dayToken(pastWeekday(weekday, ctx)), word("or")(), dayToken(pastWeekday(second, ctx))]
     }
   },
   {

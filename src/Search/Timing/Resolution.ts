@@ -27,9 +27,18 @@ const bounded = (plan: Plan, ctx: Moment): Plan =>
     ? plan
     : { ...plan, span: defaultSpan(ctx), label: joinLabels([plan.label, defaultLabel], ", ") }
 
-/** Alternatives: every day any of them wants, with hours that cover all of theirs. */
-const union = (plans: ReadonlyArray<Plan>, ctx: Moment): Plan => {
-  if (plans.length === 1 && plans[0] !== undefined) return plans[0]
+/**
+ * Alternatives: every day any of them wants, with hours that cover all of theirs. One that has
+ * passed or lies beyond the horizon is left out and named in a note ("igår eller idag" is today;
+ * yesterday has passed), unless all are: then the reading as a whole is out of reach.
+ */
+const union = (all: ReadonlyArray<Plan>, ctx: Moment): Plan => {
+  const horizonEnd = ctx.now + horizonDays * DAY
+  const outOfReach = (p: Plan) => p.span !== undefined && (p.span.end <= ctx.now || p.span.start >= horizonEnd)
+  const reachable = all.filter((p) => !outOfReach(p))
+  const plans = reachable.length === 0 ? all : reachable
+  const left = reachable.length === 0 ? [] : all.filter(outOfReach)
+  if (plans.length === 1 && plans[0] !== undefined && left.length === 0) return plans[0]
   const hours = plans.map((p) => p.hours ?? wholeDay)
   const from = Math.min(...hours.map((h) => h.from))
   const to = Math.max(...hours.map((h) => h.to))
@@ -40,7 +49,17 @@ const union = (plans: ReadonlyArray<Plan>, ctx: Moment): Plan => {
       " eller ",
       " or "
     ),
-    notes: plans.flatMap((p) => p.notes)
+    notes: [
+      ...plans.flatMap((p) => p.notes),
+      ...left.map((p) =>
+        (p.span?.end ?? 0) <= ctx.now
+          ? { sv: `${p.label.sv} har redan varit`, en: `${p.label.en} has already passed` }
+          : {
+              sv: `${p.label.sv} ligger mer än ${horizonDays} dagar fram`,
+              en: `${p.label.en} is more than ${horizonDays} days ahead`
+            }
+      )
+    ]
   }
   // "tisdagar eller torsdagar": kinds of day, still without a span.
   if (plans.every((p) => p.span === undefined)) {
@@ -67,7 +86,7 @@ type Materialized =
   | {
       readonly _tag: "Window"
       readonly window: Omit<TimeWindow, "label" | "understood">
-      /** The last day searched, when the text's period runs on past the horizon. */
+      /** The horizon's last day, when the text's period runs on past it. */
       readonly cutAt?: number
     }
   | { readonly _tag: "OutOfReach"; readonly reason: Label }
@@ -117,7 +136,7 @@ const materialize = (plan: Plan, ctx: Moment): Materialized => {
       ...(narrowed && last.day > first.day ? { dailyHours: { fromHour: hours.from / 60, toHour: hours.to / 60 } } : {}),
       ...(excludedDates.length > 0 ? { excludedDates } : {})
     },
-    ...(span.end > horizonEnd ? { cutAt: dayOf(last.end - 1, zone) } : {})
+    ...(span.end > horizonEnd ? { cutAt: dayOf(horizonEnd - 1, zone) } : {})
   }
 }
 

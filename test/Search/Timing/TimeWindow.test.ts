@@ -681,6 +681,46 @@ describe("parseTimeWindow", () => {
       expect(span(parse("inte från fredag", monday))).toEqual([monday.toISOString(), cet("2026-11-27T00:00")])
     })
 
+    it("a date or month without a year that passed lately has passed; it is not next year's", () => {
+      const tuesday = new Date("2026-12-08T10:15:00+01:00")
+      for (const [text, sv, en] of [
+        ["3/12", "torsdag 2026-12-03", "Thursday 2026-12-03"],
+        ["den 20 november", "fredag 2026-11-20", "Friday 2026-11-20"],
+        ["måndag 7/12", "måndag 2026-12-07", "Monday 2026-12-07"],
+        ["1-3 december", "2026-12-01–2026-12-03", "2026-12-01–2026-12-03"],
+        ["november", "november 2026", "November 2026"]
+      ] as const) {
+        expectFallback(parse(text, tuesday), tuesday, {
+          sv: `går inte att söka: ${sv} har redan varit`,
+          en: `cannot be searched: ${en} has already passed`
+        })
+      }
+      // Longer ago, the date is next year's.
+      expectFallback(parse("15 juni", tuesday), tuesday, {
+        sv: "går inte att söka: tisdag 2027-06-15 ligger mer än 60 dagar fram",
+        en: "cannot be searched: Tuesday 2027-06-15 is more than 60 days ahead"
+      })
+    })
+
+    it("an alternative that has passed or lies beyond the horizon is left out, and the label says so", () => {
+      const tuesday = new Date("2026-12-08T10:15:00+01:00")
+      const today = parse("igår eller idag", tuesday)
+      expect(span(today)).toEqual([tuesday.toISOString(), cet("2026-12-09T00:00")])
+      expect(today.label).toBe("idag; igår har redan varit (today; yesterday has already passed)")
+      const thursday = parse("3/12 eller 10/12", tuesday)
+      expect(span(thursday)).toEqual([cet("2026-12-10T00:00"), cet("2026-12-11T00:00")])
+      expect(thursday.label).toBe(
+        "torsdag 2026-12-10; torsdag 2026-12-03 har redan varit (Thursday 2026-12-10; Thursday 2026-12-03 has already passed)"
+      )
+      expect(parse("fredag eller 15 juni", tuesday).label).toBe(
+        "fredag 2026-12-11; tisdag 2027-06-15 ligger mer än 60 dagar fram (Friday 2026-12-11; Tuesday 2027-06-15 is more than 60 days ahead)"
+      )
+      expectFallback(parse("i tisdags eller onsdags", tuesday), tuesday, {
+        sv: "går inte att söka: tisdag 2026-12-01 eller onsdag 2026-12-02 har redan varit",
+        en: "cannot be searched: Tuesday 2026-12-01 or Wednesday 2026-12-02 has already passed"
+      })
+    })
+
     it("half past nine is 09:30 as halv tio is; a quarter is 15 minutes either side", () => {
       for (const text of ["half past nine", "halv tio"]) {
         expect(parse(text, monday).dailyHours, text).toEqual({ fromHour: 9.5, toHour: 13.5 })
