@@ -121,7 +121,26 @@ export interface Group {
   alternative: boolean
 }
 
-/** Splits at "eller", "och", "men", "inte", "helst"; "mellan 9 och 11" keeps its "och". */
+const separators = new Set(["or", "and", "but", "not", "soft"])
+
+/** Whether nothing but words follows a "not" up to the next separator: "fredag passar inte". */
+const trailing = (tokens: ReadonlyArray<Token>, at: number): boolean => {
+  for (let i = at + 1; i < tokens.length; i++) {
+    const token = tokens[i]!
+    if (token._tag === "Word") {
+      if (separators.has(token.word)) return true
+      continue
+    }
+    return false
+  }
+  return true
+}
+
+/**
+ * Splits at "eller", "och", "men", "inte", "helst"; "mellan 9 och 11" keeps its "och". A "not"
+ * with nothing after it negates what came before ("fredag passar inte", with the alternatives
+ * joined to it: "fredag eller lördag går inte").
+ */
 export const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
   const groups: Array<Group> = []
   let current: Group = { tokens: [], negative: false, soft: false, alternative: false }
@@ -138,7 +157,15 @@ export const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
     const lastWord = current.tokens.filter((t) => t._tag === "Word").at(-1)
     return lastWord?._tag === "Word" && lastWord.word === "between"
   }
-  for (const token of tokens) {
+  const negateBack = () => {
+    current.negative = true
+    for (let i = groups.length - 1, joined = current.alternative; i >= 0 && joined; i--) {
+      const group = groups[i]!
+      group.negative = true
+      joined = group.alternative
+    }
+  }
+  for (const [index, token] of tokens.entries()) {
     if (token._tag !== "Word") {
       current.tokens.push(token)
       continue
@@ -156,16 +183,27 @@ export const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
         open(false, false)
         break
       case "not":
-        open(true, false)
+        if (current.tokens.some((t) => t._tag !== "Word") && !current.negative && trailing(tokens, index)) negateBack()
+        else open(true, false)
         break
       case "soft":
-        open(false, true)
+        // "fredag är bäst" after its day: that day is the preference.
+        if (current.tokens.some((t) => t._tag !== "Word") && trailing(tokens, index)) current.soft = true
+        else open(false, true)
         break
       default:
         current.tokens.push(token)
     }
   }
   groups.push(current)
+  // "bortrest till fredag", "jobbar till 16": away until a time is there from that time.
+  for (const group of groups) {
+    const first = group.tokens[0]
+    if (group.negative && first?._tag === "Word" && first.word === "to") {
+      group.negative = false
+      group.tokens[0] = { ...first, word: "from" }
+    }
+  }
   return groups.filter((group) => group.tokens.length > 0)
 }
 

@@ -9,7 +9,7 @@ const temporalWords = new Set([
   ..."manad manaden manader aret kvart halv timme timmen timmar minut minuter natt natten natter morse".split(" "),
   ..."middag middagen middagstid afton aftonen semester semestern lov lovet jul julen pask pasken nyar".split(" "),
   ..."nyaret midsommar tidig tidigt tidiga sent sena senare tidigare strax datum datumet helgdag helgdagar".split(" "),
-  ..."forsta sista first last forra forrforra ifjol varannan previous ago".split(" "),
+  ..."forsta sista first last forra forrforra ifjol varannan previous ago forran".split(" "),
   ..."klockan kl tiden tider dags stund vinter vintern sommar sommaren host hosten varen".split(" "),
   ..."day days week weeks weekend weekends month months year years morning mornings afternoon".split(" "),
   ..."afternoons evening evenings night nights tonight noon midnight christmas xmas easter midsummer".split(" "),

@@ -864,6 +864,11 @@ export const entries: ReadonlyArray<Entry> = [
 
   // Any time.
   {
+    // "anything but Friday" is every day except Friday.
+    pattern: phrase("(?:anything|any\\s*time|any\\s+day|every\\s*day|all\\s+days|whenever)\\s+but"),
+    read: () => [{ _tag: "Anytime", label: { sv: "när som helst", en: "any time" } }, word("not")()]
+  },
+  {
     pattern: phrase(
       "nar\\s+som\\s+helst|(?:nagon|nan|en)\\s+(?:gang|dag)|sometime|some\\s+day|(?:alla|varje)\\s+dagar?|every\\s+day|all\\s+days|(?:vilken|valfri)\\s+dag(?:\\s+som\\s+helst)?|nar\\s+det\\s+passar(?:\\s+(?:er|dig|bast))?|nar\\s+ni\\s+(?:har\\s+tid|kan)" +
         "|whenever(?:\\s+(?:suits|works|you\\s+can))?|any\\s*time|any\\s+day|when\\s+(?:it\\s+suits|you\\s+can|you\\s+have\\s+time)" +
@@ -883,7 +888,9 @@ export const entries: ReadonlyArray<Entry> = [
       "(?:men\\s+|dock\\s+|but\\s+|helst\\s+|preferably\\s+|garna\\s+)?(?:inte|ej|icke|not)(?:\\s+(?:pa|on|den|the))?|utom|forutom|except(?:\\s+for|\\s+on)?|excluding|aldrig|never|bortsett\\s+fran|no" +
         // Saying when one is busy is saying when not to come: "jobbar dagtid", "bortrest nästa vecka".
         "|(?:vi\\s+|jag\\s+|hon\\s+|han\\s+|de\\s+)?(?:(?:jobbar|arbetar)(?!\\s+(?:hemifran|hemma|pa\\s+distans))|ar\\s+pa\\s+jobbet|ar\\s+upptagen|ar\\s+upptagna|upptagen|upptagna|bortrest|bortresta|ar\\s+borta|ar\\s+bortresta?|kan\\s+(?:inte|ej)|har\\s+inte\\s+mojlighet|inte\\s+hemma|ej\\s+hemma)" +
-        "|(?:i\\s+|we\\s+)?(?:am\\s+|are\\s+|'m\\s+|'re\\s+)?(?:working|at\\s+work|busy|away|unavailable|not\\s+available|not\\s+home|can'?t|cannot)"
+        "|(?:i\\s+|we\\s+)?(?:am\\s+|are\\s+|'m\\s+|'re\\s+)?(?:working|at\\s+work|busy|away|unavailable|not\\s+available|not\\s+home|can'?t|cannot)" +
+        // After a day these say it does not suit: "fredag är dåligt", "Friday doesn't work".
+        "|borta|inga|ingen|(?:ar|blir|vore)\\s+(?:daligt|dalig|omojligt|svart)|(?:does\\s*n'?o?t|do\\s*n'?o?t|won'?t|will\\s+not|can'?t|cannot)\\s+work|(?:is|are|'s|'re)\\s+(?:bad|no\\s+good|not\\s+(?:good|possible|ok))|(?:isn|aren)'?t\\s+(?:good|possible|ok)"
     ),
     read: word("not")
   },
@@ -896,7 +903,8 @@ export const entries: ReadonlyArray<Entry> = [
   },
   {
     pattern: phrase(
-      "helst|garna|preferably|preferable|ideally|om\\s+mojligt|if\\s+possible|foretradesvis|i\\s+forsta\\s+hand|hellre|primarily|rather"
+      "helst|garna|preferably|preferable|ideally|om\\s+mojligt|if\\s+possible|foretradesvis|i\\s+forsta\\s+hand|hellre|primarily|rather" +
+        "|(?:ar|vore|passar|funkar)\\s+bast|bast|(?:is|would\\s+be|works)\\s+best"
     ),
     read: word("soft")
   },
@@ -910,7 +918,7 @@ export const entries: ReadonlyArray<Entry> = [
   { pattern: phrase("efter|after|senare\\s+an|later\\s+than"), read: word("after") },
   {
     pattern: phrase(
-      "fran\\s+och\\s+med|fr\\.?\\s*o\\.?\\s*m\\.?|fran|from|starting(?:\\s+from|\\s+on)?|as\\s+of|beginning|med\\s+start|tidigast|at\\s+the\\s+earliest|no\\s+earlier\\s+than|(?:inte|ej)\\s+(?:fore|innan)|not\\s+before|earliest"
+      "(?:inte|ej)\\s+forran|not\\s+until|no\\s+sooner\\s+than|not\\s+sooner\\s+than|fran\\s+och\\s+med|fr\\.?\\s*o\\.?\\s*m\\.?|fran|from|starting(?:\\s+from|\\s+on)?|as\\s+of|beginning|med\\s+start|tidigast|at\\s+the\\s+earliest|no\\s+earlier\\s+than|(?:inte|ej)\\s+(?:fore|innan)|not\\s+before|earliest"
     ),
     read: word("from")
   },

@@ -1,7 +1,7 @@
 import { DAY, MINUTE, toInstant, type Zone } from "../../Domain/Zone.js"
 import { isoDate } from "./Calendar.js"
 import { evalGroup, shareContext, split } from "./Groups.js"
-import { joinLabels } from "./Labels.js"
+import { clock, joinLabels } from "./Labels.js"
 import { lex } from "./Lexer.js"
 import { normalize } from "./Normalize.js"
 import { dayOf, type Issue, intersectPlans, type Moment, type Plan, type Reader, type Span, within } from "./Plan.js"
@@ -73,13 +73,28 @@ const union = (all: ReadonlyArray<Plan>, ctx: Moment): Plan => {
   }
 }
 
-/** The largest part of `hours` that is not in `without`. */
-const subtractHours = (hours: Hours, without: Hours): Hours | undefined => {
+/** The hours a home visit can plausibly take place in, by which the parts left by an exclusion are weighed. */
+const waking = { from: 6 * 60, to: 22 * 60 }
+const wakingMinutes = (piece: Hours) => Math.max(0, Math.min(piece.to, waking.to) - Math.max(piece.from, waking.from))
+
+/**
+ * The part of `hours` that is not in `without` with the most waking time: "jobbar dagtid" leaves
+ * the evening, not the night before eight.
+ */
+const subtractHours = (
+  hours: Hours,
+  without: Hours
+): { readonly kept: Hours; readonly droppedWaking: boolean } | undefined => {
   const pieces = [
     { from: hours.from, to: Math.min(hours.to, without.from) },
     { from: Math.max(hours.from, without.to), to: hours.to }
-  ].filter((piece) => piece.from < piece.to)
-  return pieces.sort((a, b) => b.to - b.from - (a.to - a.from))[0]
+  ]
+    .filter((piece) => piece.from < piece.to)
+    .sort((a, b) => wakingMinutes(b) - wakingMinutes(a) || b.to - b.from - (a.to - a.from))
+  const [kept, dropped] = pieces
+  return kept === undefined
+    ? undefined
+    : { kept, droppedWaking: dropped !== undefined && wakingMinutes(dropped) > 2 * 60 }
 }
 
 type Materialized =
@@ -306,7 +321,21 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
           reason: { sv: "lämnar ingen tid", en: "leaves no time" }
         }
       }
-      plan = { ...plan, hours, label: joinLabels([plan.label, label], ", ") }
+      // One part of the day is searched; when the other had more than two waking hours, the label says which.
+      const only = hours.droppedWaking
+        ? [
+            {
+              sv: `söker bara kl ${clock(hours.kept.from)}–${clock(hours.kept.to)}`,
+              en: `searching only ${clock(hours.kept.from)}–${clock(hours.kept.to)}`
+            }
+          ]
+        : []
+      plan = {
+        ...plan,
+        hours: hours.kept,
+        label: joinLabels([plan.label, label], ", "),
+        notes: [...plan.notes, ...only]
+      }
     }
   }
   const label = joinLabels(

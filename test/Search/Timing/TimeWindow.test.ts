@@ -721,6 +721,63 @@ describe("parseTimeWindow", () => {
       })
     })
 
+    it.each([
+      "fredag passar inte",
+      "fredag inte",
+      "fredag är dåligt",
+      "fredag kan jag inte",
+      "fredag är jag bortrest",
+      "Friday doesn't work",
+      "Friday is bad",
+      "Friday I'm busy",
+      "anything but Friday",
+      "any day but Friday",
+      "inga fredagar",
+      "ingen fredag"
+    ])("%s is every day but Fridays, the same as inte fredag", (text) => {
+      const window = parse(text, monday)
+      const notFriday = parse("inte fredag", monday)
+      expect(window.understood, text).toBe(true)
+      expect(span(window), text).toEqual(span(notFriday))
+      expect(window.excludedDates, text).toEqual(["2026-11-27", "2026-12-04"])
+    })
+
+    it("a negation after alternatives leaves out each of them", () => {
+      expect(parse("fredag eller lördag går inte", monday).excludedDates).toEqual([
+        "2026-11-27",
+        "2026-11-28",
+        "2026-12-04",
+        "2026-12-05"
+      ])
+    })
+
+    it("not until a day, or away until it, is from that day on", () => {
+      for (const text of ["inte förrän fredag", "not until Friday", "no sooner than Friday", "bortrest till fredag"]) {
+        const window = parse(text, monday)
+        expect(span(window), text).toEqual([cet("2026-11-27T00:00"), cet("2026-12-11T00:00")])
+        expect(window.label, text).toBe("från fredag 2026-11-27 (from Friday 2026-11-27)")
+      }
+      expect(parse("jobbar till 16", monday).dailyHours).toEqual({ fromHour: 16, toHour: 21 })
+    })
+
+    it("hours left out keep the part of the day with waking hours, and name it when another part is lost", () => {
+      expect(parse("vi jobbar dagtid", monday).dailyHours).toEqual({ fromHour: 17, toHour: 24 })
+      const lunch = parse("inte mellan 12 och 13", monday)
+      expect(lunch.dailyHours).toEqual({ fromHour: 13, toHour: 24 })
+      expect(lunch.label).toBe(
+        "de närmaste 14 dagarna, utom kl 12:00–13:00; söker bara kl 13:00–24:00 " +
+          "(the next 14 days, except 12:00–13:00; searching only 13:00–24:00)"
+      )
+    })
+
+    it("a day said to be best after any time is a preference, not the only day", () => {
+      const window = parse("när som helst, men fredag är bäst", monday)
+      expect(span(window)).toEqual([monday.toISOString(), cet("2026-12-07T00:00")])
+      expect(window.label).toBe(
+        "när som helst, de närmaste 14 dagarna; helst ”fredag” (any time, the next 14 days; preferably “fredag”)"
+      )
+    })
+
     it("half past nine is 09:30 as halv tio is; a quarter is 15 minutes either side", () => {
       for (const text of ["half past nine", "halv tio"]) {
         expect(parse(text, monday).dailyHours, text).toEqual({ fromHour: 9.5, toHour: 13.5 })
