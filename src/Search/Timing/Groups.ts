@@ -28,6 +28,7 @@ export const evalGroup = (
   const atoms: Array<DayAtom> = []
   const hourTokens: Array<Token> = []
   const plans: Array<Plan> = []
+  const fromNow: Array<Extract<Token, { readonly _tag: "FromNow" }>> = []
   let anytime = false
   let failed = false
   for (const item of items) {
@@ -53,7 +54,7 @@ export const evalGroup = (
         plans.push({ span: { start: token.start, end: token.end }, label: token.label, notes: [] })
         break
       case "FromNow":
-        plans.push({ span: { start: ctx.now, end: ctx.now + token.length }, label: token.label, notes: [] })
+        fromNow.push(token)
         break
       case "Anytime":
         anytime = true
@@ -90,6 +91,11 @@ export const evalGroup = (
     else if (days._tag === "Days")
       plan = { ...daySpanPlan(days.span, ctx.zone, days.label, days.keep), notes: days.notes }
     else plan = { keep: days.keep, label: days.label, notes: [] }
+  }
+  // "snarast nästa vecka": as soon as possible within the days named, from their start.
+  const base = Math.max(ctx.now, ...[plan, ...plans].map((p) => p?.span?.start ?? ctx.now))
+  for (const token of fromNow) {
+    plans.push({ span: { start: base, end: base + token.length }, label: token.label, notes: [] })
   }
   for (const next of plans) {
     if (plan === undefined) {

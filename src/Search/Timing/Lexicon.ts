@@ -4,7 +4,7 @@
  * Texts are matched after `normalize` (lower case, diacritics stripped, so "över" and "over"
  * are one word), hence the ascii patterns.
  */
-import type { NamedDay } from "../../Domain/Holidays.js"
+import { type NamedDay, namedDays, nextOccurrence } from "../../Domain/Holidays.js"
 import { DAY, HOUR, MINUTE, toInstant } from "../../Domain/Zone.js"
 import {
   dateAtom,
@@ -28,7 +28,7 @@ import {
   weekOrdinals,
   workingDays
 } from "./Atoms.js"
-import { calendarDay, lastOfMonth, mondayOf, monthOf, yearOf } from "./Calendar.js"
+import { calendarDay, isoDate, lastOfMonth, mondayOf, monthOf, yearOf } from "./Calendar.js"
 import { fixedLabel } from "./Labels.js"
 import { phrase } from "./Normalize.js"
 import { PERIOD, partOfPeriod, readPeriod } from "./Periods.js"
@@ -186,6 +186,42 @@ const holidayEntries: ReadonlyArray<Entry> = holidayPhrases.map(([source, name])
   read: () => dayToken(named(name))
 }))
 
+/**
+ * "veckan före jul", "helgen efter påsk": the whole week (Monday to Sunday) or weekend before the
+ * named day's occurrence or after it, not this week narrowed by "före jul".
+ */
+const besideHolidayEntries: ReadonlyArray<Entry> = holidayPhrases.map(([source, name]) => ({
+  pattern: phrase(
+    `(?:the\\s+)?(veckan|week|helgen|weekend)\\s+(fore|innan|before|efter|after)\\s+(?:the\\s+)?(?:${source})`
+  ),
+  read: (m, ctx) => {
+    const holiday = nextOccurrence(name, ctx.today)
+    const week = m[1] === "veckan" || m[1] === "week"
+    const before = m[2] === "fore" || m[2] === "innan" || m[2] === "before"
+    let first: number
+    if (week) first = before ? mondayOf(holiday.first) - 7 * DAY : mondayOf(holiday.last) + 7 * DAY
+    else {
+      const saturday = mondayOf(before ? holiday.first : holiday.last) + 5 * DAY
+      first = before
+        ? saturday + DAY >= holiday.first
+          ? saturday - 7 * DAY
+          : saturday
+        : saturday <= holiday.last
+          ? saturday + 7 * DAY
+          : saturday
+    }
+    const last = first + (week ? 6 : 1) * DAY
+    const { sv, en } = namedDays[name]
+    const when = `${isoDate(first)}–${isoDate(last)}`
+    return dayToken(
+      days(first, last, {
+        sv: `${week ? "veckan" : "helgen"} ${before ? "före" : "efter"} ${sv} ${when}`,
+        en: `the ${week ? "week" : "weekend"} ${before ? "before" : "after"} ${en} ${when}`
+      })
+    )
+  }
+}))
+
 const schoolHoliday = unknown("skollov skiljer sig mellan kommuner", "school holidays differ between municipalities")
 
 /** "2.12" is 2 December, "14.30" half past two; when both read sensibly ("10.10"), neither is guessed. */
@@ -340,7 +376,18 @@ export const entries: ReadonlyArray<Entry> = [
         : rangeHours(clockMinutes(m[1], m[2], m[3] ?? m[6]), clockMinutes(m[4], m[5], m[6]))
   },
   {
-    pattern: phrase(`(?:${KL}|${ABOUT})?${CLOCK}\\s*-\\s*${KL}?${CLOCK}${CLOCK_DONE}`),
+    // "efter 10 och före 14" is one range, as "efter 10 men före 14" is.
+    pattern: phrase(
+      `(?:efter|after)\\s+${KL}?${CLOCK}\\s*,?\\s*(?:och|and|men|but)\\s+(?:fore|innan|before)\\s+${KL}?${CLOCK}${CLOCK_DONE}`
+    ),
+    // The second time's am/pm holds for the first only where that makes a range ("after 9 and before 11am").
+    read: (m) =>
+      rangeHours(clockMinutes(m[1], m[2], m[3] ?? m[6]), clockMinutes(m[4], m[5], m[6])) ??
+      rangeHours(clockMinutes(m[1], m[2], m[3]), clockMinutes(m[4], m[5], m[6]))
+  },
+  {
+    // "från 10-14" is the range, not "from 10" with the 14 lost.
+    pattern: phrase(`(?:(?:fran|from)\\s+)?(?:${KL}|${ABOUT})?${CLOCK}\\s*-\\s*${KL}?${CLOCK}${CLOCK_DONE}`),
     read: (m) =>
       m[5] === undefined && m[6] === undefined && continuesAsDate(m)
         ? undefined
@@ -687,6 +734,7 @@ export const entries: ReadonlyArray<Entry> = [
   },
 
   // Named days and periods.
+  ...besideHolidayEntries,
   ...holidayEntries,
   {
     pattern: phrase(
@@ -762,7 +810,8 @@ export const entries: ReadonlyArray<Entry> = [
   },
   {
     pattern: phrase(
-      `(?:i\\s+|in\\s+|at\\s+|the\\s+|by\\s+the\\s+|mot\\s+|towards\\s+the\\s+)?(borjan|mitten|slutet|beginning|start|middle|end)\\s+(?:av|pa|of)\\s+(?:the\\s+)?${PERIOD}`
+      // "by the end of the month" is a deadline: "by" is read on its own, before the part.
+      `(?:i\\s+|in\\s+|at\\s+|the\\s+|mot\\s+|towards\\s+the\\s+)?(borjan|mitten|slutet|beginning|start|middle|end)\\s+(?:av|pa|of)\\s+(?:the\\s+)?${PERIOD}`
     ),
     read: (m, ctx) => {
       const which = /^(borjan|beginning|start)$/.test(m[1] ?? "") ? 0 : /^(mitten|middle)$/.test(m[1] ?? "") ? 1 : 2

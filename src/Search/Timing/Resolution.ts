@@ -1,4 +1,4 @@
-import { DAY, MINUTE, toInstant, type Zone } from "../../Domain/Zone.js"
+import { DAY, HOUR, MINUTE, toInstant, type Zone } from "../../Domain/Zone.js"
 import { isoDate } from "./Calendar.js"
 import { evalGroup, shareContext, split } from "./Groups.js"
 import { clock, joinLabels } from "./Labels.js"
@@ -42,6 +42,18 @@ const union = (all: ReadonlyArray<Plan>, ctx: Moment): Plan => {
   const hours = plans.map((p) => p.hours ?? wholeDay)
   const from = Math.min(...hours.map((h) => h.from))
   const to = Math.max(...hours.map((h) => h.to))
+  // Each day is searched in the same hours, so alternatives with hours of their own widen them,
+  // and the label says so: "fredag efter 15 eller lördag" searches Friday morning too.
+  const widened = hours.some((h) => h.from !== from || h.to !== to)
+    ? [
+        from === 0 && to === 24 * 60
+          ? { sv: "söker hela dagarna", en: "searching the whole of each day" }
+          : {
+              sv: `söker kl ${clock(from)}–${clock(to)} alla dagarna`,
+              en: `searching ${clock(from)}–${clock(to)} on each day`
+            }
+      ]
+    : []
   const joined = {
     ...(from === 0 && to === 24 * 60 ? {} : { hours: { from, to } }),
     label: joinLabels(
@@ -51,6 +63,7 @@ const union = (all: ReadonlyArray<Plan>, ctx: Moment): Plan => {
     ),
     notes: [
       ...plans.flatMap((p) => p.notes),
+      ...widened,
       ...left.map((p) =>
         (p.span?.end ?? 0) <= ctx.now
           ? { sv: `${p.label.sv} har redan varit`, en: `${p.label.en} has already passed` }
@@ -265,13 +278,34 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
   }
 
   // "tisdag eller onsdag förmiddag": one part of the day said once holds for every alternative.
+  // Said after the last alternative, that is: "fredag efter 15 eller lördag" keeps Saturday whole.
   const withHours = alternatives.filter((p) => p.hours !== undefined && (p.span !== undefined || p.keep !== undefined))
-  const shared = withHours.length === 1 && alternatives.length > 1 ? withHours[0]?.hours : undefined
+  const shared =
+    withHours.length === 1 && alternatives.length > 1 && withHours[0] === alternatives.at(-1)
+      ? withHours[0]?.hours
+      : undefined
   const spread = alternatives.map((p) => (shared !== undefined && p.hours === undefined ? { ...p, hours: shared } : p))
   let plan: Plan =
     spread.length > 0
       ? union(spread.every((p) => p.span === undefined) ? spread : spread.map((p) => bounded(p, ctx)), ctx)
       : { label: anytime ? { sv: "när som helst", en: "any time" } : { sv: "", en: "" }, notes: [] }
+  // "i helgen eller måndag förmiddag": hours said once narrow a period said before them too, and
+  // the label says so; for single days ("tisdag eller onsdag förmiddag") it reads so already.
+  const spreadOverPeriod = alternatives.some(
+    (p) => p.hours === undefined && (p.span === undefined || p.span.end - p.span.start > 25 * HOUR)
+  )
+  if (shared !== undefined && spreadOverPeriod) {
+    plan = {
+      ...plan,
+      notes: [
+        ...plan.notes,
+        {
+          sv: `kl ${clock(shared.from)}–${clock(shared.to)} alla dagarna`,
+          en: `${clock(shared.from)}–${clock(shared.to)} on each day`
+        }
+      ]
+    }
+  }
   for (const hours of dailyHours) {
     const narrowed = intersectPlans(plan, hours)
     if (narrowed === "empty") {

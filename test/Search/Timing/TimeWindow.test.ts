@@ -778,6 +778,42 @@ describe("parseTimeWindow", () => {
       )
     })
 
+    it("the week or weekend before or after a holiday is that whole week or weekend, not this one", () => {
+      expect(span(parse("veckan före jul", monday))).toEqual([cet("2026-12-14T00:00"), cet("2026-12-21T00:00")])
+      expect(span(parse("the week before Christmas", monday))).toEqual(span(parse("veckan före jul", monday)))
+      expect(span(parse("helgen före jul", monday))).toEqual([cet("2026-12-19T00:00"), cet("2026-12-21T00:00")])
+      const after = parse("veckan efter jul", monday)
+      expect(span(after)).toEqual([cet("2026-12-28T00:00"), cet("2027-01-04T00:00")])
+      expect(after.label).toBe(
+        "veckan efter julen 2026-12-28–2027-01-03 (the week after Christmas 2026-12-28–2027-01-03)"
+      )
+    })
+
+    it("as soon as possible within later days starts with them; by the end of a period runs from now", () => {
+      expect(span(parse("snarast nästa vecka", monday))).toEqual([cet("2026-11-30T00:00"), cet("2026-12-03T00:00")])
+      const deadline = parse("by the end of the month", monday)
+      expect(span(deadline)).toEqual([monday.toISOString(), cet("2026-12-01T00:00")])
+      expect(deadline.label).toBe("senast slutet av denna månad (by late this month)")
+    })
+
+    it("after one time and before another is the range between them", () => {
+      for (const text of ["efter 10 och före 14", "efter 10 men före 14", "från 10-14", "after 10 and before 2pm"]) {
+        expect(parse(text, monday).dailyHours, text).toEqual({ fromHour: 10, toHour: 14 })
+      }
+    })
+
+    it("alternatives' own hours: each day is searched in hours that cover them all, and the label says so", () => {
+      const window = parse("fredag efter 15 eller lördag", monday)
+      expect(span(window)).toEqual([cet("2026-11-27T00:00"), cet("2026-11-29T00:00")])
+      expect(window.label).toBe(
+        "fredag 2026-11-27 efter 15:00 eller lördag 2026-11-28; söker hela dagarna " +
+          "(Friday 2026-11-27 after 15:00 or Saturday 2026-11-28; searching the whole of each day)"
+      )
+      expect(parse("i helgen eller måndag förmiddag", monday).label).toContain(
+        "; kl 08:00–12:00 alla dagarna (this weekend or Monday 2026-11-23 morning; 08:00–12:00 on each day)"
+      )
+    })
+
     it("half past nine is 09:30 as halv tio is; a quarter is 15 minutes either side", () => {
       for (const text of ["half past nine", "halv tio"]) {
         expect(parse(text, monday).dailyHours, text).toEqual({ fromHour: 9.5, toHour: 13.5 })
@@ -877,7 +913,8 @@ describe("parseTimeWindow", () => {
       const window = parse("kl 8 eller kl 14", monday)
       expect(window.dailyHours).toEqual({ fromHour: 8, toHour: 18 })
       expect(window.label).toBe(
-        "kl 08:00 eller kl 14:00, de närmaste 14 dagarna (at 08:00 or at 14:00, the next 14 days)"
+        "kl 08:00 eller kl 14:00, de närmaste 14 dagarna; söker kl 08:00–18:00 alla dagarna " +
+          "(at 08:00 or at 14:00, the next 14 days; searching 08:00–18:00 on each day)"
       )
       expect(parse("efter 16 eller i helgen", monday).dailyHours).toBeUndefined()
     })
