@@ -228,9 +228,15 @@ export const relativeYear = (offset: number, label: Label, ctx: Context): DayAto
   return period(() => ({ first: Date.UTC(y, 0, 1), last: Date.UTC(y, 11, 31) }), label, yearThirds)
 }
 
+/** A named day's occurrence as people mean it: one that ended lately ("efter jul" on 30 December), else the next. */
+const namedOccurrence = (name: NamedDay, from: number): DaySpan => {
+  const next = nextOccurrence(name, from - recentlyPassed)
+  return next.last < from ? next : nextOccurrence(name, from)
+}
+
 export const named = (name: NamedDay): DayAtom =>
   period(
-    (from) => nextOccurrence(name, from),
+    (from) => namedOccurrence(name, from),
     (span) => {
       const { en, sv } = namedDays[name]
       const when = span.first === span.last ? isoDate(span.first) : `${isoDate(span.first)}–${isoDate(span.last)}`

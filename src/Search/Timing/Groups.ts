@@ -5,6 +5,7 @@ import { evalBound, evalRange, hoursOfTokens, parseItems, stillAhead, timesClash
 import { dayWithHours, joinLabels } from "./Labels.js"
 import { daySpanPlan, intersectHours, intersectPlans, issue, type Plan, type Reader } from "./Plan.js"
 import type { DayAtom, Hours, Token } from "./Tokens.js"
+import { clockLabel, pointHours } from "./Words.js"
 
 /** Inside "inte …" a weekday means every such day ("inte måndag"), not the next one. */
 const everyOccurrence = (atom: DayAtom): DayAtom =>
@@ -17,12 +18,30 @@ const everyOccurrence = (atom: DayAtom): DayAtom =>
         filter: atom.filter
       }
 
+/**
+ * "kl 8 på kvällen", "ikväll kl 7", "tonight after 8": beside a part of the day after noon, a clock
+ * time before noon is that time in the afternoon or evening.
+ */
+const inTheEvening = (tokens: ReadonlyArray<Token>): ReadonlyArray<Token> => {
+  const part = tokens.find((t) => t._tag === "Hours" && !t.point && t.hours.from >= 12 * 60)
+  if (part?._tag !== "Hours") return tokens
+  const inPart = (minutes: number) => minutes >= part.hours.from && minutes <= part.hours.to
+  return tokens.map((t) => {
+    if (t._tag === "Number" && t.value >= 1 && t.value < 12 && inPart((t.value + 12) * 60))
+      return { ...t, value: t.value + 12 }
+    if (t._tag !== "Hours" || !t.point || t.hours.from >= 12 * 60 || !inPart(t.hours.from + 12 * 60)) return t
+    const minutes = t.hours.from + 12 * 60
+    return { ...pointHours(minutes, t.label.sv === "" ? t.label : clockLabel(minutes)), at: t.at }
+  })
+}
+
 export const evalGroup = (
   reader: Reader,
-  tokens: ReadonlyArray<Token>,
+  groupTokens: ReadonlyArray<Token>,
   negative: boolean
 ): Plan | "anytime" | undefined => {
   const { ctx } = reader
+  const tokens = inTheEvening(groupTokens)
   const items = parseItems(reader, tokens)
   const dayTokens: Array<Token> = []
   const atoms: Array<DayAtom> = []

@@ -225,6 +225,7 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
   const preferences: Array<string> = []
   let anytime = false
   let hard = false
+  let wishing = false
   const groups = split(tokens)
   shareContext(groups)
   groups.forEach((group, i) => {
@@ -237,11 +238,14 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
       if (result !== "anytime") exclusions.push({ plan: result, words })
       return
     }
-    // "helst" before anything else is the wish itself ("helst förmiddag"); after it, a preference that does not narrow.
-    if (group.soft && hard) {
+    // "helst" before anything else is the wish itself ("helst förmiddag"), with its alternatives
+    // ("helst fredag, annars måndag"); after it, a preference that does not narrow.
+    if (group.soft && hard && !(group.alternative && wishing)) {
       preferences.push(words)
+      wishing = false
       return
     }
+    wishing = group.soft && (!hard || wishing)
     hard = true
     if (result === "anytime") anytime = true
     // "efter 16 eller i helgen": hours said as an alternative are not hours for every alternative.

@@ -814,6 +814,48 @@ describe("parseTimeWindow", () => {
       )
     })
 
+    it("a wish with its alternatives is the wish: helst fredag, annars måndag searches both days", () => {
+      for (const text of [
+        "helst fredag eller måndag",
+        "helst fredag, annars måndag",
+        "preferably Friday, otherwise Monday"
+      ]) {
+        const window = parse(text, monday)
+        // Monday is today, Friday this week's.
+        expect(span(window), text).toEqual([monday.toISOString(), cet("2026-11-28T00:00")])
+        expect(window.excludedDates, text).toEqual(["2026-11-24", "2026-11-25", "2026-11-26"])
+      }
+      expect(parse("nästa vecka, gärna fredag eller måndag", monday).label).toBe(
+        "nästa vecka; helst ”fredag”; helst ”måndag” (next week; preferably “fredag”; preferably “måndag”)"
+      )
+    })
+
+    it("beside the evening, a clock time before noon is in the evening", () => {
+      const seven = parse("ikväll kl 7", monday)
+      expect(span(seven)).toEqual([cet("2026-11-23T19:00"), cet("2026-11-23T21:00")])
+      expect(seven.label).toBe("idag kväll kl 19:00 (today evening at 19:00)")
+      const eight = parse("tonight after 8", monday)
+      expect(span(eight)).toEqual([cet("2026-11-23T20:00"), cet("2026-11-23T21:00")])
+      expect(eight.label).toBe("idag efter 20:00 kväll (today after 20:00 evening)")
+      expect(parse("kl 8 på kvällen", monday).dailyHours).toEqual({ fromHour: 20, toHour: 21 })
+    })
+
+    it("a holiday that ended lately is that one: after it is from now, it and before it have passed", () => {
+      const lateDecember = new Date("2026-12-30T14:00:00+01:00")
+      const after = parse("efter jul", lateDecember)
+      expect(after.understood).toBe(true)
+      expect(after.start.toISOString()).toBe(lateDecember.toISOString())
+      expect(after.label).toBe("efter julen 2026-12-24–2026-12-26 (after Christmas 2026-12-24–2026-12-26)")
+      expectFallback(parse("jul", lateDecember), lateDecember, {
+        sv: "går inte att söka: julen 2026-12-24–2026-12-26 har redan varit",
+        en: "cannot be searched: Christmas 2026-12-24–2026-12-26 has already passed"
+      })
+      expectFallback(parse("före jul", lateDecember), lateDecember, {
+        sv: "går inte att söka: före julen 2026-12-24–2026-12-26 har redan varit",
+        en: "cannot be searched: before Christmas 2026-12-24–2026-12-26 has already passed"
+      })
+    })
+
     it("half past nine is 09:30 as halv tio is; a quarter is 15 minutes either side", () => {
       for (const text of ["half past nine", "halv tio"]) {
         expect(parse(text, monday).dailyHours, text).toEqual({ fromHour: 9.5, toHour: 13.5 })
