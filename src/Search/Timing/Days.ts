@@ -19,14 +19,16 @@ type Days =
 const withNotes = (days: Days | undefined, notes: ReadonlyArray<Label>): Days | undefined =>
   days?._tag === "Days" ? { ...days, notes: [...days.notes, ...notes] } : days
 
-const nearestWeekday = (day: number, weekday: number): number => {
+/** The named weekday nearest the date, but never one that has passed while the date has not. */
+const nearestWeekday = (day: number, weekday: number, today: number): number => {
   const ahead = (weekday - isoWeekday(day) + 7) % 7
-  return ahead <= 3 ? day + ahead * DAY : day - (7 - ahead) * DAY
+  const before = day - (7 - ahead) * DAY
+  return ahead <= 3 || (before < today && day >= today) ? day + ahead * DAY : before
 }
 
 /** "fredag den 3 december" when the 3rd is a Thursday: both days, and the label says why. */
-const mismatch = (day: number, weekday: number): Extract<Days, { readonly _tag: "Days" }> => {
-  const other = nearestWeekday(day, weekday)
+const mismatch = (day: number, weekday: number, today: number): Extract<Days, { readonly _tag: "Days" }> => {
+  const other = nearestWeekday(day, weekday, today)
   const [first, last] = day < other ? [day, other] : [other, day]
   const name = weekdayName(isoWeekday(day))
   const said = weekdayName(weekday)
@@ -127,7 +129,7 @@ export const reduceDays = (
     const single = span.first === span.last && keep === undefined
     const said = weekdays[0]?.weekday
     if (single && said !== undefined && weekdays.length === 1 && isoWeekday(span.first) !== said) {
-      const days = mismatch(span.first, said)
+      const days = mismatch(span.first, said, today)
       return withNotes(finish(days.span, days.label, days.keep), days.notes)
     }
     const flexibleKeep = (day: number) => flexible.every((a) => a.filter?.test(day) ?? true)
@@ -157,7 +159,7 @@ export const reduceDays = (
       if (span === undefined) return issue(reader, tokens)
       const said = weekdays[0]?.weekday
       if (said !== undefined && weekdays.length === 1 && isoWeekday(span.first) !== said) {
-        const days = mismatch(span.first, said)
+        const days = mismatch(span.first, said, today)
         return withNotes(finish(days.span, days.label, days.keep), days.notes)
       }
       return finish(span, dayOfMonth.label(span))

@@ -376,12 +376,15 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
       }
     }
   }
-  const label = joinLabels(
-    [plan.label, ...preferences.map((p) => ({ sv: `helst ”${p}”`, en: `preferably “${p}”` })), ...plan.notes],
+  const wanted = joinLabels(
+    [plan.label, ...preferences.map((p) => ({ sv: `helst ”${p}”`, en: `preferably “${p}”` }))],
     "; "
   )
+  const label = joinLabels([wanted, ...plan.notes], "; ")
   const materialized = materialize(plan, ctx)
-  if (materialized._tag === "OutOfReach") return { _tag: "OutOfReach", label, reason: materialized.reason }
+  // The reason belongs to what was wanted, the notes after it: "… har redan varit; 2026-12-03 är en torsdag".
+  if (materialized._tag === "OutOfReach")
+    return { _tag: "OutOfReach", label: wanted, reason: joinLabels([materialized.reason, ...plan.notes], "; ") }
   const { window, cutAt } = materialized
   return { _tag: "Window", window, label: cutAt === undefined ? label : joinLabels([label, cutLabel(cutAt)], "; ") }
 }

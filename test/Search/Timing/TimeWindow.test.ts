@@ -901,6 +901,20 @@ describe("parseTimeWindow", () => {
       )
     })
 
+    it("the weekday added beside a date that disagrees is never one that has passed", () => {
+      const tuesday = new Date("2026-12-08T10:15:00+01:00")
+      const window = parse("måndag den 9 december", tuesday)
+      expect(window.label).toBe(
+        "onsdag 2026-12-09 eller måndag 2026-12-14; 2026-12-09 är en onsdag, inte en måndag " +
+          "(Wednesday 2026-12-09 or Monday 2026-12-14; 2026-12-09 is a Wednesday, not a Monday)"
+      )
+      // Both passed: the reason follows what was asked, the note after it.
+      expectFallback(parse("fredag den 3 december", tuesday), tuesday, {
+        sv: "går inte att söka: torsdag 2026-12-03 eller fredag 2026-12-04 har redan varit; 2026-12-03 är en torsdag, inte en fredag",
+        en: "cannot be searched: Thursday 2026-12-03 or Friday 2026-12-04 has already passed; 2026-12-03 is a Thursday, not a Friday"
+      })
+    })
+
     it("a weekday that agrees with the date is that date, never this week's weekday", () => {
       expect(span(parse("torsdag den 3 december kl 13", monday))).toEqual([
         cet("2026-12-03T13:00"),
