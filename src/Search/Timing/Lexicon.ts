@@ -946,7 +946,12 @@ export const entries: ReadonlyArray<Entry> = [
   { pattern: phrase("men|but|dock"), read: word("but") },
   {
     pattern: phrase(
-      "(?:jobbar|arbetar)\\s+(?:hemifran|hemma|pa\\s+distans)|hemmajobbar|work(?:s|ing)?\\s+from\\s+home"
+      "(?:jobbar|arbetar)\\s+(?:hemifran|hemma|pa\\s+distans)|hemmajobbar|work(?:s|ing)?\\s+from\\s+home" +
+        // Numbers that are not about time, when the job's facts come with the time: "75 kvm, helst
+        // nästa vecka", "portkod 1234", "det tar ca 2 timmar".
+        "|\\d+(?:[.,]\\d+)?\\s*(?:kvm|m2|m²|kvadratmeter|kvadrat|sqm|square\\s+met(?:re|er)s?|kr|kronor|sek|st|stycken|rum|fonster|windows?|rooms?|%)" +
+        "|(?:portkod(?:en)?|kod(?:en)?|door\\s*code|lgh|lagenhet|vaning|floor|trappor?)\\s*(?:nr\\.?\\s*)?\\d+" +
+        "|(?:tar|takes|will\\s+take)\\s+(?:ca\\.?\\s+|cirka\\s+|about\\s+|around\\s+|ungefar\\s+)?\\d+(?:[.,]\\d+)?\\s*(?:timmar|timme|tim|h|hours?|minuter|min|minutes?)"
     ),
     read: word("filler")
   },

@@ -856,6 +856,19 @@ describe("parseTimeWindow", () => {
       })
     })
 
+    it("numbers of the job said with the time are not read as times", () => {
+      for (const [text, same] of [
+        ["75 kvm, helst nästa vecka", "nästa vecka"],
+        ["Portkod 1234, kom på fredag", "fredag"],
+        ["Det tar ca 2 timmar, helst imorgon", "imorgon"],
+        ["10 fönster, efter 16", "efter 16"]
+      ] as const) {
+        const window = parse(text, monday)
+        expect(window.understood, text).toBe(true)
+        expect(span(window), text).toEqual(span(parse(same, monday)))
+      }
+    })
+
     it("half past nine is 09:30 as halv tio is; a quarter is 15 minutes either side", () => {
       for (const text of ["half past nine", "halv tio"]) {
         expect(parse(text, monday).dailyHours, text).toEqual({ fromHour: 9.5, toHour: 13.5 })
