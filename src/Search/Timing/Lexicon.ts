@@ -4,8 +4,8 @@
  * Texts are matched after `normalize` (lower case, diacritics stripped, so "över" and "over"
  * are one word), hence the ascii patterns.
  */
-import { type NamedDay, namedDays, nextOccurrence } from "../../Domain/Holidays.js"
-import { DAY, HOUR, MINUTE, toInstant } from "../../Domain/Zone.js"
+import { type DaySpan, type NamedDay, namedDays, nextOccurrence } from "../../Domain/Holidays.js"
+import { DAY, HOUR, isoWeekday, MINUTE, toInstant } from "../../Domain/Zone.js"
 import {
   dateAtom,
   dateRangeAtom,
@@ -13,6 +13,7 @@ import {
   dayOfMonthAtom,
   days,
   dayToken,
+  month,
   monthThirds,
   named,
   pastWeekday,
@@ -29,7 +30,7 @@ import {
   workingDays
 } from "./Atoms.js"
 import { calendarDay, isoDate, lastOfMonth, mondayOf, monthOf, yearOf } from "./Calendar.js"
-import { fixedLabel } from "./Labels.js"
+import { dayLabel, fixedLabel } from "./Labels.js"
 import { phrase } from "./Normalize.js"
 import { PERIOD, partOfPeriod, readPeriod } from "./Periods.js"
 import {
@@ -701,7 +702,7 @@ export const entries: ReadonlyArray<Entry> = [
   },
   {
     pattern: phrase(
-      "(?:i\\s+|denna\\s+|den\\s+har\\s+|till\\s+|over\\s+|under\\s+|nu\\s+i\\s+)?(?:helgen|veckoslutet)|i\\s+helg|(?:this|the|over\\s+the|on\\s+the|at\\s+the|this\\s+coming)\\s+weekend|weekend"
+      "(?:i\\s+|denna\\s+|den\\s+har\\s+|till\\s+|over\\s+|under\\s+|nu\\s+i\\s+|kommande\\s+)?(?:helgen|veckoslutet)|(?:i|kommande)\\s+helg|(?:this|the|over\\s+the|on\\s+the|at\\s+the|this\\s+coming)\\s+weekend|weekend"
     ),
     read: (_m, ctx) => {
       const saturday = mondayOf(ctx.today) + 5 * DAY
@@ -741,6 +742,40 @@ export const entries: ReadonlyArray<Entry> = [
       "(?:(?:sport|host|jul|pask|sommar|skol|vinter|sportlovs)lov(?:et|sveckan)?|lovet|(?:school|half[-\\s]?term|winter|spring|autumn|fall|easter|christmas|summer|february|ski)\\s+(?:break|holidays?|vacation))"
     ),
     read: () => schoolHoliday
+  },
+  {
+    // "sista fredagen i december", "the first Monday of January": that weekday of that month.
+    pattern: phrase(
+      `(?:the\\s+)?(forsta|andra|tredje|fjarde|femte|sista|first|second|third|fourth|fifth|last)\\s+${WEEKDAY}(?:en)?\\s+(?:i|of|in)\\s+${MONTH}(?:\\s+${YEAR})?`
+    ),
+    read: (m) => {
+      const ordinal = m[1] ?? ""
+      const n = /^(femte|fifth)$/.test(ordinal)
+        ? 5
+        : weekOrdinals.findIndex((words: ReadonlyArray<string>) => words.includes(ordinal)) + 1
+      const last = /^(sista|last)$/.test(ordinal)
+      const weekday = weekdayIndex.get(m[2] ?? "")
+      const monthNumber = monthIndex.get(m[3] ?? "")
+      if (n === 0 || weekday === undefined || monthNumber === undefined) return undefined
+      const inMonth = month(monthNumber, m[4] === undefined ? undefined : Number(m[4]))
+      const dayIn = (span: DaySpan): number | undefined => {
+        if (last) return span.last - ((isoWeekday(span.last) - weekday + 7) % 7) * DAY
+        const day = span.first + (((weekday - isoWeekday(span.first) + 7) % 7) + (n - 1) * 7) * DAY
+        return day <= span.last ? day : undefined
+      }
+      const span = inMonth.occurrence(Date.UTC(2000, 0, 1))
+      if (span !== undefined && m[4] !== undefined && dayIn(span) === undefined)
+        return unknown("den dagen finns inte den månaden", "that month has no such day")
+      return dayToken({
+        kind: "date",
+        occurrence: (from) => {
+          const month = inMonth.occurrence(from)
+          const day = month === undefined ? undefined : dayIn(month)
+          return day === undefined ? undefined : { first: day, last: day }
+        },
+        label: (span) => dayLabel(span.first)
+      })
+    }
   },
   {
     pattern: phrase(
@@ -919,7 +954,7 @@ export const entries: ReadonlyArray<Entry> = [
   },
   {
     pattern: phrase(
-      "nar\\s+som\\s+helst|(?:nagon|nan|en)\\s+(?:gang|dag)|sometime|some\\s+day|(?:alla|varje)\\s+dagar?|every\\s+day|all\\s+days|(?:vilken|valfri)\\s+dag(?:\\s+som\\s+helst)?|nar\\s+det\\s+passar(?:\\s+(?:er|dig|bast))?|nar\\s+ni\\s+(?:har\\s+tid|kan)" +
+      "nar\\s+som\\s+helst|(?:nagon|nan|en)\\s+(?:gang|dag)|sometime|some\\s+day|(?:alla|varje)\\s+dag(?:ar)?|every\\s+day|all\\s+days|(?:vilken|valfri)\\s+dag(?:\\s+som\\s+helst)?|nar\\s+det\\s+passar(?:\\s+(?:er|dig|bast))?|nar\\s+ni\\s+(?:har\\s+tid|kan)" +
         "|whenever(?:\\s+(?:suits|works|you\\s+can))?|any\\s*time|any\\s+day|when\\s+(?:it\\s+suits|you\\s+can|you\\s+have\\s+time)" +
         "|ingen\\s+(?:brads?ka|stress)|(?:det\\s+)?(?:ar\\s+)?(?:inte|ej|not|non)[\\s-]+(?:sa\\s+|so\\s+|speciellt\\s+|sarskilt\\s+)?(?:akut|bradskande|brattom|urgent)" +
         "|no\\s+(?:rush|hurry)|flexibel(?:t)?|flexible|spelar\\s+ingen\\s+roll|doesn'?t\\s+matter"

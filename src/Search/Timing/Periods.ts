@@ -15,7 +15,7 @@ interface PeriodPhrase {
 const periodPhrases: ReadonlyArray<PeriodPhrase> = [
   {
     source:
-      "nasta\\s+vecka|next\\s+week|till\\s+veckan|kommande\\s+vecka|(?:the\\s+)?coming\\s+week|veckan\\s+som\\s+kommer",
+      "(?:nasta|nastkommande)\\s+veckan?|next\\s+week|till\\s+veckan|kommande\\s+veckan?|(?:the\\s+)?coming\\s+week|veckan\\s+som\\s+kommer",
     read: (_m, ctx) => week(1, { sv: "nästa vecka", en: "next week" }, ctx)
   },
   // A period that has ended is read as itself, so the answer says it has passed instead of the
@@ -29,9 +29,20 @@ const periodPhrases: ReadonlyArray<PeriodPhrase> = [
     read: (_m, ctx) => week(0, { sv: "denna vecka", en: "this week" }, ctx)
   },
   {
-    source: "(?:vecka|v\\.?|week|w)\\s*(\\d{1,2})(?!\\d)",
+    source: "(?:vecka|v\\.?|week|w)\\s*(\\d{1,2})(?!\\d)(?:\\s*(?:,|of|i|ar)?\\s*(\\d{4})(?!\\d))?",
     read: (m, ctx) => {
       const number = Number(m[1])
+      // "vecka 2 2027": that ISO year's week, whether or not it has passed.
+      if (m[2] !== undefined) {
+        const monday = isoWeekMonday(Number(m[2]), number)
+        return monday === undefined
+          ? undefined
+          : period(
+              () => ({ first: monday, last: monday + 6 * DAY }),
+              { sv: `vecka ${number} ${m[2]}`, en: `week ${number} of ${m[2]}` },
+              weekThirds
+            )
+      }
       return period(
         (from) => {
           const thisIsoYear = yearOf(mondayOf(from) + 3 * DAY)

@@ -165,7 +165,7 @@ export const clockMinutes = (
 
 export const CLOCK = `(\\d{1,2})(?:[:.](\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?`
 export const KL = `(?:kl(?:ockan)?\\.?\\s*)`
-export const ABOUT = `(?:(?:vid|runt|omkring|cirka|ca\\.?|ungefar|around|about|approx\\.?|at|@)\\s*)`
+export const ABOUT = `(?:(?:vid|runt|omkring|kring|cirka|ca\\.?|ungefar|around|about|approx\\.?|at|@)\\s*)`
 /** A clock time is read whole: "9:00" is never "9" followed by ":00". */
 export const CLOCK_DONE = "(?![:.]?\\d)"
 const dateOrDurationAfter = new RegExp(

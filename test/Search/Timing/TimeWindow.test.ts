@@ -869,6 +869,41 @@ describe("parseTimeWindow", () => {
       }
     })
 
+    it("common phrasings read as their plainer twins", () => {
+      for (const [text, same] of [
+        ["varje dag", "alla dagar"],
+        ["kommande helg", "i helgen"],
+        ["nästkommande vecka", "nästa vecka"],
+        ["nästa veckan", "nästa vecka"],
+        ["kring 10", "kl 10"],
+        ["vecka 2 2027", "vecka 2"],
+        ["week 2 of 2027", "vecka 2"]
+      ] as const) {
+        const window = parse(text, monday)
+        expect(window.understood, text).toBe(true)
+        expect({ ...window, label: "" }, text).toEqual({ ...parse(same, monday), label: "" })
+      }
+    })
+
+    it("an ordinal weekday of a month is that day", () => {
+      expect(span(parse("sista fredagen i december", monday))).toEqual([
+        cet("2026-12-25T00:00"),
+        cet("2026-12-26T00:00")
+      ])
+      expect(span(parse("the first Monday of January", monday))).toEqual([
+        cet("2027-01-04T00:00"),
+        cet("2027-01-05T00:00")
+      ])
+      expectFallback(parse("femte fredagen i januari", monday), monday, {
+        sv: "går inte att söka: fredag 2027-01-29 ligger mer än 60 dagar fram",
+        en: "cannot be searched: Friday 2027-01-29 is more than 60 days ahead"
+      })
+      expectFallback(parse("fifth Monday of February 2027", monday), monday, {
+        sv: "kunde inte tolkas: förstod inte ”fifth Monday of February 2027” (den dagen finns inte den månaden)",
+        en: "not understood: did not understand “fifth Monday of February 2027” (that month has no such day)"
+      })
+    })
+
     it("half past nine is 09:30 as halv tio is; a quarter is 15 minutes either side", () => {
       for (const text of ["half past nine", "halv tio"]) {
         expect(parse(text, monday).dailyHours, text).toEqual({ fromHour: 9.5, toHour: 13.5 })
