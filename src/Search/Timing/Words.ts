@@ -134,14 +134,16 @@ const abbreviations: ReadonlyArray<readonly [string, number, boolean]> = [
   ["sun", 7, true]
 ]
 export const abbreviationIndex = new Map(abbreviations.map(([word, day]) => [word, day]))
-const NEXT_TO_A_DAY = `(?=\\.?\\s*(?:\\d|[-/]|den\\s|eller\\s|or\\s|och\\s|and\\s|,))|(?<=(?:[-/]|eller|or|och|and|,)\\s*)`
+const STRICT = abbreviations
+  .filter(([, , strict]) => strict)
+  .map(([word]) => word)
+  .join("|")
+/** Where a strict abbreviation counts: after a dash, a slash, "eller" or a comma ("fre-sön"), or before one ("sön 13/12"). */
+const NEXT_TO_A_DAY = `(?:(?<=(?:[-/]|eller|or|och|and|,)\\s*)|(?=(?:${STRICT})\\.?\\s*(?:\\d|[-/]|den\\s|eller\\s|or\\s|och\\s|and\\s|,)))`
 export const ABBREVIATION = `(?:(${abbreviations
   .filter(([, , strict]) => !strict)
   .map(([word]) => word)
-  .join("|")})\\.?|(${abbreviations
-  .filter(([, , strict]) => strict)
-  .map(([word]) => word)
-  .join("|")})(?:${NEXT_TO_A_DAY}))`
+  .join("|")})\\.?|${NEXT_TO_A_DAY}(${STRICT})\\.?)`
 
 /** Nobody books a plumber for 03:00: a bare "efter 3" / "kl 3" means the afternoon. */
 export const clockMinutes = (

@@ -885,6 +885,13 @@ describe("parseTimeWindow", () => {
       }
     })
 
+    it("an abbreviation that is also a word counts after a dash: fre-sön is Friday to Sunday", () => {
+      for (const text of ["fre-sön", "Fri-Sun", "fredag-sön"]) {
+        expect(span(parse(text, monday)), text).toEqual([cet("2026-11-27T00:00"), cet("2026-11-30T00:00")])
+      }
+      expect(span(parse("lör-sön", monday))).toEqual([cet("2026-11-28T00:00"), cet("2026-11-30T00:00")])
+    })
+
     it("an ordinal weekday of a month is that day", () => {
       expect(span(parse("sista fredagen i december", monday))).toEqual([
         cet("2026-12-25T00:00"),
