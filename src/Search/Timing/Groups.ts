@@ -146,7 +146,15 @@ export interface Group {
   alternative: boolean
 }
 
-const separators = new Set(["or", "and", "but", "not", "soft"])
+const separators = new Set(["or", "and", "but", "not", "soft", "comma"])
+
+const isWord = (token: Token | undefined, word: string): boolean => token?._tag === "Word" && token.word === word
+
+/** The tokens after a comma up to the next one: the clause a comma may open. */
+const clauseAfter = (tokens: ReadonlyArray<Token>, at: number): ReadonlyArray<Token> => {
+  const end = tokens.findIndex((token, i) => i > at && isWord(token, "comma"))
+  return tokens.slice(at + 1, end === -1 ? tokens.length : end)
+}
 
 /** Whether nothing but words follows a "not" up to the next separator: "fredag passar inte". */
 const trailing = (tokens: ReadonlyArray<Token>, at: number): boolean => {
@@ -208,8 +216,27 @@ export const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
         open(false, false)
         break
       case "not":
-        if (current.tokens.some((t) => t._tag !== "Word") && !current.negative && trailing(tokens, index)) negateBack()
-        else open(true, false)
+        if (current.tokens.some((t) => t._tag !== "Word") && !current.negative && trailing(tokens, index)) {
+          negateBack()
+          open(false, false)
+        } else open(true, false)
+        break
+      case "comma": {
+        // A comma ends a negation's clause only where the next clause says how it stands: "inte
+        // fredag, lördag går bra", "tisdag kan jag, måndag kan jag inte"; "inte måndag, onsdag" lists
+        // what is left out. Elsewhere it changes nothing ("torsdag, kl 13").
+        const clause = clauseAfter(tokens, index)
+        if (!clause.some((t) => t._tag !== "Word")) break
+        const yes = clause.some((t) => isWord(t, "yes"))
+        // A clause that opens its own group ("…, så helst efter 17") decides for itself.
+        const own = clause.some((t) => isWord(t, "soft") || isWord(t, "but") || isWord(t, "not"))
+        if (current.negative) {
+          if (yes) open(false, false)
+          else if (!own) open(true, false, true)
+        } else if (yes || clause.some((t) => isWord(t, "not"))) open(false, false)
+        break
+      }
+      case "yes":
         break
       case "soft":
         // "fredag är bäst" after its day: that day is the preference.

@@ -963,7 +963,15 @@ export const entries: ReadonlyArray<Entry> = [
   },
 
   // Connectives.
-  { pattern: phrase("eller|or|alternativt|alternatively|annars|otherwise|el\\."), read: word("or") },
+  { pattern: phrase("eller|or|nor|alternativt|alternatively|annars|otherwise|el\\."), read: word("or") },
+  { pattern: /[,;]/gu, read: word("comma") },
+  {
+    pattern: phrase(
+      "(?:gar|funkar|fungerar|passar)\\s+(?:bra|fint|utmarkt|ocksa)|(?:ar|blir|vore)\\s+(?:bra|ok|okej|fint|perfekt)|funkar|passar|bra|ok|okej|kan(?:\\s+(?:jag|vi))?" +
+        "|(?:is|are|'s|'re|would\\s+be)\\s+(?:fine|ok|okay|good|great|perfect)|(?:would|will)\\s+work|works|suits|fine"
+    ),
+    read: word("yes")
+  },
   { pattern: /\//gu, read: word("or") },
   { pattern: phrase("och|and|samt"), read: word("and") },
   { pattern: /[&+]/gu, read: word("and") },
@@ -974,11 +982,11 @@ export const entries: ReadonlyArray<Entry> = [
         "|(?:vi\\s+|jag\\s+|hon\\s+|han\\s+|de\\s+)?(?:(?:jobbar|arbetar)(?!\\s+(?:hemifran|hemma|pa\\s+distans))|ar\\s+pa\\s+jobbet|ar\\s+upptagen|ar\\s+upptagna|upptagen|upptagna|bortrest|bortresta|ar\\s+borta|ar\\s+bortresta?|kan\\s+(?:inte|ej)|har\\s+inte\\s+mojlighet|inte\\s+hemma|ej\\s+hemma)" +
         "|(?:i\\s+|we\\s+)?(?:am\\s+|are\\s+|'m\\s+|'re\\s+)?(?:working|at\\s+work|busy|away|unavailable|not\\s+available|not\\s+home|can'?t|cannot)" +
         // After a day these say it does not suit: "fredag är dåligt", "Friday doesn't work".
-        "|borta|inga|ingen|(?:ar|blir|vore)\\s+(?:daligt|dalig|omojligt|svart)|(?:does\\s*n'?o?t|do\\s*n'?o?t|won'?t|will\\s+not|can'?t|cannot)\\s+work|(?:is|are|'s|'re)\\s+(?:bad|no\\s+good|not\\s+(?:good|possible|ok))|(?:isn|aren)'?t\\s+(?:good|possible|ok)"
+        "|borta|inga|ingen|varken|neither|nej|upptaget|(?:funkar|passar|gar)\\s+(?:inte|ej|daligt)|(?:is|are|'s|'re)\\s+out|(?:ar|blir|vore)\\s+(?:daligt|dalig|omojligt|svart)|(?:does\\s*n'?o?t|do\\s*n'?o?t|won'?t|will\\s+not|can'?t|cannot)\\s+work|(?:is|are|'s|'re)\\s+(?:bad|no\\s+good|not\\s+(?:good|possible|ok))|(?:isn|aren)'?t\\s+(?:good|possible|ok)"
     ),
     read: word("not")
   },
-  { pattern: phrase("men|but|dock"), read: word("but") },
+  { pattern: phrase("men|but|dock|utan"), read: word("but") },
   {
     pattern: phrase(
       "(?:jobbar|arbetar)\\s+(?:hemifran|hemma|pa\\s+distans)|hemmajobbar|work(?:s|ing)?\\s+from\\s+home" +

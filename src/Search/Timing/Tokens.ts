@@ -62,6 +62,10 @@ export type Word =
   | "onwards"
   /** Words that look like another word's but change nothing ("jobbar hemifrån" is being at home). */
   | "filler"
+  /** A comma or semicolon: where a negation's clause may end ("inte fredag, lördag går bra"). */
+  | "comma"
+  /** Says the days before it suit ("lördag går bra"): after a negation, a clause of its own. */
+  | "yes"
 
 export type TokenBody =
   | { readonly _tag: "Day"; readonly atom: DayAtom }

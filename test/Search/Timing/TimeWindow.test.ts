@@ -742,6 +742,29 @@ describe("parseTimeWindow", () => {
       expect(window.excludedDates, text).toEqual(["2026-11-27", "2026-12-04"])
     })
 
+    it.each([
+      ["måndag och tisdag funkar inte, onsdag går bra", "onsdag", ["måndag", "tisdag"]],
+      ["inte på fredag, lördag går bra", "lördag", ["fredag"]],
+      ["not Friday, Saturday is fine", "lördag", ["fredag"]],
+      ["inte på fredag utan på lördag", "lördag", ["fredag"]],
+      ["Friday is no good, Saturday works", "lördag", ["fredag"]],
+      ["tisdag kan jag, måndag kan jag inte", "tisdag", ["måndag"]],
+      ["fredag nej, lördag ja", "lördag", ["fredag"]]
+    ] as const)("%s: the day that suits is searched, the one that does not is left out", (text, wanted, left) => {
+      const window = parse(text, monday)
+      expect(window.understood, text).toBe(true)
+      expect(span(window), text).toEqual(span(parse(wanted, monday)))
+      for (const day of left) expect(window.label, text).toContain(`utom ${day}ar`)
+    })
+
+    it("a comma between days left out lists them; varken … eller leaves out both", () => {
+      expect(parse("inte måndag, onsdag", monday).excludedDates).toEqual(["2026-11-25", "2026-11-30", "2026-12-02"])
+      for (const text of ["varken lördag eller söndag", "neither Saturday nor Sunday"]) {
+        expect(parse(text, monday).excludedDates, text).toEqual(["2026-11-28", "2026-11-29"])
+      }
+      expect(span(parse("torsdag, kl 13", monday))).toEqual(span(parse("torsdag kl 13", monday)))
+    })
+
     it("a negation after alternatives leaves out each of them", () => {
       expect(parse("fredag eller lördag går inte", monday).excludedDates).toEqual([
         "2026-11-27",
