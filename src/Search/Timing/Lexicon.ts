@@ -43,6 +43,7 @@ import {
   type TokenBody,
   type Word
 } from "./Tokens.js"
+import { horizonDays } from "./Window.js"
 import {
   ABBREVIATION,
   ABOUT,
@@ -196,21 +197,20 @@ const besideHolidayEntries: ReadonlyArray<Entry> = holidayPhrases.map(([source, 
     `(?:the\\s+)?(veckan|week|helgen|weekend)\\s+(fore|innan|before|efter|after)\\s+(?:the\\s+)?(?:${source})`
   ),
   read: (m, ctx) => {
-    const holiday = nextOccurrence(name, ctx.today)
     const week = m[1] === "veckan" || m[1] === "week"
     const before = m[2] === "fore" || m[2] === "innan" || m[2] === "before"
-    let first: number
-    if (week) first = before ? mondayOf(holiday.first) - 7 * DAY : mondayOf(holiday.last) + 7 * DAY
-    else {
+    const beside = (holiday: DaySpan): number => {
+      if (week) return before ? mondayOf(holiday.first) - 7 * DAY : mondayOf(holiday.last) + 7 * DAY
       const saturday = mondayOf(before ? holiday.first : holiday.last) + 5 * DAY
-      first = before
-        ? saturday + DAY >= holiday.first
-          ? saturday - 7 * DAY
-          : saturday
-        : saturday <= holiday.last
-          ? saturday + 7 * DAY
-          : saturday
+      if (before) return saturday + DAY >= holiday.first ? saturday - 7 * DAY : saturday
+      return saturday <= holiday.last ? saturday + 7 * DAY : saturday
     }
+    // After a holiday that has just been, its week or weekend after may still be to come ("veckan efter jul" on 30 December).
+    const lately = nextOccurrence(name, ctx.today - horizonDays * DAY)
+    const first =
+      !before && lately.last < ctx.today && beside(lately) + (week ? 6 : 1) * DAY >= ctx.today
+        ? beside(lately)
+        : beside(nextOccurrence(name, ctx.today))
     const last = first + (week ? 6 : 1) * DAY
     const { sv, en } = namedDays[name]
     const when = `${isoDate(first)}–${isoDate(last)}`
@@ -710,6 +710,8 @@ export const entries: ReadonlyArray<Entry> = [
         kind: "period",
         occurrence: () => ({ first: saturday, last: saturday + DAY }),
         label: fixedLabel({ sv: "i helgen", en: "this weekend" }),
+        // "inte i helgen" is this weekend only, not every weekend.
+        pinned: true,
         filter: weekends.filter ?? { test: () => true, label: { sv: "", en: "" } }
       })
     }
@@ -722,6 +724,8 @@ export const entries: ReadonlyArray<Entry> = [
         kind: "period",
         occurrence: () => ({ first: saturday, last: saturday + DAY }),
         label: fixedLabel({ sv: "nästa helg", en: "next weekend" }),
+        // "inte i helgen" is this weekend only, not every weekend.
+        pinned: true,
         filter: weekends.filter ?? { test: () => true, label: { sv: "", en: "" } }
       })
     }
@@ -994,6 +998,10 @@ export const entries: ReadonlyArray<Entry> = [
         // nästa vecka", "portkod 1234", "det tar ca 2 timmar".
         "|\\d+(?:[.,]\\d+)?\\s*(?:kvm|m2|m²|kvadratmeter|kvadrat|sqm|square\\s+met(?:re|er)s?|kr|kronor|sek|st|stycken|rum|fonster|windows?|rooms?|%)" +
         "|(?:portkod(?:en)?|kod(?:en)?|door\\s*code|lgh|lagenhet|vaning|floor|trappor?)\\s*(?:nr\\.?\\s*)?\\d+" +
+        // An ordinal of the home, not a date: "1:a hand", "2:a våningen", "en 3:a", "3 rok", "2 tr".
+        "|\\d:a\\s+hand(?:en)?|\\d{1,2}:?(?:a|e)\\s+(?:vaning(?:en)?|van\\.?|floor|trappa(?:n)?|tr\\.?)|(?:en|min|var|vart)\\s+\\d:a(?![\\s:]*\\d)" +
+        "|\\d+\\s*(?:rok|r\\.o\\.k\\.?|tr\\.?|trappor|personer|pers|kartonger|flyttkartonger|lador|katter|hundar|husdjur)" +
+        "|(?<!(?:om|in|inom|within)\\s+)\\d+(?:[.,]\\d+)?\\s*(?:h|tim|timmar|timme|hours?)(?=\\s*(?:$|[,.;!]|racker|is\\s+enough))" +
         "|(?:tar|takes|will\\s+take)\\s+(?:ca\\.?\\s+|cirka\\s+|about\\s+|around\\s+|ungefar\\s+)?\\d+(?:[.,]\\d+)?\\s*(?:timmar|timme|tim|h|hours?|minuter|min|minutes?)"
     ),
     read: word("filler")

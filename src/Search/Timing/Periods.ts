@@ -5,6 +5,7 @@ import { DAY } from "../../Domain/Zone.js"
 import { month, period, relativeMonth, relativeYear, week, weekThirds } from "./Atoms.js"
 import { isoWeekMonday, mondayOf, yearOf } from "./Calendar.js"
 import type { Context, DayAtom } from "./Tokens.js"
+import { horizonDays } from "./Window.js"
 import { MONTH, monthIndex, YEAR } from "./Words.js"
 
 interface PeriodPhrase {
@@ -46,13 +47,15 @@ const periodPhrases: ReadonlyArray<PeriodPhrase> = [
       return period(
         (from) => {
           const thisIsoYear = yearOf(mondayOf(from) + 3 * DAY)
-          for (const year of [thisIsoYear, thisIsoYear + 1]) {
-            const monday = isoWeekMonday(year, number)
-            if (monday !== undefined && monday + 6 * DAY >= Math.min(from, ctx.today)) {
-              return { first: monday, last: monday + 6 * DAY }
-            }
-          }
-          return undefined
+          const today = Math.min(from, ctx.today)
+          const weeks = [thisIsoYear - 1, thisIsoYear, thisIsoYear + 1]
+            .map((year) => isoWeekMonday(year, number))
+            .filter((monday) => monday !== undefined)
+            .map((monday) => ({ first: monday, last: monday + 6 * DAY }))
+          const next = weeks.find((w) => w.last >= today)
+          // One that ended within the horizon, when the next lies beyond it: "vecka 52" on 30 December has passed.
+          const passed = weeks.filter((w) => w.last < today && w.last >= today - horizonDays * DAY).at(-1)
+          return passed !== undefined && (next === undefined || next.first >= today + horizonDays * DAY) ? passed : next
         },
         { sv: `vecka ${number}`, en: `week ${number}` },
         weekThirds

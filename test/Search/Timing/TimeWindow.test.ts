@@ -881,6 +881,11 @@ describe("parseTimeWindow", () => {
 
     it("numbers of the job said with the time are not read as times", () => {
       for (const [text, same] of [
+        ["fredag, 1:a hand", "fredag"],
+        ["fredag, vi bor på 2:a våningen", "fredag"],
+        ["lägenheten är en 3:a, fredag passar", "fredag"],
+        ["fredag, 3 rok", "fredag"],
+        ["3 timmar räcker, fredag", "fredag"],
         ["75 kvm, helst nästa vecka", "nästa vecka"],
         ["Portkod 1234, kom på fredag", "fredag"],
         ["Det tar ca 2 timmar, helst imorgon", "imorgon"],
@@ -913,6 +918,29 @@ describe("parseTimeWindow", () => {
         expect(span(parse(text, monday)), text).toEqual([cet("2026-11-27T00:00"), cet("2026-11-30T00:00")])
       }
       expect(span(parse("lör-sön", monday))).toEqual([cet("2026-11-28T00:00"), cet("2026-11-30T00:00")])
+    })
+
+    it("inte i helgen leaves out this weekend, inte helger every weekend", () => {
+      expect(parse("inte i helgen", monday).excludedDates).toEqual(["2026-11-28", "2026-11-29"])
+      // The next weekend is searched.
+      expect(span(parse("inte i helgen", monday))).toEqual([monday.toISOString(), cet("2026-12-07T00:00")])
+      expect(parse("helgen funkar inte", monday).excludedDates).toEqual(["2026-11-28", "2026-11-29"])
+      // The window ends with the last day kept, Friday 4 December, so the second weekend is not listed.
+      expect(span(parse("inte helger", monday))).toEqual([monday.toISOString(), cet("2026-12-05T00:00")])
+      expect(parse("inte helger", monday).excludedDates).toEqual(["2026-11-28", "2026-11-29"])
+    })
+
+    it("just after a holiday or a week number, the week after it and the week that ended are those", () => {
+      const lateDecember = new Date("2026-12-30T14:00:00+01:00")
+      expect(span(parse("veckan efter jul", lateDecember))).toEqual([
+        lateDecember.toISOString(),
+        cet("2027-01-04T00:00")
+      ])
+      expectFallback(parse("vecka 52", lateDecember), lateDecember, {
+        sv: "går inte att söka: vecka 52 har redan varit",
+        en: "cannot be searched: week 52 has already passed"
+      })
+      expect(span(parse("vecka 1", lateDecember))).toEqual([cet("2027-01-04T00:00"), cet("2027-01-11T00:00")])
     })
 
     it("an ordinal weekday of a month is that day", () => {
