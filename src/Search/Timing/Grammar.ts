@@ -114,6 +114,9 @@ export const parseItems = (reader: Reader, tokens: ReadonlyArray<Token>): Array<
         // "fredag senast", "fredag at the latest".
         const x = popRun(token)
         if (x.length > 0) pushBound(op, x)
+        // "innan vi flyttar den 20 december", "efter det": beside a time, a bound that bounds
+        // nothing is not dropped ("ring innan ni kommer" says nothing about time).
+        else if (tokens.some((t) => t._tag === "Day" || t._tag === "Hours" || t._tag === "Span")) issue(reader, [token])
       }
     } else if (op === "onwards") {
       const x = popRun(token)

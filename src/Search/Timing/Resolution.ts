@@ -34,7 +34,13 @@ const bounded = (plan: Plan, ctx: Moment): Plan =>
  */
 const union = (all: ReadonlyArray<Plan>, ctx: Moment): Plan => {
   const horizonEnd = ctx.now + horizonDays * DAY
-  const outOfReach = (p: Plan) => p.span !== undefined && (p.span.end <= ctx.now || p.span.start >= horizonEnd)
+  // When an alternative's time runs out: its span's end, or its hours' end on its last day ("idag kl 15" at 19:30).
+  const endOf = (p: Plan & { readonly span: Span }) =>
+    p.hours === undefined || !Number.isFinite(p.span.end)
+      ? p.span.end
+      : Math.min(p.span.end, toInstant(dayOf(p.span.end - 1, ctx.zone) + p.hours.to * MINUTE, ctx.zone))
+  const over = (p: Plan & { readonly span: Span }) => endOf(p) - ctx.now < minimumRemainingMinutes * MINUTE
+  const outOfReach = (p: Plan) => p.span !== undefined && (over({ ...p, span: p.span }) || p.span.start >= horizonEnd)
   const reachable = all.filter((p) => !outOfReach(p))
   const plans = reachable.length === 0 ? all : reachable
   const left = reachable.length === 0 ? [] : all.filter(outOfReach)
@@ -65,7 +71,7 @@ const union = (all: ReadonlyArray<Plan>, ctx: Moment): Plan => {
       ...plans.flatMap((p) => p.notes),
       ...widened,
       ...left.map((p) =>
-        (p.span?.end ?? 0) <= ctx.now
+        p.span !== undefined && p.span.start < horizonEnd
           ? { sv: `${p.label.sv} har redan varit`, en: `${p.label.en} has already passed` }
           : {
               sv: `${p.label.sv} ligger mer än ${horizonDays} dagar fram`,

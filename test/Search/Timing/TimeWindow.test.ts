@@ -702,6 +702,23 @@ describe("parseTimeWindow", () => {
       })
     })
 
+    it("an alternative whose hours have run out today is left out too", () => {
+      const evening = new Date("2026-12-12T19:30:00+01:00")
+      const window = parse("idag kl 15 eller imorgon", evening)
+      expect(span(window)).toEqual([cet("2026-12-13T00:00"), cet("2026-12-14T00:00")])
+      expect(window.label).toBe("imorgon; idag kl 15:00 har redan varit (tomorrow; today at 15:00 has already passed)")
+    })
+
+    it("a bound beside a time that bounds nothing is named, not dropped", () => {
+      const tuesday = new Date("2026-12-08T10:15:00+01:00")
+      const window = parse("innan vi flyttar den 20 december", tuesday)
+      expect(window.understood).toBe(false)
+      expect(window.label).toBe(
+        "Tiden kunde bara delvis tolkas: förstod söndag 2026-12-20 men inte ”innan”; söker de närmaste 14 dagarna " +
+          "(time only partly understood: understood Sunday 2026-12-20 but not “innan”; searching the next 14 days)"
+      )
+    })
+
     it("an alternative that has passed or lies beyond the horizon is left out, and the label says so", () => {
       const tuesday = new Date("2026-12-08T10:15:00+01:00")
       const today = parse("igår eller idag", tuesday)
