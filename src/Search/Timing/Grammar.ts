@@ -271,7 +271,11 @@ export const evalRange = (
       : daySpanPlan(target.span, ctx.zone, { sv: `mellan ${target.label.sv}`, en: `between ${target.label.en}` })
   }
   if (!hasDays(from) || !hasDays(to) || all.some((t) => t._tag === "Number")) return issue(reader, all)
-  const x = resolveOperand(reader, from)
+  // "tisdag till torsdag nästa vecka": a period said after the end holds for a start of weekdays only.
+  const weekdaysOnly = (tokens: ReadonlyArray<Token>) =>
+    tokens.every((t) => t._tag !== "Day" || t.atom.kind === "weekday")
+  const period = to.filter((t) => t._tag === "Day" && t.atom.kind === "period")
+  const x = resolveOperand(reader, period.length > 0 && weekdaysOnly(from) ? [...from, ...period] : from)
   if (x === undefined) return undefined
   const y = resolveOperand(reader, to, between ? x.span.last : x.span.first)
   if (y === undefined) return undefined

@@ -1,10 +1,11 @@
 /** The groups between "eller", "inte", "men", "helst", and the context they share. */
 import { DAY } from "../../Domain/Zone.js"
+import { weekdayAtom } from "./Atoms.js"
 import { reduceDays } from "./Days.js"
 import { evalBound, evalRange, hoursOfTokens, parseItems, stillAhead, timesClash } from "./Grammar.js"
 import { dayWithHours, joinLabels } from "./Labels.js"
 import { daySpanPlan, intersectHours, intersectPlans, issue, type Plan, type Reader } from "./Plan.js"
-import type { DayAtom, Hours, Token } from "./Tokens.js"
+import type { Context, DayAtom, Hours, Token } from "./Tokens.js"
 import { clockLabel, pointHours } from "./Words.js"
 
 /** Inside "inte …" a weekday means every such day ("inte måndag"), not the next one. */
@@ -263,7 +264,25 @@ const isPeriod = (token: Token): boolean => token._tag === "Day" && token.atom.k
 const isWeekday = (token: Token): boolean => token._tag === "Day" && token.atom.kind === "weekday"
 
 /** "tisdag eller torsdag nästa vecka": a period said once narrows every alternative that names only weekdays. */
-export const shareContext = (groups: ReadonlyArray<Group>): void => {
+/** A lone weekday, perhaps with hours ("onsdag förmiddag"), as an alternative may be. */
+const loneWeekday = (group: Group): Extract<Token, { readonly _tag: "Day" }> | undefined => {
+  const days = group.tokens.filter((token) => token._tag !== "Word" && token._tag !== "Hours")
+  const [day] = days
+  return days.length === 1 && day?._tag === "Day" && day.atom.kind === "weekday" ? day : undefined
+}
+
+export const shareContext = (groups: ReadonlyArray<Group>, ctx: Context): void => {
+  // "nästa tisdag eller onsdag": "nästa" said once holds for the weekdays after it.
+  groups.forEach((group, i) => {
+    const first = loneWeekday(group)
+    if (first?.atom.pinned !== true || group.negative) return
+    for (let j = i + 1; j < groups.length && groups[j]?.alternative === true; j++) {
+      const other = groups[j]!
+      const day = loneWeekday(other)
+      if (day === undefined || day.atom.pinned === true || day.atom.weekday === undefined || other.negative) break
+      other.tokens[other.tokens.indexOf(day)] = { ...day, atom: weekdayAtom(day.atom.weekday, true, ctx) }
+    }
+  })
   const alternatives = groups.filter((group) => !group.negative && !group.soft)
   const withContext = alternatives.filter((group) => group.tokens.some(isPeriod) && group.tokens.some(isWeekday))
   const source = withContext[0]

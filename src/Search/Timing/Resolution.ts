@@ -233,7 +233,7 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
   let hard = false
   let wishing = false
   const groups = split(tokens)
-  shareContext(groups)
+  shareContext(groups, { today: ctx.today, zone })
   groups.forEach((group, i) => {
     const result = evalGroup(reader, group.tokens, group.negative)
     if (result === undefined) return
@@ -262,7 +262,26 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
       groups[i + 1]?.alternative !== true
     )
       dailyHours.push(result)
-    else alternatives.push(result)
+    else {
+      // "fredag 10-12 eller 14-16": hours alone after an alternative with days are on those days.
+      const before = alternatives.at(-1)
+      const onTheSameDays =
+        group.alternative &&
+        result.span === undefined &&
+        result.keep === undefined &&
+        result.hours !== undefined &&
+        before !== undefined &&
+        (before.span !== undefined || before.keep !== undefined)
+      alternatives.push(
+        onTheSameDays
+          ? {
+              ...result,
+              ...(before.span === undefined ? {} : { span: before.span }),
+              ...(before.keep === undefined ? {} : { keep: before.keep })
+            }
+          : result
+      )
+    }
   })
 
   const understoodLabel = (): Label | undefined => {

@@ -702,6 +702,21 @@ describe("parseTimeWindow", () => {
       })
     })
 
+    it("what is said once holds for the alternatives and range ends beside it", () => {
+      const tuesday = new Date("2026-12-08T10:15:00+01:00")
+      // Hours alone after a day are on that day.
+      const friday = parse("fredag 10-12 eller 14-16", tuesday)
+      expect(span(friday)).toEqual([cet("2026-12-11T10:00"), cet("2026-12-11T16:00")])
+      // "nästa" said once is next week's for the weekday after it too.
+      for (const text of ["nästa tisdag eller onsdag", "next Tue or Wed"]) {
+        expect(span(parse(text, tuesday)), text).toEqual([cet("2026-12-15T00:00"), cet("2026-12-17T00:00")])
+      }
+      // A period said after a range of weekdays holds for its start too.
+      for (const text of ["tisdag till torsdag nästa vecka", "Tue-Thu next week", "tis-tor nästa vecka"]) {
+        expect(span(parse(text, tuesday)), text).toEqual([cet("2026-12-15T00:00"), cet("2026-12-18T00:00")])
+      }
+    })
+
     it("an alternative whose hours have run out today is left out too", () => {
       const evening = new Date("2026-12-12T19:30:00+01:00")
       const window = parse("idag kl 15 eller imorgon", evening)
