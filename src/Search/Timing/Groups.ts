@@ -232,7 +232,9 @@ export const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
         // A clause that opens its own group ("…, så helst efter 17") decides for itself.
         const own = clause.some((t) => isWord(t, "soft") || isWord(t, "but") || isWord(t, "not"))
         if (current.negative) {
-          if (yes) open(false, false)
+          // "nej, fredag går bra": a negation with nothing of its own says no to something unsaid.
+          if (yes && current.tokens.length === 0) current.negative = false
+          else if (yes) open(false, false)
           else if (!own) open(true, false, true)
         } else if (yes || clause.some((t) => isWord(t, "not"))) open(false, false)
         break
@@ -263,7 +265,6 @@ export const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
 const isPeriod = (token: Token): boolean => token._tag === "Day" && token.atom.kind === "period"
 const isWeekday = (token: Token): boolean => token._tag === "Day" && token.atom.kind === "weekday"
 
-/** "tisdag eller torsdag nästa vecka": a period said once narrows every alternative that names only weekdays. */
 /** A lone weekday, perhaps with hours ("onsdag förmiddag"), as an alternative may be. */
 const loneWeekday = (group: Group): Extract<Token, { readonly _tag: "Day" }> | undefined => {
   const days = group.tokens.filter((token) => token._tag !== "Word" && token._tag !== "Hours")
@@ -271,6 +272,11 @@ const loneWeekday = (group: Group): Extract<Token, { readonly _tag: "Day" }> | u
   return days.length === 1 && day?._tag === "Day" && day.atom.kind === "weekday" ? day : undefined
 }
 
+/**
+ * What is said once holds for the alternatives beside it: "nästa tisdag eller onsdag" is next
+ * week's Wednesday too, and in "tisdag eller torsdag nästa vecka" a period said once narrows every
+ * alternative that names only weekdays.
+ */
 export const shareContext = (groups: ReadonlyArray<Group>, ctx: Context): void => {
   // "nästa tisdag eller onsdag": "nästa" said once holds for the weekdays after it.
   groups.forEach((group, i) => {

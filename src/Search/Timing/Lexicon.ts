@@ -994,6 +994,8 @@ export const entries: ReadonlyArray<Entry> = [
   {
     pattern: phrase(
       "(?:jobbar|arbetar)\\s+(?:hemifran|hemma|pa\\s+distans)|hemmajobbar|work(?:s|ing)?\\s+from\\s+home" +
+        // Doubt is not a "no": "fredag? vet inte" still says Friday.
+        "|(?:jag\\s+)?vet\\s+(?:inte|ej)|ingen\\s+aning|no\\s+idea|(?:i\\s+)?do\\s*n'?o?t\\s+know|not\\s+sure|(?:lite\\s+)?osaker" +
         // Numbers that are not about time, when the job's facts come with the time: "75 kvm, helst
         // nästa vecka", "portkod 1234", "det tar ca 2 timmar".
         "|\\d+(?:[.,]\\d+)?\\s*(?:kvm|m2|m²|kvadratmeter|kvadrat|sqm|square\\s+met(?:re|er)s?|kr|kronor|sek|st|stycken|rum|fonster|windows?|rooms?|%)" +

@@ -789,6 +789,12 @@ describe("parseTimeWindow", () => {
       for (const day of left) expect(window.label, text).toContain(`utom ${day}ar`)
     })
 
+    it("doubt is not a no, and a bare no before what suits leaves nothing out", () => {
+      for (const text of ["fredag? vet inte", "fredag? ingen aning", "nej, fredag går bra"]) {
+        expect(span(parse(text, monday)), text).toEqual(span(parse("fredag", monday)))
+      }
+    })
+
     it("a comma between days left out lists them; varken … eller leaves out both", () => {
       expect(parse("inte måndag, onsdag", monday).excludedDates).toEqual(["2026-11-25", "2026-11-30", "2026-12-02"])
       for (const text of ["varken lördag eller söndag", "neither Saturday nor Sunday"]) {
