@@ -111,8 +111,9 @@ export const parseItems = (reader: Reader, tokens: ReadonlyArray<Token>): Array<
         pushBound(op, y.taken)
         i = y.next
       } else {
-        // "fredag senast", "fredag at the latest".
-        const x = popRun(token)
+        // "fredag senast", "fredag at the latest"; not "fredag efter skolan", where it bounds an event.
+        const after = reader.text.slice(token.at[1], tokens[i]?.at[0] ?? reader.text.length)
+        const x = onlyFiller(after.replace(/\b(?:tack|thanks|please)\b/gu, "")) ? popRun(token) : []
         if (x.length > 0) pushBound(op, x)
         // "innan vi flyttar den 20 december", "efter det": beside a time, a bound that bounds
         // nothing is not dropped ("ring innan ni kommer" says nothing about time).
@@ -275,7 +276,13 @@ export const evalRange = (
   const weekdaysOnly = (tokens: ReadonlyArray<Token>) =>
     tokens.every((t) => t._tag !== "Day" || t.atom.kind === "weekday")
   const period = to.filter((t) => t._tag === "Day" && t.atom.kind === "period")
-  const x = resolveOperand(reader, period.length > 0 && weekdaysOnly(from) ? [...from, ...period] : from)
+  // Unless the start would then come after the end ("fredag till måndag nästa vecka" starts this Friday).
+  const carried = period.length > 0 && weekdaysOnly(from) ? resolveOperand(reader, [...from, ...period]) : undefined
+  const end = carried === undefined ? undefined : resolveOperand(reader, to)
+  const x =
+    carried !== undefined && end !== undefined && end.span.last >= carried.span.first
+      ? carried
+      : resolveOperand(reader, from)
   if (x === undefined) return undefined
   const y = resolveOperand(reader, to, between ? x.span.last : x.span.first)
   if (y === undefined) return undefined

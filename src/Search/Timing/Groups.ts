@@ -232,11 +232,11 @@ export const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
         // A clause that opens its own group ("…, så helst efter 17") decides for itself.
         const own = clause.some((t) => isWord(t, "soft") || isWord(t, "but") || isWord(t, "not"))
         if (current.negative) {
-          // "nej, fredag går bra": a negation with nothing of its own says no to something unsaid.
-          if (yes && current.tokens.length === 0) current.negative = false
+          // "nej, nästa vecka": a negation with nothing of its own says no to something unsaid.
+          if (current.tokens.length === 0) current.negative = false
           else if (yes) open(false, false)
           else if (!own) open(true, false, true)
-        } else if (yes || clause.some((t) => isWord(t, "not"))) open(false, false)
+        } else if (clause.some((t) => isWord(t, "not"))) open(false, false)
         break
       }
       case "yes":

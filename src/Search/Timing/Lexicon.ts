@@ -961,7 +961,8 @@ export const entries: ReadonlyArray<Entry> = [
       "nar\\s+som\\s+helst|(?:nagon|nan|en)\\s+(?:gang|dag)|sometime|some\\s+day|(?:alla|varje)\\s+dag(?:ar)?|every\\s+day|all\\s+days|(?:vilken|valfri)\\s+dag(?:\\s+som\\s+helst)?|nar\\s+det\\s+passar(?:\\s+(?:er|dig|bast))?|nar\\s+ni\\s+(?:har\\s+tid|kan)" +
         "|whenever(?:\\s+(?:suits|works|you\\s+can))?|any\\s*time|any\\s+day|when\\s+(?:it\\s+suits|you\\s+can|you\\s+have\\s+time)" +
         "|ingen\\s+(?:brads?ka|stress)|(?:det\\s+)?(?:ar\\s+)?(?:inte|ej|not|non)[\\s-]+(?:sa\\s+|so\\s+|speciellt\\s+|sarskilt\\s+)?(?:akut|bradskande|brattom|urgent)" +
-        "|no\\s+(?:rush|hurry)|flexibel(?:t)?|flexible|spelar\\s+ingen\\s+roll|doesn'?t\\s+matter"
+        "|no\\s+(?:rush|hurry)|flexibel(?:t)?|flexible|spelar\\s+ingen\\s+roll|doesn'?t\\s+matter" +
+        "|ingen\\s+(?:preferens|skillnad|fara)|inga\\s+(?:onskemal|preferenser|krav)|no\\s+(?:preference|worries|difference)|spelar\\s+(?:inte|ingen)\\s+(?:sa\\s+)?(?:stor\\s+)?roll|inte\\s+sa\\s+noga|hemma\\s+eller\\s+borta"
     ),
     read: () => ({ _tag: "Anytime", label: { sv: "när som helst", en: "any time" } })
   },
@@ -971,7 +972,9 @@ export const entries: ReadonlyArray<Entry> = [
   { pattern: /[,;]/gu, read: word("comma") },
   {
     pattern: phrase(
-      "(?:gar|funkar|fungerar|passar)\\s+(?:bra|fint|utmarkt|ocksa)|(?:ar|blir|vore)\\s+(?:bra|ok|okej|fint|perfekt)|funkar|passar|bra|ok|okej|kan(?:\\s+(?:jag|vi))?" +
+      // Negations that say yes: "fredag är inga problem", "why not Friday".
+      "no\\s+problem|(?:is\\s+|'s\\s+)?not\\s+a\\s+problem|(?:ar\\s+)?inte\\s+(?:ett\\s+)?problem|inga\\s+problem|(?:ar\\s+)?inte\\s+omojligt|varfor\\s+inte|why\\s+not|" +
+        "(?:gar|funkar|fungerar|passar)\\s+(?:bra|fint|utmarkt|ocksa)|(?:ar|blir|vore)\\s+(?:bra|ok|okej|fint|perfekt)|funkar|passar|bra|ok|okej|kan(?:\\s+(?:jag|vi))?" +
         "|(?:is|are|'s|'re|would\\s+be)\\s+(?:fine|ok|okay|good|great|perfect)|(?:would|will)\\s+work|works|suits|fine"
     ),
     read: word("yes")
@@ -994,8 +997,9 @@ export const entries: ReadonlyArray<Entry> = [
   {
     pattern: phrase(
       "(?:jobbar|arbetar)\\s+(?:hemifran|hemma|pa\\s+distans)|hemmajobbar|work(?:s|ing)?\\s+from\\s+home" +
-        // Doubt is not a "no": "fredag? vet inte" still says Friday.
-        "|(?:jag\\s+)?vet\\s+(?:inte|ej)|ingen\\s+aning|no\\s+idea|(?:i\\s+)?do\\s*n'?o?t\\s+know|not\\s+sure|(?:lite\\s+)?osaker" +
+        // Doubt is not a "no": "fredag? vet inte" still says Friday; nor is a condition or a thanks.
+        "|(?:jag\\s+)?vet\\s+(?:inte|ej)|ingen\\s+aning|no\\s+idea|(?:i\\s+)?do\\s*n'?o?t\\s+know|not\\s+sure|(?:lite\\s+)?osaker|(?:ar\\s+)?inte\\s+saker" +
+        "|om\\s+det\\s+inte\\s+\\p{L}+|gar\\s+inte\\s+att\\s+flytta|(?:nej\\s+)?tack" +
         // Numbers that are not about time, when the job's facts come with the time: "75 kvm, helst
         // nästa vecka", "portkod 1234", "det tar ca 2 timmar".
         "|\\d+(?:[.,]\\d+)?\\s*(?:kvm|m2|m²|kvadratmeter|kvadrat|sqm|square\\s+met(?:re|er)s?|kr|kronor|sek|st|stycken|rum|fonster|windows?|rooms?|%)" +

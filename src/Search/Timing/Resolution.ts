@@ -232,6 +232,14 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
   let anytime = false
   let hard = false
   let wishing = false
+  // "fredag passar inte?", "kan ni inte komma på fredag?": a question with "inte" asks; it is not a no.
+  const not = tokens.find((t) => t._tag === "Word" && t.word === "not")
+  if (not !== undefined && text.includes("?")) {
+    reader.issues.push({
+      quote: reader.quote(not.at[0], not.at[1]),
+      note: { sv: "en fråga, inte ett nej", en: "a question, not a no" }
+    })
+  }
   const groups = split(tokens)
   shareContext(groups, { today: ctx.today, zone })
   groups.forEach((group, i) => {
@@ -265,12 +273,14 @@ export const read = (text: string, now: number, zone: Zone): Reading => {
     else {
       // "fredag 10-12 eller 14-16": hours alone after an alternative with days are on those days.
       const before = alternatives.at(-1)
+      // Only beside hours of its own: "fredag eller 14-16" is Friday, or 14-16 on any day.
       const onTheSameDays =
         group.alternative &&
         result.span === undefined &&
         result.keep === undefined &&
         result.hours !== undefined &&
         before !== undefined &&
+        before.hours !== undefined &&
         (before.span !== undefined || before.keep !== undefined)
       alternatives.push(
         onTheSameDays

@@ -711,7 +711,13 @@ describe("parseTimeWindow", () => {
       for (const text of ["nästa tisdag eller onsdag", "next Tue or Wed"]) {
         expect(span(parse(text, tuesday)), text).toEqual([cet("2026-12-15T00:00"), cet("2026-12-17T00:00")])
       }
-      // A period said after a range of weekdays holds for its start too.
+      // Hours alone after a day without hours are hours on any day.
+      expect(parse("fredag eller 14-16", tuesday).label).toContain("eller kl 14:00–16:00, de närmaste 14 dagarna")
+      // A period said after a range of weekdays holds for its start too, unless the start would then come after the end.
+      expect(span(parse("fredag till måndag nästa vecka", tuesday))).toEqual([
+        cet("2026-12-11T00:00"),
+        cet("2026-12-15T00:00")
+      ])
       for (const text of ["tisdag till torsdag nästa vecka", "Tue-Thu next week", "tis-tor nästa vecka"]) {
         expect(span(parse(text, tuesday)), text).toEqual([cet("2026-12-15T00:00"), cet("2026-12-18T00:00")])
       }
@@ -790,9 +796,41 @@ describe("parseTimeWindow", () => {
     })
 
     it("doubt is not a no, and a bare no before what suits leaves nothing out", () => {
-      for (const text of ["fredag? vet inte", "fredag? ingen aning", "nej, fredag går bra"]) {
+      for (const text of [
+        "fredag? vet inte",
+        "fredag? ingen aning",
+        "nej, fredag går bra",
+        "No, Friday",
+        "Friday is no problem",
+        "fredag är inga problem",
+        "fredag är inte omöjligt",
+        "fredag, varför inte",
+        "fredag om det inte regnar",
+        "ingen fara, fredag"
+      ]) {
         expect(span(parse(text, monday)), text).toEqual(span(parse("fredag", monday)))
       }
+    })
+
+    it("a question with inte asks; it is not read as a no", () => {
+      for (const text of ["fredag passar inte?", "kan ni inte komma på fredag?"]) {
+        const window = parse(text, monday)
+        expect(window.understood, text).toBe(false)
+        expect(window.label, text).toContain("(en fråga, inte ett nej)")
+      }
+    })
+
+    it("a clause after a comma that only says a day suits narrows what came before", () => {
+      expect(span(parse("nästa vecka, fredag går bra", monday))).toEqual(span(parse("fredag nästa vecka", monday)))
+      expect(span(parse("nej, nästa vecka", monday))).toEqual(span(parse("nästa vecka", monday)))
+      expect(span(parse("ingen preferens, nästa vecka", monday))).toEqual(span(parse("nästa vecka", monday)))
+    })
+
+    it("a bound between a day and an event is named, not read as after the day", () => {
+      for (const text of ["fredag efter skolan", "Friday after school", "måndag innan skolan"]) {
+        expect(parse(text, monday).understood, text).toBe(false)
+      }
+      expect(parse("fredag senast, tack", monday).label).toBe("senast fredag 2026-11-27 (by Friday 2026-11-27)")
     })
 
     it("a comma between days left out lists them; varken … eller leaves out both", () => {
