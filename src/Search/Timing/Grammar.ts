@@ -136,6 +136,19 @@ export const stillAhead = (day: number, hours: Hours | undefined, ctx: Moment): 
 
 export const hoursOfTokens = (reader: Reader, tokens: ReadonlyArray<Token>): Hours | undefined | "empty" => {
   let hours: Hours | undefined
+  // "eftermiddag kl 9": a time of day outside the part of the day said beside it does not add up,
+  // however the four hours after it overlap the part.
+  const parts = tokens.filter((t) => t._tag === "Hours" && !t.point)
+  const points = tokens.filter((t) => t._tag === "Hours" && t.point)
+  const outside = points.some(
+    (p) =>
+      p._tag === "Hours" &&
+      parts.some((part) => part._tag === "Hours" && (p.hours.from < part.hours.from || p.hours.from >= part.hours.to))
+  )
+  if (outside) {
+    issue(reader, [...parts, ...points], timesClash)
+    return "empty"
+  }
   for (const token of tokens) {
     if (token._tag !== "Hours") continue
     const next = intersectHours(hours, token.hours)

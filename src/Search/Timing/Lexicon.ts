@@ -206,11 +206,16 @@ const besideHolidayEntries: ReadonlyArray<Entry> = holidayPhrases.map(([source, 
       return saturday <= holiday.last ? saturday + 7 * DAY : saturday
     }
     // After a holiday that has just been, its week or weekend after may still be to come ("veckan efter jul" on 30 December).
-    const lately = nextOccurrence(name, ctx.today - horizonDays * DAY)
+    // And one that ended within the horizon, when the next lies beyond it, is the one that has passed.
+    const lately = beside(nextOccurrence(name, ctx.today - horizonDays * DAY))
+    const next = beside(nextOccurrence(name, ctx.today))
+    const latelyLast = lately + (week ? 6 : 1) * DAY
     const first =
-      !before && lately.last < ctx.today && beside(lately) + (week ? 6 : 1) * DAY >= ctx.today
-        ? beside(lately)
-        : beside(nextOccurrence(name, ctx.today))
+      lately !== next &&
+      latelyLast >= ctx.today - horizonDays * DAY &&
+      (latelyLast >= ctx.today || next >= ctx.today + horizonDays * DAY)
+        ? lately
+        : next
     const last = first + (week ? 6 : 1) * DAY
     const { sv, en } = namedDays[name]
     const when = `${isoDate(first)}–${isoDate(last)}`
@@ -738,6 +743,35 @@ export const entries: ReadonlyArray<Entry> = [
     }
   },
 
+  {
+    // "3:e advent", "andra advent", "the first Sunday of Advent": the Sundays before Christmas Eve.
+    pattern: phrase(
+      "(?:([1-4]):?(?:a|e)|(forsta|andra|tredje|fjarde))\\s+advent(?:ssondag(?:en)?)?|(?:the\\s+)?(first|second|third|fourth)\\s+(?:sunday\\s+(?:of|in)\\s+)?advent"
+    ),
+    read: (m, ctx) => {
+      const n =
+        m[1] !== undefined
+          ? Number(m[1])
+          : weekOrdinals.findIndex((words: ReadonlyArray<string>) => words.includes(m[2] ?? m[3] ?? "")) + 1
+      if (n < 1 || n > 4) return undefined
+      const sundayOf = (year: number) => {
+        const eve = Date.UTC(year, 11, 24)
+        return eve - (isoWeekday(eve) % 7) * DAY - (4 - n) * 7 * DAY
+      }
+      const year = yearOf(ctx.today)
+      // This year's while it is to come or passed within the horizon, else next year's.
+      const day = sundayOf(year) >= ctx.today - horizonDays * DAY ? sundayOf(year) : sundayOf(year + 1)
+      const names = ["första", "andra", "tredje", "fjärde"] as const
+      const english = ["first", "second", "third", "fourth"] as const
+      return dayToken(
+        days(day, day, {
+          sv: `${names[n - 1]} advent ${isoDate(day)}`,
+          en: `the ${english[n - 1]} Sunday of Advent ${isoDate(day)}`
+        })
+      )
+    }
+  },
+
   // Named days and periods.
   ...besideHolidayEntries,
   ...holidayEntries,
@@ -970,6 +1004,11 @@ export const entries: ReadonlyArray<Entry> = [
   // Connectives.
   { pattern: phrase("eller|or|nor|alternativt|alternatively|annars|otherwise|el\\."), read: word("or") },
   { pattern: /[,;]/gu, read: word("comma") },
+  // A condition is not read ("om inte fredag så måndag"); "om det inte regnar" is filler below.
+  {
+    pattern: phrase("om\\s+inte|if\\s+not|unless"),
+    read: () => unknown("villkor läses inte", "conditions are not read")
+  },
   {
     pattern: phrase(
       // Negations that say yes: "fredag är inga problem", "why not Friday".
@@ -1007,7 +1046,7 @@ export const entries: ReadonlyArray<Entry> = [
         // An ordinal of the home, not a date: "1:a hand", "2:a våningen", "en 3:a", "3 rok", "2 tr".
         "|\\d:a\\s+hand(?:en)?|\\d{1,2}:?(?:a|e)\\s+(?:vaning(?:en)?|van\\.?|floor|trappa(?:n)?|tr\\.?)|(?:en|min|var|vart)\\s+\\d:a(?![\\s:]*\\d)" +
         "|\\d+\\s*(?:rok|r\\.o\\.k\\.?|tr\\.?|trappor|personer|pers|kartonger|flyttkartonger|lador|katter|hundar|husdjur)" +
-        "|(?<!(?:om|in|inom|within)\\s+)\\d+(?:[.,]\\d+)?\\s*(?:h|tim|timmar|timme|hours?)(?=\\s*(?:$|[,.;!]|racker|is\\s+enough))" +
+        "|(?<!(?:om|in|inom|within)\\s+(?:ca\\.?\\s*|cirka\\s+|about\\s+|around\\s+|ungefar\\s+)?)\\d+(?:[.,]\\d+)?\\s*(?:h|tim|timmar|timme|hours?)(?=\\s*(?:$|[,.;!]|racker|is\\s+enough))" +
         "|(?:tar|takes|will\\s+take)\\s+(?:ca\\.?\\s+|cirka\\s+|about\\s+|around\\s+|ungefar\\s+)?\\d+(?:[.,]\\d+)?\\s*(?:timmar|timme|tim|h|hours?|minuter|min|minutes?)"
     ),
     read: word("filler")

@@ -826,6 +826,19 @@ describe("parseTimeWindow", () => {
       expect(span(parse("ingen preferens, nästa vecka", monday))).toEqual(span(parse("nästa vecka", monday)))
     })
 
+    it("a condition is not read; a time of day outside the part said beside it does not add up", () => {
+      expect(parse("om inte fredag så måndag", monday).label).toContain("”om inte” (villkor läses inte)")
+      expect(parse("eftermiddag kl 9", monday).label).toContain("(tiderna går inte ihop)")
+      expect(parse("om ca 2 timmar", monday).label).toContain("förstod inte ”2”, ”timmar”")
+    })
+
+    it("the Sundays of Advent are those Sundays", () => {
+      expect(span(parse("3:e advent", monday))).toEqual([cet("2026-12-13T00:00"), cet("2026-12-14T00:00")])
+      expect(parse("första advent", monday).label).toBe(
+        "första advent 2026-11-29 (the first Sunday of Advent 2026-11-29)"
+      )
+    })
+
     it("a bound between a day and an event is named, not read as after the day", () => {
       for (const text of ["fredag efter skolan", "Friday after school", "måndag innan skolan"]) {
         expect(parse(text, monday).understood, text).toBe(false)
