@@ -238,7 +238,8 @@ const dayDotMonth = (m: RegExpExecArray, ctx: Context): TokenBody | undefined =>
   const plausibleTime = asTime !== undefined && asTime >= 6 * 60 && asTime <= 22 * 60 && Number(b) % 5 === 0
   const date = dateAtom(Number(a), Number(b), undefined)
   const occurrence = date?.occurrence(ctx.today)
-  const plausibleDate = occurrence !== undefined && occurrence.first - ctx.today <= 62 * DAY
+  const plausibleDate =
+    occurrence !== undefined && occurrence.first >= ctx.today && occurrence.first - ctx.today <= 62 * DAY
   if (plausibleDate && plausibleTime)
     return unknown("kan vara ett datum eller ett klockslag", "could be a date or a time")
   if (plausibleTime && asTime !== undefined) return pointHours(asTime, clockLabel(asTime))

@@ -832,6 +832,11 @@ describe("parseTimeWindow", () => {
       expect(parse("om ca 2 timmar", monday).label).toContain("förstod inte ”2”, ”timmar”")
     })
 
+    it("a day.month that has passed is not a date the text could mean, so 10.10 in December is a time", () => {
+      const december = new Date("2026-12-08T10:15:00+01:00")
+      expect(parse("10.10", december).dailyHours).toEqual({ fromHour: 10 + 10 / 60, toHour: 14 + 10 / 60 })
+    })
+
     it("the Sundays of Advent are those Sundays", () => {
       expect(span(parse("3:e advent", monday))).toEqual([cet("2026-12-13T00:00"), cet("2026-12-14T00:00")])
       expect(parse("första advent", monday).label).toBe(
