@@ -32,13 +32,15 @@ export const bounded = (plan: Plan, ctx: Moment): Plan =>
  */
 export const union = (all: ReadonlyArray<Plan>, ctx: Moment): Plan => {
   const horizonEnd = ctx.now + horizonDays * DAY
-  // When an alternative's time runs out: its span's end, or its hours' end on its last day ("idag kl 15" at 19:30).
-  const endOf = (p: Plan & { readonly span: Span }) =>
-    p.hours === undefined || !Number.isFinite(p.span.end)
-      ? p.span.end
-      : Math.min(p.span.end, toInstant(dayOf(p.span.end - 1, ctx.zone) + p.hours.to * MINUTE, ctx.zone))
-  const over = (p: Plan & { readonly span: Span }) => endOf(p) - ctx.now < minimumRemainingMinutes * MINUTE
-  const outOfReach = (p: Plan) => p.span !== undefined && (over({ ...p, span: p.span }) || p.span.start >= horizonEnd)
+  // An alternative's time runs out at its span's end, or at its hours' end on its last day ("idag kl 15" at 19:30).
+  const outOfReach = ({ hours, span }: Plan): boolean => {
+    if (span === undefined) return false
+    const end =
+      hours === undefined || !Number.isFinite(span.end)
+        ? span.end
+        : Math.min(span.end, toInstant(dayOf(span.end - 1, ctx.zone) + hours.to * MINUTE, ctx.zone))
+    return end - ctx.now < minimumRemainingMinutes * MINUTE || span.start >= horizonEnd
+  }
   const reachable = all.filter((p) => !outOfReach(p))
   const plans = reachable.length === 0 ? all : reachable
   const left = reachable.length === 0 ? [] : all.filter(outOfReach)

@@ -138,15 +138,13 @@ export const hoursOfTokens = (reader: Reader, tokens: ReadonlyArray<Token>): Hou
   let hours: Hours | undefined
   // "eftermiddag kl 9": a time of day outside the part of the day said beside it does not add up,
   // however the four hours after it overlap the part.
-  const parts = tokens.filter((t) => t._tag === "Hours" && !t.point)
-  const points = tokens.filter((t) => t._tag === "Hours" && t.point)
-  const outside = points.some(
-    (p) =>
-      p._tag === "Hours" &&
-      parts.some((part) => part._tag === "Hours" && (p.hours.from < part.hours.from || p.hours.from >= part.hours.to))
+  const all = tokens.filter((t): t is Extract<Token, { readonly _tag: "Hours" }> => t._tag === "Hours")
+  const parts = all.filter((t) => !t.point)
+  const outside = all.some(
+    (p) => p.point && parts.some((part) => p.hours.from < part.hours.from || p.hours.from >= part.hours.to)
   )
   if (outside) {
-    issue(reader, [...parts, ...points], timesClash)
+    issue(reader, all, timesClash)
     return "empty"
   }
   for (const token of tokens) {
@@ -291,16 +289,21 @@ export const evalRange = (
   const period = to.filter((t) => t._tag === "Day" && t.atom.kind === "period")
   // Unless the start would then come after the end ("fredag till måndag nästa vecka" starts this Friday).
   const carried = period.length > 0 && weekdaysOnly(from) ? resolveOperand(reader, [...from, ...period]) : undefined
-  const end = carried === undefined ? undefined : resolveOperand(reader, to)
+  // The end as said alone, read once: an end that cannot be read names its words once.
+  const unanchored = carried === undefined ? undefined : resolveOperand(reader, to)
+  if (carried !== undefined && unanchored === undefined) return undefined
   const x =
-    carried !== undefined && end !== undefined && end.span.last >= carried.span.first
+    carried !== undefined && unanchored !== undefined && unanchored.span.last >= carried.span.first
       ? carried
       : resolveOperand(reader, from)
   if (x === undefined) return undefined
   const y = resolveOperand(reader, to, between ? x.span.last : x.span.first)
   if (y === undefined) return undefined
   // "28/12-3/1" reaches into next year; "15/12-10/12" is written backwards, not a year long.
-  if (y.span.last - x.span.first > horizonDays * DAY && (resolveOperand(reader, to)?.span.last ?? 0) < x.span.first) {
+  if (
+    y.span.last - x.span.first > horizonDays * DAY &&
+    ((unanchored ?? resolveOperand(reader, to))?.span.last ?? 0) < x.span.first
+  ) {
     return issue(reader, all, endBeforeStart)
   }
   // "mellan jul och nyår" is the days in between; "mellan 1 och 5 december" and "från jul till nyår" include both ends.

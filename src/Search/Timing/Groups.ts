@@ -229,14 +229,15 @@ export const split = (tokens: ReadonlyArray<Token>): Array<Group> => {
         const clause = clauseAfter(tokens, index)
         if (!clause.some((t) => t._tag !== "Word")) break
         const yes = clause.some((t) => isWord(t, "yes"))
+        const no = clause.some((t) => isWord(t, "not"))
         // A clause that opens its own group ("…, så helst efter 17") decides for itself.
-        const own = clause.some((t) => isWord(t, "soft") || isWord(t, "but") || isWord(t, "not"))
+        const own = no || clause.some((t) => isWord(t, "soft") || isWord(t, "but"))
         if (current.negative) {
           // "nej, nästa vecka": a negation with nothing of its own says no to something unsaid.
           if (current.tokens.length === 0) current.negative = false
           else if (yes) open(false, false)
           else if (!own) open(true, false, true)
-        } else if (clause.some((t) => isWord(t, "not"))) open(false, false)
+        } else if (no) open(false, false)
         break
       }
       case "yes":
